@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// navsim: UIKit view-controller navigation as a headless HTTP service.
+// Targets and their one-way dependencies are described in ../shared/design/ARCHITECTURE.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "navsim",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "navsim", targets: ["navsim"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "NavigationCore", swiftSettings: strict),
+        .target(name: "Storyboards", dependencies: ["NavigationCore"], swiftSettings: strict),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "NavSimService",
+                dependencies: ["NavigationCore", "Storyboards", "SQLite", "HTTPServer"],
+                swiftSettings: strict),
+        .executableTarget(name: "navsim", dependencies: ["NavSimService"], swiftSettings: strict),
+        .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"], swiftSettings: strict),
+        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)
