@@ -1,0 +1,126 @@
+/*
+ * libmicrohttpd 0.9.75 as Swift sees it.
+ *
+ * Swift cannot call C variadic functions (MHD_start_daemon, MHD_get_daemon_info) nor
+ * implement a va_list logger, so those few calls live here as static inline wrappers
+ * (GRDB's shim.h trick; ENGINEERING.md section 2.1). Clang compiles them when Swift imports
+ * the module, so no separate C target is needed.
+ */
+#ifndef NAVSIM_CMICROHTTPD_SHIM_H
+#define NAVSIM_CMICROHTTPD_SHIM_H
+
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Everything MHD_start_daemon needs, as plain fields Swift can fill. */
+struct mhd_shim_config {
+  unsigned int flags;
+  uint16_t port;
+  const struct sockaddr_in *address;   /* bound via MHD_OPTION_SOCK_ADDR; read during start only */
+  unsigned int thread_pool_size;       /* <= 1: one internal polling thread, no pool */
+  unsigned int connection_timeout;     /* seconds */
+  unsigned int connection_limit;
+  size_t connection_memory_limit;      /* bytes */
+};
+
+/*
+ * Error log. Messages still go to stderr (what MHD_USE_ERROR_LOG does by default); the ones
+ * logged by the thread that called MHD_start_daemon are also kept in `start_errors`, so a
+ * failed start (bind: address in use, ...) can be reported with MHD's own reason.
+ * `starter` is written once before the daemon exists and only read afterwards, and only the
+ * starter thread writes `start_errors`, so the struct needs no lock.
+ */
+struct mhd_shim_log {
+  pthread_t starter;
+  size_t used;
+  char start_errors[512];
+};
+
+static inline void
+mhd_shim_logger(void *cls, const char *format, va_list ap)
+{
+  struct mhd_shim_log *log = (struct mhd_shim_log *) cls;
+  char line[512];
+  int n = vsnprintf(line, sizeof line, format, ap);
+  if (n < 0)
+    return;
+  fprintf(stderr, "libmicrohttpd: %s", line);
+  if (n == 0 || line[strlen(line) - 1] != '\n')
+    fputc('\n', stderr);
+  if (log == NULL || !pthread_equal(pthread_self(), log->starter))
+    return;
+  size_t len = strlen(line);
+  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+    line[--len] = '\0';
+  if (len == 0)
+    return;
+  size_t room = sizeof log->start_errors - log->used;
+  if (room <= 3)
+    return;
+  if (log->used > 0) {
+    memcpy(log->start_errors + log->used, "; ", 2);
+    log->used += 2;
+    room -= 2;
+  }
+  if (len >= room)
+    len = room - 1;
+  memcpy(log->start_errors + log->used, line, len);
+  log->used += len;
+  log->start_errors[log->used] = '\0';
+}
+
+/*
+ * Leave URL and query text as received: the Swift side percent-decodes it, so that "%00"
+ * and invalid UTF-8 cannot truncate or corrupt the C string (MHD's default unescaper
+ * decodes in place). MHD still turns '+' into ' ' in query arguments before this is called.
+ */
+static inline size_t
+mhd_shim_keep_escapes(void *cls, struct MHD_Connection *connection, char *s)
+{
+  (void) cls;
+  (void) connection;
+  return strlen(s);
+}
+
+static inline struct MHD_Daemon *
+mhd_shim_start(const struct mhd_shim_config *c,
+               struct mhd_shim_log *log,
+               MHD_AccessHandlerCallback handler, void *handler_cls,
+               MHD_RequestCompletedCallback completed, void *completed_cls)
+{
+  struct MHD_OptionItem ops[10];
+  int n = 0;
+  log->starter = pthread_self();
+  log->used = 0;
+  log->start_errors[0] = '\0';
+  /* Two-pointer options: function in .value (as intptr_t), closure in .ptr_value. */
+  if (c->thread_pool_size > 1)
+    ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) c->thread_pool_size, NULL };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) c->connection_timeout, NULL };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t) c->connection_limit, NULL };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) c->connection_memory_limit, NULL };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) c->address };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &mhd_shim_keep_escapes, NULL };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+  /* The logger must be the very first option (not inside the array), else MHD warns and
+     logs whatever comes before it through its default logger. */
+  return MHD_start_daemon(c->flags, c->port, NULL, NULL, handler, handler_cls,
+                          MHD_OPTION_EXTERNAL_LOGGER, &mhd_shim_logger, (void *) log,
+                          MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+/* The port actually bound (useful when 0 asked for an ephemeral one); 0 if unknown. */
+static inline uint16_t
+mhd_shim_bind_port(struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info != NULL ? info->port : 0;
+}
+
+#endif

@@ -1,0 +1,54 @@
+/// Header fields in the order they were received or added.
+///
+/// Field names compare case-insensitively (RFC 9110 §5.1), ASCII only: `headers["content-type"]`
+/// finds `Content-Type`. Repeated fields are kept as separate pairs.
+public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    /// `(name, value)` pairs, names as written by the sender.
+    public var pairs: [(String, String)]
+
+    public init() {
+        pairs = []
+    }
+
+    public init(_ pairs: [(String, String)]) {
+        self.pairs = pairs
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        pairs = elements
+    }
+
+    /// The first value of the field `name`, or `nil`; any case matches.
+    ///
+    /// Setting replaces every field of that name with one (appended last); `nil` removes them.
+    public subscript(name: String) -> String? {
+        get {
+            pairs.first { Self.sameName($0.0, name) }?.1
+        }
+        set {
+            pairs.removeAll { Self.sameName($0.0, name) }
+            if let newValue { pairs.append((name, newValue)) }
+        }
+    }
+
+    /// Every value of the field `name`, in order (RFC 9110 §5.3 allows a field to repeat).
+    public func values(for name: String) -> [String] {
+        pairs.filter { Self.sameName($0.0, name) }.map(\.1)
+    }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        pairs.append((name, value))
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.pairs.elementsEqual(rhs.pairs) { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+
+    /// ASCII case-insensitive comparison without allocating lowercased copies.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8) { x, y in
+            x == y || (x ^ y == 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+}

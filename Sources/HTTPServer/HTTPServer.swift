@@ -1,0 +1,146 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd 0.9.75 that hands each complete request to one handler.
+///
+/// ```swift
+/// let server = try HTTPServer(configuration: .init(port: 0)) { request in
+///     HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("hi".utf8))
+/// }
+/// print(server.port)
+/// server.stop()
+/// ```
+///
+/// libmicrohttpd runs an internal epoll thread pool (`MHD_USE_AUTO_INTERNAL_THREAD`, which is
+/// epoll on Linux) and calls the handler on those threads. Keep-alive follows HTTP/1.1 (RFC 9112
+/// §9.3): the handler is only ever called once the whole request has arrived,
+/// because a reply queued on libmicrohttpd's first callback closes the connection
+/// (ENGINEERING.md §1.3). The exception is a `Content-Length` above the body limit, answered
+/// at once with `bodyTooLarge` set, where closing is the point.
+public final class HTTPServer: Sendable {
+    /// The port actually bound (`MHD_DAEMON_INFO_BIND_PORT`); differs from the configuration
+    /// when it asked for port 0.
+    public let port: UInt16
+
+    private let context: ServerContext
+    /// `nil` once stopped. The lock also serialises `stop` callers: a second one waits for
+    /// the first to finish.
+    private let daemon: Mutex<DaemonHandle?>
+
+    /// Starts listening and serving before returning.
+    ///
+    /// - Throws: `HTTPServerError` with kind `.invalidConfiguration` (host not an IPv4 literal,
+    ///   negative sizes) or `.startFailed` with libmicrohttpd's reason (address in use,
+    ///   address not available, ...).
+    public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) throws {
+        let config = configuration
+        guard config.threadPoolSize >= 1 else {
+            throw HTTPServerError(kind: .invalidConfiguration,
+                                  message: "threadPoolSize must be at least 1, got \(config.threadPoolSize)")
+        }
+        guard config.maxBodyBytes >= 0 else {
+            throw HTTPServerError(kind: .invalidConfiguration,
+                                  message: "maxBodyBytes must not be negative, got \(config.maxBodyBytes)")
+        }
+        guard config.connectionMemoryLimit > 0 else {
+            throw HTTPServerError(kind: .invalidConfiguration,
+                                  message: "connectionMemoryLimit must be positive, got \(config.connectionMemoryLimit)")
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = config.port.bigEndian
+        guard inet_pton(AF_INET, config.host, &address.sin_addr) == 1 else {
+            throw HTTPServerError(
+                kind: .invalidConfiguration,
+                message: "host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \"\(config.host)\"")
+        }
+
+        let context = ServerContext(handler: handler, maxBodyBytes: config.maxBodyBytes)
+        let contextPointer = Unmanaged.passRetained(context)
+        let log = UnsafeMutablePointer<mhd_shim_log>.allocate(capacity: 1)
+        log.initialize(to: mhd_shim_log())
+
+        // ITC: MHD_quiesce_daemon returns -1 without it (ENGINEERING.md §1.6).
+        let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        let started: OpaquePointer? = withUnsafePointer(to: &address) { addressPointer in
+            var options = mhd_shim_config(
+                flags: flags,
+                port: config.port,
+                address: addressPointer,
+                thread_pool_size: UInt32(clamping: config.threadPoolSize),
+                connection_timeout: config.connectionTimeoutSeconds,
+                connection_limit: config.connectionLimit,
+                connection_memory_limit: config.connectionMemoryLimit)
+            let cls = contextPointer.toOpaque()
+            return mhd_shim_start(&options, log, mhdAccessHandler, cls, mhdRequestCompleted, cls)
+        }
+        guard let started else {
+            let reason = withUnsafeBytes(of: &log.pointee.start_errors) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            log.deallocate()
+            contextPointer.release()
+            throw HTTPServerError(
+                kind: .startFailed,
+                message: "cannot listen on \(config.host):\(config.port): "
+                    + (reason.isEmpty ? "libmicrohttpd refused to start (no reason logged)" : reason))
+        }
+        let bound = mhd_shim_bind_port(started)
+        self.port = bound != 0 ? bound : config.port
+        self.context = context
+        self.daemon = Mutex(DaemonHandle(raw: started, log: log, context: contextPointer))
+    }
+
+    /// Stops gracefully; returns when the daemon is gone. Calling it again does nothing.
+    ///
+    /// Stops accepting (`MHD_quiesce_daemon`), lets requests already being handled finish and
+    /// be sent for up to `drainTimeout`, then stops the daemon (closing idle keep-alive
+    /// connections) and closes the listening socket. In-flight work is counted per request,
+    /// not per connection, because idle keep-alive connections never finish on their own
+    /// (ENGINEERING.md §1.6). Replies sent while draining carry `Connection: close`.
+    /// Must not be called from inside the handler: stopping joins the handler's thread.
+    public func stop(drainTimeout: Duration = .seconds(5)) {
+        daemon.withLock { handle in
+            guard let current = handle else { return }
+            handle = nil
+            context.closing.store(true, ordering: .releasing)
+            let listenSocket = MHD_quiesce_daemon(current.raw)
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: drainTimeout)
+            while context.inFlight.load(ordering: .acquiring) > 0, clock.now < deadline {
+                usleep(2_000)
+            }
+            MHD_stop_daemon(current.raw)
+            if listenSocket >= 0 {
+                close(listenSocket)
+            }
+            // Only now are no callbacks left that could read these (ENGINEERING.md §1.6 step 4).
+            current.log.deallocate()
+            current.context.release()
+        }
+    }
+
+    deinit {
+        stop(drainTimeout: .zero)
+    }
+}
+
+/// The C-side resources of one running daemon.
+///
+/// `@unchecked Sendable` because it holds raw pointers. Safe because: the values are
+/// immutable; the daemon pointer is only passed to libmicrohttpd functions that are
+/// thread-safe for a running daemon (`MHD_quiesce_daemon`, `MHD_stop_daemon`), and only under
+/// `HTTPServer.daemon`'s lock, which also ensures stop runs once; `log` is touched by Swift only
+/// on the thread that started the daemon and freed after `MHD_stop_daemon` has joined every
+/// thread that could log; `context` is a +1 reference released at the same point.
+struct DaemonHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+    let log: UnsafeMutablePointer<mhd_shim_log>
+    let context: Unmanaged<ServerContext>
+}
