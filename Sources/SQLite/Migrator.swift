@@ -1,0 +1,216 @@
+import CSQLite
+import Foundation
+
+/// One schema step: the SQL that takes a database from `version - 1` to `version`.
+///
+/// Migrations are immutable once shipped: a database records only the number it reached
+/// (`PRAGMA user_version`), so editing an applied step never re-runs it. Add a new one instead.
+public struct Migration: Sendable, Equatable {
+    /// The version this step produces, counting from 1.
+    public let version: Int
+    /// A short name for messages, e.g. `initial` from `0001_initial.sql`.
+    public let name: String
+    /// One or more statements, run with ``Connection/execute(_:)`` inside the step's
+    /// transaction. Must not contain `BEGIN`/`COMMIT`/`ROLLBACK`; `PRAGMA foreign_keys` has no
+    /// effect there (SQLite ignores it inside a transaction), which is why ``Migrator`` turns
+    /// foreign keys off around the steps itself.
+    public let sql: String
+
+    /// Creates a step.
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+}
+
+/// Why the migrations could not be loaded or applied.
+public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The steps do not number 1…n: a gap, a duplicate, a bad file name. The message names the
+    /// offending file or migration.
+    case invalidMigrations(String)
+    /// The migrations directory, or a file in it, could not be read.
+    case unreadable(path: String, reason: String)
+    /// The database's `user_version` is past the last known step: it was written by a newer
+    /// build, whose schema this one does not understand. Nothing was changed.
+    case databaseTooNew(userVersion: Int, latestKnown: Int)
+    /// ``Migrator/migrate(_:)`` was called inside an open transaction, where each step could
+    /// not commit on its own.
+    case transactionOpen
+    /// A step failed; its transaction was rolled back, so the database is at `version - 1`
+    /// with none of the step's changes.
+    case stepFailed(version: Int, name: String, error: SQLiteError)
+
+    /// A one-line explanation naming the file, step or versions involved.
+    public var description: String {
+        switch self {
+        case .invalidMigrations(let message):
+            "invalid migrations: \(message)"
+        case .unreadable(let path, let reason):
+            "cannot read migrations at \(path): \(reason)"
+        case .databaseTooNew(let userVersion, let latestKnown):
+            "database is at schema version \(userVersion) but this build knows migrations only up to "
+                + "\(latestKnown); it was written by a newer navsim, refusing to touch it"
+        case .transactionOpen:
+            "migrate must run outside a transaction: every step commits in its own transaction"
+        case .stepFailed(let version, let name, let error):
+            "migration \(version) (\(name)) failed and was rolled back: \(error)"
+        }
+    }
+}
+
+/// Brings a database schema up to date by numbered steps, recording progress in
+/// `PRAGMA user_version`.
+///
+/// ```swift
+/// let migrator = try Migrator(directory: "migrations")   // 0001_initial.sql, 0002_…
+/// let version = try migrator.migrate(connection)          // e.g. 2
+/// ```
+///
+/// `user_version` is an integer in the database header of which "SQLite makes no use … itself"
+/// (<https://sqlite.org/pragma.html#pragma_user_version>), so it is read without any table
+/// and written in the same transaction as the step it counts: DDL is transactional in
+/// SQLite, so a step and its number commit or roll back together. A single number (rather than
+/// GRDB's table of applied names) suits one linear history in one repository.
+public struct Migrator: Sendable {
+    /// The steps, sorted, numbered 1…n.
+    public let migrations: [Migration]
+
+    /// The version a fully migrated database has: the last step's, or 0 with no steps.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Validates and sorts `migrations`.
+    /// - Throws: ``MigrationError/invalidMigrations(_:)`` unless the versions are exactly
+    ///   1…n in some order (no gap, no duplicate), naming the offending migration.
+    public init(migrations: [Migration]) throws {
+        self.migrations = try Self.validated(migrations.map { ($0, "migration \($0.version) (\($0.name))") })
+    }
+
+    /// Loads every `NNNN_name.sql` file of `directory`, in number order.
+    ///
+    /// `NNNN` is exactly four digits and `name` uses letters, digits, `_` and `-`
+    /// (`0001_initial.sql`). Files not ending in `.sql` are ignored (READMEs); any other `.sql`
+    /// name is an error rather than a silently skipped step.
+    /// - Throws: ``MigrationError/invalidMigrations(_:)`` for a bad name, a gap or a duplicate
+    ///   number, naming the file; ``MigrationError/unreadable(path:reason:)`` if the directory
+    ///   or a file cannot be read as UTF-8.
+    public init(directory: String) throws {
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw MigrationError.unreadable(path: directory, reason: error.localizedDescription)
+        }
+        var loaded: [(Migration, String)] = []
+        for file in files.sorted() where file.hasSuffix(".sql") {
+            guard let (version, name) = Self.parse(fileName: file) else {
+                throw MigrationError.invalidMigrations(
+                    "\(file): name must be NNNN_name.sql with four digits, e.g. 0001_initial.sql")
+            }
+            let path = (directory as NSString).appendingPathComponent(file)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw MigrationError.unreadable(path: path, reason: "the file cannot be read")
+            }
+            guard let sql = String(data: data, encoding: .utf8) else {
+                throw MigrationError.unreadable(path: path, reason: "the file is not UTF-8")
+            }
+            loaded.append((Migration(version: version, name: name, sql: sql), file))
+        }
+        self.migrations = try Self.validated(loaded)
+    }
+
+    /// Applies the pending steps and returns the version reached.
+    ///
+    /// Each step runs in its own `BEGIN IMMEDIATE` transaction together with
+    /// `PRAGMA user_version = N`, so a failure leaves the database at the last good step with no
+    /// trace of the failed one. The version is re-read once the write lock is held, so two
+    /// processes migrating at once apply each step once. Running again is a no-op.
+    ///
+    /// Foreign keys are switched off around the steps and checked with
+    /// `PRAGMA foreign_key_check` before each commit: SQLite's recipe for schema changes that
+    /// rebuild a table (<https://sqlite.org/lang_altertable.html#otheralter>), since dropping
+    /// the old table would otherwise fire `ON DELETE` actions. They are switched back on after.
+    ///
+    /// - Returns: The database's version afterwards (``latestVersion`` unless it was already
+    ///   there).
+    /// - Throws: ``MigrationError/databaseTooNew(userVersion:latestKnown:)`` without touching
+    ///   a database from a newer build; ``MigrationError/stepFailed(version:name:error:)``
+    ///   (rolled back) when a step's SQL fails or leaves foreign-key violations;
+    ///   ``MigrationError/transactionOpen``; ``SQLiteError`` when reading the version fails.
+    public func migrate(_ connection: Connection) throws -> Int {
+        guard !connection.isInTransaction else { throw MigrationError.transactionOpen }
+        let current = try connection.userVersion
+        guard current <= latestVersion else {
+            throw MigrationError.databaseTooNew(userVersion: current, latestKnown: latestVersion)
+        }
+        let pending = migrations.filter { $0.version > current }
+        if pending.isEmpty { return current }
+
+        let foreignKeys = try connection.query("PRAGMA foreign_keys").first?.int(0) == 1
+        if foreignKeys { try connection.execute("PRAGMA foreign_keys = OFF") }
+        do {
+            for migration in pending { try apply(migration, to: connection) }
+        } catch {
+            if foreignKeys { try? connection.execute("PRAGMA foreign_keys = ON") }
+            throw error
+        }
+        if foreignKeys { try connection.execute("PRAGMA foreign_keys = ON") }
+        return try connection.userVersion
+    }
+
+    private func apply(_ migration: Migration, to connection: Connection) throws {
+        do {
+            try connection.transaction {
+                // Another process may have applied this step between our first read and the
+                // write lock BEGIN IMMEDIATE just took.
+                guard try connection.userVersion < migration.version else { return }
+                try connection.execute(migration.sql)
+                let violations = try connection.query("PRAGMA foreign_key_check")
+                if !violations.isEmpty {
+                    let tables = Set(violations.compactMap { $0.text("table") }).sorted()
+                    throw SQLiteError(
+                        code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY; Swift skips macros with shifts
+                        message: "\(violations.count) row(s) violate foreign keys in "
+                            + tables.joined(separator: ", "),
+                        sql: "PRAGMA foreign_key_check")
+                }
+                // PRAGMA takes no bound parameters; the version is an Int, so this is safe.
+                try connection.execute("PRAGMA user_version = \(migration.version)")
+            }
+        } catch let error as SQLiteError {
+            throw MigrationError.stepFailed(version: migration.version, name: migration.name, error: error)
+        }
+    }
+
+    /// Sorts by version and requires exactly 1…n; `label` names a step in messages.
+    private static func validated(_ steps: [(Migration, String)]) throws -> [Migration] {
+        let sorted = steps.sorted { $0.0.version < $1.0.version }
+        for (offset, (migration, label)) in sorted.enumerated() {
+            let expected = offset + 1
+            if migration.version == expected { continue }
+            if offset > 0, sorted[offset - 1].0.version == migration.version {
+                throw MigrationError.invalidMigrations(
+                    "\(label): version \(migration.version) is also used by \(sorted[offset - 1].1)")
+            }
+            throw MigrationError.invalidMigrations(
+                "\(label): expected version \(expected) next; versions must run 1, 2, 3… without gaps")
+        }
+        return sorted.map(\.0)
+    }
+
+    /// `0001_initial.sql` → `(1, "initial")`; `nil` for any other shape.
+    private static func parse(fileName: String) -> (Int, String)? {
+        guard fileName.hasSuffix(".sql") else { return nil }
+        let stem = fileName.dropLast(".sql".count)
+        let digits = stem.prefix(4)
+        guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let version = Int(digits)
+        else { return nil }
+        let rest = stem.dropFirst(4)
+        guard rest.first == "_" else { return nil }
+        let name = rest.dropFirst()
+        let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == "-") }
+        guard !name.isEmpty, name.allSatisfy(allowed) else { return nil }
+        return (version, String(name))
+    }
+}
