@@ -1,0 +1,78 @@
+/// Which style a presentation really uses: `automatic` resolution (R18), size-class adaptation
+/// (R19) and the adaptive delegate's answer (R47), and re-adaptation on trait changes (R52).
+extension Profile {
+    /// R18: the style `automatic` stands for, by kind. Alerts use their own presentation (§3 edge).
+    func resolveAutomatic(_ style: PresentationStyle, kind: ControllerKind) -> PresentationStyle {
+        guard style == .automatic else { return style }
+        if kind == .alertController { return .overFullScreen }
+        return automaticStyle
+    }
+
+    /// R19 and R47: the effective style for `requested` under `traits`, given the delegate's answers.
+    func adapt(_ requested: PresentationStyle, kind: ControllerKind, traits: Traits,
+               delegate: PresentationDelegate?) -> PresentationStyle {
+        let style = resolveAutomatic(requested, kind: kind)
+        let compactWidth = traits.horizontalSizeClass == .compact
+        let compactHeight = traits.verticalSizeClass == .compact
+        guard compactWidth || compactHeight else { return style }
+        guard style == .popover || style == .pageSheet || style == .formSheet else { return style }
+        // R47: the delegate may keep the style (none) or pick fullScreen/overFullScreen/formSheet.
+        if release != .iOS12, let answer = delegate?.adaptivePresentationStyle {
+            switch answer {
+            case .none: return style
+            case .fullScreen, .overFullScreen, .formSheet: return answer
+            default: break
+            }
+        }
+        if style == .popover {
+            // §19: iOS ≤ 12 shows a popover full screen in compact width, a form sheet in compact height.
+            if release == .iOS12 { return compactWidth ? .fullScreen : .formSheet }
+            return .formSheet
+        }
+        // iOS ≤ 12: sheets on iPhone are full screen.
+        if release == .iOS12 && compactWidth { return .fullScreen }
+        return style
+    }
+
+    /// R24: does the presenter's view leave the window once the presentation completes?
+    func removesPresenterView(_ style: PresentationStyle, traits: Traits) -> Bool {
+        switch style {
+        case .fullScreen, .currentContext: return true
+        case .pageSheet, .formSheet:
+            return traits.verticalSizeClass == .compact && compactHeightSheetRemovesPresenter
+        default: return false
+        }
+    }
+}
+
+extension Engine {
+    /// R52: a trait change re-runs adaptivity for every presentation and collapses or expands
+    /// split view controllers (R91, R92).
+    mutating func setTraits(_ traits: Traits) {
+        let before = state.settledViewsInWindow
+        let old = state.traits
+        state.traits = traits
+        if old.horizontalSizeClass != traits.horizontalSizeClass || old.verticalSizeClass != traits.verticalSizeClass {
+            for id in state.order {
+                guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
+                let c = state.c(id)
+                guard record.requestedStyle == .popover || record.requestedStyle == .pageSheet
+                        || record.requestedStyle == .formSheet || record.requestedStyle == .automatic else { continue }
+                let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: traits, delegate: c.presentationDelegate)
+                state.controllers[id]!.presentation!.style = adapted
+                if let delegate = c.presentationDelegate, profile.hasSheetGestures {
+                    var e = Event(id, .willPresentWithAdaptiveStyle)
+                    let compact = traits.horizontalSizeClass == .compact || traits.verticalSizeClass == .compact
+                    e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
+                    emit(e)
+                }
+            }
+            for id in state.order where state.controllers[id]?.kind == .splitViewController {
+                let collapsed = state.c(id).split?.isCollapsed ?? false
+                if traits.horizontalSizeClass == .compact && !collapsed { collapse(id) }
+                if traits.horizontalSizeClass == .regular && collapsed { expand(id) }
+            }
+        }
+        enqueue(operation: "traitChange", from: nil, to: nil, animated: false, order: .navigation, before: before)
+    }
+}

@@ -1,0 +1,157 @@
+/// What clients ask the core to do. Each case is one UIKit call (API.md "Operations"); the
+/// service turns HTTP bodies into these, and the history replays them.
+
+/// A new controller to create (API.md ControllerSpec). Storyboard specs are resolved by the
+/// storyboard layer into plain specs before they reach the core (R102).
+public struct ControllerSpec: Sendable, Codable, Equatable {
+    public var id: ControllerID?
+    public var kind: ControllerKind = .viewController
+    public var className: String?
+    public var title: String?
+    public var modalPresentationStyle: PresentationStyle?
+    public var modalTransitionStyle: TransitionStyle?
+    public var definesPresentationContext: Bool?
+    public var providesPresentationContextTransitionStyle: Bool?
+    public var isModalInPresentation: Bool?
+    public var transitioningDelegate: TransitioningDelegate?
+    public var presentationDelegate: PresentationDelegate?
+    public var preferredContentSize: [Double]?
+    /// Navigation stack, tabs or pages.
+    public var viewControllers: [ControllerRef]?
+    public var selectedIndex: Int?
+    public var primary: ControllerRef?
+    public var supplementary: ControllerRef?
+    public var secondary: ControllerRef?
+    public var splitStyle: SplitState.Style?
+    public var collapseSecondaryOntoPrimary: Bool?
+    public var pageTransitionStyle: PageState.Style?
+    public var spineLocation: String?
+    public var isDoubleSided: Bool?
+    /// A custom container's children (their views are inserted, as a container built in code).
+    public var children: [ControllerRef]?
+    public var preferredStyle: String?
+    public var shouldPerformSegue: [String: Bool]?
+    public var unwindActions: [String]?
+    public var storyboard: StoryboardOrigin?
+    public var segues: [SegueSpec]?
+    /// Embedded children (storyboard embed segues): added when the container loads its view.
+    public var embedded: [ControllerRef]?
+    /// Storyboard ids are preferred ids: when taken, `#2`, `#3`, … is appended (API.md).
+    public var appendsSuffixWhenTaken: Bool = false
+
+    public init(id: ControllerID? = nil, kind: ControllerKind = .viewController, className: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.className = className
+    }
+}
+
+/// A controller argument: UIKit's nil, an existing controller, or a new one.
+public indirect enum ControllerRef: Sendable, Codable, Equatable {
+    case none
+    case existing(ControllerID)
+    case new(ControllerSpec)
+}
+
+/// A storyboard segue as the core needs it to perform (R96–R100). Built by the storyboard layer.
+public struct SegueSpec: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case show, showDetail, presentation, popoverPresentation, push, custom, embed, unwind, relationship
+    }
+    public var id: String
+    public var identifier: String?
+    public var kind: Kind
+    /// The destination scene's element id and storyboard (nil for unwind); the storyboard layer
+    /// instantiates it when the segue runs.
+    public var destinationScene: String?
+    public var destinationStoryboard: String?
+    public var modalPresentationStyle: PresentationStyle?
+    public var modalTransitionStyle: TransitionStyle?
+    public var animates: Bool
+    public var popover: PopoverAnchor?
+    public var unwindAction: String?
+    /// For custom segues: what the class's `perform` does (declared by the client), or nil.
+    public var customPerforms: String?
+    public var customClass: String?
+    public var customTransitioningDelegate: TransitioningDelegate?
+
+    public init(id: String, identifier: String?, kind: Kind, destinationScene: String?, destinationStoryboard: String? = nil,
+                modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
+                animates: Bool = true, popover: PopoverAnchor? = nil, unwindAction: String? = nil,
+                customPerforms: String? = nil, customClass: String? = nil,
+                customTransitioningDelegate: TransitioningDelegate? = nil) {
+        self.id = id
+        self.identifier = identifier
+        self.kind = kind
+        self.destinationScene = destinationScene
+        self.destinationStoryboard = destinationStoryboard
+        self.modalPresentationStyle = modalPresentationStyle
+        self.modalTransitionStyle = modalTransitionStyle
+        self.animates = animates
+        self.popover = popover
+        self.unwindAction = unwindAction
+        self.customPerforms = customPerforms
+        self.customClass = customClass
+        self.customTransitioningDelegate = customTransitioningDelegate
+    }
+}
+
+/// Run-time property changes (`PATCH …/controllers/{cid}`), as code sets them.
+public struct ControllerPatch: Sendable, Codable, Equatable {
+    public var title: String??
+    public var modalPresentationStyle: PresentationStyle?
+    public var modalTransitionStyle: TransitionStyle?
+    public var definesPresentationContext: Bool?
+    public var providesPresentationContextTransitionStyle: Bool?
+    public var isModalInPresentation: Bool?
+    public var transitioningDelegate: TransitioningDelegate??
+    public var presentationDelegate: PresentationDelegate??
+    public var preferredContentSize: [Double]??
+    public var shouldPerformSegue: [String: Bool]?
+    public var unwindActions: [String]?
+    public init() {}
+}
+
+/// One UIKit call (or a tick) on a session. `receiver` is the controller the method is called on.
+public enum Command: Sendable, Codable, Equatable {
+    /// `window.rootViewController = …` (R1).
+    case setRoot(ControllerRef, animated: Bool)
+    /// A controller that exists in no hierarchy yet (`MyViewController()`).
+    case createController(ControllerSpec)
+    /// `present(_:animated:completion:)` with the body's overrides (R7–R33).
+    case present(receiver: ControllerID, viewController: ControllerRef, style: PresentationStyle?,
+                 transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool)
+    /// `dismiss(animated:completion:)` (R40–R46).
+    case dismiss(receiver: ControllerID, animated: Bool)
+    /// `show(_:sender:)` (R63–R65).
+    case show(receiver: ControllerID, viewController: ControllerRef, animated: Bool)
+    /// `showDetailViewController(_:sender:)` (R66, R67).
+    case showDetail(receiver: ControllerID, viewController: ControllerRef, animated: Bool)
+    case push(receiver: ControllerID, viewController: ControllerRef, animated: Bool)
+    case pop(receiver: ControllerID, animated: Bool)
+    case popToRoot(receiver: ControllerID, animated: Bool)
+    case popTo(receiver: ControllerID, viewController: ControllerID, animated: Bool)
+    case setViewControllers(receiver: ControllerID, viewControllers: [ControllerRef], direction: String?, animated: Bool)
+    case select(receiver: ControllerID, index: Int?, viewController: ControllerID?)
+    case addChild(receiver: ControllerID, viewController: ControllerRef)
+    case removeFromParent(receiver: ControllerID)
+    case willMove(receiver: ControllerID, toParent: ControllerID?)
+    case didMove(receiver: ControllerID, toParent: ControllerID?)
+    case addSubview(receiver: ControllerID, viewController: ControllerID, animated: Bool)
+    case removeFromSuperview(receiver: ControllerID, animated: Bool)
+    case transitionChild(receiver: ControllerID, from: ControllerID, to: ControllerID, animated: Bool)
+    case interactiveDismiss(receiver: ControllerID, completes: Bool)
+    case interactivePop(receiver: ControllerID, completes: Bool)
+    /// `performSegue(withIdentifier:sender:)` (R97). `destination` is the instantiated scene, made
+    /// by the storyboard layer from the receiver's segue table (nil for unwind or unknown).
+    case performSegue(receiver: ControllerID, identifier: String, destination: ControllerSpec?)
+    /// A user tapping the control wired to the segue: asks `shouldPerformSegue` first (R96).
+    case triggerSegue(receiver: ControllerID, identifier: String, destination: ControllerSpec?)
+    case updateController(ControllerID, ControllerPatch)
+    /// A trait change (rotation, split screen): re-runs adaptivity (R52, R91, R92).
+    case setTraits(Traits)
+    /// Finish one running transition, or all of them (a tick).
+    case completeTransition(id: String?)
+    /// Give up an interactive transition (R38, R60).
+    case cancelTransition(id: String)
+}

@@ -1,0 +1,71 @@
+/// Custom containers: `addChild` (R69), `removeFromParent` (R70), view insertion (R71),
+/// `transition(from:to:…)` (R72), `isMovingToParent`/`isMovingFromParent` (R73).
+extension Engine {
+    /// R69: `willMove(toParent:)` is called for you; `didMove` is not.
+    mutating func addChild(_ parent: ControllerID, _ ref: ControllerRef) throws(Refusal) {
+        _ = try existing(parent)
+        guard let child = try resolve(ref) else { throw .input(.invalid("addChild needs a viewController.", field: "viewController")) }
+        if child == parent || state.isWithin(parent, child) {
+            throw .input(.invalid("\(name(child)) cannot become a child of itself or of its own descendant.", field: "viewController"))
+        }
+        if state.c(child).presentation != nil || state.rootViewController == child {
+            throw .uikit(.activeController(name(child)))
+        }
+        detachFromParent(child)
+        emit(.move(child, .willMoveToParent, parent: parent))
+        state.controllers[parent]!.children.append(child)
+        state.controllers[child]!.parent = parent
+        state.controllers[child]!.isMovingToParent = true
+    }
+
+    /// R70: `didMove(toParent: nil)` is called for you; `willMove` is not.
+    mutating func removeFromParent(_ child: ControllerID) throws(Refusal) {
+        let c = try existing(child)
+        guard c.parent != nil else { return }
+        let before = state.settledViewsInWindow
+        detachFromParent(child)
+        emit(.move(child, .didMoveToParent, parent: nil))
+        enqueue(operation: "removeFromParent", from: child, to: nil, animated: false, order: .navigation, before: before)
+    }
+
+    /// R71: the child's view goes into the parent's view; it appears if the parent is on screen.
+    mutating func addSubview(_ parent: ControllerID, _ child: ControllerID, animated: Bool) throws(Refusal) {
+        _ = try existing(parent)
+        let c = try existing(child)
+        guard c.parent == parent else {
+            throw .input(.invalid("\(name(child)) is not a child of \(name(parent)); call addChild first.", field: "viewController"))
+        }
+        guard !c.viewAddedToParent else { return }
+        let before = state.settledViewsInWindow
+        state.controllers[child]!.viewAddedToParent = true
+        if !state.settledViewsInWindow.contains(child) && !state.c(child).isViewLoaded && state.c(parent).isViewLoaded {
+            // Inserting a view needs it loaded even off screen (R31).
+            state.controllers[child]!.isViewLoaded = true
+            emit(Event(child, .viewDidLoad))
+        }
+        enqueue(operation: "addSubview", from: nil, to: child, animated: false, order: .navigation, before: before)
+    }
+
+    mutating func removeFromSuperview(_ child: ControllerID, animated: Bool) throws(Refusal) {
+        let c = try existing(child)
+        guard c.viewAddedToParent else { return }
+        let before = state.settledViewsInWindow
+        state.controllers[child]!.viewAddedToParent = false
+        enqueue(operation: "removeFromSuperview", from: child, to: nil, animated: false, order: .navigation, before: before)
+    }
+
+    /// R72: both controllers must be children of the receiver.
+    mutating func transitionChild(_ parent: ControllerID, from: ControllerID, to: ControllerID, animated: Bool) throws(Refusal) {
+        _ = try existing(parent)
+        let f = try existing(from), t = try existing(to)
+        guard f.parent == parent, t.parent == parent else {
+            throw .uikit(.invalidChildTransition(
+                "Children view controllers \(name(from)) and \(name(to)) must have a common parent view controller \(name(parent)) when calling -[UIViewController transitionFromViewController:toViewController:duration:options:animations:completion:]"))
+        }
+        let before = state.settledViewsInWindow
+        state.controllers[from]!.viewAddedToParent = false
+        state.controllers[to]!.viewAddedToParent = true
+        enqueue(operation: "transitionChild", from: from, to: to, animated: animated, order: .navigation, before: before,
+                postFinish: [Event(parent, .completion)], forceReport: true)
+    }
+}

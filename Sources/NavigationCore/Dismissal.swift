@@ -1,0 +1,103 @@
+/// `dismiss(animated:completion:)` (R40–R46) and user-initiated dismissal of sheets and
+/// popovers (R49–R54).
+extension Engine {
+    /// R40: which presentation a `dismiss` sent to `r` ends: (presented controller, presenter), or nil.
+    func dismissalTarget(_ r: ControllerID) -> (presented: ControllerID, presenter: ControllerID)? {
+        if let v = state.presentedViewController(r), let p = state.c(v).presentation?.presenting {
+            return (v, p)
+        }
+        let top = state.outermost(r)
+        if let p = state.c(top).presentation?.presenting { return (top, p) }
+        return nil
+    }
+
+    /// R41: `v` and every controller presented above it, bottom first.
+    func presentationChain(from v: ControllerID) -> [ControllerID] {
+        var chain = [v]
+        var index = 0
+        while index < chain.count {
+            let base = chain[index]
+            for id in state.order {
+                guard let record = state.controllers[id]?.presentation, !chain.contains(id) else { continue }
+                if state.outermost(record.presenting) == base { chain.append(id) }
+            }
+            index += 1
+        }
+        return chain
+    }
+
+    mutating func dismiss(receiver r: ControllerID, animated: Bool, reportsCompletion: Bool) throws(Refusal) {
+        guard let (v, p) = dismissalTarget(r) else {
+            // R45: nothing to dismiss.
+            if reportsCompletion && profile.completionWhenNothingToDismiss { emit(Event(r, .completion)) }
+            return
+        }
+        // R43: a presentation or dismissal is still running.
+        let chain = presentationChain(from: v)
+        if chain.contains(where: { state.c($0).presentation?.state != .presented || isTransitioning($0) }) {
+            throw .uikit(.dismissInProgress(name(p)))
+        }
+        try startDismissal(chain: chain, presenter: p, animated: animated,
+                           postFinish: reportsCompletion ? [Event(r, .completion)] : [], operation: "dismiss")
+    }
+
+    /// Queues the dismissal of `chain` (bottom first): links stay until it ends (R34); only the
+    /// top-most controller animates, with its own style (R41).
+    mutating func startDismissal(chain: [ControllerID], presenter p: ControllerID, animated: Bool,
+                                 preStart extra: [Event] = [], postFinish: [Event], operation: String) throws(Refusal) {
+        let before = state.settledViewsInWindow
+        let top = chain.last!
+        let topRecord = state.c(top).presentation!
+        for id in chain {
+            state.controllers[id]!.presentation!.state = .dismissing
+        }
+        state.controllers[chain[0]]!.isBeingDismissed = true
+        if top != chain[0] { state.controllers[top]!.isBeingDismissed = true }
+        var preStart = extra
+        if state.c(top).transitioningDelegate != nil {
+            preStart.append(Event(top, .animationControllerForDismissed))
+            preStart.append(Event(top, .interactionControllerForDismissal))
+        }
+        enqueue(operation: operation, from: top, to: p, style: topRecord.style, transitionStyle: topRecord.transitionStyle,
+                animated: animated, animator: state.c(top).transitioningDelegate,
+                containerView: topRecord.removesPresenterView ? [p, top] : [top], order: .modal, before: before,
+                preStart: preStart, postFinish: postFinish, effects: [.removePresentations(chain)],
+                cancelEffects: chain.map { .restorePresentation($0) }, forceReport: true)
+    }
+
+    /// R49–R54: a user swipes a sheet down (or taps outside a popover). `completes: false` is a
+    /// gesture given up half way (R38 cancel pattern, R50).
+    mutating func interactiveDismiss(_ r: ControllerID, completes: Bool) throws(Refusal) {
+        let v = state.outermost(r)
+        guard let record = state.c(v).presentation, record.state == .presented, !isTransitioning(v),
+              record.style.isUserDismissible, profile.hasSheetGestures else { return }
+        if let w = state.c(v).presentedID, state.controllers[w] != nil { return } // the gesture belongs to the top sheet
+        let vc = state.c(v)
+        let delegate = vc.presentationDelegate
+        // R49: blocked by isModalInPresentation (the delegate is not asked) or by the delegate.
+        if vc.isModalInPresentation {
+            if delegate != nil { emit(Event(v, .presentationControllerDidAttemptToDismiss)) }
+            return
+        }
+        if let delegate {
+            emit(Event(v, .presentationControllerShouldDismiss))
+            if delegate.shouldDismiss == false {
+                emit(Event(v, .presentationControllerDidAttemptToDismiss))
+                return
+            }
+            emit(Event(v, .presentationControllerWillDismiss))
+        }
+        try startDismissal(chain: presentationChain(from: v), presenter: record.presenting, animated: true,
+                           postFinish: delegate != nil ? [Event(v, .presentationControllerDidDismiss)] : [],
+                           operation: "interactiveDismiss")
+        runLastNow(completes: completes)
+    }
+
+    /// Interactive transitions end within their request: start, then finish or cancel.
+    mutating func runLastNow(completes: Bool) {
+        guard var item = pending.popLast() else { return }
+        start(&item.running)
+        if completes { finish(&item.running) } else { cancel(&item.running) }
+        if item.running.isReported { results[item.owner].transition = item.running.record }
+    }
+}

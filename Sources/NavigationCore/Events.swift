@@ -1,0 +1,114 @@
+/// What the core reports: appearance, containment and delegate callbacks in UIKit's order, the
+/// transition an operation ran, and refusals.
+
+/// One callback UIKit makes (API.md Event). `controller` is the receiver of the method, or the
+/// controller a delegate method is about.
+public struct Event: Sendable, Codable, Equatable {
+    public enum Callback: String, Sendable, Codable, CaseIterable {
+        case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
+        case willMoveToParent, didMoveToParent
+        case shouldPerformSegue, prepareForSegue, unwindAction
+        case presentationControllerShouldDismiss, presentationControllerDidAttemptToDismiss
+        case presentationControllerWillDismiss, presentationControllerDidDismiss, willPresentWithAdaptiveStyle
+        case presentationControllerForPresented, animationControllerForPresented, animationControllerForDismissed
+        case interactionControllerForPresentation, interactionControllerForDismissal
+        case completion
+    }
+    /// A segue's identity as `prepare(for:sender:)` sees it.
+    public struct SegueInfo: Sendable, Codable, Equatable {
+        public var identifier: String?
+        public var source: ControllerID
+        public var destination: ControllerID?
+    }
+    public var controller: ControllerID
+    public var callback: Callback
+    /// The transition's `animated` flag, for appearance callbacks (R29).
+    public var animated: Bool?
+    /// For `willMoveToParent`/`didMoveToParent`: the parent argument; nil means UIKit's nil.
+    public var parent: ControllerID?
+    public var hasParentArgument: Bool = false
+    public var segue: SegueInfo?
+    public var action: String?
+    public var style: PresentationStyle?
+
+    public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
+        self.controller = controller
+        self.callback = callback
+        self.animated = animated
+    }
+    static func move(_ controller: ControllerID, _ callback: Callback, parent: ControllerID?) -> Event {
+        var e = Event(controller, callback)
+        e.parent = parent
+        e.hasParentArgument = true
+        return e
+    }
+}
+
+/// A transition as `UIViewControllerContextTransitioning` describes it (API.md Transition).
+public struct TransitionRecord: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable { case completed, inProgress, cancelled }
+    public var id: String
+    public var operation: String
+    public var fromViewController: ControllerID?
+    public var toViewController: ControllerID?
+    public var presentationStyle: PresentationStyle?
+    public var transitionStyle: TransitionStyle?
+    public var animated: Bool
+    /// Seconds.
+    public var duration: Double
+    public var animator: String?
+    /// Controllers whose views are in the container view, back to front.
+    public var containerView: [ControllerID]
+    public var state: State
+}
+
+/// A UIKit refusal or warning (§17 D1–D24).
+public struct Diagnostic: Sendable, Codable, Equatable, Error {
+    public enum Severity: String, Sendable, Codable { case warning, exception }
+    /// `D6`, …
+    public var code: String
+    public var slug: String
+    public var severity: Severity
+    /// `NSInvalidArgumentException`, … for exceptions.
+    public var name: String?
+    /// The message UIKit logs or throws, controllers named `<Class: id>`.
+    public var message: String
+}
+
+/// The result of one accepted operation (API.md ActionResult without the session).
+public struct ActionResult: Sendable, Codable, Equatable {
+    public var events: [Event] = []
+    /// The transition the operation ran (id; its state is looked up when the turn ends).
+    public var transition: TransitionRecord?
+    /// What the UIKit call returns (`pop`, `popTo`, `popToRoot`); nil is UIKit's nil.
+    public var returned: [ControllerID]?
+    public var warnings: [Diagnostic] = []
+    /// The controller a `createController` made.
+    public var created: ControllerID?
+    public init() {}
+}
+
+/// One operation's outcome inside a turn.
+public enum OperationOutcome: Sendable, Equatable {
+    /// Accepted: its events, transition and return value.
+    case applied(ActionResult)
+    /// Refused by UIKit (exception or warning, §17): nothing changed.
+    case refused(Diagnostic)
+    /// Not a valid call at all (unknown controller, wrong receiver): nothing changed.
+    case invalid(CommandError)
+}
+
+/// An input error that is not UIKit's to refuse (unknown controller, wrong receiver kind, …):
+/// the service answers 404 or 422 and nothing changes.
+public struct CommandError: Error, Sendable, Equatable {
+    public enum Kind: String, Sendable { case unknownController, invalid }
+    public var kind: Kind
+    public var message: String
+    public var field: String?
+    static func unknown(_ id: ControllerID) -> CommandError {
+        CommandError(kind: .unknownController, message: "No controller with id '\(id)' in this session.", field: nil)
+    }
+    static func invalid(_ message: String, field: String? = nil) -> CommandError {
+        CommandError(kind: .invalid, message: message, field: field)
+    }
+}

@@ -1,0 +1,160 @@
+/// Derived properties, computed from the stored links and never stored twice (R3–R6, R75).
+extension SessionState {
+    func c(_ id: ControllerID) -> Controller { controllers[id]! }
+
+    /// `outermost(X)`: follow `parent` until a controller without one (§0.2).
+    public func outermost(_ id: ControllerID) -> ControllerID {
+        var current = id
+        while let p = controllers[current]?.parent { current = p }
+        return current
+    }
+
+    /// The parent chain from `id` (inclusive) upwards.
+    public func ancestors(_ id: ControllerID) -> [ControllerID] {
+        var out = [id]
+        var current = id
+        while let p = controllers[current]?.parent { out.append(p); current = p }
+        return out
+    }
+
+    /// Is `id` equal to `ancestor` or below it in the containment tree?
+    public func isWithin(_ id: ControllerID, _ ancestor: ControllerID) -> Bool {
+        ancestors(id).contains(ancestor)
+    }
+
+    /// R3: the presenter recorded for `self`, else the parent's answer.
+    public func presentingViewController(_ id: ControllerID) -> ControllerID? {
+        for a in ancestors(id) {
+            if let p = controllers[a]?.presentation?.presenting { return p }
+        }
+        return nil
+    }
+
+    /// R4: the controller presented by `self`, else the parent's answer.
+    public func presentedViewController(_ id: ControllerID) -> ControllerID? {
+        for a in ancestors(id) {
+            if let p = controllers[a]?.presentedID { return p }
+        }
+        return nil
+    }
+
+    /// R5: the nearest ancestor of a kind, along the parent chain only (containerGettersCrossModal = false).
+    public func nearestAncestor(_ id: ControllerID, kind: ControllerKind) -> ControllerID? {
+        ancestors(id).dropFirst().first { controllers[$0]?.kind == kind }
+    }
+
+    /// R75: the top of a navigation stack.
+    public func topViewController(_ nav: ControllerID) -> ControllerID? { controllers[nav]?.viewControllers.last }
+
+    /// R75: the controller presented on top of a navigation controller, else its top.
+    public func navigationVisibleViewController(_ nav: ControllerID) -> ControllerID? {
+        if let p = controllers[nav]?.presentedID { return p }
+        return topViewController(nav)
+    }
+
+    /// API.md `window.visibleViewController`: follow presentations from the root, then containers.
+    public var visibleViewController: ControllerID? {
+        guard var current = rootViewController else { return nil }
+        var guardCount = 0
+        while guardCount < 10_000 {
+            guardCount += 1
+            let vc = c(current)
+            if let p = vc.presentedID, vc.presentedID.flatMap({ controllers[$0]?.presentation?.state }) != .dismissing {
+                current = p
+                continue
+            }
+            if let next = visibleChild(of: current) { current = next; continue }
+            return current
+        }
+        return current
+    }
+
+    /// The child of a container whose view is on screen (the one a user sees).
+    func visibleChild(of id: ControllerID) -> ControllerID? {
+        let vc = c(id)
+        switch vc.kind {
+        case .navigationController: return vc.viewControllers.last
+        case .tabBarController:
+            guard let s = vc.selectedViewController else { return nil }
+            if let more = vc.moreNavigationController, controllers[s]?.parent == more { return more }
+            return s
+        case .splitViewController:
+            guard let split = vc.split else { return nil }
+            return split.isCollapsed ? split.primary : (split.secondary ?? split.primary)
+        case .pageViewController: return vc.viewControllers.first
+        default: return nil
+        }
+    }
+
+    /// The children of a container whose views are on screen, in view order (parent before child).
+    func childrenOnScreen(_ id: ControllerID) -> [ControllerID] {
+        let vc = c(id)
+        switch vc.kind {
+        case .navigationController:
+            return vc.viewControllers.last.map { [$0] } ?? []
+        case .tabBarController:
+            // R88: a tab under More shows inside the More navigation controller.
+            guard let s = vc.selectedViewController else { return [] }
+            if let more = vc.moreNavigationController, s == more || controllers[s]?.parent == more { return [more] }
+            return [s]
+        case .splitViewController:
+            guard let split = vc.split else { return [] }
+            if split.isCollapsed { return split.primary.map { [$0] } ?? [] }
+            return [split.primary, split.supplementary, split.secondary].compactMap { $0 }
+        case .pageViewController:
+            return vc.viewControllers
+        default:
+            return vc.children.filter { controllers[$0]?.viewAddedToParent == true }
+        }
+    }
+
+    /// The containment tree on screen below `id`, pre-order (parent before child).
+    func onScreenTree(_ id: ControllerID) -> [ControllerID] {
+        var out: [ControllerID] = []
+        var stack = [id]
+        while let next = stack.popLast() {
+            out.append(next)
+            stack.append(contentsOf: childrenOnScreen(next).reversed())
+        }
+        return out
+    }
+
+    /// The controllers whose views are in the window once every running transition has ended
+    /// (R6, R24, R36), parent before child, lower layers first. Appearance callbacks are the
+    /// difference of this list before and after a change (§20 note 4).
+    public var settledViewsInWindow: [ControllerID] {
+        guard let root = rootViewController else { return [] }
+        return layer(root)
+    }
+
+    private func layer(_ base: ControllerID) -> [ControllerID] {
+        let tree = onScreenTree(base)
+        var out = tree
+        var owner: [ControllerID: ControllerID] = [:]
+        func within(_ e: ControllerID, _ n: ControllerID) -> Bool {
+            var current: ControllerID? = e
+            var hops = 0
+            while let x = current, hops < 10_000 {
+                hops += 1
+                if isWithin(x, n) { return true }
+                current = owner[x]
+            }
+            return false
+        }
+        for n in tree {
+            guard let v = controllers[n]?.presentedID, let record = controllers[v]?.presentation,
+                  record.state != .dismissing, out.contains(n) else { continue }
+            let upper = layer(v)
+            if record.removesPresenterView {
+                let scope = record.contextViewController ?? n
+                out.removeAll { within($0, scope) }
+            }
+            for u in upper { owner[u] = n }
+            out += upper
+        }
+        return out
+    }
+
+    /// Controllers in creation order.
+    public var orderedControllers: [Controller] { order.compactMap { controllers[$0] } }
+}

@@ -1,0 +1,164 @@
+/// Creating controllers from specs, and the window's root (R1, R31, R102).
+extension Engine {
+    /// Resolves a controller argument: nil stays nil, an id must exist, a spec is instantiated.
+    mutating func resolve(_ ref: ControllerRef) throws(Refusal) -> ControllerID? {
+        switch ref {
+        case .none: return nil
+        case .existing(let id):
+            _ = try existing(id)
+            return id
+        case .new(let spec): return try instantiate(spec)
+        }
+    }
+
+    mutating func newID(_ wanted: ControllerID?, suffixWhenTaken: Bool = false) throws(Refusal) -> ControllerID {
+        if let wanted, suffixWhenTaken, state.controllers[wanted] != nil {
+            var n = 2
+            while state.controllers["\(wanted)#\(n)"] != nil { n += 1 }
+            return "\(wanted)#\(n)"
+        }
+        if let wanted {
+            guard !wanted.isEmpty else { throw .input(.invalid("A controller id cannot be empty.", field: "id")) }
+            guard state.controllers[wanted] == nil else {
+                throw .input(.invalid("The id '\(wanted)' is already used in this session.", field: "id"))
+            }
+            return wanted
+        }
+        while true {
+            let id = "vc\(state.nextControllerNumber)"
+            state.nextControllerNumber += 1
+            if state.controllers[id] == nil { return id }
+        }
+    }
+
+    mutating func insert(_ c: Controller) {
+        state.controllers[c.id] = c
+        state.order.append(c.id)
+    }
+
+    /// An existing controller used inside a new container must be free: no parent, not presented,
+    /// not the root.
+    func requireDetached(_ id: ControllerID) throws(Refusal) {
+        let c = try existing(id)
+        if c.parent != nil || c.presentation != nil || state.rootViewController == id {
+            throw .input(.invalid("\(c.descriptionForMessages) is already in a hierarchy; a new container takes free controllers only.", field: "viewControllers"))
+        }
+    }
+
+    /// Creates the controller a spec describes, with its container children (R102: relationship
+    /// and embedded children are instantiated with it). Views are not loaded (R31).
+    mutating func instantiate(_ spec: ControllerSpec) throws(Refusal) -> ControllerID {
+        let id = try newID(spec.id, suffixWhenTaken: spec.appendsSuffixWhenTaken)
+        var c = Controller(id: id, kind: spec.kind, className: spec.className, title: spec.title)
+        if let v = spec.modalPresentationStyle { c.modalPresentationStyle = v }
+        if let v = spec.modalTransitionStyle { c.modalTransitionStyle = v }
+        if let v = spec.definesPresentationContext { c.definesPresentationContext = v }
+        if let v = spec.providesPresentationContextTransitionStyle { c.providesPresentationContextTransitionStyle = v }
+        if let v = spec.isModalInPresentation { c.isModalInPresentation = v }
+        c.transitioningDelegate = spec.transitioningDelegate
+        c.presentationDelegate = spec.presentationDelegate
+        c.preferredContentSize = spec.preferredContentSize
+        c.shouldPerformSegue = spec.shouldPerformSegue ?? [:]
+        c.unwindActions = spec.unwindActions ?? []
+        c.storyboard = spec.storyboard
+        c.segues = spec.segues ?? []
+        c.preferredStyle = spec.preferredStyle
+        insert(c)
+
+        func attach(_ ref: ControllerRef) throws(Refusal) -> ControllerID? {
+            if case .existing(let e) = ref { try requireDetached(e) }
+            guard let child = try resolve(ref) else { return nil }
+            state.controllers[child]!.parent = id
+            state.controllers[id]!.children.append(child)
+            return child
+        }
+
+        switch spec.kind {
+        case .navigationController:
+            for ref in spec.viewControllers ?? [] {
+                if let child = try attach(ref) {
+                    if state.c(child).kind == .navigationController { throw .uikit(.pushNavigationController()) }
+                    state.controllers[id]!.viewControllers.append(child)
+                }
+            }
+        case .tabBarController:
+            for ref in spec.viewControllers ?? [] {
+                if let child = try attach(ref) { state.controllers[id]!.viewControllers.append(child) }
+            }
+            var more = Controller(id: try newID("\(id).more"), kind: .navigationController)
+            more.isMoreNavigationController = true
+            more.parent = id
+            insert(more)
+            state.controllers[id]!.moreNavigationController = more.id
+            let tabs = state.c(id).viewControllers
+            if !tabs.isEmpty {
+                let index = spec.selectedIndex ?? 0
+                guard tabs.indices.contains(index) else {
+                    throw .input(.invalid("selectedIndex \(index) is out of range (0..<\(tabs.count)).", field: "selectedIndex"))
+                }
+                selectTab(id, tabs[index])
+            }
+        case .splitViewController:
+            var split = SplitState(style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
+                                   secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
+                                   isCollapsed: false)
+            if let r = spec.primary { split.primary = try attach(r) }
+            if let r = spec.supplementary { split.supplementary = try attach(r) }
+            if let r = spec.secondary { split.secondary = try attach(r) }
+            state.controllers[id]!.split = split
+            if state.traits.horizontalSizeClass == .compact { collapse(id) }
+        case .pageViewController:
+            state.controllers[id]!.page = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
+                                                    spineLocation: spec.spineLocation,
+                                                    isDoubleSided: spec.isDoubleSided ?? false)
+            for ref in spec.viewControllers ?? [] {
+                if let child = try attach(ref) { state.controllers[id]!.viewControllers.append(child) }
+            }
+        default:
+            break
+        }
+        // Custom containers and storyboard embeds: children whose views are in the container's view.
+        for ref in (spec.children ?? []) + (spec.embedded ?? []) {
+            if let child = try attach(ref) { state.controllers[child]!.viewAddedToParent = true }
+        }
+        return id
+    }
+
+    /// R1: `window.rootViewController = vc`. The new root loads and appears; the old one (and
+    /// anything it presented) leaves the window.
+    mutating func setRoot(_ ref: ControllerRef, animated: Bool) throws(Refusal) {
+        if case .existing(let e) = ref { try requireDetached(e) }
+        let before = state.settledViewsInWindow
+        let new = try resolve(ref)
+        let old = state.rootViewController
+        if new == old { return }
+        var removed: [ControllerID] = []
+        if let old {
+            // [INF] rootReplacePolicy: the old root's presentations are torn down with it.
+            var chain: [ControllerID] = []
+            for id in state.order where state.controllers[id]?.presentation != nil && state.isInWindowTree(id, root: old) {
+                chain.append(id)
+            }
+            removed = chain
+        }
+        for id in removed { state.controllers[id]?.presentation?.state = .dismissing }
+        state.rootViewController = new
+        enqueue(operation: "setRoot", from: old, to: new, animated: animated, order: .navigation, before: before,
+                effects: removed.isEmpty ? [] : [.removePresentations(removed)])
+    }
+}
+
+extension SessionState {
+    /// Is `id` shown under `root`, through containment or presentations?
+    func isInWindowTree(_ id: ControllerID, root: ControllerID) -> Bool {
+        var current: ControllerID? = id
+        var hops = 0
+        while let x = current, hops < 10_000 {
+            hops += 1
+            let top = outermost(x)
+            if top == root { return true }
+            current = controllers[top]?.presentation?.presenting
+        }
+        return false
+    }
+}

@@ -1,0 +1,291 @@
+/// The UIKit model navsim simulates: one window, its view controllers, their containment and
+/// presentation links. Everything here is a value; the core never performs I/O.
+///
+/// Source: ../shared/spec/uikit-semantics.md §0 (entities), ARCHITECTURE.md ("The core's shape").
+
+/// A controller's id: unique within a session (API.md: "Ids are strings, unique within a session").
+public typealias ControllerID = String
+
+/// The kinds of view controller navsim knows (API.md `kind`).
+public enum ControllerKind: String, Sendable, Codable, CaseIterable {
+    case viewController, tableViewController, collectionViewController, navigationController
+    case tabBarController, splitViewController, pageViewController, alertController
+
+    /// The UIKit class used in messages when the spec gives none (`<UINavigationController: N>`).
+    public var uikitClass: String {
+        switch self {
+        case .viewController: "UIViewController"
+        case .tableViewController: "UITableViewController"
+        case .collectionViewController: "UICollectionViewController"
+        case .navigationController: "UINavigationController"
+        case .tabBarController: "UITabBarController"
+        case .splitViewController: "UISplitViewController"
+        case .pageViewController: "UIPageViewController"
+        case .alertController: "UIAlertController"
+        }
+    }
+}
+
+/// `UIModalPresentationStyle`, spelled as UIKit spells its cases.
+public enum PresentationStyle: String, Sendable, Codable, CaseIterable {
+    case automatic, fullScreen, pageSheet, formSheet, currentContext, custom
+    case overFullScreen, overCurrentContext, popover, none
+
+    /// Context styles walk to `definesPresentationContext` (R21).
+    public var isContextStyle: Bool { self == .currentContext || self == .overCurrentContext }
+    /// Styles a user can swipe or tap away (R49–R54): sheets and popovers.
+    public var isUserDismissible: Bool { self == .pageSheet || self == .formSheet || self == .popover }
+}
+
+/// `UIModalTransitionStyle`.
+public enum TransitionStyle: String, Sendable, Codable, CaseIterable {
+    case coverVertical, flipHorizontal, crossDissolve, partialCurl
+}
+
+/// A controller's appearance state (§0.1): what its last appearance callback said.
+public enum Appearance: String, Sendable, Codable {
+    case disappeared, appearing, appeared, disappearing
+}
+
+/// `UIUserInterfaceIdiom` and the two size classes of the window's trait collection.
+public struct Traits: Sendable, Codable, Equatable {
+    public enum Idiom: String, Sendable, Codable, CaseIterable { case phone, pad }
+    public enum SizeClass: String, Sendable, Codable, CaseIterable { case compact, regular }
+    public var userInterfaceIdiom: Idiom
+    public var horizontalSizeClass: SizeClass
+    public var verticalSizeClass: SizeClass
+
+    public init(userInterfaceIdiom: Idiom = .phone, horizontalSizeClass: SizeClass = .compact,
+                verticalSizeClass: SizeClass = .regular) {
+        self.userInterfaceIdiom = userInterfaceIdiom
+        self.horizontalSizeClass = horizontalSizeClass
+        self.verticalSizeClass = verticalSizeClass
+    }
+    /// Default traits: iPhone portrait (§0, API.md).
+    public static let phonePortrait = Traits()
+}
+
+/// The iOS release whose behaviour a session reproduces (§19 version matrix).
+public enum IOSRelease: String, Sendable, Codable, CaseIterable {
+    case iOS12 = "12", iOS17 = "17", iOS18 = "18"
+}
+
+/// How animated transitions finish (API.md "Transitions").
+public enum TransitionMode: String, Sendable, Codable, CaseIterable {
+    /// Every transition finishes within the request that started it.
+    case immediate
+    /// Animated transitions stay `inProgress` until a tick (`…/transitions/complete`).
+    case manual
+}
+
+/// Session options (API.md `options`).
+public struct Options: Sendable, Codable, Equatable {
+    public var iOS: IOSRelease
+    public var transitions: TransitionMode
+    public init(iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate) {
+        self.iOS = iOS
+        self.transitions = transitions
+    }
+    /// The release-dependent switches of §19, in one place.
+    public var profile: Profile { Profile(release: iOS) }
+}
+
+/// Behaviour switches that differ by release or are [INF] in the spec (§19). One place, so a
+/// profile option can change them.
+public struct Profile: Sendable, Equatable {
+    public let release: IOSRelease
+    /// R18: what `automatic` resolves to for ordinary controllers.
+    public var automaticStyle: PresentationStyle {
+        switch release { case .iOS12: .fullScreen; case .iOS17: .pageSheet; case .iOS18: .formSheet }
+    }
+    /// §0.5: `viewIsAppearing` exists from the iOS 17 SDK on (back-deployed to 13).
+    public var emitsViewIsAppearing: Bool { release != .iOS12 }
+    /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
+    public var hasSheetGestures: Bool { release != .iOS12 }
+    /// R9–R11, §19: releases up to 12 used the "active controller" wording for D3/D4.
+    public var usesActiveControllerWording: Bool { release == .iOS12 }
+    /// §19: "Warning: Attempt to present … which is already presenting …" without "(from …)".
+    public var usesLegacyPresentWarning: Bool { release == .iOS12 }
+    /// R76, §19: the old duplicate-push wording (switch-over release unverified).
+    public var usesLegacyDuplicatePushWording: Bool { release == .iOS12 }
+    /// R63 [INF]: target lookup continues through the presenting controller. Spec default: true.
+    public var targetLookupCrossesPresentation: Bool { true }
+    /// R45 [INF]: completion called when there is nothing to dismiss. Spec default: false.
+    public var completionWhenNothingToDismiss: Bool { false }
+    /// R19 [INF]: a sheet shown full screen in compact height removes the presenter. Default false.
+    public var compactHeightSheetRemovesPresenter: Bool { false }
+    /// R88: tabs a tab bar shows before "More" (phone 5; iPad more) [INF for pad].
+    public func maxVisibleTabs(_ traits: Traits) -> Int {
+        traits.userInterfaceIdiom == .pad && traits.horizontalSizeClass == .regular ? 8 : 5
+    }
+}
+
+/// A custom animator set as `transitioningDelegate` (R56–R62): its name and duration in seconds.
+public struct TransitioningDelegate: Sendable, Codable, Equatable {
+    public var name: String
+    public var duration: Double
+    public init(name: String, duration: Double) { self.name = name; self.duration = duration }
+}
+
+/// The answers of a `UIAdaptivePresentationControllerDelegate` (R47–R52). Nil answers mean the
+/// method is not implemented.
+public struct PresentationDelegate: Sendable, Codable, Equatable {
+    public var shouldDismiss: Bool?
+    public var adaptivePresentationStyle: PresentationStyle?
+    public init(shouldDismiss: Bool? = nil, adaptivePresentationStyle: PresentationStyle? = nil) {
+        self.shouldDismiss = shouldDismiss
+        self.adaptivePresentationStyle = adaptivePresentationStyle
+    }
+}
+
+/// A popover anchor (R53): `sourceView` (+ `sourceRect`) or `barButtonItem`.
+public struct PopoverAnchor: Sendable, Codable, Equatable {
+    public var sourceView: String?
+    public var barButtonItem: String?
+    public var sourceRect: [Double]?
+    public init(sourceView: String? = nil, barButtonItem: String? = nil, sourceRect: [Double]? = nil) {
+        self.sourceView = sourceView
+        self.barButtonItem = barButtonItem
+        self.sourceRect = sourceRect
+    }
+    /// R15/R53: a popover needs a non-empty `sourceView` or `barButtonItem`.
+    public var isAnchored: Bool {
+        !(sourceView ?? "").isEmpty || !(barButtonItem ?? "").isEmpty
+    }
+}
+
+/// Where an instantiated controller came from (API.md `storyboard`).
+public struct StoryboardOrigin: Sendable, Codable, Equatable {
+    public var name: String
+    public var identifier: String?
+    public init(name: String, identifier: String?) { self.name = name; self.identifier = identifier }
+}
+
+/// A settled or running presentation, stored on the presented controller (§0.1 "Presentation
+/// record"). Links are derived from it (R3, R4).
+public struct Presentation: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable { case presenting, presented, dismissing }
+    /// The resolved presenter `P` (R20, R21).
+    public var presenting: ControllerID
+    /// The receiver of `present` (`S`).
+    public var source: ControllerID
+    public var requestedStyle: PresentationStyle
+    /// The effective style after `automatic` resolution and adaptation (R18, R19, R47).
+    public var style: PresentationStyle
+    public var transitionStyle: TransitionStyle
+    /// For context styles, the controller that defines the context (R21).
+    public var contextViewController: ControllerID?
+    /// R24: the presenter's view leaves the window once the presentation completes.
+    public var removesPresenterView: Bool
+    public var popover: PopoverAnchor?
+    public var state: State
+}
+
+/// A split view controller's configuration (R90–R93).
+public struct SplitState: Sendable, Codable, Equatable {
+    public enum Style: String, Sendable, Codable, CaseIterable { case unspecified, doubleColumn, tripleColumn }
+    public var style: Style
+    public var primary: ControllerID?
+    public var supplementary: ControllerID?
+    public var secondary: ControllerID?
+    /// `splitViewController(_:collapseSecondary:onto:)` answers true: discard the secondary (R91).
+    public var collapseSecondaryOntoPrimary: Bool?
+    public var isCollapsed: Bool
+}
+
+/// A page view controller's configuration (R94, R95).
+public struct PageState: Sendable, Codable, Equatable {
+    public enum Style: String, Sendable, Codable, CaseIterable { case scroll, pageCurl }
+    public var transitionStyle: Style
+    public var spineLocation: String?
+    public var isDoubleSided: Bool
+    /// R94: pages a `setViewControllers` must provide.
+    public var requiredPageCount: Int {
+        transitionStyle == .pageCurl && (spineLocation == "mid" || isDoubleSided) ? 2 : 1
+    }
+}
+
+/// One view controller: what UIKit stores on it. Derived properties (`presentingViewController`,
+/// `navigationController`, …) are computed by `SessionState`, never stored twice (R3–R5).
+public struct Controller: Sendable, Codable, Equatable {
+    public var id: ControllerID
+    public var kind: ControllerKind
+    public var className: String
+    public var title: String?
+    public var parent: ControllerID?
+    /// Containment children in order (`children`).
+    public var children: [ControllerID] = []
+    public var modalPresentationStyle: PresentationStyle = .automatic
+    public var modalTransitionStyle: TransitionStyle = .coverVertical
+    public var definesPresentationContext: Bool
+    public var providesPresentationContextTransitionStyle: Bool = false
+    public var isModalInPresentation: Bool = false
+    public var transitioningDelegate: TransitioningDelegate?
+    public var presentationDelegate: PresentationDelegate?
+    public var preferredContentSize: [Double]?
+    public var shouldPerformSegue: [String: Bool] = [:]
+    public var unwindActions: [String] = []
+    public var storyboard: StoryboardOrigin?
+    public var isViewLoaded: Bool = false
+    public var appearance: Appearance = .disappeared
+    public var viewInWindow: Bool = false
+    public var isBeingPresented: Bool = false
+    public var isBeingDismissed: Bool = false
+    public var isMovingToParent: Bool = false
+    public var isMovingFromParent: Bool = false
+    /// Set on the presented controller while it is presented.
+    public var presentation: Presentation?
+    /// The controller this one presents directly (the record lives on that one).
+    public var presentedID: ControllerID?
+    /// Navigation stack, tab list or current pages (`viewControllers`).
+    public var viewControllers: [ControllerID] = []
+    /// Tab bar: the selected controller (a tab, or `<id>.more` while the More list shows).
+    public var selectedViewController: ControllerID?
+    /// Tab bar: id of its More navigation controller (R88).
+    public var moreNavigationController: ControllerID?
+    public var split: SplitState?
+    public var page: PageState?
+    public var preferredStyle: String?
+    /// A custom container's child whose view was inserted (`addSubview`, R71).
+    public var viewAddedToParent: Bool = false
+    /// Is this a tab bar's More navigation controller?
+    public var isMoreNavigationController: Bool = false
+    /// Storyboard segues of this controller's scene, resolved by the storyboard layer.
+    public var segues: [SegueSpec] = []
+
+    public init(id: ControllerID, kind: ControllerKind, className: String? = nil, title: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.className = className ?? kind.uikitClass
+        self.title = title
+        // R21: UINavigationController defines a presentation context by default.
+        self.definesPresentationContext = kind == .navigationController
+    }
+
+    /// `<Class: id>`, how UIKit-style messages name a controller (API.md).
+    public var descriptionForMessages: String { "<\(className): \(id)>" }
+}
+
+/// One window and everything in it: the value the core transforms (ARCHITECTURE.md).
+public struct SessionState: Sendable, Codable, Equatable {
+    public var traits: Traits
+    public var options: Options
+    public var rootViewController: ControllerID?
+    public var controllers: [ControllerID: Controller] = [:]
+    /// Creation order of controllers, so replies list them stably.
+    public var order: [ControllerID] = []
+    /// Animated transitions still running (manual mode).
+    public var transitions: [RunningTransition] = []
+    /// Counters that make generated ids deterministic, so a replay reproduces them.
+    public var nextControllerNumber: Int = 1
+    public var nextTransitionNumber: Int = 1
+
+    public init(traits: Traits = .phonePortrait, options: Options = Options()) {
+        self.traits = traits
+        self.options = options
+    }
+
+    public subscript(id: ControllerID) -> Controller? {
+        get { controllers[id] }
+    }
+}

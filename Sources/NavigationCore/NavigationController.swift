@@ -1,0 +1,130 @@
+/// UINavigationController: push (R76, R77), pop (R78), popTo/popToRoot (R79),
+/// setViewControllers (R80), interactive pop (R83), `show` (R65).
+extension Engine {
+    /// Removes `id` from its parent's children (and stacks), as `removeFromParent` does.
+    mutating func detachFromParent(_ id: ControllerID) {
+        guard let parent = state.controllers[id]?.parent else { return }
+        state.controllers[parent]?.children.removeAll { $0 == id }
+        if state.controllers[parent]?.kind == .navigationController || state.controllers[parent]?.kind == .pageViewController {
+            state.controllers[parent]?.viewControllers.removeAll { $0 == id }
+        }
+        state.controllers[id]!.parent = nil
+        state.controllers[id]!.isMovingFromParent = false
+        state.controllers[id]!.viewAddedToParent = false
+    }
+
+    /// R76: what may be pushed.
+    func validatePush(_ nav: ControllerID, _ v: ControllerID) throws(Refusal) {
+        let vc = state.c(v)
+        switch vc.kind {
+        case .navigationController: throw .uikit(.pushNavigationController())
+        case .tabBarController: throw .uikit(.pushUnsupported("tab bar controller"))
+        case .splitViewController: throw .uikit(.pushUnsupported("split view controller"))
+        default: break
+        }
+        if state.c(nav).viewControllers.contains(v) {
+            throw .uikit(.pushDuplicate(nav: name(nav), name(v), legacy: profile.usesLegacyDuplicatePushWording))
+        }
+        if vc.presentation != nil || state.rootViewController == v {
+            throw .uikit(.activeController(name(v)))
+        }
+    }
+
+    /// R77: `pushViewController(_:animated:)`.
+    mutating func push(onto nav: ControllerID, ref: ControllerRef, animated: Bool) throws(Refusal) {
+        let before = state.settledViewsInWindow
+        guard let v = try resolve(ref) else { throw .input(.invalid("push needs a viewController.", field: "viewController")) }
+        try validatePush(nav, v)
+        let old = state.c(nav).viewControllers.last
+        detachFromParent(v) // R76 [INF]: a controller with another parent is moved.
+        emit(.move(v, .willMoveToParent, parent: nav))
+        state.controllers[nav]!.children.append(v)
+        state.controllers[nav]!.viewControllers.append(v)
+        state.controllers[v]!.parent = nav
+        state.controllers[v]!.isMovingToParent = true
+        enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
+                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])])
+    }
+
+    /// R78: `popViewController(animated:)`. Returns nil (no-op) with only the root on the stack.
+    mutating func pop(_ nav: ControllerID, animated: Bool) throws(Refusal) {
+        let stack = state.c(nav).viewControllers
+        guard stack.count > 1 else { results[current].returned = nil; return }
+        try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: "pop")
+    }
+
+    /// R79: `popToViewController` / `popToRootViewController`: intermediates get containment
+    /// callbacks only.
+    mutating func popTo(_ nav: ControllerID, target: ControllerID, animated: Bool, operation: String? = nil) throws(Refusal) {
+        let stack = state.c(nav).viewControllers
+        guard let index = stack.firstIndex(of: target) else { throw .uikit(.popToUnknown()) }
+        let popped = Array(stack[(index + 1)...])
+        results[current].returned = popped
+        guard !popped.isEmpty else { return }
+        let before = state.settledViewsInWindow
+        for id in popped {
+            emit(.move(id, .willMoveToParent, parent: nil))
+            state.controllers[id]!.isMovingFromParent = true
+        }
+        state.controllers[nav]!.viewControllers = Array(stack[...index])
+        let op = operation ?? (index == 0 ? "popToRoot" : "popTo")
+        enqueue(operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
+                postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
+                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)])
+    }
+
+    /// R83: the edge-swipe back gesture; cancelled, nothing changes (R38 pattern).
+    mutating func interactivePop(_ nav: ControllerID, completes: Bool) throws(Refusal) {
+        let stack = state.c(nav).viewControllers
+        guard stack.count > 1 else { return }
+        try popTo(nav, target: stack[stack.count - 2], animated: true, operation: "interactivePop")
+        if !completes, var item = pending.last {
+            item.running.cancelEvents = [.move(stack.last!, .didMoveToParent, parent: nav)]
+            pending[pending.count - 1] = item
+        }
+        runLastNow(completes: completes)
+    }
+
+    /// R80: `setViewControllers(_:animated:)` on a navigation controller; the new top decides
+    /// between a push-style and a pop-style transition.
+    mutating func setNavigationStack(_ nav: ControllerID, _ refs: [ControllerRef], animated: Bool) throws(Refusal) {
+        var ids: [ControllerID] = []
+        for ref in refs {
+            guard let id = try resolve(ref) else { throw .input(.invalid("viewControllers cannot contain null.", field: "viewControllers")) }
+            ids.append(id)
+        }
+        if Set(ids).count != ids.count { throw .uikit(.duplicateViewControllers(ids.map(name))) }
+        for id in ids where state.c(id).kind == .navigationController { throw .uikit(.pushNavigationController()) }
+        let before = state.settledViewsInWindow
+        let old = state.c(nav).viewControllers
+        let removed = old.filter { !ids.contains($0) }
+        let added = ids.filter { !old.contains($0) }
+        for id in removed {
+            emit(.move(id, .willMoveToParent, parent: nil))
+            state.controllers[id]!.isMovingFromParent = true
+        }
+        for id in added {
+            detachFromParent(id)
+            emit(.move(id, .willMoveToParent, parent: nav))
+            state.controllers[id]!.parent = nav
+            state.controllers[id]!.isMovingToParent = true
+        }
+        state.controllers[nav]!.viewControllers = ids
+        state.controllers[nav]!.children = ids + removed
+        enqueue(operation: "setViewControllers", from: old.last, to: ids.last, animated: animated, order: .navigation,
+                before: before,
+                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
+                effects: [.detach(removed), .endMovingToParent(added)])
+    }
+
+    /// `setViewControllers` by receiver kind: navigation (R80), tab bar (R84), page (R94).
+    mutating func setViewControllers(_ r: ControllerID, _ refs: [ControllerRef], direction: String?, animated: Bool) throws(Refusal) {
+        switch try existing(r).kind {
+        case .navigationController: try setNavigationStack(r, refs, animated: animated)
+        case .tabBarController: try setTabs(r, refs, animated: animated)
+        case .pageViewController: try setPages(r, refs, direction: direction, animated: animated)
+        default:
+            throw .input(.invalid("setViewControllers needs a navigation, tab bar or page view controller; \(name(r)) is none.", field: "controller"))
+        }
+    }
+}

@@ -1,0 +1,190 @@
+/// The pure entry point: a turn of commands in, the new state and each command's outcome out.
+/// No I/O, no clock, no randomness (ARCHITECTURE.md "The one idea").
+public enum Navigator {
+    /// The outcome of one turn.
+    public struct TurnResult: Sendable {
+        public var state: SessionState
+        public var outcomes: [OperationOutcome]
+    }
+
+    /// Runs `commands` as one run-loop turn: each is validated and applied in order (links change
+    /// at once, R27), then the transitions they queued start, and those that are not animated (or
+    /// every one, in `immediate` mode) finish. A refused command changes nothing and the others still
+    /// run, as in UIKit.
+    public static func run(_ commands: [Command], on state: SessionState) -> TurnResult {
+        var engine = Engine(state: state)
+        for (index, command) in commands.enumerated() {
+            engine.results.append(ActionResult())
+            engine.current = index
+            let snapshot = engine.state
+            let pendingCount = engine.pending.count
+            do {
+                try engine.execute(command)
+                engine.outcomeKinds.append(.applied)
+            } catch {
+                engine.state = snapshot
+                engine.pending.removeLast(engine.pending.count - pendingCount)
+                engine.results[index] = ActionResult()
+                switch error {
+                case .uikit(let d): engine.outcomeKinds.append(.refused(d))
+                case .input(let e): engine.outcomeKinds.append(.invalid(e))
+                }
+            }
+        }
+        engine.endTurn()
+        var outcomes: [OperationOutcome] = []
+        for (index, kind) in engine.outcomeKinds.enumerated() {
+            switch kind {
+            case .applied: outcomes.append(.applied(engine.results[index]))
+            case .refused(let d): outcomes.append(.refused(d))
+            case .invalid(let e): outcomes.append(.invalid(e))
+            }
+        }
+        return TurnResult(state: engine.state, outcomes: outcomes)
+    }
+
+    /// A single command as its own turn.
+    public static func apply(_ command: Command, to state: SessionState) -> (SessionState, OperationOutcome) {
+        let r = run([command], on: state)
+        return (r.state, r.outcomes[0])
+    }
+
+    /// A new window with `root` installed and appeared, as at app launch (R1). Events of the launch
+    /// are not reported.
+    public static func makeSession(traits: Traits, options: Options, root: ControllerRef?) -> Result<SessionState, Refusal> {
+        let state = SessionState(traits: traits, options: options)
+        guard let root, root != .none else { return .success(state) }
+        let r = run([.setRoot(root, animated: false)], on: state)
+        switch r.outcomes[0] {
+        case .applied: return .success(r.state)
+        case .refused(let d): return .failure(.uikit(d))
+        case .invalid(let e): return .failure(.input(e))
+        }
+    }
+}
+
+/// Why a command did not apply.
+public enum Refusal: Error, Sendable, Equatable {
+    case uikit(Diagnostic)
+    case input(CommandError)
+}
+
+/// The working copy of a turn: state, per-command results, transitions queued this turn.
+struct Engine {
+    enum Kind { case applied, refused(Diagnostic), invalid(CommandError) }
+    var state: SessionState
+    var results: [ActionResult] = []
+    var outcomeKinds: [Kind] = []
+    var current = 0
+    var pending: [Pending] = []
+
+    init(state: SessionState) { self.state = state }
+
+    mutating func emit(_ e: Event) { results[current].events.append(e) }
+
+    var profile: Profile { state.options.profile }
+
+    func name(_ id: ControllerID) -> String { state.c(id).descriptionForMessages }
+
+    func existing(_ id: ControllerID) throws(Refusal) -> Controller {
+        guard let c = state.controllers[id] else { throw .input(.unknown(id)) }
+        return c
+    }
+
+    mutating func execute(_ command: Command) throws(Refusal) {
+        switch command {
+        case .setRoot(let ref, let animated): try setRoot(ref, animated: animated)
+        case .createController(let spec):
+            let id = try instantiate(spec)
+            results[current].created = id
+        case .present(let r, let vc, let style, let ts, let popover, let animated):
+            _ = try existing(r)
+            try present(receiver: r, ref: vc, style: style, transitionStyle: ts, popover: popover,
+                        animated: animated, reportsCompletion: true, operation: "present")
+        case .dismiss(let r, let animated):
+            _ = try existing(r)
+            try dismiss(receiver: r, animated: animated, reportsCompletion: true)
+        case .show(let r, let vc, let animated):
+            _ = try existing(r)
+            try show(receiver: r, ref: vc, animated: animated)
+        case .showDetail(let r, let vc, let animated):
+            _ = try existing(r)
+            try showDetail(receiver: r, ref: vc, animated: animated)
+        case .push(let r, let vc, let animated):
+            try push(onto: try navigationReceiver(r), ref: vc, animated: animated)
+        case .pop(let r, let animated):
+            try pop(try navigationReceiver(r), animated: animated)
+        case .popToRoot(let r, let animated):
+            let nav = try navigationReceiver(r)
+            try popTo(nav, target: state.c(nav).viewControllers.first ?? nav, animated: animated)
+        case .popTo(let r, let target, let animated):
+            let nav = try navigationReceiver(r)
+            _ = try existing(target)
+            try popTo(nav, target: target, animated: animated)
+        case .setViewControllers(let r, let list, let direction, let animated):
+            try setViewControllers(r, list, direction: direction, animated: animated)
+        case .select(let r, let index, let vc):
+            try select(r, index: index, viewController: vc)
+        case .addChild(let r, let vc): try addChild(r, vc)
+        case .removeFromParent(let r): try removeFromParent(r)
+        case .willMove(let r, let p):
+            _ = try existing(r)
+            if let p { _ = try existing(p) }
+            emit(.move(r, .willMoveToParent, parent: p))
+            if p == nil { state.controllers[r]!.isMovingFromParent = true }
+        case .didMove(let r, let p):
+            _ = try existing(r)
+            if let p { _ = try existing(p) }
+            emit(.move(r, .didMoveToParent, parent: p))
+            state.controllers[r]!.isMovingToParent = false
+            state.controllers[r]!.isMovingFromParent = false
+        case .addSubview(let r, let vc, let animated): try addSubview(r, vc, animated: animated)
+        case .removeFromSuperview(let r, let animated): try removeFromSuperview(r, animated: animated)
+        case .transitionChild(let r, let from, let to, let animated):
+            try transitionChild(r, from: from, to: to, animated: animated)
+        case .interactiveDismiss(let r, let completes):
+            _ = try existing(r)
+            try interactiveDismiss(r, completes: completes)
+        case .interactivePop(let r, let completes):
+            try interactivePop(try navigationReceiver(r), completes: completes)
+        case .performSegue(let r, let identifier, let destination):
+            _ = try existing(r)
+            try performSegue(r, identifier: identifier, destination: destination, askFirst: false)
+        case .triggerSegue(let r, let identifier, let destination):
+            _ = try existing(r)
+            try performSegue(r, identifier: identifier, destination: destination, askFirst: true)
+        case .updateController(let id, let patch):
+            _ = try existing(id)
+            update(id, patch)
+        case .setTraits(let traits): setTraits(traits)
+        case .completeTransition(let id):
+            do { try completeTransitions(id: id) } catch { throw .input(error) }
+        case .cancelTransition(let id):
+            do { try cancelTransition(id: id) } catch { throw .input(error) }
+        }
+    }
+
+    /// `push`/`pop` sent to a navigation controller, or to a child: its `navigationController`.
+    func navigationReceiver(_ id: ControllerID) throws(Refusal) -> ControllerID {
+        let c = try existing(id)
+        if c.kind == .navigationController { return id }
+        if let nav = state.nearestAncestor(id, kind: .navigationController) { return nav }
+        throw .input(.invalid("\(c.descriptionForMessages) is not a navigation controller and has no navigationController.", field: "controller"))
+    }
+
+    mutating func update(_ id: ControllerID, _ p: ControllerPatch) {
+        var c = state.c(id)
+        if let v = p.title { c.title = v }
+        if let v = p.modalPresentationStyle { c.modalPresentationStyle = v }
+        if let v = p.modalTransitionStyle { c.modalTransitionStyle = v }
+        if let v = p.definesPresentationContext { c.definesPresentationContext = v }
+        if let v = p.providesPresentationContextTransitionStyle { c.providesPresentationContextTransitionStyle = v }
+        if let v = p.isModalInPresentation { c.isModalInPresentation = v }
+        if let v = p.transitioningDelegate { c.transitioningDelegate = v }
+        if let v = p.presentationDelegate { c.presentationDelegate = v }
+        if let v = p.preferredContentSize { c.preferredContentSize = v }
+        if let v = p.shouldPerformSegue { c.shouldPerformSegue = v }
+        if let v = p.unwindActions { c.unwindActions = v }
+        state.controllers[id] = c
+    }
+}

@@ -1,0 +1,36 @@
+/// UIPageViewController: `setViewControllers(_:direction:animated:completion:)` (R94, R95).
+extension Engine {
+    mutating func setPages(_ page: ControllerID, _ refs: [ControllerRef], direction: String?, animated: Bool) throws(Refusal) {
+        if let direction, direction != "forward" && direction != "reverse" {
+            throw .input(.invalid("direction must be forward or reverse.", field: "direction"))
+        }
+        var ids: [ControllerID] = []
+        for ref in refs {
+            guard let id = try resolve(ref) else { throw .input(.invalid("viewControllers cannot contain null.", field: "viewControllers")) }
+            ids.append(id)
+        }
+        let config = state.c(page).page ?? PageState(transitionStyle: .scroll, spineLocation: nil, isDoubleSided: false)
+        // R94
+        if ids.count != config.requiredPageCount {
+            throw .uikit(.pageCountMismatch(provided: ids.count, required: config.requiredPageCount))
+        }
+        let before = state.settledViewsInWindow
+        let old = state.c(page).viewControllers
+        let removed = old.filter { !ids.contains($0) }
+        let added = ids.filter { !old.contains($0) }
+        for id in added {
+            detachFromParent(id)
+            emit(.move(id, .willMoveToParent, parent: page))
+            state.controllers[id]!.parent = page
+        }
+        for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
+        state.controllers[page]!.viewControllers = ids
+        state.controllers[page]!.children = ids + removed
+        let order: AppearanceOrder = config.transitionStyle == .scroll ? .pageScroll : .tab
+        enqueue(operation: "setViewControllers", from: old.first, to: ids.first, animated: animated, order: order,
+                before: before,
+                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) }
+                    + added.map { .move($0, .didMoveToParent, parent: page) } + [Event(page, .completion)],
+                effects: [.detach(removed)])
+    }
+}

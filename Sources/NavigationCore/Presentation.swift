@@ -1,0 +1,93 @@
+/// `present(_:animated:completion:)`: validation (R7–R17), presenter resolution (R20, R21),
+/// style (R18, R19, R23, R24), links set at once (R27), callbacks (R32, R33, R57).
+extension Engine {
+    /// R20/R21: the controller that really presents for `style` when `source` asks.
+    func resolvePresenter(source: ControllerID, style: PresentationStyle) -> ControllerID {
+        if style.isContextStyle {
+            // R21: the first controller up the parent chain that defines a context; never crosses
+            // a presentation boundary because the parent chain stops at a presented controller.
+            for a in state.ancestors(source) where state.c(a).definesPresentationContext { return a }
+        }
+        return state.outermost(source)
+    }
+
+    mutating func present(receiver s: ControllerID, ref: ControllerRef, style: PresentationStyle?,
+                          transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool,
+                          reportsCompletion: Bool, operation: String) throws(Refusal) {
+        let before = state.settledViewsInWindow
+        let legacy = profile.usesActiveControllerWording
+        // R7
+        guard let v = try resolve(ref) else { throw .uikit(.presentNil(source: name(s))) }
+        // R8
+        if v == s { throw .uikit(.presentSelf(source: name(s))) }
+        let vc = state.c(v)
+        // R9
+        if let parent = vc.parent { throw .uikit(.hasParent(name(v), parent: name(parent), legacy: legacy)) }
+        // R10
+        if let record = vc.presentation {
+            throw .uikit(.alreadyPresented(name(v), by: name(record.presenting), legacy: legacy))
+        }
+        // R11: the window's root, or an ancestor of the source.
+        if state.rootViewController == v || state.isWithin(s, v) { throw .uikit(.activeController(name(v))) }
+
+        let requested = style ?? vc.modalPresentationStyle
+        let effective = profile.adapt(requested, kind: vc.kind, traits: state.traits, delegate: vc.presentationDelegate)
+        let p = resolvePresenter(source: s, style: effective)
+        let pc = state.c(p)
+        // R12: the presenter already presents something that is not being dismissed.
+        if let w = pc.presentedID, state.c(w).presentation?.state != .dismissing {
+            throw .uikit(.alreadyPresenting(name(v), on: name(p), from: name(s), presenting: name(w),
+                                            legacy: profile.usesLegacyPresentWarning))
+        }
+        // R13: the presenter's view must be in the window (R6).
+        if !pc.viewInWindow && !pc.isBeingPresented {
+            throw .uikit(.notInWindow(name(v), on: name(p), from: name(s), legacy: profile.usesLegacyPresentWarning))
+        }
+        // R14: a presentation or dismissal is running on the presenter.
+        if pc.presentedID != nil || pc.isBeingPresented || pc.isBeingDismissed || isTransitioning(p) {
+            throw .uikit(.presentationInProgress(name(v), on: name(p)))
+        }
+        // R15: a real popover needs an anchor; an adapted one does not.
+        if effective == .popover && !(popover?.isAnchored ?? false) {
+            throw .uikit(.popoverWithoutAnchor("<UIPopoverPresentationController: \(v).popoverPresentationController>"))
+        }
+        // R16: partial curl only full screen, and a curled controller presents nothing.
+        let transition = transitionStyle ?? vc.modalTransitionStyle
+        if transition == .partialCurl && effective != .fullScreen { throw .uikit(.partialCurl(name(v))) }
+        if let sourceRecord = state.c(state.outermost(s)).presentation, sourceRecord.transitionStyle == .partialCurl {
+            throw .uikit(.partialCurl(name(v)))
+        }
+
+        // Accepted: the body's overrides are set as code sets them, before presenting.
+        if let style { state.controllers[v]!.modalPresentationStyle = style }
+        if let transitionStyle { state.controllers[v]!.modalTransitionStyle = transitionStyle }
+        // R23: a context presenter may provide the transition style.
+        let used = effective.isContextStyle && pc.providesPresentationContextTransitionStyle ? pc.modalTransitionStyle : transition
+        let removes = profile.removesPresenterView(effective, traits: state.traits)
+        state.controllers[v]!.presentation = Presentation(
+            presenting: p, source: s, requestedStyle: requested, style: effective, transitionStyle: used,
+            contextViewController: effective.isContextStyle ? p : nil, removesPresenterView: removes,
+            popover: popover, state: .presenting)
+        state.controllers[p]!.presentedID = v
+        state.controllers[v]!.isBeingPresented = true
+
+        var preStart: [Event] = []
+        if let delegate = vc.presentationDelegate, profile.hasSheetGestures,
+           effective != profile.resolveAutomatic(requested, kind: vc.kind) {
+            var e = Event(v, .willPresentWithAdaptiveStyle)
+            e.style = delegate.adaptivePresentationStyle ?? effective
+            preStart.append(e)
+        }
+        // R56/R57: the transitioning delegate is asked about V.
+        if vc.transitioningDelegate != nil {
+            if effective == .custom { preStart.append(Event(v, .presentationControllerForPresented)) }
+            preStart.append(Event(v, .animationControllerForPresented))
+            preStart.append(Event(v, .interactionControllerForPresentation))
+        }
+        enqueue(operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
+                animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
+                before: before, preStart: preStart,
+                postFinish: reportsCompletion ? [Event(s, .completion)] : [],
+                effects: [.settlePresentation(v)], cancelEffects: [.removePresentations([v])], forceReport: true)
+    }
+}

@@ -1,0 +1,134 @@
+/// Storyboard segues at run time: `shouldPerformSegue` (R96), `performSegue` (R97), the segue
+/// kinds (R98), unwind search and execution (R99, R100).
+extension Engine {
+    mutating func performSegue(_ source: ControllerID, identifier: String, destination: ControllerSpec?,
+                               askFirst: Bool) throws(Refusal) {
+        let c = state.c(source)
+        // R97: only controllers from a storyboard have segues.
+        guard c.storyboard != nil, let segue = c.segues.first(where: { $0.identifier == identifier || ($0.identifier == nil && $0.id == identifier) }),
+              segue.kind != .relationship, segue.kind != .embed else {
+            throw .uikit(.unknownSegue(name(source), identifier))
+        }
+        if askFirst {
+            var e = Event(source, .shouldPerformSegue)
+            e.segue = .init(identifier: segue.identifier, source: source, destination: nil)
+            emit(e)
+            // R96: false: the segue silently does nothing.
+            if c.shouldPerformSegue[identifier] == false { return }
+        }
+        if segue.kind == .unwind {
+            try unwind(from: source, segue: segue)
+            return
+        }
+        guard let destination else {
+            throw .input(.invalid("The segue '\(identifier)' has no destination scene.", field: "identifier"))
+        }
+        // R96 (1): the destination is instantiated, its view not loaded.
+        var spec = destination
+        if segue.kind == .custom, let delegate = segue.customTransitioningDelegate { spec.transitioningDelegate = delegate }
+        let dest = try instantiate(spec)
+        // R98 "Push": a legacy push needs a navigation controller; checked before prepare.
+        if segue.kind == .push && state.nearestAncestor(source, kind: .navigationController) == nil {
+            throw .uikit(.pushSegueWithoutNavigationController())
+        }
+        var prepare = Event(source, .prepareForSegue)
+        prepare.segue = .init(identifier: segue.identifier, source: source, destination: dest)
+        emit(prepare)
+        let animated = segue.animates
+        switch segue.kind {
+        case .show:
+            try show(receiver: source, ref: .existing(dest), animated: animated)
+        case .push:
+            try push(onto: state.nearestAncestor(source, kind: .navigationController)!, ref: .existing(dest), animated: animated)
+        case .showDetail:
+            try showDetail(receiver: source, ref: .existing(dest), animated: animated)
+        case .presentation:
+            try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
+                        transitionStyle: segue.modalTransitionStyle, popover: nil, animated: animated,
+                        reportsCompletion: false, operation: "present")
+        case .popoverPresentation:
+            try present(receiver: source, ref: .existing(dest), style: .popover, transitionStyle: segue.modalTransitionStyle,
+                        popover: segue.popover, animated: animated, reportsCompletion: false, operation: "present")
+        case .custom:
+            // The segue class's `perform`, as declared for it; undeclared classes present modally.
+            switch segue.customPerforms ?? "present" {
+            case "push":
+                if let nav = state.nearestAncestor(source, kind: .navigationController) {
+                    try push(onto: nav, ref: .existing(dest), animated: animated)
+                } else { throw .uikit(.pushSegueWithoutNavigationController()) }
+            case "show": try show(receiver: source, ref: .existing(dest), animated: animated)
+            case "showDetail": try showDetail(receiver: source, ref: .existing(dest), animated: animated)
+            case "none": break
+            default:
+                try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
+                            transitionStyle: segue.modalTransitionStyle, popover: segue.popover, animated: animated,
+                            reportsCompletion: false, operation: "present")
+            }
+        case .unwind, .embed, .relationship:
+            break
+        }
+    }
+
+    /// R99: the destination of an unwind: walk "next" controllers (parent, or presenter), searching
+    /// each one's other children (a navigation stack top-down) and then the controller itself.
+    func unwindDestination(from source: ControllerID, action: String) -> ControllerID? {
+        func implements(_ id: ControllerID) -> Bool { id != source && state.c(id).unwindActions.contains(action) }
+        func search(_ id: ControllerID) -> ControllerID? {
+            for child in allowedChildren(id, excluding: nil) {
+                if let hit = search(child) { return hit }
+            }
+            return implements(id) ? id : nil
+        }
+        var current: ControllerID? = source
+        var cameFrom: ControllerID?
+        var hops = 0
+        while let here = current, hops < 1_000 {
+            hops += 1
+            for child in allowedChildren(here, excluding: cameFrom) {
+                if let hit = search(child) { return hit }
+            }
+            if implements(here) { return here }
+            cameFrom = here
+            if let parent = state.c(here).parent { current = parent }
+            else { current = state.c(here).presentation?.presenting }
+        }
+        return nil
+    }
+
+    /// `allowedChildrenForUnwinding(from:)`: children minus the one containing the source; a
+    /// navigation controller offers its stack top-down.
+    func allowedChildren(_ id: ControllerID, excluding path: ControllerID?) -> [ControllerID] {
+        let c = state.c(id)
+        var list = c.kind == .navigationController ? c.viewControllers.reversed() : c.children
+        if let path { list.removeAll { state.isWithin(path, $0) } }
+        return list
+    }
+
+    /// R100: prepare, the destination's action, containers on the way select or pop, and
+    /// presentations above the destination are dismissed (only the top one animates).
+    mutating func unwind(from source: ControllerID, segue: SegueSpec) throws(Refusal) {
+        guard let action = segue.unwindAction, let dest = unwindDestination(from: source, action: action) else { return }
+        var prepare = Event(source, .prepareForSegue)
+        prepare.segue = .init(identifier: segue.identifier, source: source, destination: dest)
+        emit(prepare)
+        var call = Event(dest, .unwindAction)
+        call.action = action
+        call.segue = prepare.segue
+        emit(call)
+        // Containers between the destination and its outermost ancestor bring it forward.
+        var child = dest
+        for a in state.ancestors(dest).dropFirst() {
+            let c = state.c(a)
+            if c.kind == .navigationController, let index = c.viewControllers.firstIndex(of: child),
+               index < c.viewControllers.count - 1 {
+                try popTo(a, target: child, animated: segue.animates, operation: "popTo")
+            } else if c.kind == .tabBarController, c.selectedViewController != child, c.viewControllers.contains(child) {
+                try select(a, index: nil, viewController: child)
+            }
+            child = a
+        }
+        if state.presentedViewController(dest) != nil {
+            try dismiss(receiver: dest, animated: segue.animates, reportsCompletion: false)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/// `show(_:sender:)` and `showDetailViewController(_:sender:)` with
+/// `targetViewController(forAction:sender:)` (R63–R68).
+extension Engine {
+    enum Action { case show, showDetail }
+
+    /// R63: the first controller up the parent chain that overrides the action; then, as
+    /// `performsActionsWhilePresentingModally` allows, on through the presenter ([INF] switch).
+    func targetViewController(for action: Action, from source: ControllerID) -> ControllerID? {
+        var current: ControllerID? = source
+        var hops = 0
+        while let start = current, hops < 1_000 {
+            hops += 1
+            for a in state.ancestors(start) {
+                switch (action, state.c(a).kind) {
+                case (.show, .navigationController), (.show, .splitViewController), (.showDetail, .splitViewController):
+                    return a
+                default: continue
+                }
+            }
+            guard profile.targetLookupCrossesPresentation else { return nil }
+            current = state.c(state.outermost(start)).presentation?.presenting
+        }
+        return nil
+    }
+
+    /// R64/R65/R68.
+    mutating func show(receiver s: ControllerID, ref: ControllerRef, animated: Bool) throws(Refusal) {
+        guard let v = try resolve(ref) else { throw .uikit(.presentNil(source: name(s))) }
+        guard let target = targetViewController(for: .show, from: s) else {
+            // R64: no target: a modal presentation with the controller's own style, animated.
+            try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
+                        animated: true, reportsCompletion: false, operation: "present")
+            return
+        }
+        if state.c(target).kind == .splitViewController {
+            // R68 (classic): collapsed or not, a navigation primary shows it by pushing.
+            if let primary = state.c(target).split?.primary, state.c(primary).kind == .navigationController {
+                try push(onto: primary, ref: .existing(v), animated: true)
+                return
+            }
+            try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
+                        animated: true, reportsCompletion: false, operation: "present")
+            return
+        }
+        // R65: a navigation controller pushes.
+        try push(onto: target, ref: .existing(v), animated: true)
+    }
+
+    /// R66/R67.
+    mutating func showDetail(receiver s: ControllerID, ref: ControllerRef, animated: Bool) throws(Refusal) {
+        guard let v = try resolve(ref) else { return } // R67 (1): nil is a no-op.
+        guard let split = targetViewController(for: .showDetail, from: s), let config = state.c(split).split else {
+            try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
+                        animated: true, reportsCompletion: false, operation: "present")
+            return
+        }
+        // R67 (1): the controller it would replace.
+        if v == config.secondary && !config.isCollapsed { return }
+        if config.isCollapsed {
+            // R67 (4) collapsed: `show` on the primary navigation controller pushes the detail as one entry.
+            if let primary = config.primary, state.c(primary).kind == .navigationController {
+                if state.c(primary).viewControllers.contains(v) {
+                    throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
+                }
+                try pushUnchecked(onto: primary, v, animated: true)
+                return
+            }
+        }
+        // R67 (3): a navigation secondary handles it by pushing.
+        if let secondary = config.secondary, state.c(secondary).kind == .navigationController,
+           state.c(v).kind != .navigationController {
+            try push(onto: secondary, ref: .existing(v), animated: true)
+            return
+        }
+        replaceSecondary(split, with: v, animated: animated)
+    }
+
+    /// A push that accepts a navigation controller as one entry (collapsed classic split, R67).
+    mutating func pushUnchecked(onto nav: ControllerID, _ v: ControllerID, animated: Bool) throws(Refusal) {
+        let before = state.settledViewsInWindow
+        let old = state.c(nav).viewControllers.last
+        detachFromParent(v)
+        emit(.move(v, .willMoveToParent, parent: nav))
+        state.controllers[nav]!.children.append(v)
+        state.controllers[nav]!.viewControllers.append(v)
+        state.controllers[v]!.parent = nav
+        state.controllers[v]!.isMovingToParent = true
+        enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
+                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])])
+    }
+}

@@ -1,0 +1,107 @@
+/// UITabBarController: selection (R85–R87), `viewControllers` (R84), the More navigation
+/// controller (R88).
+extension Engine {
+    /// Tabs past this index live under "More" (R88).
+    func firstMoreIndex(_ tab: ControllerID) -> Int? {
+        let tabs = state.c(tab).viewControllers
+        let limit = profile.maxVisibleTabs(state.traits)
+        return tabs.count > limit ? limit - 1 : nil
+    }
+
+    /// Makes `v` (a tab or the More controller) the selected one, moving More tabs into the More
+    /// navigation controller. No callbacks: the caller wraps it in a transition.
+    mutating func selectTab(_ tab: ControllerID, _ v: ControllerID) {
+        let t = state.c(tab)
+        if let more = t.moreNavigationController, v != more,
+           let index = t.viewControllers.firstIndex(of: v), let first = firstMoreIndex(tab), index >= first {
+            // R88: a tab under More is pushed onto the More navigation controller.
+            for old in state.c(more).viewControllers where old != v {
+                state.controllers[old]!.parent = tab
+            }
+            state.controllers[more]!.viewControllers = [v]
+            state.controllers[more]!.children = [v]
+            state.controllers[v]!.parent = more
+            state.controllers[tab]!.children = state.c(tab).viewControllers.filter { state.c($0).parent == tab }
+        }
+        state.controllers[tab]!.selectedViewController = v
+    }
+
+    /// R86/R87: programmatic selection by index or controller (no delegate calls).
+    mutating func select(_ tab: ControllerID, index: Int?, viewController: ControllerID?) throws(Refusal) {
+        let t = try existing(tab)
+        guard t.kind == .tabBarController else {
+            throw .input(.invalid("select needs a tab bar controller; \(t.descriptionForMessages) is not one.", field: "controller"))
+        }
+        let target: ControllerID
+        if let viewController {
+            _ = try existing(viewController)
+            // R85: only a tab or the More navigation controller.
+            guard t.viewControllers.contains(viewController) || viewController == t.moreNavigationController else {
+                throw .uikit(.selectNonChild(name(viewController)))
+            }
+            target = viewController
+        } else if let index {
+            guard t.viewControllers.indices.contains(index) else {
+                throw .input(.invalid("index \(index) is out of range (0..<\(t.viewControllers.count)).", field: "index"))
+            }
+            target = t.viewControllers[index]
+        } else {
+            throw .input(.invalid("select needs index or viewController.", field: "index"))
+        }
+        guard target != t.selectedViewController else { return }
+        let before = state.settledViewsInWindow
+        let old = t.selectedViewController
+        selectTab(tab, target)
+        enqueue(operation: "select", from: old, to: target, animated: false, order: .tab, before: before)
+    }
+
+    /// R84: replacing the tabs keeps the selection by identity, else by index, else index 0.
+    mutating func setTabs(_ tab: ControllerID, _ refs: [ControllerRef], animated: Bool) throws(Refusal) {
+        var ids: [ControllerID] = []
+        for ref in refs {
+            guard let id = try resolve(ref) else { throw .input(.invalid("viewControllers cannot contain null.", field: "viewControllers")) }
+            ids.append(id)
+        }
+        if Set(ids).count != ids.count {
+            throw .input(.invalid("viewControllers lists a controller twice.", field: "viewControllers"))
+        }
+        let before = state.settledViewsInWindow
+        let t = state.c(tab)
+        let old = t.viewControllers
+        let oldSelected = t.selectedViewController
+        let oldIndex = oldSelected.flatMap { old.firstIndex(of: $0) }
+        let removed = old.filter { !ids.contains($0) }
+        let added = ids.filter { !old.contains($0) }
+        for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
+        for id in added {
+            detachFromParent(id)
+            emit(.move(id, .willMoveToParent, parent: tab))
+        }
+        for id in removed {
+            state.controllers[id]!.parent = nil
+            if let more = t.moreNavigationController {
+                state.controllers[more]!.viewControllers.removeAll { $0 == id }
+                state.controllers[more]!.children.removeAll { $0 == id }
+            }
+        }
+        for id in ids where state.c(id).parent != tab { state.controllers[id]!.parent = tab }
+        state.controllers[tab]!.viewControllers = ids
+        state.controllers[tab]!.children = ids
+        var selected: ControllerID?
+        if let oldSelected, ids.contains(oldSelected) { selected = oldSelected }
+        else if let oldIndex, ids.indices.contains(oldIndex) { selected = ids[oldIndex] }
+        else { selected = ids.first }
+        state.controllers[tab]!.selectedViewController = nil
+        if let selected { selectTab(tab, selected) }
+        enqueue(operation: "setViewControllers", from: oldSelected, to: selected, animated: false, order: .tab, before: before,
+                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) })
+    }
+}
+
+extension SessionState {
+    /// API.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
+    public func selectedIndex(_ tab: ControllerID) -> Int? {
+        guard let t = controllers[tab], let s = t.selectedViewController else { return nil }
+        return t.viewControllers.firstIndex(of: s)
+    }
+}

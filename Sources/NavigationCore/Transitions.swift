@@ -1,0 +1,254 @@
+/// Transitions: queued when an operation is accepted, started at the end of the turn ("will"
+/// callbacks), finished at once or by a tick ("did" callbacks, completion). §0.3, §20 note 3.
+
+/// The order in which appearance callbacks fire for one kind of transition.
+public struct AppearanceOrder: Sendable, Codable, Equatable {
+    /// `viewWillAppear` of the appearing side before `viewWillDisappear` of the other (R87, R95).
+    var willsAppearFirst: Bool
+    /// `viewDidAppear` before `viewDidDisappear` (R32/R34 modal, R95 scroll) or after (R77, R87).
+    var didsAppearFirst: Bool
+    /// Modal presentation and dismissal (R32, R34).
+    static let modal = AppearanceOrder(willsAppearFirst: false, didsAppearFirst: true)
+    /// Push, pop, setViewControllers, root replacement, child swaps (R77, R78).
+    static let navigation = AppearanceOrder(willsAppearFirst: false, didsAppearFirst: false)
+    /// Tab switch and page curl (R87, R95).
+    static let tab = AppearanceOrder(willsAppearFirst: true, didsAppearFirst: false)
+    /// Page scroll (R95).
+    static let pageScroll = AppearanceOrder(willsAppearFirst: true, didsAppearFirst: true)
+}
+
+/// A structural change that happens when a transition ends (or is cancelled).
+public enum TransitionEffect: Sendable, Codable, Equatable {
+    /// The presentation record of `presented` settles (`isBeingPresented` turns false, R25).
+    case settlePresentation(ControllerID)
+    /// The records of these presented controllers go, links cleared together (R34, R42).
+    case removePresentations([ControllerID])
+    /// A dismissal given up: the record stays (R60).
+    case restorePresentation(ControllerID)
+    /// `isMovingToParent` ends (R73).
+    case endMovingToParent([ControllerID])
+    /// Children leave their parent (`removeFromParent` at the end of a pop, R78).
+    case detach([ControllerID])
+    /// A navigation stack is set back (cancelled push or pop).
+    case restoreStack(navigation: ControllerID, stack: [ControllerID], attach: [ControllerID])
+}
+
+/// A transition that was accepted and has not finished: what remains to be called.
+public struct RunningTransition: Sendable, Codable, Equatable {
+    public var record: TransitionRecord
+    var order: AppearanceOrder
+    var appearing: [ControllerID]
+    var disappearing: [ControllerID]
+    /// Callbacks made when the transition starts, before the appearance ones (delegate calls).
+    var preStart: [Event]
+    /// Callbacks made when it ends, after the appearance ones (`didMove`, completion, delegates).
+    var postFinish: [Event]
+    var effects: [TransitionEffect]
+    var cancelEffects: [TransitionEffect]
+    var cancelEvents: [Event]
+    /// Shown to the client (false for changes with nothing on screen, e.g. a push onto a hidden
+    /// navigation controller).
+    var isReported: Bool
+    var started: Bool
+}
+
+extension Engine {
+    /// Queues a transition for the end of the turn and reports it as the current operation's.
+    mutating func enqueue(operation: String, from: ControllerID?, to: ControllerID?,
+                          style: PresentationStyle? = nil, transitionStyle: TransitionStyle? = nil,
+                          animated: Bool, animator: TransitioningDelegate? = nil,
+                          containerView: [ControllerID] = [], order: AppearanceOrder,
+                          before: [ControllerID], preStart: [Event] = [], postFinish: [Event] = [],
+                          effects: [TransitionEffect] = [], cancelEffects: [TransitionEffect] = [],
+                          forceReport: Bool = false) {
+        let after = state.settledViewsInWindow
+        let afterSet = Set(after), beforeSet = Set(before)
+        let appearing = after.filter { !beforeSet.contains($0) }
+        let disappearing = before.filter { !afterSet.contains($0) }
+        let reported = forceReport || !appearing.isEmpty || !disappearing.isEmpty
+        let id = "t\(state.nextTransitionNumber)"
+        if reported { state.nextTransitionNumber += 1 }
+        let duration: Double = animated ? (animator?.duration ?? Self.defaultDuration(operation)) : 0
+        let record = TransitionRecord(id: id, operation: operation, fromViewController: from, toViewController: to,
+                                      presentationStyle: style, transitionStyle: transitionStyle, animated: animated,
+                                      duration: duration, animator: animator?.name,
+                                      containerView: containerView.isEmpty ? [from, to].compactMap { $0 } : containerView,
+                                      state: .inProgress)
+        pending.append(Pending(owner: current, running: RunningTransition(
+            record: record, order: order, appearing: appearing, disappearing: disappearing,
+            preStart: preStart, postFinish: postFinish, effects: effects, cancelEffects: cancelEffects,
+            cancelEvents: [], isReported: reported, started: false)))
+    }
+
+    /// UIKit's default animation lengths (seconds): modal ≈ 0.5, navigation ≈ 0.35.
+    static func defaultDuration(_ operation: String) -> Double {
+        switch operation {
+        case "present", "dismiss", "interactiveDismiss": 0.5
+        default: 0.35
+        }
+    }
+
+    /// End of the turn: start every queued transition, finish the ones that end now (§0.3).
+    mutating func endTurn() {
+        let queued = pending
+        pending = []
+        for item in queued {
+            let saved = current
+            current = item.owner
+            var running = item.running
+            start(&running)
+            let finishesNow = state.options.transitions == .immediate || !running.record.animated || !running.isReported
+            if finishesNow {
+                finish(&running)
+            } else {
+                state.transitions.append(running)
+            }
+            if running.isReported { results[item.owner].transition = running.record }
+            current = saved
+        }
+    }
+
+    mutating func start(_ t: inout RunningTransition) {
+        let animated = t.record.animated
+        for e in t.preStart { emit(e) }
+        for id in t.appearing where !state.c(id).isViewLoaded {
+            state.controllers[id]!.isViewLoaded = true
+            emit(Event(id, .viewDidLoad))
+        }
+        func wills(_ appearingSide: Bool) {
+            if appearingSide {
+                for id in t.appearing {
+                    state.controllers[id]!.appearance = .appearing
+                    state.controllers[id]!.viewInWindow = true
+                    emit(Event(id, .viewWillAppear, animated: animated))
+                    if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated)) }
+                }
+            } else {
+                for id in t.disappearing {
+                    state.controllers[id]!.appearance = .disappearing
+                    emit(Event(id, .viewWillDisappear, animated: animated))
+                }
+            }
+        }
+        wills(t.order.willsAppearFirst)
+        wills(!t.order.willsAppearFirst)
+        t.started = true
+    }
+
+    mutating func finish(_ t: inout RunningTransition) {
+        let animated = t.record.animated
+        for effect in t.effects { apply(effect) }
+        func dids(_ appearingSide: Bool) {
+            if appearingSide {
+                for id in t.appearing {
+                    state.controllers[id]!.appearance = .appeared
+                    emit(Event(id, .viewDidAppear, animated: animated))
+                }
+            } else {
+                for id in t.disappearing {
+                    state.controllers[id]!.appearance = .disappeared
+                    state.controllers[id]!.viewInWindow = false
+                    emit(Event(id, .viewDidDisappear, animated: animated))
+                }
+            }
+        }
+        dids(t.order.didsAppearFirst)
+        dids(!t.order.didsAppearFirst)
+        for e in t.postFinish { emit(e) }
+        t.record.state = .completed
+    }
+
+    /// R38, R60: a cancelled interactive transition; each side gets the opposite callbacks.
+    mutating func cancel(_ t: inout RunningTransition) {
+        let animated = t.record.animated
+        for id in t.disappearing {
+            state.controllers[id]!.appearance = .appearing
+            emit(Event(id, .viewWillAppear, animated: animated))
+        }
+        for id in t.appearing {
+            state.controllers[id]!.appearance = .disappearing
+            emit(Event(id, .viewWillDisappear, animated: animated))
+        }
+        for effect in t.cancelEffects { apply(effect) }
+        for id in t.appearing {
+            state.controllers[id]!.appearance = .disappeared
+            state.controllers[id]!.viewInWindow = false
+            emit(Event(id, .viewDidDisappear, animated: animated))
+        }
+        for id in t.disappearing {
+            state.controllers[id]!.appearance = .appeared
+            emit(Event(id, .viewDidAppear, animated: animated))
+        }
+        for e in t.cancelEvents { emit(e) }
+        t.record.state = .cancelled
+    }
+
+    mutating func apply(_ effect: TransitionEffect) {
+        switch effect {
+        case .settlePresentation(let v):
+            state.controllers[v]?.presentation?.state = .presented
+            state.controllers[v]?.isBeingPresented = false
+        case .removePresentations(let list):
+            for v in list {
+                if let p = state.controllers[v]?.presentation?.presenting, state.controllers[p]?.presentedID == v {
+                    state.controllers[p]!.presentedID = nil
+                }
+                state.controllers[v]?.presentation = nil
+                state.controllers[v]?.isBeingDismissed = false
+                state.controllers[v]?.isBeingPresented = false
+            }
+        case .restorePresentation(let v):
+            state.controllers[v]?.presentation?.state = .presented
+            state.controllers[v]?.isBeingDismissed = false
+        case .endMovingToParent(let list):
+            for id in list { state.controllers[id]?.isMovingToParent = false }
+        case .detach(let list):
+            for id in list { detachFromParent(id) }
+        case .restoreStack(let nav, let stack, let attach):
+            state.controllers[nav]?.viewControllers = stack
+            for id in attach {
+                state.controllers[id]?.isMovingFromParent = false
+                state.controllers[id]?.isMovingToParent = false
+            }
+        }
+    }
+
+    /// Finishes running transitions: one by id, or all (a tick).
+    mutating func completeTransitions(id: String?) throws(CommandError) {
+        if let id, !state.transitions.contains(where: { $0.record.id == id }) {
+            throw CommandError(kind: .unknownController, message: "No transition '\(id)' is in progress in this session.", field: nil)
+        }
+        var remaining: [RunningTransition] = []
+        var last: TransitionRecord?
+        for var t in state.transitions {
+            if id == nil || t.record.id == id {
+                finish(&t)
+                last = t.record
+            } else {
+                remaining.append(t)
+            }
+        }
+        state.transitions = remaining
+        results[current].transition = last
+    }
+
+    mutating func cancelTransition(id: String) throws(CommandError) {
+        guard let index = state.transitions.firstIndex(where: { $0.record.id == id }) else {
+            throw CommandError(kind: .unknownController, message: "No transition '\(id)' is in progress in this session.", field: nil)
+        }
+        var t = state.transitions.remove(at: index)
+        cancel(&t)
+        results[current].transition = t.record
+    }
+
+    /// Is a presentation or dismissal of `v` still running (R14, R43)?
+    func isTransitioning(_ v: ControllerID) -> Bool {
+        state.transitions.contains { $0.record.fromViewController == v || $0.record.toViewController == v }
+            || pending.contains { $0.running.record.fromViewController == v || $0.running.record.toViewController == v }
+    }
+}
+
+struct Pending {
+    var owner: Int
+    var running: RunningTransition
+}
