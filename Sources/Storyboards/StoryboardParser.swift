@@ -1,0 +1,399 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Turns `.storyboard` XML into a ``Storyboard`` in one SAX pass (no DOM, no regular expressions).
+///
+/// Safety: documents over ``maximumDocumentSize`` bytes or nested deeper than
+/// ``maximumElementDepth`` are refused; external entities are never resolved, and a
+/// `<!DOCTYPE>` (which Interface Builder never writes) is refused outright, so neither external
+/// entities nor entity-expansion bombs get a chance.
+///
+/// Source: storyboard-format.md §1–§8; kinds per R98.
+///
+/// ```swift
+/// let main = try StoryboardParser.parse(name: "Main", data: Array(xml.utf8))
+/// main.initialScene?.className   // "UINavigationController"
+/// ```
+public enum StoryboardParser {
+    /// 8 MiB. The largest real file in the corpus is 495 KB (IQKeyboardManager's demo).
+    public static let maximumDocumentSize = 8 * 1024 * 1024
+    /// 256 levels. Real files nest at most 16 deep.
+    public static let maximumElementDepth = 256
+    /// The only accepted `<document type=…>` (storyboard-format.md §1).
+    public static let iOSDocumentType = "com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB"
+
+    /// Parses one storyboard.
+    ///
+    /// - Parameters:
+    ///   - name: the storyboard's name (file name without `.storyboard`), used by references.
+    ///   - data: the XML bytes (UTF-8).
+    /// - Returns: the storyboard with its single-file diagnostics.
+    /// - Throws: ``StoryboardError``: `.documentTooLarge`, `.tooDeeplyNested`, `.malformedXML`
+    ///   (with line and column), `.doctypeNotAllowed`, `.unsupportedEncoding`, `.notAStoryboard`,
+    ///   `.unsupportedDocumentType` (macOS/tvOS/watchOS storyboards, XIBs).
+    public static func parse(name: String, data: [UInt8]) throws(StoryboardError) -> Storyboard {
+        guard data.count <= maximumDocumentSize else {
+            throw .documentTooLarge(byteCount: data.count, limit: maximumDocumentSize)
+        }
+        try checkProlog(data)
+
+        let parser = XMLParser(data: Data(data))
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        let builder = DocumentBuilder(name: name, depthLimit: maximumElementDepth)
+        parser.delegate = builder
+        let succeeded = parser.parse()
+        parser.delegate = nil
+
+        if let error = builder.error { throw error }
+        if !succeeded {
+            throw builder.parseError ?? .malformedXML(line: parser.lineNumber, column: parser.columnNumber,
+                                                      message: "the XML parser stopped")
+        }
+        // FoundationXML on Linux reports success for empty or truncated input; check it here.
+        guard builder.sawRoot else {
+            throw .malformedXML(line: parser.lineNumber, column: parser.columnNumber, message: "the document has no root element")
+        }
+        guard builder.depth == 0 else {
+            let open = builder.openElementName ?? "document"
+            throw .malformedXML(line: parser.lineNumber, column: parser.columnNumber,
+                                message: "the document ends before <\(open)> is closed")
+        }
+        var storyboard = Storyboard(name: name, initialViewController: builder.initialViewController,
+                                    scenes: builder.scenes, targetRuntime: builder.targetRuntime,
+                                    unwindActionsByClass: builder.unwindActionsByClass)
+        storyboard.diagnostics = LocalDiagnostics.compute(storyboard)
+        return storyboard
+    }
+
+    /// Parses a storyboard given as a string.
+    public static func parse(name: String, xml: String) throws(StoryboardError) -> Storyboard {
+        try parse(name: name, data: Array(xml.utf8))
+    }
+
+    /// Parses several storyboards, one result per input in the same order (a failed document
+    /// does not stop the others).
+    public static func parseAll(_ documents: [(name: String, data: [UInt8])]) -> [Result<Storyboard, StoryboardError>] {
+        documents.map { document in
+            Result { () throws(StoryboardError) -> Storyboard in try parse(name: document.name, data: document.data) }
+        }
+    }
+
+    /// Looks at what precedes the root element: refuses UTF-16/32 input and any `<!DOCTYPE`.
+    static func checkProlog(_ bytes: [UInt8]) throws(StoryboardError) {
+        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            throw .unsupportedEncoding("UTF-16")
+        }
+        if bytes.count >= 4, bytes[0] == 0 || bytes[1] == 0 || bytes[2] == 0 || bytes[3] == 0 {
+            throw .unsupportedEncoding("UTF-16 or UTF-32")
+        }
+        var index = 0
+        var line = 1
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        func hasPrefix(_ prefix: StaticString, at position: Int) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard position + count <= bytes.count else { return false }
+            return prefix.withUTF8Buffer { buffer in
+                for offset in 0..<count where bytes[position + offset] != buffer[offset] { return false }
+                return true
+            }
+        }
+        func skip(past terminator: StaticString) {
+            while index < bytes.count, !hasPrefix(terminator, at: index) {
+                if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+                index += 1
+            }
+            index = min(bytes.count, index + terminator.utf8CodeUnitCount)
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\n"):
+                line += 1
+                index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "<"):
+                if hasPrefix("<?", at: index) {
+                    skip(past: "?>")
+                } else if hasPrefix("<!--", at: index) {
+                    skip(past: "-->")
+                } else if hasPrefix("<!DOCTYPE", at: index) || hasPrefix("<!doctype", at: index) {
+                    throw .doctypeNotAllowed(line: line)
+                } else {
+                    return
+                }
+            default:
+                return
+            }
+        }
+    }
+}
+
+/// The SAX delegate: keeps a stack of open elements and builds scenes as they close.
+final class DocumentBuilder: NSObject, XMLParserDelegate {
+    private struct Frame {
+        var name: String
+        var id: String?
+        var key: String?
+        /// Index into `controllers` of the nearest enclosing controller (itself included).
+        var controller: Int?
+        var isController: Bool
+    }
+
+    private let name: String
+    private let depthLimit: Int
+    private var frames: [Frame] = []
+    private var inScene = false
+    private var controllers: [Scene] = []
+    private var doubleColumnHints: [Bool] = []
+    private var sceneExits: [String] = []
+    private var orphanSegues: [Segue] = []
+    private var currentClass: String?
+
+    private(set) var error: StoryboardError?
+    private(set) var parseError: StoryboardError?
+    private(set) var sawRoot = false
+    private(set) var depth = 0
+    private(set) var initialViewController: String?
+    private(set) var targetRuntime: String?
+    private(set) var scenes: [Scene] = []
+    private(set) var unwindActionsByClass: [String: [String]] = [:]
+
+    init(name: String, depthLimit: Int) {
+        self.name = name
+        self.depthLimit = depthLimit
+    }
+
+    var openElementName: String? { frames.last?.name }
+
+    private func fail(_ parser: XMLParser, _ error: StoryboardError) {
+        if self.error == nil { self.error = error }
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        guard error == nil else { return }
+        depth += 1
+        if depth > depthLimit {
+            fail(parser, .tooDeeplyNested(limit: depthLimit, line: parser.lineNumber, column: parser.columnNumber))
+            return
+        }
+        if !sawRoot {
+            sawRoot = true
+            guard elementName == "document" else { return fail(parser, .notAStoryboard(rootElement: elementName)) }
+            let type = attributes["type"] ?? ""
+            guard type == StoryboardParser.iOSDocumentType else { return fail(parser, .unsupportedDocumentType(type)) }
+            initialViewController = attributes["initialViewController"].flatMap { $0.isEmpty ? nil : $0 }
+            targetRuntime = attributes["targetRuntime"]
+            frames.append(Frame(name: elementName, controller: nil, isController: false))
+            return
+        }
+
+        let parent = frames.last
+        var frame = Frame(name: elementName, id: attributes["id"], key: attributes["key"],
+                          controller: parent?.controller, isController: false)
+        switch elementName {
+        case "scene":
+            startScene()
+        case "segue":
+            startSegue(attributes, parent: parent)
+        case "exit" where inScene:
+            if let id = attributes["id"] { sceneExits.append(id) }
+        case "class":
+            currentClass = attributes["className"]
+        case "relationship":
+            // Legacy <classes> outline: `<relationship kind="action" name="unwind:" candidateClass="UIStoryboardSegue"/>` (§4.2).
+            if let currentClass, attributes["kind"] == "action", attributes["candidateClass"] == "UIStoryboardSegue",
+               let action = attributes["name"] {
+                unwindActionsByClass[currentClass, default: []].append(action)
+            }
+        case "navigationItem", "tabBarItem":
+            if let parent, parent.isController, let index = parent.controller {
+                if elementName == "navigationItem", frame.key == "navigationItem" {
+                    controllers[index].navigationItemTitle = attributes["title"]
+                } else if elementName == "tabBarItem", frame.key == "tabBarItem" {
+                    controllers[index].tabBarItemTitle = attributes["title"]
+                }
+            }
+        default:
+            if inScene, attributes["sceneMemberID"] == "viewController" {
+                frame.controller = startController(elementName, attributes)
+                frame.isController = true
+            } else if inScene, attributes["sceneMemberID"] == "exit", let id = attributes["id"] {
+                sceneExits.append(id)
+            }
+        }
+        frames.append(frame)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard error == nil, !frames.isEmpty else { return }
+        let frame = frames.removeLast()
+        depth -= 1
+        switch frame.name {
+        case "scene": endScene()
+        case "class": currentClass = nil
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        guard self.parseError == nil, error == nil else { return }
+        let code = (parseError as NSError).code
+        if code == XMLParser.ErrorCode.delegateAbortedParseError.rawValue { return }
+        self.parseError = .malformedXML(line: parser.lineNumber, column: parser.columnNumber,
+                                        message: XMLErrorText.message(for: code))
+    }
+
+    // MARK: Scenes
+
+    private func startScene() {
+        inScene = true
+        controllers = []
+        doubleColumnHints = []
+        sceneExits = []
+        orphanSegues = []
+    }
+
+    private func endScene() {
+        inScene = false
+        guard !controllers.isEmpty else { return }
+        // Segues of top-level objects beside the controller (gesture recognizers, §2) and
+        // the scene's exits belong to the scene's controller.
+        controllers[0].segues.append(contentsOf: orphanSegues)
+        controllers[0].exitIDs = sceneExits
+        for (index, var scene) in controllers.enumerated() {
+            if scene.kind == .splitViewController {
+                if scene.relationshipDestination("supplementaryViewController") != nil {
+                    scene.splitStyle = .tripleColumn
+                } else if scene.splitStyle == nil || scene.splitStyle == .unspecified {
+                    scene.splitStyle = doubleColumnHints[index] ? .doubleColumn : .unspecified
+                }
+            }
+            scenes.append(scene)
+        }
+        controllers = []
+    }
+
+    private func startController(_ element: String, _ attributes: [String: String]) -> Int {
+        let kind = SceneKind(elementName: element) ?? .viewController
+        let customClass = attributes["customClass"].flatMap { $0.isEmpty ? nil : $0 }
+        var scene = Scene(
+            id: attributes["id"] ?? "",
+            kind: kind,
+            elementName: element,
+            customClass: customClass,
+            customModule: attributes["customModule"].flatMap { $0.isEmpty ? nil : $0 },
+            storyboardIdentifier: attributes["storyboardIdentifier"].flatMap { $0.isEmpty ? nil : $0 },
+            title: attributes["title"],
+            modalPresentationStyle: PresentationSpelling.presentationStyle(attributes["modalPresentationStyle"]),
+            modalTransitionStyle: PresentationSpelling.transitionStyle(attributes["modalTransitionStyle"]),
+            definesPresentationContext: parseBool(attributes["definesPresentationContext"]),
+            providesPresentationContextTransitionStyle: parseBool(attributes["providesPresentationContextTransitionStyle"]),
+            isModalInPresentation: parseBool(attributes["modalInPresentation"] ?? attributes["isModalInPresentation"])
+        )
+        var doubleColumn = false
+        switch kind {
+        case .splitViewController:
+            // `style=` was never seen (§5) but is accepted should Xcode start writing it.
+            switch attributes["style"] {
+            case "tripleColumn": scene.splitStyle = .tripleColumn
+            case "doubleColumn": scene.splitStyle = .doubleColumn
+            default: scene.splitStyle = .unspecified
+            }
+            doubleColumn = parseBool(attributes["allowDoubleColumnStyle"]) == true
+        case .pageViewController:
+            scene.page = PageSettings(
+                transitionStyle: attributes["transitionStyle"],
+                navigationOrientation: attributes["navigationOrientation"],
+                spineLocation: attributes["spineLocation"],
+                isDoubleSided: parseBool(attributes["doubleSided"] ?? attributes["isDoubleSided"]))
+        case .placeholder:
+            scene.placeholder = StoryboardReference(storyboardName: attributes["storyboardName"],
+                                                    referencedIdentifier: attributes["referencedIdentifier"])
+        default:
+            break
+        }
+        controllers.append(scene)
+        doubleColumnHints.append(doubleColumn)
+        return controllers.count - 1
+    }
+
+    // MARK: Segues
+
+    private func startSegue(_ attributes: [String: String], parent: Frame?) {
+        // Real segues sit in a <connections> and have a kind; tie-breaker references and
+        // nested preview/commit segues have neither (§4.2).
+        guard inScene, let parent, parent.name == "connections", let spelledKind = attributes["kind"] else { return }
+        let sourceFrame = frames.count >= 2 ? frames[frames.count - 2] : nil
+        let kind = SegueKind(spelled: spelledKind) ?? .custom
+        let anchor: PopoverAnchor? =
+            if let item = attributes["popoverAnchorBarButtonItem"], !item.isEmpty { .barButtonItem(item) }
+            else if let view = attributes["popoverAnchorView"], !view.isEmpty { .view(view) }
+            else { nil }
+        let segue = Segue(
+            id: attributes["id"] ?? "",
+            identifier: attributes["identifier"],
+            kind: kind,
+            spelledKind: spelledKind,
+            destination: attributes["destination"].flatMap { $0.isEmpty ? nil : $0 },
+            relationship: kind == .relationship ? attributes["relationship"] : nil,
+            customClass: attributes["customClass"].flatMap { $0.isEmpty ? nil : $0 },
+            customModule: attributes["customModule"].flatMap { $0.isEmpty ? nil : $0 },
+            modalPresentationStyle: PresentationSpelling.presentationStyle(attributes["modalPresentationStyle"]),
+            modalTransitionStyle: PresentationSpelling.transitionStyle(attributes["modalTransitionStyle"]),
+            animates: parseBool(attributes["animates"]) ?? true,
+            popoverAnchor: anchor,
+            unwindAction: attributes["unwindAction"].flatMap { $0.isEmpty ? nil : $0 },
+            isManual: sourceFrame?.isController ?? false,
+            source: SegueSource(element: sourceFrame?.name ?? "", id: sourceFrame?.id, key: sourceFrame?.key),
+            trigger: attributes["trigger"],
+            destinationCreationSelector: attributes["destinationCreationSelector"],
+            splitViewControllerTargetIndex: attributes["splitViewControllerTargetIndex"].flatMap { Int($0) })
+        if let owner = parent.controller {
+            controllers[owner].segues.append(segue)
+        } else {
+            orphanSegues.append(segue)
+        }
+    }
+}
+
+/// Readable text for libxml2's error codes, which FoundationXML passes on without a message.
+enum XMLErrorText {
+    static func message(for code: Int) -> String {
+        let known: [Int: String] = [
+            4: "the document is empty",
+            5: "the document ends too early",
+            9: "invalid character",
+            23: "an entity reference is missing its ';'",
+            26: "undeclared entity",
+            31: "unknown encoding",
+            32: "unsupported encoding",
+            38: "'<' inside an attribute value",
+            39: "attribute value not started (missing quote)",
+            40: "attribute value not finished (missing quote)",
+            41: "attribute has no value",
+            42: "attribute given twice",
+            45: "comment not finished",
+            57: "XML declaration not finished",
+            65: "space required",
+            68: "name expected",
+            72: "'<' expected",
+            73: "'>' expected",
+            76: "opening and ending tag mismatch",
+            77: "tag not finished",
+            81: "invalid UTF-8 bytes",
+            85: "document is not well balanced",
+            86: "extra content at the end of the document",
+        ]
+        if let text = known[code] { return "\(text) (XML error \(code))" }
+        if let name = XMLParser.ErrorCode(rawValue: code).map({ String(describing: $0) }), !name.contains("(") {
+            return "\(name) (XML error \(code))"
+        }
+        return "XML error \(code)"
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+import Storyboards
+
+/// The 64 real storyboards in `shared/storyboards`, imported app by app as INDEX.tsv groups them.
+@Suite struct CorpusTests {
+    struct Entry {
+        var file: String
+        var repository: String
+        /// Path inside the repository, e.g. `RxExample/RxExample/iOS/Main.storyboard`.
+        var path: String
+        /// What `storyboardName` and `UIStoryboard(name:)` call it.
+        var name: String { String(path.split(separator: "/").last!.dropLast(".storyboard".count)) }
+    }
+
+    struct Corpus {
+        var entries: [Entry]
+        var storyboards: [String: Storyboard]   // by file
+        var parseFailures: [String: StoryboardError]
+        var parseSeconds: Double
+        /// Each app: the entries that are bundled together.
+        var apps: [[Entry]]
+    }
+
+    static let corpus: Result<Corpus, any Error> = Result { try load() }
+
+    static func load() throws -> Corpus {
+        let shared = try #require(Shared.directory, "shared/storyboards not found next to the clone")
+        let folder = shared.appendingPathComponent("storyboards")
+        let index = try String(contentsOf: folder.appendingPathComponent("INDEX.tsv"), encoding: .utf8)
+        var lines = index.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines.removeFirst()
+        let fileColumn = try #require(header.firstIndex(of: "file"))
+        let repoColumn = try #require(header.firstIndex(of: "repo"))
+        let pathColumn = try #require(header.firstIndex(of: "path"))
+        let entries = lines.map { Entry(file: $0[fileColumn], repository: $0[repoColumn], path: $0[pathColumn]) }
+
+        let documents = try entries.map { entry in
+            (name: entry.name, data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.file))))
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let results = StoryboardParser.parseAll(documents)
+        let elapsed = clock.now - start
+        var storyboards: [String: Storyboard] = [:]
+        var failures: [String: StoryboardError] = [:]
+        for (entry, result) in zip(entries, results) {
+            switch result {
+            case let .success(storyboard): storyboards[entry.file] = storyboard
+            case let .failure(error): failures[entry.file] = error
+            }
+        }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let apps = Dictionary(grouping: entries, by: \.repository).keys.sorted().flatMap { repository in
+            split(entries.filter { $0.repository == repository }, depth: 0)
+        }
+        return Corpus(entries: entries, storyboards: storyboards, parseFailures: failures, parseSeconds: seconds, apps: apps)
+    }
+
+    /// A repository can hold several apps with a `Main` each (mattneub, IQKeyboardManager, bqlin):
+    /// split by directory until storyboard names are unique, which is what one bundle needs.
+    static func split(_ entries: [Entry], depth: Int) -> [[Entry]] {
+        if Set(entries.map(\.name)).count == entries.count { return [entries] }
+        let groups = Dictionary(grouping: entries) { entry -> String in
+            let components = entry.path.split(separator: "/")
+            return depth < components.count - 1 ? String(components[depth]) : entry.path
+        }
+        return groups.keys.sorted().flatMap { split(groups[$0]!, depth: depth + 1) }
+    }
+
+    /// IBDecodable's fixtures reference storyboards that have no entry point on purpose (§6).
+    static let knownUnresolvable: Set<String> = [
+        "StoryboardReferences/KxH-6z-Tzb", "StoryboardReferences/qgJ-S0-8w3", "StoryboardConnections/*",
+    ]
+
+    @Test func everyFileParses() throws {
+        let corpus = try Self.corpus.get()
+        #expect(corpus.entries.count == 64)
+        #expect(corpus.parseFailures.isEmpty, "\(corpus.parseFailures)")
+        #expect(corpus.storyboards.count == 64)
+        let scenes = corpus.storyboards.values.reduce(0) { $0 + $1.scenes.count }
+        let segues = corpus.storyboards.values.reduce(0) { $0 + $1.allSegues.count }
+        // Counts of elements with sceneMemberID="viewController" and of <segue kind=…> in the files.
+        #expect(scenes == 333)
+        #expect(segues == 283)
+        print("storyboard corpus: 64 files, \(scenes) scenes, \(segues) segues parsed in "
+              + String(format: "%.1f ms", corpus.parseSeconds * 1000))
+    }
+
+    /// The service parses uploads on several request threads at once.
+    @Test func parsingIsSafeFromConcurrentTasks() async throws {
+        let corpus = try Self.corpus.get()
+        let shared = try #require(Shared.directory)
+        let documents = try corpus.entries.map { entry in
+            (file: entry.file, name: entry.name,
+             data: [UInt8](try Data(contentsOf: shared.appendingPathComponent("storyboards/\(entry.file)"))))
+        }
+        let parsed = await withTaskGroup(of: (String, Storyboard?).self) { group in
+            for _ in 0..<3 {
+                for document in documents {
+                    group.addTask { (document.file, try? StoryboardParser.parse(name: document.name, data: document.data)) }
+                }
+            }
+            var results: [(String, Storyboard?)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        #expect(parsed.count == documents.count * 3)
+        for (file, storyboard) in parsed {
+            #expect(storyboard == corpus.storyboards[file], "\(file)")
+        }
+    }
+
+    @Test func everyControllerElementMapsToAKnownKind() throws {
+        let corpus = try Self.corpus.get()
+        for (file, storyboard) in corpus.storyboards {
+            for scene in storyboard.scenes {
+                #expect(SceneKind.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
+                #expect(SceneKind(elementName: scene.elementName) == scene.kind)
+                #expect(!scene.className.isEmpty)
+                #expect((scene.kind == .placeholder) == (scene.placeholder != nil))
+            }
+        }
+        let elements = Set(corpus.storyboards.values.flatMap { $0.scenes.map(\.elementName) })
+        #expect(elements == ["viewController", "tableViewController", "navigationController", "viewControllerPlaceholder",
+                             "tabBarController", "splitViewController", "avPlayerViewController", "pageViewController",
+                             "glkViewController", "collectionViewController", "hostingController"])
+    }
+
+    @Test func appsHaveNoErrorDiagnostics() throws {
+        let corpus = try Self.corpus.get()
+        var counts: [String: Int] = [:]
+        for app in corpus.apps {
+            let library = StoryboardLibrary(app.compactMap { corpus.storyboards[$0.file] })
+            #expect(library.storyboards.count == app.count)
+            for entry in app {
+                let diagnostics = library.diagnostics(for: entry.name, customSegueClasses: [])
+                for diagnostic in diagnostics { counts[diagnostic.code.rawValue, default: 0] += 1 }
+                let errors = diagnostics.filter { $0.severity == .error }
+                #expect(errors.isEmpty, "\(entry.file): \(errors)")
+                #expect(diagnostics.allSatisfy { !$0.message.isEmpty && $0.element != nil })
+            }
+        }
+        print("storyboard corpus diagnostics by code: "
+              + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        // 19 repositories, some holding several apps (mattneub 10, bqlin 6, 73153 4, …).
+        #expect(corpus.apps.count == 35)
+    }
+
+    @Test func everyDestinationAndReferenceResolves() throws {
+        let corpus = try Self.corpus.get()
+        var unresolved: [String] = []
+        var references = 0
+        for app in corpus.apps {
+            let library = StoryboardLibrary(app.compactMap { corpus.storyboards[$0.file] })
+            for entry in app {
+                let storyboard = try #require(corpus.storyboards[entry.file])
+                for (sceneID, segue) in storyboard.allSegues {
+                    let destination = try #require(segue.destination, "\(entry.file): segue \(segue.id)")
+                    if segue.kind == .unwind {
+                        // Every unwind targets the exit of its own scene (§7).
+                        #expect(storyboard.scene(containingExit: destination)?.id == sceneID, "\(entry.file): \(segue.id)")
+                        continue
+                    }
+                    #expect(storyboard.scene(id: destination) != nil, "\(entry.file): \(segue.id) → \(destination)")
+                    if case let .failure(error) = library.resolveDestination(of: segue, in: storyboard.name) {
+                        unresolved.append("\(storyboard.name)/\(destination): \(error)")
+                    }
+                }
+                for scene in storyboard.scenes where scene.placeholder != nil {
+                    references += 1
+                    let address = SceneAddress(storyboard: storyboard.name, sceneID: scene.id)
+                    switch library.resolve(address) {
+                    case let .success(target):
+                        #expect(target.scene.kind != .placeholder)
+                    case let .failure(error):
+                        #expect(error == .noInitialViewController(storyboard: "StoryboardAllViews")
+                                || error == .noInitialViewController(storyboard: "StoryboardAsset"),
+                                "\(address): \(error)")
+                        unresolved.append("\(address): \(error)")
+                    }
+                }
+            }
+        }
+        #expect(references == 46)
+        // Only IBDecodable's deliberately broken references (2 tabs + 1 presentation) fail,
+        // each seen once as a reference and once as a segue destination (the tabs are relationships).
+        let brokenReferences = Set(unresolved.filter { $0.contains("has no initial view controller") }.map {
+            String($0.prefix { $0 != ":" })
+        })
+        #expect(unresolved.count == 6, "\(unresolved)")
+        #expect(brokenReferences.allSatisfy { $0.hasPrefix("StoryboardReferences/") || $0.hasPrefix("StoryboardConnections/") })
+    }
+
+    @Test func documentedCasesComeOutRight() throws {
+        let corpus = try Self.corpus.get()
+        func storyboard(_ fileSuffix: String) throws -> Storyboard {
+            let file = try #require(corpus.storyboards.keys.first { $0.hasSuffix(fileSuffix) }, "\(fileSuffix)")
+            return try #require(corpus.storyboards[file])
+        }
+        // RxSwift Main: 15 legacy pushes to references (§9 item 1).
+        let rx = try storyboard("RxSwift__RxExample__RxExample__iOS__Main.storyboard")
+        #expect(rx.allSegues.filter { $0.segue.kind == .push }.count == 15)
+        // The old and new popover apps share object ids (the popover segues themselves were
+        // re-identified): popover maps to popoverPresentation with the same anchors (§4.4).
+        let oldPopovers = try storyboard("bk2ch09p481popoverInStoryboard__ch22p751popovers__Main.storyboard")
+        let newPopovers = try storyboard("bk2ch09p481popoverInStoryboard2__ch22p751popovers__Main.storyboard")
+        let old = oldPopovers.allSegues.filter { $0.segue.kind == .popoverPresentation }.map(\.segue)
+        let new = newPopovers.allSegues.filter { $0.segue.kind == .popoverPresentation }.map(\.segue)
+        #expect(old.count == 2)
+        #expect(old.map(\.spelledKind).allSatisfy { $0 == "popover" })
+        #expect(new.map(\.spelledKind).allSatisfy { $0 == "popoverPresentation" })
+        #expect(Set(old.map { "\($0.destination ?? "") \(String(describing: $0.popoverAnchor))" })
+                == Set(new.map { "\($0.destination ?? "") \(String(describing: $0.popoverAnchor))" }))
+        #expect(oldPopovers.scenes.map(\.id) == newPopovers.scenes.map(\.id))
+        // NetNewsWire's 2020 split lists the supplementary column first and is triple-column (§5).
+        let netNewsWire = try storyboard("NetNewsWire__iOS__MainWindow__Base.lproj__Main.storyboard")
+        #expect(netNewsWire.scenes.first { $0.kind == .splitViewController }?.splitStyle == .tripleColumn)
+        // PopoverPresentingViewController: a manual popover anchored elsewhere; style on the controller (§9 items 8, 16).
+        let presenting = try storyboard("bk2ch09p485PopoverPresentingViewController__PopoverPresentingViewController__Base.lproj__Main.storyboard")
+        let manualPopover = try #require(presenting.allSegues.first { $0.segue.kind == .popoverPresentation }?.segue)
+        #expect(manualPopover.isManual)
+        #expect(manualPopover.popoverAnchor != nil)
+        #expect(presenting.scenes.contains { $0.modalPresentationStyle == "currentContext" })
+        // AVAutoWait: kind wins over action (§9 item 11).
+        let avAutoWait = try storyboard("AVAutoWait__Base.lproj__Main.storyboard")
+        #expect(avAutoWait.allSegues.contains { $0.segue.kind == .showDetail })
+        // The legacy UnwindSegues file declares its unwind action in <classes> (§7).
+        let unwindSegues = try storyboard("UnwindSegues__en.lproj__MainStoryboard.storyboard")
+        #expect(unwindSegues.unwindActionsByClass["PresentedViewController"] == ["unwind:"])
+        #expect(unwindSegues.scenes.contains { $0.modalTransitionStyle == "flipHorizontal" })
+        // SwiftGen Known Types: a navigation controller without root is a warning, not an error.
+        let knownTypes = try storyboard("Known Types.storyboard")
+        #expect(knownTypes.codes(.warning).contains(.navigationWithoutRoot))
+        #expect(knownTypes.codes(.error).isEmpty)
+    }
+}
