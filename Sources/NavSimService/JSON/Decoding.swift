@@ -1,0 +1,232 @@
+import NavigationCore
+
+/// Instantiates storyboard scenes for ControllerSpecs `{"storyboard", "identifier"?}` (R101, R102).
+/// Returns nil for a storyboard without an entry point (UIKit's nil); throws a 409 D19/D20.
+typealias StoryboardInstantiator = (_ name: String, _ identifier: String?) throws(Problem) -> ControllerSpec?
+
+/// Turns request bodies into core values, rejecting unknown fields and enum values with 422.
+struct Decoder {
+    let instantiate: StoryboardInstantiator
+
+    static let specFields = [
+        "id", "kind", "class", "title", "modalPresentationStyle", "modalTransitionStyle", "definesPresentationContext",
+        "providesPresentationContextTransitionStyle", "isModalInPresentation", "transitioningDelegate",
+        "preferredContentSize", "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
+        "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
+        "presentationDelegate", "shouldPerformSegue", "unwindActions", "storyboard", "identifier",
+    ]
+
+    /// A ControllerSpec: null (UIKit's nil), a string id, or an object.
+    func ref(_ json: JSON?, path: String) throws(Problem) -> ControllerRef {
+        guard let json, !json.isNull else { return .none }
+        if let id = json.string { return .existing(id) }
+        guard let spec = try spec(json, path: path) else { return .none }
+        return .new(spec)
+    }
+
+    func refs(_ json: JSON?, path: String) throws(Problem) -> [ControllerRef]? {
+        guard let json, !json.isNull else { return nil }
+        guard let items = json.array else { throw Problem.invalidField(path, "\(path) must be an array of ControllerSpecs.") }
+        var out: [ControllerRef] = []
+        for (i, item) in items.enumerated() { out.append(try ref(item, path: "\(path)[\(i)]")) }
+        return out
+    }
+
+    func transitioningDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> TransitioningDelegate? {
+        guard let d = try r.object(key, allowed: ["name", "duration"]) else { return nil }
+        let duration = try d.number("duration") ?? 0.3
+        guard duration >= 0, duration <= 3600 else { throw Problem.invalidField(d.name("duration"), "duration is in seconds, 0…3600.") }
+        return TransitioningDelegate(name: try d.requiredString("name"), duration: duration)
+    }
+
+    func presentationDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> PresentationDelegate? {
+        guard let d = try r.object(key, allowed: ["shouldDismiss", "adaptivePresentationStyle"]) else { return nil }
+        return PresentationDelegate(shouldDismiss: try d.bool("shouldDismiss"),
+                                    adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
+    }
+
+    func size(_ r: BodyReader, _ key: String) throws(Problem) -> [Double]? {
+        guard let v = r.raw(key), !v.isNull else { return nil }
+        guard let a = v.array, a.count == 2, let w = a[0].number, let h = a[1].number, w >= 0, h >= 0 else {
+            throw Problem.invalidField(r.name(key), "\(r.name(key)) is [width, height] in points.")
+        }
+        return [w, h]
+    }
+
+    func boolMap(_ r: BodyReader, _ key: String) throws(Problem) -> [String: Bool]? {
+        guard let v = r.raw(key), !v.isNull else { return nil }
+        guard let o = v.object else { throw Problem.invalidField(r.name(key), "\(r.name(key)) maps segue identifiers to true/false.") }
+        var out: [String: Bool] = [:]
+        for (k, b) in o {
+            guard let b = b.bool else { throw Problem.invalidField("\(r.name(key)).\(k)", "\(r.name(key)).\(k) must be true or false.") }
+            out[k] = b
+        }
+        return out
+    }
+
+    /// Reads a ControllerSpec object; nil when it names a storyboard without an entry point.
+    func spec(_ json: JSON, path: String) throws(Problem) -> ControllerSpec? {
+        let r = try BodyReader(json, path: path, allowed: Self.specFields)
+        var spec: ControllerSpec
+        if let storyboard = try r.string("storyboard") {
+            let identifier = try r.string("identifier")
+            guard let s = try instantiate(storyboard, identifier) else { return nil }
+            spec = s
+        } else {
+            if r.has("identifier") { throw Problem.invalidField(r.name("identifier"), "identifier goes with storyboard.") }
+            spec = ControllerSpec(kind: try r.enumValue("kind", ControllerKind.self) ?? .viewController)
+        }
+        if let id = try r.string("id") {
+            spec.id = id
+            spec.appendsSuffixWhenTaken = false
+        }
+        if r.has("kind"), spec.storyboard != nil, let k = try r.enumValue("kind", ControllerKind.self), k != spec.kind {
+            throw Problem.invalidField(r.name("kind"), "kind cannot change a storyboard scene's kind (\(spec.kind.rawValue)).")
+        }
+        if let v = try r.string("class") { spec.className = v }
+        if let v = try r.string("title") { spec.title = v }
+        if let v = try r.enumValue("modalPresentationStyle", PresentationStyle.self) { spec.modalPresentationStyle = v }
+        if let v = try r.enumValue("modalTransitionStyle", TransitionStyle.self) { spec.modalTransitionStyle = v }
+        if let v = try r.bool("definesPresentationContext") { spec.definesPresentationContext = v }
+        if let v = try r.bool("providesPresentationContextTransitionStyle") { spec.providesPresentationContextTransitionStyle = v }
+        if let v = try r.bool("isModalInPresentation") { spec.isModalInPresentation = v }
+        if let v = try transitioningDelegate(r, "transitioningDelegate") { spec.transitioningDelegate = v }
+        if let v = try presentationDelegate(r, "presentationDelegate") { spec.presentationDelegate = v }
+        if let v = try size(r, "preferredContentSize") { spec.preferredContentSize = v }
+        if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers")) { spec.viewControllers = v }
+        if let v = try r.int("selectedIndex") { spec.selectedIndex = v }
+        if r.has("primary") { spec.primary = try ref(r.raw("primary"), path: r.name("primary")) }
+        if r.has("supplementary") { spec.supplementary = try ref(r.raw("supplementary"), path: r.name("supplementary")) }
+        if r.has("secondary") { spec.secondary = try ref(r.raw("secondary"), path: r.name("secondary")) }
+        if let v = try r.enumValue("style", SplitState.Style.self) { spec.splitStyle = v }
+        if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary"]) {
+            spec.collapseSecondaryOntoPrimary = try d.bool("collapseSecondaryOntoPrimary")
+        }
+        if let v = try r.enumValue("transitionStyle", PageState.Style.self) { spec.pageTransitionStyle = v }
+        if let v = try r.string("spineLocation") { spec.spineLocation = v }
+        if let v = try r.bool("isDoubleSided") { spec.isDoubleSided = v }
+        if let v = try refs(r.raw("children"), path: r.name("children")) { spec.children = v }
+        if let v = try r.string("preferredStyle") {
+            guard v == "alert" || v == "actionSheet" else {
+                throw Problem.invalidField(r.name("preferredStyle"), "preferredStyle is alert or actionSheet.", allowed: ["alert", "actionSheet"])
+            }
+            spec.preferredStyle = v
+        }
+        if let v = try boolMap(r, "shouldPerformSegue") { spec.shouldPerformSegue = v }
+        if let v = try r.strings("unwindActions") { spec.unwindActions = v }
+        return spec
+    }
+
+    /// ControllerSpec fields settable at run time (`PATCH …/controllers/{cid}`).
+    func patch(_ json: JSON) throws(Problem) -> ControllerPatch {
+        let r = try BodyReader(json, allowed: [
+            "title", "modalPresentationStyle", "modalTransitionStyle", "definesPresentationContext",
+            "providesPresentationContextTransitionStyle", "isModalInPresentation", "transitioningDelegate",
+            "presentationDelegate", "preferredContentSize", "shouldPerformSegue", "unwindActions",
+        ])
+        var p = ControllerPatch()
+        if r.has("title") { p.title = .some(try r.string("title")) }
+        p.modalPresentationStyle = try r.enumValue("modalPresentationStyle", PresentationStyle.self)
+        p.modalTransitionStyle = try r.enumValue("modalTransitionStyle", TransitionStyle.self)
+        p.definesPresentationContext = try r.bool("definesPresentationContext")
+        p.providesPresentationContextTransitionStyle = try r.bool("providesPresentationContextTransitionStyle")
+        p.isModalInPresentation = try r.bool("isModalInPresentation")
+        if r.has("transitioningDelegate") { p.transitioningDelegate = .some(try transitioningDelegate(r, "transitioningDelegate")) }
+        if r.has("presentationDelegate") { p.presentationDelegate = .some(try presentationDelegate(r, "presentationDelegate")) }
+        if r.has("preferredContentSize") { p.preferredContentSize = .some(try size(r, "preferredContentSize")) }
+        p.shouldPerformSegue = try boolMap(r, "shouldPerformSegue")
+        p.unwindActions = try r.strings("unwindActions")
+        return p
+    }
+
+    func traits(_ json: JSON?, path: String, base: Traits) throws(Problem) -> Traits {
+        guard let json, !json.isNull else { return base }
+        let r = try BodyReader(json, path: path, allowed: ["userInterfaceIdiom", "horizontalSizeClass", "verticalSizeClass"])
+        var t = base
+        if let v = try r.enumValue("userInterfaceIdiom", Traits.Idiom.self) {
+            t.userInterfaceIdiom = v
+            if !r.has("horizontalSizeClass") && base == .phonePortrait && v == .pad { t.horizontalSizeClass = .regular }
+        }
+        if let v = try r.enumValue("horizontalSizeClass", Traits.SizeClass.self) { t.horizontalSizeClass = v }
+        if let v = try r.enumValue("verticalSizeClass", Traits.SizeClass.self) { t.verticalSizeClass = v }
+        return t
+    }
+
+    /// One operation's body (API.md "Operations"); `receiver` is the path's controller.
+    func operation(_ name: String, receiver: ControllerID, body: JSON) throws(Problem) -> Command {
+        guard let fields = Operations.fields[name] else { throw Problem.unknownOperation(name) }
+        let r = try BodyReader(body, allowed: fields + ["animated"])
+        let animated = try r.bool("animated") ?? true
+        func vc() throws(Problem) -> ControllerRef { try ref(r.raw("viewController"), path: "viewController") }
+        func id(_ key: String) throws(Problem) -> ControllerID { try r.requiredString(key) }
+        switch name {
+        case "present":
+            var popover: PopoverAnchor?
+            if let p = try r.object("popover", allowed: ["sourceView", "barButtonItem", "sourceRect", "sourceItem"]) {
+                var rect: [Double]?
+                if let v = p.raw("sourceRect"), !v.isNull {
+                    guard let a = v.array, a.count == 4, a.allSatisfy({ $0.number != nil }) else {
+                        throw Problem.invalidField("popover.sourceRect", "sourceRect is [x, y, width, height] in points.")
+                    }
+                    rect = a.compactMap(\.number)
+                }
+                var item = try p.string("barButtonItem")
+                if item == nil { item = try p.string("sourceItem") }
+                popover = PopoverAnchor(sourceView: try p.string("sourceView"), barButtonItem: item, sourceRect: rect)
+            }
+            if !r.has("viewController") { throw Problem.invalidField("viewController", "viewController is required (null is UIKit's nil).") }
+            return .present(receiver: receiver, viewController: try vc(),
+                            style: try r.enumValue("modalPresentationStyle", PresentationStyle.self),
+                            transitionStyle: try r.enumValue("modalTransitionStyle", TransitionStyle.self),
+                            popover: popover, animated: animated)
+        case "dismiss": return .dismiss(receiver: receiver, animated: animated)
+        case "show": return .show(receiver: receiver, viewController: try vc(), animated: animated)
+        case "showDetail": return .showDetail(receiver: receiver, viewController: try vc(), animated: animated)
+        case "push": return .push(receiver: receiver, viewController: try vc(), animated: animated)
+        case "pop": return .pop(receiver: receiver, animated: animated)
+        case "popToRoot": return .popToRoot(receiver: receiver, animated: animated)
+        case "popTo": return .popTo(receiver: receiver, viewController: try id("viewController"), animated: animated)
+        case "setViewControllers":
+            guard let list = try refs(r.raw("viewControllers"), path: "viewControllers") else {
+                throw Problem.invalidField("viewControllers", "viewControllers is required.")
+            }
+            return .setViewControllers(receiver: receiver, viewControllers: list, direction: try r.string("direction"), animated: animated)
+        case "select":
+            let index = try r.int("index"), target = try r.string("viewController")
+            if index == nil && target == nil { throw Problem.invalidField("index", "select needs index or viewController.") }
+            return .select(receiver: receiver, index: index, viewController: target)
+        case "addChild": return .addChild(receiver: receiver, viewController: try vc())
+        case "removeFromParent": return .removeFromParent(receiver: receiver)
+        case "willMove", "didMove":
+            guard r.has("toParent") else { throw Problem.invalidField("toParent", "toParent is required (null for nil).") }
+            let parent = try r.string("toParent")
+            return name == "willMove" ? .willMove(receiver: receiver, toParent: parent) : .didMove(receiver: receiver, toParent: parent)
+        case "addSubview": return .addSubview(receiver: receiver, viewController: try id("viewController"), animated: animated)
+        case "removeFromSuperview": return .removeFromSuperview(receiver: receiver, animated: animated)
+        case "transitionChild":
+            return .transitionChild(receiver: receiver, from: try id("from"), to: try id("to"), animated: animated)
+        case "performSegue": return .performSegue(receiver: receiver, identifier: try id("identifier"), destination: nil)
+        case "triggerSegue": return .triggerSegue(receiver: receiver, identifier: try id("segue"), destination: nil)
+        case "interactiveDismiss":
+            return .interactiveDismiss(receiver: receiver, completes: try r.bool("completes") ?? true)
+        case "interactivePop":
+            return .interactivePop(receiver: receiver, completes: try r.bool("completes") ?? true)
+        default: throw Problem.unknownOperation(name)
+        }
+    }
+}
+
+/// The operations of API.md and the body fields each takes (besides `animated`).
+enum Operations {
+    static let fields: [String: [String]] = [
+        "present": ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover"],
+        "dismiss": [], "show": ["viewController"], "showDetail": ["viewController"],
+        "push": ["viewController"], "pop": [], "popToRoot": [], "popTo": ["viewController"],
+        "setViewControllers": ["viewControllers", "direction"], "select": ["index", "viewController"],
+        "addChild": ["viewController"], "removeFromParent": [], "willMove": ["toParent"], "didMove": ["toParent"],
+        "addSubview": ["viewController"], "removeFromSuperview": [], "transitionChild": ["from", "to"],
+        "performSegue": ["identifier", "sender"], "triggerSegue": ["segue", "sender"],
+        "interactiveDismiss": ["completes"], "interactivePop": ["completes"],
+    ]
+    static let names = fields.keys.sorted()
+}

@@ -1,0 +1,138 @@
+import NavigationCore
+
+/// The reply shapes of API.md, built from core values.
+enum Encode {
+    static func controller(_ c: Controller, in s: SessionState) -> JSON {
+        var m: [(String, JSON)] = [
+            ("id", .string(c.id)), ("kind", .string(c.kind.rawValue)), ("class", .string(c.className)),
+            ("title", .from(c.title)), ("parent", .from(c.parent)), ("children", .from(c.children)),
+            ("presentingViewController", .from(s.presentingViewController(c.id))),
+            ("presentedViewController", .from(s.presentedViewController(c.id))),
+            ("navigationController", .from(s.nearestAncestor(c.id, kind: .navigationController))),
+            ("tabBarController", .from(s.nearestAncestor(c.id, kind: .tabBarController))),
+            ("splitViewController", .from(s.nearestAncestor(c.id, kind: .splitViewController))),
+            ("modalPresentationStyle", .string(c.modalPresentationStyle.rawValue)),
+            ("modalTransitionStyle", .string(c.modalTransitionStyle.rawValue)),
+        ]
+        if let p = c.presentation {
+            m.append(("presentation", .object([
+                ("style", .string(p.style.rawValue)), ("transitionStyle", .string(p.transitionStyle.rawValue)),
+                ("contextViewController", .from(p.contextViewController)),
+            ])))
+        }
+        m += [
+            ("definesPresentationContext", .bool(c.definesPresentationContext)),
+            ("providesPresentationContextTransitionStyle", .bool(c.providesPresentationContextTransitionStyle)),
+            ("isModalInPresentation", .bool(c.isModalInPresentation)),
+            ("isViewLoaded", .bool(c.isViewLoaded)), ("appearance", .string(c.appearance.rawValue)),
+            ("viewInWindow", .bool(c.viewInWindow)),
+            ("isBeingPresented", .bool(c.isBeingPresented)), ("isBeingDismissed", .bool(c.isBeingDismissed)),
+            ("isMovingToParent", .bool(c.isMovingToParent)), ("isMovingFromParent", .bool(c.isMovingFromParent)),
+        ]
+        if let d = c.transitioningDelegate {
+            m.append(("transitioningDelegate", .object([("name", .string(d.name)), ("duration", .number(d.duration))])))
+        }
+        if let d = c.presentationDelegate {
+            m.append(("presentationDelegate", .object([
+                ("shouldDismiss", .from(d.shouldDismiss)),
+                ("adaptivePresentationStyle", .from(d.adaptivePresentationStyle?.rawValue)),
+            ])))
+        }
+        if let size = c.preferredContentSize { m.append(("preferredContentSize", .array(size.map { .number($0) }))) }
+        switch c.kind {
+        case .navigationController:
+            m.append(("viewControllers", .from(c.viewControllers)))
+            m.append(("topViewController", .from(s.topViewController(c.id))))
+            m.append(("visibleViewController", .from(s.navigationVisibleViewController(c.id))))
+        case .tabBarController:
+            m.append(("viewControllers", .from(c.viewControllers)))
+            m.append(("selectedIndex", .from(s.selectedIndex(c.id))))
+            m.append(("selectedViewController", .from(c.selectedViewController)))
+            m.append(("moreNavigationController", .from(c.moreNavigationController)))
+        case .splitViewController:
+            if let split = c.split {
+                m.append(("style", .string(split.style.rawValue)))
+                m.append(("isCollapsed", .bool(split.isCollapsed)))
+                m.append(("displayMode", .string(split.isCollapsed ? "secondaryOnly" : "oneBesideSecondary")))
+                m.append(("primary", .from(split.primary)))
+                m.append(("supplementary", .from(split.supplementary)))
+                m.append(("secondary", .from(split.secondary)))
+            }
+        case .pageViewController:
+            m.append(("viewControllers", .from(c.viewControllers)))
+            if let page = c.page {
+                m.append(("transitionStyle", .string(page.transitionStyle.rawValue)))
+                m.append(("spineLocation", .from(page.spineLocation)))
+                m.append(("isDoubleSided", .bool(page.isDoubleSided)))
+            }
+        case .alertController:
+            m.append(("preferredStyle", .from(c.preferredStyle ?? "alert")))
+        default: break
+        }
+        if !c.unwindActions.isEmpty { m.append(("unwindActions", .from(c.unwindActions))) }
+        if !c.shouldPerformSegue.isEmpty {
+            m.append(("shouldPerformSegue", .object(c.shouldPerformSegue.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })))
+        }
+        if let sb = c.storyboard {
+            m.append(("storyboard", .object([("name", .string(sb.name)), ("identifier", .from(sb.identifier))])))
+        }
+        return .object(m)
+    }
+
+    static func traits(_ t: Traits) -> JSON {
+        .object([("userInterfaceIdiom", .string(t.userInterfaceIdiom.rawValue)),
+                 ("horizontalSizeClass", .string(t.horizontalSizeClass.rawValue)),
+                 ("verticalSizeClass", .string(t.verticalSizeClass.rawValue))])
+    }
+
+    static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> JSON {
+        let inWindow = s.orderedControllers.filter(\.viewInWindow).map(\.id)
+        return .object([
+            ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
+            ("traits", traits(s.traits)),
+            ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue))])),
+            ("window", .object([
+                ("rootViewController", .from(s.rootViewController)),
+                ("visibleViewController", .from(s.visibleViewController)),
+                ("viewsInWindow", .from(inWindow)),
+            ])),
+            ("controllers", .object(s.orderedControllers.map { ($0.id, controller($0, in: s)) })),
+        ])
+    }
+
+    static func event(_ e: Event) -> JSON {
+        var m: [(String, JSON)] = [("controller", .string(e.controller)), ("callback", .string(e.callback.rawValue))]
+        if let a = e.animated { m.append(("animated", .bool(a))) }
+        if e.hasParentArgument { m.append(("parent", .from(e.parent))) }
+        if let seg = e.segue {
+            m.append(("segue", .object([("identifier", .from(seg.identifier)), ("source", .string(seg.source)),
+                                         ("destination", .from(seg.destination))])))
+        }
+        if let a = e.action { m.append(("action", .string(a))) }
+        if let st = e.style { m.append(("style", .string(st.rawValue))) }
+        return .object(m)
+    }
+
+    static func transition(_ t: TransitionRecord?) -> JSON {
+        guard let t else { return .null }
+        return .object([
+            ("id", .string(t.id)), ("operation", .string(t.operation)),
+            ("fromViewController", .from(t.fromViewController)), ("toViewController", .from(t.toViewController)),
+            ("presentationStyle", .from(t.presentationStyle?.rawValue)), ("transitionStyle", .from(t.transitionStyle?.rawValue)),
+            ("animated", .bool(t.animated)), ("duration", .number(t.duration)), ("animator", .from(t.animator)),
+            ("containerView", .from(t.containerView)), ("state", .string(t.state.rawValue)),
+        ])
+    }
+
+    static func warning(_ d: Diagnostic) -> JSON { Problem(d).json }
+
+    /// ActionResult without the session: what history entries and turn results carry.
+    static func resultMembers(_ r: ActionResult) -> [(String, JSON)] {
+        var m: [(String, JSON)] = [
+            ("transition", transition(r.transition)), ("events", .array(r.events.map(event))),
+        ]
+        if let returned = r.returned { m.append(("returned", .from(returned))) }
+        if !r.warnings.isEmpty { m.append(("warnings", .array(r.warnings.map(warning)))) }
+        return m
+    }
+}

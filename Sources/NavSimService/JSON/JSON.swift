@@ -1,0 +1,271 @@
+/// A JSON value with ordered object members: what navsim parses request bodies into and builds
+/// replies from (RFC 8259). Parsing bounds depth so hostile input cannot exhaust the stack.
+public enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    public static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public subscript(key: String) -> JSON? {
+        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+    public var string: String? { if case .string(let s) = self { return s }; return nil }
+    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var number: Double? { if case .number(let n) = self { return n }; return nil }
+    public var array: [JSON]? { if case .array(let a) = self { return a }; return nil }
+    public var object: [(String, JSON)]? { if case .object(let o) = self { return o }; return nil }
+    public var isNull: Bool { if case .null = self { return true }; return false }
+
+    /// `nil` becomes `null`.
+    public static func from(_ s: String?) -> JSON { s.map { .string($0) } ?? .null }
+    public static func from(_ b: Bool?) -> JSON { b.map { .bool($0) } ?? .null }
+    public static func from(_ i: Int?) -> JSON { i.map { .number(Double($0)) } ?? .null }
+    public static func from(_ ids: [String]?) -> JSON { ids.map { .array($0.map { .string($0) }) } ?? .null }
+}
+
+// MARK: - Serialising
+
+extension JSON {
+    /// Compact UTF-8 bytes.
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(into: &out)
+        return out
+    }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    func write(into out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n):
+            if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
+                out.append(contentsOf: String(Int64(n)).utf8)
+            } else if n.isFinite {
+                out.append(contentsOf: "\(n)".utf8)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+        case .string(let s): JSON.writeString(s, into: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSON.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                value.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+// MARK: - Parsing
+
+/// Why a body is not JSON: the byte offset and what was wrong (answered as 400 `invalid-body`).
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+    public var description: String { "Malformed JSON at byte \(offset): \(reason)." }
+}
+
+extension JSON {
+    /// Parses RFC 8259 JSON from UTF-8 bytes. Depth is limited to `maxDepth` nested containers.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSON {
+        var p = Parser(bytes: bytes, maxDepth: maxDepth)
+        p.skipSpace()
+        let value = try p.value(depth: 0)
+        p.skipSpace()
+        if p.i != bytes.count { throw p.fail("unexpected data after the value") }
+        return value
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        let maxDepth: Int
+        var i = 0
+
+        func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
+
+        mutating func skipSpace() {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        }
+
+        mutating func literal(_ word: String, _ v: JSON) throws(JSONParseError) -> JSON {
+            let w = Array(word.utf8)
+            guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw fail("invalid literal") }
+            i += w.count
+            return v
+        }
+
+        mutating func value(depth: Int) throws(JSONParseError) -> JSON {
+            guard i < bytes.count else { throw fail("unexpected end of input") }
+            switch bytes[i] {
+            case UInt8(ascii: "{"):
+                guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+                i += 1
+                var members: [(String, JSON)] = []
+                skipSpace()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+                    let key = try string()
+                    skipSpace()
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+                    i += 1
+                    skipSpace()
+                    let v = try value(depth: depth + 1)
+                    if members.contains(where: { $0.0 == key }) { throw fail("duplicate member '\(key)'") }
+                    members.append((key, v))
+                    skipSpace()
+                    guard i < bytes.count else { throw fail("unexpected end of input") }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                    throw fail("expected ',' or '}'")
+                }
+            case UInt8(ascii: "["):
+                guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+                i += 1
+                var items: [JSON] = []
+                skipSpace()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                while true {
+                    skipSpace()
+                    items.append(try value(depth: depth + 1))
+                    skipSpace()
+                    guard i < bytes.count else { throw fail("unexpected end of input") }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                    throw fail("expected ',' or ']'")
+                }
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): return try literal("true", .bool(true))
+            case UInt8(ascii: "f"): return try literal("false", .bool(false))
+            case UInt8(ascii: "n"): return try literal("null", .null)
+            default: return try number()
+            }
+        }
+
+        mutating func number() throws(JSONParseError) -> JSON {
+            let start = i
+            if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
+            func digits() -> Int { let s = i; while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }; return i - s }
+            guard i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 else { throw fail("invalid value") }
+            if bytes[i] == 48 { i += 1 } else { _ = digits() }
+            if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                i += 1
+                guard digits() > 0 else { throw fail("invalid number") }
+            }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+                i += 1
+                if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+                guard digits() > 0 else { throw fail("invalid number") }
+            }
+            guard let d = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else { throw fail("invalid number") }
+            return .number(d)
+        }
+
+        mutating func hex4() throws(JSONParseError) -> UInt32 {
+            guard i + 4 <= bytes.count else { throw fail("truncated \\u escape") }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let b = bytes[i]
+                let d: UInt32
+                switch b {
+                case 48...57: d = UInt32(b - 48)
+                case 65...70: d = UInt32(b - 55)
+                case 97...102: d = UInt32(b - 87)
+                default: throw fail("invalid \\u escape")
+                }
+                v = v * 16 + d
+                i += 1
+            }
+            return v
+        }
+
+        mutating func string() throws(JSONParseError) -> String {
+            i += 1 // opening quote
+            var out: [UInt8] = []
+            while true {
+                guard i < bytes.count else { throw fail("unterminated string") }
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") { i += 1; break }
+                if b < 0x20 { throw fail("control character in string") }
+                if b != UInt8(ascii: "\\") { out.append(b); i += 1; continue }
+                i += 1
+                guard i < bytes.count else { throw fail("unterminated escape") }
+                let e = bytes[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(34)
+                case UInt8(ascii: "\\"): out.append(92)
+                case UInt8(ascii: "/"): out.append(47)
+                case UInt8(ascii: "b"): out.append(8)
+                case UInt8(ascii: "f"): out.append(12)
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "r"): out.append(13)
+                case UInt8(ascii: "t"): out.append(9)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard i + 1 < bytes.count, bytes[i] == 92, bytes[i + 1] == UInt8(ascii: "u") else { throw fail("lone surrogate") }
+                        i += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid surrogate pair") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw fail("lone surrogate")
+                    }
+                    guard let u = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
+                    out.append(contentsOf: Array(String(Character(u)).utf8))
+                default: throw fail("invalid escape")
+                }
+            }
+            guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+            return s
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPServer
+import NavigationCore
+
+/// How sessions become rows and back: the session row holds the state minus its controllers,
+/// each controller is a row with its parent and presentation links as columns, and each history
+/// entry keeps the core commands so any version can be replayed (ARCHITECTURE.md).
+enum Persistence {
+    static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return e
+    }
+
+    static func text<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encoder().encode(value), as: UTF8.self)
+    }
+
+    static func sessionText(_ state: SessionState) throws -> String {
+        var shell = state
+        shell.controllers = [:]
+        return try text(shell)
+    }
+
+    static func row(_ c: Controller, in s: SessionState) throws -> ControllerRow {
+        ControllerRow(id: c.id, parent: c.parent, presenting: c.presentation?.presenting, presented: c.presentedID,
+                      body: try text(c))
+    }
+
+    /// The rows of a new session, with its initial state as history entry 0 (the replay base).
+    static func creation(_ live: LiveSession) throws -> SessionCommit {
+        let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: nil,
+                                 command: "[]", result: try text(live.state))
+        return SessionCommit(
+            session: SessionRow(id: live.id, version: 0, createdAt: live.createdAt, state: try sessionText(live.state)),
+            upsertedControllers: try live.state.orderedControllers.map { try row($0, in: live.state) },
+            deletedControllers: [], history: initial)
+    }
+
+    /// One accepted request: the changed controllers only, the new version and the history entry.
+    static func commit(for live: LiveSession, newState: SessionState, version: Int, at: String, request: HTTPRequest,
+                       body: JSON, commands: [Command], result: JSON) throws -> SessionCommit {
+        var upserts: [ControllerRow] = []
+        for c in newState.orderedControllers where live.state.controllers[c.id] != c {
+            upserts.append(try row(c, in: newState))
+        }
+        let deleted = live.state.order.filter { newState.controllers[$0] == nil }
+        let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
+                               body: request.body.isEmpty ? nil : body.text, command: try text(commands), result: result.text)
+        return SessionCommit(
+            session: SessionRow(id: live.id, version: version, createdAt: live.createdAt, state: try sessionText(newState)),
+            upsertedControllers: upserts, deletedControllers: deleted, history: entry)
+    }
+
+    static func decodeState(_ stored: StoredSession) throws -> SessionState {
+        let decoder = JSONDecoder()
+        var state = try decoder.decode(SessionState.self, from: Data(stored.session.state.utf8))
+        for row in stored.controllers {
+            let c = try decoder.decode(Controller.self, from: Data(row.body.utf8))
+            state.controllers[c.id] = c
+        }
+        return state
+    }
+
+    static func decodeInitial(_ row: HistoryRow) throws -> SessionState {
+        try JSONDecoder().decode(SessionState.self, from: Data(row.result.utf8))
+    }
+
+    static func decodeCommands(_ row: HistoryRow) throws -> [Command] {
+        try JSONDecoder().decode([Command].self, from: Data(row.command.utf8))
+    }
+
+    /// What a history entry reports: the events and transition of the request (API.md History).
+    static func resultJSON(_ outcomes: [OperationOutcome], turn: Bool) -> JSON {
+        let items: [JSON] = outcomes.map { outcome in
+            switch outcome {
+            case .applied(let r): return .object(Encode.resultMembers(r))
+            case .refused(let d): return Problem(d).json
+            case .invalid(let e): return Problem.fromCore(e).json
+            }
+        }
+        return turn ? .array(items) : (items.first ?? .null)
+    }
+
+    static func historyJSON(_ row: HistoryRow) -> JSON {
+        let result = (try? JSON.parse(Array(row.result.utf8))) ?? .null
+        let body = row.body.flatMap { try? JSON.parse(Array($0.utf8)) } ?? .null
+        var transition: JSON = .null
+        var events: JSON = .array([])
+        if case .array(let items) = result {
+            // A turn: its operations' events in order; its last transition.
+            var all: [JSON] = []
+            for item in items {
+                if let e = item["events"]?.array { all += e }
+                if let t = item["transition"], !t.isNull { transition = t }
+            }
+            events = .array(all)
+        } else {
+            transition = result["transition"] ?? .null
+            events = result["events"] ?? .array([])
+        }
+        var members: [(String, JSON)] = [
+            ("version", .number(Double(row.version))), ("at", .string(row.at)),
+            ("request", .object([("method", .string(row.method)), ("path", .string(row.path)), ("body", body)])),
+            ("transition", transition), ("events", events),
+        ]
+        if let returned = result["returned"] { members.append(("returned", returned)) }
+        return .object(members)
+    }
+}

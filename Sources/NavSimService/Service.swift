@@ -1,0 +1,398 @@
+import Foundation
+import HTTPServer
+import NavigationCore
+import Synchronization
+
+/// navsim's HTTP contract (API.md) over the pure core: routes, problem+json, per-session locking
+/// and durable commits. Runs on libmicrohttpd's threads, so everything here is synchronous and
+/// `Sendable` (ENGINEERING.md §2.3).
+public final class NavSimService: Sendable {
+    let store: SessionStore
+    let sessions = SessionRegistry()
+    let storyboards: StoryboardCatalog
+    let openAPI: [UInt8]
+    let requestCount = Atomic<Int>(0)
+    let refusalCount = Atomic<Int>(0)
+    /// The largest request body accepted (API.md: over 1 MiB is 413).
+    public static let maxBodyBytes = 1 << 20
+
+    /// Opens the store, applies migrations, and loads every session and storyboard.
+    /// - Throws: the store's error when the database cannot be opened or migrated.
+    public init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8]) throws {
+        store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
+        self.openAPI = openAPI
+        storyboards = try StoryboardCatalog(store: store)
+        for stored in try store.loadSessions() {
+            let state = try Persistence.decodeState(stored)
+            _ = sessions.add(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
+                                         version: stored.session.version, state: state))
+        }
+    }
+
+    /// Answers one request. Never throws and never traps on input: every failure is a problem+json.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        requestCount.add(1, ordering: .relaxed)
+        do {
+            return try route(request)
+        } catch {
+            if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
+            return Self.problem(error)
+        }
+    }
+
+    static func problem(_ p: Problem) -> HTTPResponse {
+        var headers = HTTPHeaders([("Content-Type", "application/problem+json")])
+        for (k, v) in p.headers { headers.add(k, v) }
+        return HTTPResponse(status: p.status, headers: headers, body: p.json.bytes)
+    }
+
+    static func json(_ status: Int, _ body: JSON, etag: Int? = nil, location: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders([("Content-Type", "application/json")])
+        if let etag { headers.add("ETag", "\"\(etag)\"") }
+        if let location { headers.add("Location", location) }
+        return HTTPResponse(status: status, headers: headers, body: body.bytes)
+    }
+
+    static func now() -> String {
+        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
+    // MARK: - Routing
+
+    func route(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        if req.bodyTooLarge { throw Problem.payloadTooLarge(Self.maxBodyBytes) }
+        let parts = req.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        func allow(_ methods: [String]) throws(Problem) {
+            if !methods.contains(req.method) { throw Problem.methodNotAllowed(req.method, allow: methods) }
+        }
+        switch parts.count {
+        case 1 where parts[0] == "healthz":
+            try allow(["GET"])
+            return Self.json(200, .object([("status", .string("ok"))]))
+        case 1 where parts[0] == "openapi.yaml":
+            try allow(["GET"])
+            return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: openAPI)
+        case 1 where parts[0] == "metrics":
+            try allow(["GET"])
+            return metrics()
+        default: break
+        }
+        guard parts.count >= 2, parts[0] == "v1" else { throw Problem.notFound(req.path) }
+        if parts[1] == "storyboards" { return try storyboards.route(req, Array(parts.dropFirst(2))) }
+        guard parts[1] == "sessions" else { throw Problem.notFound(req.path) }
+        if parts.count == 2 {
+            try allow(["GET", "POST"])
+            return req.method == "POST" ? try createSession(req) : try listSessions(req)
+        }
+        let sid = parts[2]
+        let rest = Array(parts.dropFirst(3))
+        switch rest.count {
+        case 0:
+            try allow(["GET", "PATCH", "DELETE"])
+            switch req.method {
+            case "GET": return try getSession(req, sid)
+            case "DELETE": return try deleteSession(sid)
+            default: return try mutate(req, sid) { body, state throws(Problem) in
+                let traits = try self.decoder.traits(
+                    try BodyReader(body, allowed: ["traits"]).raw("traits"), path: "traits", base: state.traits)
+                return [.setTraits(traits)]
+            }
+            }
+        case 1 where rest[0] == "rootViewController":
+            try allow(["PUT"])
+            return try mutate(req, sid) { body, _ throws(Problem) in
+                let r = try BodyReader(body, allowed: ["viewController", "animated"])
+                let ref = try self.decoder.ref(r.raw("viewController"), path: "viewController")
+                return [.setRoot(ref, animated: try r.bool("animated") ?? false)]
+            }
+        case 1 where rest[0] == "controllers":
+            try allow(["POST"])
+            return try mutate(req, sid, created: true) { body, _ throws(Problem) in
+                guard !body.isNull, let spec = try self.decoder.spec(body, path: "") else {
+                    throw Problem.invalidField("body", "The storyboard has no initial view controller (instantiateInitialViewController() returns nil).")
+                }
+                return [.createController(spec)]
+            }
+        case 1 where rest[0] == "turns":
+            try allow(["POST"])
+            return try mutate(req, sid, turn: true) { body, _ throws(Problem) in
+                let r = try BodyReader(body, allowed: ["operations"])
+                guard let ops = r.raw("operations")?.array else { throw Problem.invalidField("operations", "operations must be an array.") }
+                var commands: [Command] = []
+                for (i, op) in ops.enumerated() {
+                    guard case .object(let members) = op else { throw Problem.invalidField("operations[\(i)]", "Each operation is an object.") }
+                    guard let controller = op["controller"]?.string, let name = op["operation"]?.string else {
+                        throw Problem.invalidField("operations[\(i)]", "Each operation needs controller and operation.")
+                    }
+                    let body = JSON.object(members.filter { $0.0 != "controller" && $0.0 != "operation" })
+                    commands.append(try self.decoder.operation(name, receiver: controller, body: body))
+                }
+                return commands
+            }
+        case 1 where rest[0] == "history":
+            try allow(["GET"])
+            return try history(req, sid)
+        case 1 where rest[0] == "transitions":
+            try allow(["GET"])
+            return try withSession(sid) { live throws(Problem) in
+                Self.json(200, .object([("transitions", .array(live.state.transitions.map { Encode.transition($0.record) }))]), etag: live.version)
+            }
+        case 2 where rest[0] == "transitions" && rest[1] == "complete":
+            try allow(["POST"])
+            return try mutate(req, sid) { _, _ in [.completeTransition(id: nil)] }
+        case 3 where rest[0] == "transitions" && (rest[2] == "complete" || rest[2] == "cancel"):
+            try allow(["POST"])
+            let tid = rest[1]
+            return try mutate(req, sid) { _, _ in [rest[2] == "complete" ? .completeTransition(id: tid) : .cancelTransition(id: tid)] }
+        case 2 where rest[0] == "controllers":
+            try allow(["GET", "PATCH"])
+            let cid = rest[1]
+            if req.method == "GET" {
+                return try withSession(sid) { live throws(Problem) in
+                    guard let c = live.state.controllers[cid] else { throw Problem.unknownController("No controller '\(cid)' in session '\(sid)'.") }
+                    return Self.json(200, Encode.controller(c, in: live.state), etag: live.version)
+                }
+            }
+            return try mutate(req, sid) { body, _ throws(Problem) in [.updateController(cid, try self.decoder.patch(body))] }
+        case 3 where rest[0] == "controllers":
+            try allow(["POST"])
+            let cid = rest[1], op = rest[2]
+            guard Operations.fields[op] != nil else { throw Problem.unknownOperation(op) }
+            return try mutate(req, sid) { body, state throws(Problem) in
+                var command = try self.decoder.operation(op, receiver: cid, body: body)
+                command = try self.storyboards.resolveSegue(command, in: state)
+                return [command]
+            }
+        default:
+            throw Problem.notFound(req.path)
+        }
+    }
+
+    var decoder: Decoder { Decoder(instantiate: storyboards.instantiator) }
+
+    // MARK: - Sessions
+
+    func parseBody(_ req: HTTPRequest) throws(Problem) -> JSON {
+        if req.body.isEmpty { return .object([]) }
+        let type = req.headers["content-type"]?.lowercased()
+        guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
+            throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
+        }
+        do { return try JSON.parse(req.body) } catch { throw Problem.invalidBody(error.description) }
+    }
+
+    func createSession(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let body = try parseBody(req)
+        let r = try BodyReader(body, allowed: ["id", "traits", "root", "options"])
+        let decoder = self.decoder
+        let traits = try decoder.traits(r.raw("traits"), path: "traits", base: .phonePortrait)
+        var options = Options()
+        if let o = try r.object("options", allowed: ["iOS", "transitions"]) {
+            if let v = try o.enumValue("iOS", IOSRelease.self) { options.iOS = v }
+            if let v = try o.enumValue("transitions", TransitionMode.self) { options.transitions = v }
+        }
+        let id = try r.string("id") ?? UUID().uuidString.lowercased()
+        guard !id.isEmpty, id.utf8.count <= 200, !id.contains("/") else {
+            throw Problem.invalidField("id", "A session id is 1–200 characters without '/'.")
+        }
+        if sessions.box(id) != nil { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
+        let root = r.has("root") ? try decoder.ref(r.raw("root"), path: "root") : nil
+        let state: SessionState
+        switch Navigator.makeSession(traits: traits, options: options, root: root) {
+        case .success(let s): state = s
+        case .failure(.uikit(let d)): throw Problem(d)
+        case .failure(.input(let e)): throw Problem.fromCore(e)
+        }
+        let live = LiveSession(id: id, createdAt: Self.now(), version: 0, state: state)
+        guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
+        do {
+            try box.live.withLock { _ throws in
+                try store.commit(Persistence.creation(live))
+            }
+        } catch {
+            sessions.remove(id)
+            throw Problem(status: 500, slug: "storage-failure", title: "The session could not be stored", detail: "\(error)")
+        }
+        return Self.json(201, Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state), etag: 0,
+                         location: "/v1/sessions/\(id)")
+    }
+
+    func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let limit = min(max(Int(req.query["limit"] ?? "") ?? 100, 1), 1000)
+        let ids = sessions.ids()
+        var start = 0
+        if let after = req.query["after"], let i = ids.firstIndex(of: after) { start = i + 1 }
+        let page = ids.dropFirst(start).prefix(limit)
+        var items: [JSON] = []
+        for id in page {
+            guard let box = sessions.box(id), let s = box.live.withLock({ $0 }) else { continue }
+            items.append(.object([("id", .string(s.id)), ("version", .number(Double(s.version))), ("createdAt", .string(s.createdAt))]))
+        }
+        var members: [(String, JSON)] = [("sessions", .array(items))]
+        if start + page.count < ids.count, let last = page.last { members.append(("next", .string(last))) }
+        return Self.json(200, .object(members))
+    }
+
+    func withSession<T>(_ sid: String, _ body: (LiveSession) throws(Problem) -> T) throws(Problem) -> T {
+        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        let result: Result<T, Problem> = box.live.withLock { live in
+            guard let live else { return .failure(Problem.unknownSession(sid)) }
+            do throws(Problem) { return .success(try body(live)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    func getSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
+        let snapshot = try withSession(sid) { $0 }
+        if let v = req.query["version"] {
+            guard let n = Int(v), n >= 0 else { throw Problem.invalidField("version", "version is a whole number.") }
+            guard n <= snapshot.version else {
+                throw Problem(status: 404, slug: "unknown-version", title: "Unknown version",
+                              detail: "Session '\(sid)' has versions 0…\(snapshot.version).")
+            }
+            let state = try replay(sid, to: n)
+            return Self.json(200, Encode.session(id: sid, version: n, createdAt: snapshot.createdAt, state: state), etag: n)
+        }
+        return Self.json(200, Encode.session(id: sid, version: snapshot.version, createdAt: snapshot.createdAt,
+                                             state: snapshot.state), etag: snapshot.version)
+    }
+
+    /// ARCHITECTURE.md: replaying the history's commands from the initial state reproduces any version.
+    func replay(_ sid: String, to version: Int) throws(Problem) -> SessionState {
+        do {
+            let rows = try store.history(session: sid, after: -1, limit: version + 1)
+            guard let first = rows.first, first.version == 0 else { throw Problem.unknownSession(sid) }
+            var state = try Persistence.decodeInitial(first)
+            for row in rows.dropFirst() where row.version <= version {
+                state = Navigator.run(try Persistence.decodeCommands(row), on: state).state
+            }
+            return state
+        } catch let p as Problem {
+            throw p
+        } catch {
+            throw Problem(status: 500, slug: "storage-failure", title: "History could not be read", detail: "\(error)")
+        }
+    }
+
+    func deleteSession(_ sid: String) throws(Problem) -> HTTPResponse {
+        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        let result: Result<Void, Problem> = box.live.withLock { live in
+            guard live != nil else { return .failure(Problem.unknownSession(sid)) }
+            do { try store.deleteSession(sid) } catch {
+                return .failure(Problem(status: 500, slug: "storage-failure", title: "Delete failed", detail: "\(error)"))
+            }
+            live = nil
+            return .success(())
+        }
+        try result.get()
+        sessions.remove(sid)
+        return HTTPResponse(status: 204)
+    }
+
+    func history(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
+        _ = try withSession(sid) { $0.version }
+        let after = max(Int(req.query["after"] ?? "") ?? 0, 0)
+        let limit = min(max(Int(req.query["limit"] ?? "") ?? 100, 1), 1000)
+        do {
+            let rows = try store.history(session: sid, after: after, limit: limit + 1)
+            let page = rows.prefix(limit)
+            var members: [(String, JSON)] = [("entries", .array(page.map(Persistence.historyJSON)))]
+            if rows.count > limit, let last = page.last { members.append(("next", .number(Double(last.version)))) }
+            return Self.json(200, .object(members))
+        } catch {
+            throw Problem(status: 500, slug: "storage-failure", title: "History could not be read", detail: "\(error)")
+        }
+    }
+
+    // MARK: - Mutations
+
+    /// Runs the commands a request decodes to as one turn on the session, under its lock; commits
+    /// the history entry and changed rows durably before answering (never loses an acknowledged
+    /// write); refused single operations change nothing and add no entry.
+    func mutate(_ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
+                _ decode: @escaping (JSON, SessionState) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
+        let body = try parseBody(req)
+        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        let result: Result<HTTPResponse, Problem> = box.live.withLock { slot in
+            guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
+            do {
+                if let ifMatch = req.headers["if-match"], ifMatch != "*",
+                   ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/")) != String(live.version) {
+                    throw Problem.versionMismatch(expected: ifMatch, actual: live.version)
+                }
+                let commands = try decode(body, live.state)
+                let outcome = Navigator.run(commands, on: live.state)
+                if !turn, case let first = outcome.outcomes[0] {
+                    switch first {
+                    case .refused(let d): throw Problem(d)
+                    case .invalid(let e): throw Problem.fromCore(e)
+                    case .applied: break
+                    }
+                }
+                let version = live.version + 1
+                let at = Self.now()
+                let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
+                let commit = try Persistence.commit(for: live, newState: outcome.state, version: version, at: at,
+                                                    request: req, body: body, commands: commands, result: resultJSON)
+                do { try store.commit(commit) } catch {
+                    throw Problem(status: 500, slug: "storage-failure", title: "The operation could not be stored", detail: "\(error)")
+                }
+                live.state = outcome.state
+                live.version = version
+                slot = live
+                let session = Encode.session(id: live.id, version: version, createdAt: live.createdAt, state: live.state)
+                if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let c = live.state.controllers[cid] {
+                    return .success(Self.json(201, Encode.controller(c, in: live.state), etag: version,
+                                              location: "/v1/sessions/\(sid)/controllers/\(cid)"))
+                }
+                if turn {
+                    return .success(Self.json(200, .object([("version", .number(Double(version))), ("results", resultJSON),
+                                                            ("session", session)]), etag: version))
+                }
+                guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
+                var members: [(String, JSON)] = [("version", .number(Double(version)))]
+                members += Encode.resultMembers(r)
+                members.append(("session", session))
+                return .success(Self.json(200, .object(members), etag: version))
+            } catch let p as Problem {
+                return .failure(p)
+            } catch {
+                return .failure(Problem(status: 500, slug: "storage-failure", title: "Internal error", detail: "\(error)"))
+            }
+        }
+        return try result.get()
+    }
+
+    func metrics() -> HTTPResponse {
+        let stats = store.statistics
+        let text = """
+        # HELP navsim_requests_total HTTP requests answered.
+        # TYPE navsim_requests_total counter
+        navsim_requests_total \(requestCount.load(ordering: .relaxed))
+        # HELP navsim_uikit_refusals_total Operations UIKit refused (409).
+        # TYPE navsim_uikit_refusals_total counter
+        navsim_uikit_refusals_total \(refusalCount.load(ordering: .relaxed))
+        # HELP navsim_sessions Sessions in memory.
+        # TYPE navsim_sessions gauge
+        navsim_sessions \(sessions.count)
+        # HELP navsim_store_commits_total Durable commits.
+        # TYPE navsim_store_commits_total counter
+        navsim_store_commits_total \(stats.commits)
+        # HELP navsim_store_transactions_total SQLite transactions (group commit batches).
+        # TYPE navsim_store_transactions_total counter
+        navsim_store_transactions_total \(stats.batches)
+
+        """
+        return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4")]), body: Array(text.utf8))
+    }
+}
+
+extension Problem {
+    /// Core input errors: unknown ids are 404, the rest 422.
+    static func fromCore(_ e: CommandError) -> Problem {
+        switch e.kind {
+        case .unknownController: return .unknownController(e.message)
+        case .invalid: return .invalidField(e.field ?? "body", e.message)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HTTPServer
+import NavSimService
+
+/// `navsim [--host 127.0.0.1] [--port 8080] [--db ./navsim.sqlite]` (also NAVSIM_HOST, NAVSIM_PORT,
+/// NAVSIM_DB, NAVSIM_MIGRATIONS). Flags win over the environment. Only wiring lives here.
+@main
+struct Entrypoint {
+    static func main() {
+        let env = ProcessInfo.processInfo.environment
+        var host = env["NAVSIM_HOST"] ?? "127.0.0.1"
+        var port = env["NAVSIM_PORT"] ?? "8080"
+        var db = env["NAVSIM_DB"] ?? "./navsim.sqlite"
+        var args = Array(CommandLine.arguments.dropFirst())
+        while !args.isEmpty {
+            let flag = args.removeFirst()
+            if flag == "--help" || flag == "-h" {
+                print("usage: navsim [--host 127.0.0.1] [--port 8080] [--db ./navsim.sqlite]")
+                exit(0)
+            }
+            guard ["--host", "--port", "--db"].contains(flag), !args.isEmpty else { fail("unknown or incomplete flag \(flag)") }
+            let value = args.removeFirst()
+            switch flag {
+            case "--host": host = value
+            case "--port": port = value
+            default: db = value
+            }
+        }
+        guard let portNumber = UInt16(port) else { fail("--port must be 0…65535, got \(port)") }
+        guard let migrations = Resources.find("migrations", env: env["NAVSIM_MIGRATIONS"]) else {
+            fail("cannot find the migrations folder; set NAVSIM_MIGRATIONS")
+        }
+        let openAPI = Resources.find("openapi.yaml", env: env["NAVSIM_OPENAPI"])
+            .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
+        let service: NavSimService
+        do {
+            service = try NavSimService(databasePath: db, migrationsDirectory: migrations, openAPI: openAPI)
+        } catch {
+            fail("cannot open \(db): \(error)")
+        }
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(configuration: HTTPServerConfiguration(host: host, port: portNumber,
+                                                                           maxBodyBytes: NavSimService.maxBodyBytes)) { request in
+                let started = ContinuousClock.now
+                let response = service.handle(request)
+                let elapsed = ContinuousClock.now - started
+                let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+                Log.line("\(request.method) \(request.path) \(response.status) \(micros)µs")
+                return response
+            }
+        } catch {
+            fail("cannot listen on \(host):\(port): \(error)")
+        }
+        Log.line("navsim listening on http://\(host):\(server.port) (db \(db))")
+        Signals.waitForTermination()
+        Log.line("navsim stopping")
+        server.stop()
+        exit(0)
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("navsim: \(message)\n".utf8))
+        exit(2)
+    }
+}
+
+enum Log {
+    static func line(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// Finds a resource folder or file: the environment variable, then next to the executable and up
+/// to four folders above it (a checkout's `.build/release/navsim`), then the working directory,
+/// then /usr/share/navsim (the container image).
+enum Resources {
+    static func find(_ name: String, env: String?) -> String? {
+        let fm = FileManager.default
+        if let env, fm.fileExists(atPath: env) { return env }
+        var candidates: [String] = []
+        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            for _ in 0..<5 {
+                candidates.append(dir.appendingPathComponent(name).path)
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        candidates.append(fm.currentDirectoryPath + "/" + name)
+        candidates.append("/usr/share/navsim/" + name)
+        return candidates.first { fm.fileExists(atPath: $0) }
+    }
+}
+
+/// SIGINT/SIGTERM end the process cleanly. The handler is `@Sendable` so it does not inherit
+/// the main actor (ENGINEERING.md §2.3 point 5).
+enum Signals {
+    static func waitForTermination() {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let done = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "navsim.signals")
+        let sources = [SIGINT, SIGTERM].map { sig in
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler { @Sendable in done.signal() }
+            source.resume()
+            return source
+        }
+        done.wait()
+        sources.forEach { $0.cancel() }
+    }
+}
