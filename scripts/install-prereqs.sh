@@ -3,7 +3,7 @@
 # and only those that are missing, so that it is cheap to call before every build.
 set -euo pipefail
 
-packages=(libmicrohttpd-dev libsqlite3-dev pkg-config)
+packages=(libmicrohttpd-dev libsqlite3-dev libxml2-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
