@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Benchmark: import the whole storyboard corpus (../shared/storyboards) into a running navsim
+over HTTP and print how long it took (issue target: under 1 s in total).
+
+Usage: scripts/bench-storyboards.py [--base http://127.0.0.1:8080] [--rounds 3]
+Each round uploads every .storyboard with PUT /v1/storyboards/{name} (Content-Type
+application/xml) and prints total seconds, files/s and MB/s; names are unique per round.
+"""
+import argparse, os, sys, time, urllib.request
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--base", default=os.environ.get("BASE", "http://127.0.0.1:8080"))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--corpus", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "storyboards"))
+    a = ap.parse_args()
+    files = sorted(f for f in os.listdir(a.corpus) if f.endswith(".storyboard"))
+    blobs = [(f, open(os.path.join(a.corpus, f), "rb").read()) for f in files]
+    total_bytes = sum(len(b) for _, b in blobs)
+    print(f"corpus: {len(blobs)} files, {total_bytes / 1e6:.2f} MB")
+    for r in range(a.rounds):
+        started = time.perf_counter()
+        for name, data in blobs:
+            req = urllib.request.Request(f"{a.base}/v1/storyboards/bench{r}-{name[:-11]}", data=data, method="PUT",
+                                         headers={"Content-Type": "application/xml"})
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                if resp.status not in (200, 201):
+                    sys.exit(f"{name}: HTTP {resp.status}")
+        took = time.perf_counter() - started
+        print(f"round {r + 1}: {took:.3f} s total, {len(blobs) / took:.0f} files/s, {total_bytes / 1e6 / took:.1f} MB/s")
+
+if __name__ == "__main__":
+    main()
