@@ -1,0 +1,73 @@
+import NavigationCore
+
+/// What a custom segue class's `perform` does, as a client declares it with
+/// `PUT /v1/storyboards/{name}/customSegues` (API.md "Storyboards"; R98 "Custom": subclass
+/// `perform()`, app code navsim cannot see). An undeclared class presents modally.
+struct CustomSegueDeclaration: Sendable, Equatable {
+    enum Performs: String, Sendable, CaseIterable {
+        case present, push, show, showDetail, none
+    }
+
+    var performs: Performs
+    var modalPresentationStyle: PresentationStyle?
+    var modalTransitionStyle: TransitionStyle?
+    var transitioningDelegate: TransitioningDelegate?
+
+    var json: JSON {
+        var members: [(String, JSON)] = [("performs", .string(performs.rawValue))]
+        if let v = modalPresentationStyle { members.append(("modalPresentationStyle", .string(v.rawValue))) }
+        if let v = modalTransitionStyle { members.append(("modalTransitionStyle", .string(v.rawValue))) }
+        if let d = transitioningDelegate {
+            members.append(("transitioningDelegate", .object([("name", .string(d.name)), ("duration", .number(d.duration))])))
+        }
+        return .object(members)
+    }
+}
+
+/// The declarations of one storyboard, by segue class name.
+struct CustomSegueDeclarations: Sendable, Equatable {
+    var byClass: [String: CustomSegueDeclaration] = [:]
+
+    subscript(customClass: String) -> CustomSegueDeclaration? { byClass[customClass] }
+    var classes: Set<String> { Set(byClass.keys) }
+
+    /// `{"<Class>": {...}}`, classes sorted: the reply's `customSegues` and the stored column.
+    var json: JSON { .object(byClass.keys.sorted().map { ($0, byClass[$0]!.json) }) }
+    /// What the `custom_segues` column holds; nil when nothing is declared.
+    var storedText: String? { byClass.isEmpty ? nil : json.text }
+
+    /// Reads a request body; unknown fields and enum values are 422 naming the field.
+    static func decode(_ json: JSON) throws(Problem) -> CustomSegueDeclarations {
+        guard case .object(let members) = json else {
+            throw Problem.invalidField("body", "The body maps custom segue class names to {\"performs\", …}.")
+        }
+        var out = CustomSegueDeclarations()
+        for (customClass, value) in members {
+            guard !customClass.isEmpty else { throw Problem.invalidField("body", "A custom segue class name cannot be empty.") }
+            let r = try BodyReader(value, path: customClass, allowed: [
+                "performs", "modalPresentationStyle", "modalTransitionStyle", "transitioningDelegate",
+            ])
+            guard let performs = try r.enumValue("performs", CustomSegueDeclaration.Performs.self) else {
+                throw Problem.invalidField(r.name("performs"), "\(r.name("performs")) is required.",
+                                           allowed: CustomSegueDeclaration.Performs.allCases.map(\.rawValue))
+            }
+            var declaration = CustomSegueDeclaration(performs: performs)
+            declaration.modalPresentationStyle = try r.enumValue("modalPresentationStyle", PresentationStyle.self)
+            declaration.modalTransitionStyle = try r.enumValue("modalTransitionStyle", TransitionStyle.self)
+            if let d = try r.object("transitioningDelegate", allowed: ["name", "duration"]) {
+                let duration = try d.number("duration") ?? 0.3
+                guard duration >= 0, duration <= 3600 else {
+                    throw Problem.invalidField(d.name("duration"), "duration is in seconds, 0…3600.")
+                }
+                declaration.transitioningDelegate = TransitioningDelegate(name: try d.requiredString("name"), duration: duration)
+            }
+            out.byClass[customClass] = declaration
+        }
+        return out
+    }
+
+    /// Reads the stored column back.
+    static func decode(stored text: String) throws -> CustomSegueDeclarations {
+        try decode(try JSON.parse(Array(text.utf8)))
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import HTTPServer
+import NavigationCore
+import Storyboards
+import Synchronization
+
+/// Uploaded storyboards, and what the core needs from them: scene instantiation (R101, R102) and
+/// segue destinations (R96–R98). Serves `/v1/storyboards/…` (API.md "Storyboards").
+///
+/// The parsed library lives in memory behind one lock; every upload, replacement, declaration
+/// and deletion is written to SQLite (table `storyboards`, byte for byte as uploaded) before it
+/// is answered, and `init(store:)` parses them all again, so storyboards survive a restart.
+/// Diagnostics that depend on other storyboards (`unresolved-reference`, cross-file cycles) and on
+/// declared custom segue classes are computed on every read, so they follow later uploads.
+final class StoryboardCatalog: Sendable {
+    let store: SessionStore
+    private let contents: Mutex<Contents>
+
+    /// What the lock guards: the library and, per storyboard, its declared custom segue classes.
+    struct Contents: Sendable {
+        var library = StoryboardLibrary()
+        var declarations: [String: CustomSegueDeclarations] = [:]
+        var xml: [String: [UInt8]] = [:]
+
+        var snapshot: StoryboardSnapshot { StoryboardSnapshot(library: library, declarations: declarations) }
+    }
+
+    /// Loads and parses every stored storyboard. A stored document that no longer parses (the
+    /// parser got stricter) is skipped with a line on standard error rather than failing start-up.
+    /// - Throws: the store's error when the table cannot be read.
+    init(store: SessionStore) throws {
+        self.store = store
+        var contents = Contents()
+        for stored in try store.loadStoryboards() {
+            do {
+                let storyboard = try StoryboardParser.parse(name: stored.name, data: stored.xml)
+                contents.library.insert(storyboard)
+                contents.xml[stored.name] = stored.xml
+                if let text = stored.customSegues {
+                    contents.declarations[stored.name] = try CustomSegueDeclarations.decode(stored: text)
+                }
+            } catch {
+                FileHandle.standardError.write(Data("navsim: stored storyboard '\(stored.name)' skipped: \(error)\n".utf8))
+            }
+        }
+        self.contents = Mutex(contents)
+    }
+
+    /// A consistent view of the library for one request.
+    var snapshot: StoryboardSnapshot { contents.withLock { $0.snapshot } }
+
+    // MARK: - Core hooks
+
+    /// Instantiates ControllerSpecs `{"storyboard", "identifier"?}` (R101, R102): nil for a
+    /// storyboard without an entry point, 409 D20/D19 for an unknown storyboard or identifier.
+    var instantiator: StoryboardInstantiator {
+        { [self] name, identifier throws(Problem) in
+            try snapshot.instantiate(storyboard: name, identifier: identifier)
+        }
+    }
+
+    /// Fills in the destination scene of a `performSegue`/`triggerSegue` from the receiver's
+    /// segue table (R96 step 1, R97); unwinds and unknown identifiers are left to the core
+    /// (R99, D18). See ``StoryboardSnapshot/resolveSegue(_:in:)``.
+    func resolveSegue(_ command: Command, in state: SessionState) throws(Problem) -> Command {
+        try snapshot.resolveSegue(command, in: state)
+    }
+
+    // MARK: - Routes
+
+    /// `rest` is the path after `/v1/storyboards`.
+    func route(_ req: HTTPRequest, _ rest: [String]) throws(Problem) -> HTTPResponse {
+        func allow(_ methods: [String]) throws(Problem) {
+            if !methods.contains(req.method) { throw Problem.methodNotAllowed(req.method, allow: methods) }
+        }
+        switch rest.count {
+        case 0:
+            try allow(["GET"])
+            return list()
+        case 1:
+            try allow(["GET", "PUT", "DELETE"])
+            let name = try Self.validName(rest[0])
+            switch req.method {
+            case "GET": return try get(name)
+            case "PUT": return try put(name, req)
+            default: return try delete(name)
+            }
+        case 2 where rest[1] == "customSegues":
+            try allow(["PUT"])
+            return try putCustomSegues(try Self.validName(rest[0]), req)
+        default:
+            throw Problem.notFound(req.path)
+        }
+    }
+
+    /// Characters a path segment keeps unescaped in `Location` (RFC 3986 `pchar` minus `/`).
+    static let pathSegment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+
+    static func validName(_ name: String) throws(Problem) -> String {
+        guard !name.isEmpty, name.utf8.count <= 200, !name.contains("/") else {
+            throw Problem.invalidField("name", "A storyboard name is 1–200 characters without '/'.")
+        }
+        return name
+    }
+
+    static func unknownStoryboard(_ name: String) -> Problem {
+        Problem(status: 404, slug: "unknown-storyboard", title: "Unknown storyboard",
+                detail: "No storyboard named '\(name)' has been uploaded.")
+    }
+
+    static func storageFailure(_ error: any Error) -> Problem {
+        Problem(status: 500, slug: "storage-failure", title: "The storyboard could not be stored", detail: "\(error)")
+    }
+
+    func list() -> HTTPResponse {
+        let snapshot = self.snapshot
+        let items: [JSON] = snapshot.library.names.compactMap { name in
+            guard let storyboard = snapshot.library[name] else { return nil }
+            return .object([
+                ("name", .string(name)),
+                ("initialViewController", .from(storyboard.initialViewController)),
+                ("scenes", .from(storyboard.scenes.count)),
+                ("diagnostics", .from(snapshot.diagnostics(for: name).count)),
+            ])
+        }
+        return NavSimService.json(200, .object([("storyboards", .array(items))]))
+    }
+
+    func get(_ name: String) throws(Problem) -> HTTPResponse {
+        let snapshot = self.snapshot
+        guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
+        return NavSimService.json(200, reply)
+    }
+
+    /// `PUT /v1/storyboards/{name}`: 415 unless XML, 400 when malformed (line and column in the
+    /// detail), 422 for a document that is not an iOS storyboard; 201 new, 200 replaced. Custom
+    /// segue declarations survive a replacement (they are about classes, not the XML).
+    func put(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let type = req.headers["content-type"]?.lowercased()
+        guard let type, type.hasPrefix("application/xml") || type.hasPrefix("text/xml") else {
+            throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/xml")
+        }
+        let storyboard: Storyboard
+        do {
+            storyboard = try StoryboardParser.parse(name: name, data: req.body)
+        } catch {
+            throw Self.problem(error)
+        }
+        let result: Result<(created: Bool, snapshot: StoryboardSnapshot), Problem> = contents.withLock { contents in
+            let declarations = contents.declarations[name]
+            do {
+                try store.putStoryboard(StoredStoryboard(name: name, xml: req.body, customSegues: declarations?.storedText,
+                                                         updatedAt: NavSimService.now()))
+            } catch {
+                return .failure(Self.storageFailure(error))
+            }
+            let created = contents.library.insert(storyboard) == nil
+            contents.xml[name] = req.body
+            return .success((created, contents.snapshot))
+        }
+        let (created, snapshot) = try result.get()
+        guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
+        let location = "/v1/storyboards/" + (name.addingPercentEncoding(withAllowedCharacters: Self.pathSegment) ?? name)
+        return NavSimService.json(created ? 201 : 200, reply, location: created ? location : nil)
+    }
+
+    func delete(_ name: String) throws(Problem) -> HTTPResponse {
+        let result: Result<Void, Problem> = contents.withLock { contents in
+            guard contents.library[name] != nil else { return .failure(Self.unknownStoryboard(name)) }
+            do { _ = try store.deleteStoryboard(name) } catch { return .failure(Self.storageFailure(error)) }
+            contents.library.remove(named: name)
+            contents.declarations[name] = nil
+            contents.xml[name] = nil
+            return .success(())
+        }
+        try result.get()
+        return HTTPResponse(status: 204)
+    }
+
+    /// `PUT /v1/storyboards/{name}/customSegues`: replaces the declarations of the storyboard's
+    /// custom segue classes (what their `perform` does, R98 "Custom") and answers the storyboard
+    /// reply with its diagnostics recomputed (`undeclared-custom-segue` clears).
+    func putCustomSegues(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        var body = JSON.object([])
+        if !req.body.isEmpty {
+            let type = req.headers["content-type"]?.lowercased()
+            guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
+                throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
+            }
+            do { body = try JSON.parse(req.body) } catch { throw Problem.invalidBody(error.description) }
+        }
+        let declarations = try CustomSegueDeclarations.decode(body)
+        let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
+            guard contents.library[name] != nil, let xml = contents.xml[name] else {
+                return .failure(Self.unknownStoryboard(name))
+            }
+            do {
+                try store.putStoryboard(StoredStoryboard(name: name, xml: xml, customSegues: declarations.storedText,
+                                                         updatedAt: NavSimService.now()))
+            } catch {
+                return .failure(Self.storageFailure(error))
+            }
+            contents.declarations[name] = declarations
+            return .success(contents.snapshot)
+        }
+        guard let reply = try result.get().reply(for: name) else { throw Self.unknownStoryboard(name) }
+        return NavSimService.json(200, reply)
+    }
+
+    /// Parser errors as problems: not XML → 400 `invalid-body` (with line and column); XML that
+    /// is no iOS storyboard → 422 `unsupported-document-type`; a DOCTYPE (never written by
+    /// Interface Builder, refused for safety) → 422 `invalid-body`; too large → 413.
+    static func problem(_ error: StoryboardError) -> Problem {
+        switch error {
+        case .malformedXML, .tooDeeplyNested, .unsupportedEncoding:
+            return Problem(status: 400, slug: "invalid-body", title: "The body is not a well-formed XML document",
+                           detail: error.description)
+        case .doctypeNotAllowed:
+            return Problem(status: 422, slug: "invalid-body", title: "The document is refused", detail: error.description)
+        case .notAStoryboard, .unsupportedDocumentType:
+            return Problem(status: 422, slug: "unsupported-document-type", title: "Not an iOS storyboard",
+                           detail: error.description)
+        case let .documentTooLarge(_, limit):
+            return Problem.payloadTooLarge(limit)
+        }
+    }
+}

@@ -1,0 +1,270 @@
+import NavigationCore
+import Storyboards
+
+/// The uploaded storyboards as one request sees them: builds ControllerSpecs from scenes
+/// (R101, R102), fills in segue destinations (R96–R98) and renders the storyboard replies.
+struct StoryboardSnapshot: Sendable {
+    var library: StoryboardLibrary
+    var declarations: [String: CustomSegueDeclarations]
+
+    /// How deep relationship and embed segues may nest while instantiating. The upload
+    /// diagnostics already flag `relationship-cycle`; this keeps a cyclic file from recursing
+    /// forever (real files nest 4 deep at most: split → tab → nav → root).
+    static let maximumDepth = 32
+
+    // MARK: - Instantiation (R101, R102)
+
+    /// `UIStoryboard(name:bundle:)` then `instantiateInitialViewController()` (identifier nil) or
+    /// `instantiateViewController(withIdentifier:)`.
+    /// - Returns: the scene's spec; nil when the storyboard has no entry point (R102: UIKit returns nil).
+    /// - Throws: 409 D20 for an unknown storyboard, D19 for an unknown identifier, the R101
+    ///   assertion for an empty one; 409 problems for references that cannot be followed.
+    func instantiate(storyboard name: String, identifier: String?) throws(Problem) -> ControllerSpec? {
+        guard let storyboard = library[name] else { throw Problem(Diagnostic.unknownStoryboard(name)) }
+        if let identifier {
+            guard !identifier.isEmpty else { throw Problem(Diagnostic.emptyStoryboardIdentifier()) }
+            guard let scene = storyboard.scene(withStoryboardIdentifier: identifier) else {
+                throw Problem(Diagnostic.unknownStoryboardIdentifier(storyboard: name, identifier: identifier))
+            }
+            return try spec(at: SceneAddress(storyboard: name, sceneID: scene.id), depth: 0)
+        }
+        guard let initial = storyboard.initialViewController else { return nil }
+        return try spec(at: SceneAddress(storyboard: name, sceneID: initial), depth: 0)
+    }
+
+    /// The ControllerSpec of the controller at `address` (a storyboard reference is followed to
+    /// the scene it stands for), with its relationship and embed children (R102: instantiated
+    /// with it) and its segue table (R97). Ids are the Storyboard ID, else the element id, with
+    /// `#2`, `#3`, … appended by the core when taken (API.md "Storyboards").
+    func spec(at address: SceneAddress, depth: Int) throws(Problem) -> ControllerSpec {
+        guard depth <= Self.maximumDepth else {
+            throw Problem.conflict("relationship-cycle",
+                                   "Instantiating '\(address)' nests relationship/embed segues more than \(Self.maximumDepth) deep; the scenes contain each other.")
+        }
+        let resolved: ResolvedScene
+        switch library.resolve(address) {
+        case let .success(r): resolved = r
+        case let .failure(error): throw Self.problem(error, at: address)
+        }
+        let scene = resolved.scene
+        let name = resolved.storyboard
+        var spec = ControllerSpec(id: scene.storyboardIdentifier ?? scene.id,
+                                  kind: ControllerKind(rawValue: scene.kind.rawValue) ?? .viewController,
+                                  className: scene.className)
+        spec.appendsSuffixWhenTaken = true
+        spec.title = scene.title
+        spec.modalPresentationStyle = scene.modalPresentationStyle.flatMap(PresentationStyle.init(rawValue:))
+        spec.modalTransitionStyle = scene.modalTransitionStyle.flatMap(TransitionStyle.init(rawValue:))
+        spec.definesPresentationContext = scene.definesPresentationContext
+        spec.providesPresentationContextTransitionStyle = scene.providesPresentationContextTransitionStyle
+        spec.isModalInPresentation = scene.isModalInPresentation
+        spec.storyboard = StoryboardOrigin(name: name, identifier: scene.storyboardIdentifier)
+        spec.segues = segueSpecs(of: scene, in: name)
+        // storyboard-format.md §7: a legacy `<classes>` section names the unwind actions a class implements.
+        if let customClass = scene.customClass, let actions = library[name]?.unwindActionsByClass[customClass], !actions.isEmpty {
+            spec.unwindActions = actions
+        }
+
+        func child(_ segue: Segue) throws(Problem) -> ControllerRef? {
+            guard let destination = segue.destination else { return nil }
+            return .new(try self.spec(at: SceneAddress(storyboard: name, sceneID: destination), depth: depth + 1))
+        }
+        switch spec.kind {
+        case .navigationController:
+            if let root = scene.relationships.first(where: { $0.relationship == "rootViewController" }),
+               let ref = try child(root) {
+                spec.viewControllers = [ref]
+            }
+        case .tabBarController:
+            var tabs: [ControllerRef] = []
+            for segue in scene.relationships where segue.relationship == "viewControllers" {
+                if let ref = try child(segue) { tabs.append(ref) }
+            }
+            spec.viewControllers = tabs
+        case .splitViewController:
+            spec.splitStyle = scene.splitStyle.flatMap { SplitState.Style(rawValue: $0.rawValue) }
+            // By name, never by position (storyboard-format.md §5); column-style names accepted too.
+            for segue in scene.relationships {
+                switch segue.relationship {
+                case "masterViewController", "primaryViewController":
+                    if spec.primary == nil { spec.primary = try child(segue) }
+                case "detailViewController", "secondaryViewController":
+                    if spec.secondary == nil { spec.secondary = try child(segue) }
+                case "supplementaryViewController":
+                    if spec.supplementary == nil { spec.supplementary = try child(segue) }
+                default:
+                    break
+                }
+            }
+        case .pageViewController:
+            // No relationship segues for pages: the data source supplies them (§5).
+            spec.pageTransitionStyle = scene.page?.transitionStyle.flatMap(PageState.Style.init(rawValue:))
+            spec.spineLocation = scene.page?.spineLocation
+            spec.isDoubleSided = scene.page?.isDoubleSided
+        default:
+            break
+        }
+        var embedded: [ControllerRef] = []
+        for segue in scene.segues where segue.kind == .embed {
+            if let ref = try child(segue) { embedded.append(ref) }
+        }
+        if !embedded.isEmpty { spec.embedded = embedded }
+        return spec
+    }
+
+    /// The scene's transition segues as the core performs them (R97, R98): relationship and embed
+    /// segues are containment, made at instantiation. Custom segues take what the storyboard's
+    /// declarations say their class does (its styles win over the segue's attributes).
+    func segueSpecs(of scene: Scene, in storyboard: String) -> [SegueSpec] {
+        scene.segues.compactMap { segue -> SegueSpec? in
+            guard segue.kind != .relationship, segue.kind != .embed,
+                  let kind = SegueSpec.Kind(rawValue: segue.kind.rawValue) else { return nil }
+            var anchor: NavigationCore.PopoverAnchor?
+            switch segue.popoverAnchor {
+            case let .view(id): anchor = NavigationCore.PopoverAnchor(sourceView: id)
+            case let .barButtonItem(id): anchor = NavigationCore.PopoverAnchor(barButtonItem: id)
+            case nil: anchor = nil
+            }
+            var spec = SegueSpec(
+                id: segue.id, identifier: segue.identifier, kind: kind,
+                destinationScene: kind == .unwind ? nil : segue.destination,
+                destinationStoryboard: kind == .unwind ? nil : storyboard,
+                modalPresentationStyle: segue.modalPresentationStyle.flatMap(PresentationStyle.init(rawValue:)),
+                modalTransitionStyle: segue.modalTransitionStyle.flatMap(TransitionStyle.init(rawValue:)),
+                animates: segue.animates, popover: anchor, unwindAction: segue.unwindAction,
+                customClass: segue.customClass)
+            if kind == .custom, let customClass = segue.customClass,
+               let declared = declarations[storyboard]?[customClass] {
+                spec.customPerforms = declared.performs.rawValue
+                if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
+                if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
+                spec.customTransitioningDelegate = declared.transitioningDelegate
+            }
+            return spec
+        }
+    }
+
+    /// Resolution failures while following a scene: the missing storyboard is D20 and the missing
+    /// Storyboard ID D19 (R101), as UIKit raises them when it loads the reference; the rest have no
+    /// UIKit code and are 409s named like the upload diagnostics that announced them.
+    static func problem(_ error: ResolutionError, at address: SceneAddress) -> Problem {
+        switch error {
+        case let .storyboardNotFound(name):
+            return Problem(Diagnostic.unknownStoryboard(name))
+        case let .identifierNotFound(identifier, storyboard):
+            return Problem(Diagnostic.unknownStoryboardIdentifier(storyboard: storyboard, identifier: identifier))
+        case .noInitialViewController:
+            return Problem.conflict("unresolved-reference", "Cannot instantiate '\(address)': \(error.description)")
+        case .referenceCycle:
+            return Problem.conflict("reference-cycle", "Cannot instantiate '\(address)': \(error.description)")
+        case .elementNotFound, .unwind:
+            return Problem.conflict("unknown-destination", "Cannot instantiate '\(address)': \(error.description)")
+        }
+    }
+
+    // MARK: - Segues (R96, R97)
+
+    /// For `.performSegue/.triggerSegue(receiver, identifier, nil)`: finds the segue in the
+    /// receiver's table the way the core does and instantiates its destination scene (R96 step 1),
+    /// from `destinationStoryboard` (references are followed). A `triggerSegue` may name the segue
+    /// by its element id (API.md): the command then carries the segue's identifier. Unwinds
+    /// (R99: the core finds the destination), unknown identifiers and controllers without a
+    /// storyboard (D18, raised by the core) come back unchanged, as does a trigger that
+    /// `shouldPerformSegue` vetoes (R96: nothing is instantiated).
+    func resolveSegue(_ command: Command, in state: SessionState) throws(Problem) -> Command {
+        let receiver: ControllerID
+        var identifier: String
+        let trigger: Bool
+        switch command {
+        case let .performSegue(r, i, nil): (receiver, identifier, trigger) = (r, i, false)
+        case let .triggerSegue(r, i, nil): (receiver, identifier, trigger) = (r, i, true)
+        default: return command
+        }
+        guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return command }
+        func lookup(_ identifier: String) -> SegueSpec? {
+            controller.segues.first { $0.identifier == identifier || ($0.identifier == nil && $0.id == identifier) }
+        }
+        if trigger, lookup(identifier) == nil,
+           let named = controller.segues.first(where: { $0.id == identifier })?.identifier {
+            identifier = named
+        }
+        func rebuilt(_ destination: ControllerSpec?) -> Command {
+            trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination)
+                : .performSegue(receiver: receiver, identifier: identifier, destination: destination)
+        }
+        guard let segue = lookup(identifier), segue.kind != .unwind, segue.kind != .relationship, segue.kind != .embed,
+              let scene = segue.destinationScene else { return rebuilt(nil) }
+        if trigger && controller.shouldPerformSegue[identifier] == false { return rebuilt(nil) }
+        let address = SceneAddress(storyboard: segue.destinationStoryboard ?? origin.name, sceneID: scene)
+        return rebuilt(try spec(at: address, depth: 0))
+    }
+
+    // MARK: - Replies
+
+    /// Upload diagnostics, computed now: other storyboards and declarations may have changed.
+    func diagnostics(for name: String) -> [StoryboardDiagnostic] {
+        library.diagnostics(for: name, customSegueClasses: declarations[name]?.classes ?? [])
+    }
+
+    /// The storyboard reply of API.md "Storyboards"; nil for an unknown name.
+    func reply(for name: String) -> JSON? {
+        guard let storyboard = library[name] else { return nil }
+        var members: [(String, JSON)] = [
+            ("name", .string(name)),
+            ("initialViewController", .from(storyboard.initialViewController)),
+            ("scenes", .array(storyboard.scenes.map { sceneJSON($0, in: name) })),
+            ("diagnostics", .array(diagnostics(for: name).map(Self.diagnosticJSON))),
+        ]
+        if let declared = declarations[name], !declared.byClass.isEmpty { members.append(("customSegues", declared.json)) }
+        return .object(members)
+    }
+
+    /// A scene; a storyboard reference reports the kind and class it resolves to (when it does)
+    /// and its target under `storyboardReference`.
+    func sceneJSON(_ scene: Scene, in storyboard: String) -> JSON {
+        var kind = scene.kind.rawValue
+        var className = scene.className
+        if scene.kind == .placeholder {
+            if case let .success(target) = library.resolve(SceneAddress(storyboard: storyboard, sceneID: scene.id)) {
+                kind = target.scene.kind.rawValue
+                className = target.scene.className
+            } else {
+                kind = SceneKind.viewController.rawValue
+            }
+        }
+        var members: [(String, JSON)] = [
+            ("id", .string(scene.id)), ("kind", .string(kind)), ("class", .string(className)),
+            ("storyboardIdentifier", .from(scene.storyboardIdentifier)), ("title", .from(scene.title)),
+            ("segues", .array(scene.segues.map(Self.segueJSON))),
+        ]
+        if let reference = scene.placeholder {
+            members.append(("storyboardReference", .object([
+                ("storyboardName", .string(reference.storyboardName ?? storyboard)),
+                ("referencedIdentifier", .from(reference.referencedIdentifier)),
+            ])))
+        }
+        return .object(members)
+    }
+
+    /// A segue; `kind` as the XML spells it (legacy `push`, `modal`, … stay visible). Besides
+    /// API.md's fields: `unwindAction`, `customClass` and the segue's own presentation styles, when set.
+    static func segueJSON(_ segue: Segue) -> JSON {
+        var members: [(String, JSON)] = [
+            ("id", .string(segue.id)), ("identifier", .from(segue.identifier)), ("kind", .string(segue.spelledKind)),
+            ("destination", .from(segue.destination)),
+        ]
+        if let v = segue.relationship { members.append(("relationship", .string(v))) }
+        if let v = segue.modalPresentationStyle { members.append(("modalPresentationStyle", .string(v))) }
+        if let v = segue.modalTransitionStyle { members.append(("modalTransitionStyle", .string(v))) }
+        if let v = segue.unwindAction { members.append(("unwindAction", .string(v))) }
+        if let v = segue.customClass { members.append(("customClass", .string(v))) }
+        return .object(members)
+    }
+
+    static func diagnosticJSON(_ d: StoryboardDiagnostic) -> JSON {
+        .object([
+            ("severity", .string(d.severity.rawValue)), ("code", .string(d.code.rawValue)),
+            ("message", .string(d.message)), ("element", .from(d.element)),
+        ])
+    }
+}
