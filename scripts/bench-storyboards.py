@@ -6,7 +6,7 @@ Usage: scripts/bench-storyboards.py [--base http://127.0.0.1:8080] [--rounds 3]
 Each round uploads every .storyboard with PUT /v1/storyboards/{name} (Content-Type
 application/xml) and prints total seconds, files/s and MB/s; names are unique per round.
 """
-import argparse, os, sys, time, urllib.request
+import argparse, os, sys, time, urllib.parse, urllib.request
 
 def main():
     ap = argparse.ArgumentParser()
@@ -21,7 +21,7 @@ def main():
     for r in range(a.rounds):
         started = time.perf_counter()
         for name, data in blobs:
-            req = urllib.request.Request(f"{a.base}/v1/storyboards/bench{r}-{name[:-11]}", data=data, method="PUT",
+            req = urllib.request.Request(f"{a.base}/v1/storyboards/" + urllib.parse.quote(f"bench{r}-{name[:-11]}"), data=data, method="PUT",
                                          headers={"Content-Type": "application/xml"})
             with urllib.request.urlopen(req, timeout=30) as resp:
                 if resp.status not in (200, 201):
