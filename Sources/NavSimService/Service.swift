@@ -219,17 +219,18 @@ public final class NavSimService: Sendable {
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         let limit = min(max(Int(req.query["limit"] ?? "") ?? 100, 1), 1000)
-        let ids = sessions.ids()
-        var start = 0
-        if let after = req.query["after"], let i = ids.firstIndex(of: after) { start = i + 1 }
-        let page = ids.dropFirst(start).prefix(limit)
+        // In id order: the same before and after a restart (creation order is lost when the
+        // store loads the sessions), and an `after` whose session was deleted still pages on.
+        let ids = sessions.ids().sorted()
+        let rest = req.query["after"].map { after in ids.filter { $0 > after } } ?? ids
+        let page = rest.prefix(limit)
         var items: [JSON] = []
         for id in page {
             guard let box = sessions.box(id), let s = box.live.withLock({ $0 }) else { continue }
             items.append(.object([("id", .string(s.id)), ("version", .number(Double(s.version))), ("createdAt", .string(s.createdAt))]))
         }
         var members: [(String, JSON)] = [("sessions", .array(items))]
-        if start + page.count < ids.count, let last = page.last { members.append(("next", .string(last))) }
+        if rest.count > page.count, let last = page.last { members.append(("next", .string(last))) }
         return Self.json(200, .object(members))
     }
 
@@ -290,15 +291,16 @@ public final class NavSimService: Sendable {
     }
 
     func history(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
-        _ = try withSession(sid) { $0.version }
+        let version = try withSession(sid) { $0.version }
         let after = max(Int(req.query["after"] ?? "") ?? 0, 0)
         let limit = min(max(Int(req.query["limit"] ?? "") ?? 100, 1), 1000)
         do {
-            let rows = try store.history(session: sid, after: after, limit: limit + 1)
+            // Up to the version the ETag names, even if an operation commits meanwhile.
+            let rows = try store.history(session: sid, after: after, limit: limit + 1).filter { $0.version <= version }
             let page = rows.prefix(limit)
             var members: [(String, JSON)] = [("entries", .array(page.map(Persistence.historyJSON)))]
             if rows.count > limit, let last = page.last { members.append(("next", .number(Double(last.version)))) }
-            return Self.json(200, .object(members))
+            return Self.json(200, .object(members), etag: version)
         } catch {
             throw Problem(status: 500, slug: "storage-failure", title: "History could not be read", detail: "\(error)")
         }

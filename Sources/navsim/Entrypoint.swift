@@ -7,6 +7,7 @@ import NavSimService
 @main
 struct Entrypoint {
     static func main() {
+        Signals.block()
         let env = ProcessInfo.processInfo.environment
         var host = env["NAVSIM_HOST"] ?? "127.0.0.1"
         var port = env["NAVSIM_PORT"] ?? "8080"
@@ -92,21 +93,28 @@ enum Resources {
     }
 }
 
-/// SIGINT/SIGTERM end the process cleanly. The handler is `@Sendable` so it does not inherit
-/// the main actor (ENGINEERING.md §2.3 point 5).
+/// SIGINT/SIGTERM end the process cleanly. They are blocked first thing in `main`, before any
+/// thread exists, so every thread (libmicrohttpd's, Dispatch's) inherits the mask and a signal
+/// that arrives at any moment, even as the port opens, stays pending until `sigwait` takes it.
+/// (Ignoring them and arming a Dispatch signal source after the server started lost a signal
+/// sent in between: the process then never stopped.)
 enum Signals {
+    static func block() {
+        var set = termination
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     static func waitForTermination() {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let done = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "navsim.signals")
-        let sources = [SIGINT, SIGTERM].map { sig in
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler { @Sendable in done.signal() }
-            source.resume()
-            return source
-        }
-        done.wait()
-        sources.forEach { $0.cancel() }
+        var set = termination
+        var received: Int32 = 0
+        while sigwait(&set, &received) != 0 {}
+    }
+
+    private static var termination: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
     }
 }
