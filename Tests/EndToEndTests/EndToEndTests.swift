@@ -1,0 +1,406 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import NavSimService
+
+// The real `navsim` binary on an ephemeral port of 127.0.0.1, spoken to over a raw socket.
+
+/// Files of the checkout the binary needs (a build directory has no `migrations/` beside it).
+private enum Checkout {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // EndToEndTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository root
+    static let migrations = root.appendingPathComponent("migrations").path
+    static let openAPI = root.appendingPathComponent("openapi.yaml").path
+}
+
+struct E2EError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The `navsim` executable: `NAVSIM_BINARY`, else the one `swift build` put beside this test
+/// bundle, else the checkout's `.build/debug/navsim`.
+private func locateBinary() throws -> String {
+    let fm = FileManager.default
+    var candidates: [String] = []
+    if let env = ProcessInfo.processInfo.environment["NAVSIM_BINARY"], !env.isEmpty { candidates.append(env) }
+    var dirs: [URL] = []
+    if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") { dirs.append(URL(fileURLWithPath: exe).deletingLastPathComponent()) }
+    if let first = CommandLine.arguments.first { dirs.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+    dirs.append(Bundle.main.bundleURL)
+    dirs.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    for dir in dirs {
+        // The test runner lives in …/debug/ (or inside …/debug/navsimPackageTests.xctest/… on macOS).
+        var d = dir
+        for _ in 0..<4 {
+            candidates.append(d.appendingPathComponent("navsim").path)
+            d = d.deletingLastPathComponent()
+        }
+    }
+    candidates.append(Checkout.root.appendingPathComponent(".build/debug/navsim").path)
+    if let found = candidates.first(where: { path in
+        var isDirectory: ObjCBool = false
+        return fm.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue && fm.isExecutableFile(atPath: path)
+    }) {
+        return found
+    }
+    throw E2EError("cannot find the navsim binary (build it, or set NAVSIM_BINARY); looked at \(candidates)")
+}
+
+/// A port of 127.0.0.1 that was free a moment ago: bind to port 0, read the port, close.
+private func freePort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw E2EError("socket: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+            bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0
+        }
+    }
+    guard bound else { throw E2EError("bind 127.0.0.1:0: errno \(errno)") }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+struct WireReply: CustomStringConvertible {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+
+    func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: JSON { (try? JSON.parse(body)) ?? .null }
+    subscript(key: String) -> JSON? { json[key] }
+    var description: String { "\(status) \(text.prefix(600))" }
+}
+
+/// One HTTP/1.1 exchange on a fresh connection (`Connection: close`), blocking, with a timeout.
+private func exchange(port: UInt16, _ method: String, _ target: String, body: [UInt8]? = nil,
+                      headers extra: [(String, String)] = [], sendBody: Bool = true) throws -> WireReply {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw E2EError("socket: errno \(errno)") }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)  // a hung server fails the test instead of hanging it
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw E2EError("connect 127.0.0.1:\(port): errno \(errno)") }
+
+    var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+    for (name, value) in extra { head += "\(name): \(value)\r\n" }
+    if let body {
+        if !extra.contains(where: { $0.0.lowercased() == "content-type" }) { head += "Content-Type: application/json\r\n" }
+        if !extra.contains(where: { $0.0.lowercased() == "content-length" }) { head += "Content-Length: \(body.count)\r\n" }
+    }
+    let out = Array((head + "\r\n").utf8) + (sendBody ? body ?? [] : [])
+    var offset = 0
+    while offset < out.count {
+        let n = out[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard n > 0 else { throw E2EError("send: errno \(errno)") }
+        offset += n
+    }
+
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n == 0 { break }
+        if n < 0 {
+            if errno == EINTR { continue }
+            if errno == ECONNRESET && !received.isEmpty { break }
+            throw E2EError("recv from \(method) \(target): errno \(errno) after \(received.count) bytes")
+        }
+        received += chunk[..<n]
+    }
+    guard let end = received.indices.dropLast(3).first(where: {
+        received[$0] == 13 && received[$0 + 1] == 10 && received[$0 + 2] == 13 && received[$0 + 3] == 10
+    }) else { throw E2EError("no response head for \(method) \(target): \(String(decoding: received, as: UTF8.self))") }
+    var lines = String(decoding: received[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+    let statusLine = lines.removeFirst().split(separator: " ")
+    guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw E2EError("bad status line for \(method) \(target)") }
+    let headers = lines.compactMap { line -> (String, String)? in
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+    var body = Array(received[(end + 4)...])
+    if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }) {
+        guard body.count >= length else { throw E2EError("short body for \(method) \(target): \(body.count) of \(length)") }
+        body = Array(body.prefix(length))
+    }
+    return WireReply(status: status, headers: headers, body: body)
+}
+
+/// One run of the binary on a database file. Its log goes to a file (a pipe nobody drains
+/// would block the server once full).
+final class Server {
+    let process = Process()
+    let port: UInt16
+    let logPath: String
+
+    init(databasePath: String, logPath: String) throws {
+        port = try freePort()
+        self.logPath = logPath
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        process.executableURL = URL(fileURLWithPath: try locateBinary())
+        process.arguments = ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
+        environment["NAVSIM_OPENAPI"] = Checkout.openAPI
+        process.environment = environment
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try log.close()
+        try waitUntilHealthy()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            _ = waitForExit(seconds: 5)
+        }
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    private func waitUntilHealthy() throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            guard process.isRunning else { throw E2EError("navsim exited with \(process.terminationStatus): \(log)") }
+            if let r = try? exchange(port: port, "GET", "/healthz"), r.status == 200 { return }
+            usleep(20_000)
+        }
+        throw E2EError("navsim did not answer /healthz on port \(port) within 10 s: \(log)")
+    }
+
+    @discardableResult
+    func request(_ method: String, _ target: String, _ body: String? = nil, headers: [(String, String)] = []) throws -> WireReply {
+        try exchange(port: port, method, target, body: body.map { Array($0.utf8) }, headers: headers)
+    }
+
+    /// Sends a signal and waits (bounded) for the process to end.
+    func stop(with sig: Int32, seconds: Double = 10) -> Bool {
+        kill(process.processIdentifier, sig)
+        return waitForExit(seconds: seconds)
+    }
+
+    func waitForExit(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        return !process.isRunning
+    }
+}
+
+/// A fresh temporary directory, removed when the value goes away.
+final class Scratch {
+    let path: String
+    init() throws {
+        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("EndToEndTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+}
+
+@Suite("navsim binary end to end", .serialized)
+struct EndToEndTests {
+    /// API.md / ARCHITECTURE.md: an acknowledged operation survives kill -9. Three sessions,
+    /// 38 operations across them (pushes, pops, tab selections, PATCHes, presentations, manual
+    /// transitions and a turn), SIGKILL right after the last reply, a new process on the same
+    /// file: every session, every history and every past version answer exactly as before.
+    @Test func acknowledgedOperationsSurviveSIGKILL() throws {
+        let scratch = try Scratch()
+        let db = scratch.file("navsim.sqlite")
+        var server: Server? = try Server(databasePath: db, logPath: scratch.file("first.log"))
+        let first = try #require(server)
+
+        func ok(_ method: String, _ target: String, _ body: String? = nil, status: Int = 200,
+                sourceLocation: SourceLocation = #_sourceLocation) throws -> WireReply {
+            let r = try first.request(method, target, body)
+            #expect(r.status == status, "\(method) \(target): \(r)", sourceLocation: sourceLocation)
+            return r
+        }
+        _ = try ok("POST", "/v1/sessions", #"{"id": "nav", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}"#, status: 201)
+        _ = try ok("POST", "/v1/sessions", """
+            {"id": "tabs", "root": {"id": "tabs", "kind": "tabBarController", "viewControllers": [
+              {"id": "navA", "kind": "navigationController", "viewControllers": [{"id": "rootA"}]},
+              {"id": "navB", "kind": "navigationController", "viewControllers": [{"id": "rootB"}]}]}}
+            """, status: 201)
+        _ = try ok("POST", "/v1/sessions", #"{"id": "manual", "options": {"transitions": "manual"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}"#, status: 201)
+
+        var operations = 0
+        var selected = 0
+        for k in 0..<12 {
+            // nav: push, push, pop, …
+            if k % 3 == 2 {
+                _ = try ok("POST", "/v1/sessions/nav/controllers/nav/pop", #"{"animated": false}"#)
+            } else {
+                _ = try ok("POST", "/v1/sessions/nav/controllers/nav/push", #"{"viewController": {"id": "n\#(k)", "title": "N\#(k)"}}"#)
+            }
+            // tabs: select, push onto the selected tab's navigation controller, retitle what was pushed.
+            switch k % 3 {
+            case 0:
+                selected = (k / 3) % 2
+                _ = try ok("POST", "/v1/sessions/tabs/controllers/tabs/select", #"{"index": \#(selected)}"#)
+            case 1:
+                _ = try ok("POST", "/v1/sessions/tabs/controllers/\(selected == 0 ? "navA" : "navB")/push",
+                           #"{"viewController": {"id": "t\#(k)"}}"#)
+            default:
+                _ = try ok("PATCH", "/v1/sessions/tabs/controllers/t\(k - 1)", #"{"title": "T\#(k)", "modalPresentationStyle": "formSheet"}"#)
+            }
+            // manual: present (in flight), tick, dismiss (in flight), tick.
+            switch k % 4 {
+            case 0: _ = try ok("POST", "/v1/sessions/manual/controllers/nav/present", #"{"viewController": {"id": "m\#(k)"}}"#)
+            case 2: _ = try ok("POST", "/v1/sessions/manual/controllers/nav/dismiss", "{}")
+            default: _ = try ok("POST", "/v1/sessions/manual/transitions/complete", "{}")
+            }
+            operations += 3
+        }
+        // A turn, a trait change, and a presentation left in flight at the kill.
+        let turn = try ok("POST", "/v1/sessions/nav/turns", """
+            {"operations": [{"controller": "nav", "operation": "present", "viewController": {"id": "sheet"}},
+                            {"controller": "nav", "operation": "present", "viewController": {"id": "refused"}}]}
+            """)
+        #expect(turn["results"]?.array?.last?["status"]?.number == 409, "\(turn)")
+        _ = try ok("PATCH", "/v1/sessions/tabs", #"{"traits": {"verticalSizeClass": "compact"}}"#)
+        _ = try ok("POST", "/v1/sessions/manual/controllers/nav/present", #"{"viewController": {"id": "last"}}"#)
+        operations += 3
+        #expect(operations >= 30)
+
+        let ids = ["nav", "tabs", "manual"]
+        var before: [String: String] = [:]
+        var histories: [String: String] = [:]
+        var versions: [String: [String]] = [:]
+        for id in ids {
+            before[id] = try ok("GET", "/v1/sessions/\(id)").text
+            histories[id] = try ok("GET", "/v1/sessions/\(id)/history?limit=1000").text
+            let current = Int(try ok("GET", "/v1/sessions/\(id)")["version"]?.number ?? 0)
+            versions[id] = try (0...current).map { try ok("GET", "/v1/sessions/\(id)?version=\($0)").text }
+        }
+        #expect(versions.values.map { $0.count - 1 }.reduce(0, +) == operations, "every operation was one version")
+        let list = try ok("GET", "/v1/sessions").text
+        let inFlight = try ok("GET", "/v1/sessions/manual/transitions")
+        #expect(inFlight["transitions"]?.array?.count == 1, "\(inFlight)")
+
+        try #require(first.stop(with: SIGKILL), "navsim did not die on SIGKILL")
+        #expect(first.process.terminationReason == .uncaughtSignal)
+        #expect(first.process.terminationStatus == SIGKILL)
+        server = nil
+
+        let second = try Server(databasePath: db, logPath: scratch.file("second.log"))
+        for id in ids {
+            let now = try second.request("GET", "/v1/sessions/\(id)")
+            #expect(now.status == 200)
+            #expect(now.text == before[id], "session \(id) after SIGKILL and restart differs")
+            #expect(try second.request("GET", "/v1/sessions/\(id)/history?limit=1000").text == histories[id], "history of \(id) differs")
+            for (v, text) in (versions[id] ?? []).enumerated() {
+                #expect(try second.request("GET", "/v1/sessions/\(id)?version=\(v)").text == text, "\(id)?version=\(v) differs")
+            }
+        }
+        #expect(try second.request("GET", "/v1/sessions").text == list)
+        #expect(try second.request("GET", "/v1/sessions/manual/transitions").text == inFlight.text)
+        // It carries on: the in-flight presentation finishes on the next tick.
+        let tick = try second.request("POST", "/v1/sessions/manual/transitions/complete", "{}")
+        #expect(tick.status == 200 && tick["transition"]?["state"]?.string == "completed", "\(tick)")
+        #expect(second.stop(with: SIGTERM), "navsim did not stop on SIGTERM")
+    }
+
+    /// SIGTERM stops the server cleanly: exit status 0, the port closed.
+    @Test func sigtermStopsCleanly() throws {
+        let scratch = try Scratch()
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
+        let r = try server.request("POST", "/v1/sessions", #"{"id": "s"}"#)
+        #expect(r.status == 201, "\(r)")
+        try #require(server.stop(with: SIGTERM), "navsim did not stop within 10 s of SIGTERM")
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0, "exit status; log: \(server.log)")
+        #expect(server.log.contains("navsim stopping"), "\(server.log)")
+        #expect((try? exchange(port: server.port, "GET", "/healthz")) == nil, "the port still answers after the stop")
+
+        // SIGINT too, and what was written is still there.
+        let again = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("again.log"))
+        #expect(try again.request("GET", "/v1/sessions/s").status == 200)
+        try #require(again.stop(with: SIGINT), "navsim did not stop within 10 s of SIGINT")
+        #expect(again.process.terminationReason == .exit && again.process.terminationStatus == 0)
+    }
+
+    /// A signal sent the moment the server answers (its first request served) still stops it:
+    /// there is no window after start-up in which SIGTERM or SIGINT is lost.
+    @Test func signalRightAfterStartStops() throws {
+        let scratch = try Scratch()
+        for (i, sig) in [SIGTERM, SIGINT, SIGTERM, SIGINT, SIGTERM, SIGINT].enumerated() {
+            let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("run\(i).log"))
+            try #require(server.stop(with: sig, seconds: 5), "run \(i): navsim ignored signal \(sig) sent right after start-up")
+            #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0,
+                    "run \(i): \(server.log)")
+        }
+    }
+
+    /// The service over real HTTP: health, a presentation, the spec, and the body limit.
+    @Test func healthAndPresentOverHTTP() throws {
+        let scratch = try Scratch()
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
+        defer { _ = server.stop(with: SIGTERM) }
+
+        var r = try server.request("GET", "/healthz")
+        #expect(r.status == 200)
+        #expect(r.header("Content-Type") == "application/json")
+        #expect(r.json == .object([("status", .string("ok"))]))
+
+        r = try server.request("POST", "/v1/sessions", #"{"id": "mail", "root": {"id": "inboxNav", "kind": "navigationController", "viewControllers": [{"id": "inbox", "class": "InboxViewController"}]}}"#)
+        #expect(r.status == 201, "\(r)")
+        #expect(r.header("Location") == "/v1/sessions/mail")
+        #expect(r.header("ETag") == #""0""#)
+
+        r = try server.request("POST", "/v1/sessions/mail/controllers/inbox/present",
+                               #"{"viewController": {"id": "compose", "class": "ComposeViewController"}, "modalPresentationStyle": "fullScreen"}"#,
+                               headers: [("If-Match", #""0""#)])
+        #expect(r.status == 200, "\(r)")
+        #expect(r.header("ETag") == #""1""#)
+        #expect(r["version"]?.number == 1)
+        let transition = r["transition"]
+        #expect(transition?["operation"]?.string == "present")
+        #expect(transition?["toViewController"]?.string == "compose")
+        #expect(transition?["presentationStyle"]?.string == "fullScreen")
+        #expect(transition?["state"]?.string == "completed")
+        let callbacks = (r["events"]?.array ?? []).compactMap { e in e["controller"]?.string.flatMap { c in e["callback"]?.string.map { "\(c).\($0)" } } }
+        #expect(callbacks.contains("compose.viewDidAppear") && callbacks.contains("inboxNav.viewDidDisappear"), "\(callbacks)")
+        #expect(callbacks.last == "inbox.completion", "\(callbacks)")
+        #expect(r["session"]?["window"]?["visibleViewController"]?.string == "compose")
+        #expect(r["session"]?["controllers"]?["compose"]?["presentingViewController"]?.string == "inboxNav")
+        #expect(r["session"]?["window"]?["viewsInWindow"]?.array == [.string("compose")], "full screen removes the views beneath")
+
+        r = try server.request("GET", "/v1/sessions/mail")
+        #expect(r.header("ETag") == #""1""#)
+        #expect(r["window"]?["visibleViewController"]?.string == "compose")
+
+        r = try server.request("GET", "/openapi.yaml")
+        #expect(r.status == 200 && r.body == FileManager.default.contents(atPath: Checkout.openAPI).map { Array($0) })
+
+        r = try server.request("DELETE", "/healthz")
+        #expect(r.status == 405 && r.header("Allow") == "GET", "\(r)")
+
+        // Over 1 MiB, announced by Content-Length: 413 before the body is read.
+        r = try exchange(port: server.port, "POST", "/v1/sessions/mail/controllers/inbox/dismiss",
+                         body: [UInt8](repeating: 32, count: (1 << 20) + 1), sendBody: false)
+        #expect(r.status == 413, "\(r)")
+        #expect(r["type"]?.string == "/v1/problems/payload-too-large", "\(r)")
+        #expect(try server.request("GET", "/v1/sessions/mail")["version"]?.number == 1)
+    }
+}
