@@ -17,7 +17,8 @@ extension Profile {
         guard compactWidth || compactHeight else { return style }
         guard style == .popover || style == .pageSheet || style == .formSheet else { return style }
         // R47: the delegate may keep the style (none) or pick fullScreen/overFullScreen/formSheet.
-        if release != .iOS12, let answer = delegate?.adaptivePresentationStyle {
+        // Asked on every release: §19 drops only the sheet-dismissal delegate methods before iOS 13.
+        if let answer = delegate?.adaptivePresentationStyle {
             switch answer {
             case .none: return style
             case .fullScreen, .overFullScreen, .formSheet: return answer

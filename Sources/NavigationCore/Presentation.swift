@@ -39,8 +39,9 @@ extension Engine {
             throw .uikit(.alreadyPresenting(name(v), on: name(p), from: name(s), presenting: name(w),
                                             legacy: profile.usesLegacyPresentWarning))
         }
-        // R13: the presenter's view must be in the window (R6).
-        if !pc.viewInWindow && !pc.isBeingPresented {
+        // R13: the presenter's view must be in the window (R6). A presented controller's view
+        // attaches when its presentation starts (end of turn, §0.3), not when it is accepted.
+        if !pc.viewInWindow {
             throw .uikit(.notInWindow(name(v), on: name(p), from: name(s), legacy: profile.usesLegacyPresentWarning))
         }
         // R14: a presentation or dismissal is running on the presenter.

@@ -127,7 +127,9 @@ extension Engine {
             }
             child = a
         }
-        if state.presentedViewController(dest) != nil {
+        // R100: a current-context presentation is dismissed only if the source is inside it.
+        if let (presented, _) = dismissalTarget(dest), state.presentedViewController(dest) != nil,
+           state.c(presented).presentation?.contextViewController == nil || state.isInWindowTree(source, root: presented) {
             try dismiss(receiver: dest, animated: segue.animates, reportsCompletion: false)
         }
     }

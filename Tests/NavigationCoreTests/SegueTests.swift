@@ -1,0 +1,210 @@
+import Testing
+@testable import NavigationCore
+
+/// §16: segues at run time (the storyboard layer hands the core instantiated destinations).
+@Suite("segues and unwind (R96–R100)")
+struct SegueTests {
+    let main = StoryboardOrigin(name: "Main", identifier: nil)
+
+    /// A storyboard controller with a segue table.
+    func scene(_ id: ControllerID, segues: [SegueSpec] = [], unwindActions: [String] = [],
+               shouldPerform: [String: Bool]? = nil) -> ControllerRef {
+        vc(id) {
+            $0.storyboard = StoryboardOrigin(name: "Main", identifier: id)
+            $0.segues = segues
+            $0.unwindActions = unwindActions
+            $0.shouldPerformSegue = shouldPerform
+        }
+    }
+
+    func destination(_ id: ControllerID) -> ControllerSpec {
+        var s = ControllerSpec(id: id)
+        s.storyboard = StoryboardOrigin(name: "Main", identifier: id)
+        return s
+    }
+
+    let showToB = SegueSpec(id: "seg-1", identifier: "toB", kind: .show, destinationScene: "B")
+    func unwind(_ identifier: String, _ action: String) -> SegueSpec {
+        SegueSpec(id: "unwind-\(identifier)", identifier: identifier, kind: .unwind, destinationScene: nil, unwindAction: action)
+    }
+
+    @Test("R97/R98/R65: performSegue does not ask shouldPerformSegue; prepare comes before the push (S73)")
+    func performShowSegue() {
+        var w = Window(root: nav("N", scene("A", segues: [showToB], shouldPerform: ["toB": false])))
+        let r = w.perform(.performSegue(receiver: "A", identifier: "toB", destination: destination("B")))
+        #expect(names(r) == ["A.prepareForSegue", "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear",
+                             "B.viewWillAppear", "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear",
+                             "B.didMoveToParent(N)"])
+        let prepare = r.events.first
+        #expect(prepare?.segue?.identifier == "toB")
+        #expect(prepare?.segue?.source == "A")
+        #expect(prepare?.segue?.destination == "B")
+        #expect(w.stack("N") == ["A", "B"])
+    }
+
+    @Test("R96: a user-triggered segue asks shouldPerformSegue; false does nothing and instantiates nothing (S71), true runs it")
+    func vetoedSegue() {
+        var w = Window(root: nav("N", scene("A", segues: [showToB], shouldPerform: ["toB": false])))
+        let before = w.state.order
+        let r = w.perform(.triggerSegue(receiver: "A", identifier: "toB", destination: destination("B")))
+        // The only callback is the question itself.
+        #expect(names(r) == ["A.shouldPerformSegue"])
+        #expect(r.events.first?.segue?.destination == nil)
+        #expect(w.state.order == before)
+        #expect(w.state["B"] == nil)
+        #expect(w.stack("N") == ["A"])
+
+        // Allowed: should, then prepare, then perform.
+        var ok = Window(root: nav("N", scene("A", segues: [showToB])))
+        let r2 = ok.perform(.triggerSegue(receiver: "A", identifier: "toB", destination: destination("B")))
+        #expect(Array(names(r2).prefix(3)) == ["A.shouldPerformSegue", "A.prepareForSegue", "B.willMoveToParent(N)"])
+        #expect(ok.stack("N") == ["A", "B"])
+    }
+
+    @Test("R97: performSegue with an unknown identifier raises D18 (S72)")
+    func unknownSegue() {
+        var w = Window(root: nav("N", scene("A", segues: [showToB])))
+        let d = w.refuse(.performSegue(receiver: "A", identifier: "foo", destination: nil))
+        expectDiagnostic(d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
+                         message: "Receiver (\(desc("A"))) has no segue with identifier 'foo'")
+    }
+
+    @Test("R97: a controller not loaded from a storyboard has no segues: D18")
+    func noStoryboard() {
+        var w = Window(root: vc("A") { $0.segues = [SegueSpec(id: "s", identifier: "toB", kind: .show, destinationScene: "B")] })
+        let d = w.refuse(.performSegue(receiver: "A", identifier: "toB", destination: destination("B")))
+        expectDiagnostic(d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
+                         message: "Receiver (\(desc("A"))) has no segue with identifier 'toB'")
+        #expect(w.state["B"] == nil)
+    }
+
+    @Test("R98: a Present Modally segue uses its own style and transition attributes")
+    func presentSegue() {
+        let segue = SegueSpec(id: "s", identifier: "modal", kind: .presentation, destinationScene: "B",
+                              modalPresentationStyle: .fullScreen, modalTransitionStyle: .crossDissolve)
+        var w = Window(root: nav("N", scene("A", segues: [segue])))
+        let r = w.perform(.performSegue(receiver: "A", identifier: "modal", destination: destination("B")))
+        #expect(w.presenting("B") == "N")
+        #expect(w.style("B") == .fullScreen)
+        #expect(r.transition?.transitionStyle == .crossDissolve)
+        #expect(names(r).first == "A.prepareForSegue")
+        #expect(!names(r).contains("A.completion"), "a segue's presentation has no completion handler")
+    }
+
+    @Test("R98: a legacy push segue without a navigation controller raises D24")
+    func pushSegueWithoutNavigation() {
+        var w = Window(root: scene("A", segues: [SegueSpec(id: "s", identifier: "p", kind: .push, destinationScene: "B")]))
+        let d = w.refuse(.performSegue(receiver: "A", identifier: "p", destination: destination("B")))
+        expectDiagnostic(d, code: "D24", slug: "push-segue-without-navigation-controller", severity: .exception,
+                         name: "NSGenericException",
+                         message: "Push segues can only be used when the source controller is managed by an instance of UINavigationController.")
+    }
+
+    /// S74's initial state: W.root = N[A,B]; N⇒C (full screen, presented from B).
+    func unwindScenario(aActions: [String]) -> Window {
+        var w = Window(root: nav("N", scene("A", unwindActions: aActions)))
+        w.perform(Op.push("N", scene("B"), animated: false))
+        w.perform(Op.present("B", scene("C", segues: [unwind("back", "unwindToA:")]), .fullScreen, animated: false))
+        return w
+    }
+
+    @Test("R99/R100: unwinding from a presented controller to A pops B and dismisses C (S74)")
+    func unwindToA() {
+        var w = unwindScenario(aActions: ["unwindToA:"])
+        #expect(w.presenting("C") == "N")
+        let r = w.perform(.performSegue(receiver: "C", identifier: "back", destination: nil))
+        let events = names(r)
+        #expect(Array(events.prefix(2)) == ["C.prepareForSegue", "A.unwindAction(unwindToA:)"])
+        #expect(r.events.first?.segue?.destination == "A")
+        #expect(r.events.first?.segue?.source == "C")
+        #expect(w.stack("N") == ["A"])
+        #expect(w["B"].parent == nil)
+        #expect(w["C"].presentation == nil && w.presented("N") == nil)
+        #expect(of("B", events) == ["B.willMoveToParent(nil)", "B.didMoveToParent(nil)"], "B was hidden: containment only")
+        #expect(of("C", events) == ["C.prepareForSegue", "C.viewWillDisappear", "C.viewDidDisappear"])
+        #expect(withoutIsAppearing(of("A", events).filter { !$0.contains("unwind") }).suffix(2) == ["A.viewWillAppear", "A.viewDidAppear"])
+        #expect(w.isAppeared("A") && w.isDisappeared("C"))
+        w.checkInvariants()
+    }
+
+    @Test("R99: when nobody implements the action the unwind silently does nothing (S75)")
+    func unwindWithoutDestination() {
+        var w = unwindScenario(aActions: [])
+        let before = w.state
+        let r = w.perform(.performSegue(receiver: "C", identifier: "back", destination: nil))
+        #expect(r.events.isEmpty)
+        #expect(w.state == before)
+        #expect(w.presenting("C") == "N")
+    }
+
+    @Test("R99: a navigation controller searches its stack from the top down; the source itself never matches")
+    func unwindSearchTopDown() {
+        var w = Window(root: nav("N", scene("A", unwindActions: ["back:"])))
+        w.perform(Op.push("N", scene("B", unwindActions: ["back:"]), animated: false))
+        w.perform(Op.push("N", scene("X"), animated: false))
+        w.perform(Op.present("X", scene("C", segues: [unwind("u", "back:")], unwindActions: ["back:"]), .fullScreen, animated: false))
+        let r = w.perform(.performSegue(receiver: "C", identifier: "u", destination: nil))
+        #expect(names(r).contains("B.unwindAction(back:)"))
+        #expect(!names(r).contains("A.unwindAction(back:)") && !names(r).contains("C.unwindAction(back:)"))
+        #expect(w.stack("N") == ["A", "B"])
+        #expect(w.presented("N") == nil)
+    }
+
+    @Test("R100: unwinding inside one navigation controller pops to the destination")
+    func unwindPops() {
+        var w = Window(root: nav("N", scene("A", unwindActions: ["toRoot:"])))
+        w.perform(Op.push("N", scene("B"), animated: false))
+        w.perform(Op.push("N", scene("C", segues: [unwind("root", "toRoot:")]), animated: false))
+        let r = w.perform(.performSegue(receiver: "C", identifier: "root", destination: nil))
+        let events = names(r)
+        #expect(Array(events.prefix(2)) == ["C.prepareForSegue", "A.unwindAction(toRoot:)"])
+        #expect(w.stack("N") == ["A"])
+        // R79: only the old and new tops get appearance callbacks.
+        #expect(appearance(r.events) == ["C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+                                         "C.viewDidDisappear", "A.viewDidAppear"])
+        #expect(of("B", events) == ["B.willMoveToParent(nil)", "B.didMoveToParent(nil)"])
+        #expect(w.presented("N") == nil)
+    }
+
+    /// iPad: S{N1[M, X], D}; D defines a context and presents C in it; D implements `back:`.
+    func contextUnwindScenario() -> Window {
+        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: scene("D", unwindActions: ["back:"]) ),
+                       traits: iPadRegular)
+        w.perform(.updateController("D", { var p = ControllerPatch(); p.definesPresentationContext = true; return p }()))
+        w.perform(Op.present("D", scene("C", segues: [unwind("u", "back:")]), .currentContext, animated: false))
+        w.perform(Op.push("N1", scene("X", segues: [unwind("u", "back:")]), animated: false))
+        return w
+    }
+
+    @Test("R100: unwinding to the presenter of a current-context presentation from outside it leaves the presentation")
+    func unwindKeepsContextPresentationWhenSourceIsOutside() {
+        var w = contextUnwindScenario()
+        #expect(w.presenting("C") == "D")
+        let r = w.perform(.performSegue(receiver: "X", identifier: "u", destination: nil))
+        #expect(names(r) == ["X.prepareForSegue", "D.unwindAction(back:)"])
+        #expect(w.presented("D") == "C")
+        #expect(w["C"].presentation?.state == .presented)
+    }
+
+    @Test("R100: unwinding from inside a current-context presentation dismisses it")
+    func unwindDismissesContextPresentationFromInside() {
+        var w = contextUnwindScenario()
+        let r = w.perform(.performSegue(receiver: "C", identifier: "u", destination: nil))
+        #expect(names(r) == ["C.prepareForSegue", "D.unwindAction(back:)", "C.viewWillDisappear", "D.viewWillAppear",
+                             "D.viewIsAppearing", "D.viewDidAppear", "C.viewDidDisappear"])
+        #expect(w.presented("D") == nil)
+        #expect(w.isAppeared("D") && w.isAppeared("X"))
+    }
+
+    @Test("R100: unwinding across a tab bar selects the destination's tab")
+    func unwindSelectsTab() {
+        var w = Window(root: tabs("T", [scene("A", unwindActions: ["home:"]), scene("B")], selected: 1))
+        w.perform(Op.present("B", scene("C", segues: [unwind("home", "home:")]), .fullScreen, animated: false))
+        #expect(w.presenting("C") == "T")
+        let r = w.perform(.performSegue(receiver: "C", identifier: "home", destination: nil))
+        #expect(Array(names(r).prefix(2)) == ["C.prepareForSegue", "A.unwindAction(home:)"])
+        #expect(w["T"].selectedViewController == "A")
+        #expect(w.presented("T") == nil)
+        #expect(w.isAppeared("A") && w.isDisappeared("B") && w.isDisappeared("C"))
+    }
+}
