@@ -262,6 +262,15 @@ public struct Controller: Sendable, Codable, Equatable {
         self.definesPresentationContext = kind == .navigationController
     }
 
+    /// The performable storyboard segue a client names (relationship and embed segues are not):
+    /// by identifier (R97), or by element id — for a segue without identifier, or always when
+    /// `acceptingElementID` (`triggerSegue` takes "storyboard segue id or identifier", API.md).
+    public func segue(named name: String, acceptingElementID: Bool = false) -> SegueSpec? {
+        let performable = segues.filter { $0.kind != .relationship && $0.kind != .embed }
+        return performable.first { $0.identifier == name }
+            ?? performable.first { $0.id == name && ($0.identifier == nil || acceptingElementID) }
+    }
+
     /// `<Class: id>`, how UIKit-style messages name a controller (API.md).
     public var descriptionForMessages: String { "<\(className): \(id)>" }
 }

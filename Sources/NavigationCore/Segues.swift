@@ -5,8 +5,7 @@ extension Engine {
                                askFirst: Bool) throws(Refusal) {
         let c = state.c(source)
         // R97: only controllers from a storyboard have segues.
-        guard c.storyboard != nil, let segue = c.segues.first(where: { $0.identifier == identifier || ($0.identifier == nil && $0.id == identifier) }),
-              segue.kind != .relationship, segue.kind != .embed else {
+        guard c.storyboard != nil, let segue = c.segue(named: identifier, acceptingElementID: askFirst) else {
             throw .uikit(.unknownSegue(name(source), identifier))
         }
         if askFirst {
@@ -14,7 +13,7 @@ extension Engine {
             e.segue = .init(identifier: segue.identifier, source: source, destination: nil)
             emit(e)
             // R96: false: the segue silently does nothing.
-            if c.shouldPerformSegue[identifier] == false { return }
+            if c.shouldPerformSegue[segue.identifier ?? identifier] == false { return }
         }
         if segue.kind == .unwind {
             try unwind(from: source, segue: segue)

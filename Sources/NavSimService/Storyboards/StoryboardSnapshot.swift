@@ -166,14 +166,14 @@ struct StoryboardSnapshot: Sendable {
 
     /// For `.performSegue/.triggerSegue(receiver, identifier, nil)`: finds the segue in the
     /// receiver's table the way the core does and instantiates its destination scene (R96 step 1),
-    /// from `destinationStoryboard` (references are followed). A `triggerSegue` may name the segue
-    /// by its element id (API.md): the command then carries the segue's identifier. Unwinds
+    /// from `destinationStoryboard` (references are followed); a `triggerSegue` may name the segue
+    /// by its element id (API.md, `Controller.segue(named:acceptingElementID:)`). Unwinds
     /// (R99: the core finds the destination), unknown identifiers and controllers without a
     /// storyboard (D18, raised by the core) come back unchanged, as does a trigger that
     /// `shouldPerformSegue` vetoes (R96: nothing is instantiated).
     func resolveSegue(_ command: Command, in state: SessionState) throws(Problem) -> Command {
         let receiver: ControllerID
-        var identifier: String
+        let identifier: String
         let trigger: Bool
         switch command {
         case let .performSegue(r, i, nil): (receiver, identifier, trigger) = (r, i, false)
@@ -181,20 +181,14 @@ struct StoryboardSnapshot: Sendable {
         default: return command
         }
         guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return command }
-        func lookup(_ identifier: String) -> SegueSpec? {
-            controller.segues.first { $0.identifier == identifier || ($0.identifier == nil && $0.id == identifier) }
-        }
-        if trigger, lookup(identifier) == nil,
-           let named = controller.segues.first(where: { $0.id == identifier })?.identifier {
-            identifier = named
-        }
         func rebuilt(_ destination: ControllerSpec?) -> Command {
             trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination)
                 : .performSegue(receiver: receiver, identifier: identifier, destination: destination)
         }
-        guard let segue = lookup(identifier), segue.kind != .unwind, segue.kind != .relationship, segue.kind != .embed,
+        // The same lookup the core makes, so both agree on which segue runs.
+        guard let segue = controller.segue(named: identifier, acceptingElementID: trigger), segue.kind != .unwind,
               let scene = segue.destinationScene else { return rebuilt(nil) }
-        if trigger && controller.shouldPerformSegue[identifier] == false { return rebuilt(nil) }
+        if trigger && controller.shouldPerformSegue[segue.identifier ?? identifier] == false { return rebuilt(nil) }
         let address = SceneAddress(storyboard: segue.destinationStoryboard ?? origin.name, sceneID: scene)
         return rebuilt(try spec(at: address, depth: 0))
     }
