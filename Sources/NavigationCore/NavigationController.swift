@@ -32,9 +32,15 @@ extension Engine {
 
     /// R77: `pushViewController(_:animated:)`.
     mutating func push(onto nav: ControllerID, ref: ControllerRef, animated: Bool) throws(Refusal) {
-        let before = state.settledViewsInWindow
         guard let v = try resolve(ref) else { throw .input(.invalid("push needs a viewController.", field: "viewController")) }
         try validatePush(nav, v)
+        pushValidated(onto: nav, v, animated: animated)
+    }
+
+    /// The push itself, once the caller has validated it (R77): `willMove` now, the stack grows at
+    /// once, appearance at the end of the turn, `didMove` when the transition ends.
+    mutating func pushValidated(onto nav: ControllerID, _ v: ControllerID, animated: Bool) {
+        let before = state.settledViewsInWindow
         let old = state.c(nav).viewControllers.last
         detachFromParent(v) // R76 [INF]: a controller with another parent is moved.
         emit(.move(v, .willMoveToParent, parent: nav))

@@ -62,7 +62,8 @@ extension Engine {
                 if state.c(primary).viewControllers.contains(v) {
                     throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
                 }
-                try pushUnchecked(onto: primary, v, animated: true)
+                // Not `push`: a navigation controller is accepted here as a single entry.
+                pushValidated(onto: primary, v, animated: true)
                 return
             }
         }
@@ -72,20 +73,6 @@ extension Engine {
             try push(onto: secondary, ref: .existing(v), animated: true)
             return
         }
-        replaceSecondary(split, with: v, animated: animated)
-    }
-
-    /// A push that accepts a navigation controller as one entry (collapsed classic split, R67).
-    mutating func pushUnchecked(onto nav: ControllerID, _ v: ControllerID, animated: Bool) throws(Refusal) {
-        let before = state.settledViewsInWindow
-        let old = state.c(nav).viewControllers.last
-        detachFromParent(v)
-        emit(.move(v, .willMoveToParent, parent: nav))
-        state.controllers[nav]!.children.append(v)
-        state.controllers[nav]!.viewControllers.append(v)
-        state.controllers[v]!.parent = nav
-        state.controllers[v]!.isMovingToParent = true
-        enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
-                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])])
+        replaceSecondary(split, with: v)  // a column swap, not animated
     }
 }

@@ -50,75 +50,28 @@ extension Engine {
         }
     }
 
-    /// R67 step (4), expanded: the new controller replaces the secondary column.
-    mutating func replaceSecondary(_ split: ControllerID, with v: ControllerID, animated: Bool) {
-        let before = state.settledViewsInWindow
+    /// R67 step (4), expanded: the new controller replaces the secondary column. The old column
+    /// leaves completely (willMove, disappears, didMove) before the new one arrives (S49), so this
+    /// is two queued transitions, one after the other; the column swap is not animated.
+    mutating func replaceSecondary(_ split: ControllerID, with v: ControllerID) {
         let old = state.c(split).split?.secondary
-        var postFinish: [Event] = []
         if let old {
-            emit(.move(old, .willMoveToParent, parent: nil))
+            let before = state.settledViewsInWindow
             state.controllers[old]!.isMovingFromParent = true
+            state.controllers[split]!.split!.secondary = nil
+            enqueue(operation: "showDetail", from: old, to: v, animated: false, order: .navigation, before: before,
+                    preStart: [.move(old, .willMoveToParent, parent: nil)],
+                    postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])])
         }
+        let before = state.settledViewsInWindow
         detachFromParent(v)
-        emit(.move(v, .willMoveToParent, parent: split))
         state.controllers[v]!.parent = split
         state.controllers[v]!.isMovingToParent = true
-        var children = state.c(split).children
-        if let old, let i = children.firstIndex(of: old) { children[i] = v } else { children.append(v) }
-        state.controllers[split]!.children = children + (old.map { [$0] } ?? [])
+        state.controllers[split]!.children.append(v)
         state.controllers[split]!.split!.secondary = v
-        // The old secondary's removal completes before the new one is added (S49's order).
-        let oldEvents: [Event] = old.map { [.move($0, .didMoveToParent, parent: nil)] } ?? []
-        postFinish = [.move(v, .didMoveToParent, parent: split)]
-        enqueueReplacement(before: before, old: old, new: v, split: split, oldEvents: oldEvents,
-                           postFinish: postFinish, animated: animated)
-    }
-
-    /// Runs a column replacement: the old column disappears completely, then the new one appears.
-    private mutating func enqueueReplacement(before: [ControllerID], old: ControllerID?, new v: ControllerID,
-                                             split: ControllerID, oldEvents: [Event], postFinish: [Event], animated: Bool) {
-        let after = state.settledViewsInWindow
-        let afterSet = Set(after), beforeSet = Set(before)
-        let disappearing = before.filter { !afterSet.contains($0) }
-        let appearing = after.filter { !beforeSet.contains($0) }
-        let animatedFlag = false
-        for id in disappearing {
-            state.controllers[id]!.appearance = .disappearing
-            emit(Event(id, .viewWillDisappear, animated: animatedFlag))
-        }
-        for id in disappearing {
-            state.controllers[id]!.appearance = .disappeared
-            state.controllers[id]!.viewInWindow = false
-            emit(Event(id, .viewDidDisappear, animated: animatedFlag))
-        }
-        if let old { apply(.detach([old])) }
-        for e in oldEvents { emit(e) }
-        // Move the new column's events to after the old one's removal.
-        if let index = results[current].events.firstIndex(where: { $0.controller == v && $0.callback == .willMoveToParent }) {
-            let e = results[current].events.remove(at: index)
-            emit(e)
-        }
-        for id in appearing where !state.c(id).isViewLoaded {
-            state.controllers[id]!.isViewLoaded = true
-            emit(Event(id, .viewDidLoad))
-        }
-        for id in appearing {
-            state.controllers[id]!.appearance = .appearing
-            state.controllers[id]!.viewInWindow = true
-            emit(Event(id, .viewWillAppear, animated: animatedFlag))
-            if profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animatedFlag)) }
-        }
-        for id in appearing {
-            state.controllers[id]!.appearance = .appeared
-            emit(Event(id, .viewDidAppear, animated: animatedFlag))
-        }
-        state.controllers[v]!.isMovingToParent = false
-        for e in postFinish { emit(e) }
-        let id = "t\(state.nextTransitionNumber)"
-        state.nextTransitionNumber += 1
-        results[current].transition = TransitionRecord(
-            id: id, operation: "showDetail", fromViewController: old, toViewController: v, presentationStyle: nil,
-            transitionStyle: nil, animated: animated && false, duration: 0, animator: nil,
-            containerView: [old, v].compactMap { $0 }, state: .completed)
+        enqueue(operation: "showDetail", from: old, to: v, animated: false, order: .navigation, before: before,
+                preStart: [.move(v, .willMoveToParent, parent: split)],
+                postFinish: [.move(v, .didMoveToParent, parent: split)], effects: [.endMovingToParent([v])],
+                forceReport: true)
     }
 }
