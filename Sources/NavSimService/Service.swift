@@ -324,8 +324,9 @@ public final class NavSimService: Sendable {
                 }
                 let commands = try decode(body, live.state)
                 let outcome = Navigator.run(commands, on: live.state)
-                if !turn, case let first = outcome.outcomes[0] {
-                    switch first {
+                // A single refused operation changes nothing and adds no entry; a turn reports it in place.
+                if !turn {
+                    switch outcome.outcomes[0] {
                     case .refused(let d): throw Problem(d)
                     case .invalid(let e): throw Problem.fromCore(e)
                     case .applied: break
