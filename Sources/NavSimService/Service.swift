@@ -187,9 +187,10 @@ public final class NavSimService: Sendable {
         let decoder = self.decoder
         let traits = try decoder.traits(r.raw("traits"), path: "traits", base: .phonePortrait)
         var options = Options()
-        if let o = try r.object("options", allowed: ["iOS", "transitions"]) {
+        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy"]) {
             if let v = try o.enumValue("iOS", IOSRelease.self) { options.iOS = v }
             if let v = try o.enumValue("transitions", TransitionMode.self) { options.transitions = v }
+            if let v = try o.enumValue("navTransitionPolicy", NavigationTransitionPolicy.self) { options.navTransitionPolicy = v }
         }
         let id = try r.string("id") ?? UUID().uuidString.lowercased()
         guard !id.isEmpty, id.utf8.count <= 200, !id.contains("/") else {

@@ -68,6 +68,11 @@ extension Diagnostic {
         exception("D11", "partial-curl", invalidArgument,
                   "Application tried to present \(v) with the partialCurl transition style, which requires a full-screen presentation from a controller that covers the screen and cannot present further.")
     }
+    /// R17: §17 has no entry (no code) and UIKit's text is unverified, so the wording is navsim's.
+    static func contextStyleInPopover(_ v: String, style: PresentationStyle, transition: TransitionStyle) -> Diagnostic {
+        Diagnostic(code: nil, slug: "context-style-in-popover", severity: .exception, name: invalidArgument,
+                   message: "Application tried to present \(v) with the \(style.rawValue) presentation style and the \(transition.rawValue) transition style from inside a popover; only coverVertical is supported there.")
+    }
     /// D12 (R76).
     static func pushNavigationController() -> Diagnostic {
         exception("D12", "push-navigation-controller", invalidArgument, "Pushing a navigation controller is not supported")
@@ -75,6 +80,12 @@ extension Diagnostic {
     /// R76: tab bar and split view controllers cannot be pushed either (text [INF]).
     static func pushUnsupported(_ kind: String) -> Diagnostic {
         exception("D12", "push-navigation-controller", invalidArgument, "Pushing a \(kind) is not supported")
+    }
+    /// D12's family (R76, R93): UIKit's observed text for a split view controller (seen in
+    /// grgcombs/IntelligentSplitViewController#11 and jamonholmgren/ProMotion#379).
+    static func pushSplitViewController(nav: String) -> Diagnostic {
+        exception("D12", "push-navigation-controller", invalidArgument,
+                  "Split View Controllers cannot be pushed to a Navigation Controller \(nav)")
     }
     /// D13 (R76).
     static func pushDuplicate(nav: String, _ v: String, legacy: Bool) -> Diagnostic {
@@ -124,9 +135,14 @@ extension Diagnostic {
     static func unbalancedAppearance(_ x: String) -> Diagnostic {
         warning("D21", "unbalanced-appearance", "Unbalanced calls to begin/end appearance transitions for \(x).")
     }
-    /// D22 (R81): logged only.
-    static func nestedNavigationTransition() -> Diagnostic {
-        warning("D22", "nested-navigation-transition", "nested push animation can result in corrupted navigation bar")
+    /// D22 (R81): UIKit's navigation bar logs for a push, a pop, or a stack replaced mid-transition.
+    static func nestedNavigationTransition(popping: Bool, settingStack: Bool) -> Diagnostic {
+        if settingStack {
+            return warning("D22", "nested-navigation-transition",
+                           "Finishing up a navigation transition in an unexpected state. Navigation Bar subview tree might get corrupted.")
+        }
+        return warning("D22", "nested-navigation-transition",
+                       "nested \(popping ? "pop" : "push") animation can result in corrupted navigation bar")
     }
     /// D23 (R72); UIKit's text per its header comment.
     static func invalidChildTransition(_ detail: String) -> Diagnostic {

@@ -63,6 +63,12 @@ extension Engine {
                 containerView: topRecord.removesPresenterView ? [p, top] : [top], order: .modal, before: before,
                 preStart: preStart, postFinish: postFinish, effects: [.removePresentations(chain)],
                 cancelEffects: chain.map { .restorePresentation($0) }, forceReport: true)
+        // R39: a presenter inside a popover is not told `viewDidAppear` once what it presented is gone.
+        let popoverSide = state.outermost(p)
+        if state.c(popoverSide).presentation?.style == .popover {
+            pending[pending.count - 1].running.silentDidAppear = pending[pending.count - 1].running.appearing
+                .filter { $0 == popoverSide || state.isWithin($0, popoverSide) }
+        }
     }
 
     /// R49–R54: a user swipes a sheet down (or taps outside a popover). `completes: false` is a

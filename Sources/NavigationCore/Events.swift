@@ -46,7 +46,8 @@ public struct Event: Sendable, Codable, Equatable {
 
 /// A transition as `UIViewControllerContextTransitioning` describes it (API.md Transition).
 public struct TransitionRecord: Sendable, Codable, Equatable {
-    public enum State: String, Sendable, Codable { case completed, inProgress, cancelled }
+    /// `queued`: waiting for a running navigation transition of the same controller (R81).
+    public enum State: String, Sendable, Codable { case completed, inProgress, cancelled, queued }
     public var id: String
     public var operation: String
     public var fromViewController: ControllerID?
@@ -65,8 +66,8 @@ public struct TransitionRecord: Sendable, Codable, Equatable {
 /// A UIKit refusal or warning (§17 D1–D24).
 public struct Diagnostic: Sendable, Codable, Equatable, Error {
     public enum Severity: String, Sendable, Codable { case warning, exception }
-    /// `D6`, …
-    public var code: String
+    /// `D6`, …; nil for a refusal §17 does not catalogue (R17).
+    public var code: String?
     public var slug: String
     public var severity: Severity
     /// `NSInvalidArgumentException`, … for exceptions.

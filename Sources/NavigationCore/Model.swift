@@ -78,22 +78,44 @@ public enum TransitionMode: String, Sendable, Codable, CaseIterable {
     case manual
 }
 
+/// What a navigation controller does with a push or pop while its own animated transition is
+/// still running (R81, §19 `navTransitionPolicy`).
+public enum NavigationTransitionPolicy: String, Sendable, Codable, CaseIterable {
+    /// The stack changes at once (R77), its transition waits for the running one to end.
+    case queue
+    /// UIKit's log (D22) and the operation is dropped: a 409 that changes nothing.
+    case warnAndDrop
+}
+
 /// Session options (API.md `options`).
 public struct Options: Sendable, Codable, Equatable {
     public var iOS: IOSRelease
     public var transitions: TransitionMode
-    public init(iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate) {
+    /// R81: overlapping navigation transitions. Default `queue`.
+    public var navTransitionPolicy: NavigationTransitionPolicy
+    public init(iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate,
+                navTransitionPolicy: NavigationTransitionPolicy = .queue) {
         self.iOS = iOS
         self.transitions = transitions
+        self.navTransitionPolicy = navTransitionPolicy
+    }
+    /// Sessions stored before an option existed decode with its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        iOS = try c.decode(IOSRelease.self, forKey: .iOS)
+        transitions = try c.decode(TransitionMode.self, forKey: .transitions)
+        navTransitionPolicy = try c.decodeIfPresent(NavigationTransitionPolicy.self, forKey: .navTransitionPolicy) ?? .queue
     }
     /// The release-dependent switches of §19, in one place.
-    public var profile: Profile { Profile(release: iOS) }
+    public var profile: Profile { Profile(release: iOS, navTransitionPolicy: navTransitionPolicy) }
 }
 
 /// Behaviour switches that differ by release or are [INF] in the spec (§19). One place, so a
 /// profile option can change them.
 public struct Profile: Sendable, Equatable {
     public let release: IOSRelease
+    /// R81, §19 `navTransitionPolicy`.
+    public var navTransitionPolicy: NavigationTransitionPolicy = .queue
     /// R18: what `automatic` resolves to for ordinary controllers.
     public var automaticStyle: PresentationStyle {
         switch release { case .iOS12: .fullScreen; case .iOS17: .pageSheet; case .iOS18: .formSheet }

@@ -19,7 +19,7 @@ extension Engine {
         switch vc.kind {
         case .navigationController: throw .uikit(.pushNavigationController())
         case .tabBarController: throw .uikit(.pushUnsupported("tab bar controller"))
-        case .splitViewController: throw .uikit(.pushUnsupported("split view controller"))
+        case .splitViewController: throw .uikit(.pushSplitViewController(nav: name(nav)))  // R93
         default: break
         }
         if state.c(nav).viewControllers.contains(v) {
@@ -34,6 +34,7 @@ extension Engine {
     mutating func push(onto nav: ControllerID, ref: ControllerRef, animated: Bool) throws(Refusal) {
         guard let v = try resolve(ref) else { throw .input(.invalid("push needs a viewController.", field: "viewController")) }
         try validatePush(nav, v)
+        try checkNoNestedNavigationTransition(nav, popping: false)
         pushValidated(onto: nav, v, animated: animated)
     }
 
@@ -49,7 +50,8 @@ extension Engine {
         state.controllers[v]!.parent = nav
         state.controllers[v]!.isMovingToParent = true
         enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
-                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])])
+                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
+                navigation: nav)
     }
 
     /// R78: `popViewController(animated:)`. Returns nil (no-op) with only the root on the stack.
@@ -65,6 +67,7 @@ extension Engine {
         let stack = state.c(nav).viewControllers
         guard let index = stack.firstIndex(of: target) else { throw .uikit(.popToUnknown()) }
         let popped = Array(stack[(index + 1)...])
+        if !popped.isEmpty { try checkNoNestedNavigationTransition(nav, popping: true) }
         results[current].returned = popped
         guard !popped.isEmpty else { return }
         let before = state.settledViewsInWindow
@@ -76,13 +79,14 @@ extension Engine {
         let op = operation ?? (index == 0 ? "popToRoot" : "popTo")
         enqueue(operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
                 postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
-                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)])
+                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)], navigation: nav)
     }
 
-    /// R83: the edge-swipe back gesture; cancelled, nothing changes (R38 pattern).
+    /// R83: the edge-swipe back gesture; cancelled, nothing changes (R38 pattern). The gesture
+    /// does not begin while the navigation controller is animating (R81), so that swipe is a no-op.
     mutating func interactivePop(_ nav: ControllerID, completes: Bool) throws(Refusal) {
         let stack = state.c(nav).viewControllers
-        guard stack.count > 1 else { return }
+        guard stack.count > 1, !isNavigationTransitionRunning(nav) else { return }
         try popTo(nav, target: stack[stack.count - 2], animated: true, operation: "interactivePop")
         if !completes, var item = pending.last {
             item.running.cancelEvents = [.move(stack.last!, .didMoveToParent, parent: nav)]
@@ -101,6 +105,7 @@ extension Engine {
         }
         if Set(ids).count != ids.count { throw .uikit(.duplicateViewControllers(ids.map(name))) }
         for id in ids where state.c(id).kind == .navigationController { throw .uikit(.pushNavigationController()) }
+        try checkNoNestedNavigationTransition(nav, popping: false, settingStack: true)
         let before = state.settledViewsInWindow
         let old = state.c(nav).viewControllers
         let removed = old.filter { !ids.contains($0) }
@@ -120,7 +125,7 @@ extension Engine {
         enqueue(operation: "setViewControllers", from: old.last, to: ids.last, animated: animated, order: .navigation,
                 before: before,
                 postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
-                effects: [.detach(removed), .endMovingToParent(added)])
+                effects: [.detach(removed), .endMovingToParent(added)], navigation: nav)
     }
 
     /// `setViewControllers` by receiver kind: navigation (R80), tab bar (R84), page (R94).

@@ -58,6 +58,11 @@ extension Engine {
         if let sourceRecord = state.c(state.outermost(s)).presentation, sourceRecord.transitionStyle == .partialCurl {
             throw .uikit(.partialCurl(name(v)))
         }
+        // R17: inside a real popover, context styles allow only the coverVertical transition.
+        if effective.isContextStyle && transition != .coverVertical,
+           state.c(state.outermost(s)).presentation?.style == .popover {
+            throw .uikit(.contextStyleInPopover(name(v), style: effective, transition: transition))
+        }
 
         // Accepted: the body's overrides are set as code sets them, before presenting.
         if let style { state.controllers[v]!.modalPresentationStyle = style }

@@ -63,6 +63,7 @@ extension Engine {
                     throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
                 }
                 // Not `push`: a navigation controller is accepted here as a single entry.
+                try checkNoNestedNavigationTransition(primary, popping: false)
                 pushValidated(onto: primary, v, animated: true)
                 return
             }

@@ -50,6 +50,11 @@ public struct RunningTransition: Sendable, Codable, Equatable {
     /// navigation controller).
     var isReported: Bool
     var started: Bool
+    /// The navigation controller whose stack this transition animates (push, pop, setViewControllers):
+    /// one runs at a time per navigation controller (R81).
+    var navigation: ControllerID? = nil
+    /// Controllers that get no `viewDidAppear` when this transition ends (R39).
+    var silentDidAppear: [ControllerID] = []
 }
 
 extension Engine {
@@ -60,7 +65,7 @@ extension Engine {
                           containerView: [ControllerID] = [], order: AppearanceOrder,
                           before: [ControllerID], preStart: [Event] = [], postFinish: [Event] = [],
                           effects: [TransitionEffect] = [], cancelEffects: [TransitionEffect] = [],
-                          forceReport: Bool = false) {
+                          forceReport: Bool = false, navigation: ControllerID? = nil) {
         let after = state.settledViewsInWindow
         let afterSet = Set(after), beforeSet = Set(before)
         let appearing = after.filter { !beforeSet.contains($0) }
@@ -77,7 +82,7 @@ extension Engine {
         pending.append(Pending(owner: current, running: RunningTransition(
             record: record, order: order, appearing: appearing, disappearing: disappearing,
             preStart: preStart, postFinish: postFinish, effects: effects, cancelEffects: cancelEffects,
-            cancelEvents: [], isReported: reported, started: false)))
+            cancelEvents: [], isReported: reported, started: false, navigation: navigation)))
     }
 
     /// UIKit's default animation lengths (seconds): modal ≈ 0.5, navigation ≈ 0.35.
@@ -88,7 +93,8 @@ extension Engine {
         }
     }
 
-    /// End of the turn: start every queued transition, finish the ones that end now (§0.3).
+    /// End of the turn: start every queued transition, finish the ones that end now (§0.3). A
+    /// navigation transition whose navigation controller is still animating waits its turn (R81).
     mutating func endTurn() {
         let queued = pending
         pending = []
@@ -96,21 +102,61 @@ extension Engine {
             let saved = current
             current = item.owner
             var running = item.running
-            start(&running)
-            let finishesNow = state.options.transitions == .immediate || !running.record.animated || !running.isReported
-            if finishesNow {
-                finish(&running)
-            } else {
+            if let nav = running.navigation, state.transitions.contains(where: { $0.navigation == nav }) {
+                running.record.state = .queued
                 state.transitions.append(running)
+            } else {
+                begin(&running)
             }
             if running.isReported { results[item.owner].transition = running.record }
             current = saved
         }
     }
 
+    /// Starts a transition and finishes it at once unless it animates in manual mode.
+    private mutating func begin(_ running: inout RunningTransition) {
+        start(&running)
+        let finishesNow = state.options.transitions == .immediate || !running.record.animated || !running.isReported
+        if finishesNow {
+            finish(&running)
+        } else {
+            running.record.state = .inProgress
+            state.transitions.append(running)
+        }
+    }
+
+    /// R81: once a navigation controller's transition has ended, the next one queued for it starts.
+    mutating func startQueued(navigation nav: ControllerID?) {
+        guard let nav else { return }
+        while !state.transitions.contains(where: { $0.navigation == nav && $0.started }),
+              let index = state.transitions.firstIndex(where: { $0.navigation == nav && !$0.started }) {
+            var next = state.transitions.remove(at: index)
+            begin(&next)
+        }
+    }
+
+    /// R81: is an animated transition of `nav` running or about to start this turn?
+    func isNavigationTransitionRunning(_ nav: ControllerID) -> Bool {
+        state.transitions.contains { $0.navigation == nav }
+            || pending.contains { $0.running.navigation == nav && $0.running.record.animated && $0.running.isReported }
+    }
+
+    /// R81: a push or pop while `nav` animates. `queue` lets it through (its transition waits);
+    /// `warnAndDrop` refuses it with UIKit's log (D22).
+    func checkNoNestedNavigationTransition(_ nav: ControllerID, popping: Bool, settingStack: Bool = false) throws(Refusal) {
+        guard profile.navTransitionPolicy == .warnAndDrop, isNavigationTransitionRunning(nav) else { return }
+        throw .uikit(.nestedNavigationTransition(popping: popping, settingStack: settingStack))
+    }
+
     mutating func start(_ t: inout RunningTransition) {
         let animated = t.record.animated
         for e in t.preStart { emit(e) }
+        // D21 (R38): a begin-appearance call while the previous one has not ended, as when a
+        // presentation starts over a push that is still animating.
+        for id in t.appearing + t.disappearing {
+            let a = state.c(id).appearance
+            if a == .appearing || a == .disappearing { results[current].warnings.append(.unbalancedAppearance(name(id))) }
+        }
         for id in t.appearing where !state.c(id).isViewLoaded {
             state.controllers[id]!.isViewLoaded = true
             emit(Event(id, .viewDidLoad))
@@ -142,7 +188,7 @@ extension Engine {
             if appearingSide {
                 for id in t.appearing {
                     state.controllers[id]!.appearance = .appeared
-                    emit(Event(id, .viewDidAppear, animated: animated))
+                    if !t.silentDidAppear.contains(id) { emit(Event(id, .viewDidAppear, animated: animated)) }
                 }
             } else {
                 for id in t.disappearing {
@@ -220,15 +266,21 @@ extension Engine {
         }
         var remaining: [RunningTransition] = []
         var last: TransitionRecord?
+        if let id, let t = state.transitions.first(where: { $0.record.id == id }), !t.started {
+            throw CommandError.invalid("Transition '\(id)' is queued behind a running navigation transition (R81); complete that one first.")
+        }
+        var finishedNavigations: [ControllerID?] = []
         for var t in state.transitions {
-            if id == nil || t.record.id == id {
+            if t.started && (id == nil || t.record.id == id) {
                 finish(&t)
                 last = t.record
+                finishedNavigations.append(t.navigation)
             } else {
                 remaining.append(t)
             }
         }
         state.transitions = remaining
+        for nav in finishedNavigations { startQueued(navigation: nav) }
         results[current].transition = last
     }
 
@@ -236,8 +288,12 @@ extension Engine {
         guard let index = state.transitions.firstIndex(where: { $0.record.id == id }) else {
             throw CommandError(kind: .unknownController, message: "No transition '\(id)' is in progress in this session.", field: nil)
         }
+        guard state.transitions[index].started else {
+            throw CommandError.invalid("Transition '\(id)' is queued behind a running navigation transition (R81) and has not started.")
+        }
         var t = state.transitions.remove(at: index)
         cancel(&t)
+        startQueued(navigation: t.navigation)
         results[current].transition = t.record
     }
 

@@ -266,7 +266,7 @@ func desc(_ id: ControllerID, _ kind: ControllerKind = .viewController) -> Strin
 }
 
 /// Asserts every field of a diagnostic the spec fixes (§17 and API.md slugs).
-func expectDiagnostic(_ d: Diagnostic?, code: String, slug: String, severity: Diagnostic.Severity,
+func expectDiagnostic(_ d: Diagnostic?, code: String?, slug: String, severity: Diagnostic.Severity,
                       name: String?, message: String?, sourceLocation: SourceLocation = #_sourceLocation) {
     guard let d else {
         Issue.record("no diagnostic (expected \(code))", sourceLocation: sourceLocation)

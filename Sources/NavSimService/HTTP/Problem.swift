@@ -37,7 +37,8 @@ public struct Problem: Error, Sendable {
             ("status", .number(Double(status))), ("detail", .string(detail)),
         ]
         if let uikit {
-            var u: [(String, JSON)] = [("code", .string(uikit.code)), ("severity", .string(uikit.severity.rawValue))]
+            var u: [(String, JSON)] = uikit.code.map { [("code", .string($0))] } ?? []
+            u.append(("severity", .string(uikit.severity.rawValue)))
             if let name = uikit.name { u.append(("name", .string(name))) }
             members.append(("uikit", .object(u)))
         }

@@ -90,7 +90,8 @@ enum Encode {
         return .object([
             ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
             ("traits", traits(s.traits)),
-            ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue))])),
+            ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue)),
+                                 ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))])),
             ("window", .object([
                 ("rootViewController", .from(s.rootViewController)),
                 ("visibleViewController", .from(s.visibleViewController)),

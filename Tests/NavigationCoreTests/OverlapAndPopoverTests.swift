@@ -1,0 +1,172 @@
+import Testing
+@testable import NavigationCore
+
+/// Operations that meet a running transition (R81, D21, D22) and the popover-only rules (R17, R39).
+@Suite("overlapping transitions and popovers (R17, R39, R81, D21, D22)")
+struct OverlapAndPopoverTests {
+    let anchor = PopoverAnchor(sourceView: "button")
+
+    func manualNavigation(_ policy: NavigationTransitionPolicy) -> Window {
+        Window(root: nav("N", vc("A")), options: Options(iOS: .iOS17, transitions: .manual, navTransitionPolicy: policy))
+    }
+
+    @Test("R81 (queue): a push while a push animates changes the stack at once; its transition waits for the first")
+    func pushWhilePushingIsQueued() {
+        var w = manualNavigation(.queue)
+        let first = w.perform(Op.push("N", vc("B")))
+        #expect(names(first) == ["B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear",
+                                 "B.viewWillAppear", "B.viewIsAppearing"])
+        let second = w.perform(Op.push("N", vc("C")))
+        #expect(names(second) == ["C.willMoveToParent(N)"], "nothing starts while B's push runs")
+        #expect(second.warnings.isEmpty)
+        #expect(w.stack("N") == ["A", "B", "C"], "R77: the stack changes at once")
+        #expect(second.transition?.state == .queued)
+        #expect(w.running.map(\.state) == [.inProgress, .queued])
+
+        let tick = w.perform(Op.tick)
+        #expect(names(tick) == ["A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)",
+                                "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing"],
+                "the first push ends, then the queued one starts")
+        #expect(tick.transition?.id == first.transition?.id)
+        #expect(w.running.map(\.id) == [second.transition!.id] && w.running.map(\.state) == [.inProgress])
+
+        let last = w.perform(Op.tick)
+        #expect(names(last) == ["B.viewDidDisappear", "C.viewDidAppear", "C.didMoveToParent(N)"])
+        #expect(w.running.isEmpty && w.isAppeared("C") && w.isDisappeared("B"))
+        w.checkInvariants()
+    }
+
+    @Test("R81 (queue): a queued transition cannot be completed or cancelled before it starts")
+    func queuedTransitionWaits() {
+        var w = manualNavigation(.queue)
+        w.perform(Op.push("N", vc("B")))
+        let queued = w.perform(Op.pop("N")).transition!.id
+        let before = w.state
+        let (_, complete) = Navigator.apply(.completeTransition(id: queued), to: w.state)
+        let (_, cancel) = Navigator.apply(.cancelTransition(id: queued), to: w.state)
+        guard case .invalid = complete, case .invalid = cancel else {
+            Issue.record("expected both to be invalid, got \(complete) and \(cancel)")
+            return
+        }
+        #expect(w.state == before)
+    }
+
+    @Test("R81 (warnAndDrop): push, pop and setViewControllers during a push are dropped with D22")
+    func nestedNavigationTransitionIsDropped() {
+        var w = manualNavigation(.warnAndDrop)
+        w.perform(Op.push("N", vc("B")))
+        expectDiagnostic(w.refuse(Op.push("N", vc("C"))), code: "D22", slug: "nested-navigation-transition",
+                         severity: .warning, name: nil, message: "nested push animation can result in corrupted navigation bar")
+        expectDiagnostic(w.refuse(Op.pop("N")), code: "D22", slug: "nested-navigation-transition",
+                         severity: .warning, name: nil, message: "nested pop animation can result in corrupted navigation bar")
+        expectDiagnostic(w.refuse(Op.setViewControllers("N", [id("A")])), code: "D22", slug: "nested-navigation-transition",
+                         severity: .warning, name: nil,
+                         message: "Finishing up a navigation transition in an unexpected state. Navigation Bar subview tree might get corrupted.")
+        w.perform(Op.tick)
+        #expect(names(w.perform(Op.push("N", vc("C")))).first == "C.willMoveToParent(N)", "accepted once the push has ended")
+    }
+
+    @Test("R81 (warnAndDrop): two animated pushes in one turn: the second is nested, even in immediate mode")
+    func nestedInOneTurn() {
+        var w = Window(root: nav("N", vc("A")), options: Options(navTransitionPolicy: .warnAndDrop))
+        let outcomes = w.turn([Op.push("N", vc("B")), Op.push("N", vc("C"))])
+        #expect(outcomes[0].result != nil)
+        #expect(outcomes[1].diagnostic?.code == "D22")
+        #expect(w.stack("N") == ["A", "B"] && w.isAppeared("B"))
+        // Not animated, nothing overlaps.
+        let calm = w.turn([Op.push("N", vc("D"), animated: false), Op.push("N", vc("E"), animated: false)])
+        #expect(calm.allSatisfy { $0.result != nil })
+    }
+
+    @Test("R81 (queue, immediate mode): two pushes in one turn run one after the other")
+    func twoPushesInOneTurnRunInOrder() {
+        var w = Window(root: nav("N", vc("A")))
+        let outcomes = w.turn([Op.push("N", vc("B")), Op.push("N", vc("C"))])
+        #expect(names(outcomes[0].result!) == [
+            "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+            "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)"])
+        #expect(names(outcomes[1].result!) == [
+            "C.willMoveToParent(N)", "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+            "B.viewDidDisappear", "C.viewDidAppear", "C.didMoveToParent(N)"])
+    }
+
+    @Test("R81/R83: the back swipe does not begin while the navigation controller animates")
+    func interactivePopWhileAnimating() {
+        var w = manualNavigation(.queue)
+        w.perform(Op.push("N", vc("B")))
+        let r = w.perform(.interactivePop(receiver: "N", completes: true))
+        #expect(r.events.isEmpty && r.transition == nil)
+        #expect(w.stack("N") == ["A", "B"])
+    }
+
+    @Test("D21 (R38): presenting over a push that is still animating logs unbalanced appearance for the pushed one")
+    func presentOverRunningPush() {
+        var w = manualNavigation(.queue)
+        w.perform(Op.push("N", vc("B")))
+        let r = w.perform(Op.present("B", vc("X"), .fullScreen))
+        expectDiagnostic(r.warnings.first, code: "D21", slug: "unbalanced-appearance", severity: .warning, name: nil,
+                         message: "Unbalanced calls to begin/end appearance transitions for \(desc("B")).")
+        #expect(r.warnings.count == 1, "N's own appearance was balanced")
+        #expect(names(r) == ["X.viewDidLoad", "N.viewWillDisappear", "B.viewWillDisappear",
+                             "X.viewWillAppear", "X.viewIsAppearing"], "UIKit only logs; the callbacks go on")
+        #expect(w.presented("N") == "X")
+    }
+
+    @Test("D21: a settled window logs nothing")
+    func balancedPresentLogsNothing() {
+        var w = Window(root: nav("N", vc("A")))
+        #expect(w.perform(Op.present("A", vc("X"), .fullScreen)).warnings.isEmpty)
+    }
+
+    // MARK: - Popovers
+
+    /// iPad, `R` root, `P` shown in a real popover from it.
+    func popoverWindow() -> Window {
+        var w = Window(root: vc("R"), traits: iPadRegular)
+        w.perform(Op.present("R", vc("P"), .popover, popover: anchor))
+        #expect(w.style("P") == .popover)
+        return w
+    }
+
+    @Test("R17: a context style from inside a popover takes only coverVertical", arguments: [
+        TransitionStyle.flipHorizontal, .crossDissolve,
+    ])
+    func contextStyleInPopover(transition: TransitionStyle) {
+        var w = popoverWindow()
+        for style in [PresentationStyle.currentContext, .overCurrentContext] {
+            let d = w.refuse(Op.present("P", vc("X"), style, transition: transition))
+            expectDiagnostic(d, code: nil, slug: "context-style-in-popover", severity: .exception,
+                             name: "NSInvalidArgumentException", message: d?.message)
+            #expect(d?.message.contains(desc("X")) == true)
+        }
+        w.perform(Op.present("P", vc("Y"), .overCurrentContext, transition: .coverVertical))
+        #expect(w.presented("P") == "Y")
+    }
+
+    @Test("R17: outside a popover a context style takes any transition but partial curl")
+    func contextStyleOutsidePopover() {
+        var w = Window(root: nav("N", vc("A")), traits: iPadRegular)
+        w.perform(Op.present("A", vc("X"), .overCurrentContext, transition: .crossDissolve))
+        #expect(w.presenting("X") == "N")
+    }
+
+    @Test("R39: a presenter inside a popover gets no viewDidAppear when what it presented is dismissed")
+    func presenterInPopoverAfterDismissal() {
+        var w = popoverWindow()
+        w.perform(Op.present("P", vc("X"), .fullScreen))
+        #expect(w.presenting("X") == "P")
+        let events = names(w.perform(Op.dismiss("X")))
+        #expect(events == ["X.viewWillDisappear", "P.viewWillAppear", "P.viewIsAppearing", "X.viewDidDisappear",
+                           "X.completion"], "R34 without P.viewDidAppear")
+        #expect(w.isAppeared("P"), "its view is back in the window all the same")
+    }
+
+    @Test("R93/R76: a split view controller cannot be pushed (UIKit's observed text)")
+    func pushSplitViewController() {
+        var w = Window(root: nav("N", vc("A")))
+        let d = w.refuse(Op.push("N", split("S", primary: vc("M"), secondary: vc("D"))))
+        expectDiagnostic(d, code: "D12", slug: "push-navigation-controller", severity: .exception,
+                         name: "NSInvalidArgumentException",
+                         message: "Split View Controllers cannot be pushed to a Navigation Controller \(desc("N", .navigationController))")
+    }
+}
