@@ -15,6 +15,8 @@ public struct ControllerSpec: Sendable, Codable, Equatable {
     public var isModalInPresentation: Bool?
     public var transitioningDelegate: TransitioningDelegate?
     public var presentationDelegate: PresentationDelegate?
+    public var navigationDelegate: NavigationDelegate?
+    public var tabBarDelegate: TabBarDelegate?
     public var preferredContentSize: [Double]?
     /// Navigation stack, tabs or pages.
     public var viewControllers: [ControllerRef]?
@@ -106,6 +108,8 @@ public struct ControllerPatch: Sendable, Codable, Equatable {
     public var isModalInPresentation: Bool?
     public var transitioningDelegate: TransitioningDelegate??
     public var presentationDelegate: PresentationDelegate??
+    public var navigationDelegate: NavigationDelegate??
+    public var tabBarDelegate: TabBarDelegate??
     public var preferredContentSize: [Double]??
     public var shouldPerformSegue: [String: Bool]?
     public var unwindActions: [String]?
@@ -133,6 +137,9 @@ public enum Command: Sendable, Codable, Equatable {
     case popTo(receiver: ControllerID, viewController: ControllerID, animated: Bool)
     case setViewControllers(receiver: ControllerID, viewControllers: [ControllerRef], direction: String?, animated: Bool)
     case select(receiver: ControllerID, index: Int?, viewController: ControllerID?)
+    /// A user tapping a tab bar item (R87: the delegate is asked; R89: re-tapping the selected
+    /// tab pops its navigation controller to the root).
+    case tapTab(receiver: ControllerID, index: Int?, viewController: ControllerID?)
     case addChild(receiver: ControllerID, viewController: ControllerRef)
     case removeFromParent(receiver: ControllerID)
     case willMove(receiver: ControllerID, toParent: ControllerID?)

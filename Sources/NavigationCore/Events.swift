@@ -12,6 +12,8 @@ public struct Event: Sendable, Codable, Equatable {
         case presentationControllerWillDismiss, presentationControllerDidDismiss, willPresentWithAdaptiveStyle
         case presentationControllerForPresented, animationControllerForPresented, animationControllerForDismissed
         case interactionControllerForPresentation, interactionControllerForDismissal
+        case navigationControllerWillShow, navigationControllerDidShow
+        case tabBarControllerShouldSelect, tabBarControllerDidSelect
         case completion
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.

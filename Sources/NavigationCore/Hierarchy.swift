@@ -158,3 +158,14 @@ extension SessionState {
     /// Controllers in creation order.
     public var orderedControllers: [Controller] { order.compactMap { controllers[$0] } }
 }
+
+extension SessionState {
+    /// R62: `transitionCoordinator` is non-nil on the controllers a transition involves (its from
+    /// and to, and those whose appearance it changes) only while it runs. Answers its id, or nil.
+    public func transitionCoordinator(_ id: ControllerID) -> String? {
+        transitions.first { t in
+            t.started && (t.record.fromViewController == id || t.record.toViewController == id
+                          || t.appearing.contains(id) || t.disappearing.contains(id))
+        }?.record.id
+    }
+}

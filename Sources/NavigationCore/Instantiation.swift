@@ -57,6 +57,8 @@ extension Engine {
         if let v = spec.isModalInPresentation { c.isModalInPresentation = v }
         c.transitioningDelegate = spec.transitioningDelegate
         c.presentationDelegate = spec.presentationDelegate
+        c.navigationDelegate = spec.navigationDelegate
+        c.tabBarDelegate = spec.tabBarDelegate
         c.preferredContentSize = spec.preferredContentSize
         c.shouldPerformSegue = spec.shouldPerformSegue ?? [:]
         c.unwindActions = spec.unwindActions ?? []

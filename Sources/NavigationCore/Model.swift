@@ -160,6 +160,18 @@ public struct PresentationDelegate: Sendable, Codable, Equatable {
     }
 }
 
+/// A `UINavigationControllerDelegate` (R82): told `willShow`/`didShow` around each visible top change.
+public struct NavigationDelegate: Sendable, Codable, Equatable {
+    public init() {}
+}
+
+/// A `UITabBarControllerDelegate` (R87, R89): asked `shouldSelect` and told `didSelect` on user taps
+/// only. `shouldSelect` nil means the method is not implemented (selection allowed).
+public struct TabBarDelegate: Sendable, Codable, Equatable {
+    public var shouldSelect: Bool?
+    public init(shouldSelect: Bool? = nil) { self.shouldSelect = shouldSelect }
+}
+
 /// A popover anchor (R53): `sourceView` (+ `sourceRect`) or `barButtonItem`.
 public struct PopoverAnchor: Sendable, Codable, Equatable {
     public var sourceView: String?
@@ -244,6 +256,10 @@ public struct Controller: Sendable, Codable, Equatable {
     public var isModalInPresentation: Bool = false
     public var transitioningDelegate: TransitioningDelegate?
     public var presentationDelegate: PresentationDelegate?
+    /// Navigation controllers only (R82).
+    public var navigationDelegate: NavigationDelegate?
+    /// Tab bar controllers only (R87, R89).
+    public var tabBarDelegate: TabBarDelegate?
     public var preferredContentSize: [Double]?
     public var shouldPerformSegue: [String: Bool] = [:]
     public var unwindActions: [String] = []

@@ -125,6 +125,8 @@ struct Engine {
             try setViewControllers(r, list, direction: direction, animated: animated)
         case .select(let r, let index, let vc):
             try select(r, index: index, viewController: vc)
+        case .tapTab(let r, let index, let vc):
+            try tapTab(r, index: index, viewController: vc)
         case .addChild(let r, let vc): try addChild(r, vc)
         case .removeFromParent(let r): try removeFromParent(r)
         case .willMove(let r, let p):
@@ -182,6 +184,8 @@ struct Engine {
         if let v = p.isModalInPresentation { c.isModalInPresentation = v }
         if let v = p.transitioningDelegate { c.transitioningDelegate = v }
         if let v = p.presentationDelegate { c.presentationDelegate = v }
+        if let v = p.navigationDelegate { c.navigationDelegate = v }
+        if let v = p.tabBarDelegate { c.tabBarDelegate = v }
         if let v = p.preferredContentSize { c.preferredContentSize = v }
         if let v = p.shouldPerformSegue { c.shouldPerformSegue = v }
         if let v = p.unwindActions { c.unwindActions = v }

@@ -105,3 +105,53 @@ extension SessionState {
         return t.viewControllers.firstIndex(of: s)
     }
 }
+
+extension Engine {
+    /// A user tapping a tab bar item. R87: unlike programmatic selection, the delegate is asked
+    /// `shouldSelect` and told `didSelect` (after the switch's callbacks). R89: tapping the selected
+    /// tab pops its navigation controller to the root (`didSelect` is told at once, before the
+    /// pop's animation) [order INF]. Only items on the bar can be tapped: a tab under More is
+    /// reached through the More item.
+    mutating func tapTab(_ tab: ControllerID, index: Int?, viewController: ControllerID?) throws(Refusal) {
+        let t = try existing(tab)
+        guard t.kind == .tabBarController else {
+            throw .input(.invalid("tapTab needs a tab bar controller; \(t.descriptionForMessages) is not one.", field: "controller"))
+        }
+        let onBar = firstMoreIndex(tab).map { Array(t.viewControllers.prefix($0)) } ?? t.viewControllers
+        let items = onBar + (firstMoreIndex(tab) != nil ? t.moreNavigationController.map { [$0] } ?? [] : [])
+        let target: ControllerID
+        if let viewController {
+            guard items.contains(viewController) else {
+                throw .input(.invalid("\(viewController) has no item on the tab bar of \(name(tab)).", field: "viewController"))
+            }
+            target = viewController
+        } else if let index {
+            guard onBar.indices.contains(index) else {
+                throw .input(.invalid("index \(index) is not an item on the tab bar (0..<\(onBar.count)).", field: "index"))
+            }
+            target = onBar[index]
+        } else {
+            throw .input(.invalid("tapTab needs index or viewController.", field: "index"))
+        }
+        if let delegate = t.tabBarDelegate {
+            emit(Event(target, .tabBarControllerShouldSelect))
+            if delegate.shouldSelect == false { return }
+        }
+        let didSelect: [Event] = t.tabBarDelegate != nil ? [Event(target, .tabBarControllerDidSelect)] : []
+        let selected = t.selectedViewController
+        if target == selected {
+            // R89: the selected tab again: its navigation controller pops to the root.
+            if state.c(target).kind == .navigationController, let root = state.c(target).viewControllers.first,
+               state.c(target).viewControllers.count > 1 {
+                try popTo(target, target: root, animated: true, operation: "popToRoot")
+                results[current].returned = nil  // a tap returns nothing
+            }
+            for e in didSelect { emit(e) }
+            return
+        }
+        let before = state.settledViewsInWindow
+        selectTab(tab, target)
+        enqueue(operation: "select", from: selected, to: target, animated: false, order: .tab, before: before,
+                postFinish: didSelect)
+    }
+}

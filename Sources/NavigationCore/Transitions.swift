@@ -73,6 +73,12 @@ extension Engine {
         let reported = forceReport || !appearing.isEmpty || !disappearing.isEmpty
         let id = "t\(state.nextTransitionNumber)"
         if reported { state.nextTransitionNumber += 1 }
+        var preStart = preStart, postFinish = postFinish
+        // R82: the navigation delegate hears of every visible top change, around its transition.
+        if let navigation, reported, let top = to, top != from, state.c(navigation).navigationDelegate != nil {
+            preStart.insert(Event(top, .navigationControllerWillShow, animated: animated), at: 0)
+            postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
+        }
         let duration: Double = animated ? (animator?.duration ?? Self.defaultDuration(operation)) : 0
         let record = TransitionRecord(id: id, operation: operation, fromViewController: from, toViewController: to,
                                       presentationStyle: style, transitionStyle: transitionStyle, animated: animated,

@@ -424,6 +424,73 @@ struct BadInputTests {
         }
         #expect(h.send("GET", "/v1/sessions/s/controllers/m2").status == 404)
     }
+
+    /// R81 over HTTP: `options.navTransitionPolicy` decides between a queued transition and D22.
+    @Test func navTransitionPolicyOption() throws {
+        let h = try ServiceHarness()
+        h.makeSession("q", options: #"{"transitions": "manual"}"#)
+        #expect(h.ok("GET", "/v1/sessions/q")["options"]?["navTransitionPolicy"]?.string == "queue")
+        let first = h.ok("POST", "/v1/sessions/q/controllers/nav/push", #"{"viewController": {"id": "b"}}"#)
+        var r = h.ok("POST", "/v1/sessions/q/controllers/nav/push", #"{"viewController": {"id": "c"}}"#)
+        #expect(r["transition"]?["state"]?.string == "queued", "\(r)")
+        #expect(r["session"]?["controllers"]?["b"]?["transitionCoordinator"] == first["transition"]?["id"], "R62: \(r)")
+        #expect(r["session"]?["controllers"]?["c"]?["transitionCoordinator"] == .null, "queued, not running: \(r)")
+        r = h.ok("GET", "/v1/sessions/q/transitions")
+        #expect(r["transitions"]?.array?.compactMap { $0["state"]?.string } == ["inProgress", "queued"], "\(r)")
+
+        h.makeSession("d", options: #"{"transitions": "manual", "navTransitionPolicy": "warnAndDrop"}"#)
+        h.ok("POST", "/v1/sessions/d/controllers/nav/push", #"{"viewController": {"id": "b"}}"#)
+        h.expectUnchanged("d") {
+            let r = h.send("POST", "/v1/sessions/d/controllers/nav/pop", "{}")
+            expectProblem(r, 409, "nested-navigation-transition")
+            #expect(r["uikit"]?["code"]?.string == "D22" && r["uikit"]?["severity"]?.string == "warning", "\(r)")
+            #expect(r["detail"]?.string == "nested pop animation can result in corrupted navigation bar", "\(r)")
+        }
+        expectProblem(h.send("POST", "/v1/sessions", #"{"options": {"navTransitionPolicy": "drop"}}"#), 422, "invalid-body")
+    }
+
+    /// D21 comes back in `warnings` of an accepted operation (API.md), R17 as a 409 without a §17 code.
+    @Test func loggedWarningsAndUncataloguedRefusals() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s", options: #"{"transitions": "manual"}"#)
+        h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "b"}}"#)
+        let r = h.ok("POST", "/v1/sessions/s/controllers/b/present", #"{"viewController": {"id": "x"}, "modalPresentationStyle": "fullScreen"}"#)
+        let warning = r["warnings"]?.array?.first
+        #expect(warning?["type"]?.string == "/v1/problems/unbalanced-appearance", "\(r)")
+        #expect(warning?["uikit"]?["code"]?.string == "D21", "\(r)")
+
+        _ = h.send("POST", "/v1/sessions", #"{"id": "p", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"}, "root": {"id": "root"}}"#)
+        h.ok("POST", "/v1/sessions/p/controllers/root/present",
+             #"{"viewController": {"id": "pop"}, "modalPresentationStyle": "popover", "popover": {"sourceView": "button"}}"#)
+        h.expectUnchanged("p") {
+            let r = h.send("POST", "/v1/sessions/p/controllers/pop/present",
+                           #"{"viewController": {"id": "x"}, "modalPresentationStyle": "overCurrentContext", "modalTransitionStyle": "crossDissolve"}"#)
+            expectProblem(r, 409, "context-style-in-popover")
+            #expect(r["uikit"]?["code"] == nil && r["uikit"]?["name"]?.string == "NSInvalidArgumentException", "\(r)")
+        }
+    }
+
+    /// R82, R87, R89 over HTTP: delegates in the ControllerSpec, `tapTab` as a user's tap.
+    @Test func delegatesAndTapTab() throws {
+        let h = try ServiceHarness()
+        let created = h.send("POST", "/v1/sessions", """
+            {"id": "t", "root": {"id": "tabs", "kind": "tabBarController", "tabBarDelegate": {},
+             "viewControllers": [{"id": "n", "kind": "navigationController", "navigationDelegate": {},
+                                  "viewControllers": [{"id": "a"}]}, {"id": "c"}]}}
+            """)
+        #expect(created.status == 201, "\(created)")
+        #expect(created["controllers"]?["n"]?["navigationDelegate"] != nil, "\(created)")
+        var r = h.ok("POST", "/v1/sessions/t/controllers/n/push", #"{"viewController": {"id": "b"}, "animated": false}"#)
+        let callbacks = { (r: ServiceReply) in r["events"]?.array?.compactMap { $0["callback"]?.string } ?? [] }
+        #expect(callbacks(r).first(where: { $0.hasPrefix("navigationController") }) == "navigationControllerWillShow", "\(r)")
+        #expect(callbacks(r).last == "navigationControllerDidShow", "\(r)")
+        r = h.ok("POST", "/v1/sessions/t/controllers/tabs/tapTab", #"{"index": 0}"#)
+        #expect(callbacks(r).first == "tabBarControllerShouldSelect" && r["transition"]?["operation"]?.string == "popToRoot", "\(r)")
+        #expect(r["session"]?["controllers"]?["n"]?["viewControllers"]?.array?.count == 1, "R89: \(r)")
+        h.ok("PATCH", "/v1/sessions/t/controllers/tabs", #"{"tabBarDelegate": {"shouldSelect": false}}"#)
+        r = h.ok("POST", "/v1/sessions/t/controllers/tabs/tapTab", #"{"viewController": "c"}"#)
+        #expect(callbacks(r) == ["tabBarControllerShouldSelect"] && r["session"]?["controllers"]?["tabs"]?["selectedIndex"]?.number == 0, "\(r)")
+    }
 }
 
 // MARK: - Headers, creation, history, versions, turns, restart

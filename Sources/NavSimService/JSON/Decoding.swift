@@ -14,6 +14,7 @@ struct Decoder {
         "preferredContentSize", "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
         "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
         "presentationDelegate", "shouldPerformSegue", "unwindActions", "storyboard", "identifier",
+        "navigationDelegate", "tabBarDelegate",
     ]
 
     /// A ControllerSpec: null (UIKit's nil), a string id, or an object.
@@ -43,6 +44,18 @@ struct Decoder {
         guard let d = try r.object(key, allowed: ["shouldDismiss", "adaptivePresentationStyle"]) else { return nil }
         return PresentationDelegate(shouldDismiss: try d.bool("shouldDismiss"),
                                     adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
+    }
+
+    /// `{}`: the navigation controller has a delegate (R82).
+    func navigationDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> NavigationDelegate? {
+        guard try r.object(key, allowed: []) != nil else { return nil }
+        return NavigationDelegate()
+    }
+
+    /// `{"shouldSelect"?: bool}` (R87).
+    func tabBarDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> TabBarDelegate? {
+        guard let d = try r.object(key, allowed: ["shouldSelect"]) else { return nil }
+        return TabBarDelegate(shouldSelect: try d.bool("shouldSelect"))
     }
 
     func size(_ r: BodyReader, _ key: String) throws(Problem) -> [Double]? {
@@ -92,6 +105,8 @@ struct Decoder {
         if let v = try r.bool("isModalInPresentation") { spec.isModalInPresentation = v }
         if let v = try transitioningDelegate(r, "transitioningDelegate") { spec.transitioningDelegate = v }
         if let v = try presentationDelegate(r, "presentationDelegate") { spec.presentationDelegate = v }
+        if let v = try navigationDelegate(r, "navigationDelegate") { spec.navigationDelegate = v }
+        if let v = try tabBarDelegate(r, "tabBarDelegate") { spec.tabBarDelegate = v }
         if let v = try size(r, "preferredContentSize") { spec.preferredContentSize = v }
         if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers")) { spec.viewControllers = v }
         if let v = try r.int("selectedIndex") { spec.selectedIndex = v }
@@ -123,6 +138,7 @@ struct Decoder {
             "title", "modalPresentationStyle", "modalTransitionStyle", "definesPresentationContext",
             "providesPresentationContextTransitionStyle", "isModalInPresentation", "transitioningDelegate",
             "presentationDelegate", "preferredContentSize", "shouldPerformSegue", "unwindActions",
+            "navigationDelegate", "tabBarDelegate",
         ])
         var p = ControllerPatch()
         if r.has("title") { p.title = .some(try r.string("title")) }
@@ -133,6 +149,8 @@ struct Decoder {
         p.isModalInPresentation = try r.bool("isModalInPresentation")
         if r.has("transitioningDelegate") { p.transitioningDelegate = .some(try transitioningDelegate(r, "transitioningDelegate")) }
         if r.has("presentationDelegate") { p.presentationDelegate = .some(try presentationDelegate(r, "presentationDelegate")) }
+        if r.has("navigationDelegate") { p.navigationDelegate = .some(try navigationDelegate(r, "navigationDelegate")) }
+        if r.has("tabBarDelegate") { p.tabBarDelegate = .some(try tabBarDelegate(r, "tabBarDelegate")) }
         if r.has("preferredContentSize") { p.preferredContentSize = .some(try size(r, "preferredContentSize")) }
         p.shouldPerformSegue = try boolMap(r, "shouldPerformSegue")
         p.unwindActions = try r.strings("unwindActions")
@@ -191,10 +209,11 @@ struct Decoder {
                 throw Problem.invalidField("viewControllers", "viewControllers is required.")
             }
             return .setViewControllers(receiver: receiver, viewControllers: list, direction: try r.string("direction"), animated: animated)
-        case "select":
+        case "select", "tapTab":
             let index = try r.int("index"), target = try r.string("viewController")
-            if index == nil && target == nil { throw Problem.invalidField("index", "select needs index or viewController.") }
-            return .select(receiver: receiver, index: index, viewController: target)
+            if index == nil && target == nil { throw Problem.invalidField("index", "\(name) needs index or viewController.") }
+            return name == "select" ? .select(receiver: receiver, index: index, viewController: target)
+                : .tapTab(receiver: receiver, index: index, viewController: target)
         case "addChild": return .addChild(receiver: receiver, viewController: try vc())
         case "removeFromParent": return .removeFromParent(receiver: receiver)
         case "willMove", "didMove":
@@ -222,7 +241,7 @@ enum Operations {
         "present": ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover"],
         "dismiss": [], "show": ["viewController"], "showDetail": ["viewController"],
         "push": ["viewController"], "pop": [], "popToRoot": [], "popTo": ["viewController"],
-        "setViewControllers": ["viewControllers", "direction"], "select": ["index", "viewController"],
+        "setViewControllers": ["viewControllers", "direction"], "select": ["index", "viewController"], "tapTab": ["index", "viewController"],
         "addChild": ["viewController"], "removeFromParent": [], "willMove": ["toParent"], "didMove": ["toParent"],
         "addSubview": ["viewController"], "removeFromSuperview": [], "transitionChild": ["from", "to"],
         "performSegue": ["identifier", "sender"], "triggerSegue": ["segue", "sender"],

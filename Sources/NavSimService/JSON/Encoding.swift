@@ -28,6 +28,7 @@ enum Encode {
             ("viewInWindow", .bool(c.viewInWindow)),
             ("isBeingPresented", .bool(c.isBeingPresented)), ("isBeingDismissed", .bool(c.isBeingDismissed)),
             ("isMovingToParent", .bool(c.isMovingToParent)), ("isMovingFromParent", .bool(c.isMovingFromParent)),
+            ("transitionCoordinator", .from(s.transitionCoordinator(c.id))),
         ]
         if let d = c.transitioningDelegate {
             m.append(("transitioningDelegate", .object([("name", .string(d.name)), ("duration", .number(d.duration))])))
@@ -38,6 +39,8 @@ enum Encode {
                 ("adaptivePresentationStyle", .from(d.adaptivePresentationStyle?.rawValue)),
             ])))
         }
+        if c.navigationDelegate != nil { m.append(("navigationDelegate", .object([]))) }
+        if let d = c.tabBarDelegate { m.append(("tabBarDelegate", .object([("shouldSelect", .from(d.shouldSelect))]))) }
         if let size = c.preferredContentSize { m.append(("preferredContentSize", .array(size.map { .number($0) }))) }
         switch c.kind {
         case .navigationController:

@@ -1,0 +1,145 @@
+import Testing
+@testable import NavigationCore
+
+/// Delegates told about container changes (R82 navigation, R87/R89 tab bar taps), the transition
+/// coordinator (R62), and what the transitioning delegate and presentation controller see (R22, R26).
+@Suite("delegates, taps and the transition coordinator (R22, R26, R62, R82, R87, R89)")
+struct DelegateAndCoordinatorTests {
+    func delegatedNavigation(_ ids: String...) -> Window {
+        var w = Window(root: make("N", .navigationController) {
+            $0.viewControllers = [vc(ids[0])]
+            $0.navigationDelegate = NavigationDelegate()
+        })
+        for id in ids.dropFirst() { w.perform(Op.push("N", vc(id), animated: false)) }
+        return w
+    }
+
+    @Test("R82: push tells the navigation delegate willShow before the appearance callbacks and didShow after")
+    func navigationDelegateOnPush() {
+        var w = delegatedNavigation("A")
+        #expect(names(w.perform(Op.push("N", vc("B")))) == [
+            "B.willMoveToParent(N)", "B.navigationControllerWillShow", "B.viewDidLoad",
+            "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+            "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)", "B.navigationControllerDidShow"])
+    }
+
+    @Test("R82: pop and setViewControllers tell it about the new top; an unchanged top tells nothing")
+    func navigationDelegateOnPopAndSet() {
+        var w = delegatedNavigation("A", "B")
+        #expect(names(w.perform(Op.pop("N"))) == [
+            "B.willMoveToParent(nil)", "A.navigationControllerWillShow", "B.viewWillDisappear", "A.viewWillAppear",
+            "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)",
+            "A.navigationControllerDidShow"])
+        let same = names(w.perform(Op.setViewControllers("N", [vc("Z"), id("A")])))
+        #expect(same == ["Z.willMoveToParent(N)", "Z.didMoveToParent(N)"], "A stays on top: no delegate call")
+    }
+
+    @Test("R82/R83: a cancelled back swipe tells willShow but never didShow")
+    func navigationDelegateOnCancelledSwipe() {
+        var w = delegatedNavigation("A", "B")
+        let events = names(w.perform(.interactivePop(receiver: "N", completes: false)))
+        #expect(events.contains("A.navigationControllerWillShow"))
+        #expect(!events.contains("A.navigationControllerDidShow"))
+        #expect(w.stack("N") == ["A", "B"])
+    }
+
+    @Test("R82: a navigation controller off screen has no visible top change to report")
+    func navigationDelegateOffScreen() {
+        var w = Window(root: tabs("T", [vc("A"), make("N", .navigationController) {
+            $0.viewControllers = [vc("B")]
+            $0.navigationDelegate = NavigationDelegate()
+        }], selected: 0))
+        #expect(names(w.perform(Op.push("N", vc("C")))) == ["C.willMoveToParent(N)", "C.didMoveToParent(N)"])
+    }
+
+    func delegatedTabs(shouldSelect: Bool? = nil) -> Window {
+        var w = Window(root: make("T", .tabBarController) {
+            $0.viewControllers = [nav("N", vc("A")), vc("C")]
+            $0.tabBarDelegate = TabBarDelegate(shouldSelect: shouldSelect)
+        })
+        w.perform(Op.push("N", vc("B"), animated: false))
+        return w
+    }
+
+    @Test("R87: a user tap asks shouldSelect first and tells didSelect after the switch's callbacks")
+    func tapAsksTheDelegate() {
+        var w = delegatedTabs()
+        let events = withoutIsAppearing(names(w.perform(.tapTab(receiver: "T", index: 1, viewController: nil))))
+        #expect(events == ["C.tabBarControllerShouldSelect", "C.viewDidLoad", "C.viewWillAppear",
+                           "N.viewWillDisappear", "B.viewWillDisappear", "N.viewDidDisappear", "B.viewDidDisappear",
+                           "C.viewDidAppear", "C.tabBarControllerDidSelect"])
+        #expect(w["T"].selectedViewController == "C")
+        // Programmatic selection asks nobody (S65).
+        let programmatic = names(w.perform(.select(receiver: "T", index: 0, viewController: nil)))
+        #expect(!programmatic.contains { $0.contains("tabBarController") })
+    }
+
+    @Test("R87: shouldSelect false keeps the selection")
+    func tapRefusedByDelegate() {
+        var w = delegatedTabs(shouldSelect: false)
+        let r = w.perform(.tapTab(receiver: "T", index: 1, viewController: nil))
+        #expect(names(r) == ["C.tabBarControllerShouldSelect"])
+        #expect(w["T"].selectedViewController == "N" && w.isAppeared("B"))
+    }
+
+    @Test("R89: tapping the selected tab pops its navigation controller to the root")
+    func reselectPopsToRoot() {
+        var w = delegatedTabs()
+        let r = w.perform(.tapTab(receiver: "T", index: 0, viewController: nil))
+        #expect(names(r) == ["N.tabBarControllerShouldSelect", "B.willMoveToParent(nil)", "N.tabBarControllerDidSelect",
+                             "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+                             "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)"])
+        #expect(r.returned == nil, "a tap returns nothing")
+        #expect(r.transition?.operation == "popToRoot" && r.transition?.animated == true)
+        #expect(w.stack("N") == ["A"])
+        // At the root already: nothing more happens.
+        #expect(names(w.perform(.tapTab(receiver: "T", index: 0, viewController: nil)))
+                == ["N.tabBarControllerShouldSelect", "N.tabBarControllerDidSelect"])
+    }
+
+    @Test("R88/R89: only items on the bar can be tapped; tabs under More are reached through More")
+    func tapUnderMore() {
+        var w = Window(root: tabs("T", (0..<7).map { vc("V\($0)") }, selected: 0))
+        let (_, outcome) = Navigator.apply(.tapTab(receiver: "T", index: 5, viewController: nil), to: w.state)
+        guard case .invalid = outcome else {
+            Issue.record("expected an input error, got \(outcome)")
+            return
+        }
+        w.perform(.tapTab(receiver: "T", index: nil, viewController: "T.more"))
+        #expect(w["T"].selectedViewController == "T.more")
+    }
+
+    // MARK: - Transition coordinator, delegate arguments, presentation controller
+
+    @Test("R62: transitionCoordinator is set on the involved controllers only while the transition runs")
+    func transitionCoordinator() {
+        var w = Window(root: nav("N", vc("A")), options: manual)
+        let t = w.perform(Op.push("N", vc("B"))).transition!.id
+        #expect(w.state.transitionCoordinator("A") == t && w.state.transitionCoordinator("B") == t)
+        #expect(w.state.transitionCoordinator("N") == nil, "N's own appearance does not change")
+        w.perform(Op.tick)
+        #expect(w.state.transitionCoordinator("A") == nil && w.state.transitionCoordinator("B") == nil)
+    }
+
+    @Test("R22/R58: the transitioning delegate sees presented V, presenting P (resolved), source S")
+    func delegateArguments() {
+        var w = Window(root: tabs("T", [vc("S")], selected: 0))
+        let r = w.perform(Op.present("S", vc("V") { $0.transitioningDelegate = TransitioningDelegate(name: "Scale", duration: 0.4) }, .fullScreen))
+        #expect(r.events.filter { $0.callback == .animationControllerForPresented }.map(\.controller) == ["V"])
+        #expect(w["V"].presentation?.presenting == "T" && w["V"].presentation?.source == "S")
+        #expect(r.transition?.fromViewController == "T" && r.transition?.toViewController == "V")
+    }
+
+    @Test("R26: the presentation controller keeps the style it was made with; it goes with the presentation")
+    func presentationControllerKeepsItsStyle() {
+        var w = Window(root: vc("A"))
+        w.perform(Op.present("A", vc("V"), .pageSheet))
+        var patch = ControllerPatch()
+        patch.modalPresentationStyle = .fullScreen
+        w.perform(.updateController("V", patch))
+        #expect(w["V"].modalPresentationStyle == .fullScreen)
+        #expect(w.style("V") == .pageSheet, "a later style change does not rebuild it")
+        w.perform(Op.dismiss("V"))
+        #expect(w["V"].presentation == nil)
+    }
+}
