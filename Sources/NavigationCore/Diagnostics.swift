@@ -63,6 +63,14 @@ extension Diagnostic {
         exception("D10", "popover-without-anchor", generic,
                   "UIPopoverPresentationController (\(pc)) should have a non-nil sourceView or barButtonItem set before the presentation occurs.")
     }
+    /// D10 (R15) for an action sheet shown as a popover (iPad): UIKit's text, as crash logs
+    /// quote it (e.g. sberrevoets/SDCAlertView#306); releases up to 12 leave out "from …".
+    static func actionSheetWithoutAnchor(_ alert: String, presenter presenterClass: String, _ presenter: String,
+                                         legacy: Bool) -> Diagnostic {
+        let from = legacy ? "" : " from \(presenterClass) (\(presenter))"
+        return exception("D10", "popover-without-anchor", generic,
+                         "Your application has presented a UIAlertController (\(alert)) of style UIAlertControllerStyleActionSheet\(from). The modalPresentationStyle of a UIAlertController with this style is UIModalPresentationPopover. You must provide location information for this popover through the alert controller's popoverPresentationController. You must provide either a sourceView and sourceRect or a barButtonItem.  If this information is not known when you present the alert controller, you may provide it in the UIPopoverPresentationControllerDelegate method -prepareForPopoverPresentation.")
+    }
     /// D11 (R16); UIKit's text is unverified (§17), so this one is navsim's wording.
     static func partialCurl(_ v: String) -> Diagnostic {
         exception("D11", "partial-curl", invalidArgument,

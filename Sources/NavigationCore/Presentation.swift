@@ -31,7 +31,13 @@ extension Engine {
         if state.rootViewController == v || state.isWithin(s, v) { throw .uikit(.activeController(name(v))) }
 
         let requested = style ?? vc.modalPresentationStyle
-        let effective = profile.adapt(requested, kind: vc.kind, traits: state.traits, delegate: vc.presentationDelegate)
+        var effective = profile.adapt(requested, kind: vc.kind, traits: state.traits, delegate: vc.presentationDelegate)
+        // An action sheet is a popover in a regular × regular window, else shown over full screen.
+        let isActionSheet = vc.kind == .alertController && vc.preferredStyle == "actionSheet"
+        if isActionSheet && requested == .automatic {
+            let regular = state.traits.horizontalSizeClass == .regular && state.traits.verticalSizeClass == .regular
+            effective = regular ? .popover : .overFullScreen
+        }
         let p = resolvePresenter(source: s, style: effective)
         let pc = state.c(p)
         // R12: the presenter already presents something that is not being dismissed.
@@ -50,6 +56,9 @@ extension Engine {
         }
         // R15: a real popover needs an anchor; an adapted one does not.
         if effective == .popover && !(popover?.isAnchored ?? false) {
+            if isActionSheet {
+                throw .uikit(.actionSheetWithoutAnchor(name(v), presenter: pc.className, name(p), legacy: profile.usesLegacyPresentWarning))
+            }
             throw .uikit(.popoverWithoutAnchor("<UIPopoverPresentationController: \(v).popoverPresentationController>"))
         }
         // R16: partial curl only full screen, and a curled controller presents nothing.

@@ -170,3 +170,38 @@ struct OverlapAndPopoverTests {
                          message: "Split View Controllers cannot be pushed to a Navigation Controller \(desc("N", .navigationController))")
     }
 }
+
+/// UIAlertController's action sheet is a popover on iPad (R15, D10) and needs an anchor there.
+@Suite("alert controller action sheets (R15, R19, D10)")
+struct ActionSheetTests {
+    func sheet(_ id: ControllerID) -> ControllerRef {
+        make(id, .alertController) { $0.preferredStyle = "actionSheet" }
+    }
+
+    @Test("R15/D10: an unanchored action sheet on iPad raises UIKit's action-sheet text")
+    func actionSheetNeedsAnchorOnPad() {
+        var w = Window(root: nav("N", vc("A")), traits: iPadRegular)
+        let d = w.refuse(Op.present("A", sheet("S")))
+        expectDiagnostic(d, code: "D10", slug: "popover-without-anchor", severity: .exception, name: "NSGenericException",
+                         message: "Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet from UINavigationController (\(desc("N", .navigationController))). The modalPresentationStyle of a UIAlertController with this style is UIModalPresentationPopover. You must provide location information for this popover through the alert controller's popoverPresentationController. You must provide either a sourceView and sourceRect or a barButtonItem.  If this information is not known when you present the alert controller, you may provide it in the UIPopoverPresentationControllerDelegate method -prepareForPopoverPresentation.")
+        w.perform(Op.present("A", sheet("S2"), popover: PopoverAnchor(barButtonItem: "share")))
+        #expect(w.style("S2") == .popover && w.presenting("S2") == "N")
+    }
+
+    @Test("R19: on iPhone, and in a compact iPad window, an action sheet needs no anchor and keeps the presenter on screen")
+    func actionSheetOnPhone() {
+        for traits in [iPhonePortrait, iPadCompactWidth] {
+            var w = Window(root: vc("A"), traits: traits)
+            let r = w.perform(Op.present("A", sheet("S")))
+            #expect(w.style("S") == .overFullScreen)
+            #expect(!names(r).contains("A.viewWillDisappear"), "R33: the presenter stays")
+        }
+    }
+
+    @Test("iOS 12 wording leaves out the presenter")
+    func legacyWording() {
+        var w = Window(root: vc("A"), traits: iPadRegular, options: Options(iOS: .iOS12))
+        let d = w.refuse(Op.present("A", sheet("S")))
+        #expect(d?.message.hasPrefix("Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet. The modalPresentationStyle") == true)
+    }
+}
