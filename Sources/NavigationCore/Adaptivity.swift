@@ -59,11 +59,12 @@ extension Engine {
                 let c = state.c(id)
                 guard record.requestedStyle == .popover || record.requestedStyle == .pageSheet
                         || record.requestedStyle == .formSheet || record.requestedStyle == .automatic else { continue }
-                let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: traits, delegate: c.presentationDelegate)
+                let presenterTraits = state.traitCollection(record.presenting)  // R74
+                let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
                 state.controllers[id]!.presentation!.style = adapted
                 if let delegate = c.presentationDelegate, profile.hasSheetGestures {
                     var e = Event(id, .willPresentWithAdaptiveStyle)
-                    let compact = traits.horizontalSizeClass == .compact || traits.verticalSizeClass == .compact
+                    let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
                     e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
                     emit(e)
                 }

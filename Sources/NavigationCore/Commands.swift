@@ -17,6 +17,7 @@ public struct ControllerSpec: Sendable, Codable, Equatable {
     public var presentationDelegate: PresentationDelegate?
     public var navigationDelegate: NavigationDelegate?
     public var tabBarDelegate: TabBarDelegate?
+    public var traitOverrides: TraitOverrides?
     public var preferredContentSize: [Double]?
     /// Navigation stack, tabs or pages.
     public var viewControllers: [ControllerRef]?
@@ -110,6 +111,7 @@ public struct ControllerPatch: Sendable, Codable, Equatable {
     public var presentationDelegate: PresentationDelegate??
     public var navigationDelegate: NavigationDelegate??
     public var tabBarDelegate: TabBarDelegate??
+    public var traitOverrides: TraitOverrides??
     public var preferredContentSize: [Double]??
     public var shouldPerformSegue: [String: Bool]?
     public var unwindActions: [String]?

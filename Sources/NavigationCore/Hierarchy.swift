@@ -169,3 +169,18 @@ extension SessionState {
         }?.record.id
     }
 }
+
+extension SessionState {
+    /// R74: a controller's trait collection: the window's, with the overrides of its parent chain
+    /// applied from the top down (the nearest one wins). A presented controller starts again from
+    /// the window's traits, as its presentation controller sits in the window [INF].
+    public func traitCollection(_ id: ControllerID) -> Traits {
+        var t = traits
+        for a in ancestors(id).reversed() {
+            guard let o = controllers[a]?.traitOverrides else { continue }
+            if let h = o.horizontalSizeClass { t.horizontalSizeClass = h }
+            if let v = o.verticalSizeClass { t.verticalSizeClass = v }
+        }
+        return t
+    }
+}

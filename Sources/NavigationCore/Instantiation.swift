@@ -59,6 +59,7 @@ extension Engine {
         c.presentationDelegate = spec.presentationDelegate
         c.navigationDelegate = spec.navigationDelegate
         c.tabBarDelegate = spec.tabBarDelegate
+        c.traitOverrides = spec.traitOverrides
         c.preferredContentSize = spec.preferredContentSize
         c.shouldPerformSegue = spec.shouldPerformSegue ?? [:]
         c.unwindActions = spec.unwindActions ?? []

@@ -160,6 +160,17 @@ public struct PresentationDelegate: Sendable, Codable, Equatable {
     }
 }
 
+/// Size classes a controller overrides for itself and its descendants (R74: iOS 17
+/// `traitOverrides`; `setOverrideTraitCollection(_:forChild:)` before). Nil fields are inherited.
+public struct TraitOverrides: Sendable, Codable, Equatable {
+    public var horizontalSizeClass: Traits.SizeClass?
+    public var verticalSizeClass: Traits.SizeClass?
+    public init(horizontalSizeClass: Traits.SizeClass? = nil, verticalSizeClass: Traits.SizeClass? = nil) {
+        self.horizontalSizeClass = horizontalSizeClass
+        self.verticalSizeClass = verticalSizeClass
+    }
+}
+
 /// A `UINavigationControllerDelegate` (R82): told `willShow`/`didShow` around each visible top change.
 public struct NavigationDelegate: Sendable, Codable, Equatable {
     public init() {}
@@ -260,6 +271,8 @@ public struct Controller: Sendable, Codable, Equatable {
     public var navigationDelegate: NavigationDelegate?
     /// Tab bar controllers only (R87, R89).
     public var tabBarDelegate: TabBarDelegate?
+    /// R74.
+    public var traitOverrides: TraitOverrides?
     public var preferredContentSize: [Double]?
     public var shouldPerformSegue: [String: Bool] = [:]
     public var unwindActions: [String] = []

@@ -31,15 +31,18 @@ extension Engine {
         if state.rootViewController == v || state.isWithin(s, v) { throw .uikit(.activeController(name(v))) }
 
         let requested = style ?? vc.modalPresentationStyle
-        var effective = profile.adapt(requested, kind: vc.kind, traits: state.traits, delegate: vc.presentationDelegate)
-        // An action sheet is a popover in a regular × regular window, else shown over full screen.
+        // R20/R21 first (adaptation never turns a style into a context style or back), then R19
+        // with the presenter's traits (R74).
+        let p = resolvePresenter(source: s, style: profile.resolveAutomatic(requested, kind: vc.kind))
+        let pc = state.c(p)
+        let traits = state.traitCollection(p)
+        var effective = profile.adapt(requested, kind: vc.kind, traits: traits, delegate: vc.presentationDelegate)
+        // An action sheet is a popover in a regular × regular environment, else shown over full screen.
         let isActionSheet = vc.kind == .alertController && vc.preferredStyle == "actionSheet"
         if isActionSheet && requested == .automatic {
-            let regular = state.traits.horizontalSizeClass == .regular && state.traits.verticalSizeClass == .regular
+            let regular = traits.horizontalSizeClass == .regular && traits.verticalSizeClass == .regular
             effective = regular ? .popover : .overFullScreen
         }
-        let p = resolvePresenter(source: s, style: effective)
-        let pc = state.c(p)
         // R12: the presenter already presents something that is not being dismissed.
         if let w = pc.presentedID, state.c(w).presentation?.state != .dismissing {
             throw .uikit(.alreadyPresenting(name(v), on: name(p), from: name(s), presenting: name(w),
@@ -78,7 +81,7 @@ extension Engine {
         if let transitionStyle { state.controllers[v]!.modalTransitionStyle = transitionStyle }
         // R23: a context presenter may provide the transition style.
         let used = effective.isContextStyle && pc.providesPresentationContextTransitionStyle ? pc.modalTransitionStyle : transition
-        let removes = profile.removesPresenterView(effective, traits: state.traits)
+        let removes = profile.removesPresenterView(effective, traits: traits)
         state.controllers[v]!.presentation = Presentation(
             presenting: p, source: s, requestedStyle: requested, style: effective, transitionStyle: used,
             contextViewController: effective.isContextStyle ? p : nil, removesPresenterView: removes,

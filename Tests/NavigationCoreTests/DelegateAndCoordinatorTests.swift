@@ -143,3 +143,50 @@ struct DelegateAndCoordinatorTests {
         #expect(w["V"].presentation == nil)
     }
 }
+
+/// R74 trait inheritance and overrides; R48's modelled part.
+@Suite("traits (R48, R74)")
+struct TraitTests {
+    @Test("R74: children inherit the window's traits; an override applies to the controller and its descendants")
+    func inheritanceAndOverrides() {
+        var w = Window(root: make("R", .viewController) {
+            $0.children = [make("C", .viewController) {
+                $0.children = [vc("A")]
+                $0.traitOverrides = TraitOverrides(horizontalSizeClass: .regular)
+            }, vc("B")]
+        })
+        #expect(w.state.traitCollection("R") == iPhonePortrait)
+        #expect(w.state.traitCollection("B") == iPhonePortrait)
+        let regular = Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .regular, verticalSizeClass: .regular)
+        #expect(w.state.traitCollection("C") == regular && w.state.traitCollection("A") == regular)
+        // The nearest override wins, field by field.
+        var inner = ControllerPatch()
+        inner.traitOverrides = .some(TraitOverrides(verticalSizeClass: .compact))
+        w.perform(.updateController("A", inner))
+        #expect(w.state.traitCollection("A") == Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .regular, verticalSizeClass: .compact))
+        // They persist until changed.
+        var clear = ControllerPatch()
+        clear.traitOverrides = .some(nil)
+        w.perform(.updateController("C", clear))
+        #expect(w.state.traitCollection("A") == Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .compact, verticalSizeClass: .compact))
+        // A presented controller starts from the window's traits.
+        w.perform(Op.present("A", vc("V"), .fullScreen))
+        #expect(w.state.traitCollection("V") == iPhonePortrait)
+    }
+
+    @Test("R74/R19: adaptation reads the presenter's traits, overrides included")
+    func adaptationUsesThePresentersTraits() {
+        var w = Window(root: make("R", .viewController) { $0.traitOverrides = TraitOverrides(horizontalSizeClass: .regular) })
+        #expect(w.refuse(Op.present("R", vc("P"), .popover))?.code == "D10", "a real popover: it needs an anchor (R15)")
+        w.perform(Op.present("R", vc("P"), .popover, popover: PopoverAnchor(sourceView: "button")))
+        #expect(w.style("P") == .popover)
+    }
+
+    @Test("R48: while adapted, presentedViewController stays V (no replacement controller)")
+    func adaptedPresentationKeepsV() {
+        var w = Window(root: vc("A"))
+        w.perform(Op.present("A", vc("V") { $0.presentationDelegate = PresentationDelegate() }, .popover))
+        #expect(w.style("V") == .formSheet, "R19: adapted on iPhone")
+        #expect(w.presented("A") == "V" && w.presenting("V") == "A")
+    }
+}

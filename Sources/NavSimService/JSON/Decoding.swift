@@ -14,7 +14,7 @@ struct Decoder {
         "preferredContentSize", "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
         "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
         "presentationDelegate", "shouldPerformSegue", "unwindActions", "storyboard", "identifier",
-        "navigationDelegate", "tabBarDelegate",
+        "navigationDelegate", "tabBarDelegate", "traitOverrides",
     ]
 
     /// A ControllerSpec: null (UIKit's nil), a string id, or an object.
@@ -56,6 +56,13 @@ struct Decoder {
     func tabBarDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> TabBarDelegate? {
         guard let d = try r.object(key, allowed: ["shouldSelect"]) else { return nil }
         return TabBarDelegate(shouldSelect: try d.bool("shouldSelect"))
+    }
+
+    /// `{"horizontalSizeClass"?, "verticalSizeClass"?}` (R74).
+    func traitOverrides(_ r: BodyReader, _ key: String) throws(Problem) -> TraitOverrides? {
+        guard let d = try r.object(key, allowed: ["horizontalSizeClass", "verticalSizeClass"]) else { return nil }
+        return TraitOverrides(horizontalSizeClass: try d.enumValue("horizontalSizeClass", Traits.SizeClass.self),
+                              verticalSizeClass: try d.enumValue("verticalSizeClass", Traits.SizeClass.self))
     }
 
     func size(_ r: BodyReader, _ key: String) throws(Problem) -> [Double]? {
@@ -107,6 +114,7 @@ struct Decoder {
         if let v = try presentationDelegate(r, "presentationDelegate") { spec.presentationDelegate = v }
         if let v = try navigationDelegate(r, "navigationDelegate") { spec.navigationDelegate = v }
         if let v = try tabBarDelegate(r, "tabBarDelegate") { spec.tabBarDelegate = v }
+        if let v = try traitOverrides(r, "traitOverrides") { spec.traitOverrides = v }
         if let v = try size(r, "preferredContentSize") { spec.preferredContentSize = v }
         if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers")) { spec.viewControllers = v }
         if let v = try r.int("selectedIndex") { spec.selectedIndex = v }
@@ -138,7 +146,7 @@ struct Decoder {
             "title", "modalPresentationStyle", "modalTransitionStyle", "definesPresentationContext",
             "providesPresentationContextTransitionStyle", "isModalInPresentation", "transitioningDelegate",
             "presentationDelegate", "preferredContentSize", "shouldPerformSegue", "unwindActions",
-            "navigationDelegate", "tabBarDelegate",
+            "navigationDelegate", "tabBarDelegate", "traitOverrides",
         ])
         var p = ControllerPatch()
         if r.has("title") { p.title = .some(try r.string("title")) }
@@ -151,6 +159,7 @@ struct Decoder {
         if r.has("presentationDelegate") { p.presentationDelegate = .some(try presentationDelegate(r, "presentationDelegate")) }
         if r.has("navigationDelegate") { p.navigationDelegate = .some(try navigationDelegate(r, "navigationDelegate")) }
         if r.has("tabBarDelegate") { p.tabBarDelegate = .some(try tabBarDelegate(r, "tabBarDelegate")) }
+        if r.has("traitOverrides") { p.traitOverrides = .some(try traitOverrides(r, "traitOverrides")) }
         if r.has("preferredContentSize") { p.preferredContentSize = .some(try size(r, "preferredContentSize")) }
         p.shouldPerformSegue = try boolMap(r, "shouldPerformSegue")
         p.unwindActions = try r.strings("unwindActions")

@@ -29,7 +29,12 @@ enum Encode {
             ("isBeingPresented", .bool(c.isBeingPresented)), ("isBeingDismissed", .bool(c.isBeingDismissed)),
             ("isMovingToParent", .bool(c.isMovingToParent)), ("isMovingFromParent", .bool(c.isMovingFromParent)),
             ("transitionCoordinator", .from(s.transitionCoordinator(c.id))),
+            ("traitCollection", traits(s.traitCollection(c.id))),
         ]
+        if let o = c.traitOverrides {
+            m.append(("traitOverrides", .object([("horizontalSizeClass", .from(o.horizontalSizeClass?.rawValue)),
+                                                 ("verticalSizeClass", .from(o.verticalSizeClass?.rawValue))])))
+        }
         if let d = c.transitioningDelegate {
             m.append(("transitioningDelegate", .object([("name", .string(d.name)), ("duration", .number(d.duration))])))
         }
