@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NavigationCore
 
@@ -69,6 +70,16 @@ struct ColumnSplitTests {
         #expect(w["S"].split?.supplementary == nil && w["S"].split?.supplementaryNavigation == nil)
         #expect(w["M"].parent == nil && !w["M"].isViewLoaded && !w["M"].viewInWindow)
         #expect(viewsInWindow(w) == ["S", "S.primary", "P", "S.secondary", "D"])
+    }
+
+    @Test("R90: a split persisted before the column fields existed still decodes (they are optional)")
+    func oldSplitStateDecodes() throws {
+        let old = #"{"style": "unspecified", "primary": "N1", "secondary": "D", "isCollapsed": false}"#
+        let split = try JSONDecoder().decode(SplitState.self, from: Data(old.utf8))
+        #expect(split.primary == "N1" && split.secondary == "D" && split.style == .unspecified)
+        #expect(split.primaryNavigation == nil && split.topColumnForCollapsing == nil && split.collapsedSecondary == nil)
+        let spec = try JSONDecoder().decode(ControllerSpec.self, from: Data(#"{"kind": "splitViewController", "appendsSuffixWhenTaken": false}"#.utf8))
+        #expect(spec.topColumnForCollapsing == nil)
     }
 
     // MARK: R91 — collapse
