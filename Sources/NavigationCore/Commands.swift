@@ -26,7 +26,10 @@ public struct ControllerSpec: Sendable, Codable, Equatable {
     public var supplementary: ControllerRef?
     public var secondary: ControllerRef?
     public var splitStyle: SplitState.Style?
+    /// Classic split delegate: `collapseSecondary … onto:` answers (R91).
     public var collapseSecondaryOntoPrimary: Bool?
+    /// Column-style split delegate: `topColumnForCollapsingToProposedTopColumn` answers (R91).
+    public var topColumnForCollapsing: SplitState.Column?
     public var pageTransitionStyle: PageState.Style?
     public var spineLocation: String?
     public var isDoubleSided: Bool?

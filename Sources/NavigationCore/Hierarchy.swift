@@ -80,6 +80,11 @@ extension SessionState {
             return s
         case .splitViewController:
             guard let split = vc.split else { return nil }
+            if split.style.isColumnStyle {
+                // R90/R91: the columns' navigation controllers; collapsed, only the primary one shows.
+                if split.isCollapsed { return split.primaryNavigation }
+                return split.secondaryNavigation ?? split.supplementaryNavigation ?? split.primaryNavigation
+            }
             return split.isCollapsed ? split.primary : (split.secondary ?? split.primary)
         case .pageViewController: return vc.viewControllers.first
         default: return nil
@@ -99,6 +104,11 @@ extension SessionState {
             return [s]
         case .splitViewController:
             guard let split = vc.split else { return [] }
+            if split.style.isColumnStyle {
+                // R90/R91: every column's navigation controller while expanded, the primary one collapsed.
+                if split.isCollapsed { return split.primaryNavigation.map { [$0] } ?? [] }
+                return [split.primaryNavigation, split.supplementaryNavigation, split.secondaryNavigation].compactMap { $0 }
+            }
             if split.isCollapsed { return split.primary.map { [$0] } ?? [] }
             return [split.primary, split.supplementary, split.secondary].compactMap { $0 }
         case .pageViewController:

@@ -105,9 +105,31 @@ extension Engine {
             var split = SplitState(style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
                                    secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
                                    isCollapsed: false)
-            if let r = spec.primary { split.primary = try attach(r) }
-            if let r = spec.supplementary { split.supplementary = try attach(r) }
-            if let r = spec.secondary { split.secondary = try attach(r) }
+            if split.style.isColumnStyle {
+                split.topColumnForCollapsing = spec.topColumnForCollapsing
+                for (column, ref) in [(SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),
+                                      (.secondary, spec.secondary)] {
+                    guard let ref else { continue }
+                    if column == .supplementary && split.style == .doubleColumn {
+                        // R90: the supplementary column exists only in tripleColumn style; UIKit ignores
+                        // the controller, so it is created but joins no hierarchy.
+                        _ = try resolve(ref)
+                        continue
+                    }
+                    if case .existing(let e) = ref { try requireDetached(e) }
+                    guard let content = try resolve(ref) else { continue }
+                    let navigation = try attachColumn(content, split: id, column: column)
+                    switch column {
+                    case .primary: split.primary = content; split.primaryNavigation = navigation
+                    case .supplementary: split.supplementary = content; split.supplementaryNavigation = navigation
+                    case .secondary: split.secondary = content; split.secondaryNavigation = navigation
+                    }
+                }
+            } else {
+                if let r = spec.primary { split.primary = try attach(r) }
+                if let r = spec.supplementary { split.supplementary = try attach(r) }
+                if let r = spec.secondary { split.secondary = try attach(r) }
+            }
             state.controllers[id]!.split = split
             if state.traits.horizontalSizeClass == .compact { collapse(id) }
         case .pageViewController:
@@ -125,6 +147,30 @@ extension Engine {
             if let child = try attach(ref) { state.controllers[child]!.viewAddedToParent = true }
         }
         return id
+    }
+
+    /// R90: a column of a column-style split is a navigation controller. A navigation controller
+    /// given for the column is the split's child itself; any other controller is wrapped in one the
+    /// split creates, `<split id>.<column>` (as the tab bar's `<id>.more`), whose root it becomes.
+    /// Returns the column's navigation controller.
+    mutating func attachColumn(_ content: ControllerID, split: ControllerID, column: SplitState.Column) throws(Refusal) -> ControllerID {
+        let navigation: ControllerID
+        if state.c(content).kind == .navigationController {
+            navigation = content
+        } else {
+            navigation = try newID("\(split).\(column.rawValue)")
+            var wrapper = Controller(id: navigation, kind: .navigationController)
+            wrapper.children = [content]
+            wrapper.viewControllers = [content]
+            insert(wrapper)
+            // Listed before its content, as if created first (replies list controllers in creation order).
+            state.order.removeLast()
+            state.order.insert(navigation, at: state.order.firstIndex(of: content) ?? state.order.count)
+            state.controllers[content]!.parent = navigation
+        }
+        state.controllers[navigation]!.parent = split
+        state.controllers[split]!.children.append(navigation)
+        return navigation
     }
 
     /// R1: `window.rootViewController = vc`. The new root loads and appears; the old one (and

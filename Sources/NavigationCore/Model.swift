@@ -227,15 +227,63 @@ public struct Presentation: Sendable, Codable, Equatable {
 }
 
 /// A split view controller's configuration (R90–R93).
+///
+/// `primary`, `supplementary` and `secondary` are the controllers the client gave for each column,
+/// what `viewController(for:)` answers (R90). For a column-style split the split's children are
+/// the columns' navigation controllers instead (`primaryNavigation`, …): the client's own
+/// navigation controller, or one the split created to wrap a plain controller.
+///
+/// Fields added after the first release are optional, so sessions persisted before them decode.
 public struct SplitState: Sendable, Codable, Equatable {
-    public enum Style: String, Sendable, Codable, CaseIterable { case unspecified, doubleColumn, tripleColumn }
+    public enum Style: String, Sendable, Codable, CaseIterable {
+        case unspecified, doubleColumn, tripleColumn
+        /// R90: `doubleColumn` and `tripleColumn` are the iOS 14 column styles; `unspecified` is classic.
+        public var isColumnStyle: Bool { self != .unspecified }
+    }
+    /// `UISplitViewController.Column`, the columns navsim models (R90; `.compact` and `.inspector`
+    /// are not modelled).
+    public enum Column: String, Sendable, Codable, CaseIterable {
+        case primary, supplementary, secondary
+    }
     public var style: Style
     public var primary: ControllerID?
     public var supplementary: ControllerID?
     public var secondary: ControllerID?
-    /// `splitViewController(_:collapseSecondary:onto:)` answers true: discard the secondary (R91).
+    /// `splitViewController(_:collapseSecondary:onto:)` answers true: discard the secondary (R91,
+    /// classic only).
     public var collapseSecondaryOntoPrimary: Bool?
     public var isCollapsed: Bool
+    /// R90 (column style): the navigation controller that is the split's child for each column.
+    public var primaryNavigation: ControllerID?
+    public var supplementaryNavigation: ControllerID?
+    public var secondaryNavigation: ControllerID?
+    /// R91 (column style): the answer of `splitViewController(_:topColumnForCollapsingToProposedTopColumn:)`;
+    /// nil when not implemented, and the proposed `.secondary` is kept.
+    public var topColumnForCollapsing: Column?
+    /// R91/R92 (column style): the controllers that left the supplementary and secondary columns'
+    /// stacks for the primary column's stack while collapsed (or were shown there as the
+    /// secondary's, R67), so expanding can give them back.
+    public var collapsedSupplementary: [ControllerID]?
+    public var collapsedSecondary: [ControllerID]?
+
+    public init(style: Style, primary: ControllerID?, supplementary: ControllerID?, secondary: ControllerID?,
+                collapseSecondaryOntoPrimary: Bool?, isCollapsed: Bool) {
+        self.style = style
+        self.primary = primary
+        self.supplementary = supplementary
+        self.secondary = secondary
+        self.collapseSecondaryOntoPrimary = collapseSecondaryOntoPrimary
+        self.isCollapsed = isCollapsed
+    }
+
+    /// R90: the split's child for a column of a column-style split: its navigation controller.
+    public func navigation(for column: Column) -> ControllerID? {
+        switch column {
+        case .primary: primaryNavigation
+        case .supplementary: supplementaryNavigation
+        case .secondary: secondaryNavigation
+        }
+    }
 }
 
 /// A page view controller's configuration (R94, R95).

@@ -32,10 +32,20 @@ extension Engine {
                         animated: true, reportsCompletion: false, operation: "present")
             return
         }
-        if state.c(target).kind == .splitViewController {
-            // R68 (classic): collapsed or not, a navigation primary shows it by pushing.
-            if let primary = state.c(target).split?.primary, state.c(primary).kind == .navigationController {
-                try push(onto: primary, ref: .existing(v), animated: true)
+        if state.c(target).kind == .splitViewController, let config = state.c(target).split {
+            // R68. Column style: the primary column's navigation controller shows it (pushes). Content
+            // of a column never gets here: its own column's navigation controller is found first (R63).
+            // Classic: collapsed or not, a navigation primary shows it by pushing.
+            let primaryNavigation = config.style.isColumnStyle ? config.primaryNavigation
+                : config.primary.flatMap { state.c($0).kind == .navigationController ? $0 : nil }
+            if let primaryNavigation {
+                try push(onto: primaryNavigation, ref: .existing(v), animated: true)
+                return
+            }
+            // R68 (classic): any other primary is replaced by the new controller; identical is a no-op.
+            if !config.style.isColumnStyle {
+                if v == config.primary { return }
+                try replaceColumn(target, .primary, with: v, operation: "show")
                 return
             }
             try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
@@ -52,6 +62,10 @@ extension Engine {
         guard let split = targetViewController(for: .showDetail, from: s), let config = state.c(split).split else {
             try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
                         animated: true, reportsCompletion: false, operation: "present")
+            return
+        }
+        if config.style.isColumnStyle {
+            try showDetailInColumns(split, v, config)
             return
         }
         // R67 (1): the controller it would replace.
@@ -74,6 +88,31 @@ extension Engine {
             try push(onto: secondary, ref: .existing(v), animated: true)
             return
         }
-        replaceSecondary(split, with: v)  // a column swap, not animated
+        try replaceColumn(split, .secondary, with: v, operation: "showDetail")  // a column swap, not animated
+    }
+
+    /// R67 on a column-style split (the classic-only delegate is never asked, R90).
+    /// Collapsed: pushed onto the primary column's navigation controller, and remembered as the
+    /// secondary column's so that expanding moves it there (R92). Expanded: step (3), the VC being
+    /// replaced is the secondary column's navigation controller, which handles it by pushing — as
+    /// UIKit pushes a non-navigation controller set for a secondary column that already has a
+    /// navigation controller. A navigation controller (or a split without a secondary column)
+    /// replaces the column instead (step 4).
+    mutating func showDetailInColumns(_ split: ControllerID, _ v: ControllerID, _ config: SplitState) throws(Refusal) {
+        // R67 (1): the controller it would replace.
+        if !config.isCollapsed && (v == config.secondary || v == config.secondaryNavigation) { return }
+        if config.isCollapsed, let primary = config.primaryNavigation {
+            if state.c(primary).viewControllers.contains(v) {
+                throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
+            }
+            pushValidated(onto: primary, v, animated: true)
+            state.controllers[split]!.split!.collapsedSecondary = (config.collapsedSecondary ?? []) + [v]
+            return
+        }
+        if let secondary = config.secondaryNavigation, state.c(v).kind != .navigationController {
+            try push(onto: secondary, ref: .existing(v), animated: true)
+            return
+        }
+        try replaceColumn(split, .secondary, with: v, operation: "showDetail")
     }
 }

@@ -1,8 +1,92 @@
-/// UISplitViewController: collapse and expand (R91, R92), `showDetailViewController` (R67).
+/// UISplitViewController: collapse and expand (R91, R92), `show` (R68) and
+/// `showDetailViewController` (R67) column swaps. Classic and column-style splits have their own
+/// delegate methods and neither applies to the other (R90).
 extension Engine {
+    /// R91: a split collapses when the width becomes compact (or is created in compact width).
+    mutating func collapse(_ split: ControllerID) {
+        guard let s = state.c(split).split else { return }
+        if s.style.isColumnStyle { collapseColumns(split) } else { collapseClassic(split) }
+    }
+
+    /// R92: a split expands when the width becomes regular.
+    mutating func expand(_ split: ControllerID) {
+        guard let s = state.c(split).split else { return }
+        if s.style.isColumnStyle { expandColumns(split) } else { expandClassic(split) }
+    }
+
+    /// R91 (column style): the columns merge into the primary column's navigation controller, up
+    /// to the top column: UIKit proposes `.secondary` and the delegate's
+    /// `topColumnForCollapsingToProposedTopColumn` may answer another column. The stacks of the
+    /// merged columns are appended in column order (primary, supplementary, secondary); columns
+    /// after the top one keep their stacks, off screen. No containment callbacks are reported for
+    /// the move (as for the classic collapse); appearance follows from what is on screen.
+    mutating func collapseColumns(_ split: ControllerID) {
+        guard var s = state.c(split).split else { return }
+        s.isCollapsed = true
+        s.collapsedSupplementary = []
+        s.collapsedSecondary = []
+        guard let primary = s.primaryNavigation else {
+            state.controllers[split]!.split = s
+            return
+        }
+        let top = s.topColumnForCollapsing ?? .secondary
+        let merged: [SplitState.Column] = switch top {
+        case .primary: []
+        case .supplementary: [.supplementary]
+        case .secondary: [.supplementary, .secondary]
+        }
+        for column in merged {
+            guard let nav = s.navigation(for: column) else { continue }
+            let entries = state.c(nav).viewControllers
+            for id in entries {
+                state.controllers[nav]!.children.removeAll { $0 == id }
+                state.controllers[id]!.parent = primary
+                state.controllers[primary]!.children.append(id)
+                state.controllers[primary]!.viewControllers.append(id)
+            }
+            state.controllers[nav]!.viewControllers = []
+            if column == .supplementary { s.collapsedSupplementary = entries } else { s.collapsedSecondary = entries }
+        }
+        state.controllers[split]!.split = s
+    }
+
+    /// R92 (column style): the primary column's stack is separated again: from the first
+    /// controller that came from the supplementary column on, entries go back to that column, and
+    /// from the first that came from the secondary column on (controllers pushed on top of them
+    /// while collapsed included), to the secondary column.
+    mutating func expandColumns(_ split: ControllerID) {
+        guard var s = state.c(split).split else { return }
+        s.isCollapsed = false
+        let fromSupplementary = Set(s.collapsedSupplementary ?? [])
+        let fromSecondary = Set(s.collapsedSecondary ?? [])
+        s.collapsedSupplementary = nil
+        s.collapsedSecondary = nil
+        state.controllers[split]!.split = s
+        guard let primary = s.primaryNavigation else { return }
+        let stack = state.c(primary).viewControllers
+        let secondaryStart = stack.firstIndex { fromSecondary.contains($0) }
+        let supplementaryStart = stack.firstIndex { fromSupplementary.contains($0) }.flatMap { i in
+            secondaryStart.map { i < $0 ? i : nil } ?? i
+        }
+        var parts: [(SplitState.Column, ArraySlice<ControllerID>)] = []
+        if let start = supplementaryStart { parts.append((.supplementary, stack[start..<(secondaryStart ?? stack.count)])) }
+        if let start = secondaryStart { parts.append((.secondary, stack[start...])) }
+        for (column, part) in parts {
+            guard let nav = s.navigation(for: column) else { continue }
+            for id in part {
+                state.controllers[primary]!.children.removeAll { $0 == id }
+                state.controllers[id]!.parent = nav
+                state.controllers[nav]!.children.append(id)
+                state.controllers[nav]!.viewControllers.append(id)
+            }
+        }
+        let kept = supplementaryStart ?? secondaryStart ?? stack.count
+        state.controllers[primary]!.viewControllers = Array(stack[..<kept])
+    }
+
     /// R91 (classic): by default a navigation primary pushes the secondary; a delegate that
     /// answers `collapseSecondary … onto:` true discards it (it stays the split's child, off screen).
-    mutating func collapse(_ split: ControllerID) {
+    mutating func collapseClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = true
         state.controllers[split]!.split = s
@@ -26,8 +110,8 @@ extension Engine {
         }
     }
 
-    /// R92: the navigation primary pops the collapsed secondary and it becomes a column again.
-    mutating func expand(_ split: ControllerID) {
+    /// R92 (classic): the navigation primary pops the collapsed secondary and it becomes a column again.
+    mutating func expandClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = false
         state.controllers[split]!.split = s
@@ -50,28 +134,65 @@ extension Engine {
         }
     }
 
-    /// R67 step (4), expanded: the new controller replaces the secondary column. The old column
-    /// leaves completely (willMove, disappears, didMove) before the new one arrives (S49), so this
-    /// is two queued transitions, one after the other; the column swap is not animated.
-    mutating func replaceSecondary(_ split: ControllerID, with v: ControllerID) {
-        let old = state.c(split).split?.secondary
+    /// R67 step (4), expanded, and R68 (classic, primary not a navigation controller): the new
+    /// controller replaces a column. The old column leaves completely (willMove, disappears,
+    /// didMove) before the new one arrives (S49), so this is two queued transitions, one after the
+    /// other; the column swap is not animated. For a column-style split the column's child is its
+    /// navigation controller (R90): a navigation controller takes the old one's place; another
+    /// controller gets a new wrapper (`<split id>.<column>`, suffixed if that id is taken).
+    mutating func replaceColumn(_ split: ControllerID, _ column: SplitState.Column, with v: ControllerID,
+                                operation: String) throws(Refusal) {
+        guard let config = state.c(split).split else { return }
+        let columnStyle = config.style.isColumnStyle
+        let old: ControllerID? = switch column {
+        case .primary: columnStyle ? config.primaryNavigation : config.primary
+        case .supplementary: columnStyle ? config.supplementaryNavigation : config.supplementary
+        case .secondary: columnStyle ? config.secondaryNavigation : config.secondary
+        }
         if let old {
             let before = state.settledViewsInWindow
             state.controllers[old]!.isMovingFromParent = true
-            state.controllers[split]!.split!.secondary = nil
-            enqueue(operation: "showDetail", from: old, to: v, animated: false, order: .navigation, before: before,
+            setColumn(split, column, content: nil, navigation: nil)
+            enqueue(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
                     preStart: [.move(old, .willMoveToParent, parent: nil)],
                     postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])])
         }
         let before = state.settledViewsInWindow
         detachFromParent(v)
-        state.controllers[v]!.parent = split
-        state.controllers[v]!.isMovingToParent = true
-        state.controllers[split]!.children.append(v)
-        state.controllers[split]!.split!.secondary = v
-        enqueue(operation: "showDetail", from: old, to: v, animated: false, order: .navigation, before: before,
-                preStart: [.move(v, .willMoveToParent, parent: split)],
-                postFinish: [.move(v, .didMoveToParent, parent: split)], effects: [.endMovingToParent([v])],
+        var child = v
+        if columnStyle && state.c(v).kind != .navigationController {
+            child = try newID("\(split).\(column.rawValue)", suffixWhenTaken: true)
+            var wrapper = Controller(id: child, kind: .navigationController)
+            wrapper.children = [v]
+            wrapper.viewControllers = [v]
+            insert(wrapper)
+            state.controllers[v]!.parent = child
+        }
+        state.controllers[child]!.parent = split
+        state.controllers[child]!.isMovingToParent = true
+        // The new column takes the old one's place among the children (the old one leaves when
+        // its transition ends).
+        let index = old.flatMap { state.c(split).children.firstIndex(of: $0) } ?? state.c(split).children.count
+        state.controllers[split]!.children.insert(child, at: index)
+        setColumn(split, column, content: v, navigation: columnStyle ? child : nil)
+        enqueue(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
+                preStart: [.move(child, .willMoveToParent, parent: split)],
+                postFinish: [.move(child, .didMoveToParent, parent: split)], effects: [.endMovingToParent([child])],
                 forceReport: true)
+    }
+
+    private mutating func setColumn(_ split: ControllerID, _ column: SplitState.Column, content: ControllerID?,
+                                    navigation: ControllerID?) {
+        switch column {
+        case .primary:
+            state.controllers[split]!.split!.primary = content
+            state.controllers[split]!.split!.primaryNavigation = navigation
+        case .supplementary:
+            state.controllers[split]!.split!.supplementary = content
+            state.controllers[split]!.split!.supplementaryNavigation = navigation
+        case .secondary:
+            state.controllers[split]!.split!.secondary = content
+            state.controllers[split]!.split!.secondaryNavigation = navigation
+        }
     }
 }

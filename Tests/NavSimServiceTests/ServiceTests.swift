@@ -794,6 +794,63 @@ struct SessionTests {
         #expect(versions(h.ok("GET", "/v1/sessions/a/history")) == Array(1...9))
     }
 
+    /// R90/R91 over HTTP: a doubleColumn split's columns are wrapped in `<split id>.<column>`
+    /// navigation controllers; `splitDelegate.topColumnForCollapsing` is decoded; both survive a restart.
+    @Test func doubleColumnSplitAnswersItsWrappers() throws {
+        let h = try ServiceHarness()
+        let r = h.ok("POST", "/v1/sessions", """
+            {"id": "s", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"},
+             "root": {"id": "split", "kind": "splitViewController", "style": "doubleColumn",
+                      "primary": {"id": "list", "class": "ListViewController"},
+                      "secondary": {"id": "detail", "class": "DetailViewController"}}}
+            """, status: 201)
+        func controller(_ id: String) -> JSON? { r["controllers"]?[id] }
+        #expect(strings(controller("split")?["children"]) == ["split.primary", "split.secondary"], "\(r)")
+        #expect(controller("split")?["style"]?.string == "doubleColumn")
+        #expect(controller("split")?["isCollapsed"]?.bool == false)
+        #expect(controller("split")?["primary"]?.string == "list" && controller("split")?["secondary"]?.string == "detail")
+        #expect(controller("split")?["supplementary"] == .null)
+        for (wrapper, content) in [("split.primary", "list"), ("split.secondary", "detail")] {
+            #expect(controller(wrapper)?["kind"]?.string == "navigationController", "\(r)")
+            #expect(controller(wrapper)?["class"]?.string == "UINavigationController")
+            #expect(controller(wrapper)?["parent"]?.string == "split")
+            #expect(strings(controller(wrapper)?["viewControllers"]) == [content])
+            #expect(controller(content)?["parent"]?.string == wrapper)
+            #expect(controller(content)?["navigationController"]?.string == wrapper)
+            #expect(controller(content)?["splitViewController"]?.string == "split")
+        }
+        #expect(strings(r["window"]?["viewsInWindow"]) == ["split", "split.primary", "list", "split.secondary", "detail"])
+        #expect(r["window"]?["visibleViewController"]?.string == "detail")
+
+        // Compact width: the secondary is merged onto the primary column's stack (proposed .secondary).
+        h.ok("PATCH", "/v1/sessions/s", #"{"traits": {"horizontalSizeClass": "compact"}}"#)
+        let session = h.ok("GET", "/v1/sessions/s")
+        #expect(session["controllers"]?["split"]?["isCollapsed"]?.bool == true, "\(session)")
+        #expect(strings(session["controllers"]?["split.primary"]?["viewControllers"]) == ["list", "detail"])
+        #expect(session["controllers"]?["detail"]?["navigationController"]?.string == "split.primary")
+        #expect(strings(session["window"]?["viewsInWindow"]) == ["split", "split.primary", "detail"])
+
+        // The column-style delegate answer; an unknown column is a 422 naming the allowed ones.
+        let t = h.ok("POST", "/v1/sessions", """
+            {"id": "t", "root": {"id": "split", "kind": "splitViewController", "style": "doubleColumn",
+             "splitDelegate": {"topColumnForCollapsing": "primary"},
+             "primary": {"id": "list"}, "secondary": {"id": "detail"}}}
+            """, status: 201)
+        #expect(strings(t["controllers"]?["split.primary"]?["viewControllers"]) == ["list"], "\(t)")
+        #expect(strings(t["controllers"]?["split.secondary"]?["viewControllers"]) == ["detail"])
+        #expect(t["window"]?["visibleViewController"]?.string == "list")
+        let bad = h.send("POST", "/v1/sessions", """
+            {"id": "u", "root": {"kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {"topColumnForCollapsing": "compact"}}}
+            """)
+        expectProblem(bad, 422, "invalid-body")
+        #expect(bad["field"]?.string == "root.splitDelegate.topColumnForCollapsing", "\(bad)")
+        #expect(strings(bad["allowed"]) == ["primary", "supplementary", "secondary"], "\(bad)")
+
+        let before = (h.snapshot("s"), h.snapshot("t"))
+        try h.restart()
+        #expect(h.snapshot("s") == before.0 && h.snapshot("t") == before.1, "persisted and reloaded unchanged")
+    }
+
     @Test func metaEndpoints() throws {
         let h = try ServiceHarness()
         var r = h.ok("GET", "/healthz")

@@ -47,6 +47,22 @@ func split(_ id: ControllerID, primary: ControllerRef, secondary: ControllerRef?
     }
 }
 
+/// A column-style split view controller (R90): `init(style:)` and `setViewController(_:for:)`
+/// for each given column; `top` is the delegate's `topColumnForCollapsingToProposedTopColumn`
+/// answer, `collapseSecondaryOntoPrimary` the classic-only delegate answer.
+func columnSplit(_ id: ControllerID, _ style: SplitState.Style = .doubleColumn, primary: ControllerRef,
+                 supplementary: ControllerRef? = nil, secondary: ControllerRef?, top: SplitState.Column? = nil,
+                 collapseSecondaryOntoPrimary: Bool? = nil) -> ControllerRef {
+    make(id, .splitViewController) {
+        $0.splitStyle = style
+        $0.primary = primary
+        $0.supplementary = supplementary
+        $0.secondary = secondary
+        $0.topColumnForCollapsing = top
+        $0.collapseSecondaryOntoPrimary = collapseSecondaryOntoPrimary
+    }
+}
+
 /// A custom container whose children's views are inserted in its view.
 func container(_ id: ControllerID, children: [ControllerRef]) -> ControllerRef {
     make(id, .viewController) { $0.children = children }
@@ -114,6 +130,21 @@ func render(_ e: Event) -> String {
 }
 
 func names(_ events: [Event]) -> [String] { events.map(render) }
+
+/// An appearance callback as the core reports it, with its `animated` argument.
+func appearanceEvent(_ controller: ControllerID, _ callback: Event.Callback, animated: Bool) -> Event {
+    Event(controller, callback, animated: animated)
+}
+
+/// `willMove(toParent:)` / `didMove(toParent:)` with its parent argument (nil is UIKit's nil).
+func moveEvent(_ controller: ControllerID, _ callback: Event.Callback, parent: ControllerID?) -> Event {
+    .move(controller, callback, parent: parent)
+}
+
+/// `viewWillAppear` + `viewIsAppearing` (iOS 17 profile, §0.5).
+func willAppear(_ controller: ControllerID, animated: Bool) -> [Event] {
+    [Event(controller, .viewWillAppear, animated: animated), Event(controller, .viewIsAppearing, animated: animated)]
+}
 func names(_ result: ActionResult) -> [String] { names(result.events) }
 
 let appearanceCallbacks: Set<Event.Callback> = [

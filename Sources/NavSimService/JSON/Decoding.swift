@@ -122,8 +122,10 @@ struct Decoder {
         if r.has("supplementary") { spec.supplementary = try ref(r.raw("supplementary"), path: r.name("supplementary")) }
         if r.has("secondary") { spec.secondary = try ref(r.raw("secondary"), path: r.name("secondary")) }
         if let v = try r.enumValue("style", SplitState.Style.self) { spec.splitStyle = v }
-        if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary"]) {
+        if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary", "topColumnForCollapsing"]) {
+            // R90: classic splits ask the first, column-style splits the second; neither the other.
             spec.collapseSecondaryOntoPrimary = try d.bool("collapseSecondaryOntoPrimary")
+            spec.topColumnForCollapsing = try d.enumValue("topColumnForCollapsing", SplitState.Column.self)
         }
         if let v = try r.enumValue("transitionStyle", PageState.Style.self) { spec.pageTransitionStyle = v }
         if let v = try r.string("spineLocation") { spec.spineLocation = v }
