@@ -53,6 +53,7 @@ extension Engine {
         let before = state.settledViewsInWindow
         let old = state.traits
         state.traits = traits
+        var postFinish: [Event] = []
         if old.horizontalSizeClass != traits.horizontalSizeClass || old.verticalSizeClass != traits.verticalSizeClass {
             for id in state.order {
                 guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
@@ -71,10 +72,12 @@ extension Engine {
             }
             for id in state.order where state.controllers[id]?.kind == .splitViewController {
                 let collapsed = state.c(id).split?.isCollapsed ?? false
-                if traits.horizontalSizeClass == .compact && !collapsed { collapse(id) }
-                if traits.horizontalSizeClass == .regular && collapsed { expand(id) }
+                let width = state.traitCollection(id).horizontalSizeClass  // R74
+                if width == .compact && !collapsed { postFinish += collapse(id) }
+                if width == .regular && collapsed { postFinish += expand(id) }
             }
         }
-        enqueue(operation: "traitChange", from: nil, to: nil, animated: false, order: .navigation, before: before)
+        enqueue(operation: "traitChange", from: nil, to: nil, animated: false, order: .navigation, before: before,
+                postFinish: postFinish)
     }
 }

@@ -30,6 +30,8 @@ public struct ControllerSpec: Sendable, Codable, Equatable {
     public var collapseSecondaryOntoPrimary: Bool?
     /// Column-style split delegate: `topColumnForCollapsingToProposedTopColumn` answers (R91).
     public var topColumnForCollapsing: SplitState.Column?
+    /// A split view controller delegate is set (its calls are reported, R91, R92).
+    public var hasSplitDelegate: Bool?
     public var pageTransitionStyle: PageState.Style?
     public var spineLocation: String?
     public var isDoubleSided: Bool?

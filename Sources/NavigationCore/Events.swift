@@ -14,6 +14,10 @@ public struct Event: Sendable, Codable, Equatable {
         case interactionControllerForPresentation, interactionControllerForDismissal
         case navigationControllerWillShow, navigationControllerDidShow
         case tabBarControllerShouldSelect, tabBarControllerDidSelect
+        case splitViewControllerPrimaryForCollapsing, splitViewControllerCollapseSecondary
+        case splitViewControllerPrimaryForExpanding, splitViewControllerSeparateSecondary
+        case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
+        case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
         case completion
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.

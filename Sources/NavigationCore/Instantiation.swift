@@ -105,6 +105,7 @@ extension Engine {
             var split = SplitState(style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
                                    secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
                                    isCollapsed: false)
+            split.hasDelegate = spec.hasSplitDelegate
             if split.style.isColumnStyle {
                 split.topColumnForCollapsing = spec.topColumnForCollapsing
                 for (column, ref) in [(SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),
@@ -131,7 +132,7 @@ extension Engine {
                 if let r = spec.secondary { split.secondary = try attach(r) }
             }
             state.controllers[id]!.split = split
-            if state.traits.horizontalSizeClass == .compact { collapse(id) }
+            if state.traits.horizontalSizeClass == .compact { for e in collapse(id) { emit(e) } }
         case .pageViewController:
             state.controllers[id]!.page = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
                                                     spineLocation: spec.spineLocation,

@@ -265,6 +265,8 @@ public struct SplitState: Sendable, Codable, Equatable {
     /// secondary's, R67), so expanding can give them back.
     public var collapsedSupplementary: [ControllerID]?
     public var collapsedSecondary: [ControllerID]?
+    /// A `UISplitViewControllerDelegate` is set (`splitDelegate` in the spec): its calls are events.
+    public var hasDelegate: Bool?
 
     public init(style: Style, primary: ControllerID?, supplementary: ControllerID?, secondary: ControllerID?,
                 collapseSecondaryOntoPrimary: Bool?, isCollapsed: Bool) {

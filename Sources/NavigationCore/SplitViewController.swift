@@ -3,15 +3,44 @@
 /// delegate methods and neither applies to the other (R90).
 extension Engine {
     /// R91: a split collapses when the width becomes compact (or is created in compact width).
-    mutating func collapse(_ split: ControllerID) {
-        guard let s = state.c(split).split else { return }
-        if s.style.isColumnStyle { collapseColumns(split) } else { collapseClassic(split) }
+    /// Its delegate is asked first (classic: `primaryViewController(forCollapsing:)`, then
+    /// `collapseSecondary(_:onto:)` when there is a secondary; column style:
+    /// `topColumnForCollapsingToProposedTopColumn`). Returns the calls made once the change is on
+    /// screen (column style: `splitViewControllerDidCollapse`) [order INF].
+    mutating func collapse(_ split: ControllerID) -> [Event] {
+        guard let s = state.c(split).split else { return [] }
+        let delegate = s.hasDelegate == true
+        if s.style.isColumnStyle {
+            if delegate { emit(Event(split, .splitViewControllerTopColumnForCollapsing)) }
+            collapseColumns(split)
+            return delegate ? [Event(split, .splitViewControllerDidCollapse)] : []
+        }
+        if delegate {
+            emit(Event(split, .splitViewControllerPrimaryForCollapsing))
+            if s.secondary != nil { emit(Event(split, .splitViewControllerCollapseSecondary)) }
+        }
+        collapseClassic(split)
+        return []
     }
 
-    /// R92: a split expands when the width becomes regular.
-    mutating func expand(_ split: ControllerID) {
-        guard let s = state.c(split).split else { return }
-        if s.style.isColumnStyle { expandColumns(split) } else { expandClassic(split) }
+    /// R92: a split expands when the width becomes regular; the delegate is asked as for
+    /// collapsing (classic: `primaryViewController(forExpanding:)`, `separateSecondary(from:)`;
+    /// column style: `displayModeForExpandingToProposedDisplayMode`, then
+    /// `splitViewControllerDidExpand` once on screen).
+    mutating func expand(_ split: ControllerID) -> [Event] {
+        guard let s = state.c(split).split else { return [] }
+        let delegate = s.hasDelegate == true
+        if s.style.isColumnStyle {
+            if delegate { emit(Event(split, .splitViewControllerDisplayModeForExpanding)) }
+            expandColumns(split)
+            return delegate ? [Event(split, .splitViewControllerDidExpand)] : []
+        }
+        if delegate {
+            emit(Event(split, .splitViewControllerPrimaryForExpanding))
+            emit(Event(split, .splitViewControllerSeparateSecondary))
+        }
+        expandClassic(split)
+        return []
     }
 
     /// R91 (column style): the columns merge into the primary column's navigation controller, up

@@ -377,3 +377,48 @@ struct ColumnSplitTests {
         w.checkInvariants()
     }
 }
+
+/// R91/R92: the split delegate's calls, classic and column style apart (R90).
+@Suite("split view delegate calls (R90, R91, R92)")
+struct SplitDelegateTests {
+    @Test("R91/R92 (column style): topColumnForCollapsing before the change, didCollapse after it; displayMode… and didExpand on the way back")
+    func columnStyleDelegate() {
+        var w = Window(root: make("S", .splitViewController) {
+            $0.splitStyle = .doubleColumn
+            $0.primary = vc("P")
+            $0.secondary = vc("D")
+            $0.hasSplitDelegate = true
+        }, traits: iPadRegular)
+        let collapse = names(w.perform(.setTraits(iPadCompactWidth)))
+        #expect(collapse.first == "S.splitViewControllerTopColumnForCollapsing")
+        #expect(collapse.last == "S.splitViewControllerDidCollapse")
+        #expect(!collapse.contains { $0.contains("PrimaryForCollapsing") || $0.contains("CollapseSecondary") },
+                "R90: classic-only methods are not called")
+        let expand = names(w.perform(.setTraits(iPadRegular)))
+        #expect(expand.first == "S.splitViewControllerDisplayModeForExpanding")
+        #expect(expand.last == "S.splitViewControllerDidExpand")
+    }
+
+    @Test("R91/R92 (classic): primaryViewController(forCollapsing:) then collapseSecondary…onto:; forExpanding then separateSecondary")
+    func classicDelegate() {
+        var w = Window(root: make("S", .splitViewController) {
+            $0.splitStyle = .unspecified
+            $0.primary = nav("N", vc("M"))
+            $0.secondary = vc("D")
+            $0.hasSplitDelegate = true
+        }, traits: iPadRegular)
+        let collapse = names(w.perform(.setTraits(iPadCompactWidth)))
+        #expect(collapse == ["S.splitViewControllerPrimaryForCollapsing", "S.splitViewControllerCollapseSecondary",
+                             "M.viewWillDisappear", "M.viewDidDisappear"],
+                "the delegate first; then D, pushed onto N, covers M")
+        let expand = names(w.perform(.setTraits(iPadRegular)))
+        #expect(Array(expand.prefix(2)) == ["S.splitViewControllerPrimaryForExpanding", "S.splitViewControllerSeparateSecondary"])
+        #expect(!expand.contains("S.splitViewControllerDidExpand"), "R90: column-style methods are not called")
+    }
+
+    @Test("R91: without a delegate nothing is reported but the change")
+    func noDelegate() {
+        var w = Window(root: columnSplit("S", primary: vc("P"), secondary: vc("D")), traits: iPadRegular)
+        #expect(!names(w.perform(.setTraits(iPadCompactWidth))).contains { $0.contains("splitViewController") })
+    }
+}

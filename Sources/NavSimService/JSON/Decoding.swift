@@ -126,6 +126,7 @@ struct Decoder {
             // R90: classic splits ask the first, column-style splits the second; neither the other.
             spec.collapseSecondaryOntoPrimary = try d.bool("collapseSecondaryOntoPrimary")
             spec.topColumnForCollapsing = try d.enumValue("topColumnForCollapsing", SplitState.Column.self)
+            spec.hasSplitDelegate = true
         }
         if let v = try r.enumValue("transitionStyle", PageState.Style.self) { spec.pageTransitionStyle = v }
         if let v = try r.string("spineLocation") { spec.spineLocation = v }
