@@ -87,17 +87,20 @@ enum Persistence {
         let body = row.body.flatMap { try? JSON.parse(Array($0.utf8)) } ?? .null
         var transition: JSON = .null
         var events: JSON = .array([])
+        var warnings: [JSON] = []
         if case .array(let items) = result {
             // A turn: its operations' events in order; its last transition.
             var all: [JSON] = []
             for item in items {
                 if let e = item["events"]?.array { all += e }
+                if let w = item["warnings"]?.array { warnings += w }
                 if let t = item["transition"], !t.isNull { transition = t }
             }
             events = .array(all)
         } else {
             transition = result["transition"] ?? .null
             events = result["events"] ?? .array([])
+            warnings = result["warnings"]?.array ?? []
         }
         var members: [(String, JSON)] = [
             ("version", .number(Double(row.version))), ("at", .string(row.at)),
@@ -105,6 +108,7 @@ enum Persistence {
             ("transition", transition), ("events", events),
         ]
         if let returned = result["returned"] { members.append(("returned", returned)) }
+        if !warnings.isEmpty { members.append(("warnings", .array(warnings))) }
         return .object(members)
     }
 }

@@ -392,10 +392,12 @@ public final class NavSimService: Sendable {
 }
 
 extension Problem {
-    /// Core input errors: unknown ids are 404, the rest 422.
+    /// Core input errors: unknown ids are 404, a transition in the wrong state 409, the rest 422.
     static func fromCore(_ e: CommandError) -> Problem {
         switch e.kind {
         case .unknownController: return .unknownController(e.message)
+        case .unknownTransition: return .unknownTransition(e.message)
+        case .transitionConflict: return .transitionConflict(e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
         }
     }

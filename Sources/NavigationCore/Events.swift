@@ -89,6 +89,8 @@ public struct ActionResult: Sendable, Codable, Equatable {
     public var transition: TransitionRecord?
     /// What the UIKit call returns (`pop`, `popTo`, `popToRoot`); nil is UIKit's nil.
     public var returned: [ControllerID]?
+    /// The call returns a value (`pop`, `popTo`, `popToRoot`), so `returned` is reported even when nil.
+    public var returnsValue: Bool = false
     public var warnings: [Diagnostic] = []
     /// The controller a `createController` made.
     public var created: ControllerID?
@@ -108,7 +110,9 @@ public enum OperationOutcome: Sendable, Equatable {
 /// An input error that is not UIKit's to refuse (unknown controller, wrong receiver kind, …):
 /// the service answers 404 or 422 and nothing changes.
 public struct CommandError: Error, Sendable, Equatable {
-    public enum Kind: String, Sendable { case unknownController, invalid }
+    /// `unknownTransition`: no such transition (404); `transitionConflict`: the transition is in
+    /// no state to do that (409: queued, or not interactive).
+    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict }
     public var kind: Kind
     public var message: String
     public var field: String?

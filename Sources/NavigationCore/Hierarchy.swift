@@ -171,10 +171,11 @@ extension SessionState {
 
 extension SessionState {
     /// R62: `transitionCoordinator` is non-nil on the controllers a transition involves (its from
-    /// and to, and those whose appearance it changes) only while it runs. Answers its id, or nil.
+    /// and to, the navigation controller it animates, and those whose appearance it changes) only
+    /// while it runs. Answers its id, or nil.
     public func transitionCoordinator(_ id: ControllerID) -> String? {
         transitions.first { t in
-            t.started && (t.record.fromViewController == id || t.record.toViewController == id
+            t.started && (t.record.fromViewController == id || t.record.toViewController == id || t.navigation == id
                           || t.appearing.contains(id) || t.disappearing.contains(id))
         }?.record.id
     }

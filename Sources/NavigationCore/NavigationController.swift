@@ -42,7 +42,8 @@ extension Engine {
     /// once, appearance at the end of the turn, `didMove` when the transition ends.
     mutating func pushValidated(onto nav: ControllerID, _ v: ControllerID, animated: Bool) {
         let before = state.settledViewsInWindow
-        let old = state.c(nav).viewControllers.last
+        let stack = state.c(nav).viewControllers
+        let old = stack.last
         detachFromParent(v) // R76 [INF]: a controller with another parent is moved.
         emit(.move(v, .willMoveToParent, parent: nav))
         state.controllers[nav]!.children.append(v)
@@ -51,13 +52,20 @@ extension Engine {
         state.controllers[v]!.isMovingToParent = true
         enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
                 postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
-                navigation: nav)
+                // An interactive push given up (R38): the stack goes back and `v` leaves, as
+                // `removeFromParent` would (didMove(nil), R70) [INF].
+                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: []), .detach([v])],
+                cancelEvents: [.move(v, .didMoveToParent, parent: nil)], navigation: nav)
     }
 
     /// R78: `popViewController(animated:)`. Returns nil (no-op) with only the root on the stack.
     mutating func pop(_ nav: ControllerID, animated: Bool) throws(Refusal) {
         let stack = state.c(nav).viewControllers
-        guard stack.count > 1 else { results[current].returned = nil; return }
+        guard stack.count > 1 else {
+            results[current].returned = nil
+            results[current].returnsValue = true
+            return
+        }
         try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: "pop")
     }
 
@@ -69,6 +77,7 @@ extension Engine {
         let popped = Array(stack[(index + 1)...])
         if !popped.isEmpty { try checkNoNestedNavigationTransition(nav, popping: true) }
         results[current].returned = popped
+        results[current].returnsValue = true
         guard !popped.isEmpty else { return }
         let before = state.settledViewsInWindow
         for id in popped {
@@ -79,7 +88,8 @@ extension Engine {
         let op = operation ?? (index == 0 ? "popToRoot" : "popTo")
         enqueue(operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
                 postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
-                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)], navigation: nav)
+                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
+                cancelEvents: popped.map { .move($0, .didMoveToParent, parent: nav) }, navigation: nav)
     }
 
     /// R83: the edge-swipe back gesture; cancelled, nothing changes (R38 pattern). The gesture
@@ -88,10 +98,8 @@ extension Engine {
         let stack = state.c(nav).viewControllers
         guard stack.count > 1, !isNavigationTransitionRunning(nav) else { return }
         try popTo(nav, target: stack[stack.count - 2], animated: true, operation: "interactivePop")
-        if !completes, var item = pending.last {
-            item.running.cancelEvents = [.move(stack.last!, .didMoveToParent, parent: nav)]
-            pending[pending.count - 1] = item
-        }
+        results[current].returned = nil  // a gesture returns nothing
+        results[current].returnsValue = false
         runLastNow(completes: completes)
     }
 

@@ -145,6 +145,7 @@ extension Engine {
                state.c(target).viewControllers.count > 1 {
                 try popTo(target, target: root, animated: true, operation: "popToRoot")
                 results[current].returned = nil  // a tap returns nothing
+                results[current].returnsValue = false
             }
             for e in didSelect { emit(e) }
             return

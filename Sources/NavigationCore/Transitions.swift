@@ -55,6 +55,8 @@ public struct RunningTransition: Sendable, Codable, Equatable {
     var navigation: ControllerID? = nil
     /// Controllers that get no `viewDidAppear` when this transition ends (R39).
     var silentDidAppear: [ControllerID] = []
+    /// Calls made once the views are loaded, before the first appearance callback (R82 `willShow`).
+    var beforeAppearance: [Event] = []
 }
 
 extension Engine {
@@ -65,7 +67,7 @@ extension Engine {
                           containerView: [ControllerID] = [], order: AppearanceOrder,
                           before: [ControllerID], preStart: [Event] = [], postFinish: [Event] = [],
                           effects: [TransitionEffect] = [], cancelEffects: [TransitionEffect] = [],
-                          forceReport: Bool = false, navigation: ControllerID? = nil) {
+                          cancelEvents: [Event] = [], forceReport: Bool = false, navigation: ControllerID? = nil) {
         let after = state.settledViewsInWindow
         let afterSet = Set(after), beforeSet = Set(before)
         let appearing = after.filter { !beforeSet.contains($0) }
@@ -73,10 +75,18 @@ extension Engine {
         let reported = forceReport || !appearing.isEmpty || !disappearing.isEmpty
         let id = "t\(state.nextTransitionNumber)"
         if reported { state.nextTransitionNumber += 1 }
-        var preStart = preStart, postFinish = postFinish
-        // R82: the navigation delegate hears of every visible top change, around its transition.
+        var postFinish = postFinish
+        var beforeAppearance: [Event] = []
+        // R82: the navigation delegate hears of every visible top change, around its transition
+        // (its view loaded by then), and of the top shown when the navigation controller first appears.
         if let navigation, reported, let top = to, top != from, state.c(navigation).navigationDelegate != nil {
-            preStart.insert(Event(top, .navigationControllerWillShow, animated: animated), at: 0)
+            beforeAppearance.append(Event(top, .navigationControllerWillShow, animated: animated))
+            postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
+        }
+        for nav in appearing where nav != navigation && state.c(nav).kind == .navigationController
+            && state.c(nav).navigationDelegate != nil && !state.c(nav).isViewLoaded {
+            guard let top = state.c(nav).viewControllers.last else { continue }
+            beforeAppearance.append(Event(top, .navigationControllerWillShow, animated: animated))
             postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
         }
         let duration: Double = animated ? (animator?.duration ?? Self.defaultDuration(operation)) : 0
@@ -88,7 +98,8 @@ extension Engine {
         pending.append(Pending(owner: current, running: RunningTransition(
             record: record, order: order, appearing: appearing, disappearing: disappearing,
             preStart: preStart, postFinish: postFinish, effects: effects, cancelEffects: cancelEffects,
-            cancelEvents: [], isReported: reported, started: false, navigation: navigation)))
+            cancelEvents: cancelEvents, isReported: reported, started: false, navigation: navigation,
+            beforeAppearance: beforeAppearance)))
     }
 
     /// UIKit's default animation lengths (seconds): modal ≈ 0.5, navigation ≈ 0.35.
@@ -139,6 +150,8 @@ extension Engine {
             var next = state.transitions.remove(at: index)
             begin(&next)
         }
+        // Running transitions first, then the queued ones in their order (GET …/transitions).
+        state.transitions = state.transitions.filter(\.started) + state.transitions.filter { !$0.started }
     }
 
     /// R81: is an animated transition of `nav` running or about to start this turn?
@@ -167,6 +180,7 @@ extension Engine {
             state.controllers[id]!.isViewLoaded = true
             emit(Event(id, .viewDidLoad))
         }
+        for e in t.beforeAppearance { emit(e) }
         func wills(_ appearingSide: Bool) {
             if appearingSide {
                 for id in t.appearing {
@@ -268,13 +282,14 @@ extension Engine {
     /// Finishes running transitions: one by id, or all (a tick).
     mutating func completeTransitions(id: String?) throws(CommandError) {
         if let id, !state.transitions.contains(where: { $0.record.id == id }) {
-            throw CommandError(kind: .unknownController, message: "No transition '\(id)' is in progress in this session.", field: nil)
+            throw CommandError(kind: .unknownTransition, message: "No transition '\(id)' is in progress in this session.", field: nil)
+        }
+        if let id, let t = state.transitions.first(where: { $0.record.id == id }), !t.started {
+            throw CommandError(kind: .transitionConflict,
+                               message: "Transition '\(id)' is queued behind a running navigation transition (R81); complete that one first.", field: nil)
         }
         var remaining: [RunningTransition] = []
         var last: TransitionRecord?
-        if let id, let t = state.transitions.first(where: { $0.record.id == id }), !t.started {
-            throw CommandError.invalid("Transition '\(id)' is queued behind a running navigation transition (R81); complete that one first.")
-        }
         var finishedNavigations: [ControllerID?] = []
         for var t in state.transitions {
             if t.started && (id == nil || t.record.id == id) {
@@ -292,15 +307,26 @@ extension Engine {
 
     mutating func cancelTransition(id: String) throws(CommandError) {
         guard let index = state.transitions.firstIndex(where: { $0.record.id == id }) else {
-            throw CommandError(kind: .unknownController, message: "No transition '\(id)' is in progress in this session.", field: nil)
+            throw CommandError(kind: .unknownTransition, message: "No transition '\(id)' is in progress in this session.", field: nil)
         }
-        guard state.transitions[index].started else {
-            throw CommandError.invalid("Transition '\(id)' is queued behind a running navigation transition (R81) and has not started.")
+        let t = state.transitions[index]
+        guard t.started else {
+            throw CommandError(kind: .transitionConflict,
+                               message: "Transition '\(id)' is queued behind a running navigation transition (R81) and has not started.", field: nil)
         }
-        var t = state.transitions.remove(at: index)
-        cancel(&t)
-        startQueued(navigation: t.navigation)
-        results[current].transition = t.record
+        // Only what a user or an interaction controller can give up: presentations, dismissals,
+        // pushes and pops (R38, R60, R83). Others have no way back.
+        guard !t.cancelEffects.isEmpty else {
+            throw CommandError(kind: .transitionConflict,
+                               message: "Transition '\(id)' (\(t.record.operation)) cannot be cancelled: only presentations, dismissals, pushes and pops are interactive.", field: nil)
+        }
+        if let nav = t.navigation, let queued = state.transitions.first(where: { $0.navigation == nav && !$0.started }) {
+            throw CommandError(kind: .transitionConflict,
+                               message: "Transition '\(id)' cannot be cancelled while '\(queued.record.id)' is queued behind it (R81).", field: nil)
+        }
+        var cancelled = state.transitions.remove(at: index)
+        cancel(&cancelled)
+        results[current].transition = cancelled.record
     }
 
     /// Is a presentation or dismissal of `v` still running (R14, R43)?

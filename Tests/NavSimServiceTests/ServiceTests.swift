@@ -447,6 +447,23 @@ struct BadInputTests {
             #expect(r["detail"]?.string == "nested pop animation can result in corrupted navigation bar", "\(r)")
         }
         expectProblem(h.send("POST", "/v1/sessions", #"{"options": {"navTransitionPolicy": "drop"}}"#), 422, "invalid-body")
+
+        // A queued transition cannot be completed by id (409), an unknown one is 404; neither changes anything.
+        let queued = try #require(r["transitions"]?.array?.last?["id"]?.string)
+        h.expectUnchanged("q") {
+            expectProblem(h.send("POST", "/v1/sessions/q/transitions/\(queued)/complete"), 409, "transition-conflict")
+            expectProblem(h.send("POST", "/v1/sessions/q/transitions/\(queued)/cancel"), 409, "transition-conflict")
+            expectProblem(h.send("POST", "/v1/sessions/q/transitions/t999/complete"), 404, "unknown-transition")
+        }
+    }
+
+    /// API.md: "Where UIKit returns nil (`pop` at the root), `returned` is null."
+    @Test func popAtRootReturnsNull() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        let r = h.ok("POST", "/v1/sessions/s/controllers/nav/pop", "{}")
+        #expect(r["returned"] == .null, "\(r)")
+        #expect(h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "b"}}"#)["returned"] == nil)
     }
 
     /// D21 comes back in `warnings` of an accepted operation (API.md), R17 as a 409 without a §17 code.
@@ -458,6 +475,9 @@ struct BadInputTests {
         let warning = r["warnings"]?.array?.first
         #expect(warning?["type"]?.string == "/v1/problems/unbalanced-appearance", "\(r)")
         #expect(warning?["uikit"]?["code"]?.string == "D21", "\(r)")
+        #expect(warning?["status"] == nil && warning?["title"]?.string == "UIKit logs a warning", "the call went on: \(r)")
+        let history = h.ok("GET", "/v1/sessions/s/history?after=0&limit=100")
+        #expect(history["entries"]?.array?.last?["warnings"]?.array?.first?["uikit"]?["code"]?.string == "D21", "\(history)")
 
         _ = h.send("POST", "/v1/sessions", #"{"id": "p", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"}, "root": {"id": "root"}}"#)
         h.ok("POST", "/v1/sessions/p/controllers/root/present",

@@ -18,7 +18,7 @@ struct DelegateAndCoordinatorTests {
     func navigationDelegateOnPush() {
         var w = delegatedNavigation("A")
         #expect(names(w.perform(Op.push("N", vc("B")))) == [
-            "B.willMoveToParent(N)", "B.navigationControllerWillShow", "B.viewDidLoad",
+            "B.willMoveToParent(N)", "B.viewDidLoad", "B.navigationControllerWillShow",
             "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
             "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)", "B.navigationControllerDidShow"])
     }
@@ -41,6 +41,22 @@ struct DelegateAndCoordinatorTests {
         #expect(events.contains("A.navigationControllerWillShow"))
         #expect(!events.contains("A.navigationControllerDidShow"))
         #expect(w.stack("N") == ["A", "B"])
+    }
+
+    @Test("R82: a navigation controller's first appearance tells the delegate about its top")
+    func navigationDelegateOnFirstAppearance() {
+        var w = Window(root: vc("R"))
+        let r = w.perform(.setRoot(make("N", .navigationController) {
+            $0.viewControllers = [vc("A"), vc("B")]
+            $0.navigationDelegate = NavigationDelegate()
+        }, animated: false))
+        let events = names(r)
+        #expect(events.filter { $0.contains("navigationController") } == ["B.navigationControllerWillShow", "B.navigationControllerDidShow"])
+        #expect(events.firstIndex(of: "B.navigationControllerWillShow")! < events.firstIndex(of: "B.viewWillAppear")!)
+        #expect(events.firstIndex(of: "B.navigationControllerDidShow")! > events.firstIndex(of: "B.viewDidAppear")!)
+        // Back after a full-screen presentation: not a first appearance, no delegate call.
+        w.perform(Op.present("B", vc("X"), .fullScreen))
+        #expect(!names(w.perform(Op.dismiss("X"))).contains { $0.contains("navigationController") })
     }
 
     @Test("R82: a navigation controller off screen has no visible top change to report")
@@ -116,7 +132,7 @@ struct DelegateAndCoordinatorTests {
         var w = Window(root: nav("N", vc("A")), options: manual)
         let t = w.perform(Op.push("N", vc("B"))).transition!.id
         #expect(w.state.transitionCoordinator("A") == t && w.state.transitionCoordinator("B") == t)
-        #expect(w.state.transitionCoordinator("N") == nil, "N's own appearance does not change")
+        #expect(w.state.transitionCoordinator("N") == t, "the navigation controller animating the push")
         w.perform(Op.tick)
         #expect(w.state.transitionCoordinator("A") == nil && w.state.transitionCoordinator("B") == nil)
     }

@@ -51,6 +51,73 @@ struct OverlapAndPopoverTests {
         #expect(w.state == before)
     }
 
+    @Test("R38/R83: an interactive push given up: the stack goes back and the pushed controller leaves (didMove(nil))")
+    func cancelledPush() {
+        var w = manualNavigation(.queue)
+        let t = w.perform(Op.push("N", vc("B"))).transition!.id
+        let r = w.perform(.cancelTransition(id: t))
+        #expect(names(r) == ["A.viewWillAppear", "B.viewWillDisappear", "B.viewDidDisappear", "A.viewDidAppear",
+                             "B.didMoveToParent(nil)"])
+        #expect(r.transition?.state == .cancelled)
+        #expect(w.stack("N") == ["A"] && w["B"].parent == nil && w["N"].children == ["A"])
+        #expect(Set(w.state.settledViewsInWindow) == ["N", "A"] && w.isAppeared("A") && w.isDisappeared("B"))
+        w.checkInvariants()
+    }
+
+    @Test("R38: a pop given up gives the popped controllers their didMove(nav) back")
+    func cancelledPop() {
+        var w = manualNavigation(.queue)
+        w.perform(Op.push("N", vc("B"), animated: false))
+        let t = w.perform(Op.pop("N")).transition!.id
+        let r = w.perform(.cancelTransition(id: t))
+        #expect(names(r).last == "B.didMoveToParent(N)")
+        #expect(w.stack("N") == ["A", "B"] && w.isAppeared("B"))
+    }
+
+    @Test("Only interactive transitions can be cancelled, and not while another waits behind them (R81)")
+    func cancelRefusals() {
+        var n = manualNavigation(.queue)
+        let first = n.perform(Op.push("N", vc("B"))).transition!.id
+        n.perform(Op.push("N", vc("C")))
+        let before = n.state
+        let (_, outcome) = Navigator.apply(.cancelTransition(id: first), to: n.state)
+        guard case .invalid(let e) = outcome else {
+            Issue.record("expected a conflict, got \(outcome)")
+            return
+        }
+        #expect(e.kind == .transitionConflict)
+        #expect(n.state == before)
+        n.perform(Op.tick)
+        n.perform(Op.tick)
+        let set = n.perform(Op.setViewControllers("N", [id("A")])).transition!.id
+        let (_, notInteractive) = Navigator.apply(.cancelTransition(id: set), to: n.state)
+        guard case .invalid(let e2) = notInteractive else {
+            Issue.record("expected a conflict, got \(notInteractive)")
+            return
+        }
+        #expect(e2.kind == .transitionConflict && e2.message.contains("setViewControllers"))
+        let (_, unknown) = Navigator.apply(.completeTransition(id: "t999"), to: n.state)
+        guard case .invalid(let e3) = unknown else { Issue.record("expected unknown, got \(unknown)"); return }
+        #expect(e3.kind == .unknownTransition)
+    }
+
+    @Test("R81: running transitions are listed before the queued ones")
+    func listOrder() {
+        var w = manualNavigation(.queue)
+        w.perform(Op.push("N", vc("B")))
+        w.perform(Op.push("N", vc("C")))
+        w.perform(Op.pop("N"))
+        w.perform(Op.tick)
+        #expect(w.running.map(\.state) == [.inProgress, .queued])
+    }
+
+    @Test("R78: pop at the root returns nil, and says so")
+    func popAtRootReturnsNil() {
+        var w = Window(root: nav("N", vc("A")))
+        let r = w.perform(Op.pop("N"))
+        #expect(r.returned == nil && r.returnsValue && r.events.isEmpty)
+    }
+
     @Test("R81 (warnAndDrop): push, pop and setViewControllers during a push are dropped with D22")
     func nestedNavigationTransitionIsDropped() {
         var w = manualNavigation(.warnAndDrop)

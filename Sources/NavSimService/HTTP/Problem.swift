@@ -60,6 +60,13 @@ public struct Problem: Error, Sendable {
     static func unknownController(_ detail: String) -> Problem {
         Problem(status: 404, slug: "unknown-controller", title: "Unknown controller", detail: detail)
     }
+    static func unknownTransition(_ detail: String) -> Problem {
+        Problem(status: 404, slug: "unknown-transition", title: "Unknown transition", detail: detail)
+    }
+    /// 409 (RFC 9110 §15.5.10): the transition's state does not allow it (queued, not interactive).
+    static func transitionConflict(_ detail: String) -> Problem {
+        Problem(status: 409, slug: "transition-conflict", title: "The transition cannot do that now", detail: detail)
+    }
     static func notFound(_ path: String) -> Problem {
         Problem(status: 404, slug: "not-found", title: "Not found", detail: "No resource at \(path).")
     }

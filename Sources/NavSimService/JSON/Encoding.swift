@@ -133,14 +133,21 @@ enum Encode {
         ])
     }
 
-    static func warning(_ d: Diagnostic) -> JSON { Problem(d).json }
+    /// A warning UIKit only logs while the call goes on (D21): a problem object without `status`,
+    /// since the reply itself is a success (RFC 9457 §3.1.3: status is the response's).
+    static func warning(_ d: Diagnostic) -> JSON {
+        var p = Problem(d)
+        p.title = "UIKit logs a warning"
+        guard case .object(let members) = p.json else { return p.json }
+        return .object(members.filter { $0.0 != "status" })
+    }
 
     /// ActionResult without the session: what history entries and turn results carry.
     static func resultMembers(_ r: ActionResult) -> [(String, JSON)] {
         var m: [(String, JSON)] = [
             ("transition", transition(r.transition)), ("events", .array(r.events.map(event))),
         ]
-        if let returned = r.returned { m.append(("returned", .from(returned))) }
+        if r.returnsValue || r.returned != nil { m.append(("returned", r.returned.map { .from($0) } ?? .null)) }
         if !r.warnings.isEmpty { m.append(("warnings", .array(r.warnings.map(warning)))) }
         return m
     }
