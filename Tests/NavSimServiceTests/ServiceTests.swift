@@ -828,6 +828,7 @@ struct SessionTests {
         #expect(strings(controller("split")?["children"]) == ["split.primary", "split.secondary"], "\(r)")
         #expect(controller("split")?["style"]?.string == "doubleColumn")
         #expect(controller("split")?["isCollapsed"]?.bool == false)
+        #expect(controller("split")?["displayMode"]?.string == "oneBesideSecondary")
         #expect(controller("split")?["primary"]?.string == "list" && controller("split")?["secondary"]?.string == "detail")
         #expect(controller("split")?["supplementary"] == .null)
         for (wrapper, content) in [("split.primary", "list"), ("split.secondary", "detail")] {
@@ -846,6 +847,7 @@ struct SessionTests {
         h.ok("PATCH", "/v1/sessions/s", #"{"traits": {"horizontalSizeClass": "compact"}}"#)
         let session = h.ok("GET", "/v1/sessions/s")
         #expect(session["controllers"]?["split"]?["isCollapsed"]?.bool == true, "\(session)")
+        #expect(session["controllers"]?["split"]?["displayMode"]?.string == "secondaryOnly")
         #expect(strings(session["controllers"]?["split.primary"]?["viewControllers"]) == ["list", "detail"])
         #expect(session["controllers"]?["detail"]?["navigationController"]?.string == "split.primary")
         #expect(strings(session["window"]?["viewsInWindow"]) == ["split", "split.primary", "detail"])
@@ -857,6 +859,12 @@ struct SessionTests {
              "primary": {"id": "list"}, "secondary": {"id": "detail"}}}
             """, status: 201)
         #expect(strings(t["controllers"]?["split.primary"]?["viewControllers"]) == ["list"], "\(t)")
+        let triple = h.ok("POST", "/v1/sessions", """
+            {"id": "triple", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"},
+             "root": {"id": "split", "kind": "splitViewController", "style": "tripleColumn",
+             "primary": {"id": "a"}, "supplementary": {"id": "b"}, "secondary": {"id": "c"}}}
+            """, status: 201)
+        #expect(triple["controllers"]?["split"]?["displayMode"]?.string == "twoBesideSecondary", "three columns on screen: \(triple)")
         #expect(strings(t["controllers"]?["split.secondary"]?["viewControllers"]) == ["detail"])
         #expect(t["window"]?["visibleViewController"]?.string == "list")
         let bad = h.send("POST", "/v1/sessions", """

@@ -61,7 +61,9 @@ enum Encode {
             if let split = c.split {
                 m.append(("style", .string(split.style.rawValue)))
                 m.append(("isCollapsed", .bool(split.isCollapsed)))
-                m.append(("displayMode", .string(split.isCollapsed ? "secondaryOnly" : "oneBesideSecondary")))
+                // What is on screen: every column when expanded (three for tripleColumn).
+                let expanded = split.style == .tripleColumn ? "twoBesideSecondary" : "oneBesideSecondary"
+                m.append(("displayMode", .string(split.isCollapsed ? "secondaryOnly" : expanded)))
                 m.append(("primary", .from(split.primary)))
                 m.append(("supplementary", .from(split.supplementary)))
                 m.append(("secondary", .from(split.secondary)))
