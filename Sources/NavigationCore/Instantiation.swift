@@ -66,6 +66,11 @@ extension Engine {
         c.storyboard = spec.storyboard
         c.segues = spec.segues ?? []
         c.preferredStyle = spec.preferredStyle
+        // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
+        // UIModalPresentationPopover" (the D10 action-sheet text).
+        if spec.kind == .alertController && spec.preferredStyle == "actionSheet" && spec.modalPresentationStyle == nil {
+            c.modalPresentationStyle = .popover
+        }
         insert(c)
 
         func attach(_ ref: ControllerRef) throws(Refusal) -> ControllerID? {

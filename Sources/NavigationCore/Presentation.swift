@@ -39,7 +39,7 @@ extension Engine {
         var effective = profile.adapt(requested, kind: vc.kind, traits: traits, delegate: vc.presentationDelegate)
         // An action sheet is a popover in a regular × regular environment, else shown over full screen.
         let isActionSheet = vc.kind == .alertController && vc.preferredStyle == "actionSheet"
-        if isActionSheet && requested == .automatic {
+        if isActionSheet && (requested == .popover || requested == .automatic) {
             let regular = traits.horizontalSizeClass == .regular && traits.verticalSizeClass == .regular
             effective = regular ? .popover : .overFullScreen
         }

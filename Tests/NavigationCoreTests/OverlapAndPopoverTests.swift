@@ -253,6 +253,7 @@ struct ActionSheetTests {
                          message: "Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet from UINavigationController (\(desc("N", .navigationController))). The modalPresentationStyle of a UIAlertController with this style is UIModalPresentationPopover. You must provide location information for this popover through the alert controller's popoverPresentationController. You must provide either a sourceView and sourceRect or a barButtonItem.  If this information is not known when you present the alert controller, you may provide it in the UIPopoverPresentationControllerDelegate method -prepareForPopoverPresentation.")
         w.perform(Op.present("A", sheet("S2"), popover: PopoverAnchor(barButtonItem: "share")))
         #expect(w.style("S2") == .popover && w.presenting("S2") == "N")
+        #expect(w["S2"].modalPresentationStyle == .popover, "UIKit sets it: the D10 text says so")
     }
 
     @Test("R19: on iPhone, and in a compact iPad window, an action sheet needs no anchor and keeps the presenter on screen")
