@@ -50,34 +50,44 @@ extension Engine {
     /// R52: a trait change re-runs adaptivity for every presentation and collapses or expands
     /// split view controllers (R91, R92).
     mutating func setTraits(_ traits: Traits) {
+        changeTraits { $0.traits = traits }
+    }
+
+    /// R52/R74: applies a change of the window's traits or of a controller's overrides, then
+    /// re-adapts the presentations whose presenter's size classes changed and collapses or expands
+    /// the splits whose width changed. Runs as one (non-animated) `traitChange` transition.
+    mutating func changeTraits(_ change: (inout SessionState) -> Void) {
         let before = state.settledViewsInWindow
-        let old = state.traits
-        state.traits = traits
+        let old = Dictionary(uniqueKeysWithValues: state.order.map { ($0, state.traitCollection($0)) })
+        change(&state)
         var postFinish: [Event] = []
-        if old.horizontalSizeClass != traits.horizontalSizeClass || old.verticalSizeClass != traits.verticalSizeClass {
-            for id in state.order {
-                guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
-                let c = state.c(id)
-                guard record.requestedStyle == .popover || record.requestedStyle == .pageSheet
-                        || record.requestedStyle == .formSheet || record.requestedStyle == .automatic else { continue }
-                let presenterTraits = state.traitCollection(record.presenting)  // R74
-                let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
-                state.controllers[id]!.presentation!.style = adapted
-                if let delegate = c.presentationDelegate, profile.hasSheetGestures {
-                    var e = Event(id, .willPresentWithAdaptiveStyle)
-                    let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
-                    e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
-                    emit(e)
-                }
+        for id in state.order {
+            guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
+            let c = state.c(id)
+            guard record.requestedStyle == .popover || record.requestedStyle == .pageSheet
+                    || record.requestedStyle == .formSheet || record.requestedStyle == .automatic else { continue }
+            let presenterTraits = state.traitCollection(record.presenting)  // R74
+            guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { continue }
+            let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
+            state.controllers[id]!.presentation!.style = adapted
+            if let delegate = c.presentationDelegate, profile.hasSheetGestures {
+                var e = Event(id, .willPresentWithAdaptiveStyle)
+                let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
+                e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
+                emit(e)
             }
-            for id in state.order where state.controllers[id]?.kind == .splitViewController {
-                let collapsed = state.c(id).split?.isCollapsed ?? false
-                let width = state.traitCollection(id).horizontalSizeClass  // R74
-                if width == .compact && !collapsed { postFinish += collapse(id) }
-                if width == .regular && collapsed { postFinish += expand(id) }
-            }
+        }
+        for id in state.order where state.controllers[id]?.kind == .splitViewController {
+            let collapsed = state.c(id).split?.isCollapsed ?? false
+            let width = state.traitCollection(id).horizontalSizeClass  // R74
+            if width == .compact && !collapsed { postFinish += collapse(id) }
+            if width == .regular && collapsed { postFinish += expand(id) }
         }
         enqueue(operation: "traitChange", from: nil, to: nil, animated: false, order: .navigation, before: before,
                 postFinish: postFinish)
+    }
+
+    static func sameSizeClasses(_ a: Traits, _ b: Traits) -> Bool {
+        a.horizontalSizeClass == b.horizontalSizeClass && a.verticalSizeClass == b.verticalSizeClass
     }
 }

@@ -186,10 +186,11 @@ struct Engine {
         if let v = p.presentationDelegate { c.presentationDelegate = v }
         if let v = p.navigationDelegate { c.navigationDelegate = v }
         if let v = p.tabBarDelegate { c.tabBarDelegate = v }
-        if let v = p.traitOverrides { c.traitOverrides = v }
         if let v = p.preferredContentSize { c.preferredContentSize = v }
         if let v = p.shouldPerformSegue { c.shouldPerformSegue = v }
         if let v = p.unwindActions { c.unwindActions = v }
         state.controllers[id] = c
+        // R52/R74: new overrides re-run adaptivity below this controller.
+        if let v = p.traitOverrides, v != c.traitOverrides { changeTraits { $0.controllers[id]!.traitOverrides = v } }
     }
 }

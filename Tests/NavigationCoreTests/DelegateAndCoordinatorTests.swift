@@ -198,6 +198,24 @@ struct TraitTests {
         #expect(w.style("P") == .popover)
     }
 
+    @Test("R52/R74: changing a controller's overrides re-adapts what it presents and collapses the splits below it")
+    func overridesChangeReadapts() {
+        var w = Window(root: make("R", .viewController) {
+            $0.children = [split("S", primary: nav("N", vc("M")), secondary: vc("D"))]
+        }, traits: iPadRegular)
+        w.perform(Op.present("R", vc("P") { $0.presentationDelegate = PresentationDelegate() }, .popover,
+                             popover: PopoverAnchor(sourceView: "button")))
+        #expect(w.style("P") == .popover && w["S"].split?.isCollapsed == false)
+        var patch = ControllerPatch()
+        patch.traitOverrides = .some(TraitOverrides(horizontalSizeClass: .compact))
+        let r = w.perform(.updateController("R", patch))
+        #expect(w.style("P") == .formSheet, "R19 with R's traits")
+        #expect(names(r).contains("P.willPresentWithAdaptiveStyle"))
+        #expect(w["S"].split?.isCollapsed == true && w.stack("N") == ["M", "D"], "R91 under the override")
+        // The same overrides again change nothing.
+        #expect(w.perform(.updateController("R", patch)).events.isEmpty)
+    }
+
     @Test("R48: while adapted, presentedViewController stays V (no replacement controller)")
     func adaptedPresentationKeepsV() {
         var w = Window(root: vc("A"))
