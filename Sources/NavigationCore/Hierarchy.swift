@@ -170,6 +170,20 @@ extension SessionState {
 }
 
 extension SessionState {
+    /// R6: is the controller's view in the window? Its own view must be attached and, for a child,
+    /// its parent's too: a view inside a container that left the window left with it (for example
+    /// the old top of a navigation controller mid-push when a tab switch hides it).
+    public func isViewInWindow(_ id: ControllerID) -> Bool {
+        var current: ControllerID? = id
+        var hops = 0
+        while let c = current.flatMap({ controllers[$0] }), hops < 10_000 {
+            guard c.viewInWindow else { return false }
+            current = c.parent
+            hops += 1
+        }
+        return true
+    }
+
     /// R62: `transitionCoordinator` is non-nil on the controllers a transition involves (its from
     /// and to, the navigation controller it animates, and those whose appearance it changes) only
     /// while it runs. Answers its id, or nil.

@@ -10,6 +10,7 @@ extension Engine {
         }
         state.controllers[id]!.parent = nil
         state.controllers[id]!.isMovingFromParent = false
+        state.controllers[id]!.isMovingToParent = false
         state.controllers[id]!.viewAddedToParent = false
     }
 

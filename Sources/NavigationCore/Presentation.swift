@@ -50,7 +50,7 @@ extension Engine {
         }
         // R13: the presenter's view must be in the window (R6). A presented controller's view
         // attaches when its presentation starts (end of turn, §0.3), not when it is accepted.
-        if !pc.viewInWindow {
+        if !state.isViewInWindow(p) {
             throw .uikit(.notInWindow(name(v), on: name(p), from: name(s), legacy: profile.usesLegacyPresentWarning))
         }
         // R14: a presentation or dismissal is running on the presenter.

@@ -128,6 +128,26 @@ extension Engine {
             if running.isReported { results[item.owner].transition = running.record }
             current = saved
         }
+        orderTransitions()
+    }
+
+    /// Running transitions first, then the queued ones in their order (GET …/transitions).
+    mutating func orderTransitions() {
+        state.transitions = state.transitions.filter(\.started) + state.transitions.filter { !$0.started }
+    }
+
+    /// R81: a transition that waited starts against what is on screen now: the stack may have
+    /// changed again meanwhile, or the navigation controller left the window. Only controllers
+    /// that are on screen and no longer belong there disappear, and only those that belong on
+    /// screen and are not there yet appear.
+    private mutating func rebase(_ t: inout RunningTransition) {
+        let settled = Set(state.settledViewsInWindow)
+        func onScreen(_ id: ControllerID) -> Bool {
+            let a = state.c(id).appearance
+            return a == .appeared || a == .appearing
+        }
+        t.appearing = t.appearing.filter { settled.contains($0) && !onScreen($0) }
+        t.disappearing = t.disappearing.filter { !settled.contains($0) && onScreen($0) }
     }
 
     /// Starts a transition and finishes it at once unless it animates in manual mode.
@@ -148,10 +168,10 @@ extension Engine {
         while !state.transitions.contains(where: { $0.navigation == nav && $0.started }),
               let index = state.transitions.firstIndex(where: { $0.navigation == nav && !$0.started }) {
             var next = state.transitions.remove(at: index)
+            rebase(&next)
             begin(&next)
         }
-        // Running transitions first, then the queued ones in their order (GET …/transitions).
-        state.transitions = state.transitions.filter(\.started) + state.transitions.filter { !$0.started }
+        orderTransitions()
     }
 
     /// R81: is an animated transition of `nav` running or about to start this turn?
@@ -206,12 +226,13 @@ extension Engine {
         for effect in t.effects { apply(effect) }
         func dids(_ appearingSide: Bool) {
             if appearingSide {
-                for id in t.appearing {
+                // A controller another transition has taken over since (R38, D21) is left to it.
+                for id in t.appearing where state.c(id).appearance == .appearing {
                     state.controllers[id]!.appearance = .appeared
                     if !t.silentDidAppear.contains(id) { emit(Event(id, .viewDidAppear, animated: animated)) }
                 }
             } else {
-                for id in t.disappearing {
+                for id in t.disappearing where state.c(id).appearance == .disappearing {
                     state.controllers[id]!.appearance = .disappeared
                     state.controllers[id]!.viewInWindow = false
                     emit(Event(id, .viewDidDisappear, animated: animated))
@@ -227,21 +248,27 @@ extension Engine {
     /// R38, R60: a cancelled interactive transition; each side gets the opposite callbacks.
     mutating func cancel(_ t: inout RunningTransition) {
         let animated = t.record.animated
-        for id in t.disappearing {
+        // The structure goes back first, so what returns is checked against the window as it is
+        // now: a controller another transition has covered meanwhile finishes disappearing instead.
+        for effect in t.cancelEffects { apply(effect) }
+        let settled = Set(state.settledViewsInWindow)
+        let returning = t.disappearing.filter { state.c($0).appearance == .disappearing && settled.contains($0) }
+        let stillLeaving = t.disappearing.filter { state.c($0).appearance == .disappearing && !settled.contains($0) }
+        let leaving = t.appearing.filter { state.c($0).appearance == .appearing }
+        for id in returning {
             state.controllers[id]!.appearance = .appearing
             emit(Event(id, .viewWillAppear, animated: animated))
         }
-        for id in t.appearing {
+        for id in leaving {
             state.controllers[id]!.appearance = .disappearing
             emit(Event(id, .viewWillDisappear, animated: animated))
         }
-        for effect in t.cancelEffects { apply(effect) }
-        for id in t.appearing {
+        for id in leaving + stillLeaving {
             state.controllers[id]!.appearance = .disappeared
             state.controllers[id]!.viewInWindow = false
             emit(Event(id, .viewDidDisappear, animated: animated))
         }
-        for id in t.disappearing {
+        for id in returning {
             state.controllers[id]!.appearance = .appeared
             emit(Event(id, .viewDidAppear, animated: animated))
         }

@@ -273,3 +273,129 @@ struct ActionSheetTests {
         #expect(d?.message.hasPrefix("Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet. The modalPresentationStyle") == true)
     }
 }
+
+/// Transitions that outlive the window they started in: a tab switch or a full-screen
+/// presentation hides a navigation controller whose push is still running (R38, R81, D21).
+@Suite("interleaved transitions stay consistent (R36, R38, R81)")
+struct InterleavedTransitionTests {
+    /// With nothing running, the views in the window are exactly the settled ones, all appeared.
+    func expectSettled(_ w: Window, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(w.running.isEmpty, sourceLocation: sourceLocation)
+        let inWindow = Set(w.state.order.filter(w.state.isViewInWindow))
+        #expect(inWindow == Set(w.state.settledViewsInWindow), sourceLocation: sourceLocation)
+        for id in w.state.order {
+            let appeared = w[id].appearance == .appeared
+            #expect(appeared == inWindow.contains(id), "\(id): \(w[id].appearance), in window \(inWindow.contains(id))",
+                    sourceLocation: sourceLocation)
+        }
+        w.checkInvariants(sourceLocation: sourceLocation)
+    }
+
+    /// Per controller, appearance callbacks alternate will → did and appear ↔ disappear, except
+    /// where a D21 warning said UIKit would log them unbalanced.
+    func expectBalanced(_ events: [String], except: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation) {
+        var last: [String: String] = [:]
+        for e in events {
+            let parts = e.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !except.contains(parts[0]) else { continue }
+            let cb = parts[1]
+            guard ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"].contains(cb) else { continue }
+            let previous = last[parts[0]]
+            let allowed: [String?: [String]] = [
+                nil: ["viewWillAppear", "viewWillDisappear"], "viewWillAppear": ["viewDidAppear", "viewWillDisappear"],
+                "viewDidAppear": ["viewWillDisappear"], "viewWillDisappear": ["viewDidDisappear", "viewWillAppear"],
+                "viewDidDisappear": ["viewWillAppear"],
+            ]
+            #expect(allowed[previous]?.contains(cb) == true, "\(parts[0]): \(previous ?? "start") then \(cb) in \(events)",
+                    sourceLocation: sourceLocation)
+            last[parts[0]] = cb
+        }
+    }
+
+    func tabsWithNavigation() -> Window {
+        Window(root: tabs("T", [nav("N", vc("H")), vc("O")], selected: 0), options: manual)
+    }
+
+    @Test("A tab switch while a push runs: the pushed controller leaves with the tab; the push's end adds no viewDidAppear")
+    func tabSwitchOverRunningPush() {
+        var w = tabsWithNavigation()
+        var events = names(w.perform(Op.push("N", vc("A"))))
+        let select = w.perform(.select(receiver: "T", index: 1, viewController: nil))
+        events += names(select)
+        #expect(select.warnings.map(\.code) == ["D21"], "A's appearance had begun")
+        #expect(!w.state.isViewInWindow("H"), "H's view went with N's")
+        events += names(w.perform(Op.tick))
+        #expect(!events.contains("A.viewDidAppear"))
+        #expect(events.last(where: { $0.hasPrefix("H.") }) == "H.viewDidDisappear")
+        expectSettled(w)
+        expectBalanced(events, except: ["A"])
+        #expect(w.stack("N") == ["H", "A"], "the push itself happened")
+        events = names(w.perform(.select(receiver: "T", index: 0, viewController: nil)))
+        #expect(events.contains("A.viewWillAppear") && events.contains("A.viewDidAppear"))
+        expectSettled(w)
+    }
+
+    @Test("A full-screen presentation over a running push, finished in either order or with the push cancelled")
+    func fullScreenOverRunningPush() {
+        for order in ["presentFirst", "pushFirst", "cancelPush", "cancelPushWhilePresenting"] {
+            var w = Window(root: nav("N", vc("H")), options: manual)
+            let pushResult = w.perform(Op.push("N", vc("A")))
+            let presentResult = w.perform(Op.present("A", vc("M"), .fullScreen))
+            let push = pushResult.transition!.id, present = presentResult.transition!.id
+            var events = names(pushResult) + names(presentResult)
+            switch order {
+            case "presentFirst":
+                events += names(w.perform(.completeTransition(id: present)))
+                events += names(w.perform(.completeTransition(id: push)))
+            case "pushFirst":
+                events += names(w.perform(.completeTransition(id: push)))
+                events += names(w.perform(.completeTransition(id: present)))
+            case "cancelPush":
+                events += names(w.perform(.completeTransition(id: present)))
+                events += names(w.perform(.cancelTransition(id: push)))
+            default:
+                events += names(w.perform(.cancelTransition(id: push)))
+                events += names(w.perform(.completeTransition(id: present)))
+            }
+            expectSettled(w)
+            expectBalanced(events, except: ["A"])
+            #expect(w.presented("N") == "M" && w.isAppeared("M"), "\(order)")
+            #expect(!events.contains("H.viewWillAppear"), "\(order): H stays covered by M")
+            events = names(w.perform(Op.dismiss("M")))
+            events += names(w.perform(Op.tick))
+            expectSettled(w)
+            let top = order.hasPrefix("cancel") ? "H" : "A"
+            #expect(w.state.topViewController("N") == top && w.isAppeared(top), "\(order)")
+        }
+    }
+
+    @Test("R81: pushes queued on a navigation controller that a tab switch hides run without showing anything")
+    func queuedPushesOffScreen() {
+        var w = tabsWithNavigation()
+        w.perform(Op.push("N", vc("A")))
+        w.perform(Op.push("N", vc("B")))
+        w.perform(Op.push("N", vc("C")))
+        w.perform(.select(receiver: "T", index: 1, viewController: nil))
+        var events: [String] = []
+        while !w.running.isEmpty { events += names(w.perform(Op.tick)) }
+        #expect(!events.contains { $0.hasSuffix(".viewWillAppear") && !$0.hasPrefix("O.") })
+        expectSettled(w)
+        #expect(w.stack("N") == ["H", "A", "B", "C"])
+        events = names(w.perform(.select(receiver: "T", index: 0, viewController: nil)))
+        #expect(events.contains("C.viewDidAppear") && !events.contains("B.viewWillAppear"))
+        expectSettled(w)
+    }
+
+    @Test("R81: a push and a pop queued behind a running push cancel out on screen")
+    func queuedPushThenPop() {
+        var w = Window(root: nav("N", vc("H")), options: manual)
+        var events = names(w.perform(Op.push("N", vc("A"))))
+        events += names(w.perform(Op.push("N", vc("B"))))
+        events += names(w.perform(Op.pop("N")))
+        while !w.running.isEmpty { events += names(w.perform(Op.tick)) }
+        #expect(!events.contains { $0.hasPrefix("B.view") && $0 != "B.viewDidLoad" }, "B never reaches the screen: \(events)")
+        expectBalanced(events)
+        expectSettled(w)
+        #expect(w.stack("N") == ["H", "A"] && w.isAppeared("A"))
+    }
+}

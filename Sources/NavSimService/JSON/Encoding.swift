@@ -25,7 +25,7 @@ enum Encode {
             ("providesPresentationContextTransitionStyle", .bool(c.providesPresentationContextTransitionStyle)),
             ("isModalInPresentation", .bool(c.isModalInPresentation)),
             ("isViewLoaded", .bool(c.isViewLoaded)), ("appearance", .string(c.appearance.rawValue)),
-            ("viewInWindow", .bool(c.viewInWindow)),
+            ("viewInWindow", .bool(s.isViewInWindow(c.id))),
             ("isBeingPresented", .bool(c.isBeingPresented)), ("isBeingDismissed", .bool(c.isBeingDismissed)),
             ("isMovingToParent", .bool(c.isMovingToParent)), ("isMovingFromParent", .bool(c.isMovingFromParent)),
             ("transitionCoordinator", .from(s.transitionCoordinator(c.id))),
@@ -96,7 +96,7 @@ enum Encode {
     }
 
     static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> JSON {
-        let inWindow = s.orderedControllers.filter(\.viewInWindow).map(\.id)
+        let inWindow = s.orderedControllers.map(\.id).filter(s.isViewInWindow)
         return .object([
             ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
             ("traits", traits(s.traits)),
