@@ -91,7 +91,7 @@ public final class NavSimService: Sendable {
             try allow(["GET", "PATCH", "DELETE"])
             switch req.method {
             case "GET": return try getSession(req, sid)
-            case "DELETE": return try deleteSession(sid)
+            case "DELETE": return try deleteSession(req, sid)
             default: return try mutate(req, sid) { body, state throws(Problem) in
                 let traits = try self.decoder.traits(
                     try BodyReader(body, allowed: ["traits"]).raw("traits"), path: "traits", base: state.traits)
@@ -219,7 +219,7 @@ public final class NavSimService: Sendable {
     }
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let limit = min(max(Int(req.query["limit"] ?? "") ?? 100, 1), 1000)
+        let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
         // In id order: the same before and after a restart (creation order is lost when the
         // store loads the sessions), and an `after` whose session was deleted still pages on.
         let ids = sessions.ids().sorted()
@@ -276,10 +276,11 @@ public final class NavSimService: Sendable {
         }
     }
 
-    func deleteSession(_ sid: String) throws(Problem) -> HTTPResponse {
+    func deleteSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let result: Result<Void, Problem> = box.live.withLock { live in
-            guard live != nil else { return .failure(Problem.unknownSession(sid)) }
+            guard let current = live else { return .failure(Problem.unknownSession(sid)) }
+            do throws(Problem) { try Self.checkIfMatch(req.headers["if-match"], version: current.version) } catch { return .failure(error) }
             do { try store.deleteSession(sid) } catch {
                 return .failure(Problem(status: 500, slug: "storage-failure", title: "Delete failed", detail: "\(error)"))
             }
@@ -291,10 +292,30 @@ public final class NavSimService: Sendable {
         return HTTPResponse(status: 204)
     }
 
+    /// RFC 9110 §13.1.1: `If-Match: *` or a list of entity tags, compared strongly (a weak
+    /// `W/"3"` never matches); the session's tag is `"<version>"`. Absent: no precondition.
+    static func checkIfMatch(_ header: String?, version: Int) throws(Problem) {
+        guard let header else { return }
+        let value = header.trimmingCharacters(in: .whitespaces)
+        if value == "*" { return }
+        let tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if tags.contains("\"\(version)\"") { return }
+        throw Problem.versionMismatch(expected: header, actual: version)
+    }
+
+    /// `after`/`limit` query values: absent means the default; anything but an integer in range is 422.
+    static func queryInt(_ req: HTTPRequest, _ name: String, default value: Int, range: ClosedRange<Int>) throws(Problem) -> Int {
+        guard let raw = req.query[name] else { return value }
+        guard let n = Int(raw), range.contains(n) else {
+            throw Problem.invalidField(name, "\(name) is an integer in \(range.lowerBound)…\(range.upperBound); got '\(raw)'.")
+        }
+        return n
+    }
+
     func history(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         let version = try withSession(sid) { $0.version }
-        let after = max(Int(req.query["after"] ?? "") ?? 0, 0)
-        let limit = min(max(Int(req.query["limit"] ?? "") ?? 100, 1), 1000)
+        let after = try Self.queryInt(req, "after", default: 0, range: 0...Int.max)
+        let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
         do {
             // Up to the version the ETag names, even if an operation commits meanwhile.
             let rows = try store.history(session: sid, after: after, limit: limit + 1).filter { $0.version <= version }
@@ -319,10 +340,7 @@ public final class NavSimService: Sendable {
         let result: Result<HTTPResponse, Problem> = box.live.withLock { slot in
             guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
             do {
-                if let ifMatch = req.headers["if-match"], ifMatch != "*",
-                   ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/")) != String(live.version) {
-                    throw Problem.versionMismatch(expected: ifMatch, actual: live.version)
-                }
+                try Self.checkIfMatch(req.headers["if-match"], version: live.version)
                 let commands = try decode(body, live.state)
                 let outcome = Navigator.run(commands, on: live.state)
                 // A single refused operation changes nothing and adds no entry; a turn reports it in place.

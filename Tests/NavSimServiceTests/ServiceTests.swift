@@ -390,7 +390,7 @@ struct BadInputTests {
         h.makeSession("s")
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p1"}}"#)
         h.expectUnchanged("s") {
-            for stale in [#""0""#, #""2""#, "0", #"W/"7""#] {
+            for stale in [#""0""#, #""2""#, "0", #"W/"7""#, #"W/"1""#, #""0", "2""#] {
                 let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
                                headers: [("If-Match", stale)])
                 expectProblem(r, 412, "version-mismatch")
@@ -404,12 +404,26 @@ struct BadInputTests {
                           412, "version-mismatch")
             expectProblem(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "loose"}"#, headers: [("If-Match", #""0""#)]),
                           412, "version-mismatch")
+            expectProblem(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""0""#)]), 412, "version-mismatch")
         }
+        // RFC 9110 §13.1.1: a list matches when one of its strong tags does.
         let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
-                       headers: [("If-Match", #""1""#)])
+                       headers: [("If-Match", #""0", "1""#)])
         #expect(r.status == 200, "\(r)")
         #expect(r["version"]?.number == 2)
         #expect(r.headers["etag"] == #""2""#)
+        #expect(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""2""#)]).status == 204)
+    }
+
+    /// `after` and `limit` that are not integers in range are 422, not silently replaced.
+    @Test func badPagingIs422() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        for query in ["after=abc", "after=-1", "limit=0", "limit=-5", "limit=1001", "limit=x"] {
+            expectProblem(h.send("GET", "/v1/sessions/s/history?\(query)"), 422, "invalid-body")
+        }
+        expectProblem(h.send("GET", "/v1/sessions?limit=0"), 422, "invalid-body")
+        #expect(h.send("GET", "/v1/sessions/s/history?after=0&limit=1000").status == 200)
     }
 
     @Test func uikitRefusalIs409AndChangesNothing() throws {
