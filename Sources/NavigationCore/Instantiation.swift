@@ -111,6 +111,18 @@ extension Engine {
                                    secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
                                    isCollapsed: false)
             split.hasDelegate = spec.hasSplitDelegate
+            if let list = spec.viewControllers {
+                // R90: a classic split may be configured through `viewControllers` ([primary,
+                // secondary]); a column-style one only column by column.
+                guard !split.style.isColumnStyle else {
+                    throw .input(.invalid("A column-style split view controller is configured with primary, supplementary and secondary, not viewControllers (R90).", field: "viewControllers"))
+                }
+                guard (1...2).contains(list.count), spec.primary == nil, spec.secondary == nil else {
+                    throw .input(.invalid("A classic split view controller's viewControllers is [primary] or [primary, secondary], given instead of primary/secondary.", field: "viewControllers"))
+                }
+                split.primary = try attach(list[0])
+                if list.count == 2 { split.secondary = try attach(list[1]) }
+            }
             if split.style.isColumnStyle {
                 split.topColumnForCollapsing = spec.topColumnForCollapsing
                 for (column, ref) in [(SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),

@@ -113,16 +113,21 @@ extension Engine {
         state.controllers[primary]!.viewControllers = Array(stack[..<kept])
     }
 
-    /// R91 (classic): by default a navigation primary pushes the secondary; a delegate that
-    /// answers `collapseSecondary … onto:` true discards it (it stays the split's child, off screen).
+    /// R91 (classic): by default a navigation primary pushes the secondary (a navigation
+    /// secondary's stack is merged onto it); a delegate that answers `collapseSecondary … onto:`
+    /// true, or a primary that is no navigation controller, discards it. Either way the collapsed
+    /// split has one child, its primary ("contains only one view controller"); the secondary is
+    /// remembered for expanding.
     mutating func collapseClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = true
         state.controllers[split]!.split = s
-        guard s.collapseSecondaryOntoPrimary != true, let primary = s.primary, let secondary = s.secondary,
+        guard let secondary = s.secondary else { return }
+        state.controllers[split]!.children.removeAll { $0 == secondary }
+        state.controllers[secondary]!.parent = nil
+        guard s.collapseSecondaryOntoPrimary != true, let primary = s.primary,
               state.c(primary).kind == .navigationController else { return }
         if state.c(secondary).kind == .navigationController {
-            // A navigation secondary's stack is merged onto the primary (R67: pushed as entries).
             let entries = state.c(secondary).viewControllers
             for id in entries {
                 state.controllers[id]!.parent = primary
@@ -132,32 +137,37 @@ extension Engine {
             state.controllers[secondary]!.viewControllers = []
             state.controllers[secondary]!.children = []
         } else {
-            state.controllers[split]!.children.removeAll { $0 == secondary }
             state.controllers[secondary]!.parent = primary
             state.controllers[primary]!.children.append(secondary)
             state.controllers[primary]!.viewControllers.append(secondary)
         }
     }
 
-    /// R92 (classic): the navigation primary pops the collapsed secondary and it becomes a column again.
+    /// R92 (classic): the navigation primary pops what the collapse pushed (`separateSecondary`'s
+    /// default) and the secondary is a column again; a discarded one comes back as it was [INF].
     mutating func expandClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = false
         state.controllers[split]!.split = s
-        guard let primary = s.primary, let secondary = s.secondary,
-              state.c(primary).kind == .navigationController else { return }
-        if state.c(secondary).kind == .navigationController {
-            let stack = state.c(primary).viewControllers
-            guard stack.count > 1 else { return }
-            let moved = Array(stack.dropFirst())
-            state.controllers[primary]!.viewControllers = [stack[0]]
-            state.controllers[primary]!.children.removeAll { moved.contains($0) }
-            for id in moved { state.controllers[id]!.parent = secondary }
-            state.controllers[secondary]!.viewControllers = moved
-            state.controllers[secondary]!.children = moved
-        } else if state.c(secondary).parent == primary {
-            state.controllers[primary]!.viewControllers.removeAll { $0 == secondary }
-            state.controllers[primary]!.children.removeAll { $0 == secondary }
+        guard let secondary = s.secondary else { return }
+        if let primary = s.primary, state.c(primary).kind == .navigationController {
+            if state.c(secondary).kind == .navigationController {
+                let stack = state.c(primary).viewControllers
+                if stack.count > 1 && state.c(secondary).viewControllers.isEmpty {
+                    let moved = Array(stack.dropFirst())
+                    state.controllers[primary]!.viewControllers = [stack[0]]
+                    state.controllers[primary]!.children.removeAll { moved.contains($0) }
+                    for id in moved { state.controllers[id]!.parent = secondary }
+                    state.controllers[secondary]!.viewControllers = moved
+                    state.controllers[secondary]!.children = moved
+                }
+            } else if state.c(secondary).parent == primary {
+                state.controllers[primary]!.viewControllers.removeAll { $0 == secondary }
+                state.controllers[primary]!.children.removeAll { $0 == secondary }
+                state.controllers[secondary]!.parent = nil
+            }
+        }
+        if state.c(secondary).parent == nil {
             state.controllers[secondary]!.parent = split
             if !state.c(split).children.contains(secondary) { state.controllers[split]!.children.append(secondary) }
         }

@@ -31,6 +31,37 @@ struct SplitAndPageTests {
         #expect(w.state.visibleViewController == "M")
         #expect(w.isAppeared("M"))
         #expect(!w["D"].viewInWindow)
+        #expect(w["S"].children == ["N1"] && w["D"].parent == nil, "collapsed, the split has one child")
+        w.checkInvariants()
+        // Expanded again, the discarded secondary is a column again [INF].
+        let r = w.perform(.setTraits(iPadRegular))
+        #expect(w["S"].children == ["N1", "D"] && w["D"].parent == "S")
+        #expect(names(r) == ["D.viewWillAppear", "D.viewIsAppearing", "D.viewDidAppear"])
+        w.checkInvariants()
+    }
+
+    @Test("R90: a classic split is configured through viewControllers too; a column-style one is not")
+    func classicSplitThroughViewControllers() {
+        let w = Window(root: make("S", .splitViewController) { $0.viewControllers = [nav("N1", vc("M")), vc("D")] },
+                       traits: iPadRegular)
+        #expect(w["S"].split?.primary == "N1" && w["S"].split?.secondary == "D" && w["S"].children == ["N1", "D"])
+        #expect(w.isAppeared("M") && w.isAppeared("D"))
+        for spec in [make("S", .splitViewController) { $0.splitStyle = .doubleColumn; $0.viewControllers = [vc("A"), vc("B")] },
+                     make("S", .splitViewController) { $0.viewControllers = [vc("A"), vc("B"), vc("C")] }] {
+            let (_, outcome) = Navigator.apply(.setRoot(spec, animated: false), to: SessionState(traits: iPadRegular))
+            guard case .invalid(let e) = outcome else { Issue.record("expected 422, got \(outcome)"); continue }
+            #expect(e.field == "viewControllers")
+        }
+    }
+
+    @Test("R91: a primary that is no navigation controller cannot take the secondary: it is discarded")
+    func collapseWithPlainPrimary() {
+        var w = Window(root: split("S", primary: vc("M"), secondary: nav("N2", vc("D"))), traits: iPadRegular)
+        let r = w.perform(.setTraits(iPadCompactWidth))
+        #expect(w["S"].children == ["M"] && w["N2"].parent == nil)
+        #expect(w.state.visibleViewController == "M")
+        #expect(names(r) == ["N2.viewWillDisappear", "D.viewWillDisappear", "N2.viewDidDisappear", "D.viewDidDisappear"])
+        w.checkInvariants()
     }
 
     @Test("R92: expanding pops the collapsed secondary off the primary and shows it as a column again")
@@ -40,7 +71,7 @@ struct SplitAndPageTests {
         w.perform(.setTraits(iPadRegular))
         #expect(w["S"].split?.isCollapsed == false)
         #expect(w.stack("N1") == ["M"])
-        #expect(w["D"].parent == "S")
+        #expect(w["D"].parent == "S" && w["S"].children == ["N1", "D"])
         #expect(w["S"].split?.secondary == "D")
         #expect(w.isAppeared("M") && w.isAppeared("D"))
         w.checkInvariants()
