@@ -57,6 +57,11 @@ public struct RunningTransition: Sendable, Codable, Equatable {
     var silentDidAppear: [ControllerID] = []
     /// Calls made once the views are loaded, before the first appearance callback (R82 `willShow`).
     var beforeAppearance: [Event] = []
+    /// The settled views before and after the change, as computed when it was accepted; the
+    /// lists above are recomputed from them against what is on screen when the transition
+    /// starts (another transition may still be running). Nil in sessions stored before.
+    var before: [ControllerID]? = nil
+    var after: [ControllerID]? = nil
 }
 
 extension Engine {
@@ -99,7 +104,7 @@ extension Engine {
             record: record, order: order, appearing: appearing, disappearing: disappearing,
             preStart: preStart, postFinish: postFinish, effects: effects, cancelEffects: cancelEffects,
             cancelEvents: cancelEvents, isReported: reported, started: false, navigation: navigation,
-            beforeAppearance: beforeAppearance)))
+            beforeAppearance: beforeAppearance, before: before, after: after)))
     }
 
     /// UIKit's default animation lengths (seconds): modal ≈ 0.5, navigation ≈ 0.35.
@@ -136,18 +141,30 @@ extension Engine {
         state.transitions = state.transitions.filter(\.started) + state.transitions.filter { !$0.started }
     }
 
-    /// R81: a transition that waited starts against what is on screen now: the stack may have
-    /// changed again meanwhile, or the navigation controller left the window. Only controllers
-    /// that are on screen and no longer belong there disappear, and only those that belong on
-    /// screen and are not there yet appear.
+    /// R81: a transition that waited aims at the window as it is now: the stack may have changed
+    /// again meanwhile, or the navigation controller left the window.
     private mutating func rebase(_ t: inout RunningTransition) {
-        let settled = Set(state.settledViewsInWindow)
-        func onScreen(_ id: ControllerID) -> Bool {
-            let a = state.c(id).appearance
-            return a == .appeared || a == .appearing
+        t.after = state.settledViewsInWindow
+    }
+
+    /// Controllers on screen or on their way (what a new transition takes over from).
+    func isOnScreen(_ id: ControllerID) -> Bool {
+        let a = state.c(id).appearance
+        return a == .appeared || a == .appearing
+    }
+
+    /// At its start a transition makes appear what belongs on screen after it and is not there,
+    /// and disappear what is on screen (or appearing) and does not belong: with no other
+    /// transition running this is its own before/after difference; with one running it hands
+    /// over from what that one left mid-way (R36, R38).
+    private func aim(_ t: inout RunningTransition) {
+        guard let after = t.after else { return }
+        let afterSet = Set(after)
+        t.appearing = after.filter { !isOnScreen($0) }
+        var seen = Set<ControllerID>()
+        t.disappearing = ((t.before ?? []) + state.order).filter {
+            seen.insert($0).inserted && isOnScreen($0) && !afterSet.contains($0)
         }
-        t.appearing = t.appearing.filter { settled.contains($0) && !onScreen($0) }
-        t.disappearing = t.disappearing.filter { !settled.contains($0) && onScreen($0) }
     }
 
     /// Starts a transition and finishes it at once unless it animates in manual mode.
@@ -189,6 +206,7 @@ extension Engine {
 
     mutating func start(_ t: inout RunningTransition) {
         let animated = t.record.animated
+        aim(&t)
         for e in t.preStart { emit(e) }
         // D21 (R38): a begin-appearance call while the previous one has not ended, as when a
         // presentation starts over a push that is still animating.
@@ -248,16 +266,27 @@ extension Engine {
     /// R38, R60: a cancelled interactive transition; each side gets the opposite callbacks.
     mutating func cancel(_ t: inout RunningTransition) {
         let animated = t.record.animated
-        // The structure goes back first, so what returns is checked against the window as it is
-        // now: a controller another transition has covered meanwhile finishes disappearing instead.
+        // The structure goes back first; then the window is brought to it: what belongs there and
+        // is not on screen (the controllers this transition was hiding, or what changed beneath it
+        // meanwhile) appears, what is on screen and does not belong leaves, and what this transition
+        // was hiding and no longer belongs finishes disappearing.
         for effect in t.cancelEffects { apply(effect) }
-        let settled = Set(state.settledViewsInWindow)
-        let returning = t.disappearing.filter { state.c($0).appearance == .disappearing && settled.contains($0) }
-        let stillLeaving = t.disappearing.filter { state.c($0).appearance == .disappearing && !settled.contains($0) }
-        let leaving = t.appearing.filter { state.c($0).appearance == .appearing }
+        let target = state.settledViewsInWindow
+        let targetSet = Set(target)
+        let returning = target.filter { !isOnScreen($0) }
+        var seen = Set<ControllerID>()
+        let leaving = (t.appearing + state.order).filter { seen.insert($0).inserted && isOnScreen($0) && !targetSet.contains($0) }
+        let stillLeaving = t.disappearing.filter { state.c($0).appearance == .disappearing && !targetSet.contains($0) }
+        for id in returning where !state.c(id).isViewLoaded {
+            state.controllers[id]!.isViewLoaded = true
+            emit(Event(id, .viewDidLoad))
+        }
         for id in returning {
+            let fresh = state.c(id).appearance == .disappeared
             state.controllers[id]!.appearance = .appearing
+            state.controllers[id]!.viewInWindow = true
             emit(Event(id, .viewWillAppear, animated: animated))
+            if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated)) }
         }
         for id in leaving {
             state.controllers[id]!.appearance = .disappearing

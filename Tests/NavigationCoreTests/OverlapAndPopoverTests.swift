@@ -399,3 +399,84 @@ struct InterleavedTransitionTests {
         #expect(w.stack("N") == ["H", "A"] && w.isAppeared("A"))
     }
 }
+
+/// Found by a random walk over HTTP (three reproductions, minimised): changes beneath or around a
+/// running transition, then a cancel or a tick.
+@Suite("interleaved transitions, found by a random walk (R36, R38, R81)")
+struct RandomWalkRegressionTests {
+    let helper = InterleavedTransitionTests()
+
+    func tabsWindow() -> Window {
+        Window(root: tabs("T", [nav("N", vc("H")), vc("P")], selected: 0), options: manual)
+    }
+
+    @Test("A presentation given up after a push beneath it: the new top appears")
+    func cancelPresentationAfterPushBeneath() {
+        var w = tabsWindow()
+        let t = w.perform(Op.present("H", vc("M"), .fullScreen)).transition!.id
+        #expect(names(w.perform(Op.push("N", vc("X")))) == ["X.willMoveToParent(N)", "X.didMoveToParent(N)"], "N is being covered")
+        let events = names(w.perform(.cancelTransition(id: t)))
+        #expect(events.contains("X.viewDidLoad") && events.contains("X.viewDidAppear"), "\(events)")
+        #expect(events.contains("H.viewDidDisappear") && !events.contains("H.viewDidAppear"), "\(events)")
+        helper.expectSettled(w)
+        #expect(w.state.visibleViewController == "X")
+    }
+
+    @Test("A presentation given up after a tab switch beneath it: the selected tab appears")
+    func cancelPresentationAfterSelectBeneath() {
+        var w = tabsWindow()
+        let t = w.perform(Op.present("T", vc("M"), .fullScreen)).transition!.id
+        w.perform(.select(receiver: "T", index: 1, viewController: nil))
+        let events = names(w.perform(.cancelTransition(id: t)))
+        #expect(events.contains("P.viewDidLoad") && events.contains("P.viewDidAppear"), "\(events)")
+        helper.expectSettled(w)
+    }
+
+    @Test("A presentation given up while a push inside it runs: the pushed controller leaves with it")
+    func cancelPresentationWithPushInside() {
+        var w = tabsWindow()
+        let t = w.perform(Op.present("H", nav("M", vc("MR")), .pageSheet)).transition!.id
+        w.perform(Op.push("M", vc("Q")))
+        var events = names(w.perform(.cancelTransition(id: t)))
+        events += names(w.perform(Op.tick))
+        #expect(!events.contains("Q.viewDidAppear"), "\(events)")
+        helper.expectSettled(w)
+        #expect(w.presented("H") == nil)
+    }
+
+    @Test("A dismissal given up while a push beneath it runs: the pushed controller is covered again")
+    func cancelDismissalWithPushBeneath() {
+        var w = tabsWindow()
+        w.perform(Op.present("H", vc("M"), .fullScreen))
+        w.perform(Op.tick)
+        let t = w.perform(Op.dismiss("M")).transition!.id
+        w.perform(Op.push("N", vc("X")))
+        var events = names(w.perform(.cancelTransition(id: t)))
+        events += names(w.perform(Op.tick))
+        helper.expectSettled(w)
+        #expect(w.presented("N") == "M" && w.isAppeared("M") && !w.isAppeared("X"), "\(events)")
+    }
+
+    @Test("R81: a tab switch over a queued push: the controller on screen leaves, not the queued one")
+    func selectOverQueuedPush() {
+        var w = tabsWindow()
+        w.perform(Op.push("N", vc("A")))
+        w.perform(Op.push("N", vc("B")))
+        let select = w.perform(.select(receiver: "T", index: 1, viewController: nil))
+        #expect(of("B", names(select)).isEmpty, "B never reached the screen")
+        #expect(names(select).contains("A.viewWillDisappear") && select.warnings.map(\.code) == ["D21"])
+        var events: [String] = []
+        while !w.running.isEmpty { events += names(w.perform(Op.tick)) }
+        #expect(!events.contains("A.viewDidAppear") && !events.contains { $0.hasPrefix("B.view") && $0 != "B.viewDidLoad" }, "\(events)")
+        helper.expectSettled(w)
+    }
+
+    @Test("R39 stays: the popover-side presenter is appeared without a viewDidAppear")
+    func popoverPresenterStaysSilent() {
+        var w = Window(root: tabs("T", [vc("H")], selected: 0), traits: iPadRegular)
+        w.perform(Op.present("T", vc("M"), .popover, popover: PopoverAnchor(sourceView: "T")))
+        w.perform(Op.present("M", vc("X"), .fullScreen))
+        let events = names(w.perform(Op.dismiss("X")))
+        #expect(events.contains("M.viewWillAppear") && !events.contains("M.viewDidAppear") && w.isAppeared("M"))
+    }
+}
