@@ -33,7 +33,11 @@ public final class NavSimService: Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
         do {
-            return try route(request)
+            // RFC 9110 §9.3.2: HEAD is GET without the content (libmicrohttpd leaves the body out).
+            guard request.method == "HEAD" else { return try route(request) }
+            var get = request
+            get.method = "GET"
+            return try route(get)
         } catch {
             if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
             return Self.problem(error)
@@ -93,8 +97,9 @@ public final class NavSimService: Sendable {
             case "GET": return try getSession(req, sid)
             case "DELETE": return try deleteSession(req, sid)
             default: return try mutate(req, sid) { body, state throws(Problem) in
-                let traits = try self.decoder.traits(
-                    try BodyReader(body, allowed: ["traits"]).raw("traits"), path: "traits", base: state.traits)
+                let r = try BodyReader(body, allowed: ["traits"])
+                guard r.has("traits") else { throw Problem.invalidField("traits", "traits is required.") }
+                let traits = try self.decoder.traits(r.raw("traits"), path: "traits", base: state.traits)
                 return [.setTraits(traits)]
             }
             }
@@ -139,11 +144,17 @@ public final class NavSimService: Sendable {
             }
         case 2 where rest[0] == "transitions" && rest[1] == "complete":
             try allow(["POST"])
-            return try mutate(req, sid) { _, _ in [.completeTransition(id: nil)] }
+            return try mutate(req, sid) { body, _ throws(Problem) in
+                _ = try BodyReader(body, allowed: [])  // no body, or `{}`
+                return [.completeTransition(id: nil)]
+            }
         case 3 where rest[0] == "transitions" && (rest[2] == "complete" || rest[2] == "cancel"):
             try allow(["POST"])
             let tid = rest[1]
-            return try mutate(req, sid) { _, _ in [rest[2] == "complete" ? .completeTransition(id: tid) : .cancelTransition(id: tid)] }
+            return try mutate(req, sid) { body, _ throws(Problem) in
+                _ = try BodyReader(body, allowed: [])  // no body, or `{}`
+                return [rest[2] == "complete" ? .completeTransition(id: tid) : .cancelTransition(id: tid)]
+            }
         case 2 where rest[0] == "controllers":
             try allow(["GET", "PATCH"])
             let cid = rest[1]
@@ -197,6 +208,9 @@ public final class NavSimService: Sendable {
             throw Problem.invalidField("id", "A session id is 1–200 characters without '/'.")
         }
         if sessions.box(id) != nil { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
+        if r.raw("root")?.string != nil {
+            throw Problem.invalidField("root", "A new session has no controllers yet: root is a ControllerSpec object, not an id.")
+        }
         let root = r.has("root") ? try decoder.ref(r.raw("root"), path: "root") : nil
         let state: SessionState
         switch Navigator.makeSession(traits: traits, options: options, root: root) {

@@ -47,7 +47,7 @@ struct Entrypoint {
                 let response = service.handle(request)
                 let elapsed = ContinuousClock.now - started
                 let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-                Log.line("\(request.method) \(request.path) \(response.status) \(micros)µs")
+                Log.line("\(Log.escaped(request.method)) \(Log.escaped(request.path)) \(response.status) \(micros)µs")
                 return response
             }
         } catch {
@@ -70,6 +70,24 @@ enum Log {
     static func line(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+
+    /// Client text as it goes into a log line: control characters and spaces percent-encoded, so
+    /// a request cannot forge or split lines (the path arrives percent-decoded).
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x21 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) || scalar == "%" {
+                for byte in String(scalar).utf8 { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded() }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    func leftPadded() -> String { count == 1 ? "0" + self : self }
 }
 
 /// Finds a resource folder or file: the environment variable, then next to the executable and up

@@ -136,7 +136,8 @@ private func exchange(port: UInt16, _ method: String, _ target: String, body: [U
         return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
     }
     var body = Array(received[(end + 4)...])
-    if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }) {
+    // A HEAD response's Content-Length is the GET's; no content follows (RFC 9110 §9.3.2).
+    if method != "HEAD", let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }) {
         guard body.count >= length else { throw E2EError("short body for \(method) \(target): \(body.count) of \(length)") }
         body = Array(body.prefix(length))
     }
@@ -394,7 +395,17 @@ struct EndToEndTests {
         #expect(r.status == 200 && r.body == FileManager.default.contents(atPath: Checkout.openAPI).map { Array($0) })
 
         r = try server.request("DELETE", "/healthz")
-        #expect(r.status == 405 && r.header("Allow") == "GET", "\(r)")
+        #expect(r.status == 405 && r.header("Allow") == "GET, HEAD", "\(r)")
+
+        // HEAD: the GET's status and headers, no content (libmicrohttpd leaves it out).
+        r = try server.request("HEAD", "/healthz")
+        #expect(r.status == 200 && r.body.isEmpty && r.header("Content-Length") == "15", "\(r)")
+
+        // A path cannot forge a log line: control characters are percent-encoded in the log.
+        r = try server.request("GET", "/v1/sessions/abc%0AGET%20/healthz%20200%201us")
+        #expect(r.status == 404)
+        #expect(server.log.contains("GET /v1/sessions/abc%0AGET%20/healthz%20200%201us 404"), "\(server.log)")
+        #expect(!server.log.contains("\nGET /healthz 200 1us"))
 
         // Over 1 MiB, announced by Content-Length: 413 before the body is read.
         r = try exchange(port: server.port, "POST", "/v1/sessions/mail/controllers/inbox/dismiss",

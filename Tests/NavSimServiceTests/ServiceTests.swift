@@ -358,23 +358,23 @@ struct BadInputTests {
         let h = try ServiceHarness()
         h.makeSession("s")
         let cases: [(String, String, Set<String>)] = [
-            ("PUT", "/v1/sessions", ["GET", "POST"]),
-            ("DELETE", "/v1/sessions", ["GET", "POST"]),
-            ("POST", "/v1/sessions/s", ["GET", "PATCH", "DELETE"]),
-            ("PUT", "/v1/sessions/s", ["GET", "PATCH", "DELETE"]),
+            ("PUT", "/v1/sessions", ["GET", "HEAD", "POST"]),
+            ("DELETE", "/v1/sessions", ["GET", "HEAD", "POST"]),
+            ("POST", "/v1/sessions/s", ["GET", "HEAD", "PATCH", "DELETE"]),
+            ("PUT", "/v1/sessions/s", ["GET", "HEAD", "PATCH", "DELETE"]),
             ("GET", "/v1/sessions/s/rootViewController", ["PUT"]),
             ("GET", "/v1/sessions/s/controllers", ["POST"]),
-            ("DELETE", "/v1/sessions/s/controllers/nav", ["GET", "PATCH"]),
+            ("DELETE", "/v1/sessions/s/controllers/nav", ["GET", "HEAD", "PATCH"]),
             ("GET", "/v1/sessions/s/controllers/nav/push", ["POST"]),
             ("GET", "/v1/sessions/s/turns", ["POST"]),
-            ("DELETE", "/v1/sessions/s/history", ["GET"]),
-            ("POST", "/v1/sessions/s/history", ["GET"]),
-            ("POST", "/v1/sessions/s/transitions", ["GET"]),
+            ("DELETE", "/v1/sessions/s/history", ["GET", "HEAD"]),
+            ("POST", "/v1/sessions/s/history", ["GET", "HEAD"]),
+            ("POST", "/v1/sessions/s/transitions", ["GET", "HEAD"]),
             ("GET", "/v1/sessions/s/transitions/complete", ["POST"]),
             ("GET", "/v1/sessions/s/transitions/t1/cancel", ["POST"]),
-            ("DELETE", "/healthz", ["GET"]),
-            ("POST", "/metrics", ["GET"]),
-            ("PUT", "/openapi.yaml", ["GET"]),
+            ("DELETE", "/healthz", ["GET", "HEAD"]),
+            ("POST", "/metrics", ["GET", "HEAD"]),
+            ("PUT", "/openapi.yaml", ["GET", "HEAD"]),
         ]
         h.expectUnchanged("s") {
             for (method, path, allow) in cases {
@@ -383,6 +383,9 @@ struct BadInputTests {
                 #expect(r.allow == allow, "\(method) \(path): Allow \(r.headers["allow"] ?? "none")")
             }
         }
+        // RFC 9110 §9.3.2: HEAD answers as GET does (the server leaves the content out).
+        let head = h.send("HEAD", "/v1/sessions/s")
+        #expect(head.status == 200 && head.headers["etag"] == h.send("GET", "/v1/sessions/s").headers["etag"])
     }
 
     @Test func ifMatchMismatchIs412() throws {
@@ -413,6 +416,24 @@ struct BadInputTests {
         #expect(r["version"]?.number == 2)
         #expect(r.headers["etag"] == #""2""#)
         #expect(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""2""#)]).status == 204)
+    }
+
+    /// Bodies that say nothing a route takes are refused, not recorded (found by schemathesis).
+    @Test func bodiesARouteDoesNotTakeAre422() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s", options: #"{"transitions": "manual"}"#)
+        h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "b"}}"#)
+        h.expectUnchanged("s") {
+            for path in ["/v1/sessions/s/transitions/complete", "/v1/sessions/s/transitions/t2/complete", "/v1/sessions/s/transitions/t2/cancel"] {
+                expectProblem(h.send("POST", path, #"{"junk": 1}"#), 422, "invalid-body")
+                expectProblem(h.send("POST", path, "[1, 2]"), 422, "invalid-body")
+            }
+            expectProblem(h.send("PATCH", "/v1/sessions/s", "{}"), 422, "invalid-body")
+            expectProblem(h.send("PATCH", "/v1/sessions/s", nil), 422, "invalid-body")
+        }
+        expectProblem(h.send("POST", "/v1/sessions", #"{"id": "r", "root": "home"}"#), 422, "invalid-body")
+        #expect(h.send("GET", "/v1/sessions/r").status == 404)
+        #expect(h.send("POST", "/v1/sessions/s/transitions/complete", "{}").status == 200, "an empty object is fine")
     }
 
     /// `after` and `limit` that are not integers in range are 422, not silently replaced.

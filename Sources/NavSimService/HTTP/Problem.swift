@@ -75,7 +75,9 @@ public struct Problem: Error, Sendable {
                 detail: "'\(op)' is not an operation. Allowed: \(Operations.names.joined(separator: ", ")).",
                 allowed: Operations.names)
     }
-    static func methodNotAllowed(_ method: String, allow: [String]) -> Problem {
+    /// 405 with `Allow`; HEAD is listed wherever GET is (RFC 9110 §9.3.2).
+    static func methodNotAllowed(_ method: String, allow methods: [String]) -> Problem {
+        let allow = methods.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] }
         var p = Problem(status: 405, slug: "method-not-allowed", title: "Method not allowed",
                         detail: "\(method) is not allowed here. Allowed: \(allow.joined(separator: ", ")).")
         p.headers = [("Allow", allow.joined(separator: ", "))]
