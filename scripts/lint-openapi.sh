@@ -12,9 +12,9 @@ fi
 
 python3 -m openapi_spec_validator --schema 3.1 openapi.yaml
 
-scenarios="$(dirname "$repo")/shared/acceptance/scenarios"
-[ -d "$scenarios" ] || scenarios=../shared/acceptance/scenarios
-if [ -d "$scenarios" ]; then
+shared=$(scripts/find-shared.sh)
+scenarios="$shared/acceptance/scenarios"
+if [ -n "$shared" ] && [ -d "$scenarios" ]; then
   python3 scripts/check-openapi-scenarios.py openapi.yaml "$scenarios"
 else
   echo "no shared/acceptance/scenarios beside the repo: scenario check skipped"

@@ -7,8 +7,10 @@
 # (e.g. 01-presentation.json); blank lines and '#' comments are ignored. A file is added once
 # all of its scenarios pass; with none listed the acceptance step is skipped.
 set -euo pipefail
-invoked_from=$PWD
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shared/ (scenarios, storyboards, API.md): found once here, read by the Swift tests too.
+NAVSIM_SHARED=$("$repo/scripts/find-shared.sh")
+export NAVSIM_SHARED
 cd "$repo"
 # The checkout's migrations/ for every binary the tests start (.build/… has none beside it).
 export NAVSIM_MIGRATIONS=${NAVSIM_MIGRATIONS:-$repo/migrations}
@@ -36,11 +38,10 @@ if [ ${#scenarios[@]} -eq 0 ]; then
   exit 0
 fi
 
-shared="$(dirname "$repo")/shared"
-[ -d "$shared" ] || shared="$invoked_from/../shared"
+shared=$NAVSIM_SHARED
 dir="$shared/acceptance/scenarios"
-if [ ! -f "$shared/acceptance/run.py" ] || [ ! -d "$dir" ]; then
-  echo "cannot find shared/acceptance beside the repository ($shared)" >&2
+if [ -z "$shared" ] || [ ! -d "$dir" ]; then
+  echo "cannot find shared/acceptance beside the repository or its origin (set NAVSIM_SHARED)" >&2
   exit 1
 fi
 files=()

@@ -323,7 +323,7 @@ struct OpenAPITests {
                 "OperationName vs API.md + extensions: only in the spec \(Set(spec.operationNames).subtracting(expected).sorted()), only in the list \(Set(expected).subtracting(spec.operationNames).sorted())")
 
         // API.md beside the checkout, when it is there: its table is the list above.
-        let apiMarkdown = ServiceFiles.root.deletingLastPathComponent().appendingPathComponent("shared/design/API.md").path
+        let apiMarkdown = ServiceFiles.shared.appendingPathComponent("design/API.md").path
         if let data = FileManager.default.contents(atPath: apiMarkdown) {
             let table = Self.operationsTable(String(decoding: data, as: UTF8.self))
             #expect(Set(table) == Set(apiMarkdownOperations), "API.md's operations table changed: \(table)")

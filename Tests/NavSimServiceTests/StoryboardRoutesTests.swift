@@ -715,7 +715,7 @@ private let mainXML = SB.document(
     }
 
     static var folder: URL? {
-        let candidate = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/storyboards")
+        let candidate = ServiceFiles.shared.appendingPathComponent("storyboards")
         return FileManager.default.fileExists(atPath: candidate.appendingPathComponent("INDEX.tsv").path) ? candidate : nil
     }
 
