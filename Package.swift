@@ -26,11 +26,13 @@ let package = Package(
                 dependencies: ["NavigationCore", "Storyboards", "SQLite", "HTTPServer"],
                 swiftSettings: strict),
         .executableTarget(name: "navsim", dependencies: ["NavSimService"], swiftSettings: strict),
+        // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"], swiftSettings: strict),
-        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore"], swiftSettings: strict),
+        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService"], swiftSettings: strict),
+        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["NavSimService"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

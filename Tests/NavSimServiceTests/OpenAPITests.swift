@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import NavSimService
 
@@ -323,8 +324,8 @@ struct OpenAPITests {
                 "OperationName vs API.md + extensions: only in the spec \(Set(spec.operationNames).subtracting(expected).sorted()), only in the list \(Set(expected).subtracting(spec.operationNames).sorted())")
 
         // API.md beside the checkout, when it is there: its table is the list above.
-        let apiMarkdown = ServiceFiles.shared.appendingPathComponent("design/API.md").path
-        if let data = FileManager.default.contents(atPath: apiMarkdown) {
+        if let apiMarkdown = SharedFolder.directory?.appendingPathComponent("design/API.md").path,
+           let data = FileManager.default.contents(atPath: apiMarkdown) {
             let table = Self.operationsTable(String(decoding: data, as: UTF8.self))
             #expect(Set(table) == Set(apiMarkdownOperations), "API.md's operations table changed: \(table)")
         }

@@ -14,11 +14,6 @@ enum ServiceFiles {
         .deletingLastPathComponent()  // repository root
     static let migrations = root.appendingPathComponent("migrations").path
     static let openAPI = root.appendingPathComponent("openapi.yaml").path
-    /// The project's shared/ folder: `$NAVSIM_SHARED` (scripts/test.sh finds it), else beside the checkout.
-    static let shared: URL = {
-        if let env = ProcessInfo.processInfo.environment["NAVSIM_SHARED"], !env.isEmpty { return URL(fileURLWithPath: env) }
-        return root.deletingLastPathComponent().appendingPathComponent("shared")
-    }()
 }
 
 /// One reply of `NavSimService.handle`, with its body parsed when it is JSON.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 
 @testable import NavSimService
 
@@ -707,37 +708,12 @@ private let mainXML = SB.document(
 /// initial controller becomes a session root, and every identified segue is performed once from
 /// its source in a fresh session, checked against its kind.
 @Suite struct StoryboardCorpusTests {
-    struct Entry {
-        var file: String
-        var repository: String
-        var path: String
-        var name: String { String(path.split(separator: "/").last!.dropLast(".storyboard".count)) }
-    }
+    typealias Entry = StoryboardCorpus.Entry
 
-    static var folder: URL? {
-        let candidate = ServiceFiles.shared.appendingPathComponent("storyboards")
-        return FileManager.default.fileExists(atPath: candidate.appendingPathComponent("INDEX.tsv").path) ? candidate : nil
-    }
+    static var folder: URL? { StoryboardCorpus.folder }
 
     static func apps(in folder: URL) throws -> [[Entry]] {
-        let index = try String(contentsOf: folder.appendingPathComponent("INDEX.tsv"), encoding: .utf8)
-        var lines = index.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        let header = lines.removeFirst()
-        let file = try #require(header.firstIndex(of: "file"))
-        let repo = try #require(header.firstIndex(of: "repo"))
-        let path = try #require(header.firstIndex(of: "path"))
-        let entries = lines.map { Entry(file: $0[file], repository: $0[repo], path: $0[path]) }
-        func split(_ entries: [Entry], depth: Int) -> [[Entry]] {
-            if Set(entries.map(\.name)).count == entries.count { return [entries] }
-            let groups = Dictionary(grouping: entries) { entry -> String in
-                let components = entry.path.split(separator: "/")
-                return depth < components.count - 1 ? String(components[depth]) : entry.path
-            }
-            return groups.keys.sorted().flatMap { split(groups[$0]!, depth: depth + 1) }
-        }
-        return Dictionary(grouping: entries, by: \.repository).keys.sorted().flatMap { repository in
-            split(entries.filter { $0.repository == repository }, depth: 0)
-        }
+        StoryboardCorpus.apps(try StoryboardCorpus.entries(in: folder))
     }
 
     /// How one segue came out.

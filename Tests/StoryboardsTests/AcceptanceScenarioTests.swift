@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import Storyboards
+import TestSupport
 
 /// The inline storyboards of the acceptance scenarios (`shared/acceptance/scenarios/10-segues-storyboards.json`).
 @Suite struct AcceptanceScenarioTests {
     static func rawDocuments() throws -> [(scenario: String, xml: String)] {
-        let shared = try #require(Shared.directory, "shared/ not found next to the clone")
+        let shared = try #require(SharedFolder.directory, "shared/ not found next to the clone")
         let url = shared.appendingPathComponent("acceptance/scenarios/10-segues-storyboards.json")
         let scenarios = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]])
         var found: [(String, String)] = []

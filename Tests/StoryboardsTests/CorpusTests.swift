@@ -1,17 +1,11 @@
 import Foundation
 import Testing
 import Storyboards
+import TestSupport
 
 /// The 64 real storyboards in `shared/storyboards`, imported app by app as INDEX.tsv groups them.
 @Suite struct CorpusTests {
-    struct Entry {
-        var file: String
-        var repository: String
-        /// Path inside the repository, e.g. `RxExample/RxExample/iOS/Main.storyboard`.
-        var path: String
-        /// What `storyboardName` and `UIStoryboard(name:)` call it.
-        var name: String { String(path.split(separator: "/").last!.dropLast(".storyboard".count)) }
-    }
+    typealias Entry = StoryboardCorpus.Entry
 
     struct Corpus {
         var entries: [Entry]
@@ -25,15 +19,8 @@ import Storyboards
     static let corpus: Result<Corpus, any Error> = Result { try load() }
 
     static func load() throws -> Corpus {
-        let shared = try #require(Shared.directory, "shared/storyboards not found next to the clone")
-        let folder = shared.appendingPathComponent("storyboards")
-        let index = try String(contentsOf: folder.appendingPathComponent("INDEX.tsv"), encoding: .utf8)
-        var lines = index.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        let header = lines.removeFirst()
-        let fileColumn = try #require(header.firstIndex(of: "file"))
-        let repoColumn = try #require(header.firstIndex(of: "repo"))
-        let pathColumn = try #require(header.firstIndex(of: "path"))
-        let entries = lines.map { Entry(file: $0[fileColumn], repository: $0[repoColumn], path: $0[pathColumn]) }
+        let folder = try #require(StoryboardCorpus.folder, "shared/storyboards not found next to the clone")
+        let entries = try StoryboardCorpus.entries(in: folder)
 
         let documents = try entries.map { entry in
             (name: entry.name, data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.file))))
@@ -51,21 +38,8 @@ import Storyboards
             }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let apps = Dictionary(grouping: entries, by: \.repository).keys.sorted().flatMap { repository in
-            split(entries.filter { $0.repository == repository }, depth: 0)
-        }
-        return Corpus(entries: entries, storyboards: storyboards, parseFailures: failures, parseSeconds: seconds, apps: apps)
-    }
-
-    /// A repository can hold several apps with a `Main` each (mattneub, IQKeyboardManager, bqlin):
-    /// split by directory until storyboard names are unique, which is what one bundle needs.
-    static func split(_ entries: [Entry], depth: Int) -> [[Entry]] {
-        if Set(entries.map(\.name)).count == entries.count { return [entries] }
-        let groups = Dictionary(grouping: entries) { entry -> String in
-            let components = entry.path.split(separator: "/")
-            return depth < components.count - 1 ? String(components[depth]) : entry.path
-        }
-        return groups.keys.sorted().flatMap { split(groups[$0]!, depth: depth + 1) }
+        return Corpus(entries: entries, storyboards: storyboards, parseFailures: failures, parseSeconds: seconds,
+                      apps: StoryboardCorpus.apps(entries))
     }
 
     /// IBDecodable's fixtures reference storyboards that have no entry point on purpose (§6).
@@ -90,10 +64,10 @@ import Storyboards
     /// The service parses uploads on several request threads at once.
     @Test func parsingIsSafeFromConcurrentTasks() async throws {
         let corpus = try Self.corpus.get()
-        let shared = try #require(Shared.directory)
+        let folder = try #require(StoryboardCorpus.folder)
         let documents = try corpus.entries.map { entry in
             (file: entry.file, name: entry.name,
-             data: [UInt8](try Data(contentsOf: shared.appendingPathComponent("storyboards/\(entry.file)"))))
+             data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.file))))
         }
         let parsed = await withTaskGroup(of: (String, Storyboard?).self) { group in
             for _ in 0..<3 {

@@ -1,28 +1,6 @@
 import Foundation
 import Storyboards
 
-/// `shared/` next to the clone (`<clone>/../shared`), found by walking up from this file, so the
-/// tests work wherever the clone sits.
-enum Shared {
-    /// `$NAVSIM_SHARED` (scripts/test.sh sets it, scripts/find-shared.sh), else `shared/` beside
-    /// the checkout or one of its parents.
-    static let directory: URL? = {
-        if let env = ProcessInfo.processInfo.environment["NAVSIM_SHARED"], !env.isEmpty,
-           FileManager.default.fileExists(atPath: env + "/storyboards/INDEX.tsv") {
-            return URL(fileURLWithPath: env)
-        }
-        var directory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<8 {
-            let candidate = directory.appendingPathComponent("shared")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("storyboards/INDEX.tsv").path) {
-                return candidate
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }()
-}
-
 /// Small inline storyboards, shaped like Xcode's output.
 enum XML {
     static let iOSType = "com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB"
