@@ -119,20 +119,8 @@ private func isAbsent(_ value: JSON?) -> Bool { (value ?? .null) == .null }
 // MARK: - Storyboard XML builders (shaped like Xcode's output)
 
 private enum SB {
-    static func document(initial: String? = nil, type: String = "com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB",
-                         _ scenes: String...) -> String {
-        let initialAttribute = initial.map { " initialViewController=\"\($0)\"" } ?? ""
-        return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <document type="\(type)" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" \
-        propertyAccessControl="none" useAutolayout="YES"\(initialAttribute)>
-            <device id="retina6_12" orientation="portrait" appearance="light"/>
-            <dependencies><deployment identifier="iOS"/></dependencies>
-            <scenes>
-        \(scenes.joined(separator: "\n"))
-            </scenes>
-        </document>
-        """
+    static func document(initial: String? = nil, type: String = StoryboardXML.iOSType, _ scenes: String...) -> String {
+        StoryboardXML.document(initial: initial, type: type, scenes: scenes)
     }
 
     static func scene(_ id: String, _ objects: String) -> String {

@@ -1,23 +1,13 @@
 import Foundation
 import Storyboards
+import TestSupport
 
 /// Small inline storyboards, shaped like Xcode's output.
 enum XML {
-    static let iOSType = "com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB"
+    static let iOSType = StoryboardXML.iOSType
 
     static func document(initial: String? = nil, type: String = iOSType, _ scenes: String...) -> String {
-        let initialAttribute = initial.map { " initialViewController=\"\($0)\"" } ?? ""
-        return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <document type="\(type)" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" \
-        propertyAccessControl="none" useAutolayout="YES"\(initialAttribute)>
-            <device id="retina6_12" orientation="portrait" appearance="light"/>
-            <dependencies><deployment identifier="iOS"/></dependencies>
-            <scenes>
-        \(scenes.joined(separator: "\n"))
-            </scenes>
-        </document>
-        """
+        StoryboardXML.document(initial: initial, type: type, scenes: scenes)
     }
 
     /// A scene holding `objects` plus the first-responder placeholder, as Xcode writes it.
