@@ -59,27 +59,24 @@ extension Engine {
                 cancelEvents: [.move(v, .didMoveToParent, parent: nil)], navigation: nav)
     }
 
-    /// R78: `popViewController(animated:)`. Returns nil (no-op) with only the root on the stack.
-    mutating func pop(_ nav: ControllerID, animated: Bool) throws(Refusal) {
+    /// R78: `popViewController(animated:)`. Returns the popped controller, or nil (a no-op) with
+    /// only the root on the stack.
+    mutating func pop(_ nav: ControllerID, animated: Bool) throws(Refusal) -> ControllerID? {
         let stack = state.c(nav).viewControllers
-        guard stack.count > 1 else {
-            results[current].returned = nil
-            results[current].returnsValue = true
-            return
-        }
-        try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: "pop")
+        guard stack.count > 1 else { return nil }
+        return try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: "pop").last
     }
 
     /// R79: `popToViewController` / `popToRootViewController`: intermediates get containment
     /// callbacks only.
-    mutating func popTo(_ nav: ControllerID, target: ControllerID, animated: Bool, operation: String? = nil) throws(Refusal) {
+    /// Returns the popped controllers, bottom first.
+    @discardableResult
+    mutating func popTo(_ nav: ControllerID, target: ControllerID, animated: Bool, operation: String? = nil) throws(Refusal) -> [ControllerID] {
         let stack = state.c(nav).viewControllers
         guard let index = stack.firstIndex(of: target) else { throw .uikit(.popToUnknown()) }
         let popped = Array(stack[(index + 1)...])
         if !popped.isEmpty { try checkNoNestedNavigationTransition(nav, popping: true) }
-        results[current].returned = popped
-        results[current].returnsValue = true
-        guard !popped.isEmpty else { return }
+        guard !popped.isEmpty else { return [] }
         let before = state.settledViewsInWindow
         for id in popped {
             emit(.move(id, .willMoveToParent, parent: nil))
@@ -91,6 +88,7 @@ extension Engine {
                 postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
                 cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
                 cancelEvents: popped.map { .move($0, .didMoveToParent, parent: nav) }, navigation: nav)
+        return popped
     }
 
     /// R83: the edge-swipe back gesture; cancelled, nothing changes (R38 pattern). The gesture
@@ -99,8 +97,6 @@ extension Engine {
         let stack = state.c(nav).viewControllers
         guard stack.count > 1, !isNavigationTransitionRunning(nav) else { return }
         try popTo(nav, target: stack[stack.count - 2], animated: true, operation: "interactivePop")
-        results[current].returned = nil  // a gesture returns nothing
-        results[current].returnsValue = false
         runLastNow(completes: completes)
     }
 

@@ -112,15 +112,16 @@ struct Engine {
             try showDetail(receiver: r, ref: vc, animated: animated)
         case .push(let r, let vc, let animated):
             try push(onto: try navigationReceiver(r), ref: vc, animated: animated)
+        // What UIKit's call returns (API.md `returned`); gestures, taps and segues return nothing.
         case .pop(let r, let animated):
-            try pop(try navigationReceiver(r), animated: animated)
+            returns(try pop(try navigationReceiver(r), animated: animated).map { [$0] })
         case .popToRoot(let r, let animated):
             let nav = try navigationReceiver(r)
-            try popTo(nav, target: state.c(nav).viewControllers.first ?? nav, animated: animated)
+            returns(try popTo(nav, target: state.c(nav).viewControllers.first ?? nav, animated: animated))
         case .popTo(let r, let target, let animated):
             let nav = try navigationReceiver(r)
             _ = try existing(target)
-            try popTo(nav, target: target, animated: animated)
+            returns(try popTo(nav, target: target, animated: animated))
         case .setViewControllers(let r, let list, let direction, let animated):
             try setViewControllers(r, list, direction: direction, animated: animated)
         case .select(let r, let index, let vc):
@@ -164,6 +165,11 @@ struct Engine {
         case .cancelTransition(let id):
             do { try cancelTransition(id: id) } catch { throw .input(error) }
         }
+    }
+
+    mutating func returns(_ value: [ControllerID]?) {
+        results[current].returned = value
+        results[current].returnsValue = true
     }
 
     /// `push`/`pop` sent to a navigation controller, or to a child: its `navigationController`.

@@ -144,8 +144,6 @@ extension Engine {
             if state.c(target).kind == .navigationController, let root = state.c(target).viewControllers.first,
                state.c(target).viewControllers.count > 1 {
                 try popTo(target, target: root, animated: true, operation: "popToRoot")
-                results[current].returned = nil  // a tap returns nothing
-                results[current].returnsValue = false
             }
             for e in didSelect { emit(e) }
             return
