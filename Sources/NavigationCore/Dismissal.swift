@@ -66,8 +66,7 @@ extension Engine {
         // R39: a presenter inside a popover is not told `viewDidAppear` once what it presented is gone.
         let popoverSide = state.outermost(p)
         if state.c(popoverSide).presentation?.style == .popover {
-            pending[pending.count - 1].running.silentDidAppear = pending[pending.count - 1].running.appearing
-                .filter { $0 == popoverSide || state.isWithin($0, popoverSide) }
+            pending[pending.count - 1].running.silentDidAppearWithin = popoverSide
         }
     }
 

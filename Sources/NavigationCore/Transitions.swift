@@ -53,8 +53,9 @@ public struct RunningTransition: Sendable, Codable, Equatable {
     /// The navigation controller whose stack this transition animates (push, pop, setViewControllers):
     /// one runs at a time per navigation controller (R81).
     var navigation: ControllerID? = nil
-    /// Controllers that get no `viewDidAppear` when this transition ends (R39).
-    var silentDidAppear: [ControllerID] = []
+    /// R39: controllers within this one (a popover's content) get no `viewDidAppear` when this
+    /// transition ends.
+    var silentDidAppearWithin: ControllerID? = nil
     /// Calls made once the views are loaded, before the first appearance callback (R82 `willShow`).
     var beforeAppearance: [Event] = []
     /// The settled views before and after the change, as computed when it was accepted; the
@@ -247,7 +248,9 @@ extension Engine {
                 // A controller another transition has taken over since (R38, D21) is left to it.
                 for id in t.appearing where state.c(id).appearance == .appearing {
                     state.controllers[id]!.appearance = .appeared
-                    if !t.silentDidAppear.contains(id) { emit(Event(id, .viewDidAppear, animated: animated)) }
+                    if t.silentDidAppearWithin.map({ state.isWithin(id, $0) }) != true {
+                        emit(Event(id, .viewDidAppear, animated: animated))
+                    }
                 }
             } else {
                 for id in t.disappearing where state.c(id).appearance == .disappearing {
