@@ -13,15 +13,21 @@ public final class NavSimService: Sendable {
     let openAPI: [UInt8]
     let requestCount = Atomic<Int>(0)
     let refusalCount = Atomic<Int>(0)
+    /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
+    public let limits: Limits
     /// The largest request body accepted (API.md: over 1 MiB is 413).
     public static let maxBodyBytes = 1 << 20
 
     /// Opens the store, applies migrations, and loads every session and storyboard.
-    /// - Throws: the store's error when the database cannot be opened or migrated.
-    public init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8]) throws {
+    /// - Parameter limits: what one request may create (``Limits``); the documented defaults
+    ///   unless given.
+    /// - Throws: the store's error when the database cannot be opened, migrated or written
+    ///   (a read-only file or file system is refused here, not at the first write).
+    public init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults) throws {
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
         self.openAPI = openAPI
-        storyboards = try StoryboardCatalog(store: store)
+        self.limits = limits
+        storyboards = try StoryboardCatalog(store: store, limits: limits.storyboard)
         for stored in try store.loadSessions() {
             let state = try Persistence.decodeState(stored)
             _ = sessions.add(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
@@ -113,33 +119,37 @@ public final class NavSimService: Sendable {
             switch req.method {
             case "GET": return try getSession(req, sid)
             case "DELETE": return try deleteSession(req, sid)
-            default: return try mutate(req, sid) { body, state throws(Problem) in
+            default: return try mutate(req, sid) { body, state, decoder throws(Problem) in
                 let r = try BodyReader(body, allowed: ["traits"])
                 guard r.has("traits") else { throw Problem.invalidField("traits", "traits is required.") }
-                let traits = try self.decoder.traits(r.raw("traits"), path: "traits", base: state.traits)
+                let traits = try decoder.traits(r.raw("traits"), path: "traits", base: state.traits)
                 return [.setTraits(traits)]
             }
             }
         case 1 where rest[0] == "rootViewController":
             try allow(["PUT"])
-            return try mutate(req, sid) { body, _ throws(Problem) in
+            return try mutate(req, sid) { body, _, decoder throws(Problem) in
                 let r = try BodyReader(body, allowed: ["viewController", "animated"])
-                let ref = try self.decoder.ref(r.raw("viewController"), path: "viewController")
+                let ref = try decoder.ref(r.raw("viewController"), path: "viewController")
                 return [.setRoot(ref, animated: try r.bool("animated") ?? false)]
             }
         case 1 where rest[0] == "controllers":
             try allow(["POST"])
-            return try mutate(req, sid, created: true) { body, _ throws(Problem) in
-                guard !body.isNull, let spec = try self.decoder.spec(body, path: "") else {
+            return try mutate(req, sid, created: true) { body, _, decoder throws(Problem) in
+                guard !body.isNull, let spec = try decoder.spec(body, path: "") else {
                     throw Problem.invalidField("body", "The storyboard has no initial view controller (instantiateInitialViewController() returns nil).")
                 }
                 return [.createController(spec)]
             }
         case 1 where rest[0] == "turns":
             try allow(["POST"])
-            return try mutate(req, sid, turn: true) { body, _ throws(Problem) in
+            return try mutate(req, sid, turn: true) { body, _, decoder throws(Problem) in
                 let r = try BodyReader(body, allowed: ["operations"])
                 guard let ops = r.raw("operations")?.array else { throw Problem.invalidField("operations", "operations must be an array.") }
+                guard ops.count <= self.limits.operationsPerTurn else {
+                    throw Problem.limitExceeded("operationsPerTurn", max: self.limits.operationsPerTurn,
+                                                detail: "The turn has \(ops.count) operations; at most \(self.limits.operationsPerTurn) are allowed.")
+                }
                 var commands: [Command] = []
                 for (i, op) in ops.enumerated() {
                     guard case .object(let members) = op else { throw Problem.invalidField("operations[\(i)]", "Each operation is an object.") }
@@ -147,7 +157,7 @@ public final class NavSimService: Sendable {
                         throw Problem.invalidField("operations[\(i)]", "Each operation needs controller and operation.")
                     }
                     let body = JSON.object(members.filter { $0.0 != "controller" && $0.0 != "operation" })
-                    commands.append(try self.decoder.operation(name, receiver: controller, body: body))
+                    commands.append(try decoder.operation(name, receiver: controller, body: body))
                 }
                 return commands
             }
@@ -161,14 +171,14 @@ public final class NavSimService: Sendable {
             }
         case 2 where rest[0] == "transitions" && rest[1] == "complete":
             try allow(["POST"])
-            return try mutate(req, sid) { body, _ throws(Problem) in
+            return try mutate(req, sid) { body, _, _ throws(Problem) in
                 _ = try BodyReader(body, allowed: [])  // no body, or `{}`
                 return [.completeTransition(id: nil)]
             }
         case 3 where rest[0] == "transitions" && (rest[2] == "complete" || rest[2] == "cancel"):
             try allow(["POST"])
             let tid = rest[1]
-            return try mutate(req, sid) { body, _ throws(Problem) in
+            return try mutate(req, sid) { body, _, _ throws(Problem) in
                 _ = try BodyReader(body, allowed: [])  // no body, or `{}`
                 return [rest[2] == "complete" ? .completeTransition(id: tid) : .cancelTransition(id: tid)]
             }
@@ -181,14 +191,14 @@ public final class NavSimService: Sendable {
                     return Self.json(200, Encode.controller(c, in: live.state), etag: live.version)
                 }
             }
-            return try mutate(req, sid) { body, _ throws(Problem) in [.updateController(cid, try self.decoder.patch(body))] }
+            return try mutate(req, sid) { body, _, decoder throws(Problem) in [.updateController(cid, try decoder.patch(body))] }
         case 3 where rest[0] == "controllers":
             try allow(["POST"])
             let cid = rest[1], op = rest[2]
             guard Operations.fields[op] != nil else { throw Problem.unknownOperation(op) }
-            return try mutate(req, sid) { body, state throws(Problem) in
-                var command = try self.decoder.operation(op, receiver: cid, body: body)
-                command = try self.storyboards.resolveSegue(command, in: state)
+            return try mutate(req, sid) { body, state, decoder throws(Problem) in
+                var command = try decoder.operation(op, receiver: cid, body: body)
+                command = try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget)
                 return [command]
             }
         default:
@@ -196,7 +206,10 @@ public final class NavSimService: Sendable {
         }
     }
 
-    var decoder: Decoder { Decoder(instantiate: storyboards.instantiator) }
+    /// A decoder for one request, whose budget starts from the `existing` controllers of the session.
+    func decoder(existing: Int) -> Decoder {
+        Decoder(instantiate: storyboards.instantiator, budget: SpecBudget(limits, existing: existing))
+    }
 
     // MARK: - Sessions
 
@@ -212,7 +225,7 @@ public final class NavSimService: Sendable {
     func createSession(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
         let r = try BodyReader(body, allowed: ["id", "traits", "root", "options"])
-        let decoder = self.decoder
+        let decoder = self.decoder(existing: 0)
         let traits = try decoder.traits(r.raw("traits"), path: "traits", base: .phonePortrait)
         var options = Options()
         if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy"]) {
@@ -235,6 +248,7 @@ public final class NavSimService: Sendable {
         case .failure(.uikit(let d)): throw Problem(d)
         case .failure(.input(let e)): throw Problem.fromCore(e)
         }
+        try limits.check(state)
         let live = LiveSession(id: id, createdAt: Self.now(), version: 0, state: state)
         guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
         do {
@@ -243,7 +257,7 @@ public final class NavSimService: Sendable {
             }
         } catch {
             sessions.remove(id)
-            throw Problem(status: 500, slug: "storage-failure", title: "The session could not be stored", detail: "\(error)")
+            throw Problem.storage(error, "The session could not be stored")
         }
         return Self.json(201, Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state), etag: 0,
                          location: "/v1/sessions/\(id)")
@@ -303,7 +317,7 @@ public final class NavSimService: Sendable {
         } catch let p as Problem {
             throw p
         } catch {
-            throw Problem(status: 500, slug: "storage-failure", title: "History could not be read", detail: "\(error)")
+            throw Problem.storage(error, "History could not be read")
         }
     }
 
@@ -313,7 +327,7 @@ public final class NavSimService: Sendable {
             guard let current = live else { return .failure(Problem.unknownSession(sid)) }
             do throws(Problem) { try Self.checkIfMatch(req.headers["if-match"], version: current.version) } catch { return .failure(error) }
             do { try store.deleteSession(sid) } catch {
-                return .failure(Problem(status: 500, slug: "storage-failure", title: "Delete failed", detail: "\(error)"))
+                return .failure(Problem.storage(error, "Delete failed"))
             }
             live = nil
             return .success(())
@@ -355,7 +369,7 @@ public final class NavSimService: Sendable {
             if rows.count > limit, let last = page.last { members.append(("next", .number(Double(last.version)))) }
             return Self.json(200, .object(members), etag: version)
         } catch {
-            throw Problem(status: 500, slug: "storage-failure", title: "History could not be read", detail: "\(error)")
+            throw Problem.storage(error, "History could not be read")
         }
     }
 
@@ -365,14 +379,15 @@ public final class NavSimService: Sendable {
     /// the history entry and changed rows durably before answering (never loses an acknowledged
     /// write); refused single operations change nothing and add no entry.
     func mutate(_ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
-                _ decode: @escaping (JSON, SessionState) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
+                _ decode: @escaping (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let result: Result<HTTPResponse, Problem> = box.live.withLock { slot in
             guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
             do {
                 try Self.checkIfMatch(req.headers["if-match"], version: live.version)
-                let commands = try decode(body, live.state)
+                // One decoder per request: its budget counts every spec the request creates.
+                let commands = try decode(body, live.state, decoder(existing: live.state.controllers.count))
                 let outcome = Navigator.run(commands, on: live.state)
                 // A single refused operation changes nothing and adds no entry; a turn reports it in place.
                 if !turn {
@@ -382,13 +397,16 @@ public final class NavSimService: Sendable {
                     case .applied: break
                     }
                 }
+                // Stack depth and tabs grow by operations on existing controllers too; checked
+                // on the outcome, before anything is committed, so an over-limit request changes nothing.
+                try limits.check(outcome.state)
                 let version = live.version + 1
                 let at = Self.now()
                 let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
                 let commit = try Persistence.commit(for: live, newState: outcome.state, version: version, at: at,
                                                     request: req, body: body, commands: commands, result: resultJSON)
                 do { try store.commit(commit) } catch {
-                    throw Problem(status: 500, slug: "storage-failure", title: "The operation could not be stored", detail: "\(error)")
+                    throw Problem.storage(error, "The operation could not be stored")
                 }
                 live.state = outcome.state
                 live.version = version
@@ -410,7 +428,7 @@ public final class NavSimService: Sendable {
             } catch let p as Problem {
                 return .failure(p)
             } catch {
-                return .failure(Problem(status: 500, slug: "storage-failure", title: "Internal error", detail: "\(error)"))
+                return .failure(Problem.storage(error, "The operation could not be stored"))
             }
         }
         return try result.get()

@@ -102,6 +102,11 @@ public final class Connection {
         try check(csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil), sql: nil)
         try check(csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil), sql: nil)
         try perform("PRAGMA foreign_keys = ON")
+        // Asked for read-write, SQLite falls back to read-only when the file or its file system
+        // is; say so now, naming the path, instead of failing the journal-mode switch below.
+        if !readOnly, sqlite3_db_readonly(handle, "main") == 1 {
+            throw SQLiteError(code: SQLITE_READONLY, message: "the database cannot be written (path: \(path))", sql: nil)
+        }
         if !readOnly {
             let sql = "PRAGMA journal_mode = WAL"
             let mode = try rows(sql, [], cached: false).first?.text(0)?.lowercased()
@@ -118,6 +123,28 @@ public final class Connection {
         switch durability {
         case .normal: try perform("PRAGMA synchronous = NORMAL")
         case .full: try perform("PRAGMA synchronous = FULL")
+        }
+    }
+
+    /// Proves the database can be written, so a server refuses to start rather than failing
+    /// every write later: SQLite quietly opens a file it may not write (read-only file or file
+    /// system) read-only (`sqlite3_db_readonly`), and a directory where the journal cannot be
+    /// written only shows at the first commit, so this also commits one real write: the header's
+    /// `user_version` rewritten with its own value, which changes nothing.
+    /// - Throws: ``SQLiteError`` `SQLITE_READONLY` naming the path, or the write's own error
+    ///   (`SQLITE_READONLY`, `SQLITE_CANTOPEN`, `SQLITE_IOERR`, `SQLITE_FULL`).
+    public func checkWritable() throws(SQLiteError) {
+        if isReadOnly || sqlite3_db_readonly(handle, "main") == 1 {
+            throw SQLiteError(code: SQLITE_READONLY, message: "the database cannot be written (path: \(path))", sql: nil)
+        }
+        let version = try rows("PRAGMA user_version", [], cached: false).first?.int(0) ?? 0
+        do {
+            try perform("BEGIN IMMEDIATE")
+            try perform("PRAGMA user_version = \(version)")
+            try perform("COMMIT")
+        } catch {
+            if isInTransaction { try? perform("ROLLBACK") }
+            throw SQLiteError(code: error.code, message: "\(error.message) (path: \(path))", sql: nil)
         }
     }
 

@@ -31,6 +31,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Extended codes are defined as `primary | (n << 8)`, so masking recovers the family.
     public var primaryCode: Int32 { code & 0xFF }
 
+    /// `SQLITE_FULL` (13): the disk, or the database's `max_page_count`, is full.
+    public var isFull: Bool { primaryCode == SQLITE_FULL }
+
     /// `SQLite error 787 (constraint failed): FOREIGN KEY constraint failed; SQL: INSERT …`
     public var description: String {
         guard let sql else { return descriptionWithoutSQL }

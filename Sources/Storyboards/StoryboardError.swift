@@ -12,6 +12,12 @@ public enum StoryboardError: Error, Sendable, Equatable, CustomStringConvertible
     case doctypeNotAllowed(line: Int)
     /// Not UTF-8: Interface Builder always writes UTF-8.
     case unsupportedEncoding(String)
+    /// One of ``StoryboardParser/Limits`` other than size and nesting is exceeded; `line` and
+    /// `byteOffset` (0-based) locate the element that exceeds it.
+    case limitExceeded(limit: StoryboardParser.Limit, max: Int, line: Int, byteOffset: Int)
+    /// Something other than whitespace, a comment or a processing instruction follows the root
+    /// element's end (`what`: "an element <x>", "text", "a NUL byte").
+    case contentAfterDocument(what: String, line: Int, byteOffset: Int)
     /// The root element is not `<document>`.
     case notAStoryboard(rootElement: String)
     /// `<document type=…>` is not an iOS storyboard (macOS, tvOS, watchOS, a XIB; storyboard-format.md §1).
@@ -33,6 +39,19 @@ public enum StoryboardError: Error, Sendable, Equatable, CustomStringConvertible
             "Elements are nested more than \(limit) deep at line \(line), column \(column)."
         case let .malformedXML(line, column, message):
             "Malformed XML at line \(line), column \(column): \(message)."
+        case let .limitExceeded(limit, max, line, byteOffset):
+            switch limit {
+            case .attributesPerElement:
+                "The element at line \(line) (byte \(byteOffset)) has more than \(max) attributes (limit attributesPerElement)."
+            case .elementsPerDocument:
+                "The document has more than \(max) elements; the one over the limit is at line \(line) (byte \(byteOffset)) (limit elementsPerDocument)."
+            case .elementDepth:
+                "Elements are nested more than \(max) deep at line \(line) (byte \(byteOffset)) (limit elementDepth)."
+            case .storyboardBytes:
+                "The document is larger than \(max) bytes (limit storyboardBytes)."
+            }
+        case let .contentAfterDocument(what, line, byteOffset):
+            "Content after the root element's end: \(what) at line \(line) (byte \(byteOffset)); a storyboard ends with </document>."
         case let .doctypeNotAllowed(line):
             "The document declares a DOCTYPE at line \(line); storyboards never carry one, so it is refused."
         case let .unsupportedEncoding(encoding):

@@ -15,7 +15,50 @@ enum Serve {
               help: "folder of NNNN_name.sql files (default: beside the binary, then /usr/share/navsim)"),
         .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
               help: "openapi.yaml served at /openapi.yaml (default: found like migrations)"),
-    ]
+    ] + limitFlags.map(\.flag)
+
+    /// One row per entry of `Limits`: exceeding one is a 422 `limit-exceeded` naming it.
+    static let limitFlags: [(flag: Flags.Flag, apply: @Sendable (inout Limits, Int) -> Void)] = {
+        let d = Limits.defaults
+        func row(_ name: String, _ env: String, _ value: Int, _ help: String,
+                 _ apply: @escaping @Sendable (inout Limits, Int) -> Void) -> (flag: Flags.Flag, apply: @Sendable (inout Limits, Int) -> Void) {
+            (Flags.Flag(name: name, env: env, defaultValue: String(value), help: help), apply)
+        }
+        return [
+            row("max-controllers", "NAVSIM_MAX_CONTROLLERS", d.controllersPerSession,
+                "controllers in one session (limit controllersPerSession)") { $0.controllersPerSession = $1 },
+            row("max-stack-depth", "NAVSIM_MAX_STACK_DEPTH", d.navigationStackDepth,
+                "view controllers on one navigation stack (limit navigationStackDepth)") { $0.navigationStackDepth = $1 },
+            row("max-tabs", "NAVSIM_MAX_TABS", d.tabsPerTabBar,
+                "view controllers of one tab bar controller (limit tabsPerTabBar)") { $0.tabsPerTabBar = $1 },
+            row("max-spec-width", "NAVSIM_MAX_SPEC_WIDTH", d.specWidth,
+                "ControllerSpecs in one array (limit specWidth)") { $0.specWidth = $1 },
+            row("max-spec-depth", "NAVSIM_MAX_SPEC_DEPTH", d.specDepth,
+                "ControllerSpecs nested in one another (limit specDepth)") { $0.specDepth = $1 },
+            row("max-turn-operations", "NAVSIM_MAX_TURN_OPERATIONS", d.operationsPerTurn,
+                "operations in one turn (limit operationsPerTurn)") { $0.operationsPerTurn = $1 },
+            row("max-storyboard-bytes", "NAVSIM_MAX_STORYBOARD_BYTES", d.storyboard.documentBytes,
+                "bytes of one storyboard document (limit storyboardBytes)") { $0.storyboard.documentBytes = $1 },
+            row("max-xml-attributes", "NAVSIM_MAX_XML_ATTRIBUTES", d.storyboard.attributesPerElement,
+                "attributes of one storyboard element (limit attributesPerElement)") { $0.storyboard.attributesPerElement = $1 },
+            row("max-xml-elements", "NAVSIM_MAX_XML_ELEMENTS", d.storyboard.elements,
+                "elements of one storyboard (limit elementsPerDocument)") { $0.storyboard.elements = $1 },
+            row("max-xml-depth", "NAVSIM_MAX_XML_DEPTH", d.storyboard.elementDepth,
+                "nesting of storyboard elements (limit elementDepth)") { $0.storyboard.elementDepth = $1 },
+        ]
+    }()
+
+    /// The limits the flags and environment give; a value that is not a positive integer exits 2.
+    static func limits(_ flags: Flags) -> Limits {
+        var limits = Limits.defaults
+        for (flag, apply) in limitFlags {
+            guard let text = flags[flag.name], let value = Int(text), value > 0 else {
+                fail("--\(flag.name) / \(flag.env ?? "") must be a positive integer, got \(flags[flag.name] ?? "nothing")")
+            }
+            apply(&limits, value)
+        }
+        return limits
+    }
 
     static func run(_ args: [String]) -> Never {
         Signals.block()
@@ -29,7 +72,8 @@ enum Serve {
 
         let service: NavSimService
         do {
-            service = try NavSimService(databasePath: db, migrationsDirectory: migrations, openAPI: openAPI)
+            service = try NavSimService(databasePath: db, migrationsDirectory: migrations, openAPI: openAPI,
+                                        limits: limits(flags))
         } catch {
             fail("cannot open the database \(db): \(error)")
         }

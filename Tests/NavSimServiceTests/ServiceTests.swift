@@ -51,12 +51,14 @@ final class ServiceHarness {
     let directory: String
     let databasePath: String
     private(set) var service: NavSimService?
+    let limits: Limits
 
-    init() throws {
+    init(limits: Limits = .defaults) throws {
+        self.limits = limits
         directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("ServiceTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         databasePath = (directory as NSString).appendingPathComponent("navsim.sqlite")
-        service = try Self.open(databasePath)
+        service = try Self.open(databasePath, limits: limits)
     }
 
     deinit {
@@ -64,15 +66,15 @@ final class ServiceHarness {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    static func open(_ path: String) throws -> NavSimService {
+    static func open(_ path: String, limits: Limits = .defaults) throws -> NavSimService {
         let spec = FileManager.default.contents(atPath: ServiceFiles.openAPI).map { Array($0) } ?? []
-        return try NavSimService(databasePath: path, migrationsDirectory: ServiceFiles.migrations, openAPI: spec)
+        return try NavSimService(databasePath: path, migrationsDirectory: ServiceFiles.migrations, openAPI: spec, limits: limits)
     }
 
     /// Drops the running service, then builds a new one on the same database file: a restart.
     func restart() throws {
         service = nil
-        service = try Self.open(databasePath)
+        service = try Self.open(databasePath, limits: limits)
     }
 
     /// Sends one request. `target` may carry a query (`/v1/sessions/s/history?after=2`); `body`

@@ -220,3 +220,23 @@ import Testing
         }
     }
 }
+
+@Suite("Connection.checkWritable")
+struct WritabilityTests {
+    @Test func readOnlyConnectionsAndReadOnlyFilesAreNotWritable() throws {
+        let path = NSTemporaryDirectory() + "writable-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let writer = try Connection(path: path)
+        try writer.checkWritable()
+        let reader = try Connection(path: path, readOnly: true)
+        #expect(throws: SQLiteError.self) { try reader.checkWritable() }
+        // Asked for read-write, given read-only (as SQLite does for a file it may not write).
+        do {
+            _ = try Connection(path: "file:\(path)?mode=ro")
+            Issue.record("a read-only database opened for writing")
+        } catch let error as SQLiteError {
+            #expect(error.primaryCode == 8)
+            #expect(error.message.contains(path))
+        }
+    }
+}

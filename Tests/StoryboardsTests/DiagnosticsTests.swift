@@ -1,5 +1,6 @@
 import Testing
 import Storyboards
+import TestSupport
 
 /// One test per diagnostic code (API.md "Fine print"), with severities and elements.
 @Suite struct DiagnosticsTests {
@@ -209,5 +210,23 @@ import Storyboards
             "duplicate-storyboard-identifier", "navigation-without-root", "relationship-cycle",
             "popover-without-anchor", "unreachable-scene", "undeclared-custom-segue",
         ])
+    }
+}
+
+/// A chain of embed segues far deeper than any cycle search cut-off is no cycle.
+@Suite struct DeepRelationshipChainTests {
+    private func chain(_ depth: Int, back: Bool) -> String {
+        let scenes = (0..<depth).map { i -> String in
+            let next = i + 1 < depth ? "V\(i + 1)" : (back ? "V0" : nil)
+            let embed = next.map { #"<containerView id="V\#(i)-c"><connections><segue destination="\#($0)" kind="embed" id="V\#(i)-e"/></connections></containerView>"# } ?? ""
+            return #"<scene sceneID="S\#(i)"><objects><viewController id="V\#(i)" sceneMemberID="viewController"><view key="view" id="V\#(i)-v"><subviews>\#(embed)</subviews></view></viewController></objects></scene>"#
+        }
+        return StoryboardXML.document(initial: "V0", scenes: scenes)
+    }
+
+    @Test func deepChainIsNoCycleAndClosingItIsOne() throws {
+        #expect(try parse(chain(2_000, back: false)).codes(.error).isEmpty)
+        let loop = try parse(chain(2_000, back: true))
+        #expect(loop.codes(.error) == [.relationshipCycle])
     }
 }

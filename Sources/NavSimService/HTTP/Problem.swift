@@ -1,4 +1,6 @@
+import Foundation
 import NavigationCore
+import SQLite
 
 /// An RFC 9457 problem: every error navsim answers (API.md "General rules").
 public struct Problem: Error, Sendable {
@@ -11,6 +13,9 @@ public struct Problem: Error, Sendable {
     /// For 422: the offending field and the values it allows.
     public var field: String?
     public var allowed: [String]?
+    /// For `limit-exceeded`: the limit's name (``Limits``) and its configured maximum.
+    public var limit: String?
+    public var max: Int?
     /// Extra headers (405 `Allow`).
     public var headers: [(String, String)] = []
 
@@ -44,6 +49,8 @@ public struct Problem: Error, Sendable {
         }
         if let field { members.append(("field", .string(field))) }
         if let allowed { members.append(("allowed", .array(allowed.map { .string($0) }))) }
+        if let limit { members.append(("limit", .string(limit))) }
+        if let max { members.append(("max", .number(Double(max)))) }
         return .object(members)
     }
 
@@ -95,7 +102,36 @@ public struct Problem: Error, Sendable {
         Problem(status: 412, slug: "version-mismatch", title: "Precondition failed",
                 detail: "If-Match \(expected) does not match the session's version \"\(actual)\".")
     }
+    /// 422 `limit-exceeded`: the request is well-formed but would exceed one of ``Limits``
+    /// (or the storyboard parser's limits); `limit` names it and `max` is its configured value.
+    static func limitExceeded(_ limit: String, max: Int, detail: String) -> Problem {
+        var p = Problem(status: 422, slug: "limit-exceeded", title: "A limit is exceeded", detail: detail)
+        p.limit = limit
+        p.max = max
+        return p
+    }
+    /// A storage fault as a reply that names no SQL, table or file: 507 Insufficient Storage
+    /// (RFC 4918 §11.5) when the database or its disk is full, else 500. The full error goes to
+    /// standard error, where the operator can read it.
+    static func storage(_ error: any Error, _ title: String) -> Problem {
+        ServerLog.error(title, error)
+        if let e = error as? SQLiteError, e.isFull {
+            return Problem(status: 507, slug: "insufficient-storage", title: title,
+                           detail: "The database is full; nothing was stored. Free space (or raise the database's size limit) and retry.")
+        }
+        return Problem(status: 500, slug: "storage-failure", title: title,
+                       detail: "The database could not complete the write; nothing was stored. The server log has the cause.")
+    }
     static func conflict(_ slug: String, _ detail: String) -> Problem {
         Problem(status: 409, slug: slug, title: "Conflict", detail: detail)
+    }
+}
+
+/// Lines for the operator on standard error: internal failures whose text must not reach
+/// clients (SQL, paths), one line each.
+enum ServerLog {
+    static func error(_ what: String, _ error: any Error) {
+        let line = "navsim: \(what): \(String(describing: error).replacingOccurrences(of: "\n", with: " "))\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -40,6 +40,8 @@ struct BodyReader {
     func number(_ key: String) throws(Problem) -> Double? {
         guard let v = raw(key), !v.isNull else { return nil }
         guard let n = v.number else { throw Problem.invalidField(name(key), "\(name(key)) must be a number.") }
+        // `1e400` parses as infinity: refused here, where the field's name is known.
+        guard n.isFinite else { throw Problem.invalidField(name(key), "\(name(key)) must be a finite number.") }
         return n
     }
     func int(_ key: String) throws(Problem) -> Int? {

@@ -1,12 +1,16 @@
 import NavigationCore
 
-/// Instantiates storyboard scenes for ControllerSpecs `{"storyboard", "identifier"?}` (R101, R102).
-/// Returns nil for a storyboard without an entry point (UIKit's nil); throws a 409 D19/D20.
-typealias StoryboardInstantiator = (_ name: String, _ identifier: String?) throws(Problem) -> ControllerSpec?
+/// Instantiates storyboard scenes for ControllerSpecs `{"storyboard", "identifier"?}` (R101, R102),
+/// counting every scene it builds against `budget` from nesting `depth` on.
+/// Returns nil for a storyboard without an entry point (UIKit's nil); throws a 409 D19/D20, or a
+/// 422 `limit-exceeded` when the scene tree would exceed the budget.
+typealias StoryboardInstantiator = (_ name: String, _ identifier: String?, _ budget: SpecBudget, _ depth: Int) throws(Problem) -> ControllerSpec?
 
 /// Turns request bodies into core values, rejecting unknown fields and enum values with 422.
+/// One per request: its `budget` counts the ControllerSpecs the whole request creates (``Limits``).
 struct Decoder {
     let instantiate: StoryboardInstantiator
+    let budget: SpecBudget
 
     static let specFields = [
         "id", "kind", "class", "title", "modalPresentationStyle", "modalTransitionStyle", "definesPresentationContext",
@@ -18,18 +22,22 @@ struct Decoder {
     ]
 
     /// A ControllerSpec: null (UIKit's nil), a string id, or an object.
-    func ref(_ json: JSON?, path: String) throws(Problem) -> ControllerRef {
+    /// `depth` is how many specs enclose this one (``Limits/specDepth``).
+    func ref(_ json: JSON?, path: String, depth: Int = 0) throws(Problem) -> ControllerRef {
         guard let json, !json.isNull else { return .none }
         if let id = json.string { return .existing(id) }
-        guard let spec = try spec(json, path: path) else { return .none }
+        guard let spec = try spec(json, path: path, depth: depth) else { return .none }
         return .new(spec)
     }
 
-    func refs(_ json: JSON?, path: String) throws(Problem) -> [ControllerRef]? {
+    /// An array of ControllerSpecs, no longer than ``Limits/specWidth`` (checked before any is read).
+    func refs(_ json: JSON?, path: String, depth: Int = 0) throws(Problem) -> [ControllerRef]? {
         guard let json, !json.isNull else { return nil }
         guard let items = json.array else { throw Problem.invalidField(path, "\(path) must be an array of ControllerSpecs.") }
+        try budget.checkWidth(items.count, path: path)
         var out: [ControllerRef] = []
-        for (i, item) in items.enumerated() { out.append(try ref(item, path: "\(path)[\(i)]")) }
+        out.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() { out.append(try ref(item, path: "\(path)[\(i)]", depth: depth)) }
         return out
     }
 
@@ -67,7 +75,9 @@ struct Decoder {
 
     func size(_ r: BodyReader, _ key: String) throws(Problem) -> [Double]? {
         guard let v = r.raw(key), !v.isNull else { return nil }
-        guard let a = v.array, a.count == 2, let w = a[0].number, let h = a[1].number, w >= 0, h >= 0 else {
+        // Finite only: `1e400` parses as infinity, which has no JSON spelling to answer with.
+        guard let a = v.array, a.count == 2, let w = a[0].number, let h = a[1].number, w >= 0, h >= 0,
+              w.isFinite, h.isFinite else {
             throw Problem.invalidField(r.name(key), "\(r.name(key)) is [width, height] in points.")
         }
         return [w, h]
@@ -85,14 +95,18 @@ struct Decoder {
     }
 
     /// Reads a ControllerSpec object; nil when it names a storyboard without an entry point.
-    func spec(_ json: JSON, path: String) throws(Problem) -> ControllerSpec? {
+    /// Counted against the budget before anything in it is read, so an oversized request stops
+    /// at the first spec over the limit.
+    func spec(_ json: JSON, path: String, depth: Int = 0) throws(Problem) -> ControllerSpec? {
         let r = try BodyReader(json, path: path, allowed: Self.specFields)
         var spec: ControllerSpec
         if let storyboard = try r.string("storyboard") {
             let identifier = try r.string("identifier")
-            guard let s = try instantiate(storyboard, identifier) else { return nil }
+            // The instantiator counts each scene it builds, this one included.
+            guard let s = try instantiate(storyboard, identifier, budget, depth) else { return nil }
             spec = s
         } else {
+            try budget.take(depth: depth, path: path)
             if r.has("identifier") { throw Problem.invalidField(r.name("identifier"), "identifier goes with storyboard.") }
             spec = ControllerSpec(kind: try r.enumValue("kind", ControllerKind.self) ?? .viewController)
         }
@@ -116,11 +130,11 @@ struct Decoder {
         if let v = try tabBarDelegate(r, "tabBarDelegate") { spec.tabBarDelegate = v }
         if let v = try traitOverrides(r, "traitOverrides") { spec.traitOverrides = v }
         if let v = try size(r, "preferredContentSize") { spec.preferredContentSize = v }
-        if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers")) { spec.viewControllers = v }
+        if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers"), depth: depth + 1) { spec.viewControllers = v }
         if let v = try r.int("selectedIndex") { spec.selectedIndex = v }
-        if r.has("primary") { spec.primary = try ref(r.raw("primary"), path: r.name("primary")) }
-        if r.has("supplementary") { spec.supplementary = try ref(r.raw("supplementary"), path: r.name("supplementary")) }
-        if r.has("secondary") { spec.secondary = try ref(r.raw("secondary"), path: r.name("secondary")) }
+        if r.has("primary") { spec.primary = try ref(r.raw("primary"), path: r.name("primary"), depth: depth + 1) }
+        if r.has("supplementary") { spec.supplementary = try ref(r.raw("supplementary"), path: r.name("supplementary"), depth: depth + 1) }
+        if r.has("secondary") { spec.secondary = try ref(r.raw("secondary"), path: r.name("secondary"), depth: depth + 1) }
         if let v = try r.enumValue("style", SplitState.Style.self) { spec.splitStyle = v }
         if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary", "topColumnForCollapsing"]) {
             // R90: classic splits ask the first, column-style splits the second; neither the other.
@@ -131,7 +145,7 @@ struct Decoder {
         if let v = try r.enumValue("transitionStyle", PageState.Style.self) { spec.pageTransitionStyle = v }
         if let v = try r.string("spineLocation") { spec.spineLocation = v }
         if let v = try r.bool("isDoubleSided") { spec.isDoubleSided = v }
-        if let v = try refs(r.raw("children"), path: r.name("children")) { spec.children = v }
+        if let v = try refs(r.raw("children"), path: r.name("children"), depth: depth + 1) { spec.children = v }
         if let v = try r.string("preferredStyle") {
             guard v == "alert" || v == "actionSheet" else {
                 throw Problem.invalidField(r.name("preferredStyle"), "preferredStyle is alert or actionSheet.", allowed: ["alert", "actionSheet"])
@@ -195,7 +209,7 @@ struct Decoder {
             if let p = try r.object("popover", allowed: ["sourceView", "barButtonItem", "sourceRect", "sourceItem"]) {
                 var rect: [Double]?
                 if let v = p.raw("sourceRect"), !v.isNull {
-                    guard let a = v.array, a.count == 4, a.allSatisfy({ $0.number != nil }) else {
+                    guard let a = v.array, a.count == 4, a.allSatisfy({ $0.number?.isFinite == true }) else {
                         throw Problem.invalidField("popover.sourceRect", "sourceRect is [x, y, width, height] in points.")
                     }
                     rect = a.compactMap(\.number)

@@ -168,18 +168,30 @@ public final class SessionStore: Sendable {
     ///   - path: A file path (not `:memory:`: the reader connection must see the writer's file).
     ///     The directory must exist.
     ///   - migrationsDirectory: The folder of `NNNN_name.sql` steps (see ``Migrator``).
-    /// - Throws: ``SQLiteError`` if the file cannot be opened or put in WAL mode;
+    /// - Throws: ``SQLiteError`` if the file cannot be opened, written, or put in WAL mode;
     ///   ``MigrationError`` if the migrations are invalid, fail, or the file was written by a
     ///   newer build.
     public init(path: String, migrationsDirectory: String) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
         let writer = try Connection(path: path, durability: .full)
+        // Before migrating: a database that cannot be written is refused now, naming its path.
+        try writer.checkWritable()
         _ = try migrator.migrate(writer)
         // Opened after the writer, which has switched the file to WAL mode and created the -wal
         // and -shm files a read-only connection cannot create itself.
         let reader = try Connection(path: path, readOnly: true, durability: .full)
         self.writer = Mutex(writer)
         self.reader = Mutex(reader)
+    }
+
+    /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
+    /// so a write needing more fails with `SQLITE_FULL` as on a full disk; nil lifts the cap.
+    /// For tests of the disk-full path.
+    func capPages(extra extraPages: Int?) throws {
+        try writer.withLock { db in
+            let pages = try db.query("PRAGMA page_count").first?.int(0) ?? 0
+            try db.execute("PRAGMA max_page_count = \(extraPages.map { Int(pages) + $0 } ?? 1_073_741_823)")
+        }
     }
 
     // MARK: Writing

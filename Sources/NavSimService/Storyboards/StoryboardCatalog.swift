@@ -14,6 +14,8 @@ import Synchronization
 /// declared custom segue classes are computed on every read, so they follow later uploads.
 final class StoryboardCatalog: Sendable {
     let store: SessionStore
+    /// What an uploaded document may contain (bytes, attributes, elements, nesting).
+    let limits: StoryboardParser.Limits
     private let contents: Mutex<Contents>
 
     /// What the lock guards: the library and, per storyboard, its declared custom segue classes.
@@ -28,12 +30,13 @@ final class StoryboardCatalog: Sendable {
     /// Loads and parses every stored storyboard. A stored document that no longer parses (the
     /// parser got stricter) is skipped with a line on standard error rather than failing start-up.
     /// - Throws: the store's error when the table cannot be read.
-    init(store: SessionStore) throws {
+    init(store: SessionStore, limits: StoryboardParser.Limits = StoryboardParser.Limits()) throws {
         self.store = store
+        self.limits = limits
         var contents = Contents()
         for stored in try store.loadStoryboards() {
             do {
-                let storyboard = try StoryboardParser.parse(name: stored.name, data: stored.xml)
+                let storyboard = try StoryboardParser.parse(name: stored.name, data: stored.xml, limits: limits)
                 contents.library.insert(storyboard)
                 contents.xml[stored.name] = stored.xml
                 if let text = stored.customSegues {
@@ -54,16 +57,16 @@ final class StoryboardCatalog: Sendable {
     /// Instantiates ControllerSpecs `{"storyboard", "identifier"?}` (R101, R102): nil for a
     /// storyboard without an entry point, 409 D20/D19 for an unknown storyboard or identifier.
     var instantiator: StoryboardInstantiator {
-        { [self] name, identifier throws(Problem) in
-            try snapshot.instantiate(storyboard: name, identifier: identifier)
+        { [self] name, identifier, budget, depth throws(Problem) in
+            try snapshot.instantiate(storyboard: name, identifier: identifier, budget: budget, depth: depth)
         }
     }
 
     /// Fills in the destination scene of a `performSegue`/`triggerSegue` from the receiver's
     /// segue table (R96 step 1, R97); unwinds and unknown identifiers are left to the core
-    /// (R99, D18). See ``StoryboardSnapshot/resolveSegue(_:in:)``.
-    func resolveSegue(_ command: Command, in state: SessionState) throws(Problem) -> Command {
-        try snapshot.resolveSegue(command, in: state)
+    /// (R99, D18). See ``StoryboardSnapshot/resolveSegue(_:in:budget:)``.
+    func resolveSegue(_ command: Command, in state: SessionState, budget: SpecBudget) throws(Problem) -> Command {
+        try snapshot.resolveSegue(command, in: state, budget: budget)
     }
 
     // MARK: - Routes
@@ -109,7 +112,7 @@ final class StoryboardCatalog: Sendable {
     }
 
     static func storageFailure(_ error: any Error) -> Problem {
-        Problem(status: 500, slug: "storage-failure", title: "The storyboard could not be stored", detail: "\(error)")
+        Problem.storage(error, "The storyboard could not be stored")
     }
 
     func list() -> HTTPResponse {
@@ -142,7 +145,7 @@ final class StoryboardCatalog: Sendable {
         }
         let storyboard: Storyboard
         do {
-            storyboard = try StoryboardParser.parse(name: name, data: req.body)
+            storyboard = try StoryboardParser.parse(name: name, data: req.body, limits: limits)
         } catch {
             throw Self.problem(error)
         }
@@ -209,10 +212,17 @@ final class StoryboardCatalog: Sendable {
 
     /// Parser errors as problems: not XML → 400 `invalid-body` (with line and column); XML that
     /// is no iOS storyboard → 422 `unsupported-document-type`; a DOCTYPE (never written by
-    /// Interface Builder, refused for safety) → 422 `invalid-body`; too large → 413.
+    /// Interface Builder, refused for safety) or content after `</document>` → 422 `invalid-body`;
+    /// over a parser limit (attributes, elements, nesting) → 422 `limit-exceeded`; too large → 413.
     static func problem(_ error: StoryboardError) -> Problem {
         switch error {
-        case .malformedXML, .tooDeeplyNested, .unsupportedEncoding:
+        case let .limitExceeded(limit, max, _, _):
+            return Problem.limitExceeded(limit.rawValue, max: max, detail: error.description)
+        case .contentAfterDocument:
+            return Problem(status: 422, slug: "invalid-body", title: "The document is refused", detail: error.description)
+        case let .tooDeeplyNested(limit, _, _):
+            return Problem.limitExceeded(StoryboardParser.Limit.elementDepth.rawValue, max: limit, detail: error.description)
+        case .malformedXML, .unsupportedEncoding:
             return Problem(status: 400, slug: "invalid-body", title: "The body is not a well-formed XML document",
                            detail: error.description)
         case .doctypeNotAllowed:

@@ -7,11 +7,6 @@ struct StoryboardSnapshot: Sendable {
     var library: StoryboardLibrary
     var declarations: [String: CustomSegueDeclarations]
 
-    /// How deep relationship and embed segues may nest while instantiating. The upload
-    /// diagnostics already flag `relationship-cycle`; this keeps a cyclic file from recursing
-    /// forever (real files nest 4 deep at most: split → tab → nav → root).
-    static let maximumDepth = 32
-
     // MARK: - Instantiation (R101, R102)
 
     /// `UIStoryboard(name:bundle:)` then `instantiateInitialViewController()` (identifier nil) or
@@ -19,28 +14,31 @@ struct StoryboardSnapshot: Sendable {
     /// - Returns: the scene's spec; nil when the storyboard has no entry point (R102: UIKit returns nil).
     /// - Throws: 409 D20 for an unknown storyboard, D19 for an unknown identifier, the R101
     ///   assertion for an empty one; 409 problems for references that cannot be followed.
-    func instantiate(storyboard name: String, identifier: String?) throws(Problem) -> ControllerSpec? {
+    ///   422 `limit-exceeded` when the scenes would exceed `budget` (counted as they are built).
+    func instantiate(storyboard name: String, identifier: String?, budget: SpecBudget, depth: Int = 0) throws(Problem) -> ControllerSpec? {
         guard let storyboard = library[name] else { throw Problem(Diagnostic.unknownStoryboard(name)) }
         if let identifier {
             guard !identifier.isEmpty else { throw Problem(Diagnostic.emptyStoryboardIdentifier()) }
             guard let scene = storyboard.scene(withStoryboardIdentifier: identifier) else {
                 throw Problem(Diagnostic.unknownStoryboardIdentifier(storyboard: name, identifier: identifier))
             }
-            return try spec(at: SceneAddress(storyboard: name, sceneID: scene.id), depth: 0)
+            return try spec(at: SceneAddress(storyboard: name, sceneID: scene.id), depth: depth, budget: budget)
         }
         guard let initial = storyboard.initialViewController else { return nil }
-        return try spec(at: SceneAddress(storyboard: name, sceneID: initial), depth: 0)
+        return try spec(at: SceneAddress(storyboard: name, sceneID: initial), depth: depth, budget: budget)
     }
 
     /// The ControllerSpec of the controller at `address` (a storyboard reference is followed to
     /// the scene it stands for), with its relationship and embed children (R102: instantiated
     /// with it) and its segue table (R97). Ids are the Storyboard ID, else the element id, with
     /// `#2`, `#3`, … appended by the core when taken (API.md "Storyboards").
-    func spec(at address: SceneAddress, depth: Int) throws(Problem) -> ControllerSpec {
-        guard depth <= Self.maximumDepth else {
-            throw Problem.conflict("relationship-cycle",
-                                   "Instantiating '\(address)' nests relationship/embed segues more than \(Self.maximumDepth) deep; the scenes contain each other.")
-        }
+    ///
+    /// A scene already being instantiated further up (`enclosing`, the scenes whose children are
+    /// being built) is a real containment cycle: 409 `relationship-cycle`. A deep chain that never
+    /// comes back is no cycle; it is bounded by ``Limits/specDepth`` (422 `limit-exceeded`), as
+    /// is the number of scenes by the request's budget, so even a scene embedding the next one
+    /// twice at every level (2ⁿ controllers) stops at the budget.
+    func spec(at address: SceneAddress, depth: Int, budget: SpecBudget, enclosing: [SceneAddress] = []) throws(Problem) -> ControllerSpec {
         let resolved: ResolvedScene
         switch library.resolve(address) {
         case let .success(r): resolved = r
@@ -48,6 +46,14 @@ struct StoryboardSnapshot: Sendable {
         }
         let scene = resolved.scene
         let name = resolved.storyboard
+        let here = SceneAddress(storyboard: name, sceneID: scene.id)
+        if enclosing.contains(here) {
+            let path = (enclosing.drop { $0 != here } + [here]).map { "'\($0)'" }.joined(separator: " → ")
+            throw Problem.conflict("relationship-cycle",
+                                   "Scenes \(path) contain each other through relationship/embed segues; instantiating '\(here)' would never finish.")
+        }
+        try budget.take(depth: depth, path: "storyboard scene '\(here)'")
+        let inside = enclosing + [here]
         var spec = ControllerSpec(id: scene.storyboardIdentifier ?? scene.id,
                                   kind: ControllerKind(rawValue: scene.kind.rawValue) ?? .viewController,
                                   className: scene.className)
@@ -67,7 +73,8 @@ struct StoryboardSnapshot: Sendable {
 
         func child(_ segue: Segue) throws(Problem) -> ControllerRef? {
             guard let destination = segue.destination else { return nil }
-            return .new(try self.spec(at: SceneAddress(storyboard: name, sceneID: destination), depth: depth + 1))
+            return .new(try self.spec(at: SceneAddress(storyboard: name, sceneID: destination), depth: depth + 1,
+                                      budget: budget, enclosing: inside))
         }
         switch spec.kind {
         case .navigationController:
@@ -171,7 +178,7 @@ struct StoryboardSnapshot: Sendable {
     /// (R99: the core finds the destination), unknown identifiers and controllers without a
     /// storyboard (D18, raised by the core) come back unchanged, as does a trigger that
     /// `shouldPerformSegue` vetoes (R96: nothing is instantiated).
-    func resolveSegue(_ command: Command, in state: SessionState) throws(Problem) -> Command {
+    func resolveSegue(_ command: Command, in state: SessionState, budget: SpecBudget) throws(Problem) -> Command {
         let receiver: ControllerID
         let identifier: String
         let trigger: Bool
@@ -190,7 +197,7 @@ struct StoryboardSnapshot: Sendable {
               let scene = segue.destinationScene else { return rebuilt(nil) }
         if trigger && controller.shouldPerformSegue[segue.identifier ?? identifier] == false { return rebuilt(nil) }
         let address = SceneAddress(storyboard: segue.destinationStoryboard ?? origin.name, sceneID: scene)
-        return rebuilt(try spec(at: address, depth: 0))
+        return rebuilt(try spec(at: address, depth: 0, budget: budget))
     }
 
     // MARK: - Replies

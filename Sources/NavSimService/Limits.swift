@@ -1,0 +1,109 @@
+import NavigationCore
+import Storyboards
+
+/// How much one request may make the server build or keep: bounds that keep every request's
+/// CPU and memory proportional to its size. Exceeding one is a 422 `limit-exceeded` problem
+/// naming the limit (``Problem/limitExceeded(_:max:detail:)``) and changes nothing.
+///
+/// The defaults are far above what real apps reach (figures from the 64-file storyboard corpus
+/// and UIKit practice) and low enough that the worst request stays within tens of milliseconds.
+/// Every value is configurable by a `navsim serve` flag and its environment variable.
+public struct Limits: Sendable, Equatable {
+    /// Controllers alive in one session (`controllersPerSession`, default 10,000). A real
+    /// window holds tens; the largest corpus storyboard instantiates fewer than 200 scenes.
+    public var controllersPerSession: Int
+    /// View controllers on one navigation stack (`navigationStackDepth`, default 64). Apps
+    /// rarely go past 10; a drill-down 64 deep is already unusable.
+    public var navigationStackDepth: Int
+    /// View controllers of one tab bar controller (`tabsPerTabBar`, default 64; UIKit shows 5 and
+    /// lists the rest under More, R88).
+    public var tabsPerTabBar: Int
+    /// ControllerSpecs in one array of one spec or operation: `viewControllers`, `children`
+    /// (`specWidth`, default 256).
+    public var specWidth: Int
+    /// ControllerSpecs nested inside one another, through JSON or storyboard relationship and
+    /// embed segues (`specDepth`, default 64; real storyboards nest 4 deep: split → tab → nav → root).
+    public var specDepth: Int
+    /// Operations in one `POST …/turns` (`operationsPerTurn`, default 1,000).
+    public var operationsPerTurn: Int
+    /// What the storyboard parser accepts: document bytes, attributes per element, elements, nesting.
+    public var storyboard: StoryboardParser.Limits
+
+    /// - Parameters: see the properties; the defaults are the documented ones.
+    public init(controllersPerSession: Int = 10_000, navigationStackDepth: Int = 64, tabsPerTabBar: Int = 64,
+                specWidth: Int = 256, specDepth: Int = 64, operationsPerTurn: Int = 1_000,
+                storyboard: StoryboardParser.Limits = StoryboardParser.Limits()) {
+        self.controllersPerSession = controllersPerSession
+        self.navigationStackDepth = navigationStackDepth
+        self.tabsPerTabBar = tabsPerTabBar
+        self.specWidth = specWidth
+        self.specDepth = specDepth
+        self.operationsPerTurn = operationsPerTurn
+        self.storyboard = storyboard
+    }
+
+    /// The documented defaults.
+    public static let defaults = Limits()
+
+    /// Checks a session after a request ran, before it is committed: the controller count, every
+    /// navigation stack and every tab bar. The decoder already bounded how much the request could
+    /// create, so this walk is the only work an over-limit request costs.
+    /// - Throws: 422 `limit-exceeded` naming the first limit exceeded.
+    func check(_ state: SessionState) throws(Problem) {
+        if state.controllers.count > controllersPerSession {
+            throw Problem.limitExceeded("controllersPerSession", max: controllersPerSession,
+                                        detail: "The session would hold \(state.controllers.count) controllers; at most \(controllersPerSession) are allowed.")
+        }
+        for id in state.order {
+            guard let c = state.controllers[id] else { continue }
+            switch c.kind {
+            case .navigationController where c.viewControllers.count > navigationStackDepth:
+                throw Problem.limitExceeded("navigationStackDepth", max: navigationStackDepth,
+                                            detail: "The navigation stack of '\(id)' would hold \(c.viewControllers.count) view controllers; at most \(navigationStackDepth) are allowed.")
+            case .tabBarController where c.viewControllers.count > tabsPerTabBar:
+                throw Problem.limitExceeded("tabsPerTabBar", max: tabsPerTabBar,
+                                            detail: "The tab bar controller '\(id)' would hold \(c.viewControllers.count) view controllers; at most \(tabsPerTabBar) are allowed.")
+            default: break
+            }
+        }
+    }
+}
+
+/// What one request may still create while it is decoded: every ControllerSpec taken from JSON
+/// or instantiated from a storyboard is counted as it is built, so a request over the limit is
+/// refused after at most `controllersPerSession` specs of work, never after building them all.
+/// One per request; not shared between threads.
+final class SpecBudget {
+    let limits: Limits
+    /// Specs this request may still create.
+    private(set) var remaining: Int
+
+    /// - Parameter existing: controllers the session already holds.
+    init(_ limits: Limits, existing: Int) {
+        self.limits = limits
+        self.remaining = max(0, limits.controllersPerSession - existing)
+    }
+
+    /// Counts one new spec at nesting `depth` (0 at the top).
+    /// - Throws: 422 `limit-exceeded` for `controllersPerSession` or `specDepth`.
+    func take(depth: Int, path: String) throws(Problem) {
+        guard depth < limits.specDepth else {
+            throw Problem.limitExceeded("specDepth", max: limits.specDepth,
+                                        detail: "ControllerSpecs at \(path.isEmpty ? "the body" : path) nest more than \(limits.specDepth) deep.")
+        }
+        guard remaining > 0 else {
+            throw Problem.limitExceeded("controllersPerSession", max: limits.controllersPerSession,
+                                        detail: "The request would bring the session over \(limits.controllersPerSession) controllers (at \(path.isEmpty ? "the body" : path)).")
+        }
+        remaining -= 1
+    }
+
+    /// Checks the length of one array of ControllerSpecs.
+    /// - Throws: 422 `limit-exceeded` for `specWidth`.
+    func checkWidth(_ count: Int, path: String) throws(Problem) {
+        guard count <= limits.specWidth else {
+            throw Problem.limitExceeded("specWidth", max: limits.specWidth,
+                                        detail: "\(path) has \(count) ControllerSpecs; at most \(limits.specWidth) are allowed in one array.")
+        }
+    }
+}
