@@ -9,8 +9,10 @@ import Storyboards
 /// and UIKit practice) and low enough that the worst request stays within tens of milliseconds.
 /// Every value is configurable by a `navsim serve` flag and its environment variable.
 public struct Limits: Sendable, Equatable {
-    /// Controllers alive in one session (`controllersPerSession`, default 10,000). A real
-    /// window holds tens; the largest corpus storyboard instantiates fewer than 200 scenes.
+    /// Controllers alive in one session (`controllersPerSession`, default 1,000). A real
+    /// window holds tens; the largest corpus storyboard has fewer than 200 scenes. Every reply
+    /// carries the whole session, about 10 µs of CPU per controller (measured: 105 ms to encode
+    /// 10,000), so this bound is what keeps any request on a session within tens of milliseconds.
     public var controllersPerSession: Int
     /// View controllers on one navigation stack (`navigationStackDepth`, default 64). Apps
     /// rarely go past 10; a drill-down 64 deep is already unusable.
@@ -24,14 +26,21 @@ public struct Limits: Sendable, Equatable {
     /// ControllerSpecs nested inside one another, through JSON or storyboard relationship and
     /// embed segues (`specDepth`, default 64; real storyboards nest 4 deep: split → tab → nav → root).
     public var specDepth: Int
-    /// Operations in one `POST …/turns` (`operationsPerTurn`, default 1,000).
+    /// Operations in one `POST …/turns` (`operationsPerTurn`, default 100). Each operation runs
+    /// the core on the whole session (1,000 pushes measured 0.3 s); a turn scripts a user's
+    /// gesture or two, not a batch import.
     public var operationsPerTurn: Int
+    /// Arrays and objects in one JSON body (`jsonContainers`, default 100,000). Each is an
+    /// allocation, and 1 MiB of `[[[…]]]` holds 500,000 (80 ms to build and free); the largest
+    /// request within the other limits (a turn of 100 operations, 256 specs per array) needs a
+    /// few thousand.
+    public var jsonContainers: Int
     /// What the storyboard parser accepts: document bytes, attributes per element, elements, nesting.
     public var storyboard: StoryboardParser.Limits
 
     /// - Parameters: see the properties; the defaults are the documented ones.
-    public init(controllersPerSession: Int = 10_000, navigationStackDepth: Int = 64, tabsPerTabBar: Int = 64,
-                specWidth: Int = 256, specDepth: Int = 64, operationsPerTurn: Int = 1_000,
+    public init(controllersPerSession: Int = 1_000, navigationStackDepth: Int = 64, tabsPerTabBar: Int = 64,
+                specWidth: Int = 256, specDepth: Int = 64, operationsPerTurn: Int = 100, jsonContainers: Int = 100_000,
                 storyboard: StoryboardParser.Limits = StoryboardParser.Limits()) {
         self.controllersPerSession = controllersPerSession
         self.navigationStackDepth = navigationStackDepth
@@ -39,6 +48,7 @@ public struct Limits: Sendable, Equatable {
         self.specWidth = specWidth
         self.specDepth = specDepth
         self.operationsPerTurn = operationsPerTurn
+        self.jsonContainers = jsonContainers
         self.storyboard = storyboard
     }
 

@@ -219,7 +219,10 @@ public final class NavSimService: Sendable {
         guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
             throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
         }
-        do { return try JSON.parse(req.body) } catch { throw Problem.invalidBody(error.description) }
+        do { return try JSON.parse(req.body, maxContainers: limits.jsonContainers) } catch {
+            if let max = error.containerLimit { throw Problem.limitExceeded("jsonContainers", max: max, detail: error.description) }
+            throw Problem.invalidBody(error.description)
+        }
     }
 
     func createSession(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {

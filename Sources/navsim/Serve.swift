@@ -37,6 +37,8 @@ enum Serve {
                 "ControllerSpecs nested in one another (limit specDepth)") { $0.specDepth = $1 },
             row("max-turn-operations", "NAVSIM_MAX_TURN_OPERATIONS", d.operationsPerTurn,
                 "operations in one turn (limit operationsPerTurn)") { $0.operationsPerTurn = $1 },
+            row("max-json-containers", "NAVSIM_MAX_JSON_CONTAINERS", d.jsonContainers,
+                "arrays and objects in one JSON body (limit jsonContainers)") { $0.jsonContainers = $1 },
             row("max-storyboard-bytes", "NAVSIM_MAX_STORYBOARD_BYTES", d.storyboard.documentBytes,
                 "bytes of one storyboard document (limit storyboardBytes)") { $0.storyboard.documentBytes = $1 },
             row("max-xml-attributes", "NAVSIM_MAX_XML_ATTRIBUTES", d.storyboard.attributesPerElement,

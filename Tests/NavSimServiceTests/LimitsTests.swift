@@ -39,6 +39,51 @@ struct JSONParsingTests {
         }
     }
 
+    @Test func containersAreCountedAndNamedAsALimit() throws {
+        let text = "[" + Array(repeating: "[0]", count: 11).joined(separator: ",") + "]"
+        #expect((try? JSON.parse(Array(text.utf8), maxContainers: 12)) != nil)
+        do {
+            _ = try JSON.parse(Array(text.utf8), maxContainers: 11)
+            Issue.record("12 containers parsed with a bound of 11")
+        } catch {
+            #expect(error.containerLimit == 11)
+        }
+        let h = try ServiceHarness(limits: Limits(jsonContainers: 50))
+        h.makeSession("s")
+        h.expectUnchanged("s") {
+            let body = #"{"operations": ["# + Array(repeating: "[0]", count: 60).joined(separator: ",") + "]}"
+            expectLimit(h.send("POST", "/v1/sessions/s/turns", body), "jsonContainers", max: 50)
+        }
+    }
+
+    @Test func smallAndLargeObjectsAgreeOnDuplicates() throws {
+        for count in [2, 7, 8, 9, 100, 5_000] {
+            let names = (0..<count).map { "k\($0)" }
+            let unique = "{" + names.map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+            #expect(try JSON.parse(Array(unique.utf8)).object?.count == count)
+            for dup in [0, count / 2, count - 1] {
+                let text = "{" + (names + [names[dup]]).map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+                #expect(throws: JSONParseError.self, "count \(count), duplicate of \(dup)") { try JSON.parse(Array(text.utf8)) }
+            }
+            // An escaped spelling of the same name is the same name.
+            let escaped = "{" + names.map { "\"\($0)\":0" }.joined(separator: ",") + ",\"\\u006b0\":1}"
+            #expect(throws: JSONParseError.self) { try JSON.parse(Array(escaped.utf8)) }
+        }
+    }
+
+    @Test func numbersAndStringsKeepTheirValues() throws {
+        let text = #"[0, -0, 7, -123456789012345, 1234567890123456789, 1.5, -2e3, "a\u00e9\ud83d\ude00b", "plain", true, false, null]"#
+        let a = try #require(try JSON.parse(Array(text.utf8)).array)
+        #expect(a[0] == .number(0) && a[1].number?.sign == .minus && a[2] == .number(7))
+        #expect(a[3] == .number(-123_456_789_012_345) && a[4] == .number(Double("1234567890123456789")!))
+        #expect(a[5] == .number(1.5) && a[6] == .number(-2000))
+        #expect(a[7] == .string("aé😀b") && a[8] == .string("plain"))
+        #expect(a[9] == .bool(true) && a[10] == .bool(false) && a[11] == .null)
+        #expect(throws: JSONParseError.self) { try JSON.parse(Array("[tru]".utf8)) }
+        #expect(throws: JSONParseError.self) { try JSON.parse(Array("[\"\u{1}\"]".utf8)) }
+        #expect(throws: JSONParseError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
+    }
+
     @Test func depthIsStillLimited() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         #expect(throws: JSONParseError.self) { try JSON.parse(Array(deep.utf8)) }

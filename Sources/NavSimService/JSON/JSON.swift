@@ -108,13 +108,18 @@ extension JSON {
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int
     public var reason: String
+    /// Set when the body has more arrays and objects than `parse`'s `maxContainers` (the value
+    /// of that bound): a limit, answered as 422 `limit-exceeded`, not as malformed JSON.
+    public var containerLimit: Int? = nil
     public var description: String { "Malformed JSON at byte \(offset): \(reason)." }
 }
 
 extension JSON {
-    /// Parses RFC 8259 JSON from UTF-8 bytes. Depth is limited to `maxDepth` nested containers.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSON {
-        var p = Parser(bytes: bytes, maxDepth: maxDepth)
+    /// Parses RFC 8259 JSON from UTF-8 bytes in time linear in their count. Depth is limited
+    /// to `maxDepth` nested containers, and the whole text to `maxContainers` arrays and objects
+    /// (each one is an allocation: 1 MiB can hold 500,000 of them, about 80 ms of work).
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64, maxContainers: Int = .max) throws(JSONParseError) -> JSON {
+        var p = Parser(bytes: bytes, maxDepth: maxDepth, maxContainers: maxContainers)
         p.skipSpace()
         let value = try p.value(depth: 0)
         p.skipSpace()
@@ -125,7 +130,17 @@ extension JSON {
     private struct Parser {
         let bytes: [UInt8]
         let maxDepth: Int
+        let maxContainers: Int
+        var containers = 0
         var i = 0
+
+        mutating func openContainer(depth: Int) throws(JSONParseError) {
+            guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+            containers += 1
+            guard containers <= maxContainers else {
+                throw JSONParseError(offset: i, reason: "more than \(maxContainers) arrays and objects", containerLimit: maxContainers)
+            }
+        }
 
         func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
 
@@ -133,10 +148,15 @@ extension JSON {
             while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
         }
 
-        mutating func literal(_ word: String, _ v: JSON) throws(JSONParseError) -> JSON {
-            let w = Array(word.utf8)
-            guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw fail("invalid literal") }
-            i += w.count
+        mutating func literal(_ word: StaticString, _ v: JSON) throws(JSONParseError) -> JSON {
+            let count = word.utf8CodeUnitCount
+            guard i + count <= bytes.count else { throw fail("invalid literal") }
+            let matches = word.withUTF8Buffer { w in
+                for k in 0..<count where bytes[i + k] != w[k] { return false }
+                return true
+            }
+            guard matches else { throw fail("invalid literal") }
+            i += count
             return v
         }
 
@@ -144,12 +164,13 @@ extension JSON {
             guard i < bytes.count else { throw fail("unexpected end of input") }
             switch bytes[i] {
             case UInt8(ascii: "{"):
-                guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+                try openContainer(depth: depth)
                 i += 1
                 var members: [(String, JSON)] = []
-                // Names seen so far: the duplicate check is one hash lookup per member, so an
-                // object's cost is linear in its size (a scan of `members` made 96k members 45 s).
-                var names = Set<String>()
+                // Duplicate check: a scan while the object is small (no hashing for the usual
+                // handful of members), then one hash lookup per member, so an object's cost is
+                // linear in its size (a scan of all members made 96k members take 45 s).
+                var names: NameIndex?
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
                 while true {
@@ -157,9 +178,14 @@ extension JSON {
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
                     let keyOffset = i
                     let key = try string()
-                    guard names.insert(key).inserted else {
-                        throw JSONParseError(offset: keyOffset, reason: "duplicate member '\(key)'")
+                    let duplicate: Bool
+                    if members.count < 8 {
+                        duplicate = members.contains { $0.0 == key }
+                    } else {
+                        if names == nil { names = NameIndex(members) }
+                        duplicate = !names!.insert(key, index: members.count, in: members)
                     }
+                    if duplicate { throw JSONParseError(offset: keyOffset, reason: "duplicate member '\(key)'") }
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                     i += 1
@@ -173,7 +199,7 @@ extension JSON {
                     throw fail("expected ',' or '}'")
                 }
             case UInt8(ascii: "["):
-                guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+                try openContainer(depth: depth)
                 i += 1
                 var items: [JSON] = []
                 skipSpace()
@@ -197,18 +223,28 @@ extension JSON {
 
         mutating func number() throws(JSONParseError) -> JSON {
             let start = i
-            if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
+            let negative = i < bytes.count && bytes[i] == UInt8(ascii: "-")
+            var isFloat = false
+            if negative { i += 1 }
             func digits() -> Int { let s = i; while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }; return i - s }
             guard i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 else { throw fail("invalid value") }
             if bytes[i] == 48 { i += 1 } else { _ = digits() }
             if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                isFloat = true
                 i += 1
                 guard digits() > 0 else { throw fail("invalid number") }
             }
             if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+                isFloat = true
                 i += 1
                 if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
                 guard digits() > 0 else { throw fail("invalid number") }
+            }
+            // Integers of up to 15 digits are exact in a Double: no text conversion needed.
+            if !isFloat, i - start - (negative ? 1 : 0) <= 15 {
+                var n: Int64 = 0
+                for k in (negative ? start + 1 : start)..<i { n = n * 10 + Int64(bytes[k] - 48) }
+                return .number(negative ? -Double(n) : Double(n))  // -0 stays -0
             }
             guard let d = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else { throw fail("invalid number") }
             return .number(d)
@@ -234,7 +270,15 @@ extension JSON {
 
         mutating func string() throws(JSONParseError) -> String {
             i += 1 // opening quote
-            var out: [UInt8] = []
+            // Most strings have no escape: made straight from the input bytes (no buffer).
+            let start = i
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+                guard let s = String(validating: bytes[start..<i], as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+                i += 1
+                return s
+            }
+            var out = Array(bytes[start..<i])
             while true {
                 guard i < bytes.count else { throw fail("unterminated string") }
                 let b = bytes[i]
@@ -266,12 +310,57 @@ extension JSON {
                         throw fail("lone surrogate")
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
-                    out.append(contentsOf: Array(String(Character(u)).utf8))
+                    UTF8.encode(u) { out.append($0) }
                 default: throw fail("invalid escape")
                 }
             }
             guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
             return s
+        }
+    }
+}
+
+/// The member names of one large object being parsed: an open-addressing table of member
+/// indices keyed by an FNV-1a hash of the name's UTF-8 bytes, cheaper per lookup than
+/// `Set<String>` (which hashes with SipHash); equal hashes are confirmed by comparing names.
+struct NameIndex {
+    private var slots: [(index: Int32, hash: UInt32)]
+    private var count = 0
+
+    init(_ members: [(String, JSON)]) {
+        slots = Array(repeating: (-1, 0), count: 64)
+        for (index, member) in members.enumerated() { _ = insert(member.0, index: index, in: members) }
+    }
+
+    private static func hash(_ name: String) -> UInt32 {
+        var h: UInt32 = 2_166_136_261
+        for byte in name.utf8 { h = (h ^ UInt32(byte)) &* 16_777_619 }
+        return h
+    }
+
+    /// Records `name` as member `index`; false when `members` already has that name.
+    mutating func insert(_ name: String, index: Int, in members: [(String, JSON)]) -> Bool {
+        if (count + 1) * 2 > slots.count { grow() }
+        let h = Self.hash(name)
+        let mask = slots.count - 1
+        var slot = Int(h) & mask
+        while slots[slot].index >= 0 {
+            if slots[slot].hash == h, members[Int(slots[slot].index)].0 == name { return false }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = (Int32(index), h)
+        count += 1
+        return true
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: (-1, 0), count: old.count * 2)
+        let mask = slots.count - 1
+        for entry in old where entry.index >= 0 {
+            var slot = Int(entry.hash) & mask
+            while slots[slot].index >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = entry
         }
     }
 }
