@@ -124,7 +124,12 @@ def storyboard(scenes):
 
 def storyboard_of_size(target):
     per_scene = len(storyboard(2)) - len(storyboard(1))
-    return storyboard(max(1, target // per_scene))
+    scenes = max(1, target // per_scene)
+    xml = storyboard(scenes)
+    while len(xml) > target and scenes > 1:  # ids grow longer with the scene number
+        scenes -= max(1, (len(xml) - target) // per_scene)
+        xml = storyboard(scenes)
+    return xml
 
 
 def main():
@@ -233,7 +238,7 @@ def main():
         case("storyboard with an element after </document> (422)", "PUT", "/v1/storyboards/Tail", trailing, "application/xml")
         for size, label in [(MIB - 4096, "1 MiB"), (2_500_000, "2.5 MB"), (16 * MIB - 4096, "16 MiB")]:
             xml = storyboard_of_size(size)
-            case(f"storyboard of {label}, {xml.count(b'<scene ')} scenes", "PUT", lambda k, label=label: f"/v1/storyboards/Big{k}",
+            case(f"storyboard of {label}, {xml.count(b'<scene ')} scenes", "PUT", lambda k, label=label: f"/v1/storyboards/Big{label.replace(' ', '').replace('.', '_')}-{k}",
                  xml, "application/xml", repeat=3 if size > MIB else None)
     finally:
         server.stop()
