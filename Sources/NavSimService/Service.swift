@@ -27,7 +27,7 @@ public final class NavSimService: Sendable {
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
         self.openAPI = openAPI
         self.limits = limits
-        storyboards = try StoryboardCatalog(store: store, limits: limits.storyboard)
+        storyboards = try StoryboardCatalog(store: store, limits: limits.storyboard, jsonContainers: limits.jsonContainers)
         for stored in try store.loadSessions() {
             let state = try Persistence.decodeState(stored)
             _ = sessions.add(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
