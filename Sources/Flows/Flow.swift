@@ -32,7 +32,7 @@ public struct Step: Sendable {
     public var body: Body
     /// Extra request header fields (placeholders allowed in values).
     public var headers: [(String, String)]
-    public var expect: Expectation
+    public var expect: ReplyExpectation
     /// Variables to set from the reply: variable name → JSON path (`id`, `$.session.version`).
     public var save: [(String, JSONPath)]
 
@@ -54,7 +54,7 @@ public enum Body: Sendable {
 }
 
 /// What a reply must satisfy. Every part is optional.
-public struct Expectation: Sendable {
+public struct ReplyExpectation: Sendable {
     /// A number or a matcher object for the status code; `nil` means any 2xx.
     public var status: JSON?
     /// Header field name → a string the value must start with, or a matcher object.
@@ -197,7 +197,7 @@ struct FlowReader {
                 save.append((k, try path(p, at: "\(at).save.\(k)")))
             }
         }
-        let expect = try json["expect"].map { e throws(FlowFormatError) in try expectation(e, at: at + ".expect") } ?? Expectation()
+        let expect = try json["expect"].map { e throws(FlowFormatError) in try expectation(e, at: at + ".expect") } ?? ReplyExpectation()
         return Step(name: try string(json["name"], at: at + ".name"), method: String(parts[0]), path: String(parts[1]),
                     body: body, headers: headers, expect: expect, save: save)
     }
@@ -206,9 +206,9 @@ struct FlowReader {
         do { return try JSONPath(text) } catch { throw fail(at, error.message) }
     }
 
-    func expectation(_ json: JSON, at: String) throws(FlowFormatError) -> Expectation {
+    func expectation(_ json: JSON, at: String) throws(FlowFormatError) -> ReplyExpectation {
         _ = try members(json, at: at, allowed: ["status", "headers", "json", "events", "eventsInclude", "eventsExclude"])
-        var e = Expectation()
+        var e = ReplyExpectation()
         if let s = json["status"] {
             guard s.number != nil || Matcher.isMatcher(s) else { throw fail(at + ".status", "a status code or a matcher object") }
             try checkMatchers(s, at: at + ".status")

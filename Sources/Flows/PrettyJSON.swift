@@ -4,7 +4,7 @@ import NavSimService
 /// objects of plain values stay on one line, so an event list reads one event per line.
 public enum PrettyJSON {
     public static func text(_ json: JSON, indent: String = "", width: Int = 100) -> String {
-        let flat = json.text
+        let flat = spaced(json)
         if flat.count + indent.count <= width || isLeaf(json) { return flat }
         let inner = indent + "  "
         switch json {
@@ -15,6 +15,15 @@ public enum PrettyJSON {
                 .joined(separator: ",\n") + "\n" + indent + "}"
         default:
             return flat
+        }
+    }
+
+    /// One line, with a space after each `,` and `:` as people write it.
+    static func spaced(_ json: JSON) -> String {
+        switch json {
+        case .array(let items): return "[" + items.map(spaced).joined(separator: ", ") + "]"
+        case .object(let members): return "{" + members.map { JSON.string($0.0).text + ": " + spaced($0.1) }.joined(separator: ", ") + "}"
+        default: return json.text
         }
     }
 

@@ -10,6 +10,12 @@ public struct FlowFailure: Error, Sendable, CustomStringConvertible {
     /// The first difference, or what else went wrong (no reply, unknown variable…).
     public var message: String
     public var description: String { step == 0 ? message : "step \(step) \"\(label)\": \(message)" }
+
+    public init(step: Int, label: String, message: String) {
+        self.step = step
+        self.label = label
+        self.message = message
+    }
 }
 
 /// One flow's outcome.
@@ -20,6 +26,13 @@ public struct FlowResult: Sendable {
     /// Wall-clock seconds the flow took (reported in JUnit only).
     public var seconds: Double
     public var passed: Bool { failure == nil }
+
+    public init(file: String, name: String?, failure: FlowFailure?, seconds: Double) {
+        self.file = file
+        self.name = name
+        self.failure = failure
+        self.seconds = seconds
+    }
 
     /// `file :: name`, or the file alone for a flow without a name.
     public var title: String { name.map { "\(file) :: \($0)" } ?? file }
@@ -99,7 +112,7 @@ public struct FlowRunner: Sendable {
         let reply: HTTPResponse
         do { reply = try target.send(request) } catch { throw StepError(error.message) }
         let doc: JSON? = reply.body.isEmpty ? nil : try? JSON.parse(reply.body)
-        let expect: Expectation
+        let expect: ReplyExpectation
         do { expect = try Self.substituted(step.expect, vars) } catch {
             throw StepError("unknown variable ${\(error.name)} (no earlier step saved it)")
         }
@@ -112,13 +125,21 @@ public struct FlowRunner: Sendable {
         }
     }
 
-    static func substituted(_ e: Expectation, _ vars: Variables) throws(Variables.Unknown) -> Expectation {
+    static func substituted(_ e: ReplyExpectation, _ vars: Variables) throws(Variables.Unknown) -> ReplyExpectation {
         var out = e
         if let s = e.status { out.status = try vars.json(s) }
         out.headers = []
         for (k, v) in e.headers { out.headers.append((k, try vars.json(v))) }
         out.json = []
         for (p, v) in e.json { out.json.append((p, try vars.json(v))) }
+        func fill(_ list: [EventPattern]) throws(Variables.Unknown) -> [EventPattern] {
+            var filled: [EventPattern] = []
+            for p in list { filled.append(EventPattern(controller: try vars.text(p.controller), callback: try vars.text(p.callback))) }
+            return filled
+        }
+        if let list = e.events { out.events = try fill(list) }
+        if let list = e.eventsInclude { out.eventsInclude = try fill(list) }
+        out.eventsExclude = try fill(e.eventsExclude)
         return out
     }
 
@@ -137,7 +158,7 @@ public struct FlowRunner: Sendable {
 
     /// The first way `reply` differs from `expect`, checked in this order: status, headers, JSON
     /// paths, exact events, included events, excluded events.
-    public static func check(_ expect: Expectation, reply: HTTPResponse, doc: JSON?) -> Mismatch? {
+    public static func check(_ expect: ReplyExpectation, reply: HTTPResponse, doc: JSON?) -> Mismatch? {
         let excerpt = String(decoding: reply.body.prefix(300), as: UTF8.self)
         if let want = expect.status {
             if Matcher.check(want, .number(Double(reply.status)), at: JSONPath([])) != nil {
