@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 import HTTPServer
 import NavSimService
+import Synchronization
 import Testing
 
 /// The checkout's folders: migrations for the in-process service, the repository's own flows.
@@ -72,17 +73,17 @@ struct InProcessTests {
     }
 
     @Test func theTokenIsSentAsABearerCredential() throws {
-        final class Recording: FlowTarget, @unchecked Sendable {
-            var seen: [String?] = []
+        final class Recording: FlowTarget {
+            let seen = Mutex<[String?]>([])
             func send(_ request: HTTPRequest) throws(FlowTargetError) -> HTTPResponse {
-                seen.append(request.headers["authorization"])
+                seen.withLock { $0.append(request.headers["authorization"]) }
                 return HTTPResponse(status: 200)
             }
         }
         let target = Recording()
         let flow = try #require(try flows(#"{"steps": [{"do": "GET /healthz"}]}"#).first)
         #expect(FlowRunner(token: "s3cret").play(flow, on: target).passed)
-        #expect(target.seen == ["Bearer s3cret"])
+        #expect(target.seen.withLock { $0 } == ["Bearer s3cret"])
     }
 
     @Test func queryStringsReachTheService() throws {
