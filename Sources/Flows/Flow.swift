@@ -9,10 +9,12 @@ public struct Flow: Sendable {
     public var name: String?
     /// Free text for readers; never checked.
     public var about: String?
+    /// Played in order; the flow stops at the first step whose reply differs.
     public var steps: [Step]
     /// The file the flow came from (relative paths in `xmlFile` resolve against its folder).
     public var file: String
 
+    /// A flow as code builds it; files go through `load(file:)`.
     public init(name: String?, about: String? = nil, steps: [Step], file: String) {
         self.name = name
         self.about = about
@@ -29,9 +31,11 @@ public struct Step: Sendable {
     public var method: String
     /// Path and query, with `${name}` placeholders, e.g. `/v1/sessions/${sid}/history?after=0`.
     public var path: String
+    /// What the request carries.
     public var body: Body
     /// Extra request header fields (placeholders allowed in values).
     public var headers: [(String, String)]
+    /// What the reply must satisfy; empty means any 2xx.
     public var expect: ReplyExpectation
     /// Variables to set from the reply: variable name → JSON path (`id`, `$.session.version`).
     public var save: [(String, JSONPath)]
@@ -68,13 +72,17 @@ public struct ReplyExpectation: Sendable {
     /// None of these events may occur.
     public var eventsExclude: [EventPattern] = []
 
+    /// Expects nothing but a 2xx status.
     public init() {}
 }
 
 /// An expected event: a controller id and a callback name (`"B.viewDidLoad"` or `["B", "viewDidLoad"]`).
 public struct EventPattern: Sendable, Equatable, CustomStringConvertible {
+    /// The controller id, as events name it.
     public var controller: String
+    /// The callback name, e.g. `viewWillAppear`.
     public var callback: String
+    /// A pattern for `callback` on `controller`.
     public init(controller: String, callback: String) {
         self.controller = controller
         self.callback = callback
@@ -84,9 +92,12 @@ public struct EventPattern: Sendable, Equatable, CustomStringConvertible {
 
 /// Why a flow file cannot be read: the file and what is wrong, with the JSON path of the key.
 public struct FlowFormatError: Error, Sendable, CustomStringConvertible {
+    /// The flow file.
     public var file: String
+    /// Where in the file (a JSON path) and what is wrong.
     public var message: String
     public var description: String { "\(file): \(message)" }
+    /// An error about `file`.
     public init(file: String, message: String) {
         self.file = file
         self.message = message

@@ -16,6 +16,7 @@ public protocol FlowTarget: Sendable {
 /// No reply: what went wrong on the way.
 public struct FlowTargetError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// - Parameter message: what went wrong, for the failure line.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
@@ -23,6 +24,7 @@ public struct FlowTargetError: Error, Sendable, CustomStringConvertible {
 /// A navsim in this process, on a database of its own in a fresh temporary folder that goes away
 /// with the target: nothing listens on a socket, requests go straight to `NavSimService.handle`.
 public final class InProcessTarget: FlowTarget {
+    /// The service requests go to (a test can inspect it).
     public let service: NavSimService
     let folder: URL
 
@@ -43,6 +45,7 @@ public final class InProcessTarget: FlowTarget {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
+    /// Answers through `NavSimService.handle`, after splitting and decoding the query as the HTTP server would.
     public func send(_ request: HTTPRequest) throws(FlowTargetError) -> HTTPResponse {
         var r = request
         let (path, query) = Self.split(request.path)
@@ -72,6 +75,7 @@ public final class InProcessTarget: FlowTarget {
 /// A running navsim at `base` (`http://127.0.0.1:8080`), over HTTP/1.1 with Foundation's
 /// URLSession (on Linux that is FoundationNetworking, which loads libcurl at run time).
 public final class HTTPTarget: FlowTarget {
+    /// The server's URL without a trailing `/`.
     public let base: String
     let session: URLSession
     let timeout: Double
@@ -89,6 +93,8 @@ public final class HTTPTarget: FlowTarget {
 
     deinit { session.finishTasksAndInvalidate() }
 
+    /// Sends `request` to `base + request.path` and blocks until the reply or the timeout.
+    /// - Throws: `FlowTargetError` naming the URL when no HTTP reply came.
     public func send(_ request: HTTPRequest) throws(FlowTargetError) -> HTTPResponse {
         guard let url = URL(string: base + request.path) else { throw FlowTargetError("not a URL: \(base + request.path)") }
         var r = URLRequest(url: url, timeoutInterval: timeout)

@@ -4,6 +4,7 @@ import NavSimService
 /// leading `$` or `$.`: `transition.state`, `$.events[2].callback`, `controllers.A.appearance`.
 /// A member name that holds a `.` or `[` is written quoted in brackets: `controllers["nav.root"]`.
 public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
+    /// One step down: a member of an object, or an item of an array (0-based).
     public enum Component: Sendable, Equatable {
         case member(String)
         case index(Int)
@@ -11,6 +12,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
     public var components: [Component]
 
+    /// A path from its components; `[]` is the whole document.
     public init(_ components: [Component]) { self.components = components }
 
     /// Why a path string is not a path.
@@ -77,6 +79,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         return s
     }
 
+    /// This path one component deeper.
     public func appending(_ c: Component) -> JSONPath { JSONPath(components + [c]) }
 
     /// The value at this path, or `nil` when a member or index is missing (JSON `null` is a value).

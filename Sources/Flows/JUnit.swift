@@ -5,6 +5,7 @@
 /// the flow's name or the file); a failed flow has one `<failure>` whose `message` is the step
 /// and the first difference. `time` is in seconds.
 public enum JUnit {
+    /// The whole report for `results`, in their order; `suiteName` names the `<testsuites>` root.
     public static func xml(_ results: [FlowResult], suiteName: String = "navsim flows") -> String {
         var files: [String] = []
         for r in results where !files.contains(r.file) { files.append(r.file) }

@@ -4,7 +4,9 @@ import NavSimService
 public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
     /// Where: a JSON path (`$.events[2].callback`), `status`, `header ETag` or `events[3]`.
     public var path: String
+    /// What the flow expected, as shown to people (JSON, or a matcher in words).
     public var expected: String
+    /// What the reply had there (`nothing (missing)` when the path is absent).
     public var actual: String
     public var description: String { "\(path) expected \(expected), got \(actual)" }
 }

@@ -3,6 +3,8 @@ import NavSimService
 /// Indented JSON for files people read and edit (what `navsim record` writes). Short arrays and
 /// objects of plain values stay on one line, so an event list reads one event per line.
 public enum PrettyJSON {
+    /// `json` indented by two spaces per level from `indent`; a value whose one-line form fits in
+    /// `width` characters (indentation included) stays on one line.
     public static func text(_ json: JSON, indent: String = "", width: Int = 100) -> String {
         let flat = spaced(json)
         if flat.count + indent.count <= width || isLeaf(json) { return flat }

@@ -13,8 +13,10 @@ import NavSimService
 /// hierarchy) and expects the created window and controllers to equal the recorded ones, so a
 /// creation the rebuild cannot reproduce fails at step 1 instead of passing wrongly.
 public struct Recorder: Sendable {
+    /// Sent as `Authorization: Bearer TOKEN` when set.
     public var token: String?
 
+    /// A recorder that reads with `token`, if any.
     public init(token: String? = nil) { self.token = token }
 
     /// Why a flow could not be recorded (no such session, the server refused a read…).

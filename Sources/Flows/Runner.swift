@@ -11,6 +11,7 @@ public struct FlowFailure: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { step == 0 ? message : "step \(step) \"\(label)\": \(message)" }
 
+    /// A failure at `step` (1-based; 0 for the file itself).
     public init(step: Int, label: String, message: String) {
         self.step = step
         self.label = label
@@ -20,13 +21,17 @@ public struct FlowFailure: Error, Sendable, CustomStringConvertible {
 
 /// One flow's outcome.
 public struct FlowResult: Sendable {
+    /// The flow file.
     public var file: String
+    /// The flow's name, if it has one.
     public var name: String?
+    /// `nil` when every step passed.
     public var failure: FlowFailure?
     /// Wall-clock seconds the flow took (reported in JUnit only).
     public var seconds: Double
     public var passed: Bool { failure == nil }
 
+    /// A result as the runner builds it (tests build them for the JUnit writer).
     public init(file: String, name: String?, failure: FlowFailure?, seconds: Double) {
         self.file = file
         self.name = name
@@ -46,6 +51,7 @@ public struct FlowRunner: Sendable {
     /// Sent as `Authorization: Bearer TOKEN` on every request when set (a server started with a token).
     public var token: String?
 
+    /// A runner that authenticates with `token`, if any.
     public init(token: String? = nil) { self.token = token }
 
     /// Plays every step of `flow` in order on `target` and stops at the first step whose reply
@@ -218,10 +224,12 @@ public struct FlowRunner: Sendable {
 
 /// Finds, reads and plays flow files: what `navsim test` does, minus the printing.
 public struct FlowSuite: Sendable {
+    /// Plays each flow.
     public var runner: FlowRunner
     /// Makes the target each flow plays on: a fresh in-process service, or the same server each time.
     public var makeTarget: @Sendable () throws -> any FlowTarget
 
+    /// A suite that plays with `runner` on a target from `makeTarget`, called once per flow.
     public init(runner: FlowRunner, makeTarget: @escaping @Sendable () throws -> any FlowTarget) {
         self.runner = runner
         self.makeTarget = makeTarget

@@ -8,8 +8,10 @@ import NavSimService
 public struct Variables: Sendable {
     public private(set) var values: [String: JSON] = [:]
 
+    /// Variables with these values (`run` is added by the runner).
     public init(_ values: [String: JSON] = [:]) { self.values = values }
 
+    /// A variable's value; setting `nil` removes it.
     public subscript(name: String) -> JSON? {
         get { values[name] }
         set { values[name] = newValue }
