@@ -497,3 +497,65 @@ struct RecordTests {
         #expect(throws: Recorder.Failure.self) { try Recorder().record(session: "nope", on: target) }
     }
 }
+
+/// `navsim test` as users run it: the binary built beside this test runner.
+@Suite("navsim test command")
+struct TestCommandTests {
+    static func binary() throws -> String {
+        var candidates: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("navsim").path)
+        }
+        candidates.append(Checkout.root.appendingPathComponent(".build/debug/navsim").path)
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no navsim binary in \(candidates)")
+    }
+
+    /// Runs `navsim ARGS` to its end in `folder`; its status and stdout (stderr appended).
+    func navsim(_ args: [String], in folder: URL) throws -> (status: Int32, lines: [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = args
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text.split(separator: "\n").map(String.init))
+    }
+
+    @Test func aFailingFlowExitsNonZeroNamingTheStepAndWritesJUnit() throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("flows/a-good.json", presentFlow)
+        _ = try scratch.write("flows/b-bad.json", presentFlow.replacingOccurrences(of: #""completed""#, with: #""cancelled""#))
+        let run = try navsim(["test", "--junit", "report.xml", "flows"], in: scratch.url)
+        #expect(run.status == 1)
+        #expect(run.lines.count == 3)
+        #expect(run.lines.first == "ok   flows/a-good.json :: present B")
+        #expect(run.lines.dropFirst().first?.hasPrefix(#"FAIL flows/b-bad.json :: present B: step 2 "present": $.transition.state expected "cancelled""#) == true)
+        #expect(run.lines.last == "1 passed, 1 failed")
+        let report = try XMLDocument(contentsOf: scratch.url.appendingPathComponent("report.xml"))
+        #expect(try report.nodes(forXPath: "//testcase").count == 2)
+        #expect(try report.nodes(forXPath: "//testcase/failure").count == 1)
+    }
+
+    @Test func passingFlowsExitZero() throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("ok.json", presentFlow)
+        let run = try navsim(["test", "ok.json"], in: scratch.url)
+        #expect(run.status == 0)
+        #expect(run.lines.last == "1 passed, 0 failed")
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let scratch = try Scratch()
+        #expect(try navsim(["test"], in: scratch.url).status == 2)
+        #expect(try navsim(["test", "missing.json"], in: scratch.url).status == 2)
+        #expect(try navsim(["record", "sid"], in: scratch.url).status == 2)
+    }
+}
