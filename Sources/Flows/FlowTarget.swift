@@ -1,10 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+#if canImport(Glibc)
+import Glibc
 #endif
 import HTTPServer
 import NavSimService
-import Synchronization
 
 /// Where a flow's requests go: something that answers one HTTP request at a time.
 public protocol FlowTarget: Sendable {
@@ -72,57 +71,164 @@ public final class InProcessTarget: FlowTarget {
     }
 }
 
-/// A running navsim at `base` (`http://127.0.0.1:8080`), over HTTP/1.1 with Foundation's
-/// URLSession (on Linux that is FoundationNetworking, which loads libcurl at run time).
+/// A running navsim at `base` (`http://127.0.0.1:8080`, optionally with a path prefix), spoken
+/// to over HTTP/1.1 on a plain blocking socket: one connection per request, `Connection: close`,
+/// the reply read to the end and de-chunked when it is chunked (RFC 9112 §7.1). `https` is not
+/// supported; put a TLS-terminating proxy's plain side, or the server itself, in `--base`.
+///
+/// Not URLSession: on Linux it is FoundationNetworking, which links libcurl into the whole navsim
+/// binary (the server too) and needs libcurl's development files for a static build.
 public final class HTTPTarget: FlowTarget {
     /// The server's URL without a trailing `/`.
     public let base: String
-    let session: URLSession
+    let host: String?
+    let port: UInt16
+    let prefix: String
     let timeout: Double
 
-    /// - Parameter timeout: seconds to wait for each reply.
+    /// - Parameter timeout: seconds to wait for the connection, each write and each read.
     public init(base: String, timeout: Double = 30) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        let url = URL(string: self.base)
+        host = url?.scheme == "http" ? url?.host : nil
+        port = UInt16(url?.port ?? 80)
+        prefix = url?.path ?? ""
     }
 
-    deinit { session.finishTasksAndInvalidate() }
-
-    /// Sends `request` to `base + request.path` and blocks until the reply or the timeout.
-    /// - Throws: `FlowTargetError` naming the URL when no HTTP reply came.
+    /// Sends `request` to `base + request.path` and blocks until the whole reply has come.
+    /// - Throws: `FlowTargetError` naming the server when it cannot be reached, stops answering
+    ///   within the timeout, or answers something that is not HTTP/1.x.
     public func send(_ request: HTTPRequest) throws(FlowTargetError) -> HTTPResponse {
-        guard let url = URL(string: base + request.path) else { throw FlowTargetError("not a URL: \(base + request.path)") }
-        var r = URLRequest(url: url, timeoutInterval: timeout)
-        r.httpMethod = request.method
-        for (name, value) in request.headers.pairs { r.addValue(value, forHTTPHeaderField: name) }
-        if !request.body.isEmpty { r.httpBody = Data(request.body) }
-        let done = DispatchSemaphore(value: 0)
-        let box = ReplyBox()
-        session.dataTask(with: r) { data, response, error in
-            if let http = response as? HTTPURLResponse {
-                var headers = HTTPHeaders()
-                for (k, v) in http.allHeaderFields {
-                    if let k = k as? String, let v = v as? String { headers.add(k, v) }
-                }
-                box.set(.success(HTTPResponse(status: http.statusCode, headers: headers, body: data.map { Array($0) } ?? [])))
-            } else {
-                box.set(.failure(FlowTargetError("no reply from \(url): \(error.map { "\($0.localizedDescription)" } ?? "not an HTTP response")")))
+        guard let host else { throw FlowTargetError("--base must be an http:// URL with a host, got \(base)") }
+        var head = "\(request.method) \(prefix)\(request.path) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
+        for (name, value) in request.headers.pairs {
+            let lower = name.lowercased()
+            if lower == "host" || lower == "content-length" || lower == "connection" { continue }
+            guard !name.contains(where: { $0 == "\r" || $0 == "\n" || $0 == ":" }), !value.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                throw FlowTargetError("header \(name) holds a line break")
             }
-            done.signal()
-        }.resume()
-        done.wait()
-        return try box.get().get()
+            head += "\(name): \(value)\r\n"
+        }
+        if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
+            head += "Content-Length: \(request.body.count)\r\n"
+        }
+        head += "Connection: close\r\n\r\n"
+        let socket = try Socket(host: host, port: port, timeout: timeout, base: base)
+        defer { socket.close() }
+        try socket.write(Array(head.utf8) + request.body)
+        let bytes = try socket.readToEnd()
+        return try Self.parse(bytes, method: request.method, base: base)
+    }
+
+    /// A whole HTTP/1.x reply: status line, header fields, body (de-chunked; none for HEAD, 204, 304).
+    static func parse(_ bytes: [UInt8], method: String, base: String) throws(FlowTargetError) -> HTTPResponse {
+        let crlf2: [UInt8] = [13, 10, 13, 10]
+        guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: crlf2) }) else {
+            throw FlowTargetError(bytes.isEmpty ? "no reply from \(base): the connection closed" : "the reply from \(base) has no complete header")
+        }
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ", maxSplits: 2)
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+            throw FlowTargetError("not an HTTP/1.x reply from \(base): \(lines[0].prefix(100))")
+        }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var body = Array(bytes[(end + 4)...])
+        if method == "HEAD" || status == 204 || status == 304 {
+            body = []
+        } else if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            body = try dechunk(body, base: base)
+        } else if let length = headers["content-length"].flatMap({ Int($0) }), length <= body.count {
+            body = Array(body.prefix(length))
+        }
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// RFC 9112 §7.1: size line (hex, extensions ignored), data, CRLF, …, a zero-size chunk.
+    static func dechunk(_ bytes: [UInt8], base: String) throws(FlowTargetError) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while true {
+            guard let lineEnd = bytes[i...].indices.first(where: { bytes[$0] == 13 && $0 + 1 < bytes.count && bytes[$0 + 1] == 10 }) else {
+                throw FlowTargetError("a truncated chunked reply from \(base)")
+            }
+            let sizeText = String(decoding: bytes[i..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+                throw FlowTargetError("a bad chunk size from \(base)")
+            }
+            i = lineEnd + 2
+            if size == 0 { return out }
+            guard i + size <= bytes.count else { throw FlowTargetError("a truncated chunked reply from \(base)") }
+            out += bytes[i..<(i + size)]
+            i += size + 2
+        }
     }
 }
 
-/// Carries a URLSession completion's outcome back to the waiting thread.
-final class ReplyBox: Sendable {
-    private let state = Mutex<Result<HTTPResponse, FlowTargetError>>(.failure(FlowTargetError("no reply")))
-    func set(_ r: Result<HTTPResponse, FlowTargetError>) { state.withLock { $0 = r } }
-    func get() -> Result<HTTPResponse, FlowTargetError> { state.withLock { $0 } }
+/// One blocking TCP connection with send and receive timeouts (which on Linux bound `connect` too).
+struct Socket {
+    let fd: Int32
+    let base: String
+
+    init(host: String, port: UInt16, timeout: Double, base: String) throws(FlowTargetError) {
+        self.base = base
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &found)
+        guard rc == 0, let first = found else {
+            throw FlowTargetError("no reply from \(base): cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+        }
+        defer { freeaddrinfo(first) }
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+        var lastError: Int32 = 0
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = next {
+            next = ai.pointee.ai_next
+            let fd = Glibc.socket(ai.pointee.ai_family, ai.pointee.ai_socktype, ai.pointee.ai_protocol)
+            guard fd >= 0 else { lastError = errno; continue }
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            if connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
+                self.fd = fd
+                return
+            }
+            lastError = errno
+            Glibc.close(fd)
+        }
+        throw FlowTargetError("no reply from \(base): \(String(cString: strerror(lastError)))")
+    }
+
+    func write(_ bytes: [UInt8]) throws(FlowTargetError) {
+        var sent = 0
+        while sent < bytes.count {
+            // MSG_NOSIGNAL: a server that hung up is an error here, not a SIGPIPE that ends navsim.
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw FlowTargetError("no reply from \(base): sending failed: \(String(cString: strerror(errno)))") }
+            sent += n
+        }
+    }
+
+    func readToEnd() throws(FlowTargetError) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return out }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let timedOut = errno == EAGAIN || errno == EWOULDBLOCK
+                throw FlowTargetError("no reply from \(base): " + (timedOut ? "no answer within the timeout" : String(cString: strerror(errno))))
+            }
+            out += buffer[..<n]
+        }
+    }
+
+    func close() { Glibc.close(fd) }
 }

@@ -1,4 +1,4 @@
-import Flows
+@testable import Flows
 import Foundation
 import FoundationXML
 import HTTPServer
@@ -117,6 +117,30 @@ struct HTTPTargetTests {
         let flow = try #require(try flows(presentFlow).first)
         let result = FlowRunner().play(flow, on: HTTPTarget(base: "http://127.0.0.1:\(server.port)/"))
         #expect(result.passed, "\(result.line)")
+    }
+
+    @Test func repliesAreReadWithContentLengthOrChunked() throws {
+        let plain = Array("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nETag: \"0\"\r\nContent-Length: 2\r\n\r\n{}".utf8)
+        let r = try HTTPTarget.parse(plain, method: "POST", base: "b")
+        #expect(r.status == 201)
+        #expect(r.headers["etag"] == "\"0\"")
+        #expect(r.body == Array("{}".utf8))
+        let chunked = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;x=y\r\n{\"a\"\r\n3\r\n:1}\r\n0\r\n\r\n".utf8)
+        #expect(try HTTPTarget.parse(chunked, method: "GET", base: "b").body == Array(#"{"a":1}"#.utf8))
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n".utf8)
+        #expect(try HTTPTarget.parse(head, method: "HEAD", base: "b").body.isEmpty)
+        #expect(throws: FlowTargetError.self) { try HTTPTarget.parse(Array("SSH-2.0\r\n\r\n".utf8), method: "GET", base: "b") }
+        #expect(throws: FlowTargetError.self) { try HTTPTarget.parse([], method: "GET", base: "b") }
+        let truncated = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\nabc".utf8)
+        #expect(throws: FlowTargetError.self) { try HTTPTarget.parse(truncated, method: "GET", base: "b") }
+    }
+
+    @Test func headerValuesCannotSmuggleLines() throws {
+        let target = HTTPTarget(base: "http://127.0.0.1:9")
+        #expect(throws: FlowTargetError.self) {
+            try target.send(HTTPRequest(method: "GET", path: "/", headers: HTTPHeaders([("X-A", "1\r\nX-B: 2")])))
+        }
+        #expect(throws: FlowTargetError.self) { try HTTPTarget(base: "https://example.invalid").send(HTTPRequest(method: "GET", path: "/")) }
     }
 
     @Test func noServerIsAFailureNamingTheStep() throws {
