@@ -29,9 +29,10 @@ struct mhd_shim_config {
 };
 
 /*
- * Error log. Messages still go to stderr (what MHD_USE_ERROR_LOG does by default); the ones
- * logged by the thread that called MHD_start_daemon are also kept in `start_errors`, so a
- * failed start (bind: address in use, ...) can be reported with MHD's own reason.
+ * Error log. Messages go to stderr (what MHD_USE_ERROR_LOG does by default), except those
+ * logged by the thread that called MHD_start_daemon: they are kept in `start_errors` instead,
+ * so a failed start (bind: address in use, ...) is reported once, by the caller, with MHD's
+ * own reason.
  * `starter` is written once before the daemon exists and only read afterwards, and only the
  * starter thread writes `start_errors`, so the struct needs no lock.
  */
@@ -49,11 +50,12 @@ mhd_shim_logger(void *cls, const char *format, va_list ap)
   int n = vsnprintf(line, sizeof line, format, ap);
   if (n < 0)
     return;
-  fprintf(stderr, "libmicrohttpd: %s", line);
-  if (n == 0 || line[strlen(line) - 1] != '\n')
-    fputc('\n', stderr);
-  if (log == NULL || !pthread_equal(pthread_self(), log->starter))
+  if (log == NULL || !pthread_equal(pthread_self(), log->starter)) {
+    fprintf(stderr, "libmicrohttpd: %s", line);
+    if (n == 0 || line[strlen(line) - 1] != '\n')
+      fputc('\n', stderr);
     return;
+  }
   size_t len = strlen(line);
   while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
     line[--len] = '\0';

@@ -57,6 +57,20 @@ public final class NavSimService: Sendable {
         return HTTPResponse(status: status, headers: headers, body: body.bytes)
     }
 
+    /// `GET /`: what this server is and where to start (links relative to the server).
+    static let index = JSON.object([
+        ("name", .string("navsim")),
+        ("version", .string(NavSimVersion.current)),
+        ("description", .string("UIKit view-controller navigation as a headless HTTP service")),
+        ("links", .object([
+            ("openapi", .string("/openapi.yaml")),
+            ("health", .string("/healthz")),
+            ("metrics", .string("/metrics")),
+            ("sessions", .string("/v1/sessions")),
+            ("storyboards", .string("/v1/storyboards")),
+        ])),
+    ])
+
     static func now() -> String {
         Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
@@ -70,6 +84,9 @@ public final class NavSimService: Sendable {
             if !methods.contains(req.method) { throw Problem.methodNotAllowed(req.method, allow: methods) }
         }
         switch parts.count {
+        case 0:
+            try allow(["GET"])
+            return Self.json(200, Self.index)
         case 1 where parts[0] == "healthz":
             try allow(["GET"])
             return Self.json(200, .object([("status", .string("ok"))]))

@@ -16,6 +16,12 @@ public struct Migration: Sendable, Equatable {
     /// foreign keys off around the steps itself.
     public let sql: String
 
+    /// The file a step is read from: `0001_initial.sql` for version 1 named `initial`.
+    public static func fileName(version: Int, name: String) -> String {
+        let digits = String(version)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "_" + name + ".sql"
+    }
+
     /// Creates a step.
     public init(version: Int, name: String, sql: String) {
         self.version = version
@@ -54,7 +60,8 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
         case .transactionOpen:
             "migrate must run outside a transaction: every step commits in its own transaction"
         case .stepFailed(let version, let name, let error):
-            "migration \(version) (\(name)) failed and was rolled back: \(error)"
+            "migration \(Migration.fileName(version: version, name: name)) failed and was rolled back: "
+                + error.descriptionWithoutSQL
         }
     }
 }

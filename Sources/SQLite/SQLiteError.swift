@@ -33,12 +33,16 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// `SQLite error 787 (constraint failed): FOREIGN KEY constraint failed; SQL: INSERT …`
     public var description: String {
+        guard let sql else { return descriptionWithoutSQL }
+        return descriptionWithoutSQL + "; SQL: \(sql)"
+    }
+
+    /// `SQLite error 1 (SQL logic error): near "FROB": syntax error`: the code and both texts,
+    /// without the statement (for messages where the SQL would be noise or leak the schema).
+    public var descriptionWithoutSQL: String {
         // sqlite3_errstr gives the generic English text of a result code; the specific message
         // (which constraint, which column) is in `message`.
-        let generic = String(cString: sqlite3_errstr(code))
-        var text = "SQLite error \(code) (\(generic)): \(message)"
-        if let sql { text += "; SQL: \(sql)" }
-        return text
+        "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(message)"
     }
 }
 

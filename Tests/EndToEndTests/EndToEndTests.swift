@@ -180,6 +180,13 @@ final class Server {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// The log's lines that are JSON objects (all of them, when the log is as it should be).
+    var logLines: [[String: Any]] {
+        log.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+    }
+
     private func waitUntilHealthy() throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -331,7 +338,7 @@ struct EndToEndTests {
         try #require(server.stop(with: SIGTERM), "navsim did not stop within 10 s of SIGTERM")
         #expect(server.process.terminationReason == .exit)
         #expect(server.process.terminationStatus == 0, "exit status; log: \(server.log)")
-        #expect(server.log.contains("navsim stopping"), "\(server.log)")
+        #expect(server.logLines.contains { $0["message"] as? String == "stopping" }, "\(server.log)")
         #expect((try? exchange(port: server.port, "GET", "/healthz")) == nil, "the port still answers after the stop")
 
         // SIGINT too, and what was written is still there.
@@ -401,11 +408,13 @@ struct EndToEndTests {
         r = try server.request("HEAD", "/healthz")
         #expect(r.status == 200 && r.body.isEmpty && r.header("Content-Length") == "15", "\(r)")
 
-        // A path cannot forge a log line: control characters are percent-encoded in the log.
+        // A path cannot forge a log line: each line is one JSON object, the newline escaped in it.
         r = try server.request("GET", "/v1/sessions/abc%0AGET%20/healthz%20200%201us")
         #expect(r.status == 404)
-        #expect(server.log.contains("GET /v1/sessions/abc%0AGET%20/healthz%20200%201us 404"), "\(server.log)")
-        #expect(!server.log.contains("\nGET /healthz 200 1us"))
+        let lines = server.log.split(separator: "\n")
+        #expect(server.logLines.count == lines.count, "a log line is not a JSON object: \(server.log)")
+        #expect(server.logLines.contains { $0["path"] as? String == "/v1/sessions/abc\nGET /healthz 200 1us" && $0["status"] as? Int == 404 },
+                "\(server.log)")
 
         // Over 1 MiB, announced by Content-Length: 413 before the body is read.
         r = try exchange(port: server.port, "POST", "/v1/sessions/mail/controllers/inbox/dismiss",
@@ -414,4 +423,70 @@ struct EndToEndTests {
         #expect(r["type"]?.string == "/v1/problems/payload-too-large", "\(r)")
         #expect(try server.request("GET", "/v1/sessions/mail")["version"]?.number == 1)
     }
+    /// Request logs: one JSON object per request with an RFC 3339 time, method, path, status,
+    /// duration and bytes, and the request id that the reply carries as `X-Request-Id`; a
+    /// client's own id is kept, a control character in it is not.
+    @Test func requestLogLinesAndRequestIDs() throws {
+        let scratch = try Scratch()
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
+        defer { _ = server.stop(with: SIGTERM) }
+        var r = try server.request("GET", "/", headers: [("X-Request-Id", "client-id-42")])
+        #expect(r.status == 200 && r.header("X-Request-Id") == "client-id-42", "\(r)")
+        #expect(r["name"]?.string == "navsim" && r["links"]?["sessions"]?.string == "/v1/sessions", "\(r)")
+        r = try server.request("GET", "/healthz")
+        let fresh = try #require(r.header("X-Request-Id"))
+        #expect(fresh.count == 16 && fresh.allSatisfy(\.isHexDigit), "\(fresh)")
+        r = try server.request("GET", "/healthz", headers: [("X-Request-Id", String(repeating: "x", count: 129))])
+        #expect(r.header("X-Request-Id")?.count == 16, "an id over 128 characters is replaced")
+
+        let entries = server.logLines.filter { $0["requestId"] != nil }
+        let mine = try #require(entries.first { $0["requestId"] as? String == "client-id-42" }, "\(server.log)")
+        #expect(mine["method"] as? String == "GET" && mine["path"] as? String == "/" && mine["status"] as? Int == 200)
+        #expect((mine["bytes"] as? Int ?? 0) > 0 && (mine["durationMs"] as? Double) != nil, "\(mine)")
+        let time = try #require(mine["time"] as? String)
+        #expect((try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(time)) != nil, "not RFC 3339: \(time)")
+        #expect(entries.contains { $0["requestId"] as? String == fresh })
+    }
+
+    /// First contact: `--version`, a port in use said once, a missing migrations folder refused.
+    @Test func startUpMessages() throws {
+        let scratch = try Scratch()
+        let version = try runToExit(["--version"])
+        #expect(version.status == 0 && version.output.hasPrefix("navsim ") && version.output.split(separator: "\n").count == 1,
+                "\(version)")
+
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
+        defer { _ = server.stop(with: SIGTERM) }
+        let busy = try runToExit(["--port", String(server.port), "--db", scratch.file("other.sqlite")])
+        #expect(busy.status == 2, "\(busy)")
+        #expect(busy.output.components(separatedBy: "cannot listen").count == 2 && busy.output.split(separator: "\n").count == 1,
+                "the bind failure is said once, on one line: \(busy.output)")
+
+        let missing = try runToExit(["--port", "0", "--db", scratch.file("x.sqlite")],
+                                    environment: ["NAVSIM_MIGRATIONS": scratch.file("no-such-folder")])
+        #expect(missing.status == 2 && missing.output.contains("no-such-folder does not exist"), "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x.sqlite")), "nothing is created when migrations are missing")
+    }
+}
+
+/// Runs the binary to its end (bounded: 10 s) and returns its status and its stdout+stderr.
+private func runToExit(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try locateBinary())
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
+    environment["NAVSIM_OPENAPI"] = Checkout.openAPI
+    for (k, v) in extra { environment[k] = v }
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(10)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL); throw E2EError("navsim \(arguments) did not exit within 10 s") }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return (process.terminationStatus, output.trimmingCharacters(in: .whitespacesAndNewlines))
 }

@@ -298,7 +298,7 @@ struct OpenAPITests {
             ("POST", "/v1/sessions/{sid}/history"), ("POST", "/v1/sessions/{sid}/transitions"),
             ("GET", "/v1/sessions/{sid}/transitions/complete"), ("GET", "/v1/sessions/{sid}/transitions/{tid}/cancel"),
             ("POST", "/v1/storyboards"), ("PATCH", "/v1/storyboards/{name}"), ("GET", "/v1/storyboards/{name}/customSegues"),
-            ("GET", "/"), ("GET", "/v1"), ("GET", "/v2/sessions"), ("GET", "/v1/things"), ("GET", "/healthz/deep"),
+            ("GET", "/v1"), ("GET", "/v2/sessions"), ("GET", "/v1/things"), ("GET", "/healthz/deep"),
             ("GET", "/v1/sessions/{sid}/nothing"), ("GET", "/v1/sessions/{sid}/transitions/{tid}"),
             ("POST", "/v1/sessions/{sid}/transitions/{tid}/finish"),
             ("POST", "/v1/sessions/{sid}/controllers/{cid}/{operation}/again"),

@@ -76,6 +76,11 @@ import Testing
             #expect(version == 2)
             #expect(name == "broken")
             #expect(sqliteError.message.contains("no_such_table"))
+            // One line naming the file and SQLite's reason, not the whole script.
+            let text = error?.description ?? ""
+            #expect(text.hasPrefix("migration 0002_broken.sql failed and was rolled back: SQLite error 1 "), "\(text)")
+            #expect(text.contains("no such table: no_such_table"))
+            #expect(!text.contains("CREATE TABLE"), "the message quotes the SQL: \(text)")
             #expect(try db.userVersion == 1)
             #expect(try db.tableNames() == ["session"])  // no half-made `history`
             #expect(try db.scalar("PRAGMA foreign_keys") == .integer(1))

@@ -1,0 +1,102 @@
+import Foundation
+import HTTPServer
+import NavSimService
+
+/// `navsim serve`: opens (and migrates) the database, serves the API until SIGINT/SIGTERM.
+enum Serve {
+    static let usage = "navsim [serve] [--host 127.0.0.1] [--port 8080] [--db ./navsim.sqlite]"
+
+    static let flags: [Flags.Flag] = [
+        .init(name: "host", env: "NAVSIM_HOST", defaultValue: "127.0.0.1", help: "IPv4 address to listen on"),
+        .init(name: "port", env: "NAVSIM_PORT", defaultValue: "8080", help: "TCP port (0: any free port)"),
+        .init(name: "db", env: "NAVSIM_DB", defaultValue: "./navsim.sqlite",
+              help: "SQLite database, created and migrated on start"),
+        .init(name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
+              help: "folder of NNNN_name.sql files (default: beside the binary, then /usr/share/navsim)"),
+        .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
+              help: "openapi.yaml served at /openapi.yaml (default: found like migrations)"),
+    ]
+
+    static func run(_ args: [String]) -> Never {
+        Signals.block()
+        let flags = Flags(command: "serve", usage: usage, flags, args: args)
+        guard flags.positional.isEmpty else { fail("serve: unexpected argument \(flags.positional[0])") }
+        let host = flags["host"]!, port = flags["port"]!, db = flags["db"]!
+        guard let portNumber = UInt16(port) else { fail("--port must be 0…65535, got \(port)") }
+        let migrations = Resources.locate("migrations", given: flags["migrations"], flag: "--migrations / NAVSIM_MIGRATIONS")!
+        let openAPI = Resources.locate("openapi.yaml", given: flags["openapi"], flag: "--openapi / NAVSIM_OPENAPI", required: false)
+            .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
+
+        let service: NavSimService
+        do {
+            service = try NavSimService(databasePath: db, migrationsDirectory: migrations, openAPI: openAPI)
+        } catch {
+            fail("cannot open the database \(db): \(error)")
+        }
+        let server: HTTPServer
+        do {
+            let configuration = HTTPServerConfiguration(host: host, port: portNumber, maxBodyBytes: NavSimService.maxBodyBytes)
+            server = try HTTPServer(configuration: configuration, handler: RequestLog.wrapping(service.handle))
+        } catch {
+            fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
+        }
+        Log.event("listening", [("url", .string("http://\(host):\(server.port)")), ("db", .string(db)),
+                                ("version", .string(NavSimVersion.current))])
+        Signals.waitForTermination()
+        Log.event("stopping")
+        server.stop()
+        exit(0)
+    }
+}
+
+/// Finds a resource folder or file: the path given by flag or environment (which must exist),
+/// else next to the executable and up to four folders above it (a checkout's
+/// `.build/release/navsim`), then the working directory, then /usr/share/navsim (the image).
+enum Resources {
+    static func locate(_ name: String, given: String?, flag: String, required: Bool = true) -> String? {
+        let fm = FileManager.default
+        if let given {
+            guard fm.fileExists(atPath: given) else { fail("\(flag): \(given) does not exist") }
+            return given
+        }
+        var candidates: [String] = []
+        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            for _ in 0..<5 {
+                candidates.append(dir.appendingPathComponent(name).path)
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        candidates.append(fm.currentDirectoryPath + "/" + name)
+        candidates.append("/usr/share/navsim/" + name)
+        if let found = candidates.first(where: { fm.fileExists(atPath: $0) }) { return found }
+        if required { fail("cannot find \(name) beside the binary, in the working directory or /usr/share/navsim; set \(flag)") }
+        return nil
+    }
+}
+
+/// SIGINT/SIGTERM end the process cleanly. They are blocked first thing, before any thread
+/// exists, so every thread (libmicrohttpd's, Dispatch's) inherits the mask and a signal that
+/// arrives at any moment, even as the port opens, stays pending until `sigwait` takes it.
+/// (Ignoring them and arming a Dispatch signal source after the server started lost a signal
+/// sent in between: the process then never stopped.)
+enum Signals {
+    static func block() {
+        var set = termination
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    static func waitForTermination() {
+        var set = termination
+        var received: Int32 = 0
+        while sigwait(&set, &received) != 0 {}
+    }
+
+    private static var termination: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
+    }
+}
