@@ -59,7 +59,8 @@ done
 [ -n "$healthy" ] || { echo "flows.sh: GET $base/healthz did not answer 200" >&2; exit 2; }
 
 mkdir -p "$(dirname "$junit")"
+echo "navsim test --base $base --junit $junit ${flows[*]}"
 status=0
+# Its last line, "N passed, N failed", stays this script's last line (scripts/test.sh quotes it).
 "$binary" test --base "$base" --junit "$junit" "${flows[@]}" || status=$?
-echo "JUnit report: $junit"
 exit $status

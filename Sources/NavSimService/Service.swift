@@ -137,7 +137,7 @@ public final class NavSimService: Sendable {
             }
         case 1 where rest[0] == "turns":
             try allow(["POST"])
-            return try mutate(req, sid, turn: true) { body, _ throws(Problem) in
+            return try mutate(req, sid, turn: true) { body, state throws(Problem) in
                 let r = try BodyReader(body, allowed: ["operations"])
                 guard let ops = r.raw("operations")?.array else { throw Problem.invalidField("operations", "operations must be an array.") }
                 var commands: [Command] = []
@@ -147,7 +147,11 @@ public final class NavSimService: Sendable {
                         throw Problem.invalidField("operations[\(i)]", "Each operation needs controller and operation.")
                     }
                     let body = JSON.object(members.filter { $0.0 != "controller" && $0.0 != "operation" })
-                    commands.append(try self.decoder.operation(name, receiver: controller, body: body))
+                    // Storyboard segues find their destination scene as a single operation does,
+                    // from the session as the turn begins (a receiver created earlier in the same
+                    // turn has no storyboard yet, and answers 422 in place).
+                    let command = try self.decoder.operation(name, receiver: controller, body: body)
+                    commands.append(try self.storyboards.resolveSegue(command, in: state))
                 }
                 return commands
             }
@@ -246,7 +250,7 @@ public final class NavSimService: Sendable {
             throw Problem(status: 500, slug: "storage-failure", title: "The session could not be stored", detail: "\(error)")
         }
         return Self.json(201, Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state), etag: 0,
-                         location: "/v1/sessions/\(id)")
+                         location: "/v1/sessions/\(id.percentEncodedPathSegment)")
     }
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
@@ -396,7 +400,7 @@ public final class NavSimService: Sendable {
                 let session = Encode.session(id: live.id, version: version, createdAt: live.createdAt, state: live.state)
                 if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let c = live.state.controllers[cid] {
                     return .success(Self.json(201, Encode.controller(c, in: live.state), etag: version,
-                                              location: "/v1/sessions/\(sid)/controllers/\(cid)"))
+                                              location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)"))
                 }
                 if turn {
                     return .success(Self.json(200, .object([("version", .number(Double(version))), ("results", resultJSON),

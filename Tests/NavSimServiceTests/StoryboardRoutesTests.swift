@@ -474,6 +474,8 @@ private let mainXML = SB.document(
         let sid = try #require(s.string("id"))
         let a2 = h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"storyboard": "Main", "identifier": "A"}"#)
         #expect(a2.string("id") == "A#2")
+        // `#` is percent-encoded in Location, or a client would read `#2` as a fragment.
+        #expect(a2.headers["location"] == "/v1/sessions/\(sid)/controllers/A%232")
         let a3 = h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"storyboard": "Main"}"#)
         #expect(a3.string("id") == "A#3")
         // The spec's own id wins, and is not suffixed.
@@ -492,6 +494,20 @@ private let mainXML = SB.document(
         #expect(again["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "B", "B#2"])
         let b3 = h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"storyboard": "Main", "identifier": "B"}"#)
         #expect(b3.string("id") == "B#3")
+    }
+
+    /// A segue performed inside a turn reaches its storyboard scene as a single operation does
+    /// (R96): before, the turn route never looked the destination up and answered 422 in place.
+    @Test func segueInsideATurnFindsItsScene() throws {
+        let h = try Harness()
+        #expect(h.upload("Main", mainXML).status == 201)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Nav"))]))
+        let sid = try #require(s.string("id"))
+        let turn = h.send("POST", "/v1/sessions/\(sid)/turns",
+                          #"{"operations": [{"controller": "A", "operation": "performSegue", "identifier": "toB"}]}"#)
+        #expect(turn.status == 200, "\(turn.json)")
+        #expect(turn.string("results", 0, "events", 0, "segue", "destination") == "B", "\(turn.json)")
+        #expect(turn["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "B"])
     }
 
     @Test func containersInstantiateTheirChildren() throws {
