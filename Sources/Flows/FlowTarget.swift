@@ -89,10 +89,11 @@ public final class HTTPTarget: FlowTarget {
     /// - Parameter timeout: seconds to wait for the connection, each write and each read.
     public init(base: String, timeout: Double = 30) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
-        self.timeout = timeout
+        self.timeout = min(max(timeout, 0.001), 86_400)
         let url = URL(string: self.base)
-        host = url?.scheme == "http" ? url?.host : nil
-        port = UInt16(url?.port ?? 80)
+        let port = url?.port ?? 80
+        host = url?.scheme == "http" && (1...65_535).contains(port) ? url?.host : nil
+        self.port = UInt16(clamping: port)
         prefix = url?.path ?? ""
     }
 
@@ -100,7 +101,7 @@ public final class HTTPTarget: FlowTarget {
     /// - Throws: `FlowTargetError` naming the server when it cannot be reached, stops answering
     ///   within the timeout, or answers something that is not HTTP/1.x.
     public func send(_ request: HTTPRequest) throws(FlowTargetError) -> HTTPResponse {
-        guard let host else { throw FlowTargetError("--base must be an http:// URL with a host, got \(base)") }
+        guard let host else { throw FlowTargetError("--base must be an http:// URL with a host (and a port 1…65535), got \(base)") }
         var head = "\(request.method) \(prefix)\(request.path) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
         for (name, value) in request.headers.pairs {
             let lower = name.lowercased()
@@ -162,9 +163,10 @@ public final class HTTPTarget: FlowTarget {
             }
             i = lineEnd + 2
             if size == 0 { return out }
-            guard i + size <= bytes.count else { throw FlowTargetError("a truncated chunked reply from \(base)") }
+            guard size <= bytes.count - i else { throw FlowTargetError("a truncated chunked reply from \(base)") }
             out += bytes[i..<(i + size)]
             i += size + 2
+            guard i <= bytes.count else { throw FlowTargetError("a truncated chunked reply from \(base)") }
         }
     }
 }

@@ -141,6 +141,9 @@ struct HTTPTargetTests {
             try target.send(HTTPRequest(method: "GET", path: "/", headers: HTTPHeaders([("X-A", "1\r\nX-B: 2")])))
         }
         #expect(throws: FlowTargetError.self) { try HTTPTarget(base: "https://example.invalid").send(HTTPRequest(method: "GET", path: "/")) }
+        #expect(throws: FlowTargetError.self) { try HTTPTarget(base: "http://127.0.0.1:99999", timeout: 1e300).send(HTTPRequest(method: "GET", path: "/")) }
+        let huge = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nabc".utf8)
+        #expect(throws: FlowTargetError.self) { try HTTPTarget.parse(huge, method: "GET", base: "b") }
     }
 
     @Test func noServerIsAFailureNamingTheStep() throws {
