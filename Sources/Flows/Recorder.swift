@@ -50,8 +50,9 @@ public struct Recorder: Sendable {
         while true {
             let page = try get("/v1/sessions/\(encoded)/history?after=\(after)&limit=1000", on: target)
             entries += page["entries"]?.array ?? []
-            guard let next = page["next"]?.number else { break }
-            after = Int(next)
+            // `next` is the last version of the page; anything else would loop or trap.
+            guard let next = page["next"]?.number, let n = Int(exactly: next), n > after else { break }
+            after = n
         }
         var steps: [JSON] = [creationStep(sid: sid, initial: initial)]
         for entry in entries { steps.append(step(for: entry, sid: sid)) }
@@ -138,7 +139,7 @@ public struct Recorder: Sendable {
     }
 
     func step(for entry: JSON, sid: String) -> JSON {
-        let version = entry["version"]?.number ?? 0
+        let version = entry["version"]?.number.flatMap { Int(exactly: $0) } ?? 0
         let method = entry["request"]?["method"]?.string ?? "POST"
         var path = entry["request"]?["path"]?.string ?? "/"
         let prefix = "/v1/sessions/\(sid)"
@@ -147,23 +148,23 @@ public struct Recorder: Sendable {
         let turn = method == "POST" && path.hasSuffix("/turns")
         var json: [(String, JSON)] = []
         var expect: [(String, JSON)] = [("status", .number(creates ? 201 : 200)),
-                                        ("headers", .object([("ETag", .string("\"\(Int(version))\""))]))]
+                                        ("headers", .object([("ETag", .string("\"\(version)\""))]))]
         if turn {
-            json.append(("version", .number(version)))
+            json.append(("version", .number(Double(version))))
             let events = (entry["events"]?.array ?? []).map { e in
                 JSON.string("\(e["controller"]?.string ?? "null").\(e["callback"]?.string ?? "null")")
             }
             expect.append(("json", .object(json)))
             expect.append(("events", .array(events)))
         } else if !creates {
-            json.append(("version", .number(version)))
+            json.append(("version", .number(Double(version))))
             json.append(("transition", entry["transition"] ?? .null))
             json.append(("events", entry["events"] ?? .array([])))
             if let r = entry["returned"] { json.append(("returned", r)) }
             json.append(("warnings", entry["warnings"] ?? .object([("$absent", .bool(true))])))
             expect.append(("json", .object(json)))
         }
-        var step: [(String, JSON)] = [("name", .string("version \(Int(version))")), ("do", .string("\(method) \(path)"))]
+        var step: [(String, JSON)] = [("name", .string("version \(version)")), ("do", .string("\(method) \(path)"))]
         if let body = entry["request"]?["body"], !body.isNull { step.append(("body", body)) }
         step.append(("expect", .object(expect)))
         return .object(step)
