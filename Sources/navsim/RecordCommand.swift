@@ -14,6 +14,7 @@ enum RecordCommand {
     static func run(_ args: [String]) -> Never {
         let flags = Flags(command: "record", usage: usage, flags, args: args)
         guard let base = flags["base"] else { fail("record: --base URL is required; see navsim record --help") }
+        guard base.hasPrefix("http://") else { fail("record: --base is an http:// URL (plain HTTP only), got \(base)") }
         guard flags.positional.count == 1 else { fail("record: name exactly one session id") }
         do {
             let flow = try Recorder(token: flags["token"]).record(session: flags.positional[0], on: HTTPTarget(base: base))

@@ -24,7 +24,7 @@ enum TestCommand {
         }
         let makeTarget: @Sendable () throws -> any FlowTarget
         if let base = flags["base"] {
-            guard base.hasPrefix("http://") || base.hasPrefix("https://") else { fail("test: --base is an http:// URL, got \(base)") }
+            guard base.hasPrefix("http://") else { fail("test: --base is an http:// URL (plain HTTP only), got \(base)") }
             guard let timeout = Double(flags["timeout"]!), timeout > 0 else { fail("test: --timeout is a number of seconds") }
             let target = HTTPTarget(base: base, timeout: timeout)
             makeTarget = { target }
