@@ -64,6 +64,7 @@ public struct StoryboardCorpus: Sendable {
 
     /// An `INDEX.tsv` that cannot be read as this type expects.
     public struct IndexError: Error, CustomStringConvertible {
+        /// Which index, and what is wrong with it.
         public var description: String
     }
 
