@@ -5,7 +5,8 @@ import TestSupport
 
 /// The in-repository fixtures (`Tests/Fixtures/Storyboards`): hand-written files that cover the
 /// parser's whole vocabulary and every upload diagnostic, and real files copied byte for byte from
-/// MIT-licensed projects. These run on every checkout; ``CorpusTests`` adds `shared/storyboards`.
+/// projects whose licence allows it (MIT, Apple's sample code licence). These run on every
+/// checkout; ``CorpusTests`` adds `shared/storyboards`.
 @Suite struct FixtureCorpusTests {
     typealias Entry = StoryboardCorpus.Entry
 
@@ -20,6 +21,16 @@ import TestSupport
     }
 
     // MARK: The index
+
+    /// The licence of a real file: the most specific `LICENSES/<owner>__<repo>[__<directory>…].txt`
+    /// whose directories lead to the file (repositories of Apple samples have one licence per sample).
+    static func licenceFile(of entry: Entry, in licenceFiles: Set<String>) -> String? {
+        let directories = entry.path.split(separator: "/").dropLast().map(String.init)
+        let base = "LICENSES/" + entry.repository.replacingOccurrences(of: "/", with: "__")
+        return (0...directories.count).reversed().lazy
+            .map { base + directories.prefix($0).map { "__" + $0 }.joined() + ".txt" }
+            .first { licenceFiles.contains($0) }
+    }
 
     @Test func indexAndFolderAgree() throws {
         let corpus = try StoryboardCorpus.fixtures.get()
@@ -48,15 +59,20 @@ import TestSupport
                 #expect(entry.file == "real/\(entry.repository)/\(entry.path)", "\(entry.file): real files keep their repository path")
                 #expect(entry.commit?.count == 40 && entry.commit?.allSatisfy(\.isHexDigit) == true, "\(entry.file): commit")
                 #expect(entry.gitBlobSHA1?.count == 40, "\(entry.file): git_blob_sha1")
-                #expect(["MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0"].contains(entry.licence ?? ""),
+                #expect(["MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "Apple-Sample-Code"].contains(entry.licence ?? ""),
                         "\(entry.file): licence \(entry.licence ?? "none") is not one that allows redistribution here")
-                let licence = "LICENSES/" + entry.repository.replacingOccurrences(of: "/", with: "__") + ".txt"
+                let licence = try #require(Self.licenceFile(of: entry, in: licenceFiles), "\(entry.file): no LICENSES/ file")
                 licencesUsed.insert(licence)
                 let text = FileManager.default.contents(atPath: folder.appendingPathComponent(licence).path)
                     .map { String(decoding: $0, as: UTF8.self) }
-                #expect(text?.contains("Copyright") == true, "\(entry.file): \(licence) missing or without a copyright notice")
-                if entry.licence == "MIT" {
+                #expect(text?.contains("Copyright") == true, "\(entry.file): \(licence) without a copyright notice")
+                switch entry.licence {
+                case "MIT":
                     #expect(text?.contains("Permission is hereby granted, free of charge") == true, "\(licence) is not the MIT text")
+                case "Apple-Sample-Code":
+                    #expect(text?.contains("to use, reproduce, modify and redistribute the Apple") == true, "\(licence) is not Apple's sample code licence")
+                default:
+                    break
                 }
             }
         }
@@ -70,7 +86,7 @@ import TestSupport
     @Test func realFilesAreByteCopiesOfTheirOrigin() throws {
         let corpus = try StoryboardCorpus.fixtures.get()
         let real = corpus.entries.filter { !$0.isHandwritten }
-        #expect(real.count == 35)
+        #expect(real.count == 46)
         for entry in real {
             #expect(GitBlob.id(of: try corpus.data(entry)) == entry.gitBlobSHA1, "\(entry.file) differs from \(entry.repository)@\(entry.commit ?? "?")")
         }
@@ -89,7 +105,7 @@ import TestSupport
 
     @Test func everyFileParsesOrIsRefusedAsIndexed() throws {
         let corpus = try Self.corpus.get()
-        #expect(corpus.entries.count == 52)
+        #expect(corpus.entries.count == 63)
         for entry in corpus.entries {
             if let refusal = entry.expectedRefusal {
                 #expect(refusal == "unsupported-document-type", "\(entry.file): only that refusal is expected of a fixture")
@@ -101,11 +117,11 @@ import TestSupport
                 #expect(corpus.parseFailures[entry.file] == nil, "\(entry.file): \(corpus.parseFailures[entry.file]!)")
             }
         }
-        #expect(corpus.storyboards.count == 51)
+        #expect(corpus.storyboards.count == 62)
         let scenes = corpus.storyboards.values.reduce(0) { $0 + $1.scenes.count }
         let segues = corpus.storyboards.values.reduce(0) { $0 + $1.allSegues.count }
-        #expect(scenes == 263)
-        #expect(segues == 205)
+        #expect(scenes == 343)
+        #expect(segues == 287)
         print("storyboard fixtures: \(corpus.storyboards.count) files, \(scenes) scenes, \(segues) segues parsed in "
               + String(format: "%.1f ms", corpus.parseSeconds * 1000))
     }
@@ -173,8 +189,9 @@ import TestSupport
             (entry.expectedDiagnostics ?? []).map { String($0.split(separator: ":")[1]) } + [entry.expectedRefusal].compactMap { $0 }
         }
         #expect(Set(listed) == Set(StoryboardDiagnostic.Code.allCases.map(\.rawValue)))
-        // 4 hand-written files in one app, 11 diagnostics bundles, 8 repositories (IQKeyboardManager holds two apps).
-        #expect(corpus.apps.count == 21)
+        // The hand-written app, 11 diagnostics bundles, 8 MIT repositories (IQKeyboardManager holds two
+        // apps) and 10 Apple samples.
+        #expect(corpus.apps.count == 31)
     }
 
     @Test func everyDestinationAndReferenceResolves() throws {
@@ -244,5 +261,22 @@ import TestSupport
         let tabs = tabBar.relationships.compactMap { references.scene(id: $0.destination ?? "") }
         #expect(tabs.count == 3)
         #expect(tabs.allSatisfy { $0.kind == .placeholder })
+        // Apple AVAutoWait: kind="showDetail" with action="showViewController:sender:"; the kind wins.
+        let avAutoWait = try corpus.storyboard("AVAutoWait/Base.lproj/Main.storyboard")
+        #expect(avAutoWait.allSegues.contains { $0.segue.kind == .showDetail })
+        // Apple Accessory: a push fired by the cell's accessory button, not by selecting the row.
+        let accessory = try corpus.storyboard("Accessory/Base.lproj/MainStoryboard.storyboard")
+        #expect(accessory.allSegues.contains { $0.segue.kind == .push && $0.segue.trigger == "accessoryAction" })
+        // Apple PhotoScroller: the entry point is a page view controller.
+        let photoScroller = try corpus.storyboard("PhotoScroller/en.lproj/MainStoryboard.storyboard")
+        #expect(photoScroller.initialScene?.kind == .pageViewController)
+        // Apple AdaptivePresentation: a manual unwind with an identifier, to its own scene's exit.
+        let adaptive = try corpus.storyboard("AdaptivePresentation.storyboard")
+        #expect(adaptive.allSegues.contains { $0.segue.kind == .unwind && $0.segue.isManual && $0.segue.identifier != nil })
+        // Apple AudioTapProcessor: a legacy popover anchored at a view.
+        let tap = try corpus.storyboard("AudioTapProcessor/en.lproj/MainStoryboard.storyboard")
+        let popover = try #require(tap.allSegues.first { $0.segue.kind == .popoverPresentation }?.segue)
+        #expect(popover.spelledKind == "popover")
+        #expect(popover.popoverAnchor == .view("6p0-kN-364"))
     }
 }
