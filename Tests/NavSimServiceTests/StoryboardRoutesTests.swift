@@ -743,16 +743,16 @@ private let mainXML = SB.document(
         let corpus = try StoryboardCorpus.fixtures.get()
         let apps = corpus.apps.filter { !Self.isDiagnosticsFixture($0) }
         let tally = try run(corpus, apps: apps)
-        #expect(tally.files == 50)
-        #expect(tally.roots == 50)
-        #expect(tally.segues == 92)
-        // The fixtures are built so that every identified segue can be reached and performed.
-        #expect(tally.outcomes.keys.allSatisfy { outcome in
-            switch outcome {
-            case .refused, .unreachable: false
-            default: true
-            }
-        }, "\(tally.outcomes)")
+        #expect(tally.files == 51)
+        #expect(tally.roots == 51)
+        #expect(tally.segues == 96)
+        // Every identified segue is reached and performed, except in firebase's database app, which
+        // pushes its tab bar controller with a show segue: the core refuses to push a tab bar
+        // controller (D12, R76), so that segue is refused and the three tabs' segues are unreachable.
+        #expect(tally.outcomes[.refused("push-navigation-controller")] == 1, "\(tally.outcomes)")
+        #expect(tally.outcomes[.unreachable] == 3, "\(tally.outcomes)")
+        #expect(!tally.outcomes.keys.contains { if case let .refused(slug) = $0 { slug != "push-navigation-controller" } else { false } },
+                "\(tally.outcomes)")
         #expect(tally.performed >= 86, "\(tally.outcomes)")
         // Legacy's Done finds DetailViewController through the <classes> outline's unwind: (§7).
         #expect(tally.outcomes[.unwound] == 1, "\(tally.outcomes)")

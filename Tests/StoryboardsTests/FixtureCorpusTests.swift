@@ -69,6 +69,8 @@ import TestSupport
                 switch entry.licence {
                 case "MIT":
                     #expect(text?.contains("Permission is hereby granted, free of charge") == true, "\(licence) is not the MIT text")
+                case "Apache-2.0":
+                    #expect(text?.contains("Apache License") == true && text?.contains("Version 2.0") == true, "\(licence) is not the Apache text")
                 case "Apple-Sample-Code":
                     #expect(text?.contains("to use, reproduce, modify and redistribute the Apple") == true, "\(licence) is not Apple's sample code licence")
                 default:
@@ -86,7 +88,7 @@ import TestSupport
     @Test func realFilesAreByteCopiesOfTheirOrigin() throws {
         let corpus = try StoryboardCorpus.fixtures.get()
         let real = corpus.entries.filter { !$0.isHandwritten }
-        #expect(real.count == 46)
+        #expect(real.count == 47)
         for entry in real {
             #expect(GitBlob.id(of: try corpus.data(entry)) == entry.gitBlobSHA1, "\(entry.file) differs from \(entry.repository)@\(entry.commit ?? "?")")
         }
@@ -105,7 +107,7 @@ import TestSupport
 
     @Test func everyFileParsesOrIsRefusedAsIndexed() throws {
         let corpus = try Self.corpus.get()
-        #expect(corpus.entries.count == 63)
+        #expect(corpus.entries.count == 64)
         for entry in corpus.entries {
             if let refusal = entry.expectedRefusal {
                 #expect(refusal == "unsupported-document-type", "\(entry.file): only that refusal is expected of a fixture")
@@ -117,11 +119,11 @@ import TestSupport
                 #expect(corpus.parseFailures[entry.file] == nil, "\(entry.file): \(corpus.parseFailures[entry.file]!)")
             }
         }
-        #expect(corpus.storyboards.count == 62)
+        #expect(corpus.storyboards.count == 63)
         let scenes = corpus.storyboards.values.reduce(0) { $0 + $1.scenes.count }
         let segues = corpus.storyboards.values.reduce(0) { $0 + $1.allSegues.count }
-        #expect(scenes == 343)
-        #expect(segues == 287)
+        #expect(scenes == 351)
+        #expect(segues == 296)
         print("storyboard fixtures: \(corpus.storyboards.count) files, \(scenes) scenes, \(segues) segues parsed in "
               + String(format: "%.1f ms", corpus.parseSeconds * 1000))
     }
@@ -190,8 +192,8 @@ import TestSupport
         }
         #expect(Set(listed) == Set(StoryboardDiagnostic.Code.allCases.map(\.rawValue)))
         // The hand-written app, 11 diagnostics bundles, 8 MIT repositories (IQKeyboardManager holds two
-        // apps) and 10 Apple samples.
-        #expect(corpus.apps.count == 31)
+        // apps), 10 Apple samples and firebase's database quickstart.
+        #expect(corpus.apps.count == 32)
     }
 
     @Test func everyDestinationAndReferenceResolves() throws {
