@@ -77,9 +77,9 @@ import TestSupport
         let main = try #require(try Self.app()["Main"])
         #expect(main.initialScene?.kind == .tabBarController)
         #expect(main.initialScene?.className == "RootTabBarController")
-        #expect(main.scenes.count == 19)
+        #expect(main.scenes.count == 20)
         // The tie-breaker reference and the peek-and-pop children are not segues.
-        #expect(main.allSegues.count == 26)
+        #expect(main.allSegues.count == 28)
         #expect(!main.allSegues.contains { ["preview-commit", "preview-preview"].contains($0.segue.id) })
         // Tabs in document order; a tab's title comes from the child's (or the reference's) tabBarItem.
         let tabs = try #require(main.initialScene).relationships.compactMap { main.scene(id: $0.destination ?? "") }
@@ -115,6 +115,8 @@ import TestSupport
         #expect(main.scene(id: "gallery")?.className == "GLKViewController")
         #expect(main.scene(id: "preview")?.className == "PreviewHostingController")
         #expect(main.scene(id: "preview")?.kind == .viewController)
+        // One identifier on two segues of one controller: both are kept, in document order (UIKit uses the first).
+        #expect(main.scene(id: "thread")?.segues(withIdentifier: "showParticipants").map(\.id) == ["participants-popover", "participants-present"])
         #expect(main.scene(id: "folder-ref")?.placeholder == StoryboardReference(storyboardName: nil, referencedIdentifier: "Compose"))
     }
 
