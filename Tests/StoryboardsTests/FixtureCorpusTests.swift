@@ -5,8 +5,8 @@ import TestSupport
 
 /// The in-repository fixtures (`Tests/Fixtures/Storyboards`): hand-written files that cover the
 /// parser's whole vocabulary and every upload diagnostic, and real files copied byte for byte from
-/// projects whose licence allows it (MIT, Apple's sample code licence). These run on every
-/// checkout; ``CorpusTests`` adds `shared/storyboards`.
+/// projects whose licence allows it (MIT, Apache-2.0, the Unlicense, Apple's sample code licence).
+/// These run on every checkout; ``CorpusTests`` adds `shared/storyboards`.
 @Suite struct FixtureCorpusTests {
     typealias Entry = StoryboardCorpus.Entry
 
