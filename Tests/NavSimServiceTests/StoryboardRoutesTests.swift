@@ -749,7 +749,7 @@ private let mainXML = SB.document(
         // pushes with a show segue; the core refuses to push a tab bar controller (D12, R76).
         #expect(tally.outcomes[.unreachable, default: 0] <= 3, "\(tally.outcomes)")
         #expect(tally.performed >= 70, "\(tally.outcomes)")
-        #expect(tally.elapsed < .seconds(20))
+        // Its time is printed, not asserted: speed is measured by scripts/bench-storyboards.py.
         print("corpus: \(tally.roots) storyboards, \(tally.segues) identified segues in \(tally.elapsed): \(tally.summary)")
     }
 
