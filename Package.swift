@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "NavSimService",
                 dependencies: ["NavigationCore", "Storyboards", "SQLite", "HTTPServer"],
                 swiftSettings: strict),
-        .executableTarget(name: "navsim", dependencies: ["NavSimService"], swiftSettings: strict),
+        // Flow files (docs/flows.md): `navsim test` and `navsim record`.
+        .target(name: "Flows", dependencies: ["NavSimService", "HTTPServer"], swiftSettings: strict),
+        .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows"], swiftSettings: strict),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"], swiftSettings: strict),
@@ -33,6 +35,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["NavSimService"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

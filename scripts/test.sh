@@ -1,53 +1,100 @@
 #!/usr/bin/env bash
-# The test command (README, .ci/run): on a fresh Debian 12 machine as root it installs what is
-# missing, builds the release binary, runs every Swift test suite, then plays the acceptance
-# scenarios named in scripts/acceptance-gate.txt against the release binary.
-#
-# acceptance-gate.txt: one scenario file name of ../shared/acceptance/scenarios per line
-# (e.g. 01-presentation.json); blank lines and '#' comments are ignored. A file is added once
-# all of its scenarios pass; with none listed the acceptance step is skipped.
+# README's test command. On a bare clone it checks the prerequisites (and installs the Debian
+# libraries when it can), builds the release binary, runs every Swift test suite, then plays the
+# repository's flows (Tests/Flows) with `navsim test --base` against the release binary serving
+# real HTTP. When the project's optional shared/ folder is found (beside the checkout, beside the
+# checkout it was cloned from, or $NAVSIM_SHARED), the Swift tests also use its storyboard corpus
+# and the shared acceptance scenarios listed in scripts/acceptance-gate.txt are played too.
+# The last lines are the summary.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-# shared/ (scenarios, storyboards, API.md): found once here, read by the Swift tests too.
-NAVSIM_SHARED=$("$repo/scripts/find-shared.sh")
-export NAVSIM_SHARED
 cd "$repo"
+
+echo "== optional material"
+NAVSIM_SHARED=$(scripts/find-shared.sh)
+export NAVSIM_SHARED
+if [ -n "$NAVSIM_SHARED" ]; then
+  echo "shared/ found at $NAVSIM_SHARED: storyboard corpus, acceptance scenarios and API.md checks included"
+else
+  echo "no shared/ folder beside the checkout: in-repository fixtures and flows only"
+fi
+
+echo "== prerequisites"
+missing=()
+command -v swift >/dev/null || missing+=("swift (Swift 6.x toolchain on PATH, see swift.org/install)")
+command -v python3 >/dev/null || missing+=("python3")
+command -v curl >/dev/null || missing+=("curl")
+if [ ${#missing[@]} -gt 0 ]; then
+  printf 'missing prerequisite: %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+swift_version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9][0-9]*\)\..*/\1/p' | head -n 1)
+if [ -n "$swift_version" ] && [ "$swift_version" -lt 6 ]; then
+  echo "missing prerequisite: Swift 6 or later (found Swift $swift_version)" >&2
+  exit 1
+fi
+scripts/install-prereqs.sh
 # The checkout's migrations/ for every binary the tests start (.build/… has none beside it).
 export NAVSIM_MIGRATIONS=${NAVSIM_MIGRATIONS:-$repo/migrations}
-
-scripts/install-prereqs.sh
+summary=()
 
 echo "== swift build -c release"
 swift build -c release
 
 echo "== swift test"
-swift test
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+swift test --disable-xctest 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+line=$(grep -E '^. Test run with [0-9]+ tests? ' "$log" | tail -n 1 || true)
+summary+=("swift test: ${line#* Test run with }")
+[ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
 
-echo "== acceptance"
-gate=scripts/acceptance-gate.txt
+echo "== flows (Tests/Flows, navsim test --base against the release binary)"
+if [ -x scripts/flows.sh ]; then
+  set +e
+  scripts/flows.sh 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  summary+=("flows: $(tail -n 1 "$log")")
+  [ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
+fi
+
+echo "== shared acceptance scenarios"
 scenarios=()
-if [ -f "$gate" ]; then
-  while IFS= read -r line || [ -n "$line" ]; do
-    line=${line%%#*}
-    line=$(echo "$line" | tr -d '[:space:]')
-    [ -n "$line" ] && scenarios+=("$line")
-  done <"$gate"
+if [ -n "$NAVSIM_SHARED" ] && [ -f scripts/acceptance-gate.txt ]; then
+  while IFS= read -r name || [ -n "$name" ]; do
+    name=$(echo "${name%%#*}" | tr -d '[:space:]')
+    [ -n "$name" ] || continue
+    file="$NAVSIM_SHARED/acceptance/scenarios/$name"
+    [ -f "$file" ] || { echo "scripts/acceptance-gate.txt: no scenario file $file" >&2; exit 1; }
+    scenarios+=("$file")
+  done <scripts/acceptance-gate.txt
 fi
 if [ ${#scenarios[@]} -eq 0 ]; then
-  echo "$gate lists no scenario files: acceptance step skipped"
-  exit 0
+  echo "skipped: no shared/ folder"
+else
+  set +e
+  python3 "$NAVSIM_SHARED/acceptance/run.py" -q \
+    --spawn ".build/release/navsim --host 127.0.0.1 --port {port} --db {db}" "${scenarios[@]}" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  summary+=("shared acceptance: $(tail -n 1 "$log")")
+  [ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
 fi
 
-shared=$NAVSIM_SHARED
-dir="$shared/acceptance/scenarios"
-if [ -z "$shared" ] || [ ! -d "$dir" ]; then
-  echo "cannot find shared/acceptance beside the repository or its origin (set NAVSIM_SHARED)" >&2
-  exit 1
-fi
-files=()
-for name in "${scenarios[@]}"; do
-  [ -f "$dir/$name" ] || { echo "$gate: no scenario file $dir/$name" >&2; exit 1; }
-  files+=("$dir/$name")
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+# One closing line over everything that ran: Swift tests plus flow and scenario counts.
+passed=0
+failed=0
+for entry in "${summary[@]}"; do
+  if [[ $entry =~ ([0-9]+)\ tests?\ in ]]; then passed=$((passed + BASH_REMATCH[1])); fi
+  if [[ $entry =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+    passed=$((passed + BASH_REMATCH[1]))
+    failed=$((failed + BASH_REMATCH[2]))
+  fi
 done
-python3 "$shared/acceptance/run.py" \
-  --spawn ".build/release/navsim --host 127.0.0.1 --port {port} --db {db}" "${files[@]}"
+echo "total: $passed passed, $failed failed"

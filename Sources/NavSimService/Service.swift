@@ -143,7 +143,7 @@ public final class NavSimService: Sendable {
             }
         case 1 where rest[0] == "turns":
             try allow(["POST"])
-            return try mutate(req, sid, turn: true) { body, _, decoder throws(Problem) in
+            return try mutate(req, sid, turn: true) { body, state, decoder throws(Problem) in
                 let r = try BodyReader(body, allowed: ["operations"])
                 guard let ops = r.raw("operations")?.array else { throw Problem.invalidField("operations", "operations must be an array.") }
                 guard ops.count <= self.limits.operationsPerTurn else {
@@ -157,7 +157,12 @@ public final class NavSimService: Sendable {
                         throw Problem.invalidField("operations[\(i)]", "Each operation needs controller and operation.")
                     }
                     let body = JSON.object(members.filter { $0.0 != "controller" && $0.0 != "operation" })
-                    commands.append(try decoder.operation(name, receiver: controller, body: body))
+                    // Storyboard segues find their destination scene as a single operation does,
+                    // from the session as the turn begins (a receiver created earlier in the same
+                    // turn has no storyboard yet, and answers 422 in place); the destinations
+                    // count against the request's budget like any other spec.
+                    let command = try decoder.operation(name, receiver: controller, body: body)
+                    commands.append(try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget))
                 }
                 return commands
             }
@@ -263,7 +268,7 @@ public final class NavSimService: Sendable {
             throw Problem.storage(error, "The session could not be stored")
         }
         return Self.json(201, Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state), etag: 0,
-                         location: "/v1/sessions/\(id)")
+                         location: "/v1/sessions/\(id.percentEncodedPathSegment)")
     }
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
@@ -417,7 +422,7 @@ public final class NavSimService: Sendable {
                 let session = Encode.session(id: live.id, version: version, createdAt: live.createdAt, state: live.state)
                 if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let c = live.state.controllers[cid] {
                     return .success(Self.json(201, Encode.controller(c, in: live.state), etag: version,
-                                              location: "/v1/sessions/\(sid)/controllers/\(cid)"))
+                                              location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)"))
                 }
                 if turn {
                     return .success(Self.json(200, .object([("version", .number(Double(version))), ("results", resultJSON),

@@ -36,6 +36,8 @@ extension Profile {
     }
 
     /// R24: does the presenter's view leave the window once the presentation completes?
+    /// R61: `custom` keeps it (the default presentation controller), so the presenter gets no
+    /// appearance callbacks.
     func removesPresenterView(_ style: PresentationStyle, traits: Traits) -> Bool {
         switch style {
         case .fullScreen, .currentContext: return true

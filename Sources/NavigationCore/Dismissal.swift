@@ -32,6 +32,7 @@ extension Engine {
             if reportsCompletion && profile.completionWhenNothingToDismiss { emit(Event(r, .completion)) }
             return
         }
+        // R44: a programmatic dismissal ignores isModalInPresentation and asks no delegate.
         // R43: a presentation or dismissal is still running.
         let chain = presentationChain(from: v)
         if chain.contains(where: { state.c($0).presentation?.state != .presented || isTransitioning($0) }) {
@@ -45,6 +46,8 @@ extension Engine {
     /// top-most controller animates, with its own style (R41).
     mutating func startDismissal(chain: [ControllerID], presenter p: ControllerID, animated: Bool,
                                  preStart extra: [Event] = [], postFinish: [Event], operation: String) throws(Refusal) {
+        // R35, R36: callbacks follow from what the window shows before and after, so a presenter
+        // that stayed visible (under a sheet) gets none, and only the dismissed side is called.
         let before = state.settledViewsInWindow
         let top = chain.last!
         let topRecord = state.c(top).presentation!
@@ -54,6 +57,7 @@ extension Engine {
         state.controllers[chain[0]]!.isBeingDismissed = true
         if top != chain[0] { state.controllers[top]!.isBeingDismissed = true }
         var preStart = extra
+        // R59: the transitioning delegate is asked for the dismissal's animator and interaction.
         if state.c(top).transitioningDelegate != nil {
             preStart.append(Event(top, .animationControllerForDismissed))
             preStart.append(Event(top, .interactionControllerForDismissal))

@@ -36,8 +36,8 @@ extension Engine {
         state.order.append(c.id)
     }
 
-    /// An existing controller used inside a new container must be free: no parent, not presented,
-    /// not the root.
+    /// R2: an existing controller used inside a new container must be free: no parent, not
+    /// presented, not the root (one parent, one presenter, never both).
     func requireDetached(_ id: ControllerID) throws(Refusal) {
         let c = try existing(id)
         if c.parent != nil || c.presentation != nil || state.rootViewController == id {

@@ -16,6 +16,7 @@ public enum Navigator {
         for (index, command) in commands.enumerated() {
             engine.results.append(ActionResult())
             engine.current = index
+            // R30: a refused call changes nothing and sends nothing, completion included.
             let snapshot = engine.state
             let pendingCount = engine.pending.count
             do {

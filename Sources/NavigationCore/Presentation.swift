@@ -1,7 +1,8 @@
 /// `present(_:animated:completion:)`: validation (R7–R17), presenter resolution (R20, R21),
 /// style (R18, R19, R23, R24), links set at once (R27), callbacks (R32, R33, R57).
 extension Engine {
-    /// R20/R21: the controller that really presents for `style` when `source` asks.
+    /// R20/R21: the controller that really presents for `style` when `source` asks. R55: a
+    /// popover's presenter is found the same way (it is not a context style), and its view stays.
     func resolvePresenter(source: ControllerID, style: PresentationStyle) -> ControllerID {
         if style.isContextStyle {
             // R21: the first controller up the parent chain that defines a context; never crosses
@@ -96,7 +97,8 @@ extension Engine {
             e.style = delegate.adaptivePresentationStyle ?? effective
             preStart.append(e)
         }
-        // R56/R57: the transitioning delegate is asked about V.
+        // R22, R56, R57: the transitioning delegate is asked about V (the events name V; the
+        // presenting and source controllers are the transition's from and the call's receiver).
         if vc.transitioningDelegate != nil {
             if effective == .custom { preStart.append(Event(v, .presentationControllerForPresented)) }
             preStart.append(Event(v, .animationControllerForPresented))
@@ -105,6 +107,7 @@ extension Engine {
         enqueue(operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
                 animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
                 before: before, preStart: preStart,
+                // R28: the completion is called last, after every did-callback of the transition.
                 postFinish: reportsCompletion ? [Event(s, .completion)] : [],
                 effects: [.settlePresentation(v)], cancelEffects: [.removePresentations([v])], forceReport: true)
     }

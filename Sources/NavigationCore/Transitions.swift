@@ -96,6 +96,7 @@ extension Engine {
             postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
         }
         let duration: Double = animated ? (animator?.duration ?? Self.defaultDuration(operation)) : 0
+        // R58: from is the resolved presenter and to the presented controller (reversed on dismissal).
         let record = TransitionRecord(id: id, operation: operation, fromViewController: from, toViewController: to,
                                       presentationStyle: style, transitionStyle: transitionStyle, animated: animated,
                                       duration: duration, animator: animator?.name,

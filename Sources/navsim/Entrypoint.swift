@@ -15,6 +15,8 @@ struct Entrypoint {
     /// Every command `navsim` knows, in the order `--help` lists them.
     static let commands: [Command] = [
         Command(name: "serve", summary: "serve the HTTP API (the default command)", run: Serve.run),
+        Command(name: "test", summary: "play flow files against navsim and report (docs/flows.md)", run: TestCommand.run),
+        Command(name: "record", summary: "print a flow that replays a session's history", run: RecordCommand.run),
     ]
 
     static func main() {

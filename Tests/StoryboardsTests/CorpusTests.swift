@@ -3,43 +3,56 @@ import Testing
 import Storyboards
 import TestSupport
 
-/// The 64 real storyboards in `shared/storyboards`, imported app by app as INDEX.tsv groups them.
-@Suite struct CorpusTests {
+/// A storyboard corpus (``StoryboardCorpus``) with every file parsed once.
+struct ParsedCorpus {
     typealias Entry = StoryboardCorpus.Entry
 
-    struct Corpus {
-        var entries: [Entry]
-        var storyboards: [String: Storyboard]   // by file
-        var parseFailures: [String: StoryboardError]
-        var parseSeconds: Double
-        /// Each app: the entries that are bundled together.
-        var apps: [[Entry]]
-    }
+    var corpus: StoryboardCorpus
+    var storyboards: [String: Storyboard]   // by file
+    var parseFailures: [String: StoryboardError]
+    var parseSeconds: Double
 
-    static let corpus: Result<Corpus, any Error> = Result { try load() }
+    var entries: [Entry] { corpus.entries }
+    /// Each app: the entries that are bundled together.
+    var apps: [[Entry]] { corpus.apps }
 
-    static func load() throws -> Corpus {
-        let folder = try #require(StoryboardCorpus.folder, "shared/storyboards not found next to the clone")
-        let entries = try StoryboardCorpus.entries(in: folder)
-
-        let documents = try entries.map { entry in
-            (name: entry.name, data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.file))))
-        }
+    static func load(_ corpus: StoryboardCorpus) throws -> ParsedCorpus {
+        let documents = try corpus.entries.map { entry in (name: entry.name, data: try corpus.data(entry)) }
         let clock = ContinuousClock()
         let start = clock.now
         let results = StoryboardParser.parseAll(documents)
         let elapsed = clock.now - start
         var storyboards: [String: Storyboard] = [:]
         var failures: [String: StoryboardError] = [:]
-        for (entry, result) in zip(entries, results) {
+        for (entry, result) in zip(corpus.entries, results) {
             switch result {
             case let .success(storyboard): storyboards[entry.file] = storyboard
             case let .failure(error): failures[entry.file] = error
             }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Corpus(entries: entries, storyboards: storyboards, parseFailures: failures, parseSeconds: seconds,
-                      apps: StoryboardCorpus.apps(entries))
+        return ParsedCorpus(corpus: corpus, storyboards: storyboards, parseFailures: failures, parseSeconds: seconds)
+    }
+
+    /// The storyboard whose file name ends with `fileSuffix` (shared/ flattens paths with `__`,
+    /// the fixtures keep them, so a suffix names a file in both).
+    func storyboard(_ fileSuffix: String) throws -> Storyboard {
+        let file = try #require(storyboards.keys.first { $0.hasSuffix(fileSuffix) }, "\(fileSuffix)")
+        return try #require(storyboards[file])
+    }
+}
+
+/// The 64 real storyboards in `shared/storyboards`, imported app by app as INDEX.tsv groups them.
+/// Only when `shared/` is beside the checkout; ``FixtureCorpusTests`` runs the same checks over
+/// the in-repository fixtures every time.
+@Suite(.enabled(if: StoryboardCorpus.sharedIsPresent, "shared/storyboards is not beside the checkout"))
+struct CorpusTests {
+    typealias Entry = StoryboardCorpus.Entry
+    typealias Corpus = ParsedCorpus
+
+    static let corpus: Result<Corpus, any Error> = Result {
+        let shared = try #require(StoryboardCorpus.shared, "shared/storyboards not found next to the clone")
+        return try ParsedCorpus.load(try shared.get())
     }
 
     /// IBDecodable's fixtures reference storyboards that have no entry point on purpose (§6).
@@ -64,10 +77,8 @@ import TestSupport
     /// The service parses uploads on several request threads at once.
     @Test func parsingIsSafeFromConcurrentTasks() async throws {
         let corpus = try Self.corpus.get()
-        let folder = try #require(StoryboardCorpus.folder)
         let documents = try corpus.entries.map { entry in
-            (file: entry.file, name: entry.name,
-             data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.file))))
+            (file: entry.file, name: entry.name, data: try corpus.corpus.data(entry))
         }
         let parsed = await withTaskGroup(of: (String, Storyboard?).self) { group in
             for _ in 0..<3 {
@@ -168,10 +179,7 @@ import TestSupport
 
     @Test func documentedCasesComeOutRight() throws {
         let corpus = try Self.corpus.get()
-        func storyboard(_ fileSuffix: String) throws -> Storyboard {
-            let file = try #require(corpus.storyboards.keys.first { $0.hasSuffix(fileSuffix) }, "\(fileSuffix)")
-            return try #require(corpus.storyboards[file])
-        }
+        func storyboard(_ fileSuffix: String) throws -> Storyboard { try corpus.storyboard(fileSuffix) }
         // RxSwift Main: 15 legacy pushes to references (§9 item 1).
         let rx = try storyboard("RxSwift__RxExample__RxExample__iOS__Main.storyboard")
         #expect(rx.allSegues.filter { $0.segue.kind == .push }.count == 15)

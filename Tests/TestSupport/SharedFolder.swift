@@ -1,19 +1,21 @@
 import Foundation
 
-/// The project's `shared/` folder (spec, acceptance scenarios, storyboard corpus) as the test
-/// targets find it: `$NAVSIM_SHARED` (scripts/test.sh sets it via scripts/find-shared.sh), else
-/// `shared/` beside the checkout or one of its parents. Nil when there is none.
+/// The project's optional `shared/` folder (spec, acceptance scenarios, storyboard corpus) as the
+/// test targets find it. When `$NAVSIM_SHARED` is set, it decides alone: scripts/test.sh sets it
+/// from scripts/find-shared.sh, empty when it found none, so the tests use exactly what the script
+/// announced. Unset (a plain `swift test`): `shared/` beside the checkout or one of its parents.
+/// Nil when there is none.
 public enum SharedFolder {
     public static let directory: URL? = {
         let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["NAVSIM_SHARED"], !env.isEmpty,
-           fm.fileExists(atPath: env + "/acceptance/run.py") {
-            return URL(fileURLWithPath: env)
+        func valid(_ path: String) -> Bool { fm.fileExists(atPath: path + "/acceptance/run.py") }
+        if let env = ProcessInfo.processInfo.environment["NAVSIM_SHARED"] {
+            return !env.isEmpty && valid(env) ? URL(fileURLWithPath: env) : nil
         }
         var directory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<8 {
             let candidate = directory.appendingPathComponent("shared")
-            if fm.fileExists(atPath: candidate.appendingPathComponent("acceptance/run.py").path) { return candidate }
+            if valid(candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
         return nil

@@ -14,6 +14,7 @@ enum Encode {
             ("modalPresentationStyle", .string(c.modalPresentationStyle.rawValue)),
             ("modalTransitionStyle", .string(c.modalTransitionStyle.rawValue)),
         ]
+        // R26: the presentation (UIKit's presentationController) exists only while presented.
         if let p = c.presentation {
             m.append(("presentation", .object([
                 ("style", .string(p.style.rawValue)), ("transitionStyle", .string(p.transitionStyle.rawValue)),

@@ -100,9 +100,6 @@ final class StoryboardCatalog: Sendable {
         }
     }
 
-    /// Characters a path segment keeps unescaped in `Location` (RFC 3986 `pchar` minus `/`).
-    static let pathSegment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
-
     static func validName(_ name: String) throws(Problem) -> String {
         guard !name.isEmpty, name.utf8.count <= 200, !name.contains("/") else {
             throw Problem.invalidField("name", "A storyboard name is 1–200 characters without '/'.")
@@ -167,7 +164,7 @@ final class StoryboardCatalog: Sendable {
         }
         let (created, snapshot) = try result.get()
         guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
-        let location = "/v1/storyboards/" + (name.addingPercentEncoding(withAllowedCharacters: Self.pathSegment) ?? name)
+        let location = "/v1/storyboards/" + name.percentEncodedPathSegment
         return NavSimService.json(created ? 201 : 200, reply, location: created ? location : nil)
     }
 

@@ -1,0 +1,172 @@
+import Foundation
+import HTTPServer
+import NavSimService
+
+/// `navsim record`: turns a session's history into a flow that replays it and expects what each
+/// request answered then (docs/flows.md "Recording").
+///
+/// What history keeps decides what is expected. Each entry keeps the request (method, path, JSON
+/// body) and its outcome (events, transition, returned value, warnings) but not the reply's status
+/// or headers, so those are derived: 201 for `POST …/controllers`, 200 otherwise, and the ETag of
+/// the entry's version. The session's creation (version 0) keeps the initial state, not the
+/// request body: the flow rebuilds the body from that state (id, traits, options and the root
+/// hierarchy) and expects the created window and controllers to equal the recorded ones, so a
+/// creation the rebuild cannot reproduce fails at step 1 instead of passing wrongly.
+public struct Recorder: Sendable {
+    /// Sent as `Authorization: Bearer TOKEN` when set.
+    public var token: String?
+
+    /// A recorder that reads with `token`, if any.
+    public init(token: String? = nil) { self.token = token }
+
+    /// Why a flow could not be recorded (no such session, the server refused a read…).
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    func get(_ path: String, on target: any FlowTarget) throws(Failure) -> JSON {
+        var headers = HTTPHeaders([("Accept", "application/json")])
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        let reply: HTTPResponse
+        do { reply = try target.send(HTTPRequest(method: "GET", path: path, headers: headers)) } catch {
+            throw Failure(message: error.message)
+        }
+        let doc = try? JSON.parse(reply.body)
+        guard reply.status == 200, let doc else {
+            let detail = doc?["detail"]?.string ?? String(decoding: reply.body.prefix(200), as: UTF8.self)
+            throw Failure(message: "GET \(path): \(reply.status) \(detail)")
+        }
+        return doc
+    }
+
+    /// The flow for session `sid`, as JSON ready to be written out.
+    /// - Throws: `Failure` when the session or its history cannot be read.
+    public func record(session sid: String, on target: any FlowTarget) throws(Failure) -> JSON {
+        let encoded = sid.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? sid
+        let initial = try get("/v1/sessions/\(encoded)?version=0", on: target)
+        var entries: [JSON] = []
+        var after = 0
+        while true {
+            let page = try get("/v1/sessions/\(encoded)/history?after=\(after)&limit=1000", on: target)
+            entries += page["entries"]?.array ?? []
+            // `next` is the last version of the page; anything else would loop or trap.
+            guard let next = page["next"]?.number, let n = Int(exactly: next), n > after else { break }
+            after = n
+        }
+        var steps: [JSON] = [creationStep(sid: sid, initial: initial)]
+        for entry in entries { steps.append(step(for: entry, sid: sid)) }
+        return .object([
+            ("name", .string("session \(sid) as recorded")),
+            ("about", .string("Made by navsim record: replays the session's \(entries.count) recorded requests in a new session and expects what each one answered then.")),
+            ("steps", .array(steps)),
+        ])
+    }
+
+    func creationStep(sid: String, initial: JSON) -> JSON {
+        var body: [(String, JSON)] = [("id", .string("\(sid)-${run}"))]
+        if let t = initial["traits"] { body.append(("traits", t)) }
+        if let o = initial["options"] { body.append(("options", o)) }
+        let controllers = initial["controllers"] ?? .object([])
+        if let root = initial["window"]?["rootViewController"]?.string {
+            body.append(("root", spec(root, in: controllers)))
+        }
+        return .object([
+            ("name", .string("create the session")),
+            ("do", .string("POST /v1/sessions")),
+            ("body", .object(body)),
+            ("expect", .object([
+                ("status", .number(201)),
+                ("json", .object([("window", initial["window"] ?? .null), ("controllers", controllers)])),
+            ])),
+            ("save", .object([("sid", .string("id"))])),
+        ])
+    }
+
+    /// A ControllerSpec that builds controller `id` and what it contains as the state shows it.
+    func spec(_ id: String, in controllers: JSON) -> JSON {
+        guard let c = controllers[id] else { return .object([("id", .string(id))]) }
+        if let sb = c["storyboard"], let name = sb["name"]?.string {
+            var m: [(String, JSON)] = [("storyboard", .string(name))]
+            if let ident = sb["identifier"]?.string { m.append(("identifier", .string(ident))) }
+            m.append(("id", .string(id)))
+            return .object(m)
+        }
+        let kind = c["kind"]?.string ?? "viewController"
+        var m: [(String, JSON)] = [("id", .string(id))]
+        if kind != "viewController" { m.append(("kind", .string(kind))) }
+        if let cls = c["class"]?.string { m.append(("class", .string(cls))) }
+        if let t = c["title"]?.string { m.append(("title", .string(t))) }
+        if let s = c["modalPresentationStyle"]?.string, s != "automatic" { m.append(("modalPresentationStyle", .string(s))) }
+        if let s = c["modalTransitionStyle"]?.string, s != "coverVertical" { m.append(("modalTransitionStyle", .string(s))) }
+        for flag in ["definesPresentationContext", "providesPresentationContextTransitionStyle", "isModalInPresentation"]
+        where c[flag]?.bool == true { m.append((flag, .bool(true))) }
+        for key in ["traitOverrides", "transitioningDelegate", "presentationDelegate", "navigationDelegate", "tabBarDelegate"] {
+            if let o = c[key]?.object { m.append((key, .object(o.filter { !$0.1.isNull }))) }
+        }
+        for key in ["preferredContentSize", "shouldPerformSegue", "unwindActions"] {
+            if let v = c[key], !v.isNull { m.append((key, v)) }
+        }
+        var contained: [String] = []
+        switch kind {
+        case "navigationController", "tabBarController", "pageViewController":
+            contained = (c["viewControllers"]?.array ?? []).compactMap(\.string)
+            m.append(("viewControllers", .array(contained.map { spec($0, in: controllers) })))
+            if kind == "tabBarController", let i = c["selectedIndex"]?.number { m.append(("selectedIndex", .number(i))) }
+            if kind == "pageViewController" {
+                for key in ["transitionStyle", "spineLocation", "isDoubleSided"] {
+                    if let v = c[key], !v.isNull { m.append((key, v)) }
+                }
+            }
+        case "splitViewController":
+            if let style = c["style"]?.string { m.append(("style", .string(style))) }
+            if c["style"]?.string == "unspecified" {
+                contained = (c["children"]?.array ?? []).compactMap(\.string)
+                m.append(("viewControllers", .array(contained.map { spec($0, in: controllers) })))
+            } else {
+                for column in ["primary", "supplementary", "secondary"] {
+                    if let child = c[column]?.string {
+                        contained.append(child)
+                        m.append((column, spec(child, in: controllers)))
+                    }
+                }
+            }
+        default: break
+        }
+        let others = (c["children"]?.array ?? []).compactMap(\.string).filter { !contained.contains($0) }
+        if !others.isEmpty { m.append(("children", .array(others.map { spec($0, in: controllers) }))) }
+        return .object(m)
+    }
+
+    func step(for entry: JSON, sid: String) -> JSON {
+        let version = entry["version"]?.number.flatMap { Int(exactly: $0) } ?? 0
+        let method = entry["request"]?["method"]?.string ?? "POST"
+        var path = entry["request"]?["path"]?.string ?? "/"
+        let prefix = "/v1/sessions/\(sid)"
+        if path == prefix || path.hasPrefix(prefix + "/") { path = "/v1/sessions/${sid}" + path.dropFirst(prefix.count) }
+        let creates = method == "POST" && path.hasSuffix("/controllers")
+        let turn = method == "POST" && path.hasSuffix("/turns")
+        var json: [(String, JSON)] = []
+        var expect: [(String, JSON)] = [("status", .number(creates ? 201 : 200)),
+                                        ("headers", .object([("ETag", .string("\"\(version)\""))]))]
+        if turn {
+            json.append(("version", .number(Double(version))))
+            let events = (entry["events"]?.array ?? []).map { e in
+                JSON.string("\(e["controller"]?.string ?? "null").\(e["callback"]?.string ?? "null")")
+            }
+            expect.append(("json", .object(json)))
+            expect.append(("events", .array(events)))
+        } else if !creates {
+            json.append(("version", .number(Double(version))))
+            json.append(("transition", entry["transition"] ?? .null))
+            json.append(("events", entry["events"] ?? .array([])))
+            if let r = entry["returned"] { json.append(("returned", r)) }
+            json.append(("warnings", entry["warnings"] ?? .object([("$absent", .bool(true))])))
+            expect.append(("json", .object(json)))
+        }
+        var step: [(String, JSON)] = [("name", .string("version \(version)")), ("do", .string("\(method) \(path)"))]
+        if let body = entry["request"]?["body"], !body.isNull { step.append(("body", body)) }
+        step.append(("expect", .object(expect)))
+        return .object(step)
+    }
+}
