@@ -35,12 +35,15 @@ public struct Limits: Sendable, Equatable {
     /// request within the other limits (a turn of 100 operations, 256 specs per array) needs a
     /// few thousand.
     public var jsonContainers: Int
+    /// Arrays and objects nested inside one another in a JSON body (`jsonDepth`, default 64):
+    /// the parser recurses once per level, and no request needs more than `specDepth` plus a few.
+    public var jsonDepth: Int
     /// What the storyboard parser accepts: document bytes, attributes per element, elements, nesting.
     public var storyboard: StoryboardParser.Limits
 
     /// - Parameters: see the properties; the defaults are the documented ones.
     public init(controllersPerSession: Int = 1_000, navigationStackDepth: Int = 64, tabsPerTabBar: Int = 64,
-                specWidth: Int = 256, specDepth: Int = 64, operationsPerTurn: Int = 100, jsonContainers: Int = 100_000,
+                specWidth: Int = 256, specDepth: Int = 64, operationsPerTurn: Int = 100, jsonContainers: Int = 100_000, jsonDepth: Int = 64,
                 storyboard: StoryboardParser.Limits = StoryboardParser.Limits()) {
         self.controllersPerSession = controllersPerSession
         self.navigationStackDepth = navigationStackDepth
@@ -49,6 +52,7 @@ public struct Limits: Sendable, Equatable {
         self.specDepth = specDepth
         self.operationsPerTurn = operationsPerTurn
         self.jsonContainers = jsonContainers
+        self.jsonDepth = jsonDepth
         self.storyboard = storyboard
     }
 

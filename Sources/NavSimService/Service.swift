@@ -27,7 +27,7 @@ public final class NavSimService: Sendable {
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
         self.openAPI = openAPI
         self.limits = limits
-        storyboards = try StoryboardCatalog(store: store, limits: limits.storyboard, jsonContainers: limits.jsonContainers)
+        storyboards = try StoryboardCatalog(store: store, limits: limits)
         for stored in try store.loadSessions() {
             let state = try Persistence.decodeState(stored)
             _ = sessions.add(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
@@ -224,8 +224,14 @@ public final class NavSimService: Sendable {
         guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
             throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
         }
-        do { return try JSON.parse(req.body, maxContainers: limits.jsonContainers) } catch {
-            if let max = error.containerLimit { throw Problem.limitExceeded("jsonContainers", max: max, detail: error.description) }
+        return try Self.parseJSON(req.body, limits: limits)
+    }
+
+    /// A JSON body within `limits` (`jsonDepth`, `jsonContainers`): malformed text is 400
+    /// `invalid-body`, text past a limit 422 `limit-exceeded` naming it.
+    static func parseJSON(_ bytes: [UInt8], limits: Limits) throws(Problem) -> JSON {
+        do { return try JSON.parse(bytes, maxDepth: limits.jsonDepth, maxContainers: limits.jsonContainers) } catch {
+            if let limit = error.exceeded { throw Problem.limitExceeded(limit.name, max: limit.max, detail: error.description) }
             throw Problem.invalidBody(error.description)
         }
     }

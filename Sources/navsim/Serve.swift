@@ -39,6 +39,8 @@ enum Serve {
                 "operations in one turn (limit operationsPerTurn)") { $0.operationsPerTurn = $1 },
             row("max-json-containers", "NAVSIM_MAX_JSON_CONTAINERS", d.jsonContainers,
                 "arrays and objects in one JSON body (limit jsonContainers)") { $0.jsonContainers = $1 },
+            row("max-json-depth", "NAVSIM_MAX_JSON_DEPTH", d.jsonDepth,
+                "arrays and objects nested in one JSON body (limit jsonDepth)") { $0.jsonDepth = $1 },
             row("max-storyboard-bytes", "NAVSIM_MAX_STORYBOARD_BYTES", d.storyboard.documentBytes,
                 "bytes of one storyboard document (limit storyboardBytes)") { $0.storyboard.documentBytes = $1 },
             row("max-xml-attributes", "NAVSIM_MAX_XML_ATTRIBUTES", d.storyboard.attributesPerElement,

@@ -46,7 +46,7 @@ struct JSONParsingTests {
             _ = try JSON.parse(Array(text.utf8), maxContainers: 11)
             Issue.record("12 containers parsed with a bound of 11")
         } catch {
-            #expect(error.containerLimit == 11)
+            #expect(error.exceeded == .init(name: "jsonContainers", max: 11))
         }
         let h = try ServiceHarness(limits: Limits(jsonContainers: 50))
         h.makeSession("s")
@@ -54,6 +54,20 @@ struct JSONParsingTests {
             let body = #"{"operations": ["# + Array(repeating: "[0]", count: 60).joined(separator: ",") + "]}"
             expectLimit(h.send("POST", "/v1/sessions/s/turns", body), "jsonContainers", max: 50)
         }
+    }
+
+    /// Nesting past `jsonDepth` is a limit (422 naming it), like every other bound, not a
+    /// malformed body; within it the same text is fine.
+    @Test func nestingIsALimitNamedJSONDepth() throws {
+        func nested(_ n: Int) -> String { #"{"id": "x", "v": "# + String(repeating: "[", count: n) + String(repeating: "]", count: n) + "}" }
+        let h = try ServiceHarness(limits: Limits(jsonDepth: 8))
+        h.makeSession("s")
+        h.expectUnchanged("s") {
+            expectLimit(h.send("POST", "/v1/sessions/s/controllers", nested(8)), "jsonDepth", max: 8)
+        }
+        // Within the depth the body is read: `v` is then refused as an unknown field.
+        let within = h.send("POST", "/v1/sessions/s/controllers", nested(6))
+        #expect(within.status == 422 && within.slug == "invalid-body" && within.json["field"]?.string == "v", "\(within)")
     }
 
     @Test func smallAndLargeObjectsAgreeOnDuplicates() throws {

@@ -108,9 +108,16 @@ extension JSON {
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int
     public var reason: String
-    /// Set when the body has more arrays and objects than `parse`'s `maxContainers` (the value
-    /// of that bound): a limit, answered as 422 `limit-exceeded`, not as malformed JSON.
-    public var containerLimit: Int? = nil
+    /// Set when the text went past one of `parse`'s bounds (`maxDepth`: `jsonDepth`,
+    /// `maxContainers`: `jsonContainers`): a limit, answered as 422 `limit-exceeded` naming it,
+    /// not as malformed JSON.
+    public var exceeded: ExceededLimit? = nil
+
+    /// A bound of `JSON.parse` that the text went past: its name in `Limits` and its value.
+    public struct ExceededLimit: Sendable, Equatable {
+        public var name: String
+        public var max: Int
+    }
     public var description: String { "Malformed JSON at byte \(offset): \(reason)." }
 }
 
@@ -135,10 +142,14 @@ extension JSON {
         var i = 0
 
         mutating func openContainer(depth: Int) throws(JSONParseError) {
-            guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+            guard depth < maxDepth else {
+                throw JSONParseError(offset: i, reason: "nesting deeper than \(maxDepth)",
+                                     exceeded: .init(name: "jsonDepth", max: maxDepth))
+            }
             containers += 1
             guard containers <= maxContainers else {
-                throw JSONParseError(offset: i, reason: "more than \(maxContainers) arrays and objects", containerLimit: maxContainers)
+                throw JSONParseError(offset: i, reason: "more than \(maxContainers) arrays and objects",
+                                     exceeded: .init(name: "jsonContainers", max: maxContainers))
             }
         }
 

@@ -14,10 +14,10 @@ import Synchronization
 /// declared custom segue classes are computed on every read, so they follow later uploads.
 final class StoryboardCatalog: Sendable {
     let store: SessionStore
-    /// What an uploaded document may contain (bytes, attributes, elements, nesting).
-    let limits: StoryboardParser.Limits
-    /// Arrays and objects a `customSegues` body may hold (``Limits/jsonContainers``).
-    let jsonContainers: Int
+    /// The service's limits: `storyboard` bounds an uploaded document (bytes, attributes,
+    /// elements, nesting), the JSON ones a `customSegues` body.
+    let serviceLimits: Limits
+    var limits: StoryboardParser.Limits { serviceLimits.storyboard }
     private let contents: Mutex<Contents>
 
     /// What the lock guards: the library and, per storyboard, its declared custom segue classes.
@@ -32,11 +32,10 @@ final class StoryboardCatalog: Sendable {
     /// Loads and parses every stored storyboard. A stored document that no longer parses (the
     /// parser got stricter) is skipped with a line on standard error rather than failing start-up.
     /// - Throws: the store's error when the table cannot be read.
-    init(store: SessionStore, limits: StoryboardParser.Limits = StoryboardParser.Limits(),
-         jsonContainers: Int = Limits.defaults.jsonContainers) throws {
+    init(store: SessionStore, limits: Limits = .defaults) throws {
         self.store = store
-        self.limits = limits
-        self.jsonContainers = jsonContainers
+        self.serviceLimits = limits
+        let limits = limits.storyboard
         var contents = Contents()
         for stored in try store.loadStoryboards() {
             do {
@@ -191,10 +190,7 @@ final class StoryboardCatalog: Sendable {
             guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
                 throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
             }
-            do { body = try JSON.parse(req.body, maxContainers: jsonContainers) } catch {
-                if let max = error.containerLimit { throw Problem.limitExceeded("jsonContainers", max: max, detail: error.description) }
-                throw Problem.invalidBody(error.description)
-            }
+            body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
         }
         let declarations = try CustomSegueDeclarations.decode(body)
         let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
