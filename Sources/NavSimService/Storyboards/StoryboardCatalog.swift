@@ -93,6 +93,9 @@ final class StoryboardCatalog: Sendable {
         }
     }
 
+    /// Media types a storyboard upload may be sent as (parameters such as `charset` aside).
+    static let xmlMediaTypes: Set<String> = ["application/xml", "text/xml"]
+
     /// Characters a path segment keeps unescaped in `Location` (RFC 3986 `pchar` minus `/`).
     static let pathSegment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
 
@@ -136,8 +139,7 @@ final class StoryboardCatalog: Sendable {
     /// detail), 422 for a document that is not an iOS storyboard; 201 new, 200 replaced. Custom
     /// segue declarations survive a replacement (they are about classes, not the XML).
     func put(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let type = req.headers["content-type"]?.lowercased()
-        guard let type, type.hasPrefix("application/xml") || type.hasPrefix("text/xml") else {
+        guard let type = req.mediaType, Self.xmlMediaTypes.contains(type) else {
             throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/xml")
         }
         let storyboard: Storyboard
@@ -183,8 +185,7 @@ final class StoryboardCatalog: Sendable {
     func putCustomSegues(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         var body = JSON.object([])
         if !req.body.isEmpty {
-            let type = req.headers["content-type"]?.lowercased()
-            guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
+            guard let type = req.mediaType, NavSimService.jsonMediaTypes.contains(type) else {
                 throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
             }
             do { body = try JSON.parse(req.body) } catch { throw Problem.invalidBody(error.description) }
