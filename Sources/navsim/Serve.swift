@@ -101,7 +101,9 @@ enum Serve {
         }
         let server: HTTPServer
         do {
-            server = try HTTPServer(configuration: configuration, screen: RequestLog.screening(service.screen),
+            // Only tokens screen requests; without them the head is not built twice.
+            server = try HTTPServer(configuration: configuration,
+                                    screen: tokens.isEmpty ? nil : RequestLog.screening(service.screen),
                                     handler: RequestLog.wrapping(service.handle))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
