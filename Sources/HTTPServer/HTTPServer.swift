@@ -21,8 +21,14 @@ import Darwin
 /// epoll on Linux) and calls the handler on those threads. Keep-alive follows HTTP/1.1 (RFC 9112
 /// §9.3): the handler is only ever called once the whole request has arrived,
 /// because a reply queued on libmicrohttpd's first callback closes the connection
-/// (ENGINEERING.md §1.3). The exception is a `Content-Length` above the body limit, answered
-/// at once with `bodyTooLarge` set, where closing is the point.
+/// (ENGINEERING.md §1.3). The exceptions are where closing is the point: ambiguous framing (400),
+/// and a refused or oversized body the client will not send (`Expect: 100-continue`) or that is
+/// beyond `maxDiscardBytes`. Other oversized or refused bodies are read and dropped first, so
+/// the client sees the reply rather than a reset.
+///
+/// Slow clients: a reaper thread closes connections whose request head (or whole request)
+/// misses its deadline (``HTTPServerConfiguration/headerTimeoutSeconds``); connections are
+/// limited per IP address and in all, below the file-descriptor limit.
 public final class HTTPServer: Sendable {
     /// The port actually bound (`MHD_DAEMON_INFO_BIND_PORT`); differs from the configuration
     /// when it asked for port 0.

@@ -110,6 +110,39 @@ extension HTTPServerTests {
         #expect(try RawClient(port: server.port).request("GET", "/").status == 200)
     }
 
+    /// The whole request has a deadline too: a body that trickles in is cut.
+    @Test func aSlowBodyIsCutAtTheRequestDeadline() throws {
+        let handled = Atomic<Int>(0)
+        let server = try serve({ $0.headerTimeoutSeconds = 0; $0.requestTimeoutSeconds = 1 }) { _ in
+            handled.add(1, ordering: .relaxed)
+            return HTTPResponse(status: 200)
+        }
+        defer { server.stop() }
+        let slow = try RawClient(port: server.port)
+        try slow.send("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n")
+        var sendFailed = false
+        for _ in 0..<60 {
+            if (try? slow.send([0x61])) == nil { sendFailed = true; break }
+            usleep(100_000)
+        }
+        #expect(try sendFailed || slow.serverClosed())
+        #expect(server.connectionsClosedLate >= 1)
+        #expect(handled.load(ordering: .relaxed) == 0)
+    }
+
+    /// A chunked body past the discard bound cannot be answered (libmicrohttpd refuses replies
+    /// mid-body), so the connection is dropped rather than read forever.
+    @Test func aChunkedBodyPastTheDiscardBoundDropsTheConnection() throws {
+        let server = try serve({ $0.maxBodyBytes = 1_000; $0.maxDiscardBytes = 10_000 }) { _ in HTTPResponse(status: 200) }
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        var wire = text("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for _ in 0..<100 { wire += text("3e8\r\n") + [UInt8](repeating: 0x61, count: 1_000) + text("\r\n") }
+        try? client.send(wire + text("0\r\n\r\n"))
+        #expect((try? client.readResponse()) == nil)
+        #expect(try RawClient(port: server.port).request("GET", "/").status == 200)
+    }
+
     @Test func connectionsOverThePerAddressLimitAreClosed() throws {
         let server = try serve({ $0.perIPConnectionLimit = 2 }) { _ in HTTPResponse(status: 200) }
         defer { server.stop() }
