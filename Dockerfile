@@ -1,6 +1,10 @@
 # navsim in a container: build with the official Swift toolchain image, run on Debian slim.
 #   docker build -t navsim .
 #   docker run --rm -p 8080:8080 -v navsim-data:/data navsim
+# The image listens on 0.0.0.0: set a bearer token whenever the port is reachable by others,
+#   docker run ... -e NAVSIM_TOKEN="$(openssl rand -hex 32)" navsim
+# or mount a file of tokens (one a line) and point NAVSIM_TOKEN_FILE at it. No tenancy: any
+# token is full access to every session. /healthz (the HEALTHCHECK) needs no token.
 
 # ---- build ------------------------------------------------------------------------------
 # The same Swift release as the developers' and CI's toolchain (6.3.1), on Debian 12.

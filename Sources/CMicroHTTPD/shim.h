@@ -25,7 +25,10 @@ struct mhd_shim_config {
   unsigned int thread_pool_size;       /* <= 1: one internal polling thread, no pool */
   unsigned int connection_timeout;     /* seconds */
   unsigned int connection_limit;
+  unsigned int per_ip_connection_limit; /* 0: none */
   size_t connection_memory_limit;      /* bytes */
+  MHD_NotifyConnectionCallback notify_connection; /* NULL: none */
+  void *notify_connection_cls;
 };
 
 /*
@@ -95,7 +98,7 @@ mhd_shim_start(const struct mhd_shim_config *c,
                MHD_AccessHandlerCallback handler, void *handler_cls,
                MHD_RequestCompletedCallback completed, void *completed_cls)
 {
-  struct MHD_OptionItem ops[10];
+  struct MHD_OptionItem ops[12];
   int n = 0;
   log->starter = pthread_self();
   log->used = 0;
@@ -105,10 +108,13 @@ mhd_shim_start(const struct mhd_shim_config *c,
     ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) c->thread_pool_size, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) c->connection_timeout, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t) c->connection_limit, NULL };
+  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t) c->per_ip_connection_limit, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) c->connection_memory_limit, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) c->address };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &mhd_shim_keep_escapes, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
+  if (c->notify_connection != NULL)
+    ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) c->notify_connection, c->notify_connection_cls };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
   /* The logger must be the very first option (not inside the array), else MHD warns and
      logs whatever comes before it through its default logger. */
@@ -123,6 +129,25 @@ mhd_shim_bind_port(struct MHD_Daemon *daemon)
 {
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
   return info != NULL ? info->port : 0;
+}
+
+/* The socket of a connection (MHD_CONNECTION_INFO_CONNECTION_FD); -1 if unknown. */
+static inline int
+mhd_shim_connection_fd(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info != NULL ? info->connect_fd : -1;
+}
+
+/* What MHD_OPTION_NOTIFY_CONNECTION stored for this connection
+   (MHD_CONNECTION_INFO_SOCKET_CONTEXT); NULL if none. */
+static inline void *
+mhd_shim_socket_context(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info != NULL ? info->socket_context : NULL;
 }
 
 #endif

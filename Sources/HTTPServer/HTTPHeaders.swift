@@ -45,10 +45,27 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         lhs.pairs.elementsEqual(rhs.pairs) { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
+    /// A `Content-Type` value's media type: the part before any `;`, without surrounding
+    /// whitespace, lower-cased (type and subtype are case-insensitive, RFC 9110 §8.3.1).
+    public static func mediaType(_ contentType: String) -> String {
+        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return essence.trimmed(" \t").lowercased()
+    }
+
     /// ASCII case-insensitive comparison without allocating lowercased copies.
     static func sameName(_ a: String, _ b: String) -> Bool {
         a.utf8.elementsEqual(b.utf8) { x, y in
             x == y || (x ^ y == 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
         }
+    }
+}
+
+extension Substring {
+    /// Drops leading and trailing characters in `set` (Foundation-free).
+    func trimmed(_ set: String) -> String {
+        var s = self
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        return String(s)
     }
 }

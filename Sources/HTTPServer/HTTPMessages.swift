@@ -2,8 +2,8 @@
 public struct HTTPRequest: Sendable {
     /// The request method as sent, e.g. `"GET"` (RFC 9110 §9: case-sensitive, not normalised).
     public var method: String
-    /// The path without the query, percent-decoded (`%2F` becomes `/`). A malformed escape is
-    /// kept as written; bytes that are not UTF-8 become U+FFFD.
+    /// The path without the query, exactly as sent: escapes are kept, so `%2F` is still `%2F`.
+    /// Route on ``pathSegments``; use this raw form in logs and messages.
     public var path: String
     /// Query parameters, percent-decoded, `+` read as a space; for a repeated name the last wins.
     /// A name without `=` maps to `""`.
@@ -12,20 +12,35 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The whole body (already de-chunked), or empty.
     public var body: [UInt8]
-    /// `true` when the body exceeded `HTTPServerConfiguration.maxBodyBytes`; `body` is then empty.
-    /// Answer 413 (RFC 9110 §15.5.14). When it was known from `Content-Length`, the handler runs
-    /// before the body is read and the connection closes after the reply.
+    /// `true` when the body exceeded the limit for its media type (``bodyLimit``); `body` is then
+    /// empty. Answer 413 (RFC 9110 §15.5.14); the server closes the connection after the reply.
     public var bodyTooLarge: Bool
+    /// The largest body in bytes the server accepts for this request's media type
+    /// (``HTTPServerConfiguration/maxBodyBytes(for:)``); name it in a 413.
+    public var bodyLimit: Int
 
     public init(method: String, path: String, query: [String: String] = [:],
-                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false) {
+                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
+                bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
         self.bodyTooLarge = bodyTooLarge
+        self.bodyLimit = bodyLimit
     }
+
+    /// The path split on `/` first, then each segment percent-decoded (RFC 3986 §2.4), so
+    /// `/v1/x/a%2Fb` is `["v1", "x", "a/b"]`. Empty segments are left out (`//a/` is `["a"]`).
+    /// A malformed escape stays as written; bytes that are not UTF-8 become U+FFFD.
+    public var pathSegments: [String] {
+        path.utf8.split(separator: UInt8(ascii: "/")).map { percentDecoded($0) }
+    }
+
+    /// The media type of the body: `Content-Type` without parameters, trimmed and lower-cased
+    /// (RFC 9110 §8.3.1: `Application/JSON; charset=utf-8` is `application/json`); `nil` when absent.
+    public var mediaType: String? { headers["content-type"].map(HTTPHeaders.mediaType) }
 }
 
 /// The handler's answer.
@@ -45,6 +60,12 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 }
+
+/// Looks at a request whose head has arrived, before its body is read (`body` is empty,
+/// `bodyTooLarge` false). Return a response to refuse the request (e.g. 401): the server then
+/// reads and discards the body, within ``HTTPServerConfiguration/maxDiscardBytes``, and sends it;
+/// return `nil` to let the request go on to the ``HTTPHandler``. Same threading rules as the handler.
+public typealias HTTPScreen = @Sendable (HTTPRequest) -> HTTPResponse?
 
 /// Turns a request into a response. Called on one of libmicrohttpd's pool threads, so it must
 /// be thread-safe and synchronous; while it blocks, the other connections of that thread wait.

@@ -21,12 +21,21 @@ import Darwin
 /// epoll on Linux) and calls the handler on those threads. Keep-alive follows HTTP/1.1 (RFC 9112
 /// §9.3): the handler is only ever called once the whole request has arrived,
 /// because a reply queued on libmicrohttpd's first callback closes the connection
-/// (ENGINEERING.md §1.3). The exception is a `Content-Length` above the body limit, answered
-/// at once with `bodyTooLarge` set, where closing is the point.
+/// (ENGINEERING.md §1.3). The exceptions are where closing is the point: ambiguous framing (400),
+/// and a refused or oversized body the client will not send (`Expect: 100-continue`) or that is
+/// beyond `maxDiscardBytes`. Other oversized or refused bodies are read and dropped first, so
+/// the client sees the reply rather than a reset.
+///
+/// Slow clients: a reaper thread closes connections whose request head (or whole request)
+/// misses its deadline (``HTTPServerConfiguration/headerTimeoutSeconds``); connections are
+/// limited per IP address and in all, below the file-descriptor limit.
 public final class HTTPServer: Sendable {
     /// The port actually bound (`MHD_DAEMON_INFO_BIND_PORT`); differs from the configuration
     /// when it asked for port 0.
     public let port: UInt16
+    /// The connection limit in force: the configured one, lowered when needed to stay
+    /// ``FileDescriptors/reserve`` below the soft `RLIMIT_NOFILE` (each connection is a descriptor).
+    public let connectionLimit: UInt32
 
     private let context: ServerContext
     /// `nil` once stopped. The lock also serialises `stop` callers: a second one waits for
@@ -35,18 +44,25 @@ public final class HTTPServer: Sendable {
 
     /// Starts listening and serving before returning.
     ///
+    /// `screen`, when given, sees each request's head before its body is read and may refuse it
+    /// (see ``HTTPScreen``); `handler` answers complete requests.
+    ///
     /// - Throws: `HTTPServerError` with kind `.invalidConfiguration` (host not an IPv4 literal,
     ///   negative sizes) or `.startFailed` with libmicrohttpd's reason (address in use,
     ///   address not available, ...).
-    public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) throws {
+    public init(configuration: HTTPServerConfiguration, screen: HTTPScreen? = nil,
+                handler: @escaping HTTPHandler) throws {
         let config = configuration
         guard config.threadPoolSize >= 1 else {
             throw HTTPServerError(kind: .invalidConfiguration,
                                   message: "threadPoolSize must be at least 1, got \(config.threadPoolSize)")
         }
-        guard config.maxBodyBytes >= 0 else {
-            throw HTTPServerError(kind: .invalidConfiguration,
-                                  message: "maxBodyBytes must not be negative, got \(config.maxBodyBytes)")
+        for (name, value) in [("maxBodyBytes", config.maxBodyBytes), ("maxDiscardBytes", config.maxDiscardBytes)]
+            + config.maxBodyBytesByMediaType.map({ ("maxBodyBytes for \($0.key)", $0.value) }) where value < 0 {
+            throw HTTPServerError(kind: .invalidConfiguration, message: "\(name) must not be negative, got \(value)")
+        }
+        guard config.connectionLimit >= 1 else {
+            throw HTTPServerError(kind: .invalidConfiguration, message: "connectionLimit must be at least 1")
         }
         guard config.connectionMemoryLimit > 0 else {
             throw HTTPServerError(kind: .invalidConfiguration,
@@ -61,7 +77,12 @@ public final class HTTPServer: Sendable {
                 message: "host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \"\(config.host)\"")
         }
 
-        let context = ServerContext(handler: handler, maxBodyBytes: config.maxBodyBytes)
+        let connectionLimit = FileDescriptors.connectionLimit(config.connectionLimit)
+        guard connectionLimit >= UInt32(config.threadPoolSize) else {
+            throw HTTPServerError(kind: .invalidConfiguration,
+                                  message: "the file-descriptor limit (\(FileDescriptors.softLimit)) leaves no room for connections")
+        }
+        let context = ServerContext(handler: handler, screen: screen, limits: config)
         let contextPointer = Unmanaged.passRetained(context)
         let log = UnsafeMutablePointer<mhd_shim_log>.allocate(capacity: 1)
         log.initialize(to: mhd_shim_log())
@@ -75,8 +96,11 @@ public final class HTTPServer: Sendable {
                 address: addressPointer,
                 thread_pool_size: UInt32(clamping: config.threadPoolSize),
                 connection_timeout: config.connectionTimeoutSeconds,
-                connection_limit: config.connectionLimit,
-                connection_memory_limit: config.connectionMemoryLimit)
+                connection_limit: connectionLimit,
+                per_ip_connection_limit: config.perIPConnectionLimit,
+                connection_memory_limit: config.connectionMemoryLimit,
+                notify_connection: context.deadlines.enabled ? mhdNotifyConnection : nil,
+                notify_connection_cls: contextPointer.toOpaque())
             let cls = contextPointer.toOpaque()
             return mhd_shim_start(&options, log, mhdAccessHandler, cls, mhdRequestCompleted, cls)
         }
@@ -93,7 +117,9 @@ public final class HTTPServer: Sendable {
         }
         let bound = mhd_shim_bind_port(started)
         self.port = bound != 0 ? bound : config.port
+        self.connectionLimit = connectionLimit
         self.context = context
+        context.deadlines.start()
         self.daemon = Mutex(DaemonHandle(raw: started, log: log, context: contextPointer))
     }
 
@@ -110,6 +136,7 @@ public final class HTTPServer: Sendable {
             guard let current = handle else { return }
             handle = nil
             context.closing.store(true, ordering: .releasing)
+            context.deadlines.stop()
             let listenSocket = MHD_quiesce_daemon(current.raw)
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: drainTimeout)
@@ -128,6 +155,44 @@ public final class HTTPServer: Sendable {
 
     deinit {
         stop(drainTimeout: .zero)
+    }
+
+    /// Connections closed so far because their header section (or whole request) missed its
+    /// deadline (``HTTPServerConfiguration/headerTimeoutSeconds``, ``HTTPServerConfiguration/requestTimeoutSeconds``).
+    public var connectionsClosedLate: Int { context.deadlines.reaped.load(ordering: .relaxed) }
+}
+
+/// The process's file-descriptor limit (`RLIMIT_NOFILE`), which bounds the connections a
+/// server can hold.
+public enum FileDescriptors {
+    /// Descriptors kept free for everything but connections: the listening socket, epoll and
+    /// inter-thread channels of each pool thread, SQLite's files, logs.
+    public static let reserve: UInt32 = 64
+
+    /// The current soft limit; `UInt32.max` when unlimited.
+    public static var softLimit: UInt32 {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        return limit.rlim_cur == rlim_t.max ? .max : UInt32(clamping: limit.rlim_cur)  // RLIM_INFINITY
+    }
+
+    /// Raises the soft limit to the hard one (a process may do so unprivileged), so the
+    /// connection limit need not be lowered. Returns the soft limit now in force.
+    @discardableResult
+    public static func raiseSoftLimit() -> UInt32 {
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return softLimit
+    }
+
+    /// `wanted`, lowered to stay ``reserve`` below the soft limit.
+    static func connectionLimit(_ wanted: UInt32) -> UInt32 {
+        let soft = softLimit
+        let room = soft > reserve ? soft - reserve : 0
+        return min(wanted, room)
     }
 }
 

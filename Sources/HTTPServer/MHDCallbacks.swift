@@ -4,34 +4,49 @@ import Synchronization
 /// What the C callbacks need, shared by every pool thread.
 final class ServerContext: Sendable {
     let handler: HTTPHandler
-    let maxBodyBytes: Int
+    let screen: HTTPScreen?
+    let limits: HTTPServerConfiguration
+    let deadlines: ConnectionDeadlines
     /// Requests between their first access-handler call and their completion notification.
     let inFlight = Atomic<Int>(0)
     /// Set by `stop`; replies then ask the client to close.
     let closing = Atomic<Bool>(false)
 
-    init(handler: @escaping HTTPHandler, maxBodyBytes: Int) {
+    init(handler: @escaping HTTPHandler, screen: HTTPScreen?, limits: HTTPServerConfiguration) {
         self.handler = handler
-        self.maxBodyBytes = maxBodyBytes
+        self.screen = screen
+        self.limits = limits
+        deadlines = ConnectionDeadlines(headerSeconds: limits.headerTimeoutSeconds,
+                                        requestSeconds: limits.requestTimeoutSeconds)
     }
 }
 
-/// Body bytes of one request, stored in `*req_cls` as a +1 reference from the first body chunk
-/// until `MHD_OPTION_NOTIFY_COMPLETED`. libmicrohttpd serves a connection on one thread at a
-/// time, so it is never touched concurrently.
-private final class RequestBody {
+/// One request that needs state across access-handler calls, stored in `*req_cls` as a +1
+/// reference until `MHD_OPTION_NOTIFY_COMPLETED`: one with a body, or one refused on its head.
+/// libmicrohttpd serves a connection on one thread at a time, so it is never touched concurrently.
+private final class RequestState {
     var bytes: [UInt8] = []
+    /// The body is being thrown away: over `limit`, or the request was refused.
     var tooLarge = false
+    var limit: Int
+    /// The screen's answer; sent once the body has been discarded.
+    var refusal: HTTPResponse?
+    var discarded = 0
 
-    init() { liveRequestBodies.add(1, ordering: .relaxed) }
+    init(limit: Int) {
+        self.limit = limit
+        liveRequestBodies.add(1, ordering: .relaxed)
+    }
     deinit { liveRequestBodies.subtract(1, ordering: .relaxed) }
+
+    var discarding: Bool { tooLarge || refusal != nil }
 }
 
-/// Request bodies allocated and not yet released: tests check it returns to 0 (a leak would
+/// Request states allocated and not yet released: tests check it returns to 0 (a leak would
 /// mean a request skipped `NOTIFY_COMPLETED` cleanup).
 let liveRequestBodies = Atomic<Int>(0)
 
-/// `*req_cls` of a request that has no body state (yet): bodiless requests allocate nothing
+/// `*req_cls` of a request that has no state (yet): bodiless requests allocate nothing
 /// (ENGINEERING.md §1.2: one of the two costs behind
 /// the naive adapter's 0.76x throughput). Never a valid object
 /// address. Computed because a global `let` of a raw pointer is not Sendable.
@@ -39,84 +54,163 @@ private var noBodyYet: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPatt
 
 /// `MHD_AccessHandlerCallback`. Called (1) after the headers, (2) per body chunk, (3) once more
 /// with `*upload_data_size == 0` when the request is complete (ENGINEERING.md §1.3).
+///
+/// Answering in call 1 makes libmicrohttpd skip `100 Continue` and close the connection without
+/// reading the body, so a client that is still sending sees a reset, not the reply. Call 1
+/// therefore answers only when the request cannot go on (ambiguous framing), when the client
+/// waits for `100 Continue`, or when the body is beyond `maxDiscardBytes`; otherwise a refused
+/// or oversized request has its body read and dropped, and is answered in call 3.
 let mhdAccessHandler: MHD_AccessHandlerCallback = {
     cls, connection, url, method, _, uploadData, uploadDataSize, reqCls in
     guard let cls, let connection, let url, let method, let uploadDataSize, let reqCls else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
 
     guard let state = reqCls.pointee else {
-        // Call 1: only mark the request. Answering here would close the connection, so do it
-        // only to reject a body that is announced too large (MHD then skips 100 Continue).
-        context.inFlight.add(1, ordering: .relaxed)
-        reqCls.pointee = noBodyYet
-        if let length = contentLength(connection), length > context.maxBodyBytes {
-            return respond(context, connection, url, method, body: [], tooLarge: true)
-        }
-        return .YES
+        return head(context, connection, url, method, reqCls)
     }
 
     let size = uploadDataSize.pointee
     if size > 0 {
         // Call 2: upload_data is valid only during this call; copy it and mark it consumed.
-        let body: RequestBody
+        let body: RequestState
         if state == noBodyYet {
-            body = RequestBody()
+            body = RequestState(limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")))
             if let length = contentLength(connection) {
-                body.bytes.reserveCapacity(length)  // <= maxBodyBytes, checked in call 1
+                body.bytes.reserveCapacity(length)  // <= limit, checked in call 1
             }
             reqCls.pointee = Unmanaged.passRetained(body).toOpaque()
         } else {
-            body = Unmanaged<RequestBody>.fromOpaque(state).takeUnretainedValue()
-        }
-        if !body.tooLarge {
-            if size > context.maxBodyBytes - body.bytes.count {
-                // Chunked bodies have no Content-Length: enforce the cap here, keep consuming.
-                body.tooLarge = true
-                body.bytes = []
-            } else if let uploadData {
-                body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
-            }
+            body = Unmanaged<RequestState>.fromOpaque(state).takeUnretainedValue()
         }
         uploadDataSize.pointee = 0
+        if !body.discarding, size > body.limit - body.bytes.count {
+            // Chunked bodies have no Content-Length: enforce the cap here, keep consuming.
+            body.tooLarge = true
+            body.bytes = []
+        }
+        if body.discarding {
+            body.discarded += size
+            // Past the bound nothing readable can be sent any more (MHD refuses replies
+            // mid-body): drop the connection.
+            return body.discarded > context.limits.maxDiscardBytes ? .NO : .YES
+        }
+        if let uploadData {
+            body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+        }
         return .YES
     }
 
     // Call 3: the request is complete.
+    connectionClock(connection)?.requestReceived()
     if state == noBodyYet {
-        return respond(context, connection, url, method, body: [], tooLarge: false)
+        return respond(context, connection, url, method, body: [],
+                       limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")))
     }
-    let body = Unmanaged<RequestBody>.fromOpaque(state).takeUnretainedValue()
+    let body = Unmanaged<RequestState>.fromOpaque(state).takeUnretainedValue()
+    if let refusal = body.refusal {
+        return queue(context, connection, refusal, close: body.tooLarge)
+    }
     var bytes: [UInt8] = []
     swap(&bytes, &body.bytes)
-    return respond(context, connection, url, method, body: bytes, tooLarge: body.tooLarge)
+    return respond(context, connection, url, method, body: bytes, limit: body.limit, tooLarge: body.tooLarge)
+}
+
+/// Call 1: the header section is in. Checks framing, runs the screen, checks the announced size.
+private func head(_ context: ServerContext, _ connection: OpaquePointer,
+                  _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+                  _ reqCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    context.inFlight.add(1, ordering: .relaxed)
+    reqCls.pointee = noBodyYet
+    connectionClock(connection)?.headReceived()
+
+    // RFC 9112 §6.1: a message with both is a smuggling vector; libmicrohttpd 0.9.75 silently
+    // lets Transfer-Encoding win. §6.1 also: a coding the server does not know is 501.
+    let length = contentLength(connection)
+    if let coding = header(connection, "Transfer-Encoding") {
+        if header(connection, "Content-Length") != nil {
+            return queue(context, connection, transportProblem(
+                400, "Bad Request", "A request must not carry both Transfer-Encoding and Content-Length (RFC 9112 §6.1)."),
+                close: true)
+        }
+        if HTTPHeaders.mediaType(coding) != "chunked" {
+            return queue(context, connection, transportProblem(
+                501, "Not Implemented", "The only transfer coding accepted is chunked (RFC 9112 §7)."), close: true)
+        }
+    }
+    let chunked = header(connection, "Transfer-Encoding") != nil
+    let hasBody = chunked || (length ?? 0) > 0
+    let waitsForContinue = header(connection, "Expect").map { HTTPHeaders.mediaType($0) == "100-continue" } ?? false
+    let contentType = header(connection, "Content-Type")
+    let limit = context.limits.maxBodyBytes(for: contentType)
+    let beyondDiscard = (length ?? 0) > context.limits.maxDiscardBytes
+
+    if let screen = context.screen,
+       let refusal = screen(request(connection, url, method, body: [], limit: limit)) {
+        if hasBody && (waitsForContinue || beyondDiscard) {
+            return queue(context, connection, refusal, close: true)
+        }
+        let state = RequestState(limit: limit)
+        state.refusal = refusal
+        state.tooLarge = hasBody && (length ?? 0) > limit
+        reqCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        return .YES
+    }
+    if let length, length > limit {
+        if waitsForContinue || beyondDiscard {
+            return respond(context, connection, url, method, body: [], limit: limit, tooLarge: true)
+        }
+        let state = RequestState(limit: limit)
+        state.tooLarge = true
+        reqCls.pointee = Unmanaged.passRetained(state).toOpaque()
+    }
+    return .YES
 }
 
 /// `MHD_RequestCompletedCallback`: runs for every request that reached the access handler,
 /// including aborted and timed-out ones, so this is the one place that frees request state.
-let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, reqCls, _ in
+let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, reqCls, _ in
     guard let cls, let reqCls, let state = reqCls.pointee else { return }
     if state != noBodyYet {
-        Unmanaged<RequestBody>.fromOpaque(state).release()
+        Unmanaged<RequestState>.fromOpaque(state).release()
     }
     reqCls.pointee = nil
+    if let connection { connectionClock(connection)?.requestFinished(now: monotonicMilliseconds()) }
     Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }
 
-/// Builds the request, runs the handler, queues its reply (copied: `MHD_RESPMEM_MUST_COPY`).
-private func respond(
-    _ context: ServerContext, _ connection: OpaquePointer,
-    _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-    body: [UInt8], tooLarge: Bool
-) -> MHD_Result {
-    let request = HTTPRequest(
+/// A problem+json (RFC 9457) for errors the transport finds before any handler runs.
+private func transportProblem(_ status: Int, _ title: String, _ detail: String) -> HTTPResponse {
+    let body = #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)"}"#
+    return HTTPResponse(status: status, headers: ["Content-Type": "application/problem+json"], body: Array(body.utf8))
+}
+
+private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+                     body: [UInt8], limit: Int, tooLarge: Bool = false) -> HTTPRequest {
+    HTTPRequest(
         method: cString(method),
-        path: percentDecoded(UnsafeRawBufferPointer(start: url, count: strlen(url))),
+        path: cString(url),
         query: queryParameters(connection),
         headers: HTTPHeaders(values(connection, .HEADER_KIND)),
         body: body,
-        bodyTooLarge: tooLarge)
-    let reply = context.handler(request)
+        bodyTooLarge: tooLarge,
+        bodyLimit: limit)
+}
 
+/// Builds the request, runs the handler, queues its reply. An oversized body closes the
+/// connection after the reply.
+private func respond(
+    _ context: ServerContext, _ connection: OpaquePointer,
+    _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+    body: [UInt8], limit: Int, tooLarge: Bool = false
+) -> MHD_Result {
+    let reply = context.handler(request(connection, url, method, body: body, limit: limit, tooLarge: tooLarge))
+    return queue(context, connection, reply, close: tooLarge)
+}
+
+/// Queues `reply` (copied: `MHD_RESPMEM_MUST_COPY`), asking the client to close when `close`
+/// is set or the server is stopping.
+private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ reply: HTTPResponse,
+                   close: Bool) -> MHD_Result {
     let created = reply.body.withUnsafeBytes { bytes -> OpaquePointer? in
         if let base = bytes.baseAddress {
             return MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: base),
@@ -131,11 +225,16 @@ private func respond(
         // Refused fields (CR/LF inside, Content-Length, ...) are dropped, not fatal.
         _ = MHD_add_response_header(response, name, value)
     }
-    if context.closing.load(ordering: .acquiring) {
+    if close || context.closing.load(ordering: .acquiring) {
         _ = MHD_add_response_header(response, "Connection", "close")
     }
     let status = (200...999).contains(reply.status) ? UInt32(reply.status) : 500
     return MHD_queue_response(connection, status, response)
+}
+
+/// The first value of a request header field, or `nil`.
+private func header(_ connection: OpaquePointer, _ name: String) -> String? {
+    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map(cString)
 }
 
 private func cString(_ pointer: UnsafePointer<CChar>) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import Storyboards
 import Synchronization
 
 /// navsim's HTTP contract (API.md) over the pure core: routes, problem+json, per-session locking
@@ -15,15 +16,23 @@ public final class NavSimService: Sendable {
     let refusalCount = Atomic<Int>(0)
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
-    /// The largest request body accepted (API.md: over 1 MiB is 413).
+    /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
+    let tokens: BearerTokens
+    /// The largest JSON request body accepted by default (API.md: over 1 MiB is 413).
     public static let maxBodyBytes = 1 << 20
+    /// The largest storyboard (XML) body accepted by default: real apps ship storyboards of 2.3 MB.
+    /// The parser's own document bound, so the HTTP layer and the parser agree.
+    public static let maxStoryboardBytes = StoryboardParser.maximumDocumentSize
 
     /// Opens the store, applies migrations, and loads every session and storyboard.
-    /// - Parameter limits: what one request may create (``Limits``); the documented defaults
-    ///   unless given.
+    /// - Parameters:
+    ///   - limits: what one request may create (``Limits``); the documented defaults unless given.
+    ///   - tokens: when not empty, every route but `/healthz` answers 401 without one of them.
     /// - Throws: the store's error when the database cannot be opened, migrated or written
     ///   (a read-only file or file system is refused here, not at the first write).
-    public init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults) throws {
+    public init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
+                tokens: BearerTokens = BearerTokens([])) throws {
+        self.tokens = tokens
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
         self.openAPI = openAPI
         self.limits = limits
@@ -38,6 +47,7 @@ public final class NavSimService: Sendable {
     /// Answers one request. Never throws and never traps on input: every failure is a problem+json.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
+        if let refusal = screen(request) { return refusal }
         do {
             // RFC 9110 §9.3.2: HEAD is GET without the content (libmicrohttpd leaves the body out).
             guard request.method == "HEAD" else { return try route(request) }
@@ -47,6 +57,19 @@ public final class NavSimService: Sendable {
         } catch {
             if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
             return Self.problem(error)
+        }
+    }
+
+    /// Refuses a request on its head alone (an `HTTPScreen`): 401 problem+json with
+    /// `WWW-Authenticate: Bearer realm="navsim"` (plus `error="invalid_token"` for a wrong token,
+    /// RFC 6750 §3) when tokens are set and none was sent, on every route but `/healthz`.
+    /// The server runs it before reading a body; `handle` runs it again, so it holds in process too.
+    public func screen(_ request: HTTPRequest) -> HTTPResponse? {
+        guard !tokens.isEmpty, request.pathSegments != ["healthz"] else { return nil }
+        switch tokens.verdict(authorization: request.headers.values(for: "Authorization")) {
+        case .accepted: return nil
+        case .missing: return Self.problem(.unauthorized(invalidToken: false))
+        case .invalid: return Self.problem(.unauthorized(invalidToken: true))
         }
     }
 
@@ -84,8 +107,8 @@ public final class NavSimService: Sendable {
     // MARK: - Routing
 
     func route(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
-        if req.bodyTooLarge { throw Problem.payloadTooLarge(Self.maxBodyBytes) }
-        let parts = req.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
+        let parts = req.pathSegments
         func allow(_ methods: [String]) throws(Problem) {
             if !methods.contains(req.method) { throw Problem.methodNotAllowed(req.method, allow: methods) }
         }
@@ -218,10 +241,12 @@ public final class NavSimService: Sendable {
 
     // MARK: - Sessions
 
+    /// Media types a JSON body may be sent as (parameters such as `charset=utf-8` aside).
+    static let jsonMediaTypes: Set<String> = ["application/json", "application/problem+json"]
+
     func parseBody(_ req: HTTPRequest) throws(Problem) -> JSON {
         if req.body.isEmpty { return .object([]) }
-        let type = req.headers["content-type"]?.lowercased()
-        guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
+        guard let type = req.mediaType, Self.jsonMediaTypes.contains(type) else {
             throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
         }
         return try Self.parseJSON(req.body, limits: limits)
@@ -339,7 +364,7 @@ public final class NavSimService: Sendable {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let result: Result<Void, Problem> = box.live.withLock { live in
             guard let current = live else { return .failure(Problem.unknownSession(sid)) }
-            do throws(Problem) { try Self.checkIfMatch(req.headers["if-match"], version: current.version) } catch { return .failure(error) }
+            do throws(Problem) { try Self.checkIfMatch(Self.ifMatch(req), version: current.version) } catch { return .failure(error) }
             do { try store.deleteSession(sid) } catch {
                 return .failure(Problem.storage(error, "Delete failed"))
             }
@@ -353,13 +378,21 @@ public final class NavSimService: Sendable {
 
     /// RFC 9110 §13.1.1: `If-Match: *` or a list of entity tags, compared strongly (a weak
     /// `W/"3"` never matches); the session's tag is `"<version>"`. Absent: no precondition.
+    /// A value that is neither (RFC 9110 §8.8.3 syntax) is 400 `invalid-header`, not 412: the
+    /// client sent a broken header, not a stale version.
     static func checkIfMatch(_ header: String?, version: Int) throws(Problem) {
         guard let header else { return }
-        let value = header.trimmingCharacters(in: .whitespaces)
-        if value == "*" { return }
-        let tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if tags.contains("\"\(version)\"") { return }
+        guard let tags = EntityTags(ifMatch: header) else {
+            throw Problem.invalidHeader("If-Match", "If-Match is * or a list of entity tags such as \"3\"; got \(header).")
+        }
+        if tags.matchesAny || tags.strong.contains("\(version)") { return }
         throw Problem.versionMismatch(expected: header, actual: version)
+    }
+
+    /// Every `If-Match` field line joined into one list (RFC 9110 §5.3), or `nil` when there is none.
+    static func ifMatch(_ req: HTTPRequest) -> String? {
+        let lines = req.headers.values(for: "If-Match")
+        return lines.isEmpty ? nil : lines.joined(separator: ", ")
     }
 
     /// `after`/`limit` query values: absent means the default; anything but an integer in range is 422.
@@ -399,7 +432,7 @@ public final class NavSimService: Sendable {
         let result: Result<HTTPResponse, Problem> = box.live.withLock { slot in
             guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
             do {
-                try Self.checkIfMatch(req.headers["if-match"], version: live.version)
+                try Self.checkIfMatch(Self.ifMatch(req), version: live.version)
                 // One decoder per request: its budget counts every spec the request creates.
                 let commands = try decode(body, live.state, decoder(existing: live.state.controllers.count))
                 let outcome = Navigator.run(commands, on: live.state)

@@ -32,14 +32,32 @@ enum RequestLog {
             let id = clientID(request.headers["x-request-id"]) ?? freshID()
             var response = handle(request)
             response.headers.add("X-Request-Id", id)
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            Log.write([("time", .string(Log.timestamp())), ("method", .string(request.method)),
-                       ("path", .string(request.path)), ("status", .number(Double(response.status))),
-                       ("durationMs", .number((seconds * 1e6).rounded() / 1e3)),
-                       ("bytes", .number(Double(response.body.count))), ("requestId", .string(id))])
+            write(request, response, id: id, since: started)
             return response
         }
+    }
+
+    /// The same for a screen: a request it refuses (401 before the body is read) is logged and
+    /// answered with an `X-Request-Id` like any other.
+    static func screening(_ screen: @escaping HTTPScreen) -> HTTPScreen {
+        { request in
+            let started = ContinuousClock.now
+            guard var response = screen(request) else { return nil }
+            let id = clientID(request.headers["x-request-id"]) ?? freshID()
+            response.headers.add("X-Request-Id", id)
+            write(request, response, id: id, since: started)
+            return response
+        }
+    }
+
+    /// One line: method, path as sent, status, duration, bytes, id. Never a header value (tokens).
+    private static func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        Log.write([("time", .string(Log.timestamp())), ("method", .string(request.method)),
+                   ("path", .string(request.path)), ("status", .number(Double(response.status))),
+                   ("durationMs", .number((seconds * 1e6).rounded() / 1e3)),
+                   ("bytes", .number(Double(response.body.count))), ("requestId", .string(id))])
     }
 
     /// A client's id is kept when it is 1–128 visible ASCII characters (no spaces or controls,

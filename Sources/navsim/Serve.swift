@@ -15,6 +15,29 @@ enum Serve {
               help: "folder of NNNN_name.sql files (default: beside the binary, then /usr/share/navsim)"),
         .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
               help: "openapi.yaml served at /openapi.yaml (default: found like migrations)"),
+        // Authentication (RFC 6750). A token on the command line shows in `ps`: prefer the environment or a file.
+        .init(name: "token", env: "NAVSIM_TOKEN", defaultValue: nil,
+              help: "bearer token every route but /healthz requires (no tenancy: a token is full access)"),
+        .init(name: "token-file", env: "NAVSIM_TOKEN_FILE", defaultValue: nil,
+              help: "file of accepted bearer tokens, one a line (# comments); adds to --token"),
+        // Request bodies.
+        .init(name: "max-json-body", env: "NAVSIM_MAX_JSON_BODY", defaultValue: "\(NavSimService.maxBodyBytes)",
+              help: "largest JSON body in bytes (also for bodies of any other type); larger is 413"),
+        .init(name: "max-xml-body", env: "NAVSIM_MAX_XML_BODY", defaultValue: "\(NavSimService.maxStoryboardBytes)",
+              help: "largest storyboard (application/xml, text/xml) body in bytes; larger is 413"),
+        .init(name: "max-discard-body", env: "NAVSIM_MAX_DISCARD_BODY", defaultValue: "\(64 << 20)",
+              help: "bytes of an oversized body read and dropped so the client sees the 413; beyond, the reply goes out at once"),
+        // Slow and idle clients, connections.
+        .init(name: "header-timeout", env: "NAVSIM_HEADER_TIMEOUT", defaultValue: "10",
+              help: "seconds a connection has to send a request's headers (from its start or its previous reply); 0: none"),
+        .init(name: "request-timeout", env: "NAVSIM_REQUEST_TIMEOUT", defaultValue: "120",
+              help: "seconds a connection has to send a whole request, body included; 0: none"),
+        .init(name: "idle-timeout", env: "NAVSIM_IDLE_TIMEOUT", defaultValue: "30",
+              help: "seconds without a byte before a connection is closed; 0: none"),
+        .init(name: "max-connections", env: "NAVSIM_MAX_CONNECTIONS", defaultValue: "4096",
+              help: "concurrent connections, lowered to stay below the file-descriptor limit"),
+        .init(name: "max-connections-per-ip", env: "NAVSIM_MAX_CONNECTIONS_PER_IP", defaultValue: "256",
+              help: "concurrent connections from one IP address; 0: no limit"),
     ] + limitFlags.map(\.flag)
 
     /// One row per entry of `Limits`: exceeding one is a 422 `limit-exceeded` naming it.
@@ -41,8 +64,6 @@ enum Serve {
                 "arrays and objects in one JSON body (limit jsonContainers)") { $0.jsonContainers = $1 },
             row("max-json-depth", "NAVSIM_MAX_JSON_DEPTH", d.jsonDepth,
                 "arrays and objects nested in one JSON body (limit jsonDepth)") { $0.jsonDepth = $1 },
-            row("max-storyboard-bytes", "NAVSIM_MAX_STORYBOARD_BYTES", d.storyboard.documentBytes,
-                "bytes of one storyboard document (limit storyboardBytes)") { $0.storyboard.documentBytes = $1 },
             row("max-xml-attributes", "NAVSIM_MAX_XML_ATTRIBUTES", d.storyboard.attributesPerElement,
                 "attributes of one storyboard element (limit attributesPerElement)") { $0.storyboard.attributesPerElement = $1 },
             row("max-xml-elements", "NAVSIM_MAX_XML_ELEMENTS", d.storyboard.elements,
@@ -53,8 +74,10 @@ enum Serve {
     }()
 
     /// The limits the flags and environment give; a value that is not a positive integer exits 2.
-    static func limits(_ flags: Flags) -> Limits {
+    /// A storyboard document may be as large as an XML body may be (`--max-xml-body`).
+    static func limits(_ flags: Flags, storyboardBytes: Int) -> Limits {
         var limits = Limits.defaults
+        limits.storyboard.documentBytes = storyboardBytes
         for (flag, apply) in limitFlags {
             guard let text = flags[flag.name], let value = Int(text), value > 0 else {
                 fail("--\(flag.name) / \(flag.env ?? "") must be a positive integer, got \(flags[flag.name] ?? "nothing")")
@@ -62,6 +85,35 @@ enum Serve {
             apply(&limits, value)
         }
         return limits
+    }
+
+    /// A whole number flag in `range`, or exit 2 naming the flag.
+    static func number<T: FixedWidthInteger>(_ flags: Flags, _ name: String, _ type: T.Type,
+                                             min: T = 0) -> T {
+        let raw = flags[name] ?? ""
+        guard let value = T(raw.trimmingCharacters(in: .whitespaces)), value >= min else {
+            fail("--\(name) must be a whole number from \(min) to \(T.max), got \(raw)")
+        }
+        return value
+    }
+
+    /// The tokens of `--token` and `--token-file`; exits 2 when the file cannot be read or
+    /// names none. Never prints a token.
+    static func tokens(_ flags: Flags) -> BearerTokens {
+        var all: [String] = []
+        if let token = flags["token"] {
+            guard !BearerTokens([token]).isEmpty else { fail("--token / NAVSIM_TOKEN is empty") }
+            all.append(token)
+        }
+        if let path = flags["token-file"] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                fail("--token-file / NAVSIM_TOKEN_FILE: cannot read \(path)")
+            }
+            let fromFile = BearerTokens.tokens(inFile: String(decoding: data, as: UTF8.self))
+            guard !fromFile.isEmpty else { fail("--token-file / NAVSIM_TOKEN_FILE: \(path) holds no token") }
+            all += fromFile
+        }
+        return BearerTokens(all)
     }
 
     static func run(_ args: [String]) -> Never {
@@ -74,22 +126,41 @@ enum Serve {
         let openAPI = Resources.locate("openapi.yaml", given: flags["openapi"], flag: "--openapi / NAVSIM_OPENAPI", required: false)
             .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
 
+        let tokens = tokens(flags)
+        let jsonLimit = number(flags, "max-json-body", Int.self), xmlLimit = number(flags, "max-xml-body", Int.self)
+        let fileLimit = FileDescriptors.raiseSoftLimit()
+        let configuration = HTTPServerConfiguration(
+            host: host, port: portNumber,
+            maxBodyBytes: jsonLimit,
+            maxBodyBytesByMediaType: ["application/xml": xmlLimit, "text/xml": xmlLimit],
+            maxDiscardBytes: number(flags, "max-discard-body", Int.self),
+            connectionTimeoutSeconds: number(flags, "idle-timeout", UInt32.self),
+            headerTimeoutSeconds: number(flags, "header-timeout", UInt32.self),
+            requestTimeoutSeconds: number(flags, "request-timeout", UInt32.self),
+            connectionLimit: number(flags, "max-connections", UInt32.self, min: 1),
+            perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self))
+
         let service: NavSimService
         do {
             service = try NavSimService(databasePath: db, migrationsDirectory: migrations, openAPI: openAPI,
-                                        limits: limits(flags))
+                                        limits: limits(flags, storyboardBytes: xmlLimit), tokens: tokens)
         } catch {
             fail("cannot open the database \(db): \(error)")
         }
         let server: HTTPServer
         do {
-            let configuration = HTTPServerConfiguration(host: host, port: portNumber, maxBodyBytes: NavSimService.maxBodyBytes)
-            server = try HTTPServer(configuration: configuration, handler: RequestLog.wrapping(service.handle))
+            // Only tokens screen requests; without them the head is not built twice.
+            server = try HTTPServer(configuration: configuration,
+                                    screen: tokens.isEmpty ? nil : RequestLog.screening(service.screen),
+                                    handler: RequestLog.wrapping(service.handle))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
         }
         Log.event("listening", [("url", .string("http://\(host):\(server.port)")), ("db", .string(db)),
-                                ("version", .string(NavSimVersion.current))])
+                                ("version", .string(NavSimVersion.current)),
+                                ("tokens", .number(Double(tokens.count))),  // how many, never which
+                                ("maxConnections", .number(Double(server.connectionLimit))),
+                                ("fileDescriptorLimit", .number(Double(fileLimit)))])
         Signals.waitForTermination()
         Log.event("stopping")
         server.stop()

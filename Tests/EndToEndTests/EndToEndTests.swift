@@ -151,15 +151,16 @@ final class Server {
     let port: UInt16
     let logPath: String
 
-    init(databasePath: String, logPath: String) throws {
+    /// `arguments` and `environment` are added to the usual ones (host, port, db, resources).
+    init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         port = try freePort()
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
         process.executableURL = URL(fileURLWithPath: try locateBinary())
-        process.arguments = ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath]
-        var environment = ProcessInfo.processInfo.environment
+        process.arguments = ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath] + arguments
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
         environment["NAVSIM_OPENAPI"] = Checkout.openAPI
         process.environment = environment
@@ -191,7 +192,7 @@ final class Server {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             guard process.isRunning else { throw E2EError("navsim exited with \(process.terminationStatus): \(log)") }
-            if let r = try? exchange(port: port, "GET", "/healthz"), r.status == 200 { return }
+            if let r = try? exchange(port: port, "GET", "/healthz"), r.status == 200 { return }  // no token needed
             usleep(20_000)
         }
         throw E2EError("navsim did not answer /healthz on port \(port) within 10 s: \(log)")
@@ -413,12 +414,13 @@ struct EndToEndTests {
         #expect(r.status == 404)
         let lines = server.log.split(separator: "\n")
         #expect(server.logLines.count == lines.count, "a log line is not a JSON object: \(server.log)")
-        #expect(server.logLines.contains { $0["path"] as? String == "/v1/sessions/abc\nGET /healthz 200 1us" && $0["status"] as? Int == 404 },
+        // The log has the path as sent (escapes kept), like the request line.
+        #expect(server.logLines.contains { $0["path"] as? String == "/v1/sessions/abc%0AGET%20/healthz%20200%201us" && $0["status"] as? Int == 404 },
                 "\(server.log)")
 
-        // Over 1 MiB, announced by Content-Length: 413 before the body is read.
+        // Over 1 MiB: 413, after the body was read and dropped, so the client sees it.
         r = try exchange(port: server.port, "POST", "/v1/sessions/mail/controllers/inbox/dismiss",
-                         body: [UInt8](repeating: 32, count: (1 << 20) + 1), sendBody: false)
+                         body: [UInt8](repeating: 32, count: (1 << 20) + 1))
         #expect(r.status == 413, "\(r)")
         #expect(r["type"]?.string == "/v1/problems/payload-too-large", "\(r)")
         #expect(try server.request("GET", "/v1/sessions/mail")["version"]?.number == 1)
@@ -489,4 +491,72 @@ private func runToExit(_ arguments: [String], environment extra: [String: String
     if process.isRunning { kill(process.processIdentifier, SIGKILL); throw E2EError("navsim \(arguments) did not exit within 10 s") }
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     return (process.terminationStatus, output.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// A valid storyboard of about `bytes` bytes: one scene, padded with a comment.
+private func storyboard(paddedTo bytes: Int) -> [UInt8] {
+    let head = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
+        targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="vc1">
+            <scenes>
+                <scene sceneID="sc1">
+                    <objects>
+                        <viewController storyboardIdentifier="Home" id="vc1" customClass="HomeViewController" sceneMemberID="viewController"/>
+                    </objects>
+                </scene>
+            </scenes>
+        <!--
+        """
+    let tail = "-->\n</document>\n"
+    let line = Array(String(repeating: "padding ", count: 15).utf8) + [10]
+    var out = Array(head.utf8)
+    while out.count + line.count + tail.utf8.count < bytes { out += line }
+    return out + Array(tail.utf8)
+}
+
+/// Hostile and large requests; in the serialized suite, so that no two binaries start at once.
+extension EndToEndTests {
+    /// Real apps ship storyboards of 2.3 MB: 2.5 MB is accepted. 20 MB is over the 16 MiB XML
+    /// limit, and the 413 arrives after the whole body was sent, as a client that does not wait
+    /// for `100 Continue` needs (sending it would fail with a reset if the server closed first).
+    @Test func aLargeStoryboardUploadsAndAnOversizedOneGetsAReadable413() throws {
+        let scratch = try Scratch()
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("log"))
+        let big = try exchange(port: server.port, "PUT", "/v1/storyboards/Big", body: storyboard(paddedTo: 2_500_000),
+                               headers: [("Content-Type", "application/xml")])
+        #expect(big.status == 201, "\(big)")
+        let huge = try exchange(port: server.port, "PUT", "/v1/storyboards/Huge", body: storyboard(paddedTo: 20_000_000),
+                                headers: [("Content-Type", "application/xml")])
+        #expect(huge.status == 413, "\(huge)")
+        #expect(huge.text.contains("\(16 << 20)"), "the problem names the limit: \(huge)")
+        // JSON keeps its 1 MiB limit.
+        let json = try exchange(port: server.port, "POST", "/v1/sessions", body: Array(repeating: 0x20, count: 1_100_000))
+        #expect(json.status == 413, "\(json)")
+        #expect(try server.request("GET", "/v1/storyboards/Huge").status == 404)
+    }
+
+    /// With a token set, nothing but /healthz answers without it, and the token is never logged.
+    @Test func aTokenLocksEveryRouteButHealthz() throws {
+        let scratch = try Scratch()
+        let tokenFile = scratch.file("tokens")
+        try "# one a line\nfile-token-1\nfile-token-2\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("log"),
+                                arguments: ["--token-file", tokenFile], environment: ["NAVSIM_TOKEN": "env-token-0"])
+        #expect(try server.request("GET", "/healthz").status == 200)
+        let refused = try server.request("GET", "/v1/sessions")
+        #expect(refused.status == 401)
+        #expect(refused.header("WWW-Authenticate") == #"Bearer realm="navsim""#)
+        #expect(refused.header("Content-Type") == "application/problem+json")
+        let wrong = try server.request("GET", "/v1/sessions", headers: [("Authorization", "Bearer file-token-3")])
+        #expect(wrong.header("WWW-Authenticate") == #"Bearer realm="navsim", error="invalid_token""#)
+        for token in ["env-token-0", "file-token-1", "file-token-2"] {
+            #expect(try server.request("GET", "/v1/sessions", headers: [("Authorization", "Bearer \(token)")]).status == 200)
+        }
+        // A refused upload is answered after its body, not with a reset.
+        let upload = try exchange(port: server.port, "PUT", "/v1/storyboards/Big", body: storyboard(paddedTo: 3_000_000),
+                                  headers: [("Content-Type", "application/xml")])
+        #expect(upload.status == 401)
+        #expect(!server.log.contains("token-"), "a token reached the log")
+    }
 }

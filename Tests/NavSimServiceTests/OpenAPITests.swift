@@ -106,7 +106,7 @@ private let apiMarkdownOperations = [
 private let extensionOperations = ["tapTab"]
 
 /// A storyboard small enough to upload anywhere a `{name}` route needs one.
-private let probeStoryboard = """
+let probeStoryboard = """
     <?xml version="1.0" encoding="UTF-8"?>
     <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
     targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="vc1">
@@ -162,14 +162,20 @@ struct OpenAPITests {
         #expect(Set(spec.paths.map(\.template)).count == spec.paths.count, "a path listed twice")
     }
 
+    /// What every concrete path needs: the session `sid` (with `nav` holding `home`) and the
+    /// storyboard `Probe`.
+    static func prepare(_ h: ServiceHarness, sid: String) {
+        h.makeSession(sid)
+        _ = h.send("PUT", "/v1/storyboards/Probe", probeStoryboard, contentType: "application/xml")
+    }
+
     /// Documented (method, path) pairs the router does not serve: a 404 `not-found` or a 405.
     static func unservedRoutes(_ spec: OpenAPISpec) throws -> [String] {
         let h = try ServiceHarness()
         var problems: [String] = []
         for (n, pair) in spec.pairs.enumerated() {
             let sid = "probe-\(n)"
-            h.makeSession(sid)
-            _ = h.send("PUT", "/v1/storyboards/Probe", probeStoryboard, contentType: "application/xml")
+            prepare(h, sid: sid)
             let path = try concrete(pair.template, sid: sid)
             let (body, type) = body(pair.method, pair.template)
             let r = h.send(pair.method, path, body, contentType: type)

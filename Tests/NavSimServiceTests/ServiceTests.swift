@@ -52,13 +52,20 @@ final class ServiceHarness {
     let databasePath: String
     private(set) var service: NavSimService?
     let limits: Limits
+    let tokens: BearerTokens
+    /// Sent as `Authorization: Bearer …` with every request that carries no `Authorization` of
+    /// its own; the first of `tokens` by default. Set to `nil` to send none.
+    var bearer: String?
 
-    init(limits: Limits = .defaults) throws {
+    /// `tokens`: bearer tokens the service requires (none: no authentication).
+    init(limits: Limits = .defaults, tokens: [String] = []) throws {
         self.limits = limits
+        self.tokens = BearerTokens(tokens)
+        bearer = tokens.first
         directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("ServiceTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         databasePath = (directory as NSString).appendingPathComponent("navsim.sqlite")
-        service = try Self.open(databasePath, limits: limits)
+        service = try Self.open(databasePath, limits: limits, tokens: self.tokens)
     }
 
     deinit {
@@ -66,15 +73,16 @@ final class ServiceHarness {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    static func open(_ path: String, limits: Limits = .defaults) throws -> NavSimService {
+    static func open(_ path: String, limits: Limits = .defaults, tokens: BearerTokens = BearerTokens([])) throws -> NavSimService {
         let spec = FileManager.default.contents(atPath: ServiceFiles.openAPI).map { Array($0) } ?? []
-        return try NavSimService(databasePath: path, migrationsDirectory: ServiceFiles.migrations, openAPI: spec, limits: limits)
+        return try NavSimService(databasePath: path, migrationsDirectory: ServiceFiles.migrations, openAPI: spec,
+                                 limits: limits, tokens: tokens)
     }
 
     /// Drops the running service, then builds a new one on the same database file: a restart.
     func restart() throws {
         service = nil
-        service = try Self.open(databasePath, limits: limits)
+        service = try Self.open(databasePath, limits: limits, tokens: tokens)
     }
 
     /// Sends one request. `target` may carry a query (`/v1/sessions/s/history?after=2`); `body`
@@ -92,6 +100,7 @@ final class ServiceHarness {
             }
         }
         var headers = HTTPHeaders(extra)
+        if let bearer, headers["authorization"] == nil { headers.add("Authorization", "Bearer \(bearer)") }
         if let body, !body.isEmpty, let contentType { headers.add("Content-Type", contentType) }
         let request = HTTPRequest(method: method, path: path, query: query, headers: headers,
                                   body: body.map { Array($0.utf8) } ?? [], bodyTooLarge: bodyTooLarge)
@@ -301,8 +310,15 @@ struct BadInputTests {
                           415, "unsupported-media-type")
             expectProblem(h.send("POST", "/v1/sessions", #"{"id": "t"}"#, contentType: "text/plain"), 415, "unsupported-media-type")
         }
-        // A charset parameter is still JSON.
+        // Only application/json and application/problem+json, any case, with parameters.
+        h.expectUnchanged("s") {
+            for type in ["application/vnd.api+json", "application/jsonx", "text/json", "application/merge-patch+json"] {
+                expectProblem(h.send("POST", "/v1/sessions/s/controllers/nav/push", body, contentType: type), 415, "unsupported-media-type")
+            }
+        }
         #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", body, contentType: "application/json; charset=utf-8").status == 200)
+        #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
+                       contentType: "Application/Problem+JSON").status == 200)
     }
 
     @Test func unknownSessionIs404() throws {
@@ -395,7 +411,7 @@ struct BadInputTests {
         h.makeSession("s")
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p1"}}"#)
         h.expectUnchanged("s") {
-            for stale in [#""0""#, #""2""#, "0", #"W/"7""#, #"W/"1""#, #""0", "2""#] {
+            for stale in [#""0""#, #""2""#, #"W/"7""#, #"W/"1""#, #""0", "2""#] {
                 let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
                                headers: [("If-Match", stale)])
                 expectProblem(r, 412, "version-mismatch")
@@ -410,14 +426,26 @@ struct BadInputTests {
             expectProblem(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "loose"}"#, headers: [("If-Match", #""0""#)]),
                           412, "version-mismatch")
             expectProblem(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""0""#)]), 412, "version-mismatch")
+            // RFC 9110 §8.8.3: not `*` and not entity tags is a malformed header (400), not a stale version.
+            for malformed in ["1", #""1"#, "W/1", #""1" "2""#, ",", ""] {
+                let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
+                               headers: [("If-Match", malformed)])
+                expectProblem(r, 400, "invalid-header")
+                #expect(r["field"]?.string == "If-Match", "\(r)")
+            }
+            expectProblem(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", "1")]), 400, "invalid-header")
         }
+
         // RFC 9110 §13.1.1: a list matches when one of its strong tags does.
         let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
                        headers: [("If-Match", #""0", "1""#)])
         #expect(r.status == 200, "\(r)")
         #expect(r["version"]?.number == 2)
         #expect(r.headers["etag"] == #""2""#)
-        #expect(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""2""#)]).status == 204)
+        // Two If-Match lines are one list (RFC 9110 §5.3).
+        #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p3"}}"#,
+                       headers: [("If-Match", #""7""#), ("If-Match", #""2""#)]).status == 200)
+        #expect(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""3""#)]).status == 204)
     }
 
     /// Bodies that say nothing a route takes are refused, not recorded (found by schemathesis).

@@ -122,6 +122,18 @@ public struct Problem: Error, Sendable {
         return Problem(status: 500, slug: "storage-failure", title: title,
                        detail: "The database could not complete the write; nothing was stored. The server log has the cause.")
     }
+    /// 400: a request header field is malformed (e.g. `If-Match` that is not `*` or entity tags).
+    static func invalidHeader(_ field: String, _ detail: String) -> Problem {
+        Problem(status: 400, slug: "invalid-header", title: "Malformed header field", detail: detail, field: field)
+    }
+    /// 401 (RFC 6750 §3): no bearer token, or `invalidToken` when one was sent that is not accepted.
+    static func unauthorized(invalidToken: Bool) -> Problem {
+        var p = Problem(status: 401, slug: "unauthorized", title: "Authentication required",
+                        detail: invalidToken ? "The bearer token is not accepted."
+                            : "Send Authorization: Bearer <token> (RFC 6750).")
+        p.headers = [("WWW-Authenticate", invalidToken ? #"Bearer realm="navsim", error="invalid_token""# : #"Bearer realm="navsim""#)]
+        return p
+    }
     static func conflict(_ slug: String, _ detail: String) -> Problem {
         Problem(status: 409, slug: slug, title: "Conflict", detail: detail)
     }

@@ -99,6 +99,9 @@ final class StoryboardCatalog: Sendable {
         }
     }
 
+    /// Media types a storyboard upload may be sent as (parameters such as `charset` aside).
+    static let xmlMediaTypes: Set<String> = ["application/xml", "text/xml"]
+
     static func validName(_ name: String) throws(Problem) -> String {
         guard !name.isEmpty, name.utf8.count <= 200, !name.contains("/") else {
             throw Problem.invalidField("name", "A storyboard name is 1–200 characters without '/'.")
@@ -139,8 +142,7 @@ final class StoryboardCatalog: Sendable {
     /// detail), 422 for a document that is not an iOS storyboard; 201 new, 200 replaced. Custom
     /// segue declarations survive a replacement (they are about classes, not the XML).
     func put(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let type = req.headers["content-type"]?.lowercased()
-        guard let type, type.hasPrefix("application/xml") || type.hasPrefix("text/xml") else {
+        guard let type = req.mediaType, Self.xmlMediaTypes.contains(type) else {
             throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/xml")
         }
         let storyboard: Storyboard
@@ -186,8 +188,7 @@ final class StoryboardCatalog: Sendable {
     func putCustomSegues(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         var body = JSON.object([])
         if !req.body.isEmpty {
-            let type = req.headers["content-type"]?.lowercased()
-            guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
+            guard let type = req.mediaType, NavSimService.jsonMediaTypes.contains(type) else {
                 throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
             }
             body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
