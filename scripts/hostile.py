@@ -273,6 +273,20 @@ def json_deep_nesting(suite: Suite) -> str:
     return f"{reply.status} in {wall * 1000:.0f} ms, {cpu * 1000:.0f} ms CPU ({len(body)} bytes, depth {depth})"
 
 
+@check(1, "1 MiB JSON array of 200,000 strings")
+def json_wide_array(suite: Suite) -> str:
+    srv = suite.started()
+    srv.request("GET", "/v1/sessions")
+    body = ('{"id":"wide","root":{"id":"r","unwindActions":[' + ",".join(['"a:"'] * 200_000) + "]}}").encode()
+    require(len(body) <= 1 << 20, "test body over 1 MiB")
+    reply, wall, cpu, _ = measured(srv, lambda: srv.request("POST", "/v1/sessions", body, timeout=HOSTILE_TIMEOUT))
+    require(reply is not None, f"no answer within {HOSTILE_TIMEOUT:.0f}s")
+    require(reply.status < 500, f"{reply}")
+    require(reply.status < 300 or is_problem(reply), f"{reply.status} is not problem+json")
+    require(cpu <= CPU_PER_MIB, f"{reply.status} after {cpu * 1000:.0f} ms CPU (bound {CPU_PER_MIB * 1000:.0f} ms), wall {wall:.2f}s")
+    return f"{reply.status} in {wall * 1000:.0f} ms, {cpu * 1000:.0f} ms CPU ({len(body)} bytes)"
+
+
 def spec_refused(suite: Suite, root: dict | str, what: str) -> str:
     """`root` is a ControllerSpec, or its JSON text when it is too deep for Python's encoder."""
     srv = suite.started()
@@ -671,7 +685,9 @@ def malformed_if_match(suite: Suite) -> str:
     srv = suite.started()
     new_session(srv)
     bad, figures = [], []
-    for value in ("0", '"0', "abc", '"0" "1"', '"0",,'):
+    # Not entity-tags (RFC 9110 §8.8.3): unquoted, unterminated, a list without its comma, weak unquoted.
+    # (Empty list elements such as `"0",,` are legal: §5.6.1 asks recipients to ignore them.)
+    for value in ("0", '"0', "abc", '"0" "1"', "W/0"):
         r = srv.request("PATCH", "/v1/sessions/s", {"traits": {}}, headers={"If-Match": value})
         figures.append(f"{value!r} {r.status}")
         if r.status != 400:

@@ -33,7 +33,7 @@ cleanup() {
 trap cleanup EXIT
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-NAVSIM_MIGRATIONS="$repo/migrations" NAVSIM_OPENAPI="$repo/openapi.yaml" \
+env -u NAVSIM_TOKEN NAVSIM_MIGRATIONS="$repo/migrations" NAVSIM_OPENAPI="$repo/openapi.yaml" \
   "$binary" --host 127.0.0.1 --port "$port" --db "$work/navsim.sqlite" >"$work/server.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
