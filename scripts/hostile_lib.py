@@ -1,0 +1,167 @@
+"""Shared by scripts/hostile.py and scripts/kill-loop.py: start and stop the release binary on
+127.0.0.1, talk to it over HTTP/1.1, and read a process's CPU time and peak memory from /proc.
+
+Python 3 standard library only. Every wait is bounded; nothing here listens on anything but the
+loopback address.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BINARY = REPO / ".build" / "release" / "navsim"
+MIGRATIONS = REPO / "migrations"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel's choice)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its threads, in seconds (/proc/<pid>/stat)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14, 15)
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The process's resident-set high-water mark (VmHWM), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    seconds: float
+
+    @property
+    def json(self):
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return None
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "")
+
+    def __str__(self) -> str:
+        text = self.body[:160].decode("utf-8", "replace").replace("\n", " ")
+        return f"{self.status} {text}"
+
+
+@dataclass
+class Server:
+    """One navsim process on 127.0.0.1:<free port> with its own database.
+
+    `start()` waits (bounded) for /healthz; `kill()` is SIGKILL, `stop()` SIGTERM. Replies seen
+    through `request` are kept in `seen` so a caller can look for 5xx or leaked text afterwards.
+    """
+
+    db: Path
+    args: list[str] = field(default_factory=list)
+    preexec: object = None
+    log: Path | None = None
+    port: int = 0
+    proc: subprocess.Popen | None = None
+    seen: list[tuple[str, str, Reply]] = field(default_factory=list)
+
+    def start(self, timeout: float = 15.0, expect_up: bool = True) -> bool:
+        for _ in range(3):  # another process may take the free port between the probe and the bind
+            self.port = free_port()
+            env = dict(os.environ, NAVSIM_MIGRATIONS=str(MIGRATIONS))
+            env.pop("NAVSIM_TOKEN", None)
+            if self.log is None:
+                self.log = Path(tempfile.mkstemp(prefix="navsim-", suffix=".log")[1])
+            out = open(self.log, "ab")
+            self.proc = subprocess.Popen(
+                [str(BINARY), "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db), *self.args],
+                stdout=out, stderr=out, stdin=subprocess.DEVNULL, env=env, preexec_fn=self.preexec)
+            out.close()
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                try:
+                    r = self.request("GET", "/healthz", timeout=1.0, record=False)
+                    if r.status == 200:
+                        return True
+                except OSError:
+                    pass
+                time.sleep(0.05)
+            if not expect_up:
+                return False
+            if self.proc.poll() is None:
+                raise RuntimeError(f"navsim did not answer /healthz within {timeout}s (log {self.log})")
+            if "Address already in use" not in self.log_text():
+                raise RuntimeError(f"navsim exited with {self.proc.returncode}: {self.log_text()[-400:]}")
+        raise RuntimeError("no free port after 3 tries")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log and self.log.exists() else ""
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        if self.proc:
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def request(self, method: str, path: str, body: bytes | str | dict | list | None = None,
+                headers: dict[str, str] | None = None, timeout: float = 10.0, record: bool = True,
+                content_type: str | None = "application/json") -> Reply:
+        """One request on a fresh connection. A dict or list body is sent as JSON."""
+        hdrs = dict(headers or {})
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+        if isinstance(body, str):
+            body = body.encode()
+        if body is not None and content_type and "Content-Type" not in hdrs:
+            hdrs["Content-Type"] = content_type
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        started = time.monotonic()
+        try:
+            conn.request(method, path, body=body, headers=hdrs)
+            resp = conn.getresponse()
+            data = resp.read()
+            reply = Reply(resp.status, {k.lower(): v for k, v in resp.getheaders()}, data,
+                          time.monotonic() - started)
+        finally:
+            conn.close()
+        if record:
+            self.seen.append((method, path, reply))
+        return reply

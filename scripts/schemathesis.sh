@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# schemathesis against the live release binary, from the repository's openapi.yaml: every check,
+# every phase (examples, coverage, fuzzing, stateful — the stateful phase follows the `links` of
+# openapi.yaml), a fixed seed so that a CI run can be replayed, and a time cap of its own.
+# Fails on any 5xx, server crash, reply that violates openapi.yaml (ST1xx: status, content type,
+# headers, schema), stateful failure (ST3xx: a deleted resource still there, a created one not
+# found), authentication failure (ST4xx) or schemathesis error other than its own internal ones.
+# Requests whose acceptance disagrees with the request schemas (ST201 accepted though invalid,
+# ST202 refused though valid) are spec drift: listed, and failing only with ST_STRICT=1.
+#
+#   scripts/schemathesis.sh            # expects .build/release/navsim; builds nothing
+#
+# Environment: ST_MAX_EXAMPLES (per operation and phase, default 40), ST_MAX_TIME (seconds,
+# default 300), ST_SEED (default 9), ST_WORKERS (default 2). Requirements (pinned):
+# scripts/security-requirements.txt, installed here when schemathesis is missing.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+
+binary=.build/release/navsim
+[ -x "$binary" ] || { echo "no $binary: build it first (swift build -c release)" >&2; exit 2; }
+if ! command -v st >/dev/null 2>&1; then
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check \
+    -r scripts/security-requirements.txt
+fi
+
+work=$(mktemp -d /tmp/navsim-schemathesis.XXXXXX)
+pid=
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+env -u NAVSIM_TOKEN NAVSIM_MIGRATIONS="$repo/migrations" NAVSIM_OPENAPI="$repo/openapi.yaml" \
+  "$binary" --host 127.0.0.1 --port "$port" --db "$work/navsim.sqlite" >"$work/server.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+  python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/healthz', timeout=1)" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { echo "navsim exited at start:" >&2; cat "$work/server.log" >&2; exit 1; }
+  sleep 0.1
+done
+
+max_time=${ST_MAX_TIME:-300}
+echo "schemathesis $(st --version | awk '{print $NF}') against 127.0.0.1:$port, at most ${max_time}s"
+status=0
+# `timeout` is the hard cap around schemathesis' own --max-time (its shrinking can overrun).
+# The stateful phase's scenarios: up to 12 linked calls (schemathesis' default is 6).
+cat >"$work/schemathesis.toml" <<'TOML'
+[phases.stateful]
+max-steps = 12
+TOML
+# Run from $work: schemathesis keeps a cache of past failures (.schemathesis/) in the working
+# directory and replays it first; every gate run starts without one and leaves none in the checkout.
+(cd "$work" && timeout --signal=INT --kill-after=20 $((max_time + 60)) \
+  st --config-file "$work/schemathesis.toml" run "$repo/openapi.yaml" --url "http://127.0.0.1:$port" \
+    --checks all \
+    --phases examples,coverage,fuzzing,stateful \
+    --max-examples "${ST_MAX_EXAMPLES:-40}" \
+    --max-time "$max_time" \
+    --seed "${ST_SEED:-9}" \
+    --workers "${ST_WORKERS:-2}" \
+    --request-timeout 10 \
+    --generation-database none \
+    --suppress-health-check all \
+    --no-color \
+    --report junit --report-dir "$work/report") \
+  | tee "$work/st.out" || status=$?
+
+# schemathesis' own verdict, sorted into what fails the gate and what is reported.
+verdict=$(python3 - "$work/st.out" "${ST_STRICT:-0}" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+strict = sys.argv[2] == "1"
+section = lambda name: re.search(rf"^{name}:\n((?:  .*\n)+)", text, re.M)
+failing, drift, tool = [], [], []
+m = section("Failures")
+for line in (m.group(1).splitlines() if m else []):
+    c = re.search(r"(ST(\d)\d\d) (.*): (\d+)", line)
+    if c:
+        (drift if c.group(2) == "2" and not strict else failing).append(f"{c.group(1)} {c.group(3)}: {c.group(4)}")
+m = section("Errors")
+for line in (m.group(1).splitlines() if m else []):
+    e = re.search(r"([A-Za-z][A-Za-z ]+): (\d+)", line)
+    if e:
+        (tool if e.group(1).strip() == "Runtime Error" else failing).append(f"{e.group(1).strip()}: {e.group(2)}")
+cases = re.search(r"Test cases:\s*\n?\s*(\d+) generated", text)
+print(f"cases={cases.group(1) if cases else 0}")
+print("failing=" + "; ".join(failing))
+print("drift=" + "; ".join(drift))
+print("tool=" + "; ".join(tool))
+PY
+)
+cases=$(sed -n 's/^cases=//p' <<<"$verdict")
+failing=$(sed -n 's/^failing=//p' <<<"$verdict")
+drift=$(sed -n 's/^drift=//p' <<<"$verdict")
+tool=$(sed -n 's/^tool=//p' <<<"$verdict")
+if [ -n "$drift" ]; then echo "schemathesis: spec drift (ST2xx, not failing without ST_STRICT=1): $drift"; fi
+if [ -n "$tool" ]; then echo "schemathesis: errors inside schemathesis itself (not the server's; not failing): $tool"; fi
+if [ -n "$failing" ]; then
+  echo "schemathesis: failing: $failing"
+  status=1
+elif [ "$status" -ne 0 ] && [ -z "$drift$tool" ]; then
+  echo "schemathesis: exit $status without a failure summary"  # interrupted, timed out, crashed
+else
+  status=0
+fi
+
+served=$(grep -cE '^[A-Z]+ /[^ ]* [0-9]{3} ' "$work/server.log" || true)
+if ! kill -0 "$pid" 2>/dev/null; then
+  echo "schemathesis: the server died during the run" >&2
+  tail -20 "$work/server.log" >&2
+  status=1
+fi
+fives=$(grep -cE '^[A-Z]+ /[^ ]* 5[0-9][0-9] ' "$work/server.log" || true)
+[ "$fives" -eq 0 ] || status=1
+echo "schemathesis: $cases test cases, $served requests served, $fives answered 5xx: $([ "$status" -eq 0 ] && echo ok || echo FAIL)"
+if [ "$status" -ne 0 ]; then
+  echo "server log tail:" >&2
+  grep -E ' 5[0-9][0-9] ' "$work/server.log" | head -20 >&2 || true
+fi
+exit "$status"
