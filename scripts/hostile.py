@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile-input suite (issue 9, items 1–9) against the release binary over real HTTP.
+"""Hostile-input suite (issue 9, items 1–9, and what held before it: item 0) against the release binary over real HTTP.
 
     python3 scripts/hostile.py [--only 1,4,8] [--verbose]
 
@@ -244,6 +244,97 @@ def check(item: int, name: str):
         CHECKS.append((item, name, fn))
         return fn
     return register
+
+
+# What already held before issue 9 and must keep holding (item 0 in the output).
+
+@check(0, "64 clients writing one session: every write acknowledged once, the history gapless")
+def one_session_many_clients(suite: Suite) -> str:
+    srv = suite.started()
+    new_session(srv, {"id": "root", "class": "RootViewController"}, sid="shared")
+    clients, writes = 64, 5
+    acknowledged: list[int] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def client(n: int) -> None:
+        for k in range(writes):
+            try:
+                r = srv.request("PATCH", "/v1/sessions/shared/controllers/root", {"title": f"c{n}-{k}"}, timeout=30)
+            except OSError as e:
+                with lock:
+                    errors.append(f"client {n}: {e}")
+                return
+            with lock:
+                if r.status == 200 and isinstance(r.json.get("version"), int):
+                    acknowledged.append(r.json["version"])
+                else:
+                    errors.append(f"client {n}: {r}")
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    wall = time.monotonic() - started
+    require(not errors, f"{len(errors)} failed writes: {errors[:3]}")
+    total = clients * writes
+    require(sorted(acknowledged) == list(range(1, total + 1)), f"acknowledged versions are not 1…{total} once each")
+    history = srv.request("GET", "/v1/sessions/shared/history?after=0&limit=1000").json
+    versions = [e["version"] for e in history.get("entries", [])]
+    require(versions == list(range(1, total + 1)), f"history versions are not 1…{total} in order: {versions[:5]}…")
+    require(version(srv, "shared") == total, "the session's version is not the number of writes")
+    return f"{total} writes from {clients} clients in {wall:.1f}s, versions 1…{total} once each, history gapless"
+
+
+@check(0, "external DTDs and entities: refused, and the URL they name is never fetched")
+def external_entities_not_fetched(suite: Suite) -> str:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    listener.settimeout(0.2)
+    port = listener.getsockname()[1]
+    contacted = 0
+    stop = threading.Event()
+
+    def accept() -> None:
+        nonlocal contacted
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+                contacted += 1
+                conn.close()
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept)
+    thread.start()
+    srv = suite.started()
+    url = f"http://127.0.0.1:{port}/navsim.dtd"
+    bodies = {
+        "external DTD": f'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE document SYSTEM "{url}">\n'
+                        '<document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0"><scenes/></document>',
+        "external entity": f'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE document [<!ENTITY x SYSTEM "{url}">]>\n'
+                           '<document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0"><scenes>&x;</scenes></document>',
+        "parameter entity": f'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE document [<!ENTITY % p SYSTEM "{url}"> %p;]>\n'
+                            '<document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0"><scenes/></document>',
+        "billion laughs": '<?xml version="1.0"?>\n<!DOCTYPE document [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+                          '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>\n'
+                          '<document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0"><scenes>&d;</scenes></document>',
+    }
+    try:
+        for what, xml in bodies.items():
+            reply = put_xml(srv, "Hostile", xml.encode())
+            expect_refusal(reply, (400, 422), what)
+        time.sleep(0.5)
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+    require(contacted == 0, f"the listener named in the DTD was contacted {contacted} times")
+    require(srv.request("GET", "/v1/storyboards/Hostile").status == 404, "a hostile storyboard was stored")
+    return f"{len(bodies)} documents refused, listener contacted 0 times"
 
 
 @check(1, "1 MiB JSON object with 95,000 distinct members")
