@@ -20,7 +20,8 @@ public struct Limits: Sendable, Equatable {
     /// View controllers of one tab bar controller (`tabsPerTabBar`, default 64; UIKit shows 5 and
     /// lists the rest under More, R88).
     public var tabsPerTabBar: Int
-    /// ControllerSpecs in one array of one spec or operation: `viewControllers`, `children`
+    /// Entries in one list of a spec, patch or operation: ControllerSpecs in `viewControllers`
+    /// and `children`, strings in `unwindActions`, segues in `shouldPerformSegue`
     /// (`specWidth`, default 256).
     public var specWidth: Int
     /// ControllerSpecs nested inside one another, through JSON or storyboard relationship and
@@ -110,6 +111,16 @@ final class SpecBudget {
                                         detail: "The request would bring the session over \(limits.controllersPerSession) controllers (at \(path.isEmpty ? "the body" : path)).")
         }
         remaining -= 1
+    }
+
+    /// Checks the entries of one list or map of a spec or patch (`unwindActions`,
+    /// `shouldPerformSegue`): each is kept with the controller and encoded in every reply.
+    /// - Throws: 422 `limit-exceeded` for `specWidth`.
+    func checkEntries(_ count: Int, path: String) throws(Problem) {
+        guard count <= limits.specWidth else {
+            throw Problem.limitExceeded("specWidth", max: limits.specWidth,
+                                        detail: "\(path) has \(count) entries; at most \(limits.specWidth) are allowed in one list of a controller.")
+        }
     }
 
     /// Checks the length of one array of ControllerSpecs.

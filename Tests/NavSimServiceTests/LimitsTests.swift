@@ -142,6 +142,21 @@ struct FiniteNumberTests {
 
 @Suite("Service: limits on what one request creates")
 struct RequestLimitTests {
+    /// Lists kept with a controller (`unwindActions`, `shouldPerformSegue`) are bounded by
+    /// `specWidth` too: 200,000 strings fit in 1 MiB and cost every later reply.
+    @Test func listsOfAControllerAreBoundedBySpecWidth() throws {
+        let h = try ServiceHarness(limits: Limits(specWidth: 4))
+        h.makeSession("s")
+        func actions(_ n: Int) -> String { "[" + (0..<n).map { "\"a\($0):\"" }.joined(separator: ",") + "]" }
+        func segues(_ n: Int) -> String { "{" + (0..<n).map { "\"s\($0)\": true" }.joined(separator: ",") + "}" }
+        h.expectUnchanged("s") {
+            expectLimit(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "x", "unwindActions": "# + actions(5) + "}"), "specWidth", max: 4)
+            expectLimit(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "x", "shouldPerformSegue": "# + segues(5) + "}"), "specWidth", max: 4)
+            expectLimit(h.send("PATCH", "/v1/sessions/s/controllers/home", #"{"unwindActions": "# + actions(5) + "}"), "specWidth", max: 4)
+        }
+        #expect(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "x", "unwindActions": "# + actions(4) + #", "shouldPerformSegue": "# + segues(4) + "}").status == 201)
+    }
+
     @Test func fiftyThousandChildrenAreRefusedBeforeAnyIsBuilt() throws {
         let h = try ServiceHarness()
         h.makeSession("s")

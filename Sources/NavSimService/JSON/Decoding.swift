@@ -86,12 +86,19 @@ struct Decoder {
     func boolMap(_ r: BodyReader, _ key: String) throws(Problem) -> [String: Bool]? {
         guard let v = r.raw(key), !v.isNull else { return nil }
         guard let o = v.object else { throw Problem.invalidField(r.name(key), "\(r.name(key)) maps segue identifiers to true/false.") }
+        try budget.checkEntries(o.count, path: r.name(key))
         var out: [String: Bool] = [:]
         for (k, b) in o {
             guard let b = b.bool else { throw Problem.invalidField("\(r.name(key)).\(k)", "\(r.name(key)).\(k) must be true or false.") }
             out[k] = b
         }
         return out
+    }
+
+    /// A list of strings of a spec or patch (`unwindActions`), no longer than ``Limits/specWidth``.
+    func stringList(_ r: BodyReader, _ key: String) throws(Problem) -> [String]? {
+        if let items = r.raw(key)?.array { try budget.checkEntries(items.count, path: r.name(key)) }
+        return try r.strings(key)
     }
 
     /// Reads a ControllerSpec object; nil when it names a storyboard without an entry point.
@@ -153,7 +160,7 @@ struct Decoder {
             spec.preferredStyle = v
         }
         if let v = try boolMap(r, "shouldPerformSegue") { spec.shouldPerformSegue = v }
-        if let v = try r.strings("unwindActions") { spec.unwindActions = v }
+        if let v = try stringList(r, "unwindActions") { spec.unwindActions = v }
         return spec
     }
 
@@ -179,7 +186,7 @@ struct Decoder {
         if r.has("traitOverrides") { p.traitOverrides = .some(try traitOverrides(r, "traitOverrides")) }
         if r.has("preferredContentSize") { p.preferredContentSize = .some(try size(r, "preferredContentSize")) }
         p.shouldPerformSegue = try boolMap(r, "shouldPerformSegue")
-        p.unwindActions = try r.strings("unwindActions")
+        p.unwindActions = try stringList(r, "unwindActions")
         return p
     }
 
