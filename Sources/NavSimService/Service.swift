@@ -49,11 +49,8 @@ public final class NavSimService: Sendable {
         requestCount.add(1, ordering: .relaxed)
         if let refusal = screen(request) { return refusal }
         do {
-            // RFC 9110 §9.3.2: HEAD is GET without the content (libmicrohttpd leaves the body out).
-            guard request.method == "HEAD" else { return try route(request) }
-            var get = request
-            get.method = "GET"
-            return try route(get)
+            // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
+            return try route(request)
         } catch {
             if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
             return Self.problem(error)
@@ -65,7 +62,7 @@ public final class NavSimService: Sendable {
     /// RFC 6750 §3) when tokens are set and none was sent, on every route but `/healthz`.
     /// The server runs it before reading a body; `handle` runs it again, so it holds in process too.
     public func screen(_ request: HTTPRequest) -> HTTPResponse? {
-        guard !tokens.isEmpty, request.pathSegments != ["healthz"] else { return nil }
+        guard !tokens.isEmpty, Self.router.requiresToken(path: request.pathSegments) else { return nil }
         switch tokens.verdict(authorization: request.headers.values(for: "Authorization")) {
         case .accepted: return nil
         case .missing: return Self.problem(.unauthorized(invalidToken: false))
@@ -106,131 +103,143 @@ public final class NavSimService: Sendable {
 
     // MARK: - Routing
 
+    /// Every route of the HTTP contract (`openapi.yaml`, docs/api.md), registered once: the router
+    /// derives 404 `not-found`, 405 with `Allow` and HEAD from this table, the bearer-token screen
+    /// reads `requiresToken` from it, and the OpenAPI tests compare it with the spec.
+    static let router = Router<NavSimService>([
+        Route("GET", "/") { _, _, _ throws(Problem) in json(200, index) },
+        Route("GET", "/healthz", requiresToken: false) { _, _, _ throws(Problem) in json(200, .object([("status", .string("ok"))])) },
+        Route("GET", "/openapi.yaml") { s, _, _ throws(Problem) in
+            HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: s.openAPI)
+        },
+        Route("GET", "/metrics") { s, _, _ throws(Problem) in s.metrics() },
+        Route("GET", "/v1/sessions") { s, req, _ throws(Problem) in try s.listSessions(req) },
+        Route("POST", "/v1/sessions") { s, req, _ throws(Problem) in try s.createSession(req) },
+        Route("GET", "/v1/sessions/{sid}") { s, req, p throws(Problem) in try s.getSession(req, p["sid"]) },
+        Route("PATCH", "/v1/sessions/{sid}") { s, req, p throws(Problem) in try s.setTraits(req, p["sid"]) },
+        Route("DELETE", "/v1/sessions/{sid}") { s, req, p throws(Problem) in try s.deleteSession(req, p["sid"]) },
+        Route("PUT", "/v1/sessions/{sid}/rootViewController") { s, req, p throws(Problem) in try s.setRoot(req, p["sid"]) },
+        Route("POST", "/v1/sessions/{sid}/controllers") { s, req, p throws(Problem) in try s.createController(req, p["sid"]) },
+        Route("GET", "/v1/sessions/{sid}/controllers/{cid}") { s, _, p throws(Problem) in try s.getController(p["sid"], p["cid"]) },
+        Route("PATCH", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
+            try s.updateController(req, p["sid"], p["cid"])
+        },
+        Route("POST", "/v1/sessions/{sid}/controllers/{cid}/{operation}") { s, req, p throws(Problem) in
+            try s.perform(req, p["sid"], p["cid"], p["operation"])
+        },
+        Route("POST", "/v1/sessions/{sid}/turns") { s, req, p throws(Problem) in try s.runTurn(req, p["sid"]) },
+        Route("GET", "/v1/sessions/{sid}/history") { s, req, p throws(Problem) in try s.history(req, p["sid"]) },
+        Route("GET", "/v1/sessions/{sid}/transitions") { s, _, p throws(Problem) in try s.transitions(p["sid"]) },
+        Route("POST", "/v1/sessions/{sid}/transitions/complete") { s, req, p throws(Problem) in
+            try s.finishTransition(req, p["sid"], .completeTransition(id: nil))
+        },
+        Route("POST", "/v1/sessions/{sid}/transitions/{tid}/complete") { s, req, p throws(Problem) in
+            try s.finishTransition(req, p["sid"], .completeTransition(id: p["tid"]))
+        },
+        Route("POST", "/v1/sessions/{sid}/transitions/{tid}/cancel") { s, req, p throws(Problem) in
+            try s.finishTransition(req, p["sid"], .cancelTransition(id: p["tid"]))
+        },
+    ] + StoryboardCatalog.routes { $0.storyboards })
+
     func route(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
-        let parts = req.pathSegments
-        func allow(_ methods: [String]) throws(Problem) {
-            if !methods.contains(req.method) { throw Problem.methodNotAllowed(req.method, allow: methods) }
+        return try Self.router.dispatch(self, req)
+    }
+
+    // MARK: - Session routes
+
+    /// `PATCH /v1/sessions/{sid}`: `{"traits": …}` changes the window's traits.
+    func setTraits(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid) { body, state, decoder throws(Problem) in
+            let r = try BodyReader(body, allowed: ["traits"])
+            guard r.has("traits") else { throw Problem.invalidField("traits", "traits is required.") }
+            let traits = try decoder.traits(r.raw("traits"), path: "traits", base: state.traits)
+            return [.setTraits(traits)]
         }
-        switch parts.count {
-        case 0:
-            try allow(["GET"])
-            return Self.json(200, Self.index)
-        case 1 where parts[0] == "healthz":
-            try allow(["GET"])
-            return Self.json(200, .object([("status", .string("ok"))]))
-        case 1 where parts[0] == "openapi.yaml":
-            try allow(["GET"])
-            return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: openAPI)
-        case 1 where parts[0] == "metrics":
-            try allow(["GET"])
-            return metrics()
-        default: break
+    }
+
+    /// `PUT /v1/sessions/{sid}/rootViewController`: `{"viewController", "animated"?}`.
+    func setRoot(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid) { body, _, decoder throws(Problem) in
+            let r = try BodyReader(body, allowed: ["viewController", "animated"])
+            let ref = try decoder.ref(r.raw("viewController"), path: "viewController")
+            return [.setRoot(ref, animated: try r.bool("animated") ?? false)]
         }
-        guard parts.count >= 2, parts[0] == "v1" else { throw Problem.notFound(req.path) }
-        if parts[1] == "storyboards" { return try storyboards.route(req, Array(parts.dropFirst(2))) }
-        guard parts[1] == "sessions" else { throw Problem.notFound(req.path) }
-        if parts.count == 2 {
-            try allow(["GET", "POST"])
-            return req.method == "POST" ? try createSession(req) : try listSessions(req)
+    }
+
+    /// `POST /v1/sessions/{sid}/controllers`: a ControllerSpec; 201 with the controller.
+    func createController(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid, created: true) { body, _, decoder throws(Problem) in
+            guard !body.isNull, let spec = try decoder.spec(body, path: "") else {
+                throw Problem.invalidField("body", "The storyboard has no initial view controller (instantiateInitialViewController() returns nil).")
+            }
+            return [.createController(spec)]
         }
-        let sid = parts[2]
-        let rest = Array(parts.dropFirst(3))
-        switch rest.count {
-        case 0:
-            try allow(["GET", "PATCH", "DELETE"])
-            switch req.method {
-            case "GET": return try getSession(req, sid)
-            case "DELETE": return try deleteSession(req, sid)
-            default: return try mutate(req, sid) { body, state, decoder throws(Problem) in
-                let r = try BodyReader(body, allowed: ["traits"])
-                guard r.has("traits") else { throw Problem.invalidField("traits", "traits is required.") }
-                let traits = try decoder.traits(r.raw("traits"), path: "traits", base: state.traits)
-                return [.setTraits(traits)]
+    }
+
+    /// `GET /v1/sessions/{sid}/controllers/{cid}`.
+    func getController(_ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
+        try withSession(sid) { live throws(Problem) in
+            guard let c = live.state.controllers[cid] else { throw Problem.unknownController("No controller '\(cid)' in session '\(sid)'.") }
+            return Self.json(200, Encode.controller(c, in: live.state), etag: live.version)
+        }
+    }
+
+    /// `PATCH /v1/sessions/{sid}/controllers/{cid}`: a ControllerPatch.
+    func updateController(_ req: HTTPRequest, _ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid) { body, _, decoder throws(Problem) in [.updateController(cid, try decoder.patch(body))] }
+    }
+
+    /// `POST /v1/sessions/{sid}/controllers/{cid}/{operation}`: one operation of ``Operations``;
+    /// an unknown name is 404 `unknown-operation` before the session is looked up.
+    func perform(_ req: HTTPRequest, _ sid: String, _ cid: String, _ name: String) throws(Problem) -> HTTPResponse {
+        guard Operations.byName[name] != nil else { throw Problem.unknownOperation(name) }
+        return try mutate(req, sid) { body, state, decoder throws(Problem) in
+            var command = try decoder.operation(name, receiver: cid, body: body)
+            command = try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget)
+            return [command]
+        }
+    }
+
+    /// `POST /v1/sessions/{sid}/turns`: `{"operations": [{"controller", "operation", …}]}` as one turn.
+    func runTurn(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid, turn: true) { body, state, decoder throws(Problem) in
+            let r = try BodyReader(body, allowed: ["operations"])
+            guard let ops = r.raw("operations")?.array else { throw Problem.invalidField("operations", "operations must be an array.") }
+            guard ops.count <= self.limits.operationsPerTurn else {
+                throw Problem.limitExceeded("operationsPerTurn", max: self.limits.operationsPerTurn,
+                                            detail: "The turn has \(ops.count) operations; at most \(self.limits.operationsPerTurn) are allowed.")
             }
-            }
-        case 1 where rest[0] == "rootViewController":
-            try allow(["PUT"])
-            return try mutate(req, sid) { body, _, decoder throws(Problem) in
-                let r = try BodyReader(body, allowed: ["viewController", "animated"])
-                let ref = try decoder.ref(r.raw("viewController"), path: "viewController")
-                return [.setRoot(ref, animated: try r.bool("animated") ?? false)]
-            }
-        case 1 where rest[0] == "controllers":
-            try allow(["POST"])
-            return try mutate(req, sid, created: true) { body, _, decoder throws(Problem) in
-                guard !body.isNull, let spec = try decoder.spec(body, path: "") else {
-                    throw Problem.invalidField("body", "The storyboard has no initial view controller (instantiateInitialViewController() returns nil).")
+            var commands: [Command] = []
+            for (i, op) in ops.enumerated() {
+                guard case .object(let members) = op else { throw Problem.invalidField("operations[\(i)]", "Each operation is an object.") }
+                guard let controller = op["controller"]?.string, let name = op["operation"]?.string else {
+                    throw Problem.invalidField("operations[\(i)]", "Each operation needs controller and operation.")
                 }
-                return [.createController(spec)]
+                let body = JSON.object(members.filter { $0.0 != "controller" && $0.0 != "operation" })
+                // Storyboard segues find their destination scene as a single operation does,
+                // from the session as the turn begins (a receiver created earlier in the same
+                // turn has no storyboard yet, and answers 422 in place); the destinations
+                // count against the request's budget like any other spec.
+                let command = try decoder.operation(name, receiver: controller, body: body)
+                commands.append(try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget))
             }
-        case 1 where rest[0] == "turns":
-            try allow(["POST"])
-            return try mutate(req, sid, turn: true) { body, state, decoder throws(Problem) in
-                let r = try BodyReader(body, allowed: ["operations"])
-                guard let ops = r.raw("operations")?.array else { throw Problem.invalidField("operations", "operations must be an array.") }
-                guard ops.count <= self.limits.operationsPerTurn else {
-                    throw Problem.limitExceeded("operationsPerTurn", max: self.limits.operationsPerTurn,
-                                                detail: "The turn has \(ops.count) operations; at most \(self.limits.operationsPerTurn) are allowed.")
-                }
-                var commands: [Command] = []
-                for (i, op) in ops.enumerated() {
-                    guard case .object(let members) = op else { throw Problem.invalidField("operations[\(i)]", "Each operation is an object.") }
-                    guard let controller = op["controller"]?.string, let name = op["operation"]?.string else {
-                        throw Problem.invalidField("operations[\(i)]", "Each operation needs controller and operation.")
-                    }
-                    let body = JSON.object(members.filter { $0.0 != "controller" && $0.0 != "operation" })
-                    // Storyboard segues find their destination scene as a single operation does,
-                    // from the session as the turn begins (a receiver created earlier in the same
-                    // turn has no storyboard yet, and answers 422 in place); the destinations
-                    // count against the request's budget like any other spec.
-                    let command = try decoder.operation(name, receiver: controller, body: body)
-                    commands.append(try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget))
-                }
-                return commands
-            }
-        case 1 where rest[0] == "history":
-            try allow(["GET"])
-            return try history(req, sid)
-        case 1 where rest[0] == "transitions":
-            try allow(["GET"])
-            return try withSession(sid) { live throws(Problem) in
-                Self.json(200, .object([("transitions", .array(live.state.transitions.map { Encode.transition($0.record) }))]), etag: live.version)
-            }
-        case 2 where rest[0] == "transitions" && rest[1] == "complete":
-            try allow(["POST"])
-            return try mutate(req, sid) { body, _, _ throws(Problem) in
-                _ = try BodyReader(body, allowed: [])  // no body, or `{}`
-                return [.completeTransition(id: nil)]
-            }
-        case 3 where rest[0] == "transitions" && (rest[2] == "complete" || rest[2] == "cancel"):
-            try allow(["POST"])
-            let tid = rest[1]
-            return try mutate(req, sid) { body, _, _ throws(Problem) in
-                _ = try BodyReader(body, allowed: [])  // no body, or `{}`
-                return [rest[2] == "complete" ? .completeTransition(id: tid) : .cancelTransition(id: tid)]
-            }
-        case 2 where rest[0] == "controllers":
-            try allow(["GET", "PATCH"])
-            let cid = rest[1]
-            if req.method == "GET" {
-                return try withSession(sid) { live throws(Problem) in
-                    guard let c = live.state.controllers[cid] else { throw Problem.unknownController("No controller '\(cid)' in session '\(sid)'.") }
-                    return Self.json(200, Encode.controller(c, in: live.state), etag: live.version)
-                }
-            }
-            return try mutate(req, sid) { body, _, decoder throws(Problem) in [.updateController(cid, try decoder.patch(body))] }
-        case 3 where rest[0] == "controllers":
-            try allow(["POST"])
-            let cid = rest[1], op = rest[2]
-            guard Operations.fields[op] != nil else { throw Problem.unknownOperation(op) }
-            return try mutate(req, sid) { body, state, decoder throws(Problem) in
-                var command = try decoder.operation(op, receiver: cid, body: body)
-                command = try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget)
-                return [command]
-            }
-        default:
-            throw Problem.notFound(req.path)
+            return commands
+        }
+    }
+
+    /// `GET /v1/sessions/{sid}/transitions`: the transitions in flight.
+    func transitions(_ sid: String) throws(Problem) -> HTTPResponse {
+        try withSession(sid) { live throws(Problem) in
+            Self.json(200, .object([("transitions", .array(live.state.transitions.map { Encode.transition($0.record) }))]), etag: live.version)
+        }
+    }
+
+    /// `POST …/transitions/complete`, `…/transitions/{tid}/complete|cancel`: no body, or `{}`.
+    func finishTransition(_ req: HTTPRequest, _ sid: String, _ command: Command) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid) { body, _, _ throws(Problem) in
+            _ = try BodyReader(body, allowed: [])
+            return [command]
         }
     }
 

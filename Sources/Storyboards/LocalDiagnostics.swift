@@ -131,7 +131,7 @@ enum LocalDiagnostics {
             }
         }
         for scene in storyboard.scenes where !reached.contains(scene.id) {
-            let what = scene.kind == .placeholder ? "Storyboard reference" : "Scene"
+            let what = scene.isReference ? "Storyboard reference" : "Scene"
             let why = storyboard.initialViewController == nil
                 ? "the storyboard has no entry point, no segue leads to it from a scene with a Storyboard ID"
                 : "no segue leads to it from the entry point or from a scene with a Storyboard ID"

@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// One scene of a storyboard: the view controller (or storyboard reference) that a
 /// `<scene>` holds, with the segues whose source lives in that scene.
 ///
@@ -6,8 +8,10 @@
 public struct Scene: Sendable, Equatable {
     /// The controller element's `id`, unique within its file only (§1 "Ids").
     public var id: String
-    /// What UIKit builds for this scene. See ``SceneKind/init(elementName:)``.
-    public var kind: SceneKind
+    /// What UIKit builds for this scene (``ControllerElement/kind(of:)``). A storyboard
+    /// reference (``placeholder`` set) is ``ControllerKind/viewController`` here: what it
+    /// builds is the kind of the scene it resolves to (``StoryboardLibrary/resolve(_:)``).
+    public var kind: ControllerKind
     /// The element name as written (`viewController`, `avPlayerViewController`, …).
     public var elementName: String
     /// `customClass`: the subclass Interface Builder names, if any.
@@ -26,11 +30,11 @@ public struct Scene: Sendable, Equatable {
     public var navigationItemTitle: String?
     /// `title` of the controller's own `<tabBarItem key="tabBarItem">`: the tab's label in a tab bar.
     public var tabBarItemTitle: String?
-    /// `modalPresentationStyle` set on the controller itself (§3; a segue's own value wins, §8),
-    /// spelled as UIKit's `UIModalPresentationStyle` case (`formSheet`, `overCurrentContext`, …).
-    public var modalPresentationStyle: String?
-    /// `modalTransitionStyle` on the controller itself, spelled as `UIModalTransitionStyle` (`flipHorizontal`, …).
-    public var modalTransitionStyle: String?
+    /// `modalPresentationStyle` set on the controller itself (§3; a segue's own value wins, §8).
+    /// A spelling the core has no case for is nil here and an `unsupported-value` diagnostic.
+    public var modalPresentationStyle: PresentationStyle?
+    /// `modalTransitionStyle` on the controller itself (nil and a diagnostic when unknown).
+    public var modalTransitionStyle: TransitionStyle?
     /// `definesPresentationContext` (matters for current-context presentations).
     public var definesPresentationContext: Bool?
     /// `providesPresentationContextTransitionStyle`.
@@ -38,7 +42,7 @@ public struct Scene: Sendable, Equatable {
     /// `isModalInPresentation` (`modalInPresentation` in the XML).
     public var isModalInPresentation: Bool?
     /// Column style, only for split view controllers (§5); nil for every other kind.
-    public var splitStyle: SplitStyle?
+    public var splitStyle: SplitState.Style?
     /// Page settings, only for page view controllers (§3); nil for every other kind.
     public var page: PageSettings?
     /// Segues whose source is this controller or an object inside its scene (a cell, a button,
@@ -47,13 +51,16 @@ public struct Scene: Sendable, Equatable {
     public var segues: [Segue]
     /// Ids of the scene's `<exit>` objects: the destinations of its unwind segues (§7).
     public var exitIDs: [String]
-    /// The storyboard reference, when ``kind`` is ``SceneKind/placeholder`` (§6).
+    /// The storyboard reference, when the scene is one (`viewControllerPlaceholder`, §6).
     public var placeholder: StoryboardReference?
+
+    /// True for a storyboard reference: the controller comes from another (or the same) storyboard.
+    public var isReference: Bool { placeholder != nil }
 
     /// Builds a scene; `className` defaults to `customClass` or the UIKit class of `elementName`.
     public init(
         id: String,
-        kind: SceneKind,
+        kind: ControllerKind,
         elementName: String? = nil,
         customClass: String? = nil,
         customModule: String? = nil,
@@ -62,18 +69,18 @@ public struct Scene: Sendable, Equatable {
         title: String? = nil,
         navigationItemTitle: String? = nil,
         tabBarItemTitle: String? = nil,
-        modalPresentationStyle: String? = nil,
-        modalTransitionStyle: String? = nil,
+        modalPresentationStyle: PresentationStyle? = nil,
+        modalTransitionStyle: TransitionStyle? = nil,
         definesPresentationContext: Bool? = nil,
         providesPresentationContextTransitionStyle: Bool? = nil,
         isModalInPresentation: Bool? = nil,
-        splitStyle: SplitStyle? = nil,
+        splitStyle: SplitState.Style? = nil,
         page: PageSettings? = nil,
         segues: [Segue] = [],
         exitIDs: [String] = [],
         placeholder: StoryboardReference? = nil
     ) {
-        let element = elementName ?? kind.defaultElementName
+        let element = elementName ?? (placeholder != nil ? ControllerElement.referenceElementName : kind.rawValue)
         self.id = id
         self.kind = kind
         self.elementName = element
@@ -113,67 +120,11 @@ public struct Scene: Sendable, Equatable {
     }
 }
 
-/// What a scene's controller is, named as the API names controller kinds
-/// (API.md "Storyboards": `kind`).
-///
-/// Every controller element seen in the corpus maps to a case (storyboard-format.md §3);
-/// leaf controllers from other frameworks (AVKit, GLKit, SwiftUI) are ``viewController`` with
-/// their own ``Scene/className``.
-public enum SceneKind: String, Sendable, Equatable, Hashable, CaseIterable {
-    case viewController
-    case tableViewController
-    case collectionViewController
-    case navigationController
-    case tabBarController
-    case splitViewController
-    case pageViewController
-    /// Listed for parity with the API's kinds. A storyboard cannot design a `UIAlertController`,
-    /// so the parser never produces it.
-    case alertController
-    /// A storyboard reference (`viewControllerPlaceholder`, §6): the controller comes from
-    /// another (or the same) storyboard; see ``Scene/placeholder``.
-    case placeholder
-
-    /// Maps a controller element name to a kind; unknown names that end in `Controller` are
-    /// treated as plain view controllers (Xcode adds leaf controller types now and then), and
-    /// anything else is nil.
-    public init?(elementName: String) {
-        if let known = ControllerElement.table[elementName] {
-            self = known.kind
-        } else if elementName.hasSuffix("Controller") {
-            self = .viewController
-        } else {
-            return nil
-        }
-    }
-
-    /// Controller element names with a known mapping: every one seen in the corpus and the
-    /// background scan (storyboard-format.md §3, §10).
-    public static var knownElementNames: Set<String> { Set(ControllerElement.table.keys) }
-
-    /// The element Interface Builder writes for this kind.
-    var defaultElementName: String {
-        switch self {
-        case .placeholder: "viewControllerPlaceholder"
-        default: rawValue
-        }
-    }
-}
-
-/// A split view controller's column style (storyboard-format.md §5).
-public enum SplitStyle: String, Sendable, Equatable, Hashable {
-    /// Classic master/detail split (no `allowDoubleColumnStyle`).
-    case unspecified
-    /// `allowDoubleColumnStyle="YES"` without a supplementary column.
-    case doubleColumn
-    /// Has a `supplementaryViewController` relationship.
-    case tripleColumn
-}
-
-/// A page view controller's settings, spelled as UIKit's enum cases (storyboard-format.md §3).
+/// A page view controller's settings (storyboard-format.md §3); the transition style is the
+/// core's (an unknown spelling is nil and an `unsupported-value` diagnostic).
 public struct PageSettings: Sendable, Equatable {
     /// `transitionStyle`: `scroll` or `pageCurl`.
-    public var transitionStyle: String?
+    public var transitionStyle: PageState.Style?
     /// `navigationOrientation`: `horizontal` or `vertical`.
     public var navigationOrientation: String?
     /// `spineLocation`: `none`, `min`, `mid` or `max`.
@@ -181,8 +132,8 @@ public struct PageSettings: Sendable, Equatable {
     /// `isDoubleSided` (`doubleSided` in the XML).
     public var isDoubleSided: Bool?
 
-    /// Builds the settings from their UIKit spellings.
-    public init(transitionStyle: String? = nil, navigationOrientation: String? = nil,
+    /// Builds the settings.
+    public init(transitionStyle: PageState.Style? = nil, navigationOrientation: String? = nil,
                 spineLocation: String? = nil, isDoubleSided: Bool? = nil) {
         self.transitionStyle = transitionStyle
         self.navigationOrientation = navigationOrientation

@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// One `<segue>` element that is a real edge (storyboard-format.md §4): tie-breaker
 /// `<segue reference=…>` elements and nested preview/commit segues are not segues (§4.2).
 public struct Segue: Sendable, Equatable {
@@ -6,7 +8,7 @@ public struct Segue: Sendable, Equatable {
     /// `identifier` for `performSegue(withIdentifier:)` / `prepare(for:)`; `identifier=""` is nil (§4.3).
     public var identifier: String?
     /// The kind, with legacy kinds normalised except `push` (R98).
-    public var kind: SegueKind
+    public var kind: SegueSpec.Kind
     /// `kind` as written in the file (`modal`, `replace`, `popover`, … stay visible here).
     public var spelledKind: String
     /// Element id of the destination in the same file: a controller, a storyboard reference,
@@ -19,13 +21,15 @@ public struct Segue: Sendable, Equatable {
     public var customClass: String?
     /// `customModule` of ``customClass``.
     public var customModule: String?
-    /// `modalPresentationStyle` on the segue, spelled as `UIModalPresentationStyle` (§8).
-    public var modalPresentationStyle: String?
-    /// `modalTransitionStyle` on the segue, spelled as `UIModalTransitionStyle` (§8).
-    public var modalTransitionStyle: String?
+    /// `modalPresentationStyle` on the segue (§8): the spelling the storyboard reply shows and
+    /// the core's style (nil, with an `unsupported-value` diagnostic, when it has none).
+    public var modalPresentationStyle: Spelled<PresentationStyle>?
+    /// `modalTransitionStyle` on the segue (§8), spelled and as the core's value.
+    public var modalTransitionStyle: Spelled<TransitionStyle>?
     /// False for `animates="NO"`.
     public var animates: Bool
-    /// Where a popover points (`popoverAnchorView` / `popoverAnchorBarButtonItem`, §8).
+    /// Where a popover points (`popoverAnchorView` is the core's `sourceView`,
+    /// `popoverAnchorBarButtonItem` its `barButtonItem`, §8).
     public var popoverAnchor: PopoverAnchor?
     /// `unwindAction`: the selector an unwind looks for (`unwindToInbox:`), §7.
     public var unwindAction: String?
@@ -45,14 +49,14 @@ public struct Segue: Sendable, Equatable {
     public init(
         id: String,
         identifier: String? = nil,
-        kind: SegueKind,
+        kind: SegueSpec.Kind,
         spelledKind: String? = nil,
         destination: String?,
         relationship: String? = nil,
         customClass: String? = nil,
         customModule: String? = nil,
-        modalPresentationStyle: String? = nil,
-        modalTransitionStyle: String? = nil,
+        modalPresentationStyle: Spelled<PresentationStyle>? = nil,
+        modalTransitionStyle: Spelled<TransitionStyle>? = nil,
         animates: Bool = true,
         popoverAnchor: PopoverAnchor? = nil,
         unwindAction: String? = nil,
@@ -83,20 +87,9 @@ public struct Segue: Sendable, Equatable {
     }
 }
 
-/// A segue kind, named as the API names them (storyboard-format.md §4.4, R98).
-public enum SegueKind: String, Sendable, Equatable, Hashable, CaseIterable {
-    case show
-    case showDetail
-    case presentation
-    case popoverPresentation
-    /// Legacy push: kept apart from ``show`` because it never falls back to a modal
-    /// presentation (R98, D24).
-    case push
-    case custom
-    case embed
-    case unwind
-    case relationship
-
+/// Segue kinds as storyboards spell them (storyboard-format.md §4.4, R98): the core's kinds,
+/// plus the legacy spellings.
+extension SegueSpec.Kind {
     /// Maps `kind` as written to a kind: `modal`→``presentation``, `replace`→``showDetail``,
     /// `popover`→``popoverPresentation``; `push` stays ``push``. Nil for an unknown spelling.
     public init?(spelled: String) {
@@ -112,14 +105,6 @@ public enum SegueKind: String, Sendable, Equatable, Hashable, CaseIterable {
     public static func isLegacy(spelled: String) -> Bool {
         ["push", "modal", "replace", "popover"].contains(spelled)
     }
-}
-
-/// The anchor of a popover segue, as the file names it (storyboard-format.md §8).
-public enum PopoverAnchor: Sendable, Equatable, Hashable {
-    /// `popoverAnchorView`: id of a view (often the source button itself).
-    case view(String)
-    /// `popoverAnchorBarButtonItem`: id of a bar button item.
-    case barButtonItem(String)
 }
 
 /// The object whose `<connections>` contains a segue (storyboard-format.md §4.1).

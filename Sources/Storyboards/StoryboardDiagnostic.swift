@@ -30,6 +30,9 @@ public struct StoryboardDiagnostic: Sendable, Equatable, Hashable, CustomStringC
         case unreachableScene = "unreachable-scene"
         /// A custom segue whose class's behaviour was not declared.
         case undeclaredCustomSegue = "undeclared-custom-segue"
+        /// An attribute value the core has no case for (`modalPresentationStyle="blurOverFullScreen"`):
+        /// the element is built without it.
+        case unsupportedValue = "unsupported-value"
     }
 
     /// `error` or `warning`.

@@ -169,8 +169,8 @@ public struct StoryboardLibrary: Sendable, Equatable {
         }
         return cycles.compactMap { cycle in
             // Pure reference loops are reference-cycle; single-file loops are already reported.
-            let crossesReference = cycle.contains { scene(at: $0)?.kind == .placeholder }
-            let hasContainer = cycle.contains { scene(at: $0)?.kind != .placeholder }
+            let crossesReference = cycle.contains { scene(at: $0)?.isReference == true }
+            let hasContainer = cycle.contains { scene(at: $0)?.isReference != true }
             guard crossesReference, hasContainer,
                   let anchor = cycle.first(where: { $0.storyboard == storyboard.name }) else { return nil }
             let path = (cycle + [cycle[0]]).map(\.description).joined(separator: " → ")

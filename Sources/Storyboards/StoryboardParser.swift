@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import NavigationCore
 
 /// Turns `.storyboard` XML into a ``Storyboard`` in one SAX pass (no DOM, no regular expressions).
 ///
@@ -103,7 +104,7 @@ public enum StoryboardParser {
         var storyboard = Storyboard(name: name, initialViewController: builder.initialViewController,
                                     scenes: builder.scenes, targetRuntime: builder.targetRuntime,
                                     unwindActionsByClass: builder.unwindActionsByClass)
-        storyboard.diagnostics = LocalDiagnostics.compute(storyboard)
+        storyboard.diagnostics = LocalDiagnostics.compute(storyboard) + builder.unsupportedValues
         return storyboard
     }
 
@@ -199,6 +200,10 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
     private(set) var targetRuntime: String?
     private(set) var scenes: [Scene] = []
     private(set) var unwindActionsByClass: [String: [String]] = [:]
+    /// `unsupported-value` warnings: attribute values the core has no case for, in document order.
+    private(set) var unsupportedValues: [StoryboardDiagnostic] = []
+    /// The line of the element being started, for diagnostics.
+    private var line = 0
 
     init(name: String, depthLimit: Int) {
         self.name = name
@@ -231,6 +236,7 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             return
         }
 
+        line = parser.lineNumber
         let parent = frames.last
         var frame = Frame(name: elementName, id: attributes["id"], key: attributes["key"],
                           controller: parent?.controller, isController: false)
@@ -287,6 +293,17 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
                                         message: XMLErrorText.message(for: code))
     }
 
+    /// An `unsupported-value` warning when `value` is spelled but the core has no case for it:
+    /// the element is built without the attribute, and the client is told so at upload.
+    private func reportUnsupported<V>(_ what: String, _ id: String, _ attribute: String, _ value: Spelled<V>?) {
+        guard let value, value.value == nil else { return }
+        unsupportedValues.append(StoryboardDiagnostic(
+            severity: .warning, code: .unsupportedValue,
+            message: "\(what) '\(id)' (line \(line)): \(attribute) '\(value.spelling)' is not a value navsim models; "
+                + "the attribute is ignored.",
+            element: id))
+    }
+
     // MARK: Scenes
 
     private func startScene() {
@@ -318,24 +335,34 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
     }
 
     private func startController(_ element: String, _ attributes: [String: String]) -> Int {
-        let kind = SceneKind(elementName: element) ?? .viewController
+        let isReference = element == ControllerElement.referenceElementName
+        let kind = ControllerElement.kind(of: element) ?? .viewController
+        let id = attributes["id"] ?? ""
+        let presentation = PresentationSpelling.presentationStyle(attributes["modalPresentationStyle"])
+        let transition = PresentationSpelling.transitionStyle(attributes["modalTransitionStyle"])
+        reportUnsupported("Scene", id, "modalPresentationStyle", presentation)
+        reportUnsupported("Scene", id, "modalTransitionStyle", transition)
         let customClass = attributes["customClass"].flatMap { $0.isEmpty ? nil : $0 }
         var scene = Scene(
-            id: attributes["id"] ?? "",
+            id: id,
             kind: kind,
             elementName: element,
             customClass: customClass,
             customModule: attributes["customModule"].flatMap { $0.isEmpty ? nil : $0 },
             storyboardIdentifier: attributes["storyboardIdentifier"].flatMap { $0.isEmpty ? nil : $0 },
             title: attributes["title"],
-            modalPresentationStyle: PresentationSpelling.presentationStyle(attributes["modalPresentationStyle"]),
-            modalTransitionStyle: PresentationSpelling.transitionStyle(attributes["modalTransitionStyle"]),
+            modalPresentationStyle: presentation?.value,
+            modalTransitionStyle: transition?.value,
             definesPresentationContext: parseBool(attributes["definesPresentationContext"]),
             providesPresentationContextTransitionStyle: parseBool(attributes["providesPresentationContextTransitionStyle"]),
             isModalInPresentation: parseBool(attributes["modalInPresentation"] ?? attributes["isModalInPresentation"])
         )
         var doubleColumn = false
-        switch kind {
+        if isReference {
+            scene.placeholder = StoryboardReference(storyboardName: attributes["storyboardName"],
+                                                    referencedIdentifier: attributes["referencedIdentifier"])
+        }
+        switch isReference ? nil : kind {
         case .splitViewController:
             // `style=` was never seen (§5) but is accepted should Xcode start writing it.
             switch attributes["style"] {
@@ -345,14 +372,14 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             }
             doubleColumn = parseBool(attributes["allowDoubleColumnStyle"]) == true
         case .pageViewController:
+            let style = attributes["transitionStyle"].flatMap { $0.isEmpty ? nil : $0 }
+                .map { Spelled(spelling: $0, value: PageState.Style(rawValue: $0)) }
+            reportUnsupported("Scene", id, "transitionStyle", style)
             scene.page = PageSettings(
-                transitionStyle: attributes["transitionStyle"],
+                transitionStyle: style?.value,
                 navigationOrientation: attributes["navigationOrientation"],
                 spineLocation: attributes["spineLocation"],
                 isDoubleSided: parseBool(attributes["doubleSided"] ?? attributes["isDoubleSided"]))
-        case .placeholder:
-            scene.placeholder = StoryboardReference(storyboardName: attributes["storyboardName"],
-                                                    referencedIdentifier: attributes["referencedIdentifier"])
         default:
             break
         }
@@ -368,13 +395,18 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         // nested preview/commit segues have neither (§4.2).
         guard inScene, let parent, parent.name == "connections", let spelledKind = attributes["kind"] else { return }
         let sourceFrame = frames.count >= 2 ? frames[frames.count - 2] : nil
-        let kind = SegueKind(spelled: spelledKind) ?? .custom
+        let kind = SegueSpec.Kind(spelled: spelledKind) ?? .custom
         let anchor: PopoverAnchor? =
-            if let item = attributes["popoverAnchorBarButtonItem"], !item.isEmpty { .barButtonItem(item) }
-            else if let view = attributes["popoverAnchorView"], !view.isEmpty { .view(view) }
+            if let item = attributes["popoverAnchorBarButtonItem"], !item.isEmpty { PopoverAnchor(barButtonItem: item) }
+            else if let view = attributes["popoverAnchorView"], !view.isEmpty { PopoverAnchor(sourceView: view) }
             else { nil }
+        let id = attributes["id"] ?? ""
+        let presentation = PresentationSpelling.presentationStyle(attributes["modalPresentationStyle"])
+        let transition = PresentationSpelling.transitionStyle(attributes["modalTransitionStyle"])
+        reportUnsupported("Segue", id, "modalPresentationStyle", presentation)
+        reportUnsupported("Segue", id, "modalTransitionStyle", transition)
         let segue = Segue(
-            id: attributes["id"] ?? "",
+            id: id,
             identifier: attributes["identifier"],
             kind: kind,
             spelledKind: spelledKind,
@@ -382,8 +414,8 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             relationship: kind == .relationship ? attributes["relationship"] : nil,
             customClass: attributes["customClass"].flatMap { $0.isEmpty ? nil : $0 },
             customModule: attributes["customModule"].flatMap { $0.isEmpty ? nil : $0 },
-            modalPresentationStyle: PresentationSpelling.presentationStyle(attributes["modalPresentationStyle"]),
-            modalTransitionStyle: PresentationSpelling.transitionStyle(attributes["modalTransitionStyle"]),
+            modalPresentationStyle: presentation,
+            modalTransitionStyle: transition,
             animates: parseBool(attributes["animates"]) ?? true,
             popoverAnchor: anchor,
             unwindAction: attributes["unwindAction"].flatMap { $0.isEmpty ? nil : $0 },

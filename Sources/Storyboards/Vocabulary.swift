@@ -1,71 +1,95 @@
-/// The storyboard vocabulary that needs translating: controller elements to kinds and UIKit
-/// classes, and presentation attribute spellings (storyboard-format.md §3, §4.3, §8).
-enum ControllerElement {
+import NavigationCore
+
+/// The storyboard vocabulary that needs translating into the core's: controller elements to
+/// ``ControllerKind`` and UIKit classes, and attribute spellings to the core's enums
+/// (storyboard-format.md §3, §4.3, §8). The values themselves are the core's types; nothing here
+/// lists a case of its own.
+public enum ControllerElement {
     struct Entry {
-        var kind: SceneKind
+        /// Nil for a storyboard reference: its kind comes from the scene it resolves to (§6).
+        var kind: ControllerKind?
         var uikitClass: String
     }
 
-    /// Every controller element seen in the corpus and the background scan (§3, §10).
-    static let table: [String: Entry] = [
-        "viewController": Entry(kind: .viewController, uikitClass: "UIViewController"),
-        "tableViewController": Entry(kind: .tableViewController, uikitClass: "UITableViewController"),
-        "collectionViewController": Entry(kind: .collectionViewController, uikitClass: "UICollectionViewController"),
-        "navigationController": Entry(kind: .navigationController, uikitClass: "UINavigationController"),
-        "tabBarController": Entry(kind: .tabBarController, uikitClass: "UITabBarController"),
-        "splitViewController": Entry(kind: .splitViewController, uikitClass: "UISplitViewController"),
-        "pageViewController": Entry(kind: .pageViewController, uikitClass: "UIPageViewController"),
-        // Leaves from other frameworks: plain controllers as far as navigation goes (§9 item 19).
-        "avPlayerViewController": Entry(kind: .viewController, uikitClass: "AVPlayerViewController"),
-        "glkViewController": Entry(kind: .viewController, uikitClass: "GLKViewController"),
-        "hostingController": Entry(kind: .viewController, uikitClass: "UIHostingController"),
-        // Not a class: the controller comes from the referenced storyboard (§6).
-        "viewControllerPlaceholder": Entry(kind: .placeholder, uikitClass: "UIStoryboardReference"),
-    ]
+    /// The element Interface Builder writes for a storyboard reference (§6).
+    public static let referenceElementName = "viewControllerPlaceholder"
 
-    /// True when the element is in ``table`` (the corpus test insists on it).
-    static func isKnown(_ element: String) -> Bool { table[element] != nil }
+    /// Every controller element seen in the corpus and the background scan (§3, §10).
+    static let table: [String: Entry] = {
+        var table: [String: Entry] = [:]
+        for kind in ControllerKind.allCases where kind != .alertController {
+            table[kind.rawValue] = Entry(kind: kind, uikitClass: kind.uikitClass)
+        }
+        // Leaves from other frameworks: plain controllers as far as navigation goes (§9 item 19).
+        table["avPlayerViewController"] = Entry(kind: .viewController, uikitClass: "AVPlayerViewController")
+        table["glkViewController"] = Entry(kind: .viewController, uikitClass: "GLKViewController")
+        table["hostingController"] = Entry(kind: .viewController, uikitClass: "UIHostingController")
+        // Not a class: the controller comes from the referenced storyboard (§6).
+        table[referenceElementName] = Entry(kind: nil, uikitClass: "UIStoryboardReference")
+        return table
+    }()
+
+    /// Controller element names with a known mapping: every one seen in the corpus and the
+    /// background scan (storyboard-format.md §3, §10).
+    public static var knownElementNames: Set<String> { Set(table.keys) }
+
+    /// What UIKit builds for a controller element: unknown names that end in `Controller` are
+    /// plain view controllers (Xcode adds leaf controller types now and then); a storyboard
+    /// reference, and anything else, is nil.
+    public static func kind(of element: String) -> ControllerKind? {
+        if let known = table[element] { return known.kind }
+        return element.hasSuffix("Controller") ? .viewController : nil
+    }
 
     /// The UIKit class of an element, falling back to the kind's class for unknown elements.
-    static func uikitClass(of element: String, kind: SceneKind) -> String {
-        if let entry = table[element] { return entry.uikitClass }
-        switch kind {
-        case .alertController: return "UIAlertController"
-        default: return table[kind.defaultElementName]?.uikitClass ?? "UIViewController"
-        }
+    static func uikitClass(of element: String, kind: ControllerKind) -> String {
+        table[element]?.uikitClass ?? kind.uikitClass
+    }
+}
+
+/// An attribute value as the file spells it and the core's value for it; `value` is nil when
+/// the core has no case for the spelling (the parser then reports `unsupported-value`).
+public struct Spelled<Value: Sendable & Equatable>: Sendable, Equatable {
+    /// The spelling, normalised to UIKit's case name where it was an Objective-C constant
+    /// (`UIModalPresentationFormSheet` is `formSheet`); otherwise as written.
+    public var spelling: String
+    /// The core's value, or nil when it has none.
+    public var value: Value?
+
+    /// Builds a spelled value.
+    public init(spelling: String, value: Value?) {
+        self.spelling = spelling
+        self.value = value
     }
 }
 
 /// Presentation attribute values. Interface Builder already writes UIKit's case names
 /// (`formSheet`, `overCurrentContext`, `crossDissolve`, …, §4.3); the only rewriting needed is
-/// for hand-written Objective-C constant names (`UIModalPresentationFormSheet`). Unknown
-/// spellings are kept as written so nothing is silently lost.
+/// for hand-written Objective-C constant names (`UIModalPresentationFormSheet`).
 enum PresentationSpelling {
-    static let presentationStyles: Set<String> = [
-        "automatic", "none", "fullScreen", "pageSheet", "formSheet", "currentContext", "custom",
-        "overFullScreen", "overCurrentContext", "popover", "blurOverFullScreen",
-    ]
-    static let transitionStyles: Set<String> = ["coverVertical", "flipHorizontal", "crossDissolve", "partialCurl"]
+    /// UIKit's `UIModalPresentationStyle` cases the core does not model (tvOS only): spelled
+    /// like the others, reported as `unsupported-value`.
+    static let unmodelledPresentationStyles: Set<String> = ["blurOverFullScreen"]
 
-    static func presentationStyle(_ spelled: String?) -> String? {
-        normalise(spelled, known: presentationStyles, objcPrefix: "UIModalPresentation")
+    static func presentationStyle(_ spelled: String?) -> Spelled<PresentationStyle>? {
+        read(spelled, objcPrefix: "UIModalPresentation", unmodelled: unmodelledPresentationStyles)
     }
 
-    static func transitionStyle(_ spelled: String?) -> String? {
-        normalise(spelled, known: transitionStyles, objcPrefix: "UIModalTransitionStyle")
+    static func transitionStyle(_ spelled: String?) -> Spelled<TransitionStyle>? {
+        read(spelled, objcPrefix: "UIModalTransitionStyle", unmodelled: [])
     }
 
-    private static func normalise(_ spelled: String?, known: Set<String>, objcPrefix: String) -> String? {
+    private static func read<E: RawRepresentable & Sendable & Equatable>(_ spelled: String?, objcPrefix: String,
+                                                                         unmodelled: Set<String>) -> Spelled<E>?
+    where E.RawValue == String {
         guard let spelled, !spelled.isEmpty else { return nil }
-        if known.contains(spelled) { return spelled }
-        if spelled.hasPrefix(objcPrefix) {
-            let rest = spelled.dropFirst(objcPrefix.count)
-            if let first = rest.first {
-                let swiftName = first.lowercased() + rest.dropFirst()
-                if known.contains(swiftName) { return swiftName }
-            }
+        if let v = E(rawValue: spelled) { return Spelled(spelling: spelled, value: v) }
+        if spelled.hasPrefix(objcPrefix), let first = spelled.dropFirst(objcPrefix.count).first {
+            let swiftName = first.lowercased() + spelled.dropFirst(objcPrefix.count + 1)
+            if let v = E(rawValue: swiftName) { return Spelled(spelling: swiftName, value: v) }
+            if unmodelled.contains(swiftName) { return Spelled(spelling: swiftName, value: nil) }
         }
-        return spelled
+        return Spelled(spelling: spelled, value: nil)
     }
 }
 

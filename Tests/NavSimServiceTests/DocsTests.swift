@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import NavSimService
+
 /// The user documentation in `docs/` covers the API that `openapi.yaml` describes.
 ///
 /// Conventions the docs keep (docs/api.md, "How to read this reference"):
@@ -71,6 +73,17 @@ struct DocsTests {
         let spec = try OpenAPITests.loadSpec()
         let missing = Self.undocumentedOperations(spec, docs: try Self.loadDocs().map(\.text))
         #expect(missing.isEmpty, "operations of OperationName without a '#### `name`' subsection in docs/: \(missing.joined(separator: ", "))")
+    }
+
+    /// The same checks against what the service serves: the router's registrations and the
+    /// operation table (a route or operation added to the code alone is caught here too).
+    @Test func everyRegistrationIsDocumented() throws {
+        var served = try OpenAPITests.loadSpec()
+        served.paths = NavSimService.router.registrations.map { ($0.template, [$0.method]) }
+        served.operationNames = Operations.names
+        let docs = try Self.loadDocs().map(\.text)
+        #expect(Self.undocumentedRoutes(served, docs: docs).isEmpty, "\(Self.undocumentedRoutes(served, docs: docs))")
+        #expect(Self.undocumentedOperations(served, docs: docs).isEmpty, "\(Self.undocumentedOperations(served, docs: docs))")
     }
 
     /// The checks above name what is missing, and only that: headings in code fences and at other

@@ -237,6 +237,26 @@ struct OpenAPITests {
         return problems
     }
 
+    /// The router's registrations are the spec's paths and methods, one for one: a route added
+    /// without documenting it (or documented without registering it) fails here by name.
+    @Test func registrationsAreTheSpec() throws {
+        let spec = try Self.loadSpec()
+        let documented = Set(spec.pairs.map { "\($0.method) \($0.template)" })
+        let registered = NavSimService.router.registrations.map { "\($0.method) \($0.template)" }
+        #expect(Set(registered).count == registered.count, "a route registered twice: \(registered)")
+        #expect(Set(registered).subtracting(documented).isEmpty, "registered, not in openapi.yaml: \(Set(registered).subtracting(documented).sorted())")
+        #expect(documented.subtracting(registered).isEmpty, "in openapi.yaml, not registered: \(documented.subtracting(registered).sorted())")
+    }
+
+    /// The operation table has each name once, a summary for each, and no field twice.
+    @Test func operationTableIsWellFormed() {
+        #expect(Set(Operations.names).count == Operations.all.count)
+        for entry in Operations.all {
+            #expect(!entry.summary.isEmpty, "\(entry.name) has no summary")
+            #expect(Set(entry.fields).count == entry.fields.count && !entry.fields.contains("animated"), "\(entry.name): \(entry.fields)")
+        }
+    }
+
     /// Every documented (path, method) reaches a handler: no 404 `not-found` and no 405 from the router.
     @Test func everyDocumentedRouteIsServed() throws {
         let problems = try Self.unservedRoutes(try Self.loadSpec())

@@ -1,4 +1,5 @@
 import Foundation
+import NavigationCore
 import Testing
 import Storyboards
 import TestSupport
@@ -100,10 +101,10 @@ struct CorpusTests {
         let corpus = try Self.corpus.get()
         for (file, storyboard) in corpus.storyboards {
             for scene in storyboard.scenes {
-                #expect(SceneKind.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
-                #expect(SceneKind(elementName: scene.elementName) == scene.kind)
+                #expect(ControllerElement.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
+                #expect((ControllerElement.kind(of: scene.elementName) ?? .viewController) == scene.kind)
                 #expect(!scene.className.isEmpty)
-                #expect((scene.kind == .placeholder) == (scene.placeholder != nil))
+                #expect(scene.isReference == (scene.elementName == ControllerElement.referenceElementName))
             }
         }
         let elements = Set(corpus.storyboards.values.flatMap { $0.scenes.map(\.elementName) })
@@ -157,7 +158,7 @@ struct CorpusTests {
                     let address = SceneAddress(storyboard: storyboard.name, sceneID: scene.id)
                     switch library.resolve(address) {
                     case let .success(target):
-                        #expect(target.scene.kind != .placeholder)
+                        #expect(!target.scene.isReference)
                     case let .failure(error):
                         #expect(error == .noInitialViewController(storyboard: "StoryboardAllViews")
                                 || error == .noInitialViewController(storyboard: "StoryboardAsset"),
@@ -203,14 +204,14 @@ struct CorpusTests {
         let manualPopover = try #require(presenting.allSegues.first { $0.segue.kind == .popoverPresentation }?.segue)
         #expect(manualPopover.isManual)
         #expect(manualPopover.popoverAnchor != nil)
-        #expect(presenting.scenes.contains { $0.modalPresentationStyle == "currentContext" })
+        #expect(presenting.scenes.contains { $0.modalPresentationStyle == .currentContext })
         // AVAutoWait: kind wins over action (§9 item 11).
         let avAutoWait = try storyboard("AVAutoWait__Base.lproj__Main.storyboard")
         #expect(avAutoWait.allSegues.contains { $0.segue.kind == .showDetail })
         // The legacy UnwindSegues file declares its unwind action in <classes> (§7).
         let unwindSegues = try storyboard("UnwindSegues__en.lproj__MainStoryboard.storyboard")
         #expect(unwindSegues.unwindActionsByClass["PresentedViewController"] == ["unwind:"])
-        #expect(unwindSegues.scenes.contains { $0.modalTransitionStyle == "flipHorizontal" })
+        #expect(unwindSegues.scenes.contains { $0.modalTransitionStyle == .flipHorizontal })
         // SwiftGen Known Types: a navigation controller without root is a warning, not an error.
         let knownTypes = try storyboard("Known Types.storyboard")
         #expect(knownTypes.codes(.warning).contains(.navigationWithoutRoot))

@@ -1,3 +1,4 @@
+import NavigationCore
 import Testing
 import Storyboards
 import TestSupport
@@ -24,6 +25,27 @@ import TestSupport
         #expect(found.allSatisfy { $0.severity == .error })
         #expect(found[1].message.contains("'Missing'"))
         #expect(found[2].message.contains("exit"))
+    }
+
+    /// A value the core has no case for is a warning naming the element, the attribute and the
+    /// line, never a silent nil; the element is still built, without the attribute.
+    @Test func unsupportedValue() throws {
+        let storyboard = try parse(XML.document(initial: "A",
+            XML.viewController("A", attributes: #"modalPresentationStyle="blurOverFullScreen" modalTransitionStyle="spin""#,
+                buttonSegues: #"<segue destination="B" kind="presentation" modalPresentationStyle="UIModalPresentationBlurOverFullScreen" id="s1"/>"#),
+            XML.viewController("B", attributes: #"modalPresentationStyle="formSheet""#),
+            XML.scene(#"<pageViewController transitionStyle="fold" id="P" sceneMemberID="viewController"/>"#)))
+        let found = storyboard.diagnostics.filter { $0.code == .unsupportedValue }
+        #expect(found.map(\.element) == ["A", "A", "s1", "P"], "\(found)")
+        #expect(found.allSatisfy { $0.severity == .warning && $0.message.contains("(line ") })
+        #expect(found[0].message.contains("modalPresentationStyle 'blurOverFullScreen'"))
+        #expect(found[1].message.contains("modalTransitionStyle 'spin'"))
+        #expect(found[2].message.contains("'blurOverFullScreen'"), "the Objective-C name is spelled as UIKit's case")
+        #expect(found[3].message.contains("transitionStyle 'fold'"))
+        #expect(storyboard.scene(id: "A")?.modalPresentationStyle == nil)
+        #expect(storyboard.scene(id: "A")?.segues.first?.modalPresentationStyle == Spelled(spelling: "blurOverFullScreen", value: nil))
+        #expect(storyboard.scene(id: "B")?.modalPresentationStyle == .formSheet)
+        #expect(storyboard.scene(id: "P")?.page?.transitionStyle == nil)
     }
 
     @Test func duplicateStoryboardIdentifier() throws {
@@ -208,7 +230,7 @@ import TestSupport
         #expect(StoryboardDiagnostic.Code.allCases.map(\.rawValue) == [
             "unsupported-document-type", "unknown-destination", "unresolved-reference", "reference-cycle",
             "duplicate-storyboard-identifier", "navigation-without-root", "relationship-cycle",
-            "popover-without-anchor", "unreachable-scene", "undeclared-custom-segue",
+            "popover-without-anchor", "unreachable-scene", "undeclared-custom-segue", "unsupported-value",
         ])
     }
 }

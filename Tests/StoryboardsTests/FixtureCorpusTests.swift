@@ -1,4 +1,5 @@
 import Foundation
+import NavigationCore
 import Testing
 import Storyboards
 import TestSupport
@@ -113,7 +114,7 @@ import TestSupport
 
     @Test func everyFileParsesOrIsRefusedAsIndexed() throws {
         let corpus = try Self.corpus.get()
-        #expect(corpus.entries.count == 66)
+        #expect(corpus.entries.count == 67)
         for entry in corpus.entries {
             if let refusal = entry.expectedRefusal {
                 #expect(refusal == "unsupported-document-type", "\(entry.file): only that refusal is expected of a fixture")
@@ -125,11 +126,11 @@ import TestSupport
                 #expect(corpus.parseFailures[entry.file] == nil, "\(entry.file): \(corpus.parseFailures[entry.file]!)")
             }
         }
-        #expect(corpus.storyboards.count == 65)
+        #expect(corpus.storyboards.count == 66)
         let scenes = corpus.storyboards.values.reduce(0) { $0 + $1.scenes.count }
         let segues = corpus.storyboards.values.reduce(0) { $0 + $1.allSegues.count }
-        #expect(scenes == 356)
-        #expect(segues == 300)
+        #expect(scenes == 358)
+        #expect(segues == 301)
         print("storyboard fixtures: \(corpus.storyboards.count) files, \(scenes) scenes, \(segues) segues parsed in "
               + String(format: "%.1f ms", corpus.parseSeconds * 1000))
     }
@@ -160,15 +161,15 @@ import TestSupport
         let corpus = try Self.corpus.get()
         for (file, storyboard) in corpus.storyboards {
             for scene in storyboard.scenes {
-                #expect(SceneKind.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
-                #expect(SceneKind(elementName: scene.elementName) == scene.kind)
+                #expect(ControllerElement.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
+                #expect((ControllerElement.kind(of: scene.elementName) ?? .viewController) == scene.kind)
                 #expect(!scene.className.isEmpty)
-                #expect((scene.kind == .placeholder) == (scene.placeholder != nil))
+                #expect(scene.isReference == (scene.elementName == ControllerElement.referenceElementName))
             }
         }
         // The hand-written files alone use every element the parser knows.
         let handwritten = corpus.entries.filter(\.isHandwritten).compactMap { corpus.storyboards[$0.file] }
-        #expect(Set(handwritten.flatMap { $0.scenes.map(\.elementName) }) == SceneKind.knownElementNames)
+        #expect(Set(handwritten.flatMap { $0.scenes.map(\.elementName) }) == ControllerElement.knownElementNames)
     }
 
     /// Each file's upload diagnostics, within its bundle, are exactly the codes INDEX.tsv lists.
@@ -197,9 +198,9 @@ import TestSupport
             (entry.expectedDiagnostics ?? []).map { String($0.split(separator: ":")[1]) } + [entry.expectedRefusal].compactMap { $0 }
         }
         #expect(Set(listed) == Set(StoryboardDiagnostic.Code.allCases.map(\.rawValue)))
-        // The hand-written app, 11 diagnostics bundles, 8 MIT repositories (IQKeyboardManager holds two
+        // The hand-written app, 12 diagnostics bundles, 8 MIT repositories (IQKeyboardManager holds two
         // apps), 10 Apple samples, firebase's database quickstart, HackingWithSwift and EWOGL.
-        #expect(corpus.apps.count == 34)
+        #expect(corpus.apps.count == 35)
     }
 
     @Test func everyDestinationAndReferenceResolves() throws {
@@ -228,7 +229,7 @@ import TestSupport
                     let address = SceneAddress(storyboard: storyboard.name, sceneID: scene.id)
                     switch library.resolve(address) {
                     case let .success(target):
-                        #expect(target.scene.kind != .placeholder)
+                        #expect(!target.scene.isReference)
                     case let .failure(error):
                         // IBDecodable's references to storyboards without an entry point, on purpose.
                         #expect(error == .noInitialViewController(storyboard: "StoryboardAllViews")
@@ -250,7 +251,7 @@ import TestSupport
         let pushes = rx.allSegues.filter { $0.segue.kind == .push }.map(\.segue)
         #expect(pushes.count == 15)
         #expect(pushes.allSatisfy { rx.scene(id: $0.destination ?? "")?.placeholder?.referencedIdentifier == nil })
-        #expect(pushes.allSatisfy { rx.scene(id: $0.destination ?? "")?.kind == .placeholder })
+        #expect(pushes.allSatisfy { rx.scene(id: $0.destination ?? "")?.isReference == true })
         // NetNewsWire's split lists the supplementary column and is triple-column (§5).
         let netNewsWire = try corpus.storyboard("iOS/MainWindow/Base.lproj/Main.storyboard")
         #expect(netNewsWire.scenes.first { $0.kind == .splitViewController }?.splitStyle == .tripleColumn)
@@ -268,7 +269,7 @@ import TestSupport
         let tabBar = try #require(references.scenes.first { $0.kind == .tabBarController })
         let tabs = tabBar.relationships.compactMap { references.scene(id: $0.destination ?? "") }
         #expect(tabs.count == 3)
-        #expect(tabs.allSatisfy { $0.kind == .placeholder })
+        #expect(tabs.allSatisfy { $0.isReference })
         // Apple AVAutoWait: kind="showDetail" with action="showViewController:sender:"; the kind wins.
         let avAutoWait = try corpus.storyboard("AVAutoWait/Base.lproj/Main.storyboard")
         #expect(avAutoWait.allSegues.contains { $0.segue.kind == .showDetail })
@@ -285,6 +286,6 @@ import TestSupport
         let tap = try corpus.storyboard("AudioTapProcessor/en.lproj/MainStoryboard.storyboard")
         let popover = try #require(tap.allSegues.first { $0.segue.kind == .popoverPresentation }?.segue)
         #expect(popover.spelledKind == "popover")
-        #expect(popover.popoverAnchor == .view("6p0-kN-364"))
+        #expect(popover.popoverAnchor == PopoverAnchor(sourceView: "6p0-kN-364"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NavigationCore
 import Testing
 import Storyboards
 import TestSupport
@@ -29,7 +30,7 @@ import TestSupport
 
     @Test func everySegueKindSourceAndRelationshipIsCovered() throws {
         let segues = try Self.handwritten().flatMap { $0.allSegues.map(\.segue) }
-        #expect(Set(segues.map(\.kind)) == Set(SegueKind.allCases))
+        #expect(Set(segues.map(\.kind)) == Set(SegueSpec.Kind.allCases))
         #expect(Set(segues.map(\.spelledKind)).isSuperset(of: ["push", "modal", "replace", "popover", "show", "showDetail",
                                                                  "presentation", "popoverPresentation", "custom", "embed",
                                                                  "unwind", "relationship"]))
@@ -39,8 +40,8 @@ import TestSupport
             "tableViewCell", "collectionViewCell", "barButtonItem", "button", "containerView", "swipeGestureRecognizer",
             "viewController", "tableViewController", "navigationController", "tabBarController", "splitViewController",
         ]))
-        #expect(segues.contains { $0.popoverAnchor.map { if case .view = $0 { true } else { false } } == true })
-        #expect(segues.contains { $0.popoverAnchor.map { if case .barButtonItem = $0 { true } else { false } } == true })
+        #expect(segues.contains { $0.popoverAnchor?.sourceView != nil })
+        #expect(segues.contains { $0.popoverAnchor?.barButtonItem != nil })
         #expect(segues.contains { $0.isManual && $0.kind == .unwind })
         #expect(segues.contains { $0.trigger == "accessoryAction" })
         #expect(segues.contains { $0.destinationCreationSelector != nil })
@@ -48,8 +49,8 @@ import TestSupport
         #expect(segues.contains { !$0.animates })
         #expect(segues.contains { $0.customClass != nil && $0.customModule != nil && $0.kind == .custom })
         #expect(segues.contains { $0.customClass != nil && $0.kind == .presentation })
-        #expect(Set(segues.compactMap(\.modalPresentationStyle)).isSuperset(of: ["formSheet", "pageSheet", "overFullScreen", "fullScreen"]))
-        #expect(Set(segues.compactMap(\.modalTransitionStyle)) == ["coverVertical", "crossDissolve", "flipHorizontal"])
+        #expect(Set(segues.compactMap(\.modalPresentationStyle?.spelling)).isSuperset(of: ["formSheet", "pageSheet", "overFullScreen", "fullScreen"]))
+        #expect(Set(segues.compactMap(\.modalTransitionStyle?.spelling)) == ["coverVertical", "crossDissolve", "flipHorizontal"])
     }
 
     @Test func everyControllerAttributeIsCovered() throws {
@@ -63,7 +64,7 @@ import TestSupport
         #expect(scenes.contains { $0.definesPresentationContext == true })
         #expect(scenes.contains { $0.providesPresentationContextTransitionStyle == true })
         #expect(scenes.contains { $0.isModalInPresentation == true })
-        #expect(Set(scenes.compactMap(\.page?.transitionStyle)) == ["scroll", "pageCurl"])
+        #expect(Set(scenes.compactMap(\.page?.transitionStyle)) == [.scroll, .pageCurl])
         #expect(Set(scenes.compactMap(\.page?.navigationOrientation)) == ["horizontal", "vertical"])
         #expect(Set(scenes.compactMap(\.page?.isDoubleSided)) == [true, false])
         #expect(scenes.contains { !$0.exitIDs.isEmpty })
@@ -91,17 +92,17 @@ import TestSupport
         let byID = Dictionary(uniqueKeysWithValues: main.allSegues.map { ($0.segue.id, $0) })
         #expect(byID["cell-accessory"]?.segue.trigger == "accessoryAction")
         #expect(byID["cell-push"]?.segue.kind == .push)
-        #expect(byID["filters-popover"]?.segue.popoverAnchor == .barButtonItem("filters-button"))
+        #expect(byID["filters-popover"]?.segue.popoverAnchor == PopoverAnchor(barButtonItem: "filters-button"))
         #expect(byID["filters-popover"]?.segue.source == SegueSource(element: "barButtonItem", id: "filters-button", key: "leftBarButtonItem"))
         #expect(byID["search-present"]?.segue.animates == false)
-        #expect(byID["search-present"]?.segue.modalTransitionStyle == "crossDissolve")
+        #expect(byID["search-present"]?.segue.modalTransitionStyle?.spelling == "crossDissolve")
         #expect(byID["inbox-manual-show"]?.segue.isManual == true)
         #expect(byID["inbox-manual-show"]?.segue.destinationCreationSelector == "makeMessageViewController:")
         #expect(byID["cell-show"]?.segue.isManual == false)
         // A gesture recognizer beside the controller: its segue belongs to the scene's controller.
         #expect(byID["swipe-show"]?.sceneID == "message")
         #expect(byID["swipe-show"]?.segue.source.element == "swipeGestureRecognizer")
-        #expect(byID["flag-popover"]?.segue.popoverAnchor == .view("flag-button"))
+        #expect(byID["flag-popover"]?.segue.popoverAnchor == PopoverAnchor(sourceView: "flag-button"))
         #expect(byID["message-custom"]?.segue.kind == .custom)
         #expect(byID["message-custom"]?.segue.customModule == "MailKit")
         #expect(byID["reply-present"]?.segue.kind == .presentation && byID["reply-present"]?.segue.customClass == "SheetSegue")
@@ -109,7 +110,7 @@ import TestSupport
         #expect(byID["reply-cell-show"]?.segue.source.element == "collectionViewCell")
         #expect(byID["compose-manual-unwind"]?.segue.isManual == true)
         #expect(main.scene(containingExit: "compose-exit")?.id == "compose")
-        #expect(main.scene(id: "compose-nav")?.modalPresentationStyle == "formSheet")
+        #expect(main.scene(id: "compose-nav")?.modalPresentationStyle == .formSheet)
         #expect(main.scene(id: "message-info")?.isModalInPresentation == true)
         #expect(main.scene(id: "player")?.className == "AVPlayerViewController")
         #expect(main.scene(id: "gallery")?.className == "GLKViewController")
@@ -128,9 +129,9 @@ import TestSupport
         #expect(library.scene(id: "columns-split")?.splitStyle == .tripleColumn)
         #expect(library.scene(id: "columns-split")?.relationshipDestination("masterViewController") == "columns-primary")
         #expect(library.scene(id: "styled-split")?.splitStyle == .doubleColumn)
-        #expect(library.scene(id: "book-pages")?.page == PageSettings(transitionStyle: "pageCurl", navigationOrientation: "vertical",
+        #expect(library.scene(id: "book-pages")?.page == PageSettings(transitionStyle: .pageCurl, navigationOrientation: "vertical",
                                                                       spineLocation: "mid", isDoubleSided: true))
-        #expect(library.scene(id: "carousel")?.page == PageSettings(transitionStyle: "scroll", navigationOrientation: "horizontal",
+        #expect(library.scene(id: "carousel")?.page == PageSettings(transitionStyle: .scroll, navigationOrientation: "horizontal",
                                                                     spineLocation: "none", isDoubleSided: nil))
 
         let legacy = try #require(app["Legacy"])
@@ -140,11 +141,11 @@ import TestSupport
         #expect(byID["18"]?.kind == .showDetail && byID["18"]?.spelledKind == "replace" && byID["18"]?.splitViewControllerTargetIndex == 1)
         #expect(byID["31"]?.kind == .push)
         #expect(byID["27"]?.kind == .popoverPresentation && byID["27"]?.spelledKind == "popover")
-        #expect(byID["27"]?.popoverAnchor == .barButtonItem("26"))
+        #expect(byID["27"]?.popoverAnchor == PopoverAnchor(barButtonItem: "26"))
         // Objective-C constant names become UIKit's case names.
         #expect(byID["29"]?.kind == .presentation && byID["29"]?.spelledKind == "modal")
-        #expect(byID["29"]?.modalPresentationStyle == "formSheet")
-        #expect(byID["29"]?.modalTransitionStyle == "flipHorizontal")
+        #expect(byID["29"]?.modalPresentationStyle?.spelling == "formSheet")
+        #expect(byID["29"]?.modalTransitionStyle?.spelling == "flipHorizontal")
         #expect(byID["54"]?.kind == .unwind && byID["54"]?.identifier == "done" && byID["54"]?.unwindAction == "unwind:")
         #expect(legacy.unwindActionsByClass == ["DetailViewController": ["unwind:"]])
         #expect(legacy.scene(id: "50")?.isModalInPresentation == true)

@@ -1,3 +1,4 @@
+import NavigationCore
 import Testing
 import Storyboards
 
@@ -18,7 +19,7 @@ import Storyboards
     }
 
     @Test(arguments: [
-        ("viewController", SceneKind.viewController, "UIViewController"),
+        ("viewController", ControllerKind.viewController, "UIViewController"),
         ("tableViewController", .tableViewController, "UITableViewController"),
         ("collectionViewController", .collectionViewController, "UICollectionViewController"),
         ("navigationController", .navigationController, "UINavigationController"),
@@ -28,13 +29,14 @@ import Storyboards
         ("avPlayerViewController", .viewController, "AVPlayerViewController"),
         ("glkViewController", .viewController, "GLKViewController"),
         ("hostingController", .viewController, "UIHostingController"),
-        ("viewControllerPlaceholder", .placeholder, "UIStoryboardReference"),
+        ("viewControllerPlaceholder", .viewController, "UIStoryboardReference"),
         ("someFutureViewController", .viewController, "UIViewController"),
     ])
-    func controllerElementMapsToKindAndClass(element: String, kind: SceneKind, className: String) throws {
+    func controllerElementMapsToKindAndClass(element: String, kind: ControllerKind, className: String) throws {
         let storyboard = try parse(XML.document(XML.scene(#"<\#(element) id="X" sceneMemberID="viewController"/>"#)))
         let scene = try #require(storyboard.scene(id: "X"))
         #expect(scene.kind == kind)
+        #expect(scene.isReference == (element == "viewControllerPlaceholder"))
         #expect(scene.className == className)
         #expect(scene.elementName == element)
         #expect(scene.customClass == nil)
@@ -54,7 +56,7 @@ import Storyboards
     @Test(arguments: ["fullScreen", "pageSheet", "formSheet", "currentContext", "overFullScreen", "overCurrentContext", "popover"])
     func controllerPresentationStyleKeepsUIKitSpelling(style: String) throws {
         let storyboard = try parse(XML.document(XML.viewController("A", attributes: #"modalPresentationStyle="\#(style)""#)))
-        #expect(storyboard.scene(id: "A")?.modalPresentationStyle == style)
+        #expect(storyboard.scene(id: "A")?.modalPresentationStyle?.rawValue == style)
     }
 
     @Test(arguments: ["coverVertical", "flipHorizontal", "crossDissolve", "partialCurl"])
@@ -62,15 +64,15 @@ import Storyboards
         let storyboard = try parse(XML.document(XML.viewController("A", attributes: #"modalTransitionStyle="\#(style)""#,
             connections: #"<segue destination="A" kind="presentation" modalTransitionStyle="\#(style)" identifier="x" id="s1"/>"#)))
         let scene = try #require(storyboard.scene(id: "A"))
-        #expect(scene.modalTransitionStyle == style)
-        #expect(scene.segues.first?.modalTransitionStyle == style)
+        #expect(scene.modalTransitionStyle?.rawValue == style)
+        #expect(scene.segues.first?.modalTransitionStyle == Spelled(spelling: style, value: TransitionStyle(rawValue: style)))
     }
 
     @Test func objectiveCConstantNamesAreTranslated() throws {
         let storyboard = try parse(XML.document(XML.viewController("A",
             attributes: #"modalPresentationStyle="UIModalPresentationFormSheet" modalTransitionStyle="UIModalTransitionStyleCrossDissolve""#)))
-        #expect(storyboard.scene(id: "A")?.modalPresentationStyle == "formSheet")
-        #expect(storyboard.scene(id: "A")?.modalTransitionStyle == "crossDissolve")
+        #expect(storyboard.scene(id: "A")?.modalPresentationStyle == .formSheet)
+        #expect(storyboard.scene(id: "A")?.modalTransitionStyle == .crossDissolve)
     }
 
     @Test func presentationContextFlags() throws {
@@ -117,7 +119,7 @@ import Storyboards
             navigationOrientation="vertical" spineLocation="mid" doubleSided="YES" id="P" sceneMemberID="viewController"/>
             """)))
         let page = try #require(storyboard.scene(id: "P")?.page)
-        #expect(page == PageSettings(transitionStyle: "pageCurl", navigationOrientation: "vertical",
+        #expect(page == PageSettings(transitionStyle: .pageCurl, navigationOrientation: "vertical",
                                      spineLocation: "mid", isDoubleSided: true))
     }
 
@@ -128,7 +130,7 @@ import Storyboards
             XML.placeholder("emptyIdentifier", storyboardName: "Second", referencedIdentifier: ""),
             XML.placeholder("sameFile", storyboardName: nil, referencedIdentifier: "Detail",
                             attributes: #"storyboardIdentifier="Alias""#)))
-        #expect(storyboard.scene(id: "toInitial")?.kind == .placeholder)
+        #expect(storyboard.scene(id: "toInitial")?.isReference == true)
         #expect(storyboard.scene(id: "toInitial")?.placeholder == StoryboardReference(storyboardName: "Second"))
         #expect(storyboard.scene(id: "toIdentifier")?.placeholder
                 == StoryboardReference(storyboardName: "General", referencedIdentifier: "TextField"))
@@ -140,25 +142,25 @@ import Storyboards
     }
 
     @Test(arguments: [
-        ("show", SegueKind.show), ("showDetail", .showDetail), ("presentation", .presentation),
+        ("show", SegueSpec.Kind.show), ("showDetail", .showDetail), ("presentation", .presentation),
         ("popoverPresentation", .popoverPresentation), ("custom", .custom), ("embed", .embed),
         ("push", .push), ("modal", .presentation), ("replace", .showDetail), ("popover", .popoverPresentation),
     ])
-    func segueKindsAndLegacyMapping(spelled: String, kind: SegueKind) throws {
+    func segueKindsAndLegacyMapping(spelled: String, kind: SegueSpec.Kind) throws {
         let storyboard = try parse(XML.document(
             XML.viewController("A", buttonSegues: #"<segue destination="B" kind="\#(spelled)" popoverAnchorView="A-btn" customClass="C" id="s"/>"#),
             XML.viewController("B")))
         let segue = try #require(storyboard.scene(id: "A")?.segues.first)
         #expect(segue.kind == kind)
         #expect(segue.spelledKind == spelled)
-        #expect(SegueKind.isLegacy(spelled: spelled) == ["push", "modal", "replace", "popover"].contains(spelled))
+        #expect(SegueSpec.Kind.isLegacy(spelled: spelled) == ["push", "modal", "replace", "popover"].contains(spelled))
     }
 
     @Test func legacyPushIsNotShow() {
         // R98: a legacy push has no modal fallback, so it must stay distinguishable.
-        #expect(SegueKind(spelled: "push") == .push)
-        #expect(SegueKind(spelled: "show") == .show)
-        #expect(SegueKind(spelled: "nonsense") == nil)
+        #expect(SegueSpec.Kind(spelled: "push") == .push)
+        #expect(SegueSpec.Kind(spelled: "show") == .show)
+        #expect(SegueSpec.Kind(spelled: "nonsense") == nil)
     }
 
     @Test func seguesBelongToTheEnclosingController() throws {
@@ -305,20 +307,20 @@ import Storyboards
         let segues = Dictionary(uniqueKeysWithValues: storyboard.allSegues.map { ($0.segue.id, $0.segue) })
         let pop = try #require(segues["pop"])
         #expect(pop.identifier == nil)
-        #expect(pop.popoverAnchor == .view("A-btn"))
+        #expect(pop.popoverAnchor == PopoverAnchor(sourceView: "A-btn"))
         #expect(pop.customClass == "MyPopoverSegue")
         #expect(pop.customModule == "App")
         #expect(pop.animates)
         let presentation = try #require(segues["pres"])
-        #expect(presentation.modalPresentationStyle == "overCurrentContext")
-        #expect(presentation.modalTransitionStyle == "crossDissolve")
+        #expect(presentation.modalPresentationStyle?.spelling == "overCurrentContext")
+        #expect(presentation.modalTransitionStyle?.spelling == "crossDissolve")
         #expect(presentation.animates == false)
         #expect(presentation.destinationCreationSelector == "makeB:")
         #expect(segues["rep"]?.kind == .showDetail)
         #expect(segues["rep"]?.splitViewControllerTargetIndex == 1)
         let legacy = try #require(segues["legacyPop"])
         #expect(legacy.kind == .popoverPresentation)
-        #expect(legacy.popoverAnchor == .barButtonItem("info"))
+        #expect(legacy.popoverAnchor == PopoverAnchor(barButtonItem: "info"))
         // The toolbar is a top-level object of A's scene, so its segue still belongs to A.
         #expect(storyboard.allSegues.first { $0.segue.id == "legacyPop" }?.sceneID == "A")
     }

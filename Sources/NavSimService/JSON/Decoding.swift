@@ -204,81 +204,161 @@ struct Decoder {
     }
 
     /// One operation's body (API.md "Operations"); `receiver` is the path's controller.
+    /// The fields allowed and the decoding come from the operation's entry in ``Operations``.
     func operation(_ name: String, receiver: ControllerID, body: JSON) throws(Problem) -> Command {
-        guard let fields = Operations.fields[name] else { throw Problem.unknownOperation(name) }
-        let r = try BodyReader(body, allowed: fields + ["animated"])
+        guard let entry = Operations.byName[name] else { throw Problem.unknownOperation(name) }
+        let r = try BodyReader(body, allowed: entry.fields + ["animated"])
         let animated = try r.bool("animated") ?? true
-        func vc() throws(Problem) -> ControllerRef { try ref(r.raw("viewController"), path: "viewController") }
-        func id(_ key: String) throws(Problem) -> ControllerID { try r.requiredString(key) }
-        switch name {
-        case "present":
-            var popover: PopoverAnchor?
-            if let p = try r.object("popover", allowed: ["sourceView", "barButtonItem", "sourceRect", "sourceItem"]) {
-                var rect: [Double]?
-                if let v = p.raw("sourceRect"), !v.isNull {
-                    guard let a = v.array, a.count == 4, a.allSatisfy({ $0.number?.isFinite == true }) else {
-                        throw Problem.invalidField("popover.sourceRect", "sourceRect is [x, y, width, height] in points.")
-                    }
-                    rect = a.compactMap(\.number)
-                }
-                var item = try p.string("barButtonItem")
-                if item == nil { item = try p.string("sourceItem") }
-                popover = PopoverAnchor(sourceView: try p.string("sourceView"), barButtonItem: item, sourceRect: rect)
+        return try entry.decode(OperationBody(name: name, receiver: receiver, reader: r, decoder: self, animated: animated))
+    }
+
+    /// `present`'s `popover`: `{"sourceView"?, "barButtonItem"?, "sourceItem"?, "sourceRect"?}`
+    /// (`sourceItem` is read as a bar button item when `barButtonItem` is absent).
+    func popover(_ r: BodyReader) throws(Problem) -> PopoverAnchor? {
+        guard let p = try r.object("popover", allowed: ["sourceView", "barButtonItem", "sourceRect", "sourceItem"]) else { return nil }
+        var rect: [Double]?
+        if let v = p.raw("sourceRect"), !v.isNull {
+            guard let a = v.array, a.count == 4, a.allSatisfy({ $0.number?.isFinite == true }) else {
+                throw Problem.invalidField("popover.sourceRect", "sourceRect is [x, y, width, height] in points.")
             }
-            if !r.has("viewController") { throw Problem.invalidField("viewController", "viewController is required (null is UIKit's nil).") }
-            return .present(receiver: receiver, viewController: try vc(),
-                            style: try r.enumValue("modalPresentationStyle", PresentationStyle.self),
-                            transitionStyle: try r.enumValue("modalTransitionStyle", TransitionStyle.self),
-                            popover: popover, animated: animated)
-        case "dismiss": return .dismiss(receiver: receiver, animated: animated)
-        case "show": return .show(receiver: receiver, viewController: try vc(), animated: animated)
-        case "showDetail": return .showDetail(receiver: receiver, viewController: try vc(), animated: animated)
-        case "push": return .push(receiver: receiver, viewController: try vc(), animated: animated)
-        case "pop": return .pop(receiver: receiver, animated: animated)
-        case "popToRoot": return .popToRoot(receiver: receiver, animated: animated)
-        case "popTo": return .popTo(receiver: receiver, viewController: try id("viewController"), animated: animated)
-        case "setViewControllers":
-            guard let list = try refs(r.raw("viewControllers"), path: "viewControllers") else {
-                throw Problem.invalidField("viewControllers", "viewControllers is required.")
-            }
-            return .setViewControllers(receiver: receiver, viewControllers: list, direction: try r.string("direction"), animated: animated)
-        case "select", "tapTab":
-            let index = try r.int("index"), target = try r.string("viewController")
-            if index == nil && target == nil { throw Problem.invalidField("index", "\(name) needs index or viewController.") }
-            return name == "select" ? .select(receiver: receiver, index: index, viewController: target)
-                : .tapTab(receiver: receiver, index: index, viewController: target)
-        case "addChild": return .addChild(receiver: receiver, viewController: try vc())
-        case "removeFromParent": return .removeFromParent(receiver: receiver)
-        case "willMove", "didMove":
-            guard r.has("toParent") else { throw Problem.invalidField("toParent", "toParent is required (null for nil).") }
-            let parent = try r.string("toParent")
-            return name == "willMove" ? .willMove(receiver: receiver, toParent: parent) : .didMove(receiver: receiver, toParent: parent)
-        case "addSubview": return .addSubview(receiver: receiver, viewController: try id("viewController"), animated: animated)
-        case "removeFromSuperview": return .removeFromSuperview(receiver: receiver, animated: animated)
-        case "transitionChild":
-            return .transitionChild(receiver: receiver, from: try id("from"), to: try id("to"), animated: animated)
-        case "performSegue": return .performSegue(receiver: receiver, identifier: try id("identifier"), destination: nil)
-        case "triggerSegue": return .triggerSegue(receiver: receiver, identifier: try id("segue"), destination: nil)
-        case "interactiveDismiss":
-            return .interactiveDismiss(receiver: receiver, completes: try r.bool("completes") ?? true)
-        case "interactivePop":
-            return .interactivePop(receiver: receiver, completes: try r.bool("completes") ?? true)
-        default: throw Problem.unknownOperation(name)
+            rect = a.compactMap(\.number)
         }
+        var item = try p.string("barButtonItem")
+        if item == nil { item = try p.string("sourceItem") }
+        return PopoverAnchor(sourceView: try p.string("sourceView"), barButtonItem: item, sourceRect: rect)
     }
 }
 
-/// The operations of API.md and the body fields each takes (besides `animated`).
+/// What an operation's decoding reads: the receiver (the path's or the turn entry's
+/// `controller`), the body (its fields already checked against the entry's list) and the
+/// request's decoder, with the readings most operations share.
+struct OperationBody {
+    let name: String
+    let receiver: ControllerID
+    let reader: BodyReader
+    let decoder: Decoder
+    /// `animated`, true when absent (API.md); read before anything else, for every operation.
+    let animated: Bool
+
+    /// `viewController` as a ControllerSpec reference (null is UIKit's nil).
+    func viewController() throws(Problem) -> ControllerRef { try decoder.ref(reader.raw("viewController"), path: "viewController") }
+    /// A required controller id.
+    func id(_ key: String) throws(Problem) -> ControllerID { try reader.requiredString(key) }
+    /// `completes`, true when absent (interactive gestures).
+    var completes: Bool { get throws(Problem) { try reader.bool("completes") ?? true } }
+
+    /// `select`/`tapTab`: `index` or `viewController`, at least one.
+    func tab() throws(Problem) -> (index: Int?, viewController: ControllerID?) {
+        let index = try reader.int("index"), target = try reader.string("viewController")
+        if index == nil && target == nil { throw Problem.invalidField("index", "\(name) needs index or viewController.") }
+        return (index, target)
+    }
+
+    /// `willMove`/`didMove`: `toParent`, required, null for nil.
+    func toParent() throws(Problem) -> ControllerID? {
+        guard reader.has("toParent") else { throw Problem.invalidField("toParent", "toParent is required (null for nil).") }
+        return try reader.string("toParent")
+    }
+}
+
+/// One operation of `POST …/controllers/{cid}/{operation}` and of turns: its name, the body
+/// fields it takes besides `animated`, its decoding into a core ``Command``, and one line for
+/// the docs. Adding an operation is one entry here (plus its `Command` case and openapi.yaml).
+struct OperationEntry: Sendable {
+    let name: String
+    let fields: [String]
+    let summary: String
+    let decode: @Sendable (OperationBody) throws(Problem) -> Command
+
+    init(_ name: String, _ fields: [String], _ summary: String, _ decode: @escaping @Sendable (OperationBody) throws(Problem) -> Command) {
+        self.name = name
+        self.fields = fields
+        self.summary = summary
+        self.decode = decode
+    }
+}
+
+/// The operations of API.md: the one table the decoder, unknown-field checks, the 404
+/// `unknown-operation` listing and the OpenAPI test read.
 enum Operations {
-    static let fields: [String: [String]] = [
-        "present": ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover"],
-        "dismiss": [], "show": ["viewController"], "showDetail": ["viewController"],
-        "push": ["viewController"], "pop": [], "popToRoot": [], "popTo": ["viewController"],
-        "setViewControllers": ["viewControllers", "direction"], "select": ["index", "viewController"], "tapTab": ["index", "viewController"],
-        "addChild": ["viewController"], "removeFromParent": [], "willMove": ["toParent"], "didMove": ["toParent"],
-        "addSubview": ["viewController"], "removeFromSuperview": [], "transitionChild": ["from", "to"],
-        "performSegue": ["identifier", "sender"], "triggerSegue": ["segue", "sender"],
-        "interactiveDismiss": ["completes"], "interactivePop": ["completes"],
+    static let all: [OperationEntry] = [
+        OperationEntry("present", ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover"],
+                       "present(_:animated:) with optional style overrides and popover anchor") { o throws(Problem) in
+            let popover = try o.decoder.popover(o.reader)
+            if !o.reader.has("viewController") { throw Problem.invalidField("viewController", "viewController is required (null is UIKit's nil).") }
+            return .present(receiver: o.receiver, viewController: try o.viewController(),
+                            style: try o.reader.enumValue("modalPresentationStyle", PresentationStyle.self),
+                            transitionStyle: try o.reader.enumValue("modalTransitionStyle", TransitionStyle.self),
+                            popover: popover, animated: o.animated)
+        },
+        OperationEntry("dismiss", [], "dismiss(animated:)") { o throws(Problem) in .dismiss(receiver: o.receiver, animated: o.animated) },
+        OperationEntry("show", ["viewController"], "show(_:sender:)") { o throws(Problem) in
+            .show(receiver: o.receiver, viewController: try o.viewController(), animated: o.animated)
+        },
+        OperationEntry("showDetail", ["viewController"], "showDetailViewController(_:sender:)") { o throws(Problem) in
+            .showDetail(receiver: o.receiver, viewController: try o.viewController(), animated: o.animated)
+        },
+        OperationEntry("push", ["viewController"], "pushViewController(_:animated:)") { o throws(Problem) in
+            .push(receiver: o.receiver, viewController: try o.viewController(), animated: o.animated)
+        },
+        OperationEntry("pop", [], "popViewController(animated:)") { o throws(Problem) in .pop(receiver: o.receiver, animated: o.animated) },
+        OperationEntry("popToRoot", [], "popToRootViewController(animated:)") { o throws(Problem) in
+            .popToRoot(receiver: o.receiver, animated: o.animated)
+        },
+        OperationEntry("popTo", ["viewController"], "popToViewController(_:animated:)") { o throws(Problem) in
+            .popTo(receiver: o.receiver, viewController: try o.id("viewController"), animated: o.animated)
+        },
+        OperationEntry("setViewControllers", ["viewControllers", "direction"],
+                       "setViewControllers(_:animated:) of a navigation, tab bar or page view controller") { o throws(Problem) in
+            guard let list = try o.decoder.refs(o.reader.raw("viewControllers"), path: "viewControllers") else {
+                throw Problem.invalidField("viewControllers", "viewControllers is required.")
+            }
+            return .setViewControllers(receiver: o.receiver, viewControllers: list, direction: try o.reader.string("direction"),
+                                       animated: o.animated)
+        },
+        OperationEntry("select", ["index", "viewController"], "selectedIndex / selectedViewController set in code") { o throws(Problem) in
+            let t = try o.tab()
+            return .select(receiver: o.receiver, index: t.index, viewController: t.viewController)
+        },
+        OperationEntry("tapTab", ["index", "viewController"], "a user's tap on a tab (asks the delegate)") { o throws(Problem) in
+            let t = try o.tab()
+            return .tapTab(receiver: o.receiver, index: t.index, viewController: t.viewController)
+        },
+        OperationEntry("addChild", ["viewController"], "addChild(_:)") { o throws(Problem) in
+            .addChild(receiver: o.receiver, viewController: try o.viewController())
+        },
+        OperationEntry("removeFromParent", [], "removeFromParent()") { o throws(Problem) in .removeFromParent(receiver: o.receiver) },
+        OperationEntry("willMove", ["toParent"], "willMove(toParent:)") { o throws(Problem) in
+            .willMove(receiver: o.receiver, toParent: try o.toParent())
+        },
+        OperationEntry("didMove", ["toParent"], "didMove(toParent:)") { o throws(Problem) in
+            .didMove(receiver: o.receiver, toParent: try o.toParent())
+        },
+        OperationEntry("addSubview", ["viewController"], "the child's view added to the receiver's view") { o throws(Problem) in
+            .addSubview(receiver: o.receiver, viewController: try o.id("viewController"), animated: o.animated)
+        },
+        OperationEntry("removeFromSuperview", [], "the receiver's view removed from its superview") { o throws(Problem) in
+            .removeFromSuperview(receiver: o.receiver, animated: o.animated)
+        },
+        OperationEntry("transitionChild", ["from", "to"], "transition(from:to:duration:options:animations:completion:)") { o throws(Problem) in
+            .transitionChild(receiver: o.receiver, from: try o.id("from"), to: try o.id("to"), animated: o.animated)
+        },
+        OperationEntry("performSegue", ["identifier", "sender"], "performSegue(withIdentifier:sender:)") { o throws(Problem) in
+            .performSegue(receiver: o.receiver, identifier: try o.id("identifier"), destination: nil)
+        },
+        OperationEntry("triggerSegue", ["segue", "sender"], "a user's action firing a segue (asks shouldPerformSegue)") { o throws(Problem) in
+            .triggerSegue(receiver: o.receiver, identifier: try o.id("segue"), destination: nil)
+        },
+        OperationEntry("interactiveDismiss", ["completes"], "a swipe-down dismissal, completed or cancelled") { o throws(Problem) in
+            .interactiveDismiss(receiver: o.receiver, completes: try o.completes)
+        },
+        OperationEntry("interactivePop", ["completes"], "an edge-swipe pop, completed or cancelled") { o throws(Problem) in
+            .interactivePop(receiver: o.receiver, completes: try o.completes)
+        },
     ]
-    static let names = fields.keys.sorted()
+
+    /// The entries by name.
+    static let byName: [String: OperationEntry] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    /// The operation names, sorted: what a 404 `unknown-operation` lists in `allowed`.
+    static let names = all.map(\.name).sorted()
 }

@@ -74,29 +74,18 @@ final class StoryboardCatalog: Sendable {
 
     // MARK: - Routes
 
-    /// `rest` is the path after `/v1/storyboards`.
-    func route(_ req: HTTPRequest, _ rest: [String]) throws(Problem) -> HTTPResponse {
-        func allow(_ methods: [String]) throws(Problem) {
-            if !methods.contains(req.method) { throw Problem.methodNotAllowed(req.method, allow: methods) }
-        }
-        switch rest.count {
-        case 0:
-            try allow(["GET"])
-            return list()
-        case 1:
-            try allow(["GET", "PUT", "DELETE"])
-            let name = try Self.validName(rest[0])
-            switch req.method {
-            case "GET": return try get(name)
-            case "PUT": return try put(name, req)
-            default: return try delete(name)
-            }
-        case 2 where rest[1] == "customSegues":
-            try allow(["PUT"])
-            return try putCustomSegues(try Self.validName(rest[0]), req)
-        default:
-            throw Problem.notFound(req.path)
-        }
+    /// The `/v1/storyboards/…` routes (API.md "Storyboards"), registered in the service's one
+    /// table (``NavSimService/router``); `catalog` finds the catalog in the router's context.
+    static func routes<Context>(_ catalog: @escaping @Sendable (Context) -> StoryboardCatalog) -> [Route<Context>] {
+        [
+            Route("GET", "/v1/storyboards") { c, _, _ throws(Problem) in catalog(c).list() },
+            Route("GET", "/v1/storyboards/{name}") { c, _, p throws(Problem) in try catalog(c).get(try validName(p["name"])) },
+            Route("PUT", "/v1/storyboards/{name}") { c, req, p throws(Problem) in try catalog(c).put(try validName(p["name"]), req) },
+            Route("DELETE", "/v1/storyboards/{name}") { c, _, p throws(Problem) in try catalog(c).delete(try validName(p["name"])) },
+            Route("PUT", "/v1/storyboards/{name}/customSegues") { c, req, p throws(Problem) in
+                try catalog(c).putCustomSegues(try validName(p["name"]), req)
+            },
+        ]
     }
 
     /// Media types a storyboard upload may be sent as (parameters such as `charset` aside).

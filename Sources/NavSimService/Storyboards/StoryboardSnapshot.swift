@@ -3,6 +3,10 @@ import Storyboards
 
 /// The uploaded storyboards as one request sees them: builds ControllerSpecs from scenes
 /// (R101, R102), fills in segue destinations (R96–R98) and renders the storyboard replies.
+///
+/// A scene's own fields become core values in the Storyboards target (`Scene.controllerSpec(in:)`,
+/// `Segue.segueSpec(in:)`: they need only the scene and the core); what stays here needs the
+/// service: the request's ``SpecBudget``, HTTP problems, and declared custom segue classes.
 struct StoryboardSnapshot: Sendable {
     var library: StoryboardLibrary
     var declarations: [String: CustomSegueDeclarations]
@@ -54,17 +58,7 @@ struct StoryboardSnapshot: Sendable {
         }
         try budget.take(depth: depth, path: "storyboard scene '\(here)'")
         let inside = enclosing + [here]
-        var spec = ControllerSpec(id: scene.storyboardIdentifier ?? scene.id,
-                                  kind: ControllerKind(rawValue: scene.kind.rawValue) ?? .viewController,
-                                  className: scene.className)
-        spec.appendsSuffixWhenTaken = true
-        spec.title = scene.title
-        spec.modalPresentationStyle = scene.modalPresentationStyle.flatMap(PresentationStyle.init(rawValue:))
-        spec.modalTransitionStyle = scene.modalTransitionStyle.flatMap(TransitionStyle.init(rawValue:))
-        spec.definesPresentationContext = scene.definesPresentationContext
-        spec.providesPresentationContextTransitionStyle = scene.providesPresentationContextTransitionStyle
-        spec.isModalInPresentation = scene.isModalInPresentation
-        spec.storyboard = StoryboardOrigin(name: name, identifier: scene.storyboardIdentifier)
+        var spec = scene.controllerSpec(in: name)
         spec.segues = segueSpecs(of: scene, in: name)
         // storyboard-format.md §7: a legacy `<classes>` section names the unwind actions a class implements.
         if let customClass = scene.customClass, let actions = library[name]?.unwindActionsByClass[customClass], !actions.isEmpty {
@@ -89,7 +83,6 @@ struct StoryboardSnapshot: Sendable {
             }
             spec.viewControllers = tabs
         case .splitViewController:
-            spec.splitStyle = scene.splitStyle.flatMap { SplitState.Style(rawValue: $0.rawValue) }
             // By name, never by position (storyboard-format.md §5); column-style names accepted too.
             for segue in scene.relationships {
                 switch segue.relationship {
@@ -103,11 +96,7 @@ struct StoryboardSnapshot: Sendable {
                     break
                 }
             }
-        case .pageViewController:
-            // No relationship segues for pages: the data source supplies them (§5).
-            spec.pageTransitionStyle = scene.page?.transitionStyle.flatMap(PageState.Style.init(rawValue:))
-            spec.spineLocation = scene.page?.spineLocation
-            spec.isDoubleSided = scene.page?.isDoubleSided
+        // Pages have no relationship segues: the data source supplies them (§5).
         default:
             break
         }
@@ -124,23 +113,8 @@ struct StoryboardSnapshot: Sendable {
     /// declarations say their class does (its styles win over the segue's attributes).
     func segueSpecs(of scene: Scene, in storyboard: String) -> [SegueSpec] {
         scene.segues.compactMap { segue -> SegueSpec? in
-            guard segue.kind != .relationship, segue.kind != .embed,
-                  let kind = SegueSpec.Kind(rawValue: segue.kind.rawValue) else { return nil }
-            var anchor: NavigationCore.PopoverAnchor?
-            switch segue.popoverAnchor {
-            case let .view(id): anchor = NavigationCore.PopoverAnchor(sourceView: id)
-            case let .barButtonItem(id): anchor = NavigationCore.PopoverAnchor(barButtonItem: id)
-            case nil: anchor = nil
-            }
-            var spec = SegueSpec(
-                id: segue.id, identifier: segue.identifier, kind: kind,
-                destinationScene: kind == .unwind ? nil : segue.destination,
-                destinationStoryboard: kind == .unwind ? nil : storyboard,
-                modalPresentationStyle: segue.modalPresentationStyle.flatMap(PresentationStyle.init(rawValue:)),
-                modalTransitionStyle: segue.modalTransitionStyle.flatMap(TransitionStyle.init(rawValue:)),
-                animates: segue.animates, popover: anchor, unwindAction: segue.unwindAction,
-                customClass: segue.customClass)
-            if kind == .custom, let customClass = segue.customClass,
+            guard var spec = segue.segueSpec(in: storyboard) else { return nil }
+            if spec.kind == .custom, let customClass = segue.customClass,
                let declared = declarations[storyboard]?[customClass] {
                 spec.customPerforms = declared.performs.rawValue
                 if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
@@ -225,12 +199,12 @@ struct StoryboardSnapshot: Sendable {
     func sceneJSON(_ scene: Scene, in storyboard: String) -> JSON {
         var kind = scene.kind.rawValue
         var className = scene.className
-        if scene.kind == .placeholder {
+        if scene.isReference {
             if case let .success(target) = library.resolve(SceneAddress(storyboard: storyboard, sceneID: scene.id)) {
                 kind = target.scene.kind.rawValue
                 className = target.scene.className
             } else {
-                kind = SceneKind.viewController.rawValue
+                kind = ControllerKind.viewController.rawValue
             }
         }
         var members: [(String, JSON)] = [
@@ -255,8 +229,8 @@ struct StoryboardSnapshot: Sendable {
             ("destination", .from(segue.destination)),
         ]
         if let v = segue.relationship { members.append(("relationship", .string(v))) }
-        if let v = segue.modalPresentationStyle { members.append(("modalPresentationStyle", .string(v))) }
-        if let v = segue.modalTransitionStyle { members.append(("modalTransitionStyle", .string(v))) }
+        if let v = segue.modalPresentationStyle { members.append(("modalPresentationStyle", .string(v.spelling))) }
+        if let v = segue.modalTransitionStyle { members.append(("modalTransitionStyle", .string(v.spelling))) }
         if let v = segue.unwindAction { members.append(("unwindAction", .string(v))) }
         if let v = segue.customClass { members.append(("customClass", .string(v))) }
         return .object(members)
