@@ -163,6 +163,23 @@ struct SessionPictureTests {
         #expect(h.send("GET", "/v1/sessions/mail?version=9", accept: "text/plain").status == 404)
     }
 
+    /// With manual transitions an animated present stays in progress: the tree names it and
+    /// shows the appearance states changing.
+    @Test func aTransitionInProgressIsShown() throws {
+        let h = try PictureHarness()
+        #expect(h.send("POST", "/v1/sessions", #"""
+            {"id": "slow", "options": {"transitions": "manual"}, "root": {"id": "home", "class": "HomeViewController"}}
+            """#).status == 201)
+        let r = h.send("POST", "/v1/sessions/slow/controllers/home/present",
+                       #"{"viewController": {"id": "sheet", "class": "SheetViewController", "modalPresentationStyle": "fullScreen"}, "animated": true}"#)
+        #expect(r.status == 200)
+        let text = h.text("/v1/sessions/slow", accept: "text/plain")
+        #expect(text.contains("presents ▸ sheet  SheetViewController  fullScreen  ◀ visible  [appearing]"), "\(text)")
+        #expect(text.contains("home  HomeViewController  [disappearing]"), "\(text)")
+        #expect(text.contains("present  home → sheet  fullScreen  animated  inProgress"), "\(text)")
+        #expect(!text.contains("transition: none"))
+    }
+
     @Test func theDOTMarksWindowVisibleAndPresentation() throws {
         let h = try PictureHarness()
         h.mailSession()

@@ -49,6 +49,14 @@ enum Inspector {
   #vlabel { font-variant-numeric:tabular-nums; min-width:110px; text-align:right; color:var(--muted); }
   #picture { flex:1; overflow:auto; padding:14px; display:flex; justify-content:center; align-items:flex-start; }
   #picture img { max-width:100%; height:auto; }
+  #picture img { cursor:zoom-in; }
+  #picture.zoom { justify-content:flex-start; }
+  #picture.zoom img { max-width:none; cursor:zoom-out; }
+  #picture.wide + #tree { max-height:30%; }
+  #details h2 { padding:14px 0 4px; }
+  .kv span { overflow-wrap:anywhere; }
+  pre.body { background:#f4f6f9; border-radius:6px; padding:6px 8px; margin:6px 0 0; overflow:auto; }
+  #toolbar.still #slider, #toolbar.still .follow { visibility:hidden; }
   pre { font:12.5px/1.45 ui-monospace, "SF Mono", Menlo, Consolas, monospace; margin:0; white-space:pre; }
   #tree { padding:10px 14px; border-top:1px solid var(--line); background:#fbfcfd; max-height:38%; overflow:auto; }
   #details { padding:0 14px 14px; }
@@ -167,7 +175,8 @@ async function showPicture(path, key) {
   let img = null;
   try {
     const blob = await (await api(path, "image/svg+xml")).blob();
-    img = el("img", { alt: "picture of " + key, src: URL.createObjectURL(blob) });
+    img = el("img", { alt: "picture of " + key, src: URL.createObjectURL(blob), title: "click to zoom" });
+    img.onclick = () => pic.classList.toggle("zoom");
   } catch (e) {
     if (e.status !== 406) throw e;   // 406: no Graphviz on the server; the text below is the picture
   }
@@ -188,6 +197,7 @@ async function openSession(sid) {
   document.querySelectorAll("#sessions li").forEach(li => li.classList.toggle("sel", li.dataset.sid === sid));
   document.querySelectorAll("#storyboards li").forEach(li => li.classList.remove("sel"));
   $("title").textContent = sid;
+  $("toolbar").classList.remove("still"); $("picture").classList.remove("wide", "zoom");
   $("slider").disabled = false;
   $("follow").checked = true;
   await poll();
@@ -251,6 +261,7 @@ async function poll() {
     const s = await r.json();
     if (s.version !== state.newest) {
       state.newest = s.version;
+      refreshLists();
       await loadHistory();
       if ($("follow").checked || state.version === null) await showVersion(s.version);
       else { $("slider").max = s.version; $("vlabel").textContent = "version " + state.version + " of " + s.version; }
@@ -274,6 +285,7 @@ async function openStoryboard(name) {
   document.querySelectorAll("#sessions li").forEach(li => li.classList.remove("sel"));
   $("title").textContent = "storyboard " + name;
   $("slider").disabled = true; $("vlabel").textContent = "";
+  $("toolbar").classList.add("still"); $("picture").classList.remove("zoom"); $("picture").classList.add("wide");
   const key = "storyboard " + name;
   state.shown = key;
   await showPicture("/v1/storyboards/" + enc(name), key);

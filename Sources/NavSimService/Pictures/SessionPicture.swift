@@ -73,6 +73,20 @@ struct SessionPicture {
         return order.filter { !reached.contains($0) && nodes[$0]?.parent == nil && nodes[$0]?.presenting == nil }
     }
 
+    /// Every controller the pictures draw: those the window reaches through `children` and
+    /// presentations, and the ``detached`` ones with what they contain and present.
+    var drawn: Set<String> {
+        var reached = Set<String>()
+        func walk(_ id: String) {
+            guard reached.insert(id).inserted, let n = nodes[id] else { return }
+            n.children.forEach(walk)
+            if let p = presentation(of: id) { walk(p) }
+        }
+        if let root { walk(root) }
+        detached.forEach(walk)
+        return reached
+    }
+
     /// Whether `id` is its navigation controller's top view controller.
     func isTop(_ id: String) -> Bool {
         guard let parent = nodes[id]?.parent, let p = nodes[parent], p.kind == "navigationController" else { return false }
@@ -82,9 +96,11 @@ struct SessionPicture {
     // MARK: - Text
 
     /// The one-line label of a controller: `id  Class` and its markers.
-    func label(_ id: String) -> String {
+    /// `style`: the presentation style, for a presented controller (right after the class).
+    func label(_ id: String, style: String? = nil) -> String {
         guard let n = nodes[id] else { return id }
         var parts = ["\(n.id)  \(n.className)"]
+        if let style { parts.append(style) }
         if let s = n.selected { parts.append("selected: \(s)") }
         if isTop(id) { parts.append("◀ top") }
         if visible == id { parts.append("◀ visible") }
@@ -109,8 +125,7 @@ struct SessionPicture {
                 subtree(child, prefix: prefix + (last ? "   " : "│  "))
             }
             if let p = presentation(of: id), !seen.contains(p) {
-                let style = nodes[p]?.style.map { "  \($0)" } ?? ""
-                lines.append(prefix + "presents ▸ " + label(p) + style)
+                lines.append(prefix + "presents ▸ " + label(p, style: nodes[p]?.style ?? "automatic"))
                 subtree(p, prefix: prefix + "   ")
             }
         }
@@ -162,7 +177,10 @@ struct SessionPicture {
                    "  edge [fontname=\"Helvetica\", fontsize=9];",
                    "  window [label=\"UIWindow\", shape=box, style=\"filled\", fillcolor=\"#e8e8e8\"];"]
         let window = Set(inWindow)
-        for id in order {
+        // The controllers the text tree shows: the window's trees and the detached ones (a tab bar
+        // controller's moreNavigationController, which is in no children list, is left out of both).
+        let drawn = self.drawn
+        for id in order where drawn.contains(id) {
             guard let n = nodes[id] else { continue }
             var markers: [String] = []
             if let s = n.selected { markers.append("selected: \(s)") }
@@ -183,7 +201,7 @@ struct SessionPicture {
             out.append("  \(DOT.quote(id)) [\(attributes.joined(separator: ", "))];")
         }
         if let root { out.append("  window -> \(DOT.quote(root)) [label=\"rootViewController\"];") }
-        for id in order {
+        for id in order where drawn.contains(id) {
             guard let n = nodes[id] else { continue }
             for child in n.children where nodes[child] != nil {
                 out.append("  \(DOT.quote(id)) -> \(DOT.quote(child));")
