@@ -257,6 +257,8 @@ struct StoryboardPictureTests {
         var problems: [String] = []
         var drawn = 0
         for corpus in corpora {
+            let before = drawn
+            defer { if drawn - before < corpus.entries.count / 2 { problems.append("\(corpus.title): drew only \(drawn - before) of \(corpus.entries.count)") } }
             for app in corpus.apps {
                 let h = try PictureHarness()
                 for entry in app {
@@ -280,7 +282,7 @@ struct StoryboardPictureTests {
             }
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
-        #expect(drawn > 20, "drew \(drawn) storyboards")
+        #expect(drawn > 20, "drew \(drawn) storyboards from \(corpora.map(\.title))")
     }
 
     @Test func theFlowShowsScenesSeguesReferencesAndDiagnostics() throws {
