@@ -26,10 +26,11 @@ RUN swift build -c release --static-swift-stdlib \
 FROM debian:bookworm-slim
 
 # libmicrohttpd12 and libsqlite3-0: the system libraries navsim links; libxml2: FoundationXML
-# (the Storyboards parser) links it even with --static-swift-stdlib; curl: the HEALTHCHECK.
+# (the Storyboards parser) links it even with --static-swift-stdlib; curl: the HEALTHCHECK;
+# graphviz: its `dot` renders the image/svg+xml pictures (docs/pictures.md).
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libxml2 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libxml2 ca-certificates curl graphviz \
  && rm -rf /var/lib/apt/lists/*
 
 # A fixed uid/gid, so that USER is numeric (Kubernetes' runAsNonRoot can check it) and a host

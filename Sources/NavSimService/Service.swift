@@ -11,6 +11,8 @@ public final class NavSimService: Sendable {
     let store: SessionStore
     let sessions = SessionRegistry()
     let storyboards: StoryboardCatalog
+    /// Text, DOT and SVG renderings of sessions and storyboards (docs/pictures.md).
+    let pictures: Pictures
     let openAPI: [UInt8]
     let requestCount = Atomic<Int>(0)
     let refusalCount = Atomic<Int>(0)
@@ -30,13 +32,21 @@ public final class NavSimService: Sendable {
     ///   - tokens: when not empty, every route but `/healthz` answers 401 without one of them.
     /// - Throws: the store's error when the database cannot be opened, migrated or written
     ///   (a read-only file or file system is refused here, not at the first write).
-    public init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
+    public convenience init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
                 tokens: BearerTokens = BearerTokens([])) throws {
+        try self.init(databasePath: databasePath, migrationsDirectory: migrationsDirectory, openAPI: openAPI,
+                      limits: limits, tokens: tokens, pictures: Pictures())
+    }
+
+    /// As above, with the renderer (tests give one without Graphviz, or a small cache).
+    init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
+         tokens: BearerTokens = BearerTokens([]), pictures: Pictures) throws {
         self.tokens = tokens
+        self.pictures = pictures
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
         self.openAPI = openAPI
         self.limits = limits
-        storyboards = try StoryboardCatalog(store: store, limits: limits)
+        storyboards = try StoryboardCatalog(store: store, limits: limits, pictures: pictures)
         for stored in try store.loadSessions() {
             let state = try Persistence.decodeState(stored)
             _ = sessions.add(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
@@ -59,7 +69,7 @@ public final class NavSimService: Sendable {
 
     /// Refuses a request on its head alone (an `HTTPScreen`): 401 problem+json with
     /// `WWW-Authenticate: Bearer realm="navsim"` (plus `error="invalid_token"` for a wrong token,
-    /// RFC 6750 §3) when tokens are set and none was sent, on every route but `/healthz`.
+    /// RFC 6750 §3) when tokens are set and none was sent, on every route but `/healthz` and `/inspector`.
     /// The server runs it before reading a body; `handle` runs it again, so it holds in process too.
     public func screen(_ request: HTTPRequest) -> HTTPResponse? {
         guard !tokens.isEmpty, Self.router.requiresToken(path: request.pathSegments) else { return nil }
@@ -113,6 +123,8 @@ public final class NavSimService: Sendable {
             HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: s.openAPI)
         },
         Route("GET", "/metrics") { s, _, _ throws(Problem) in s.metrics() },
+        // A static page holding no data; the API calls it makes carry the token.
+        Route("GET", "/inspector", requiresToken: false) { _, _, _ throws(Problem) in Inspector.response },
         Route("GET", "/v1/sessions") { s, req, _ throws(Problem) in try s.listSessions(req) },
         Route("POST", "/v1/sessions") { s, req, _ throws(Problem) in try s.createSession(req) },
         Route("GET", "/v1/sessions/{sid}") { s, req, p throws(Problem) in try s.getSession(req, p["sid"]) },
@@ -337,19 +349,33 @@ public final class NavSimService: Sendable {
         return try result.get()
     }
 
+    /// `GET /v1/sessions/{sid}` (`?version=N` replays the history): JSON, or the text tree,
+    /// DOT or SVG picture the `Accept` field asks for (docs/pictures.md).
     func getSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
+        let representation = try pictures.choose(req)
         let snapshot = try withSession(sid) { $0 }
+        var version = snapshot.version
+        var state = snapshot.state
         if let v = req.query["version"] {
             guard let n = Int(v), n >= 0 else { throw Problem.invalidField("version", "version is a whole number.") }
             guard n <= snapshot.version else {
                 throw Problem(status: 404, slug: "unknown-version", title: "Unknown version",
                               detail: "Session '\(sid)' has versions 0…\(snapshot.version).")
             }
-            let state = try replay(sid, to: n)
-            return Self.json(200, Encode.session(id: sid, version: n, createdAt: snapshot.createdAt, state: state), etag: n)
+            if n != version { state = try replay(sid, to: n) }
+            version = n
         }
-        return Self.json(200, Encode.session(id: sid, version: snapshot.version, createdAt: snapshot.createdAt,
-                                             state: snapshot.state), etag: snapshot.version)
+        let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
+        guard representation != .json else {
+            var response = Self.json(200, session, etag: version)
+            response.headers.add("Vary", "Accept")
+            return response
+        }
+        let transitions = JSON.array(state.transitions.map { Encode.transition($0.record) })
+        return try pictures.response(representation, resource: "session \(sid) \(snapshot.createdAt)", version: "\(version)",
+                                     etag: version, json: session,
+                                     text: { SessionPicture(session: $0, transitions: transitions).text },
+                                     dot: { SessionPicture(session: $0, transitions: transitions).dot })
     }
 
     /// ARCHITECTURE.md: replaying the history's commands from the initial state reproduces any version.

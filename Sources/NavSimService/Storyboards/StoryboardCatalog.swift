@@ -19,12 +19,17 @@ final class StoryboardCatalog: Sendable {
     let serviceLimits: Limits
     var limits: StoryboardParser.Limits { serviceLimits.storyboard }
     private let contents: Mutex<Contents>
+    /// Text, DOT and SVG renderings of a storyboard's flow (docs/pictures.md).
+    let pictures: Pictures
 
     /// What the lock guards: the library and, per storyboard, its declared custom segue classes.
     struct Contents: Sendable {
         var library = StoryboardLibrary()
         var declarations: [String: CustomSegueDeclarations] = [:]
         var xml: [String: [UInt8]] = [:]
+        /// Counts uploads, replacements, declarations and deletions: a storyboard's reply (its
+        /// diagnostics) may change with any of them, so cached pictures are keyed by it.
+        var generation = 0
 
         var snapshot: StoryboardSnapshot { StoryboardSnapshot(library: library, declarations: declarations) }
     }
@@ -32,8 +37,9 @@ final class StoryboardCatalog: Sendable {
     /// Loads and parses every stored storyboard. A stored document that no longer parses (the
     /// parser got stricter) is skipped with a line on standard error rather than failing start-up.
     /// - Throws: the store's error when the table cannot be read.
-    init(store: SessionStore, limits: Limits = .defaults) throws {
+    init(store: SessionStore, limits: Limits = .defaults, pictures: Pictures = Pictures()) throws {
         self.store = store
+        self.pictures = pictures
         self.serviceLimits = limits
         let limits = limits.storyboard
         var contents = Contents()
@@ -79,7 +85,7 @@ final class StoryboardCatalog: Sendable {
     static func routes<Context>(_ catalog: @escaping @Sendable (Context) -> StoryboardCatalog) -> [Route<Context>] {
         [
             Route("GET", "/v1/storyboards") { c, _, _ throws(Problem) in catalog(c).list() },
-            Route("GET", "/v1/storyboards/{name}") { c, _, p throws(Problem) in try catalog(c).get(try validName(p["name"])) },
+            Route("GET", "/v1/storyboards/{name}") { c, req, p throws(Problem) in try catalog(c).get(try validName(p["name"]), req) },
             Route("PUT", "/v1/storyboards/{name}") { c, req, p throws(Problem) in try catalog(c).put(try validName(p["name"]), req) },
             Route("DELETE", "/v1/storyboards/{name}") { c, _, p throws(Problem) in try catalog(c).delete(try validName(p["name"])) },
             Route("PUT", "/v1/storyboards/{name}/customSegues") { c, req, p throws(Problem) in
@@ -121,10 +127,13 @@ final class StoryboardCatalog: Sendable {
         return NavSimService.json(200, .object([("storyboards", .array(items))]))
     }
 
-    func get(_ name: String) throws(Problem) -> HTTPResponse {
-        let snapshot = self.snapshot
+    /// JSON, or the flow as text, DOT or SVG, as `Accept` asks (docs/pictures.md).
+    func get(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let representation = try pictures.choose(req)
+        let (snapshot, generation) = contents.withLock { ($0.snapshot, $0.generation) }
         guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
-        return NavSimService.json(200, reply)
+        return try pictures.response(representation, resource: "storyboard \(name)", version: "\(generation)", etag: nil,
+                                     json: reply, text: StoryboardPicture.text, dot: StoryboardPicture.dot)
     }
 
     /// `PUT /v1/storyboards/{name}`: 415 unless XML, 400 when malformed (line and column in the
@@ -150,6 +159,7 @@ final class StoryboardCatalog: Sendable {
             }
             let created = contents.library.insert(storyboard) == nil
             contents.xml[name] = req.body
+            contents.generation += 1
             return .success((created, contents.snapshot))
         }
         let (created, snapshot) = try result.get()
@@ -165,6 +175,7 @@ final class StoryboardCatalog: Sendable {
             contents.library.remove(named: name)
             contents.declarations[name] = nil
             contents.xml[name] = nil
+            contents.generation += 1
             return .success(())
         }
         try result.get()
@@ -194,6 +205,7 @@ final class StoryboardCatalog: Sendable {
                 return .failure(Self.storageFailure(error))
             }
             contents.declarations[name] = declarations
+            contents.generation += 1
             return .success(contents.snapshot)
         }
         guard let reply = try result.get().reply(for: name) else { throw Self.unknownStoryboard(name) }

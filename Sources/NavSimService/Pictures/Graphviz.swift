@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// Renders DOT to SVG with Graphviz's `dot` program, run as a subprocess (docs/pictures.md).
+///
+/// `dot` is found on `PATH` once, at first use (or given explicitly); without it SVG is not
+/// offered and the routes answer 406 naming the Debian package (`apt-get install graphviz`).
+/// Each run is bounded: the DOT input by ``maxInputBytes``, the wall time by ``timeout`` (the
+/// process is killed past it), and the SVG by ``maxOutputBytes``.
+struct Graphviz: Sendable {
+    /// The `dot` executable, or nil when Graphviz is not installed.
+    let executable: String?
+    /// Longest a run may take, in seconds.
+    var timeout: Double = 10
+    /// Largest DOT text passed to `dot`, in bytes.
+    var maxInputBytes = 4 << 20
+    /// Largest SVG accepted back, in bytes.
+    var maxOutputBytes = 32 << 20
+
+    /// What a failed run reports.
+    enum Failure: Error, Equatable {
+        case notInstalled
+        case inputTooLarge(Int)
+        case timedOut(Double)
+        case outputTooLarge(Int)
+        case failed(status: Int32, message: String)
+    }
+
+    /// `dot` from `$NAVSIM_DOT` when set (empty: none, for tests of the 406), else the first on `PATH`.
+    static let system = Graphviz(executable: locate())
+
+    static func locate() -> String? {
+        let env = ProcessInfo.processInfo.environment
+        if let explicit = env["NAVSIM_DOT"] { return explicit.isEmpty ? nil : explicit }
+        for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/dot"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    var isAvailable: Bool { executable != nil }
+
+    /// Lays out `dot` text as SVG bytes.
+    /// - Throws: ``Failure`` when Graphviz is missing, a bound is exceeded, or `dot` fails
+    ///   (its exit status and the first line it wrote to standard error).
+    func svg(_ dot: String) throws(Failure) -> [UInt8] {
+        guard let executable else { throw .notInstalled }
+        let input = Array(dot.utf8)
+        guard input.count <= maxInputBytes else { throw .inputTooLarge(maxInputBytes) }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("navsim-dot-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inURL = dir.appendingPathComponent("in.dot"), outURL = dir.appendingPathComponent("out.svg")
+        let errURL = dir.appendingPathComponent("err.txt")
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try Data(input).write(to: inURL)
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        } catch {
+            throw .failed(status: -1, message: "temporary files: \(error)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-Tsvg", "-o", outURL.path, inURL.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let errHandle = try? FileHandle(forWritingTo: errURL)
+        process.standardError = errHandle ?? FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        do { try process.run() } catch {
+            throw .failed(status: -1, message: "\(executable) could not be started: \(error)")
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            done.wait()
+            try? errHandle?.close()
+            throw .timedOut(timeout)
+        }
+        try? errHandle?.close()
+        guard process.terminationStatus == 0 else {
+            let message = (try? String(contentsOf: errURL, encoding: .utf8))?.split(separator: "\n").first.map(String.init) ?? ""
+            throw .failed(status: process.terminationStatus, message: message)
+        }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: outURL.path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maxOutputBytes else { throw .outputTooLarge(maxOutputBytes) }
+        guard let data = try? Data(contentsOf: outURL) else { throw .failed(status: 0, message: "no output") }
+        return Array(data)
+    }
+}
+
+/// Renderings already made, keyed by what they depend on (a session's id, creation time and
+/// version; a storyboard's name and the catalogue's upload generation) and the representation.
+/// Bounded by entry count and total bytes; the oldest entries go first.
+final class PictureCache: Sendable {
+    /// What a rendering depends on.
+    struct Key: Hashable, Sendable {
+        var resource: String
+        var version: String
+        var representation: Representation
+    }
+
+    private struct Contents: Sendable {
+        var entries: [Key: [UInt8]] = [:]
+        var order: [Key] = []
+        var bytes = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    let maxEntries: Int
+    let maxBytes: Int
+    private let contents = Mutex(Contents())
+
+    init(maxEntries: Int = 512, maxBytes: Int = 64 << 20) {
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+    }
+
+    /// The cached bytes for `key`, else `make()`'s, stored when they fit. `make` runs outside the
+    /// lock (two requests may render the same picture once each; both answers are equal).
+    func value<E: Error>(_ key: Key, _ make: () throws(E) -> [UInt8]) throws(E) -> [UInt8] {
+        if let hit = contents.withLock({ c -> [UInt8]? in
+            let v = c.entries[key]
+            if v != nil { c.hits += 1 } else { c.misses += 1 }
+            return v
+        }) { return hit }
+        let made = try make()
+        guard made.count <= maxBytes else { return made }
+        contents.withLock { c in
+            guard c.entries[key] == nil else { return }
+            c.entries[key] = made
+            c.order.append(key)
+            c.bytes += made.count
+            while c.order.count > maxEntries || c.bytes > maxBytes, !c.order.isEmpty {
+                let old = c.order.removeFirst()
+                c.bytes -= c.entries.removeValue(forKey: old)?.count ?? 0
+            }
+        }
+        return made
+    }
+
+    /// (hits, misses, entries, bytes), for tests and metrics.
+    var statistics: (hits: Int, misses: Int, entries: Int, bytes: Int) {
+        contents.withLock { ($0.hits, $0.misses, $0.entries.count, $0.bytes) }
+    }
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The inspector in a real browser (issue 14): headless Debian chromium driven by selenium.
+
+Starts .build/release/navsim on a free loopback port with a bearer token, builds a session
+over HTTP (a tab bar, a push, a presented sheet: versions 0, 1, 2), uploads a storyboard,
+opens /inspector, types the token, and checks that the page shows the session's controllers
+and its visible controller; moves the timeline slider to version 1 and checks that the picture
+is that version's hierarchy; makes another change over HTTP and checks that the page follows
+it; opens the storyboard. Saves a screenshot (default .build/artifacts/inspector.png, or the
+first argument) and prints its path. Bounded: 180 s in all, 20 s per wait.
+
+Needs: scripts/install-inspector-prereqs.sh (graphviz, chromium, chromium-driver, selenium)
+and `swift build -c release`.
+"""
+import json, os, re, signal, subprocess, sys, tempfile, time, urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.path.join(REPO, ".build/release/navsim")
+SHOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, ".build/artifacts/inspector.png"))
+TOKEN = "inspector-test-token"
+FIXTURE = os.path.join(REPO, "Tests/Fixtures/Storyboards/handwritten/app")  # Main and the storyboards it references
+
+signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("inspector test: over 180 s")))
+signal.alarm(180)
+
+
+def call(base, method, path, body=None, content_type="application/json", accept="application/json"):
+    data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Authorization": "Bearer " + TOKEN, "Accept": accept,
+                                          **({"Content-Type": content_type} if data else {})})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.status, r.read()
+
+
+def start():
+    scratch = tempfile.mkdtemp(prefix="inspector-test-")
+    log = open(os.path.join(scratch, "server.log"), "w+")
+    env = dict(os.environ, NAVSIM_MIGRATIONS=os.environ.get("NAVSIM_MIGRATIONS", os.path.join(REPO, "migrations")))
+    server = subprocess.Popen([BINARY, "serve", "--host", "127.0.0.1", "--port", "0",
+                               "--db", os.path.join(scratch, "navsim.sqlite"), "--token", TOKEN],
+                              stderr=log, stdout=subprocess.DEVNULL, env=env)
+    for _ in range(300):
+        if server.poll() is not None:
+            log.seek(0)
+            sys.exit("navsim exited early:\n" + log.read())
+        log.seek(0)
+        m = re.search(r'"message":"listening".*?"url":"(http://[^"]+)"', log.read())
+        if m:
+            return server, m.group(1)
+        time.sleep(0.1)
+    server.kill()
+    sys.exit("navsim did not start listening within 30 s")
+
+
+def build_session(base):
+    call(base, "POST", "/v1/sessions", {"id": "mail", "root": {"id": "tabs", "kind": "tabBarController", "viewControllers": [
+        {"id": "inboxNav", "kind": "navigationController", "viewControllers": [{"id": "inbox", "class": "InboxViewController"}]},
+        {"id": "settings", "class": "SettingsViewController"}]}})
+    call(base, "POST", "/v1/sessions/mail/controllers/inboxNav/push",
+         {"viewController": {"id": "message", "class": "MessageViewController"}, "animated": True})
+    call(base, "POST", "/v1/sessions/mail/controllers/message/present",
+         {"viewController": {"id": "composeNav", "kind": "navigationController", "modalPresentationStyle": "pageSheet",
+                             "viewControllers": [{"id": "compose", "class": "ComposeViewController"}]}, "animated": True})
+
+
+def main():
+    if not os.access(BINARY, os.X_OK):
+        sys.exit(f"no {BINARY}; run swift build -c release first")
+    server, base = start()
+    driver = None
+    try:
+        build_session(base)
+        storyboards = sorted(f for f in os.listdir(FIXTURE) if f.endswith(".storyboard"))
+        uploaded = None
+        for name in storyboards:
+            with open(os.path.join(FIXTURE, name), "rb") as f:
+                try:
+                    call(base, "PUT", "/v1/storyboards/" + name[:-len(".storyboard")], f.read(), "application/xml")
+                    if name == "Main.storyboard" or uploaded is None:
+                        uploaded = name[:-len(".storyboard")]
+                except urllib.error.HTTPError:
+                    pass  # fixtures refused on purpose
+        svg = subprocess.run(["sh", "-c", "command -v dot"], capture_output=True).returncode == 0
+
+        options = webdriver.ChromeOptions()
+        for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                    "--window-size=1440,900", "--hide-scrollbars"]:
+            options.add_argument(arg)
+        options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+        driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+        driver.set_page_load_timeout(20)
+        wait = WebDriverWait(driver, 20)
+
+        driver.get(base + "/inspector")
+        box = driver.find_element(By.ID, "token")
+        box.send_keys(TOKEN)
+        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", box)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#sessions li[data-sid='mail']"))
+        driver.find_element(By.CSS_SELECTOR, "#sessions li[data-sid='mail']").click()
+
+        tree = lambda: driver.find_element(By.ID, "tree")
+        wait.until(lambda d: tree().get_attribute("data-picture") == "session mail v2")
+        text = tree().text
+        for controller in ["tabs", "inboxNav", "inbox", "message", "settings", "composeNav", "compose"]:
+            assert re.search(rf"\b{controller}  ", text), f"{controller} missing from the tree:\n{text}"
+        assert "compose  ComposeViewController  ◀ top  ◀ visible" in text, f"the visible controller is not marked:\n{text}"
+        if svg:
+            img = driver.find_element(By.CSS_SELECTOR, "#picture img")
+            assert img.get_attribute("src").startswith("blob:"), "no SVG picture"
+            newest_src = img.get_attribute("src")
+        events = driver.find_element(By.ID, "events").text
+        assert "compose.viewDidAppear" in events, f"version 2's events are not shown:\n{events}"
+        print("inspector: version 2 shows every controller, compose visible")
+
+        # Time travel: the slider back to version 1 (before the sheet).
+        slider = driver.find_element(By.ID, "slider")
+        driver.execute_script("arguments[0].value = 1; arguments[0].dispatchEvent(new Event('input'))", slider)
+        wait.until(lambda d: tree().get_attribute("data-picture") == "session mail v1")
+        text = tree().text
+        assert "composeNav" not in text and "message  MessageViewController  ◀ top  ◀ visible" in text, f"version 1 is wrong:\n{text}"
+        if svg:
+            assert driver.find_element(By.CSS_SELECTOR, "#picture img").get_attribute("src") != newest_src, "the picture did not change"
+        assert driver.find_element(By.ID, "follow").is_selected() is False
+        print("inspector: the slider at version 1 shows version 1's hierarchy")
+        driver.save_screenshot(SHOT.replace(".png", "-v1.png"))
+
+        # Following: back to the newest, then a change over HTTP shows up by itself.
+        driver.find_element(By.ID, "follow").click()
+        wait.until(lambda d: tree().get_attribute("data-picture") == "session mail v2")
+        call(base, "POST", "/v1/sessions/mail/controllers/composeNav/push",
+             {"viewController": {"id": "attachments", "class": "AttachmentsViewController"}, "animated": True})
+        wait.until(lambda d: tree().get_attribute("data-picture") == "session mail v3")
+        assert "attachments  AttachmentsViewController  ◀ top  ◀ visible" in tree().text
+        print("inspector: follows the newest version (3)")
+        os.makedirs(os.path.dirname(SHOT), exist_ok=True)
+        driver.save_screenshot(SHOT)
+
+        if uploaded:
+            driver.find_element(By.ID, "tab-storyboards").click()
+            driver.find_element(By.CSS_SELECTOR, f"#storyboards li[data-storyboard='{uploaded}']").click()
+            wait.until(lambda d: tree().get_attribute("data-picture") == "storyboard " + uploaded)
+            assert tree().text.startswith("storyboard " + uploaded)
+            driver.save_screenshot(SHOT.replace(".png", "-storyboard.png"))
+            print(f"inspector: storyboard {uploaded} drawn")
+        print(SHOT)
+    finally:
+        if driver:
+            driver.quit()
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main()
