@@ -34,6 +34,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var shouldPerformSegue: [String: Bool] = [:]
     /// Unwind actions (`@IBAction func …(_: UIStoryboardSegue)`) this controller's class implements (R100).
     public var unwindActions: [String] = []
+    /// `prefersStatusBarHidden`: the override's answer. Recorded, not simulated (no status bar).
+    public var prefersStatusBarHidden: Bool = false
 
     /// UIKit's defaults for an ordinary controller.
     public init() {}
@@ -55,6 +57,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("preferredContentSize", \.preferredContentSize),
         Field("shouldPerformSegue", \.shouldPerformSegue),
         Field("unwindActions", \.unwindActions),
+        Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
     ]
 
     /// The entry of ``fields`` named `name`, or nil.

@@ -78,3 +78,24 @@ struct ConfigurationFieldsTests {
         #expect(try JSONDecoder().decode(ControllerPatch.self, from: Data(stored.utf8)) == p)
     }
 }
+
+/// `prefersStatusBarHidden`, added through the table alone (the configuration type, the table,
+/// openapi.yaml): specs set it, PATCH changes it, the reply lists it when true, storage keeps it.
+@Suite("prefersStatusBarHidden")
+struct PrefersStatusBarHiddenTests {
+    @Test func specPatchReplyAndRestart() throws {
+        let h = try ServiceHarness()
+        let created = h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "a", "prefersStatusBarHidden": true}}"#)
+        #expect(created.status == 201, "\(created)")
+        #expect(created["controllers"]?["a"]?["prefersStatusBarHidden"]?.bool == true, "\(created)")
+        let bad = h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"prefersStatusBarHidden": "yes"}"#)
+        #expect(bad.status == 422 && bad["field"]?.string == "prefersStatusBarHidden", "\(bad)")
+        try h.restart()
+        #expect(h.send("GET", "/v1/sessions/s/controllers/a")["prefersStatusBarHidden"]?.bool == true)
+        let patched = h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"prefersStatusBarHidden": false}"#)
+        #expect(patched.status == 200, "\(patched)")
+        // false is UIKit's default: not listed, as for controllers that never set it.
+        #expect(h.send("GET", "/v1/sessions/s/controllers/a")["prefersStatusBarHidden"] == nil)
+        #expect(h.send("GET", "/v1/sessions/s?version=0")["controllers"]?["a"]?["prefersStatusBarHidden"]?.bool == true)
+    }
+}

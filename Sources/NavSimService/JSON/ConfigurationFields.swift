@@ -17,6 +17,9 @@ enum ConfigurationFields {
                read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
         .value("isModalInPresentation", \.isModalInPresentation, .flags,
                read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
+        // Listed only when true, so replies of controllers that never set it are unchanged.
+        .value("prefersStatusBarHidden", \.prefersStatusBarHidden, .flags,
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { $0 ? .bool(true) : nil }),
         .optional("traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) }, reply: { o in
             o.map { .object([("horizontalSizeClass", .from($0.horizontalSizeClass?.rawValue)),
                              ("verticalSizeClass", .from($0.verticalSizeClass?.rawValue))]) }
