@@ -51,7 +51,7 @@ for m in "${mutations[@]}"; do
     echo "$name: SURVIVED  ($what)"
     survived=1
   else
-    failing="$(grep -c '^✘ Test .* failed' "$log" || true)"
+    failing="$(grep '^✘ Test .* failed after' "$log" | grep -vc '^✘ Test run' || true)"
     echo "$name: killed by $failing test(s)  ($what)"
   fi
 done
