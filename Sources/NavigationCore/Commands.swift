@@ -3,22 +3,15 @@
 
 /// A new controller to create (API.md ControllerSpec). Storyboard specs are resolved by the
 /// storyboard layer into plain specs before they reach the core (R102).
-public struct ControllerSpec: Sendable, Codable, Equatable {
+/// The client-settable properties it gives are ``configuration``; read and set them by name
+/// (`spec.title`, nil when the spec does not give it).
+@dynamicMemberLookup
+public struct ControllerSpec: Sendable, Equatable {
     public var id: ControllerID?
     public var kind: ControllerKind = .viewController
     public var className: String?
-    public var title: String?
-    public var modalPresentationStyle: PresentationStyle?
-    public var modalTransitionStyle: TransitionStyle?
-    public var definesPresentationContext: Bool?
-    public var providesPresentationContextTransitionStyle: Bool?
-    public var isModalInPresentation: Bool?
-    public var transitioningDelegate: TransitioningDelegate?
-    public var presentationDelegate: PresentationDelegate?
-    public var navigationDelegate: NavigationDelegate?
-    public var tabBarDelegate: TabBarDelegate?
-    public var traitOverrides: TraitOverrides?
-    public var preferredContentSize: [Double]?
+    /// The properties the spec sets; the others keep UIKit's defaults for the kind.
+    public var configuration = ControllerPatch()
     /// Navigation stack, tabs or pages.
     public var viewControllers: [ControllerRef]?
     public var selectedIndex: Int?
@@ -38,8 +31,6 @@ public struct ControllerSpec: Sendable, Codable, Equatable {
     /// A custom container's children (their views are inserted, as a container built in code).
     public var children: [ControllerRef]?
     public var preferredStyle: String?
-    public var shouldPerformSegue: [String: Bool]?
-    public var unwindActions: [String]?
     public var storyboard: StoryboardOrigin?
     public var segues: [SegueSpec]?
     /// Embedded children (storyboard embed segues): added when the container loads its view.
@@ -51,6 +42,74 @@ public struct ControllerSpec: Sendable, Codable, Equatable {
         self.id = id
         self.kind = kind
         self.className = className
+    }
+
+    /// A configuration property the spec gives, nil when it gives none; setting nil unsets it.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T? {
+        get { configuration.value(keyPath) }
+        set { configuration[dynamicMember: keyPath] = newValue }
+    }
+}
+
+/// Stored as the flat object it always was: the given properties beside the others.
+extension ControllerSpec: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, kind, className, viewControllers, selectedIndex, primary, supplementary, secondary, splitStyle
+        case collapseSecondaryOntoPrimary, topColumnForCollapsing, hasSplitDelegate, pageTransitionStyle
+        case spineLocation, isDoubleSided, children, preferredStyle, storyboard, segues, embedded, appendsSuffixWhenTaken
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(ControllerID.self, forKey: .id)
+        kind = try c.decode(ControllerKind.self, forKey: .kind)
+        className = try c.decodeIfPresent(String.self, forKey: .className)
+        viewControllers = try c.decodeIfPresent([ControllerRef].self, forKey: .viewControllers)
+        selectedIndex = try c.decodeIfPresent(Int.self, forKey: .selectedIndex)
+        primary = try c.decodeIfPresent(ControllerRef.self, forKey: .primary)
+        supplementary = try c.decodeIfPresent(ControllerRef.self, forKey: .supplementary)
+        secondary = try c.decodeIfPresent(ControllerRef.self, forKey: .secondary)
+        splitStyle = try c.decodeIfPresent(SplitState.Style.self, forKey: .splitStyle)
+        collapseSecondaryOntoPrimary = try c.decodeIfPresent(Bool.self, forKey: .collapseSecondaryOntoPrimary)
+        topColumnForCollapsing = try c.decodeIfPresent(SplitState.Column.self, forKey: .topColumnForCollapsing)
+        hasSplitDelegate = try c.decodeIfPresent(Bool.self, forKey: .hasSplitDelegate)
+        pageTransitionStyle = try c.decodeIfPresent(PageState.Style.self, forKey: .pageTransitionStyle)
+        spineLocation = try c.decodeIfPresent(String.self, forKey: .spineLocation)
+        isDoubleSided = try c.decodeIfPresent(Bool.self, forKey: .isDoubleSided)
+        children = try c.decodeIfPresent([ControllerRef].self, forKey: .children)
+        preferredStyle = try c.decodeIfPresent(String.self, forKey: .preferredStyle)
+        storyboard = try c.decodeIfPresent(StoryboardOrigin.self, forKey: .storyboard)
+        segues = try c.decodeIfPresent([SegueSpec].self, forKey: .segues)
+        embedded = try c.decodeIfPresent([ControllerRef].self, forKey: .embedded)
+        appendsSuffixWhenTaken = try c.decode(Bool.self, forKey: .appendsSuffixWhenTaken)
+        configuration = try ControllerPatch(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(className, forKey: .className)
+        try c.encodeIfPresent(viewControllers, forKey: .viewControllers)
+        try c.encodeIfPresent(selectedIndex, forKey: .selectedIndex)
+        try c.encodeIfPresent(primary, forKey: .primary)
+        try c.encodeIfPresent(supplementary, forKey: .supplementary)
+        try c.encodeIfPresent(secondary, forKey: .secondary)
+        try c.encodeIfPresent(splitStyle, forKey: .splitStyle)
+        try c.encodeIfPresent(collapseSecondaryOntoPrimary, forKey: .collapseSecondaryOntoPrimary)
+        try c.encodeIfPresent(topColumnForCollapsing, forKey: .topColumnForCollapsing)
+        try c.encodeIfPresent(hasSplitDelegate, forKey: .hasSplitDelegate)
+        try c.encodeIfPresent(pageTransitionStyle, forKey: .pageTransitionStyle)
+        try c.encodeIfPresent(spineLocation, forKey: .spineLocation)
+        try c.encodeIfPresent(isDoubleSided, forKey: .isDoubleSided)
+        try c.encodeIfPresent(children, forKey: .children)
+        try c.encodeIfPresent(preferredStyle, forKey: .preferredStyle)
+        try c.encodeIfPresent(storyboard, forKey: .storyboard)
+        try c.encodeIfPresent(segues, forKey: .segues)
+        try c.encodeIfPresent(embedded, forKey: .embedded)
+        try c.encode(appendsSuffixWhenTaken, forKey: .appendsSuffixWhenTaken)
+        // A spec gives values, it clears nothing: unset and nil properties are both omitted.
+        try configuration.values.encode(to: encoder, fields: configuration.fields)
     }
 }
 
@@ -102,25 +161,6 @@ public struct SegueSpec: Sendable, Codable, Equatable {
         self.customClass = customClass
         self.customTransitioningDelegate = customTransitioningDelegate
     }
-}
-
-/// Run-time property changes (`PATCH …/controllers/{cid}`), as code sets them.
-public struct ControllerPatch: Sendable, Codable, Equatable {
-    public var title: String??
-    public var modalPresentationStyle: PresentationStyle?
-    public var modalTransitionStyle: TransitionStyle?
-    public var definesPresentationContext: Bool?
-    public var providesPresentationContextTransitionStyle: Bool?
-    public var isModalInPresentation: Bool?
-    public var transitioningDelegate: TransitioningDelegate??
-    public var presentationDelegate: PresentationDelegate??
-    public var navigationDelegate: NavigationDelegate??
-    public var tabBarDelegate: TabBarDelegate??
-    public var traitOverrides: TraitOverrides??
-    public var preferredContentSize: [Double]??
-    public var shouldPerformSegue: [String: Bool]?
-    public var unwindActions: [String]?
-    public init() {}
 }
 
 /// One UIKit call (or a tick) on a session. `receiver` is the controller the method is called on.

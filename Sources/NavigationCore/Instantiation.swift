@@ -49,26 +49,15 @@ extension Engine {
     /// and embedded children are instantiated with it). Views are not loaded (R31).
     mutating func instantiate(_ spec: ControllerSpec) throws(Refusal) -> ControllerID {
         let id = try newID(spec.id, suffixWhenTaken: spec.appendsSuffixWhenTaken)
-        var c = Controller(id: id, kind: spec.kind, className: spec.className, title: spec.title)
-        if let v = spec.modalPresentationStyle { c.modalPresentationStyle = v }
-        if let v = spec.modalTransitionStyle { c.modalTransitionStyle = v }
-        if let v = spec.definesPresentationContext { c.definesPresentationContext = v }
-        if let v = spec.providesPresentationContextTransitionStyle { c.providesPresentationContextTransitionStyle = v }
-        if let v = spec.isModalInPresentation { c.isModalInPresentation = v }
-        c.transitioningDelegate = spec.transitioningDelegate
-        c.presentationDelegate = spec.presentationDelegate
-        c.navigationDelegate = spec.navigationDelegate
-        c.tabBarDelegate = spec.tabBarDelegate
-        c.traitOverrides = spec.traitOverrides
-        c.preferredContentSize = spec.preferredContentSize
-        c.shouldPerformSegue = spec.shouldPerformSegue ?? [:]
-        c.unwindActions = spec.unwindActions ?? []
+        var c = Controller(id: id, kind: spec.kind, className: spec.className)
+        c.configuration = spec.configuration.applied(to: c.configuration)
         c.storyboard = spec.storyboard
         c.segues = spec.segues ?? []
         c.preferredStyle = spec.preferredStyle
         // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
         // UIModalPresentationPopover" (the D10 action-sheet text).
-        if spec.kind == .alertController && spec.preferredStyle == "actionSheet" && spec.modalPresentationStyle == nil {
+        if spec.kind == .alertController && spec.preferredStyle == "actionSheet"
+            && !spec.configuration.sets("modalPresentationStyle") {
             c.modalPresentationStyle = .popover
         }
         insert(c)

@@ -302,30 +302,18 @@ public struct PageState: Sendable, Codable, Equatable {
 
 /// One view controller: what UIKit stores on it. Derived properties (`presentingViewController`,
 /// `navigationController`, …) are computed by `SessionState`, never stored twice (R3–R5).
-public struct Controller: Sendable, Codable, Equatable {
+/// What client code sets is in ``configuration``, read and written through it by name
+/// (`c.modalPresentationStyle` is `c.configuration.modalPresentationStyle`).
+@dynamicMemberLookup
+public struct Controller: Sendable, Equatable {
     public var id: ControllerID
     public var kind: ControllerKind
     public var className: String
-    public var title: String?
     public var parent: ControllerID?
     /// Containment children in order (`children`).
     public var children: [ControllerID] = []
-    public var modalPresentationStyle: PresentationStyle = .automatic
-    public var modalTransitionStyle: TransitionStyle = .coverVertical
-    public var definesPresentationContext: Bool
-    public var providesPresentationContextTransitionStyle: Bool = false
-    public var isModalInPresentation: Bool = false
-    public var transitioningDelegate: TransitioningDelegate?
-    public var presentationDelegate: PresentationDelegate?
-    /// Navigation controllers only (R82).
-    public var navigationDelegate: NavigationDelegate?
-    /// Tab bar controllers only (R87, R89).
-    public var tabBarDelegate: TabBarDelegate?
-    /// R74.
-    public var traitOverrides: TraitOverrides?
-    public var preferredContentSize: [Double]?
-    public var shouldPerformSegue: [String: Bool] = [:]
-    public var unwindActions: [String] = []
+    /// The client-settable properties (title, styles, delegates, …).
+    public var configuration: ControllerConfiguration
     public var storyboard: StoryboardOrigin?
     public var isViewLoaded: Bool = false
     public var appearance: Appearance = .disappeared
@@ -354,13 +342,20 @@ public struct Controller: Sendable, Codable, Equatable {
     /// Storyboard segues of this controller's scene, resolved by the storyboard layer.
     public var segues: [SegueSpec] = []
 
+    /// A configuration property by name: `c.title`, `c.isModalInPresentation`, …
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T {
+        get { configuration[keyPath: keyPath] }
+        set { configuration[keyPath: keyPath] = newValue }
+    }
+
     public init(id: ControllerID, kind: ControllerKind, className: String? = nil, title: String? = nil) {
         self.id = id
         self.kind = kind
         self.className = className ?? kind.uikitClass
-        self.title = title
+        configuration = ControllerConfiguration()
+        configuration.title = title
         // R21: UINavigationController defines a presentation context by default.
-        self.definesPresentationContext = kind == .navigationController
+        configuration.definesPresentationContext = kind == .navigationController
     }
 
     /// The performable storyboard segue a client names (relationship and embed segues are not):
@@ -374,6 +369,77 @@ public struct Controller: Sendable, Codable, Equatable {
 
     /// `<Class: id>`, how UIKit-style messages name a controller (API.md).
     public var descriptionForMessages: String { "<\(className): \(id)>" }
+}
+
+/// Stored as the flat object it always was: the configuration's properties beside the others.
+extension Controller: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, kind, className, parent, children, storyboard, isViewLoaded, appearance, viewInWindow
+        case isBeingPresented, isBeingDismissed, isMovingToParent, isMovingFromParent, presentation, presentedID
+        case viewControllers, selectedViewController, moreNavigationController, split, page, preferredStyle
+        case viewAddedToParent, isMoreNavigationController, segues
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(ControllerID.self, forKey: .id)
+        kind = try c.decode(ControllerKind.self, forKey: .kind)
+        className = try c.decode(String.self, forKey: .className)
+        parent = try c.decodeIfPresent(ControllerID.self, forKey: .parent)
+        children = try c.decode([ControllerID].self, forKey: .children)
+        storyboard = try c.decodeIfPresent(StoryboardOrigin.self, forKey: .storyboard)
+        isViewLoaded = try c.decode(Bool.self, forKey: .isViewLoaded)
+        appearance = try c.decode(Appearance.self, forKey: .appearance)
+        viewInWindow = try c.decode(Bool.self, forKey: .viewInWindow)
+        isBeingPresented = try c.decode(Bool.self, forKey: .isBeingPresented)
+        isBeingDismissed = try c.decode(Bool.self, forKey: .isBeingDismissed)
+        isMovingToParent = try c.decode(Bool.self, forKey: .isMovingToParent)
+        isMovingFromParent = try c.decode(Bool.self, forKey: .isMovingFromParent)
+        presentation = try c.decodeIfPresent(Presentation.self, forKey: .presentation)
+        presentedID = try c.decodeIfPresent(ControllerID.self, forKey: .presentedID)
+        viewControllers = try c.decode([ControllerID].self, forKey: .viewControllers)
+        selectedViewController = try c.decodeIfPresent(ControllerID.self, forKey: .selectedViewController)
+        moreNavigationController = try c.decodeIfPresent(ControllerID.self, forKey: .moreNavigationController)
+        split = try c.decodeIfPresent(SplitState.self, forKey: .split)
+        page = try c.decodeIfPresent(PageState.self, forKey: .page)
+        preferredStyle = try c.decodeIfPresent(String.self, forKey: .preferredStyle)
+        viewAddedToParent = try c.decode(Bool.self, forKey: .viewAddedToParent)
+        isMoreNavigationController = try c.decode(Bool.self, forKey: .isMoreNavigationController)
+        segues = try c.decode([SegueSpec].self, forKey: .segues)
+        // A property added after a session was stored keeps its default.
+        var base = ControllerConfiguration()
+        base.definesPresentationContext = kind == .navigationController
+        configuration = try ControllerConfiguration.decode(from: decoder, over: base).0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(className, forKey: .className)
+        try c.encodeIfPresent(parent, forKey: .parent)
+        try c.encode(children, forKey: .children)
+        try c.encodeIfPresent(storyboard, forKey: .storyboard)
+        try c.encode(isViewLoaded, forKey: .isViewLoaded)
+        try c.encode(appearance, forKey: .appearance)
+        try c.encode(viewInWindow, forKey: .viewInWindow)
+        try c.encode(isBeingPresented, forKey: .isBeingPresented)
+        try c.encode(isBeingDismissed, forKey: .isBeingDismissed)
+        try c.encode(isMovingToParent, forKey: .isMovingToParent)
+        try c.encode(isMovingFromParent, forKey: .isMovingFromParent)
+        try c.encodeIfPresent(presentation, forKey: .presentation)
+        try c.encodeIfPresent(presentedID, forKey: .presentedID)
+        try c.encode(viewControllers, forKey: .viewControllers)
+        try c.encodeIfPresent(selectedViewController, forKey: .selectedViewController)
+        try c.encodeIfPresent(moreNavigationController, forKey: .moreNavigationController)
+        try c.encodeIfPresent(split, forKey: .split)
+        try c.encodeIfPresent(page, forKey: .page)
+        try c.encodeIfPresent(preferredStyle, forKey: .preferredStyle)
+        try c.encode(viewAddedToParent, forKey: .viewAddedToParent)
+        try c.encode(isMoreNavigationController, forKey: .isMoreNavigationController)
+        try c.encode(segues, forKey: .segues)
+        try configuration.encode(to: encoder)
+    }
 }
 
 /// One window and everything in it: the value the core transforms (ARCHITECTURE.md).

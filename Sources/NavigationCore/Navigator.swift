@@ -181,23 +181,15 @@ struct Engine {
         throw .input(.invalid("\(c.descriptionForMessages) is not a navigation controller and has no navigationController.", field: "controller"))
     }
 
+    /// `PATCH …/controllers/{cid}`: sets the patch's properties as code does at run time.
     mutating func update(_ id: ControllerID, _ p: ControllerPatch) {
         var c = state.c(id)
-        if let v = p.title { c.title = v }
-        if let v = p.modalPresentationStyle { c.modalPresentationStyle = v }
-        if let v = p.modalTransitionStyle { c.modalTransitionStyle = v }
-        if let v = p.definesPresentationContext { c.definesPresentationContext = v }
-        if let v = p.providesPresentationContextTransitionStyle { c.providesPresentationContextTransitionStyle = v }
-        if let v = p.isModalInPresentation { c.isModalInPresentation = v }
-        if let v = p.transitioningDelegate { c.transitioningDelegate = v }
-        if let v = p.presentationDelegate { c.presentationDelegate = v }
-        if let v = p.navigationDelegate { c.navigationDelegate = v }
-        if let v = p.tabBarDelegate { c.tabBarDelegate = v }
-        if let v = p.preferredContentSize { c.preferredContentSize = v }
-        if let v = p.shouldPerformSegue { c.shouldPerformSegue = v }
-        if let v = p.unwindActions { c.unwindActions = v }
+        let old = c.configuration
+        c.configuration = p.applied(to: old)
+        let overrides = c.traitOverrides
+        c.traitOverrides = old.traitOverrides
         state.controllers[id] = c
         // R52/R74: new overrides re-run adaptivity below this controller.
-        if let v = p.traitOverrides, v != c.traitOverrides { changeTraits { $0.controllers[id]!.traitOverrides = v } }
+        if overrides != old.traitOverrides { changeTraits { $0.controllers[id]!.traitOverrides = overrides } }
     }
 }

@@ -239,4 +239,24 @@ struct DismissalTests {
                                  "A.viewDidDisappear", "A.completion"])
         #expect(w.presenting("B") == "A")
     }
+
+    /// The second clause of R43's check (a chain member named by a running or queued transition
+    /// while its own presentation is settled). The only path that reaches it today: `showDetail`
+    /// of an already-presented controller swaps it into a classic split's column (replaceColumn
+    /// does not enforce R2, where UIKit raises), queuing a transition to it. Should that gap close,
+    /// the clause becomes redundant and this test goes with it (see scripts/mutate.sh `r43`).
+    @Test("R43: dismissing a presented controller that a queued column swap names logs D9")
+    func dismissWhileAQueuedTransitionNamesThePresented() {
+        var w = Window(root: split("S", primary: vc("P"), secondary: vc("D")), traits: iPadRegular,
+                       options: Options(transitions: .manual))
+        w.perform(Op.present("S", vc("X"), .fullScreen, animated: false))
+        #expect(w["X"].presentation?.state == .presented)
+        let outcomes = w.turn([.showDetail(receiver: "P", viewController: .existing("X"), animated: false),
+                               Op.dismiss("S", animated: false)])
+        guard case .refused(let d) = outcomes[1] else {
+            Issue.record("dismiss should be refused while a transition names X: \(outcomes[1])")
+            return
+        }
+        #expect(d == .dismissInProgress("<UISplitViewController: S>"))
+    }
 }

@@ -12,13 +12,11 @@ struct Decoder {
     let instantiate: StoryboardInstantiator
     let budget: SpecBudget
 
-    static let specFields = [
-        "id", "kind", "class", "title", "modalPresentationStyle", "modalTransitionStyle", "definesPresentationContext",
-        "providesPresentationContextTransitionStyle", "isModalInPresentation", "transitioningDelegate",
-        "preferredContentSize", "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
+    /// The ControllerSpec fields: its own, then the client-settable properties (``ConfigurationFields``).
+    static let specFields = ["id", "kind", "class"] + ConfigurationFields.names + [
+        "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
         "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
-        "presentationDelegate", "shouldPerformSegue", "unwindActions", "storyboard", "identifier",
-        "navigationDelegate", "tabBarDelegate", "traitOverrides",
+        "storyboard", "identifier",
     ]
 
     /// A ControllerSpec: null (UIKit's nil), a string id, or an object.
@@ -39,66 +37,6 @@ struct Decoder {
         out.reserveCapacity(items.count)
         for (i, item) in items.enumerated() { out.append(try ref(item, path: "\(path)[\(i)]", depth: depth)) }
         return out
-    }
-
-    func transitioningDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> TransitioningDelegate? {
-        guard let d = try r.object(key, allowed: ["name", "duration"]) else { return nil }
-        let duration = try d.number("duration") ?? 0.3
-        guard duration >= 0, duration <= 3600 else { throw Problem.invalidField(d.name("duration"), "duration is in seconds, 0…3600.") }
-        return TransitioningDelegate(name: try d.requiredString("name"), duration: duration)
-    }
-
-    func presentationDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> PresentationDelegate? {
-        guard let d = try r.object(key, allowed: ["shouldDismiss", "adaptivePresentationStyle"]) else { return nil }
-        return PresentationDelegate(shouldDismiss: try d.bool("shouldDismiss"),
-                                    adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
-    }
-
-    /// `{}`: the navigation controller has a delegate (R82).
-    func navigationDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> NavigationDelegate? {
-        guard try r.object(key, allowed: []) != nil else { return nil }
-        return NavigationDelegate()
-    }
-
-    /// `{"shouldSelect"?: bool}` (R87).
-    func tabBarDelegate(_ r: BodyReader, _ key: String) throws(Problem) -> TabBarDelegate? {
-        guard let d = try r.object(key, allowed: ["shouldSelect"]) else { return nil }
-        return TabBarDelegate(shouldSelect: try d.bool("shouldSelect"))
-    }
-
-    /// `{"horizontalSizeClass"?, "verticalSizeClass"?}` (R74).
-    func traitOverrides(_ r: BodyReader, _ key: String) throws(Problem) -> TraitOverrides? {
-        guard let d = try r.object(key, allowed: ["horizontalSizeClass", "verticalSizeClass"]) else { return nil }
-        return TraitOverrides(horizontalSizeClass: try d.enumValue("horizontalSizeClass", Traits.SizeClass.self),
-                              verticalSizeClass: try d.enumValue("verticalSizeClass", Traits.SizeClass.self))
-    }
-
-    func size(_ r: BodyReader, _ key: String) throws(Problem) -> [Double]? {
-        guard let v = r.raw(key), !v.isNull else { return nil }
-        // Finite only: `1e400` parses as infinity, which has no JSON spelling to answer with.
-        guard let a = v.array, a.count == 2, let w = a[0].number, let h = a[1].number, w >= 0, h >= 0,
-              w.isFinite, h.isFinite else {
-            throw Problem.invalidField(r.name(key), "\(r.name(key)) is [width, height] in points.")
-        }
-        return [w, h]
-    }
-
-    func boolMap(_ r: BodyReader, _ key: String) throws(Problem) -> [String: Bool]? {
-        guard let v = r.raw(key), !v.isNull else { return nil }
-        guard let o = v.object else { throw Problem.invalidField(r.name(key), "\(r.name(key)) maps segue identifiers to true/false.") }
-        try budget.checkEntries(o.count, path: r.name(key))
-        var out: [String: Bool] = [:]
-        for (k, b) in o {
-            guard let b = b.bool else { throw Problem.invalidField("\(r.name(key)).\(k)", "\(r.name(key)).\(k) must be true or false.") }
-            out[k] = b
-        }
-        return out
-    }
-
-    /// A list of strings of a spec or patch (`unwindActions`), no longer than ``Limits/specWidth``.
-    func stringList(_ r: BodyReader, _ key: String) throws(Problem) -> [String]? {
-        if let items = r.raw(key)?.array { try budget.checkEntries(items.count, path: r.name(key)) }
-        return try r.strings(key)
     }
 
     /// Reads a ControllerSpec object; nil when it names a storyboard without an entry point.
@@ -125,18 +63,8 @@ struct Decoder {
             throw Problem.invalidField(r.name("kind"), "kind cannot change a storyboard scene's kind (\(spec.kind.rawValue)).")
         }
         if let v = try r.string("class") { spec.className = v }
-        if let v = try r.string("title") { spec.title = v }
-        if let v = try r.enumValue("modalPresentationStyle", PresentationStyle.self) { spec.modalPresentationStyle = v }
-        if let v = try r.enumValue("modalTransitionStyle", TransitionStyle.self) { spec.modalTransitionStyle = v }
-        if let v = try r.bool("definesPresentationContext") { spec.definesPresentationContext = v }
-        if let v = try r.bool("providesPresentationContextTransitionStyle") { spec.providesPresentationContextTransitionStyle = v }
-        if let v = try r.bool("isModalInPresentation") { spec.isModalInPresentation = v }
-        if let v = try transitioningDelegate(r, "transitioningDelegate") { spec.transitioningDelegate = v }
-        if let v = try presentationDelegate(r, "presentationDelegate") { spec.presentationDelegate = v }
-        if let v = try navigationDelegate(r, "navigationDelegate") { spec.navigationDelegate = v }
-        if let v = try tabBarDelegate(r, "tabBarDelegate") { spec.tabBarDelegate = v }
-        if let v = try traitOverrides(r, "traitOverrides") { spec.traitOverrides = v }
-        if let v = try size(r, "preferredContentSize") { spec.preferredContentSize = v }
+        try checkEntries(r)
+        try ConfigurationFields.read(r, into: &spec.configuration, clears: false)
         if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers"), depth: depth + 1) { spec.viewControllers = v }
         if let v = try r.int("selectedIndex") { spec.selectedIndex = v }
         if r.has("primary") { spec.primary = try ref(r.raw("primary"), path: r.name("primary"), depth: depth + 1) }
@@ -159,35 +87,27 @@ struct Decoder {
             }
             spec.preferredStyle = v
         }
-        if let v = try boolMap(r, "shouldPerformSegue") { spec.shouldPerformSegue = v }
-        if let v = try stringList(r, "unwindActions") { spec.unwindActions = v }
         return spec
     }
 
     /// ControllerSpec fields settable at run time (`PATCH …/controllers/{cid}`).
     func patch(_ json: JSON) throws(Problem) -> ControllerPatch {
-        let r = try BodyReader(json, allowed: [
-            "title", "modalPresentationStyle", "modalTransitionStyle", "definesPresentationContext",
-            "providesPresentationContextTransitionStyle", "isModalInPresentation", "transitioningDelegate",
-            "presentationDelegate", "preferredContentSize", "shouldPerformSegue", "unwindActions",
-            "navigationDelegate", "tabBarDelegate", "traitOverrides",
-        ])
+        let r = try BodyReader(json, allowed: ConfigurationFields.names)
         var p = ControllerPatch()
-        if r.has("title") { p.title = .some(try r.string("title")) }
-        p.modalPresentationStyle = try r.enumValue("modalPresentationStyle", PresentationStyle.self)
-        p.modalTransitionStyle = try r.enumValue("modalTransitionStyle", TransitionStyle.self)
-        p.definesPresentationContext = try r.bool("definesPresentationContext")
-        p.providesPresentationContextTransitionStyle = try r.bool("providesPresentationContextTransitionStyle")
-        p.isModalInPresentation = try r.bool("isModalInPresentation")
-        if r.has("transitioningDelegate") { p.transitioningDelegate = .some(try transitioningDelegate(r, "transitioningDelegate")) }
-        if r.has("presentationDelegate") { p.presentationDelegate = .some(try presentationDelegate(r, "presentationDelegate")) }
-        if r.has("navigationDelegate") { p.navigationDelegate = .some(try navigationDelegate(r, "navigationDelegate")) }
-        if r.has("tabBarDelegate") { p.tabBarDelegate = .some(try tabBarDelegate(r, "tabBarDelegate")) }
-        if r.has("traitOverrides") { p.traitOverrides = .some(try traitOverrides(r, "traitOverrides")) }
-        if r.has("preferredContentSize") { p.preferredContentSize = .some(try size(r, "preferredContentSize")) }
-        p.shouldPerformSegue = try boolMap(r, "shouldPerformSegue")
-        p.unwindActions = try stringList(r, "unwindActions")
+        try checkEntries(r)
+        try ConfigurationFields.read(r, into: &p, clears: true)
         return p
+    }
+
+    /// Every list or map a configuration field is given (`unwindActions`, `shouldPerformSegue`)
+    /// has at most ``Limits/specWidth`` entries: each is kept with the controller and encoded in
+    /// every reply, and 1 MiB holds 200,000 of them. Checked before any is read.
+    func checkEntries(_ r: BodyReader) throws(Problem) {
+        for name in ConfigurationFields.names {
+            guard let value = r.raw(name) else { continue }
+            if let items = value.array { try budget.checkEntries(items.count, path: r.name(name)) }
+            if let members = value.object { try budget.checkEntries(members.count, path: r.name(name)) }
+        }
     }
 
     func traits(_ json: JSON?, path: String, base: Traits) throws(Problem) -> Traits {

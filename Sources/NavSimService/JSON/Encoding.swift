@@ -5,15 +5,17 @@ enum Encode {
     static func controller(_ c: Controller, in s: SessionState) -> JSON {
         var m: [(String, JSON)] = [
             ("id", .string(c.id)), ("kind", .string(c.kind.rawValue)), ("class", .string(c.className)),
-            ("title", .from(c.title)), ("parent", .from(c.parent)), ("children", .from(c.children)),
+        ]
+        m += ConfigurationFields.reply(c.configuration, .identity)
+        m += [
+            ("parent", .from(c.parent)), ("children", .from(c.children)),
             ("presentingViewController", .from(s.presentingViewController(c.id))),
             ("presentedViewController", .from(s.presentedViewController(c.id))),
             ("navigationController", .from(s.nearestAncestor(c.id, kind: .navigationController))),
             ("tabBarController", .from(s.nearestAncestor(c.id, kind: .tabBarController))),
             ("splitViewController", .from(s.nearestAncestor(c.id, kind: .splitViewController))),
-            ("modalPresentationStyle", .string(c.modalPresentationStyle.rawValue)),
-            ("modalTransitionStyle", .string(c.modalTransitionStyle.rawValue)),
         ]
+        m += ConfigurationFields.reply(c.configuration, .styles)
         // R26: the presentation (UIKit's presentationController) exists only while presented.
         if let p = c.presentation {
             m.append(("presentation", .object([
@@ -21,10 +23,8 @@ enum Encode {
                 ("contextViewController", .from(p.contextViewController)),
             ])))
         }
+        m += ConfigurationFields.reply(c.configuration, .flags)
         m += [
-            ("definesPresentationContext", .bool(c.definesPresentationContext)),
-            ("providesPresentationContextTransitionStyle", .bool(c.providesPresentationContextTransitionStyle)),
-            ("isModalInPresentation", .bool(c.isModalInPresentation)),
             ("isViewLoaded", .bool(c.isViewLoaded)), ("appearance", .string(c.appearance.rawValue)),
             ("viewInWindow", .bool(s.isViewInWindow(c.id))),
             ("isBeingPresented", .bool(c.isBeingPresented)), ("isBeingDismissed", .bool(c.isBeingDismissed)),
@@ -32,22 +32,7 @@ enum Encode {
             ("transitionCoordinator", .from(s.transitionCoordinator(c.id))),
             ("traitCollection", traits(s.traitCollection(c.id))),
         ]
-        if let o = c.traitOverrides {
-            m.append(("traitOverrides", .object([("horizontalSizeClass", .from(o.horizontalSizeClass?.rawValue)),
-                                                 ("verticalSizeClass", .from(o.verticalSizeClass?.rawValue))])))
-        }
-        if let d = c.transitioningDelegate {
-            m.append(("transitioningDelegate", .object([("name", .string(d.name)), ("duration", .number(d.duration))])))
-        }
-        if let d = c.presentationDelegate {
-            m.append(("presentationDelegate", .object([
-                ("shouldDismiss", .from(d.shouldDismiss)),
-                ("adaptivePresentationStyle", .from(d.adaptivePresentationStyle?.rawValue)),
-            ])))
-        }
-        if c.navigationDelegate != nil { m.append(("navigationDelegate", .object([]))) }
-        if let d = c.tabBarDelegate { m.append(("tabBarDelegate", .object([("shouldSelect", .from(d.shouldSelect))]))) }
-        if let size = c.preferredContentSize { m.append(("preferredContentSize", .array(size.map { .number($0) }))) }
+        m += ConfigurationFields.reply(c.configuration, .delegates)
         switch c.kind {
         case .navigationController:
             m.append(("viewControllers", .from(c.viewControllers)))
@@ -80,10 +65,7 @@ enum Encode {
             m.append(("preferredStyle", .from(c.preferredStyle ?? "alert")))
         default: break
         }
-        if !c.unwindActions.isEmpty { m.append(("unwindActions", .from(c.unwindActions))) }
-        if !c.shouldPerformSegue.isEmpty {
-            m.append(("shouldPerformSegue", .object(c.shouldPerformSegue.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })))
-        }
+        m += ConfigurationFields.reply(c.configuration, .segues)
         if let sb = c.storyboard {
             m.append(("storyboard", .object([("name", .string(sb.name)), ("identifier", .from(sb.identifier))])))
         }

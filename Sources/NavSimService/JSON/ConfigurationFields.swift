@@ -1,0 +1,156 @@
+import NavigationCore
+
+/// The HTTP face of ``ControllerConfiguration``: one entry per client-settable property, read by
+/// ControllerSpec decoding, `PATCH …/controllers/{cid}` decoding, the Controller reply
+/// (`Encode.controller`) and the OpenAPI test (the schema's `NewController` and `ControllerPatch`
+/// properties). Adding a property: the core's type, one entry here, `openapi.yaml`.
+enum ConfigurationFields {
+    static let all: [ConfigurationField] = [
+        .optional("title", \.title, .identity, read: { r, k throws(Problem) in try r.string(k) }, reply: { .from($0) }),
+        .value("modalPresentationStyle", \.modalPresentationStyle, .styles,
+               read: { r, k throws(Problem) in try r.enumValue(k, PresentationStyle.self) }, reply: { .string($0.rawValue) }),
+        .value("modalTransitionStyle", \.modalTransitionStyle, .styles,
+               read: { r, k throws(Problem) in try r.enumValue(k, TransitionStyle.self) }, reply: { .string($0.rawValue) }),
+        .value("definesPresentationContext", \.definesPresentationContext, .flags,
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
+        .value("providesPresentationContextTransitionStyle", \.providesPresentationContextTransitionStyle, .flags,
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
+        .value("isModalInPresentation", \.isModalInPresentation, .flags,
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
+        // Listed only when true, so replies of controllers that never set it are unchanged.
+        .value("prefersStatusBarHidden", \.prefersStatusBarHidden, .flags,
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { $0 ? .bool(true) : nil }),
+        .optional("traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) }, reply: { o in
+            o.map { .object([("horizontalSizeClass", .from($0.horizontalSizeClass?.rawValue)),
+                             ("verticalSizeClass", .from($0.verticalSizeClass?.rawValue))]) }
+        }),
+        .optional("transitioningDelegate", \.transitioningDelegate, .delegates,
+                  read: { r, k throws(Problem) in try r.transitioningDelegate(k) }, reply: { d in
+            d.map { .object([("name", .string($0.name)), ("duration", .number($0.duration))]) }
+        }),
+        .optional("presentationDelegate", \.presentationDelegate, .delegates,
+                  read: { r, k throws(Problem) in try r.presentationDelegate(k) }, reply: { d in
+            d.map { .object([("shouldDismiss", .from($0.shouldDismiss)),
+                             ("adaptivePresentationStyle", .from($0.adaptivePresentationStyle?.rawValue))]) }
+        }),
+        .optional("navigationDelegate", \.navigationDelegate, .delegates,
+                  read: { r, k throws(Problem) in try r.navigationDelegate(k) }, reply: { d in d.map { _ in .object([]) } }),
+        .optional("tabBarDelegate", \.tabBarDelegate, .delegates,
+                  read: { r, k throws(Problem) in try r.tabBarDelegate(k) }, reply: { d in d.map { .object([("shouldSelect", .from($0.shouldSelect))]) } }),
+        .optional("preferredContentSize", \.preferredContentSize, .delegates,
+                  read: { r, k throws(Problem) in try r.size(k) }, reply: { s in s.map { .array($0.map { .number($0) }) } }),
+        .value("unwindActions", \.unwindActions, .segues,
+               read: { r, k throws(Problem) in try r.strings(k) }, reply: { $0.isEmpty ? nil : .from($0) }),
+        .value("shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) }, reply: { m in
+            m.isEmpty ? nil : .object(m.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })
+        }),
+    ]
+
+    /// The API names, in table order.
+    static let names = all.map(\.name)
+
+    /// Reads every property `r` gives into a patch. `clears`: a PATCH, where null clears an
+    /// optional property; in a spec null gives nothing (UIKit's default, or the scene's value).
+    static func read(_ r: BodyReader, into patch: inout ControllerPatch, clears: Bool) throws(Problem) {
+        for f in all { try f.read(r, &patch, clears) }
+    }
+
+    /// The reply members of one section, in table order; absent values are left out.
+    static func reply(_ c: ControllerConfiguration, _ section: ConfigurationField.Section) -> [(String, JSON)] {
+        all.filter { $0.section == section }.compactMap { f in f.reply(c).map { (f.name, $0) } }
+    }
+}
+
+/// One row of ``ConfigurationFields``.
+struct ConfigurationField: Sendable {
+    /// Where the Controller reply (API.md) lists the property.
+    enum Section: Sendable { case identity, styles, flags, delegates, segues }
+
+    let name: String
+    let section: Section
+    let read: @Sendable (BodyReader, inout ControllerPatch, _ clears: Bool) throws(Problem) -> Void
+    /// The reply member's value; nil leaves the member out.
+    let reply: @Sendable (ControllerConfiguration) -> JSON?
+
+    /// A property with a non-optional value: absent or null sets nothing.
+    static func value<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, _ section: Section,
+                         read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
+                         reply: @escaping @Sendable (T) -> JSON?) -> ConfigurationField {
+        ConfigurationField(name: name, section: section, read: { r, patch, _ throws(Problem) in
+            if let v = try read(r, name) { patch.set(keyPath, v) }
+        }, reply: { reply($0[keyPath: keyPath]) })
+    }
+
+    /// An optional property: in a PATCH, null clears it.
+    static func optional<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable, _ section: Section,
+                            read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
+                            reply: @escaping @Sendable (T?) -> JSON?) -> ConfigurationField {
+        ConfigurationField(name: name, section: section, read: { r, patch, clears throws(Problem) in
+            if clears && r.has(name) {
+                patch.set(keyPath, try read(r, name))
+            } else if let v = try read(r, name) {
+                patch.set(keyPath, v)
+            }
+        }, reply: { reply($0[keyPath: keyPath]) })
+    }
+}
+
+/// Readers of the configuration's structured values.
+extension BodyReader {
+    /// `{"name", "duration"?}`: a custom animator; duration in seconds, 0…3600, default 0.3.
+    func transitioningDelegate(_ key: String) throws(Problem) -> TransitioningDelegate? {
+        guard let d = try object(key, allowed: ["name", "duration"]) else { return nil }
+        let duration = try d.number("duration") ?? 0.3
+        guard duration >= 0, duration <= 3600 else { throw Problem.invalidField(d.name("duration"), "duration is in seconds, 0…3600.") }
+        return TransitioningDelegate(name: try d.requiredString("name"), duration: duration)
+    }
+
+    /// `{"shouldDismiss"?, "adaptivePresentationStyle"?}` (R47–R52).
+    func presentationDelegate(_ key: String) throws(Problem) -> PresentationDelegate? {
+        guard let d = try object(key, allowed: ["shouldDismiss", "adaptivePresentationStyle"]) else { return nil }
+        return PresentationDelegate(shouldDismiss: try d.bool("shouldDismiss"),
+                                    adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
+    }
+
+    /// `{}`: the navigation controller has a delegate (R82).
+    func navigationDelegate(_ key: String) throws(Problem) -> NavigationDelegate? {
+        guard try object(key, allowed: []) != nil else { return nil }
+        return NavigationDelegate()
+    }
+
+    /// `{"shouldSelect"?: bool}` (R87).
+    func tabBarDelegate(_ key: String) throws(Problem) -> TabBarDelegate? {
+        guard let d = try object(key, allowed: ["shouldSelect"]) else { return nil }
+        return TabBarDelegate(shouldSelect: try d.bool("shouldSelect"))
+    }
+
+    /// `{"horizontalSizeClass"?, "verticalSizeClass"?}` (R74).
+    func traitOverrides(_ key: String) throws(Problem) -> TraitOverrides? {
+        guard let d = try object(key, allowed: ["horizontalSizeClass", "verticalSizeClass"]) else { return nil }
+        return TraitOverrides(horizontalSizeClass: try d.enumValue("horizontalSizeClass", Traits.SizeClass.self),
+                              verticalSizeClass: try d.enumValue("verticalSizeClass", Traits.SizeClass.self))
+    }
+
+    /// `[width, height]` in points, finite and not negative.
+    func size(_ key: String) throws(Problem) -> [Double]? {
+        guard let v = raw(key), !v.isNull else { return nil }
+        // Finite only: `1e400` parses as infinity, which has no JSON spelling to answer with.
+        guard let a = v.array, a.count == 2, let w = a[0].number, let h = a[1].number, w >= 0, h >= 0,
+              w.isFinite, h.isFinite else {
+            throw Problem.invalidField(name(key), "\(name(key)) is [width, height] in points.")
+        }
+        return [w, h]
+    }
+
+    /// `{"identifier": bool, …}`: segue identifiers to `shouldPerformSegue` answers.
+    func boolMap(_ key: String) throws(Problem) -> [String: Bool]? {
+        guard let v = raw(key), !v.isNull else { return nil }
+        guard let o = v.object else { throw Problem.invalidField(name(key), "\(name(key)) maps segue identifiers to true/false.") }
+        var out: [String: Bool] = [:]
+        for (k, b) in o {
+            guard let b = b.bool else { throw Problem.invalidField("\(name(key)).\(k)", "\(name(key)).\(k) must be true or false.") }
+            out[k] = b
+        }
+        return out
+    }
+}

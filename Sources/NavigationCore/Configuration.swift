@@ -1,0 +1,188 @@
+/// What client code sets on a view controller, in one type: the model's stored values
+/// (`Controller.configuration`), what a new controller's spec gives (`ControllerSpec.configuration`),
+/// what a run-time `PATCH` changes (`ControllerPatch`) and what a storyboard scene declares.
+///
+/// Adding a client-settable property: a stored property here with UIKit's default, one entry in
+/// ``ControllerConfiguration/fields`` (so patches, specs and storage know it), then the service's
+/// field table and `openapi.yaml` (docs/architecture.md "Where to change things").
+public struct ControllerConfiguration: Sendable, Equatable {
+    /// `title`.
+    public var title: String?
+    /// `modalPresentationStyle` (R18: `automatic` is resolved when presented).
+    public var modalPresentationStyle: PresentationStyle = .automatic
+    /// `modalTransitionStyle`.
+    public var modalTransitionStyle: TransitionStyle = .coverVertical
+    /// R21: `UINavigationController` defines a context by default, see ``Controller/init(id:kind:className:title:)``.
+    public var definesPresentationContext: Bool = false
+    /// R21: a context's presenter may impose its own transition style.
+    public var providesPresentationContextTransitionStyle: Bool = false
+    /// R49: refuses user dismissal (swipe, tap outside) without asking the delegate.
+    public var isModalInPresentation: Bool = false
+    /// R56–R62: a custom animator.
+    public var transitioningDelegate: TransitioningDelegate?
+    /// R47–R52: the adaptive presentation controller delegate.
+    public var presentationDelegate: PresentationDelegate?
+    /// Navigation controllers only (R82).
+    public var navigationDelegate: NavigationDelegate?
+    /// Tab bar controllers only (R87, R89).
+    public var tabBarDelegate: TabBarDelegate?
+    /// R74: size classes this controller overrides for itself and its descendants.
+    public var traitOverrides: TraitOverrides?
+    /// `preferredContentSize`, `[width, height]` in points (popovers, form sheets).
+    public var preferredContentSize: [Double]?
+    /// Answers of the `shouldPerformSegue(withIdentifier:sender:)` override, by identifier (R96).
+    public var shouldPerformSegue: [String: Bool] = [:]
+    /// Unwind actions (`@IBAction func …(_: UIStoryboardSegue)`) this controller's class implements (R100).
+    public var unwindActions: [String] = []
+    /// `prefersStatusBarHidden`: the override's answer. Recorded, not simulated (no status bar).
+    public var prefersStatusBarHidden: Bool = false
+
+    /// UIKit's defaults for an ordinary controller.
+    public init() {}
+
+    /// Every client-settable property by its API name, in the order replies and storage know them.
+    /// One entry per property: storage (Codable), patches and specs all go through this list.
+    public static let fields: [Field] = [
+        Field("title", \.title),
+        Field("modalPresentationStyle", \.modalPresentationStyle),
+        Field("modalTransitionStyle", \.modalTransitionStyle),
+        Field("definesPresentationContext", \.definesPresentationContext),
+        Field("providesPresentationContextTransitionStyle", \.providesPresentationContextTransitionStyle),
+        Field("isModalInPresentation", \.isModalInPresentation),
+        Field("transitioningDelegate", \.transitioningDelegate),
+        Field("presentationDelegate", \.presentationDelegate),
+        Field("navigationDelegate", \.navigationDelegate),
+        Field("tabBarDelegate", \.tabBarDelegate),
+        Field("traitOverrides", \.traitOverrides),
+        Field("preferredContentSize", \.preferredContentSize),
+        Field("shouldPerformSegue", \.shouldPerformSegue),
+        Field("unwindActions", \.unwindActions),
+        Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
+    ]
+
+    /// The entry of ``fields`` named `name`, or nil.
+    public static func field(named name: String) -> Field? { fields.first { $0.name == name } }
+
+    /// One client-settable property: its API name and how to copy, store and read it generically.
+    public struct Field: Sendable {
+        /// The API and storage name (`modalPresentationStyle`).
+        public let name: String
+        let keyPath: any PartialKeyPath<ControllerConfiguration> & Sendable
+        let copy: @Sendable (inout ControllerConfiguration, ControllerConfiguration) -> Void
+        let encode: @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void
+        let decode: @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
+
+        init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
+            self.name = name
+            self.keyPath = keyPath
+            copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
+            let key = FieldKey(name)
+            encode = { value, container, nilAsNull in
+                let v = value[keyPath: keyPath]
+                if let o = v as? any OptionalValue, o.isNone {
+                    if nilAsNull { try container.encodeNil(forKey: key) }
+                } else {
+                    try container.encode(v, forKey: key)
+                }
+            }
+            decode = { value, container in
+                guard container.contains(key) else { return false }
+                value[keyPath: keyPath] = try container.decode(T.self, forKey: key)
+                return true
+            }
+        }
+    }
+
+    /// A coding key that is a field's name.
+    public struct FieldKey: CodingKey, Sendable {
+        public let stringValue: String
+        public init(_ s: String) { stringValue = s }
+        public init?(stringValue: String) { self.stringValue = stringValue }
+        public var intValue: Int? { nil }
+        public init?(intValue: Int) { nil }
+    }
+
+    /// Writes `fields` (every field when nil) into `encoder`'s keyed container, beside whatever
+    /// else the enclosing value writes there. Nil values are omitted, or written as null when
+    /// `nilAsNull` (a patch that clears).
+    func encode(to encoder: any Encoder, fields names: Set<String>? = nil, nilAsNull: Bool = false) throws {
+        var c = encoder.container(keyedBy: FieldKey.self)
+        for f in Self.fields where names?.contains(f.name) ?? true { try f.encode(self, &c, nilAsNull) }
+    }
+
+    /// Reads the fields present in `decoder`'s keyed container over `base`; answers the names read.
+    static func decode(from decoder: any Decoder, over base: ControllerConfiguration) throws -> (ControllerConfiguration, Set<String>) {
+        let c = try decoder.container(keyedBy: FieldKey.self)
+        var value = base
+        var present: Set<String> = []
+        for f in fields where try f.decode(&value, c) { present.insert(f.name) }
+        return (value, present)
+    }
+}
+
+/// Lets generic code see that an `Optional` holds nothing.
+protocol OptionalValue { var isNone: Bool { get } }
+extension Optional: OptionalValue { var isNone: Bool { self == nil } }
+
+/// A set of configuration changes: the properties a run-time `PATCH` sets (null clears an
+/// optional one), or the ones a spec gives for a new controller (the rest keep UIKit's defaults).
+/// By name, `patch.title` is nil when the patch does not set it, `.some(nil)` when it clears it.
+@dynamicMemberLookup
+public struct ControllerPatch: Sendable, Equatable {
+    /// The new values; only those named in ``fields`` count.
+    public private(set) var values = ControllerConfiguration()
+    /// Names of the properties this patch sets (``ControllerConfiguration/fields`` names).
+    public private(set) var fields: Set<String> = []
+
+    public init() {}
+
+    /// Sets one property.
+    public mutating func set<T>(_ keyPath: WritableKeyPath<ControllerConfiguration, T>, _ value: T) {
+        guard let f = ControllerConfiguration.fields.first(where: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath }) else {
+            preconditionFailure("\(keyPath) is not in ControllerConfiguration.fields")
+        }
+        values[keyPath: keyPath] = value
+        fields.insert(f.name)
+    }
+
+    /// Forgets one property (it is no longer set).
+    public mutating func unset<T>(_ keyPath: WritableKeyPath<ControllerConfiguration, T>) {
+        guard let f = ControllerConfiguration.fields.first(where: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath }) else { return }
+        values[keyPath: keyPath] = ControllerConfiguration()[keyPath: keyPath]
+        fields.remove(f.name)
+    }
+
+    /// The value this patch sets for `keyPath`, or nil when it sets none.
+    public func value<T>(_ keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T? {
+        guard let f = ControllerConfiguration.fields.first(where: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath }), fields.contains(f.name) else { return nil }
+        return values[keyPath: keyPath]
+    }
+
+    /// A property this patch sets, nil when it sets none; assigning nil unsets it.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T? {
+        get { value(keyPath) }
+        set { if let newValue { self.set(keyPath, newValue) } else { self.unset(keyPath) } }
+    }
+
+    /// Does this patch set the property named `name`?
+    public func sets(_ name: String) -> Bool { fields.contains(name) }
+
+    /// `configuration` with this patch's properties set.
+    public func applied(to configuration: ControllerConfiguration) -> ControllerConfiguration {
+        var c = configuration
+        for f in ControllerConfiguration.fields where fields.contains(f.name) { f.copy(&c, values) }
+        return c
+    }
+
+    public var isEmpty: Bool { fields.isEmpty }
+}
+
+/// Stored as the flat object it always was: each set property by name, a cleared one as null.
+extension ControllerPatch: Codable {
+    public init(from decoder: any Decoder) throws {
+        (values, fields) = try ControllerConfiguration.decode(from: decoder, over: ControllerConfiguration())
+    }
+    public func encode(to encoder: any Encoder) throws {
+        try values.encode(to: encoder, fields: fields, nilAsNull: true)
+    }
+}
