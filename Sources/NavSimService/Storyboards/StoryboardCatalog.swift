@@ -18,7 +18,8 @@ final class StoryboardCatalog: Sendable {
     /// elements, nesting), the JSON ones a `customSegues` body.
     let serviceLimits: Limits
     var limits: StoryboardParser.Limits { serviceLimits.storyboard }
-    private let contents: Mutex<Contents>
+    /// Internal (not private) for the refactor route in StoryboardRefactorRoute.swift.
+    let contents: Mutex<Contents>
 
     /// What the lock guards: the library and, per storyboard, its declared custom segue classes.
     struct Contents: Sendable {
@@ -91,6 +92,9 @@ final class StoryboardCatalog: Sendable {
             case "PUT": return try put(name, req)
             default: return try delete(name)
             }
+        case 2 where rest[1] == "refactor":
+            try allow(["POST"])
+            return try refactor(try Self.validName(rest[0]), req)
         case 2 where rest[1] == "customSegues":
             try allow(["PUT"])
             return try putCustomSegues(try Self.validName(rest[0]), req)

@@ -1,0 +1,8 @@
+import Testing
+@testable import StoryboardTools
+
+@Suite struct LintRuleTests {
+    @Test func ruleIdsAreUnique() {
+        #expect(Set(LintRule.all.map(\.id)).count == LintRule.all.count)
+    }
+}
