@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"], swiftSettings: strict),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardToolsTests",
-                    dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "NavigationCore", "TestSupport"],
+                    dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "NavigationCore", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),

@@ -168,6 +168,21 @@ private struct Rewriter {
         for (segue, destination) in incomingSegues { set(segue, "destination", incoming[destination]!) }
         if let initial, let reference = incoming[initial] { set(root, "initialViewController", reference) }
 
+        // Storyboard references into this same file (no `storyboardName`, or the source's own)
+        // whose target moves now name the new file; moved ones whose target stays name the source.
+        for id in order {
+            guard let reference = storyboard.scene(id: id)?.placeholder, let element = controllerOf[id],
+                  reference.storyboardName == nil || reference.storyboardName == name else { continue }
+            let target = reference.referencedIdentifier.flatMap { storyboard.scene(withStoryboardIdentifier: $0)?.id } ?? initial
+            guard let target, let targetElement = controllerOf[target] else { continue }
+            if moved.contains(target) {
+                set(element, "storyboardName", newName)
+                set(element, "referencedIdentifier", ensureStoryboardIdentifier(targetElement, fallback: target))
+            } else if moved.contains(id) {
+                set(element, "storyboardName", name)
+            }
+        }
+
         // Outgoing: a reference in the new file for each scene that stayed and is reached from a moved one.
         var outgoing: [String: String] = [:]
         var outgoingScenes: [XMLElement] = []
@@ -179,11 +194,12 @@ private struct Rewriter {
                     let target = storyboard.scene(id: destination)!
                     let scene: XMLElement
                     let referenceID: String
-                    if let reference = target.placeholder {
-                        // A reference elsewhere: copy it, naming this file's source explicitly.
-                        (scene, referenceID) = referenceScene(storyboardName: reference.storyboardName ?? name,
-                                                              identifier: reference.referencedIdentifier,
-                                                              canvas: sceneOf[destination]!)
+                    if target.placeholder != nil, let element = controllerOf[destination] {
+                        // A reference that stays: copy it as rewritten above, naming its storyboard explicitly.
+                        let identifier = element.attribute(forName: "referencedIdentifier")?.stringValue
+                        (scene, referenceID) = referenceScene(
+                            storyboardName: element.attribute(forName: "storyboardName")?.stringValue ?? name,
+                            identifier: identifier?.isEmpty == true ? nil : identifier, canvas: sceneOf[destination]!)
                     } else {
                         let identifier = ensureStoryboardIdentifier(controllerOf[destination]!, fallback: destination)
                         (scene, referenceID) = referenceScene(storyboardName: name, identifier: identifier,
