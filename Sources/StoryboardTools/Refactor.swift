@@ -71,7 +71,14 @@ public enum StoryboardRefactor {
               newName.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else { throw .invalidName(newName) }
         guard !selection.isEmpty else { throw .noScenes }
         for id in selection where parsed.scene(id: id) == nil { throw .unknownScene(id) }
-        let moved = Set(selection)
+        var moved = Set(selection)
+        // A storyboard reference that only moved scenes lead to goes with them (left behind, it
+        // would be unreachable).
+        for scene in parsed.scenes where scene.kind == .placeholder && !moved.contains(scene.id)
+            && scene.storyboardIdentifier == nil && parsed.initialViewController != scene.id {
+            let sources = parsed.allSegues.filter { $0.segue.destination == scene.id }.map(\.sceneID)
+            if !sources.isEmpty, sources.allSatisfy(moved.contains) { moved.insert(scene.id) }
+        }
         for scene in parsed.scenes {
             for segue in scene.segues where segue.kind == .relationship || segue.kind == .embed {
                 guard let child = segue.destination, parsed.scene(id: child) != nil else { continue }
@@ -155,13 +162,19 @@ private struct Rewriter {
             entered.insert(initial, at: 0)
         }
 
-        // Incoming: a reference in the source for each moved scene entered from outside.
+        // Incoming: a reference in the source for each moved scene entered from outside, and for
+        // each moved scene with a Storyboard ID of its own (code and other storyboards may
+        // instantiate it by that ID: the reference carries it, storyboard-format.md §6).
         var incoming: [String: String] = [:]
         var replacementScenes: [String: XMLElement] = [:]
-        for id in entered {
+        let identified = movedInOrder.filter { id in
+            storyboard.scene(id: id).map { $0.kind != .placeholder && $0.storyboardIdentifier != nil } ?? false
+        }
+        for id in entered + identified.filter({ !entered.contains($0) }) {
+            let own = storyboard.scene(id: id)?.storyboardIdentifier
             let identifier = ensureStoryboardIdentifier(controllerOf[id]!, fallback: id)
             let (scene, referenceID) = referenceScene(storyboardName: newName, identifier: identifier,
-                                                      canvas: sceneOf[id]!)
+                                                      ownIdentifier: own, canvas: sceneOf[id]!)
             incoming[id] = referenceID
             replacementScenes[id] = scene
         }
@@ -262,7 +275,8 @@ private struct Rewriter {
 
     /// `<scene><objects><viewControllerPlaceholder …/><placeholder IBFirstResponder/></objects>
     /// <point key="canvasLocation"/></scene>` as Interface Builder writes a storyboard reference.
-    mutating func referenceScene(storyboardName: String, identifier: String?, canvas: XMLElement) -> (XMLElement, String) {
+    mutating func referenceScene(storyboardName: String, identifier: String?, ownIdentifier: String? = nil,
+                                 canvas: XMLElement) -> (XMLElement, String) {
         let scene = XMLElement(name: "scene")
         set(scene, "sceneID", freshID())
         let objects = XMLElement(name: "objects")
@@ -270,6 +284,7 @@ private struct Rewriter {
         let referenceID = freshID()
         set(reference, "storyboardName", storyboardName)
         if let identifier { set(reference, "referencedIdentifier", identifier) }
+        if let ownIdentifier { set(reference, "storyboardIdentifier", ownIdentifier) }
         set(reference, "id", referenceID)
         set(reference, "sceneMemberID", "viewController")
         let responder = XMLElement(name: "placeholder")

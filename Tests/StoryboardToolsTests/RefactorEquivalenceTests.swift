@@ -41,6 +41,11 @@ final class ServiceHarness {
         return (response.status, response.body.isEmpty ? .null : (try? JSON.parse(response.body)) ?? .null)
     }
 
+    /// The stored XML of a storyboard, as the catalog holds it.
+    func xml(_ name: String) -> [UInt8] {
+        service.storyboards.contents.withLock { $0.xml[name] ?? [] }
+    }
+
     func json(_ method: String, _ path: String, _ value: JSON) -> (status: Int, json: JSON) {
         send(method, path, value.bytes)
     }
@@ -162,6 +167,20 @@ func checkApp(_ files: [(name: String, xml: [UInt8])], counts: inout Equivalence
                 continue
             }
             counts.refactors += 1
+            // Valid Interface Builder XML with no new diagnostics, moved scenes keeping their ids.
+            let source = try StoryboardParser.parse(name: file.name, data: harness.xml(file.name))
+            let extracted = try StoryboardParser.parse(name: newName, data: harness.xml(newName))
+            for id in selection where extracted.scene(id: id) == nil {
+                counts.mismatches.append("\(file.name) moving \(selection): '\(id)' lost its id")
+            }
+            var folder = StoryboardLibrary(Array(parsed.values))
+            let codesBefore = parsed.keys.flatMap { folder.diagnostics(for: $0).map(\.code.rawValue) }.sorted()
+            folder.insert(source)
+            folder.insert(extracted)
+            let codesAfter = folder.names.flatMap { folder.diagnostics(for: $0).map(\.code.rawValue) }.sorted()
+            if codesAfter != codesBefore {
+                counts.mismatches.append("\(file.name) moving \(selection): diagnostics \(codesBefore) became \(codesAfter)")
+            }
             let after = performAll(movedInto: newName, moved: Set(selection))
             for (index, (old, new)) in zip(before, after).enumerated() where old != new {
                 let what = index == 0 ? "the entry point" : "segue '\(segues[index - 1].segue.id)'"
