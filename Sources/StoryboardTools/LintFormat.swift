@@ -82,12 +82,14 @@ public enum LintFormat: String, Sendable, CaseIterable {
         ])
     }
 
-    /// A relative URI reference for a path (RFC 3986: spaces and the like percent-encoded).
+    /// A URI for a path (RFC 3986, spaces and the like percent-encoded): relative paths stay relative
+    /// references, absolute ones become `file://` URIs (RFC 8089).
     static func uri(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ":")
         let trimmed = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-        return trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? trimmed
+        let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? trimmed
+        return trimmed.hasPrefix("/") ? "file://" + encoded : encoded
     }
 
     /// Workflow command escaping: data escapes `%`, CR, LF; properties also `:` and `,`.
