@@ -70,6 +70,14 @@ public enum StoryboardParser {
     ///   `.doctypeNotAllowed`, `.unsupportedEncoding`, `.notAStoryboard`,
     ///   `.unsupportedDocumentType` (macOS/tvOS/watchOS storyboards, XIBs).
     public static func parse(name: String, data: [UInt8], limits: Limits = Limits()) throws(StoryboardError) -> Storyboard {
+        try parseWithPositions(name: name, data: data, limits: limits).storyboard
+    }
+
+    /// ``parse(name:data:limits:)`` plus where each element with an `id` starts (its line and
+    /// column as the XML parser reports them at the element's start tag); the document element
+    /// is under the key `""`. Same errors as ``parse(name:data:limits:)``.
+    public static func parseWithPositions(name: String, data: [UInt8], limits: Limits = Limits())
+        throws(StoryboardError) -> (storyboard: Storyboard, positions: [String: SourcePosition]) {
         guard data.count <= limits.documentBytes else {
             throw .documentTooLarge(byteCount: data.count, limit: limits.documentBytes)
         }
@@ -105,7 +113,7 @@ public enum StoryboardParser {
                                     scenes: builder.scenes, targetRuntime: builder.targetRuntime,
                                     unwindActionsByClass: builder.unwindActionsByClass)
         storyboard.diagnostics = LocalDiagnostics.compute(storyboard) + builder.unsupportedValues
-        return storyboard
+        return (storyboard, builder.positions)
     }
 
     /// Parses a storyboard given as a string.
@@ -204,6 +212,8 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
     private(set) var unsupportedValues: [StoryboardDiagnostic] = []
     /// The line of the element being started, for diagnostics.
     private var line = 0
+    /// Start of every element with an `id` (the first one wins), and of `<document>` under `""`.
+    private(set) var positions: [String: SourcePosition] = [:]
 
     init(name: String, depthLimit: Int) {
         self.name = name
@@ -225,8 +235,12 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             fail(parser, .tooDeeplyNested(limit: depthLimit, line: parser.lineNumber, column: parser.columnNumber))
             return
         }
+        if let id = attributes["id"], positions[id] == nil {
+            positions[id] = SourcePosition(line: parser.lineNumber, column: parser.columnNumber)
+        }
         if !sawRoot {
             sawRoot = true
+            positions[""] = SourcePosition(line: parser.lineNumber, column: parser.columnNumber)
             guard elementName == "document" else { return fail(parser, .notAStoryboard(rootElement: elementName)) }
             let type = attributes["type"] ?? ""
             guard type == StoryboardParser.iOSDocumentType else { return fail(parser, .unsupportedDocumentType(type)) }

@@ -17,6 +17,8 @@ struct Entrypoint {
         Command(name: "serve", summary: "serve the HTTP API (the default command)", run: Serve.run),
         Command(name: "test", summary: "play flow files against navsim and report (docs/flows.md)", run: TestCommand.run),
         Command(name: "record", summary: "print a flow that replays a session's history", run: RecordCommand.run),
+        Command(name: "lint", summary: "report storyboard problems as file:line: warning lines, JSON, SARIF or GitHub annotations", run: LintCommand.run),
+        Command(name: "refactor", summary: "move scenes into a new storyboard, as Refactor to Storyboard does", run: RefactorCommand.run),
     ]
 
     static func main() {

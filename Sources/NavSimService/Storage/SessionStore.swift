@@ -359,6 +359,24 @@ public final class SessionStore: Sendable {
         }
     }
 
+    /// Stores several storyboards in one transaction (all or none), durable before it returns:
+    /// a refactor's two documents (`POST /v1/storyboards/{name}/refactor`).
+    public func putStoryboards(_ list: [StoredStoryboard]) throws {
+        try writer.withLock { db in
+            try db.transaction {
+                for s in list {
+                    try db.run(
+                        """
+                        INSERT INTO storyboards (name, xml, custom_segues, updated_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (name) DO UPDATE SET
+                            xml = excluded.xml, custom_segues = excluded.custom_segues, updated_at = excluded.updated_at
+                        """,
+                        [.text(s.name), .blob(s.xml), .optional(s.customSegues), .text(s.updatedAt)])
+                }
+            }
+        }
+    }
+
     /// Deletes a storyboard; durable before it returns.
     /// - Returns: Whether a storyboard of that name existed.
     public func deleteStoryboard(_ name: String) throws -> Bool {

@@ -18,7 +18,8 @@ final class StoryboardCatalog: Sendable {
     /// elements, nesting), the JSON ones a `customSegues` body.
     let serviceLimits: Limits
     var limits: StoryboardParser.Limits { serviceLimits.storyboard }
-    private let contents: Mutex<Contents>
+    /// Internal (not private) for the refactor route in StoryboardRefactorRoute.swift.
+    let contents: Mutex<Contents>
     /// Text, DOT and SVG renderings of a storyboard's flow (docs/pictures.md).
     let pictures: Pictures
 
@@ -88,6 +89,9 @@ final class StoryboardCatalog: Sendable {
             Route("GET", "/v1/storyboards/{name}") { c, req, p throws(Problem) in try catalog(c).get(try validName(p["name"]), req) },
             Route("PUT", "/v1/storyboards/{name}") { c, req, p throws(Problem) in try catalog(c).put(try validName(p["name"]), req) },
             Route("DELETE", "/v1/storyboards/{name}") { c, _, p throws(Problem) in try catalog(c).delete(try validName(p["name"])) },
+            Route("POST", "/v1/storyboards/{name}/refactor") { c, req, p throws(Problem) in
+                try catalog(c).refactor(try validName(p["name"]), req)
+            },
             Route("PUT", "/v1/storyboards/{name}/customSegues") { c, req, p throws(Problem) in
                 try catalog(c).putCustomSegues(try validName(p["name"]), req)
             },

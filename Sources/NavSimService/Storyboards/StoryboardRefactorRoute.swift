@@ -1,0 +1,65 @@
+import HTTPServer
+import Storyboards
+import StoryboardTools
+
+extension StoryboardCatalog {
+    /// `POST /v1/storyboards/{name}/refactor {"scenes": ["id", …], "into": "Settings"}`: Refactor
+    /// to Storyboard (docs/refactor.md). Stores the rewritten source and the new storyboard in one
+    /// transaction and answers 200 `{"storyboards": [<source reply>, <new reply>]}`, each with its
+    /// diagnostics. 404 for an unknown storyboard; 409 `storyboard-exists` when `into` names a
+    /// storyboard already uploaded; 422 `refactor-refused` with the reason (unknown scene id, a
+    /// container split from its relationship or embed children); 422 `invalid-field` for a bad body.
+    /// The new storyboard starts with no custom segue declarations; the source keeps its own.
+    func refactor(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        guard let type = req.mediaType, NavSimService.jsonMediaTypes.contains(type) else {
+            throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
+        }
+        let body = try BodyReader(try NavSimService.parseJSON(req.body, limits: serviceLimits), path: "", allowed: ["scenes", "into"])
+        guard let scenes = try body.strings("scenes"), !scenes.isEmpty else {
+            throw Problem.invalidField("scenes", "scenes is a non-empty array of scene ids.")
+        }
+        let into = try Self.validName(try body.requiredString("into"))
+        let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
+            guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
+            guard contents.library[into] == nil else {
+                return .failure(Problem.conflict("storyboard-exists",
+                                                 "Storyboard '\(into)' is already uploaded; refactor into a new name."))
+            }
+            let refactored: RefactorResult
+            let source: Storyboard
+            let extracted: Storyboard
+            do {
+                refactored = try StoryboardRefactor.refactor(xml: xml, name: name, scenes: scenes, into: into)
+            } catch {
+                return .failure(Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
+                                        detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(error)."))
+            }
+            do {
+                source = try StoryboardParser.parse(name: name, data: refactored.original, limits: limits)
+                extracted = try StoryboardParser.parse(name: into, data: refactored.extracted, limits: limits)
+            } catch {
+                return .failure((error as? StoryboardError).map(Self.problem) ?? Problem.invalidBody("\(error)"))
+            }
+            let now = NavSimService.now()
+            do {
+                try store.putStoryboards([
+                    StoredStoryboard(name: name, xml: refactored.original,
+                                     customSegues: contents.declarations[name]?.storedText, updatedAt: now),
+                    StoredStoryboard(name: into, xml: refactored.extracted, customSegues: nil, updatedAt: now),
+                ])
+            } catch {
+                return .failure(Self.storageFailure(error))
+            }
+            contents.library.insert(source)
+            contents.library.insert(extracted)
+            contents.xml[name] = refactored.original
+            contents.xml[into] = refactored.extracted
+            return .success(contents.snapshot)
+        }
+        let snapshot = try result.get()
+        guard let first = snapshot.reply(for: name), let second = snapshot.reply(for: into) else {
+            throw Self.unknownStoryboard(name)
+        }
+        return NavSimService.json(200, .object([("storyboards", .array([first, second]))]))
+    }
+}
