@@ -48,8 +48,11 @@ set +e
 swift test --disable-xctest 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
-line=$(grep -E '^. Test run with [0-9]+ tests? ' "$log" | tail -n 1 || true)
-summary+=("swift test: ${line#* Test run with }")
+line=$(grep -E '^[^ ]+ Test run with [0-9]+ tests? ' "$log" | tail -n 1 || true)
+# Swift Testing's closing line counts skipped tests with the passed ones: count both apart.
+ran=$(grep -cE '^[^ ]+ Test .* passed after' "$log" || true)
+skipped=$(grep -cE '^[^ ]+ (Test|Suite) .* skipped' "$log" || true)
+summary+=("swift test: $ran tests passed, $skipped tests or suites skipped (Swift Testing: ${line#* Test run with })")
 [ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
 
 echo "== flows (Tests/Flows, navsim test --base against the release binary)"
@@ -91,7 +94,7 @@ printf '%s\n' "${summary[@]}"
 passed=0
 failed=0
 for entry in "${summary[@]}"; do
-  if [[ $entry =~ ([0-9]+)\ tests?\ in ]]; then passed=$((passed + BASH_REMATCH[1])); fi
+  if [[ $entry =~ ^swift\ test:\ ([0-9]+)\ tests\ passed ]]; then passed=$((passed + BASH_REMATCH[1])); fi
   if [[ $entry =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
     passed=$((passed + BASH_REMATCH[1]))
     failed=$((failed + BASH_REMATCH[2]))

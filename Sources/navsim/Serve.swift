@@ -122,7 +122,14 @@ enum Serve {
         guard flags.positional.isEmpty else { fail("serve: unexpected argument \(flags.positional[0])") }
         let host = flags["host"]!, port = flags["port"]!, db = flags["db"]!
         guard let portNumber = UInt16(port) else { fail("--port must be 0…65535, got \(port)") }
+        // Checked here, before the database file is created, as every other flag is.
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else {
+            fail("--host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \(host)")
+        }
         let migrations = Resources.locate("migrations", given: flags["migrations"], flag: "--migrations / NAVSIM_MIGRATIONS")!
+        let steps = (try? FileManager.default.contentsOfDirectory(atPath: migrations))?.filter { $0.hasSuffix(".sql") } ?? []
+        guard !steps.isEmpty else { fail("--migrations / NAVSIM_MIGRATIONS: \(migrations) holds no NNNN_name.sql files") }
         let openAPI = Resources.locate("openapi.yaml", given: flags["openapi"], flag: "--openapi / NAVSIM_OPENAPI", required: false)
             .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
 

@@ -468,6 +468,17 @@ struct EndToEndTests {
                                     environment: ["NAVSIM_MIGRATIONS": scratch.file("no-such-folder")])
         #expect(missing.status == 2 && missing.output.contains("no-such-folder does not exist"), "\(missing)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.sqlite")), "nothing is created when migrations are missing")
+
+        // An empty migrations folder and a bad host are refused before the database is created.
+        try FileManager.default.createDirectory(atPath: scratch.file("empty"), withIntermediateDirectories: true)
+        let empty = try runToExit(["--port", "0", "--db", scratch.file("y.sqlite")],
+                                  environment: ["NAVSIM_MIGRATIONS": scratch.file("empty")])
+        #expect(empty.status == 2 && empty.output.contains("holds no NNNN_name.sql files") && !empty.output.contains("SQL:"), "\(empty)")
+        let host = try runToExit(["--host", "1.2.3", "--db", scratch.file("z.sqlite")])
+        #expect(host.status == 2 && host.output.hasPrefix("navsim: --host must be an IPv4 address"), "\(host)")
+        for name in ["y.sqlite", "z.sqlite"] {
+            #expect(!FileManager.default.fileExists(atPath: scratch.file(name)), "\(name) was created before the refusal")
+        }
     }
 }
 

@@ -100,7 +100,8 @@ public struct Problem: Error, Sendable {
     }
     static func versionMismatch(expected: String, actual: Int) -> Problem {
         Problem(status: 412, slug: "version-mismatch", title: "Precondition failed",
-                detail: "If-Match \(expected) does not match the session's version \"\(actual)\".")
+                detail: "If-Match \(expected) does not match the session's version \"\(actual)\""
+                    + (expected.contains("W/") ? " (a weak entity tag never matches: If-Match compares strongly, RFC 9110 §13.1.1)." : "."))
     }
     /// 422 `limit-exceeded`: the request is well-formed but would exceed one of ``Limits``
     /// (or the storyboard parser's limits); `limit` names it and `max` is its configured value.
