@@ -35,6 +35,48 @@ struct ParsedCorpus {
         return ParsedCorpus(corpus: corpus, storyboards: storyboards, parseFailures: failures, parseSeconds: seconds)
     }
 
+    /// Follows every segue destination and every storyboard reference of the apps `include`
+    /// keeps, checking what must hold in any corpus (unwinds target their own scene's exit,
+    /// destinations are scenes of their file, a resolved reference is no reference). Only
+    /// IBDecodable's references to storyboards without an entry point (§6) may fail to resolve.
+    /// - Returns: the number of references and what did not resolve, for the caller's counts.
+    func resolutionTally(include: ([Entry]) -> Bool = { _ in true }) throws -> (references: Int, unresolved: [String]) {
+        var unresolved: [String] = []
+        var references = 0
+        for app in apps where include(app) {
+            let library = StoryboardLibrary(app.compactMap { storyboards[$0.file] })
+            for entry in app {
+                let storyboard = try #require(storyboards[entry.file])
+                for (sceneID, segue) in storyboard.allSegues {
+                    let destination = try #require(segue.destination, "\(entry.file): segue \(segue.id)")
+                    if segue.kind == .unwind {
+                        // Every unwind targets the exit of its own scene (§7).
+                        #expect(storyboard.scene(containingExit: destination)?.id == sceneID, "\(entry.file): \(segue.id)")
+                        continue
+                    }
+                    #expect(storyboard.scene(id: destination) != nil, "\(entry.file): \(segue.id) → \(destination)")
+                    if case let .failure(error) = library.resolveDestination(of: segue, in: storyboard.name) {
+                        unresolved.append("\(storyboard.name)/\(destination): \(error)")
+                    }
+                }
+                for scene in storyboard.scenes where scene.placeholder != nil {
+                    references += 1
+                    let address = SceneAddress(storyboard: storyboard.name, sceneID: scene.id)
+                    switch library.resolve(address) {
+                    case let .success(target):
+                        #expect(!target.scene.isReference)
+                    case let .failure(error):
+                        #expect(error == .noInitialViewController(storyboard: "StoryboardAllViews")
+                                || error == .noInitialViewController(storyboard: "StoryboardAsset"),
+                                "\(address): \(error)")
+                        unresolved.append("\(address): \(error)")
+                    }
+                }
+            }
+        }
+        return (references, unresolved)
+    }
+
     /// The storyboard whose file name ends with `fileSuffix` (shared/ flattens paths with `__`,
     /// the fixtures keep them, so a suffix names a file in both).
     func storyboard(_ fileSuffix: String) throws -> Storyboard {
@@ -134,40 +176,7 @@ struct CorpusTests {
     }
 
     @Test func everyDestinationAndReferenceResolves() throws {
-        let corpus = try Self.corpus.get()
-        var unresolved: [String] = []
-        var references = 0
-        for app in corpus.apps {
-            let library = StoryboardLibrary(app.compactMap { corpus.storyboards[$0.file] })
-            for entry in app {
-                let storyboard = try #require(corpus.storyboards[entry.file])
-                for (sceneID, segue) in storyboard.allSegues {
-                    let destination = try #require(segue.destination, "\(entry.file): segue \(segue.id)")
-                    if segue.kind == .unwind {
-                        // Every unwind targets the exit of its own scene (§7).
-                        #expect(storyboard.scene(containingExit: destination)?.id == sceneID, "\(entry.file): \(segue.id)")
-                        continue
-                    }
-                    #expect(storyboard.scene(id: destination) != nil, "\(entry.file): \(segue.id) → \(destination)")
-                    if case let .failure(error) = library.resolveDestination(of: segue, in: storyboard.name) {
-                        unresolved.append("\(storyboard.name)/\(destination): \(error)")
-                    }
-                }
-                for scene in storyboard.scenes where scene.placeholder != nil {
-                    references += 1
-                    let address = SceneAddress(storyboard: storyboard.name, sceneID: scene.id)
-                    switch library.resolve(address) {
-                    case let .success(target):
-                        #expect(!target.scene.isReference)
-                    case let .failure(error):
-                        #expect(error == .noInitialViewController(storyboard: "StoryboardAllViews")
-                                || error == .noInitialViewController(storyboard: "StoryboardAsset"),
-                                "\(address): \(error)")
-                        unresolved.append("\(address): \(error)")
-                    }
-                }
-            }
-        }
+        let (references, unresolved) = try Self.corpus.get().resolutionTally()
         #expect(references == 46)
         // Only IBDecodable's deliberately broken references (2 tabs + 1 presentation) fail,
         // each seen once as a reference and once as a segue destination (the tabs are relationships).

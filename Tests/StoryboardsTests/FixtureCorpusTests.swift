@@ -204,41 +204,9 @@ import TestSupport
     }
 
     @Test func everyDestinationAndReferenceResolves() throws {
-        let corpus = try Self.corpus.get()
-        var unresolved: [String] = []
-        var references = 0
         // The diagnostics fixtures are broken on purpose; everything else must hold together.
-        for app in corpus.apps where !(app.first?.file.hasPrefix("handwritten/diagnostics/") ?? true) {
-            let library = StoryboardLibrary(app.compactMap { corpus.storyboards[$0.file] })
-            for entry in app {
-                let storyboard = try #require(corpus.storyboards[entry.file])
-                for (sceneID, segue) in storyboard.allSegues {
-                    let destination = try #require(segue.destination, "\(entry.file): segue \(segue.id)")
-                    if segue.kind == .unwind {
-                        // Every unwind targets the exit of its own scene (§7).
-                        #expect(storyboard.scene(containingExit: destination)?.id == sceneID, "\(entry.file): \(segue.id)")
-                        continue
-                    }
-                    #expect(storyboard.scene(id: destination) != nil, "\(entry.file): \(segue.id) → \(destination)")
-                    if case let .failure(error) = library.resolveDestination(of: segue, in: storyboard.name) {
-                        unresolved.append("\(storyboard.name)/\(destination): \(error)")
-                    }
-                }
-                for scene in storyboard.scenes where scene.placeholder != nil {
-                    references += 1
-                    let address = SceneAddress(storyboard: storyboard.name, sceneID: scene.id)
-                    switch library.resolve(address) {
-                    case let .success(target):
-                        #expect(!target.scene.isReference)
-                    case let .failure(error):
-                        // IBDecodable's references to storyboards without an entry point, on purpose.
-                        #expect(error == .noInitialViewController(storyboard: "StoryboardAllViews")
-                                || error == .noInitialViewController(storyboard: "StoryboardAsset"),
-                                "\(address): \(error)")
-                        unresolved.append("\(address): \(error)")
-                    }
-                }
-            }
+        let (references, unresolved) = try Self.corpus.get().resolutionTally {
+            !($0.first?.file.hasPrefix("handwritten/diagnostics/") ?? true)
         }
         #expect(references == 50)
         #expect(unresolved.count == 6, "\(unresolved)")
