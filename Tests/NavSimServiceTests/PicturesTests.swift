@@ -330,6 +330,31 @@ struct StoryboardPictureTests {
         #expect(json.headers["content-type"] == "application/json" && json.headers["vary"] == "Accept")
     }
 
+    /// An unwind segue leads to its scene's exit, not to a scene: it is listed inside the scene,
+    /// never drawn as a missing destination.
+    @Test func unwindSeguesAreListedInsideTheirScene() throws {
+        let h = try PictureHarness()
+        let xml = #"""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="a-1">
+          <scenes>
+            <scene sceneID="s1"><objects>
+              <viewController id="a-1" customClass="AViewController" sceneMemberID="viewController">
+                <connections><segue destination="a-exit" kind="unwind" identifier="back" unwindAction="unwindToStart:" id="u1"/></connections>
+              </viewController>
+              <exit id="a-exit" userLabel="Exit" sceneMemberID="exit"/>
+            </objects></scene>
+          </scenes>
+        </document>
+        """#
+        #expect(h.send("PUT", "/v1/storyboards/Unwind", xml, contentType: "application/xml").status == 201)
+        let dot = h.text("/v1/storyboards/Unwind", accept: "text/vnd.graphviz")
+        #expect(!dot.contains("missing:"), "\(dot)")
+        #expect(!dot.contains("-> \"a-exit\""), "\(dot)")
+        #expect(dot.contains("unwind unwindToStart: · back"), "\(dot)")
+        if dotInstalled { #expect(dotRejects(dot) == nil) }
+    }
+
     @Test func aStoryboardPictureFollowsUploads() throws {
         let cache = PictureCache()
         let h = try PictureHarness(cache: cache)

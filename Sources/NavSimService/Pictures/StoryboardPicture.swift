@@ -42,7 +42,8 @@ enum StoryboardPicture {
             var lines = [scene["class"]?.string ?? "?"]
             if let sid = scene["storyboardIdentifier"]?.string { lines.append("Storyboard ID: \(sid)") }
             lines.append("id: \(id)")
-            for segue in scene["segues"]?.array ?? [] where segue["destination"]?.string == nil {
+            // Unwind segues lead to the scene's own exit, not to a scene: listed inside it.
+            for segue in scene["segues"]?.array ?? [] where segue["destination"]?.string == nil || segue["kind"]?.string == "unwind" {
                 let action = segue["unwindAction"]?.string.map { " \($0)" } ?? ""
                 lines.append("\(segue["kind"]?.string ?? "segue")\(action)\(segue["identifier"]?.string.map { " · \($0)" } ?? "")")
             }
@@ -78,7 +79,7 @@ enum StoryboardPicture {
         }
         for scene in scenes {
             guard let id = scene["id"]?.string else { continue }
-            for segue in scene["segues"]?.array ?? [] {
+            for segue in scene["segues"]?.array ?? [] where segue["kind"]?.string != "unwind" {
                 guard let destination = segue["destination"]?.string else { continue }
                 if !ids.contains(destination) {
                     // A destination that names no scene (reported as a diagnostic): drawn as a missing node.
