@@ -19,6 +19,11 @@ extension StoryboardCatalog {
             throw Problem.invalidField("scenes", "scenes is a non-empty array of scene ids.")
         }
         let into = try Self.validName(try body.requiredString("into"))
+        // Refused as the CLI refuses it (docs/refactor.md), not as a name clash.
+        guard into != name else {
+            throw Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
+                          detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own.")
+        }
         let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
             guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
             guard contents.library[into] == nil else {
