@@ -97,17 +97,28 @@ public struct Linter: Sendable {
         var findings: [LintFinding] = []
         for folder in folders {
             let config = try LintConfiguration.find(from: folder.isEmpty ? "." : folder)
-            let documents = byFolder[folder]!.map { file in
+            func read(_ file: String) -> (file: String, data: [UInt8]) {
                 (file: file, data: FileManager.default.contents(atPath: file).map { Array($0) } ?? [])
             }
-            findings += lint(folder: documents, configuration: config)
+            let named = byFolder[folder]!
+            let documents = named.map(read)
+            // The folder's other storyboards resolve references (a file linted alone still sees
+            // the storyboards beside it, as the app bundle would), without being reported on.
+            let directory = folder.isEmpty ? "." : folder
+            let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .filter { $0.hasSuffix(".storyboard") }.sorted()
+                .map { folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0) }
+                .filter { !named.contains($0) }
+            findings += lint(folder: documents, context: siblings.map(read), configuration: config)
         }
         return LintReport(files: files, findings: findings)
     }
 
     /// Lints the storyboards of one folder, given as (path, bytes); the storyboard's name is its
     /// file name without `.storyboard`, as `storyboardName` references it.
+    /// `context`: more storyboards of the folder that references may name, parsed but not reported on.
     public func lint(folder documents: [(file: String, data: [UInt8])],
+                     context: [(file: String, data: [UInt8])] = [],
                      configuration: LintConfiguration = LintConfiguration()) -> [LintFinding] {
         var parsed: [(file: String, data: [UInt8], storyboard: Storyboard, positions: [String: SourcePosition])] = []
         var findings: [LintFinding] = []
@@ -129,7 +140,11 @@ public struct Linter: Sendable {
                 report(rule, file: document.file, position: Self.position(of: error), message: "\(error)", element: nil)
             }
         }
-        let library = StoryboardLibrary(parsed.map(\.storyboard))
+        let others = context.compactMap { document -> Storyboard? in
+            let name = ((document.file as NSString).lastPathComponent as NSString).deletingPathExtension
+            return try? StoryboardParser.parse(name: name, data: document.data)
+        }
+        let library = StoryboardLibrary(parsed.map(\.storyboard) + others)
         for entry in parsed {
             let lines = SourceLines(entry.data)
             func at(_ element: String?) -> SourcePosition {

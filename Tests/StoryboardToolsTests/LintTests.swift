@@ -172,6 +172,18 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
         #expect(throws: LintError.noSuchPath(root + "/nothing")) { try Linter().lint(paths: [root + "/nothing"]) }
     }
 
+    /// A file linted alone still resolves its references against the storyboards beside it
+    /// (Main refers to Settings and Library), and only the named file is reported on.
+    @Test func aFileLintedAloneSeesTheStoryboardsBesideIt() throws {
+        let corpus = try StoryboardCorpus.fixtures.get()
+        let main = corpus.folder.appendingPathComponent("handwritten/app/Main.storyboard").path
+        let report = try Linter().lint(paths: [main])
+        #expect(report.files == [main])
+        #expect(!report.findings.contains { $0.rule == "unresolved-reference" }, "\(report.findings.map(\.message))")
+        #expect(report.findings.allSatisfy { $0.file == main })
+        #expect(!report.findings.isEmpty, "Main has findings of its own (a custom segue, a shared identifier)")
+    }
+
     @Test func fixturesLintWithFindingsOnTheirElementsLines() throws {
         let corpus = try StoryboardCorpus.fixtures.get()
         let report = try Linter().lint(paths: [corpus.folder.path])
