@@ -3,7 +3,8 @@
 # and only those that are missing, so that it is cheap to call before every build.
 set -euo pipefail
 
-packages=(libmicrohttpd-dev libsqlite3-dev libxml2-dev pkg-config)
+# Other scripts pass the Debian packages of their own tools as arguments (install-inspector-prereqs.sh).
+packages=(libmicrohttpd-dev libsqlite3-dev libxml2-dev pkg-config "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
