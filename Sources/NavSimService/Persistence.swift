@@ -4,7 +4,9 @@ import NavigationCore
 
 /// How sessions become rows and back: the session row holds the state minus its controllers,
 /// each controller is a row with its parent and presentation links as columns, and each history
-/// entry keeps the core commands so any version can be replayed (ARCHITECTURE.md).
+/// entry keeps the commands so any version can be replayed (docs/architecture.md). The JSON is
+/// the persistence format's (`Storage/StoredFormat.swift`), never the core's types themselves;
+/// each row records its format version and is read by that version's decoder.
 enum Persistence {
     static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
@@ -16,24 +18,23 @@ enum Persistence {
         String(decoding: try encoder().encode(value), as: UTF8.self)
     }
 
+    /// The session row's `state`: the session without its controllers.
     static func sessionText(_ state: SessionState) throws -> String {
-        var shell = state
-        shell.controllers = [:]
-        return try text(shell)
+        try text(StoredSessionState(state, withControllers: false))
     }
 
-    static func row(_ c: Controller, in s: SessionState) throws -> ControllerRow {
+    static func row(_ c: Controller) throws -> ControllerRow {
         ControllerRow(id: c.id, parent: c.parent, presenting: c.presentation?.presenting, presented: c.presentedID,
-                      body: try text(c))
+                      body: try text(StoredController(c)))
     }
 
     /// The rows of a new session, with its initial state as history entry 0 (the replay base).
     static func creation(_ live: LiveSession) throws -> SessionCommit {
         let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: nil,
-                                 command: "[]", result: try text(live.state))
+                                 command: "[]", result: try text(StoredSessionState(live.state, withControllers: true)))
         return SessionCommit(
             session: SessionRow(id: live.id, version: 0, createdAt: live.createdAt, state: try sessionText(live.state)),
-            upsertedControllers: try live.state.orderedControllers.map { try row($0, in: live.state) },
+            upsertedControllers: try live.state.orderedControllers.map(row),
             deletedControllers: [], history: initial)
     }
 
@@ -42,32 +43,44 @@ enum Persistence {
                        body: JSON, commands: [Command], result: JSON) throws -> SessionCommit {
         var upserts: [ControllerRow] = []
         for c in newState.orderedControllers where live.state.controllers[c.id] != c {
-            upserts.append(try row(c, in: newState))
+            upserts.append(try row(c))
         }
         let deleted = live.state.order.filter { newState.controllers[$0] == nil }
         let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
-                               body: request.body.isEmpty ? nil : body.text, command: try text(commands), result: result.text)
+                               body: request.body.isEmpty ? nil : body.text,
+                               command: try text(commands.map(StoredCommand.init)), result: result.text)
         return SessionCommit(
             session: SessionRow(id: live.id, version: version, createdAt: live.createdAt, state: try sessionText(newState)),
             upsertedControllers: upserts, deletedControllers: deleted, history: entry)
     }
 
+    /// Reads `text`, written in persistence format `format`, as a `T`. Format 1 is the only one
+    /// so far; a later one adds its case here, decoding into its own stored types.
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String, format: Int) throws -> T {
+        switch format {
+        case 1: return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        default: throw StoredFormatError.unsupportedFormat(format)
+        }
+    }
+
+    /// A session as start-up rebuilds it: its row's state and its controllers' rows.
     static func decodeState(_ stored: StoredSession) throws -> SessionState {
-        let decoder = JSONDecoder()
-        var state = try decoder.decode(SessionState.self, from: Data(stored.session.state.utf8))
+        var state = try decode(StoredSessionState.self, stored.session.state, format: stored.session.format).domain()
         for row in stored.controllers {
-            let c = try decoder.decode(Controller.self, from: Data(row.body.utf8))
+            let c = try decode(StoredController.self, row.body, format: row.format).domain()
             state.controllers[c.id] = c
         }
         return state
     }
 
+    /// History entry 0's initial state, the base `?version=N` replays from.
     static func decodeInitial(_ row: HistoryRow) throws -> SessionState {
-        try JSONDecoder().decode(SessionState.self, from: Data(row.result.utf8))
+        try decode(StoredSessionState.self, row.result, format: row.format).domain()
     }
 
+    /// The commands of a history entry, to replay it.
     static func decodeCommands(_ row: HistoryRow) throws -> [Command] {
-        try JSONDecoder().decode([Command].self, from: Data(row.command.utf8))
+        try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }
     }
 
     /// What a history entry reports: the events and transition of the request (API.md History).

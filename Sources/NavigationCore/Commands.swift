@@ -51,78 +51,16 @@ public struct ControllerSpec: Sendable, Equatable {
     }
 }
 
-/// Stored as the flat object it always was: the given properties beside the others.
-extension ControllerSpec: Codable {
-    enum CodingKeys: String, CodingKey {
-        case id, kind, className, viewControllers, selectedIndex, primary, supplementary, secondary, splitStyle
-        case collapseSecondaryOntoPrimary, topColumnForCollapsing, hasSplitDelegate, pageTransitionStyle
-        case spineLocation, isDoubleSided, children, preferredStyle, storyboard, segues, embedded, appendsSuffixWhenTaken
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decodeIfPresent(ControllerID.self, forKey: .id)
-        kind = try c.decode(ControllerKind.self, forKey: .kind)
-        className = try c.decodeIfPresent(String.self, forKey: .className)
-        viewControllers = try c.decodeIfPresent([ControllerRef].self, forKey: .viewControllers)
-        selectedIndex = try c.decodeIfPresent(Int.self, forKey: .selectedIndex)
-        primary = try c.decodeIfPresent(ControllerRef.self, forKey: .primary)
-        supplementary = try c.decodeIfPresent(ControllerRef.self, forKey: .supplementary)
-        secondary = try c.decodeIfPresent(ControllerRef.self, forKey: .secondary)
-        splitStyle = try c.decodeIfPresent(SplitState.Style.self, forKey: .splitStyle)
-        collapseSecondaryOntoPrimary = try c.decodeIfPresent(Bool.self, forKey: .collapseSecondaryOntoPrimary)
-        topColumnForCollapsing = try c.decodeIfPresent(SplitState.Column.self, forKey: .topColumnForCollapsing)
-        hasSplitDelegate = try c.decodeIfPresent(Bool.self, forKey: .hasSplitDelegate)
-        pageTransitionStyle = try c.decodeIfPresent(PageState.Style.self, forKey: .pageTransitionStyle)
-        spineLocation = try c.decodeIfPresent(String.self, forKey: .spineLocation)
-        isDoubleSided = try c.decodeIfPresent(Bool.self, forKey: .isDoubleSided)
-        children = try c.decodeIfPresent([ControllerRef].self, forKey: .children)
-        preferredStyle = try c.decodeIfPresent(String.self, forKey: .preferredStyle)
-        storyboard = try c.decodeIfPresent(StoryboardOrigin.self, forKey: .storyboard)
-        segues = try c.decodeIfPresent([SegueSpec].self, forKey: .segues)
-        embedded = try c.decodeIfPresent([ControllerRef].self, forKey: .embedded)
-        appendsSuffixWhenTaken = try c.decode(Bool.self, forKey: .appendsSuffixWhenTaken)
-        configuration = try ControllerPatch(from: decoder)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(id, forKey: .id)
-        try c.encode(kind, forKey: .kind)
-        try c.encodeIfPresent(className, forKey: .className)
-        try c.encodeIfPresent(viewControllers, forKey: .viewControllers)
-        try c.encodeIfPresent(selectedIndex, forKey: .selectedIndex)
-        try c.encodeIfPresent(primary, forKey: .primary)
-        try c.encodeIfPresent(supplementary, forKey: .supplementary)
-        try c.encodeIfPresent(secondary, forKey: .secondary)
-        try c.encodeIfPresent(splitStyle, forKey: .splitStyle)
-        try c.encodeIfPresent(collapseSecondaryOntoPrimary, forKey: .collapseSecondaryOntoPrimary)
-        try c.encodeIfPresent(topColumnForCollapsing, forKey: .topColumnForCollapsing)
-        try c.encodeIfPresent(hasSplitDelegate, forKey: .hasSplitDelegate)
-        try c.encodeIfPresent(pageTransitionStyle, forKey: .pageTransitionStyle)
-        try c.encodeIfPresent(spineLocation, forKey: .spineLocation)
-        try c.encodeIfPresent(isDoubleSided, forKey: .isDoubleSided)
-        try c.encodeIfPresent(children, forKey: .children)
-        try c.encodeIfPresent(preferredStyle, forKey: .preferredStyle)
-        try c.encodeIfPresent(storyboard, forKey: .storyboard)
-        try c.encodeIfPresent(segues, forKey: .segues)
-        try c.encodeIfPresent(embedded, forKey: .embedded)
-        try c.encode(appendsSuffixWhenTaken, forKey: .appendsSuffixWhenTaken)
-        // A spec gives values, it clears nothing: unset and nil properties are both omitted.
-        try configuration.values.encode(to: encoder, fields: configuration.fields)
-    }
-}
-
 /// A controller argument: UIKit's nil, an existing controller, or a new one.
-public indirect enum ControllerRef: Sendable, Codable, Equatable {
+public indirect enum ControllerRef: Sendable, Equatable {
     case none
     case existing(ControllerID)
     case new(ControllerSpec)
 }
 
 /// A storyboard segue as the core needs it to perform (R96–R100). Built by the storyboard layer.
-public struct SegueSpec: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable, CaseIterable {
+public struct SegueSpec: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
         case show, showDetail, presentation, popoverPresentation, push, custom, embed, unwind, relationship
     }
     public var id: String
@@ -164,7 +102,7 @@ public struct SegueSpec: Sendable, Codable, Equatable {
 }
 
 /// One UIKit call (or a tick) on a session. `receiver` is the controller the method is called on.
-public enum Command: Sendable, Codable, Equatable {
+public enum Command: Sendable, Equatable {
     /// `window.rootViewController = …` (R1).
     case setRoot(ControllerRef, animated: Bool)
     /// A controller that exists in no hierarchy yet (`MyViewController()`).

@@ -105,13 +105,13 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Writes `fields` (every field when nil) into `encoder`'s keyed container, beside whatever
     /// else the enclosing value writes there. Nil values are omitted, or written as null when
     /// `nilAsNull` (a patch that clears).
-    func encode(to encoder: any Encoder, fields names: Set<String>? = nil, nilAsNull: Bool = false) throws {
+    public func encode(to encoder: any Encoder, fields names: Set<String>? = nil, nilAsNull: Bool = false) throws {
         var c = encoder.container(keyedBy: FieldKey.self)
         for f in Self.fields where names?.contains(f.name) ?? true { try f.encode(self, &c, nilAsNull) }
     }
 
     /// Reads the fields present in `decoder`'s keyed container over `base`; answers the names read.
-    static func decode(from decoder: any Decoder, over base: ControllerConfiguration) throws -> (ControllerConfiguration, Set<String>) {
+    public static func decode(from decoder: any Decoder, over base: ControllerConfiguration) throws -> (ControllerConfiguration, Set<String>) {
         let c = try decoder.container(keyedBy: FieldKey.self)
         var value = base
         var present: Set<String> = []
@@ -135,6 +135,12 @@ public struct ControllerPatch: Sendable, Equatable {
     public private(set) var fields: Set<String> = []
 
     public init() {}
+
+    /// A patch setting `fields` (``ControllerConfiguration/fields`` names) to their values in `values`.
+    public init(values: ControllerConfiguration, fields: Set<String>) {
+        self.values = values
+        self.fields = fields
+    }
 
     /// Sets one property.
     public mutating func set<T>(_ keyPath: WritableKeyPath<ControllerConfiguration, T>, _ value: T) {
@@ -175,14 +181,4 @@ public struct ControllerPatch: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { fields.isEmpty }
-}
-
-/// Stored as the flat object it always was: each set property by name, a cleared one as null.
-extension ControllerPatch: Codable {
-    public init(from decoder: any Decoder) throws {
-        (values, fields) = try ControllerConfiguration.decode(from: decoder, over: ControllerConfiguration())
-    }
-    public func encode(to encoder: any Encoder) throws {
-        try values.encode(to: encoder, fields: fields, nilAsNull: true)
-    }
 }

@@ -3,8 +3,8 @@
 
 /// One callback UIKit makes (API.md Event). `controller` is the receiver of the method, or the
 /// controller a delegate method is about.
-public struct Event: Sendable, Codable, Equatable {
-    public enum Callback: String, Sendable, Codable, CaseIterable {
+public struct Event: Sendable, Equatable {
+    public enum Callback: String, Sendable, CaseIterable {
         case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
         case willMoveToParent, didMoveToParent
         case shouldPerformSegue, prepareForSegue, unwindAction
@@ -21,10 +21,15 @@ public struct Event: Sendable, Codable, Equatable {
         case completion
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
-    public struct SegueInfo: Sendable, Codable, Equatable {
+    public struct SegueInfo: Sendable, Equatable {
         public var identifier: String?
         public var source: ControllerID
         public var destination: ControllerID?
+        public init(identifier: String?, source: ControllerID, destination: ControllerID?) {
+            self.identifier = identifier
+            self.source = source
+            self.destination = destination
+        }
     }
     public var controller: ControllerID
     public var callback: Callback
@@ -51,9 +56,9 @@ public struct Event: Sendable, Codable, Equatable {
 }
 
 /// A transition as `UIViewControllerContextTransitioning` describes it (API.md Transition).
-public struct TransitionRecord: Sendable, Codable, Equatable {
+public struct TransitionRecord: Sendable, Equatable {
     /// `queued`: waiting for a running navigation transition of the same controller (R81).
-    public enum State: String, Sendable, Codable { case completed, inProgress, cancelled, queued }
+    public enum State: String, Sendable { case completed, inProgress, cancelled, queued }
     public var id: String
     public var operation: String
     public var fromViewController: ControllerID?
@@ -67,11 +72,27 @@ public struct TransitionRecord: Sendable, Codable, Equatable {
     /// Controllers whose views are in the container view, back to front.
     public var containerView: [ControllerID]
     public var state: State
+
+    public init(id: String, operation: String, fromViewController: ControllerID?, toViewController: ControllerID?,
+                presentationStyle: PresentationStyle?, transitionStyle: TransitionStyle?, animated: Bool, duration: Double,
+                animator: String?, containerView: [ControllerID], state: State) {
+        self.id = id
+        self.operation = operation
+        self.fromViewController = fromViewController
+        self.toViewController = toViewController
+        self.presentationStyle = presentationStyle
+        self.transitionStyle = transitionStyle
+        self.animated = animated
+        self.duration = duration
+        self.animator = animator
+        self.containerView = containerView
+        self.state = state
+    }
 }
 
 /// A UIKit refusal or warning (§17 D1–D24).
-public struct Diagnostic: Sendable, Codable, Equatable, Error {
-    public enum Severity: String, Sendable, Codable { case warning, exception }
+public struct Diagnostic: Sendable, Equatable, Error {
+    public enum Severity: String, Sendable { case warning, exception }
     /// `D6`, …; nil for a refusal §17 does not catalogue (R17).
     public var code: String?
     public var slug: String
@@ -83,7 +104,7 @@ public struct Diagnostic: Sendable, Codable, Equatable, Error {
 }
 
 /// The result of one accepted operation (API.md ActionResult without the session).
-public struct ActionResult: Sendable, Codable, Equatable {
+public struct ActionResult: Sendable, Equatable {
     public var events: [Event] = []
     /// The transition the operation ran (id; its state is looked up when the turn ends).
     public var transition: TransitionRecord?

@@ -99,7 +99,7 @@ extension Engine {
             var split = SplitState(style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
                                    secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
                                    isCollapsed: false)
-            split.hasDelegate = spec.hasSplitDelegate
+            split.hasDelegate = spec.hasSplitDelegate ?? false
             if let list = spec.viewControllers {
                 // R90: a classic split may be configured through `viewControllers` ([primary,
                 // secondary]); a column-style one only column by column.

@@ -7,7 +7,7 @@
 public typealias ControllerID = String
 
 /// The kinds of view controller navsim knows (API.md `kind`).
-public enum ControllerKind: String, Sendable, Codable, CaseIterable {
+public enum ControllerKind: String, Sendable, CaseIterable {
     case viewController, tableViewController, collectionViewController, navigationController
     case tabBarController, splitViewController, pageViewController, alertController
 
@@ -43,13 +43,13 @@ public enum TransitionStyle: String, Sendable, Codable, CaseIterable {
 }
 
 /// A controller's appearance state (§0.1): what its last appearance callback said.
-public enum Appearance: String, Sendable, Codable {
+public enum Appearance: String, Sendable {
     case disappeared, appearing, appeared, disappearing
 }
 
 /// `UIUserInterfaceIdiom` and the two size classes of the window's trait collection.
-public struct Traits: Sendable, Codable, Equatable {
-    public enum Idiom: String, Sendable, Codable, CaseIterable { case phone, pad }
+public struct Traits: Sendable, Equatable {
+    public enum Idiom: String, Sendable, CaseIterable { case phone, pad }
     public enum SizeClass: String, Sendable, Codable, CaseIterable { case compact, regular }
     public var userInterfaceIdiom: Idiom
     public var horizontalSizeClass: SizeClass
@@ -66,12 +66,12 @@ public struct Traits: Sendable, Codable, Equatable {
 }
 
 /// The iOS release whose behaviour a session reproduces (§19 version matrix).
-public enum IOSRelease: String, Sendable, Codable, CaseIterable {
+public enum IOSRelease: String, Sendable, CaseIterable {
     case iOS12 = "12", iOS17 = "17", iOS18 = "18"
 }
 
 /// How animated transitions finish (API.md "Transitions").
-public enum TransitionMode: String, Sendable, Codable, CaseIterable {
+public enum TransitionMode: String, Sendable, CaseIterable {
     /// Every transition finishes within the request that started it.
     case immediate
     /// Animated transitions stay `inProgress` until a tick (`…/transitions/complete`).
@@ -80,7 +80,7 @@ public enum TransitionMode: String, Sendable, Codable, CaseIterable {
 
 /// What a navigation controller does with a push or pop while its own animated transition is
 /// still running (R81, §19 `navTransitionPolicy`).
-public enum NavigationTransitionPolicy: String, Sendable, Codable, CaseIterable {
+public enum NavigationTransitionPolicy: String, Sendable, CaseIterable {
     /// The stack changes at once (R77), its transition waits for the running one to end.
     case queue
     /// UIKit's log (D22) and the operation is dropped: a 409 that changes nothing.
@@ -88,7 +88,7 @@ public enum NavigationTransitionPolicy: String, Sendable, Codable, CaseIterable 
 }
 
 /// Session options (API.md `options`).
-public struct Options: Sendable, Codable, Equatable {
+public struct Options: Sendable, Equatable {
     public var iOS: IOSRelease
     public var transitions: TransitionMode
     /// R81: overlapping navigation transitions. Default `queue`.
@@ -98,13 +98,6 @@ public struct Options: Sendable, Codable, Equatable {
         self.iOS = iOS
         self.transitions = transitions
         self.navTransitionPolicy = navTransitionPolicy
-    }
-    /// Sessions stored before an option existed decode with its default.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        iOS = try c.decode(IOSRelease.self, forKey: .iOS)
-        transitions = try c.decode(TransitionMode.self, forKey: .transitions)
-        navTransitionPolicy = try c.decodeIfPresent(NavigationTransitionPolicy.self, forKey: .navTransitionPolicy) ?? .queue
     }
     /// The release-dependent switches of §19, in one place.
     public var profile: Profile { Profile(release: iOS, navTransitionPolicy: navTransitionPolicy) }
@@ -184,7 +177,7 @@ public struct TabBarDelegate: Sendable, Codable, Equatable {
 }
 
 /// A popover anchor (R53): `sourceView` (+ `sourceRect`) or `barButtonItem`.
-public struct PopoverAnchor: Sendable, Codable, Equatable {
+public struct PopoverAnchor: Sendable, Equatable {
     public var sourceView: String?
     public var barButtonItem: String?
     public var sourceRect: [Double]?
@@ -200,7 +193,7 @@ public struct PopoverAnchor: Sendable, Codable, Equatable {
 }
 
 /// Where an instantiated controller came from (API.md `storyboard`).
-public struct StoryboardOrigin: Sendable, Codable, Equatable {
+public struct StoryboardOrigin: Sendable, Equatable {
     public var name: String
     public var identifier: String?
     public init(name: String, identifier: String?) { self.name = name; self.identifier = identifier }
@@ -208,8 +201,8 @@ public struct StoryboardOrigin: Sendable, Codable, Equatable {
 
 /// A settled or running presentation, stored on the presented controller (§0.1 "Presentation
 /// record"). Links are derived from it (R3, R4).
-public struct Presentation: Sendable, Codable, Equatable {
-    public enum State: String, Sendable, Codable { case presenting, presented, dismissing }
+public struct Presentation: Sendable, Equatable {
+    public enum State: String, Sendable { case presenting, presented, dismissing }
     /// The resolved presenter `P` (R20, R21).
     public var presenting: ControllerID
     /// The receiver of `present` (`S`).
@@ -224,6 +217,20 @@ public struct Presentation: Sendable, Codable, Equatable {
     public var removesPresenterView: Bool
     public var popover: PopoverAnchor?
     public var state: State
+
+    public init(presenting: ControllerID, source: ControllerID, requestedStyle: PresentationStyle, style: PresentationStyle,
+                transitionStyle: TransitionStyle, contextViewController: ControllerID?, removesPresenterView: Bool,
+                popover: PopoverAnchor?, state: State) {
+        self.presenting = presenting
+        self.source = source
+        self.requestedStyle = requestedStyle
+        self.style = style
+        self.transitionStyle = transitionStyle
+        self.contextViewController = contextViewController
+        self.removesPresenterView = removesPresenterView
+        self.popover = popover
+        self.state = state
+    }
 }
 
 /// A split view controller's configuration (R90–R93).
@@ -232,17 +239,15 @@ public struct Presentation: Sendable, Codable, Equatable {
 /// what `viewController(for:)` answers (R90). For a column-style split the split's children are
 /// the columns' navigation controllers instead (`primaryNavigation`, …): the client's own
 /// navigation controller, or one the split created to wrap a plain controller.
-///
-/// Fields added after the first release are optional, so sessions persisted before them decode.
-public struct SplitState: Sendable, Codable, Equatable {
-    public enum Style: String, Sendable, Codable, CaseIterable {
+public struct SplitState: Sendable, Equatable {
+    public enum Style: String, Sendable, CaseIterable {
         case unspecified, doubleColumn, tripleColumn
         /// R90: `doubleColumn` and `tripleColumn` are the iOS 14 column styles; `unspecified` is classic.
         public var isColumnStyle: Bool { self != .unspecified }
     }
     /// `UISplitViewController.Column`, the columns navsim models (R90; `.compact` and `.inspector`
     /// are not modelled).
-    public enum Column: String, Sendable, Codable, CaseIterable {
+    public enum Column: String, Sendable, CaseIterable {
         case primary, supplementary, secondary
     }
     public var style: Style
@@ -263,10 +268,10 @@ public struct SplitState: Sendable, Codable, Equatable {
     /// R91/R92 (column style): the controllers that left the supplementary and secondary columns'
     /// stacks for the primary column's stack while collapsed (or were shown there as the
     /// secondary's, R67), so expanding can give them back.
-    public var collapsedSupplementary: [ControllerID]?
-    public var collapsedSecondary: [ControllerID]?
+    public var collapsedSupplementary: [ControllerID] = []
+    public var collapsedSecondary: [ControllerID] = []
     /// A `UISplitViewControllerDelegate` is set (`splitDelegate` in the spec): its calls are events.
-    public var hasDelegate: Bool?
+    public var hasDelegate: Bool = false
 
     public init(style: Style, primary: ControllerID?, supplementary: ControllerID?, secondary: ControllerID?,
                 collapseSecondaryOntoPrimary: Bool?, isCollapsed: Bool) {
@@ -289,11 +294,16 @@ public struct SplitState: Sendable, Codable, Equatable {
 }
 
 /// A page view controller's configuration (R94, R95).
-public struct PageState: Sendable, Codable, Equatable {
-    public enum Style: String, Sendable, Codable, CaseIterable { case scroll, pageCurl }
+public struct PageState: Sendable, Equatable {
+    public enum Style: String, Sendable, CaseIterable { case scroll, pageCurl }
     public var transitionStyle: Style
     public var spineLocation: String?
     public var isDoubleSided: Bool
+    public init(transitionStyle: Style, spineLocation: String?, isDoubleSided: Bool) {
+        self.transitionStyle = transitionStyle
+        self.spineLocation = spineLocation
+        self.isDoubleSided = isDoubleSided
+    }
     /// R94: pages a `setViewControllers` must provide.
     public var requiredPageCount: Int {
         transitionStyle == .pageCurl && (spineLocation == "mid" || isDoubleSided) ? 2 : 1
@@ -371,79 +381,8 @@ public struct Controller: Sendable, Equatable {
     public var descriptionForMessages: String { "<\(className): \(id)>" }
 }
 
-/// Stored as the flat object it always was: the configuration's properties beside the others.
-extension Controller: Codable {
-    enum CodingKeys: String, CodingKey {
-        case id, kind, className, parent, children, storyboard, isViewLoaded, appearance, viewInWindow
-        case isBeingPresented, isBeingDismissed, isMovingToParent, isMovingFromParent, presentation, presentedID
-        case viewControllers, selectedViewController, moreNavigationController, split, page, preferredStyle
-        case viewAddedToParent, isMoreNavigationController, segues
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(ControllerID.self, forKey: .id)
-        kind = try c.decode(ControllerKind.self, forKey: .kind)
-        className = try c.decode(String.self, forKey: .className)
-        parent = try c.decodeIfPresent(ControllerID.self, forKey: .parent)
-        children = try c.decode([ControllerID].self, forKey: .children)
-        storyboard = try c.decodeIfPresent(StoryboardOrigin.self, forKey: .storyboard)
-        isViewLoaded = try c.decode(Bool.self, forKey: .isViewLoaded)
-        appearance = try c.decode(Appearance.self, forKey: .appearance)
-        viewInWindow = try c.decode(Bool.self, forKey: .viewInWindow)
-        isBeingPresented = try c.decode(Bool.self, forKey: .isBeingPresented)
-        isBeingDismissed = try c.decode(Bool.self, forKey: .isBeingDismissed)
-        isMovingToParent = try c.decode(Bool.self, forKey: .isMovingToParent)
-        isMovingFromParent = try c.decode(Bool.self, forKey: .isMovingFromParent)
-        presentation = try c.decodeIfPresent(Presentation.self, forKey: .presentation)
-        presentedID = try c.decodeIfPresent(ControllerID.self, forKey: .presentedID)
-        viewControllers = try c.decode([ControllerID].self, forKey: .viewControllers)
-        selectedViewController = try c.decodeIfPresent(ControllerID.self, forKey: .selectedViewController)
-        moreNavigationController = try c.decodeIfPresent(ControllerID.self, forKey: .moreNavigationController)
-        split = try c.decodeIfPresent(SplitState.self, forKey: .split)
-        page = try c.decodeIfPresent(PageState.self, forKey: .page)
-        preferredStyle = try c.decodeIfPresent(String.self, forKey: .preferredStyle)
-        viewAddedToParent = try c.decode(Bool.self, forKey: .viewAddedToParent)
-        isMoreNavigationController = try c.decode(Bool.self, forKey: .isMoreNavigationController)
-        segues = try c.decode([SegueSpec].self, forKey: .segues)
-        // A property added after a session was stored keeps its default.
-        var base = ControllerConfiguration()
-        base.definesPresentationContext = kind == .navigationController
-        configuration = try ControllerConfiguration.decode(from: decoder, over: base).0
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(className, forKey: .className)
-        try c.encodeIfPresent(parent, forKey: .parent)
-        try c.encode(children, forKey: .children)
-        try c.encodeIfPresent(storyboard, forKey: .storyboard)
-        try c.encode(isViewLoaded, forKey: .isViewLoaded)
-        try c.encode(appearance, forKey: .appearance)
-        try c.encode(viewInWindow, forKey: .viewInWindow)
-        try c.encode(isBeingPresented, forKey: .isBeingPresented)
-        try c.encode(isBeingDismissed, forKey: .isBeingDismissed)
-        try c.encode(isMovingToParent, forKey: .isMovingToParent)
-        try c.encode(isMovingFromParent, forKey: .isMovingFromParent)
-        try c.encodeIfPresent(presentation, forKey: .presentation)
-        try c.encodeIfPresent(presentedID, forKey: .presentedID)
-        try c.encode(viewControllers, forKey: .viewControllers)
-        try c.encodeIfPresent(selectedViewController, forKey: .selectedViewController)
-        try c.encodeIfPresent(moreNavigationController, forKey: .moreNavigationController)
-        try c.encodeIfPresent(split, forKey: .split)
-        try c.encodeIfPresent(page, forKey: .page)
-        try c.encodeIfPresent(preferredStyle, forKey: .preferredStyle)
-        try c.encode(viewAddedToParent, forKey: .viewAddedToParent)
-        try c.encode(isMoreNavigationController, forKey: .isMoreNavigationController)
-        try c.encode(segues, forKey: .segues)
-        try configuration.encode(to: encoder)
-    }
-}
-
 /// One window and everything in it: the value the core transforms (ARCHITECTURE.md).
-public struct SessionState: Sendable, Codable, Equatable {
+public struct SessionState: Sendable, Equatable {
     public var traits: Traits
     public var options: Options
     public var rootViewController: ControllerID?

@@ -9,7 +9,7 @@ extension Engine {
     /// screen (column style: `splitViewControllerDidCollapse`) [order INF].
     mutating func collapse(_ split: ControllerID) -> [Event] {
         guard let s = state.c(split).split else { return [] }
-        let delegate = s.hasDelegate == true
+        let delegate = s.hasDelegate
         if s.style.isColumnStyle {
             if delegate { emit(Event(split, .splitViewControllerTopColumnForCollapsing)) }
             collapseColumns(split)
@@ -29,7 +29,7 @@ extension Engine {
     /// `splitViewControllerDidExpand` once on screen).
     mutating func expand(_ split: ControllerID) -> [Event] {
         guard let s = state.c(split).split else { return [] }
-        let delegate = s.hasDelegate == true
+        let delegate = s.hasDelegate
         if s.style.isColumnStyle {
             if delegate { emit(Event(split, .splitViewControllerDisplayModeForExpanding)) }
             expandColumns(split)
@@ -86,10 +86,10 @@ extension Engine {
     mutating func expandColumns(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = false
-        let fromSupplementary = Set(s.collapsedSupplementary ?? [])
-        let fromSecondary = Set(s.collapsedSecondary ?? [])
-        s.collapsedSupplementary = nil
-        s.collapsedSecondary = nil
+        let fromSupplementary = Set(s.collapsedSupplementary)
+        let fromSecondary = Set(s.collapsedSecondary)
+        s.collapsedSupplementary = []
+        s.collapsedSecondary = []
         state.controllers[split]!.split = s
         guard let primary = s.primaryNavigation else { return }
         let stack = state.c(primary).viewControllers

@@ -2,11 +2,15 @@
 /// callbacks), finished at once or by a tick ("did" callbacks, completion). §0.3, §20 note 3.
 
 /// The order in which appearance callbacks fire for one kind of transition.
-public struct AppearanceOrder: Sendable, Codable, Equatable {
+public struct AppearanceOrder: Sendable, Equatable {
     /// `viewWillAppear` of the appearing side before `viewWillDisappear` of the other (R87, R95).
-    var willsAppearFirst: Bool
+    public var willsAppearFirst: Bool
     /// `viewDidAppear` before `viewDidDisappear` (R32/R34 modal, R95 scroll) or after (R77, R87).
-    var didsAppearFirst: Bool
+    public var didsAppearFirst: Bool
+    public init(willsAppearFirst: Bool, didsAppearFirst: Bool) {
+        self.willsAppearFirst = willsAppearFirst
+        self.didsAppearFirst = didsAppearFirst
+    }
     /// Modal presentation and dismissal (R32, R34).
     static let modal = AppearanceOrder(willsAppearFirst: false, didsAppearFirst: true)
     /// Push, pop, setViewControllers, root replacement, child swaps (R77, R78).
@@ -18,7 +22,7 @@ public struct AppearanceOrder: Sendable, Codable, Equatable {
 }
 
 /// A structural change that happens when a transition ends (or is cancelled).
-public enum TransitionEffect: Sendable, Codable, Equatable {
+public enum TransitionEffect: Sendable, Equatable {
     /// The presentation record of `presented` settles (`isBeingPresented` turns false, R25).
     case settlePresentation(ControllerID)
     /// The records of these presented controllers go, links cleared together (R34, R42).
@@ -34,35 +38,58 @@ public enum TransitionEffect: Sendable, Codable, Equatable {
 }
 
 /// A transition that was accepted and has not finished: what remains to be called.
-public struct RunningTransition: Sendable, Codable, Equatable {
+public struct RunningTransition: Sendable, Equatable {
     public var record: TransitionRecord
-    var order: AppearanceOrder
-    var appearing: [ControllerID]
-    var disappearing: [ControllerID]
+    public var order: AppearanceOrder
+    public var appearing: [ControllerID]
+    public var disappearing: [ControllerID]
     /// Callbacks made when the transition starts, before the appearance ones (delegate calls).
-    var preStart: [Event]
+    public var preStart: [Event]
     /// Callbacks made when it ends, after the appearance ones (`didMove`, completion, delegates).
-    var postFinish: [Event]
-    var effects: [TransitionEffect]
-    var cancelEffects: [TransitionEffect]
-    var cancelEvents: [Event]
+    public var postFinish: [Event]
+    public var effects: [TransitionEffect]
+    public var cancelEffects: [TransitionEffect]
+    public var cancelEvents: [Event]
     /// Shown to the client (false for changes with nothing on screen, e.g. a push onto a hidden
     /// navigation controller).
-    var isReported: Bool
-    var started: Bool
+    public var isReported: Bool
+    public var started: Bool
     /// The navigation controller whose stack this transition animates (push, pop, setViewControllers):
     /// one runs at a time per navigation controller (R81).
-    var navigation: ControllerID? = nil
+    public var navigation: ControllerID? = nil
     /// R39: controllers within this one (a popover's content) get no `viewDidAppear` when this
     /// transition ends.
-    var silentDidAppearWithin: ControllerID? = nil
+    public var silentDidAppearWithin: ControllerID? = nil
     /// Calls made once the views are loaded, before the first appearance callback (R82 `willShow`).
-    var beforeAppearance: [Event] = []
+    public var beforeAppearance: [Event] = []
     /// The settled views before and after the change, as computed when it was accepted; the
     /// lists above are recomputed from them against what is on screen when the transition
     /// starts (another transition may still be running). Nil in sessions stored before.
-    var before: [ControllerID]? = nil
-    var after: [ControllerID]? = nil
+    public var before: [ControllerID]? = nil
+    public var after: [ControllerID]? = nil
+
+    public init(record: TransitionRecord, order: AppearanceOrder, appearing: [ControllerID], disappearing: [ControllerID],
+                preStart: [Event], postFinish: [Event], effects: [TransitionEffect], cancelEffects: [TransitionEffect],
+                cancelEvents: [Event], isReported: Bool, started: Bool, navigation: ControllerID? = nil,
+                silentDidAppearWithin: ControllerID? = nil, beforeAppearance: [Event] = [],
+                before: [ControllerID]? = nil, after: [ControllerID]? = nil) {
+        self.record = record
+        self.order = order
+        self.appearing = appearing
+        self.disappearing = disappearing
+        self.preStart = preStart
+        self.postFinish = postFinish
+        self.effects = effects
+        self.cancelEffects = cancelEffects
+        self.cancelEvents = cancelEvents
+        self.isReported = isReported
+        self.started = started
+        self.navigation = navigation
+        self.silentDidAppearWithin = silentDidAppearWithin
+        self.beforeAppearance = beforeAppearance
+        self.before = before
+        self.after = after
+    }
 }
 
 extension Engine {

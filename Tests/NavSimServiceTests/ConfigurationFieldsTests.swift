@@ -66,16 +66,16 @@ struct ConfigurationFieldsTests {
         var c = Controller(id: "a", kind: .navigationController)
         c.title = "A"
         c.isModalInPresentation = true
-        let text = try Persistence.text(c)
+        let text = try Persistence.text(StoredController(c))
         #expect(text.contains(#""title":"A""#) && text.contains(#""isModalInPresentation":true"#) && !text.contains("configuration"))
-        let back = try JSONDecoder().decode(Controller.self, from: Data(text.utf8))
+        let back = try JSONDecoder().decode(StoredController.self, from: Data(text.utf8)).domain()
         #expect(back == c)
         var p = ControllerPatch()
         p.title = .some(nil)
         p.modalPresentationStyle = .popover
-        let stored = try Persistence.text(p)
+        let stored = try Persistence.text(StoredPatch(p))
         #expect(stored == #"{"modalPresentationStyle":"popover","title":null}"#)
-        #expect(try JSONDecoder().decode(ControllerPatch.self, from: Data(stored.utf8)) == p)
+        #expect(try JSONDecoder().decode(StoredPatch.self, from: Data(stored.utf8)).domain() == p)
     }
 }
 

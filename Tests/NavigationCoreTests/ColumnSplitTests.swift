@@ -72,16 +72,6 @@ struct ColumnSplitTests {
         #expect(viewsInWindow(w) == ["S", "S.primary", "P", "S.secondary", "D"])
     }
 
-    @Test("R90: a split persisted before the column fields existed still decodes (they are optional)")
-    func oldSplitStateDecodes() throws {
-        let old = #"{"style": "unspecified", "primary": "N1", "secondary": "D", "isCollapsed": false}"#
-        let split = try JSONDecoder().decode(SplitState.self, from: Data(old.utf8))
-        #expect(split.primary == "N1" && split.secondary == "D" && split.style == .unspecified)
-        #expect(split.primaryNavigation == nil && split.topColumnForCollapsing == nil && split.collapsedSecondary == nil)
-        let spec = try JSONDecoder().decode(ControllerSpec.self, from: Data(#"{"kind": "splitViewController", "appendsSuffixWhenTaken": false}"#.utf8))
-        #expect(spec.topColumnForCollapsing == nil)
-    }
-
     // MARK: R91 — collapse
 
     @Test("R91: collapsing merges the secondary onto the primary column's stack (proposed top column .secondary)")

@@ -12,15 +12,19 @@ public struct ControllerRow: Sendable, Equatable {
     public var presenting: String?
     /// The id of the controller this one presents.
     public var presented: String?
-    /// JSON of the controller.
+    /// JSON of the controller (a `StoredController`).
     public var body: String
+    /// The persistence format `body` is written in (``StoredFormat``).
+    public var format: Int
 
-    public init(id: String, parent: String? = nil, presenting: String? = nil, presented: String? = nil, body: String) {
+    public init(id: String, parent: String? = nil, presenting: String? = nil, presented: String? = nil, body: String,
+                format: Int = StoredFormat.current) {
         self.id = id
         self.parent = parent
         self.presenting = presenting
         self.presented = presented
         self.body = body
+        self.format = format
     }
 }
 
@@ -35,15 +39,19 @@ public struct HistoryRow: Sendable, Equatable {
     public var path: String
     /// The request body, if there was one.
     public var body: String?
-    /// JSON of the core command(s) used to replay the operation.
+    /// JSON of the command(s) used to replay the operation (`StoredCommand`s).
     public var command: String
-    /// JSON of the events/transition as reported to the client.
+    /// JSON of the events/transition as reported to the client; for entry 0 (session creation)
+    /// the initial state, the replay base (a `StoredSessionState`).
     public var result: String
+    /// The persistence format of `command` (and of entry 0's `result`), ``StoredFormat``.
+    public var format: Int
 
     public init(
         version: Int, at: String, method: String, path: String, body: String? = nil,
-        command: String, result: String
+        command: String, result: String, format: Int = StoredFormat.current
     ) {
+        self.format = format
         self.version = version
         self.at = at
         self.method = method
@@ -61,10 +69,13 @@ public struct SessionRow: Sendable, Equatable {
     public var version: Int
     /// When the session was created (ISO 8601).
     public var createdAt: String
-    /// JSON of the session minus its controllers.
+    /// JSON of the session minus its controllers (a `StoredSessionState`).
     public var state: String
+    /// The persistence format `state` is written in (``StoredFormat``).
+    public var format: Int
 
-    public init(id: String, version: Int, createdAt: String, state: String) {
+    public init(id: String, version: Int, createdAt: String, state: String, format: Int = StoredFormat.current) {
+        self.format = format
         self.id = id
         self.version = version
         self.createdAt = createdAt
@@ -298,37 +309,41 @@ public final class SessionStore: Sendable {
         // foreign keys on that delete would cascade to the session's controllers and history.
         try db.run(
             """
-            INSERT INTO sessions (id, version, created_at, state) VALUES (?, ?, ?, ?)
+            INSERT INTO sessions (id, version, created_at, state, format) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET
-                version = excluded.version, created_at = excluded.created_at, state = excluded.state
+                version = excluded.version, created_at = excluded.created_at, state = excluded.state,
+                format = excluded.format
             """,
-            [.text(session.id), .integer(Int64(session.version)), .text(session.createdAt), .text(session.state)])
+            [.text(session.id), .integer(Int64(session.version)), .text(session.createdAt), .text(session.state),
+             .integer(Int64(session.format))])
         for id in commit.deletedControllers {
             try db.run("DELETE FROM controllers WHERE session_id = ? AND id = ?", [.text(session.id), .text(id)])
         }
         for controller in commit.upsertedControllers {
             try db.run(
                 """
-                INSERT INTO controllers (session_id, id, parent, presenting, presented, body)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO controllers (session_id, id, parent, presenting, presented, body, format)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (session_id, id) DO UPDATE SET
                     parent = excluded.parent, presenting = excluded.presenting,
-                    presented = excluded.presented, body = excluded.body
+                    presented = excluded.presented, body = excluded.body, format = excluded.format
                 """,
                 [
                     .text(session.id), .text(controller.id), .optional(controller.parent),
                     .optional(controller.presenting), .optional(controller.presented), .text(controller.body),
+                    .integer(Int64(controller.format)),
                 ])
         }
         if let entry = commit.history {
             try db.run(
                 """
-                INSERT INTO history (session_id, version, at, method, path, body, command, result)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO history (session_id, version, at, method, path, body, command, result, format)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(session.id), .integer(Int64(entry.version)), .text(entry.at), .text(entry.method),
                     .text(entry.path), .optional(entry.body), .text(entry.command), .text(entry.result),
+                    .integer(Int64(entry.format)),
                 ])
         }
     }
@@ -394,20 +409,21 @@ public final class SessionStore: Sendable {
     /// in-memory state from. Read in one transaction, so sessions and controllers agree.
     public func loadSessions() throws -> [StoredSession] {
         try read { db in
-            let sessions = try db.query("SELECT id, version, created_at, state FROM sessions ORDER BY id")
+            let sessions = try db.query("SELECT id, version, created_at, state, format FROM sessions ORDER BY id")
             var controllers: [String: [ControllerRow]] = [:]
             for row in try db.query(
-                "SELECT session_id, id, parent, presenting, presented, body FROM controllers ORDER BY session_id, id")
+                "SELECT session_id, id, parent, presenting, presented, body, format FROM controllers ORDER BY session_id, id")
             {
                 let controller = ControllerRow(
                     id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
-                    presented: row.text("presented"), body: try row.required("body"))
+                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
                 controllers[try row.required("session_id"), default: []].append(controller)
             }
             return try sessions.map { row in
                 let session = SessionRow(
                     id: try row.required("id"), version: try row.requiredInt("version"),
-                    createdAt: try row.required("created_at"), state: try row.required("state"))
+                    createdAt: try row.required("created_at"), state: try row.required("state"),
+                    format: try row.requiredInt("format"))
                 return StoredSession(session: session, controllers: controllers[session.id] ?? [])
             }
         }
@@ -419,7 +435,7 @@ public final class SessionStore: Sendable {
         try read { db in
             try db.query(
                 """
-                SELECT version, at, method, path, body, command, result FROM history
+                SELECT version, at, method, path, body, command, result, format FROM history
                 WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?
                 """,
                 [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]
@@ -427,7 +443,8 @@ public final class SessionStore: Sendable {
                 HistoryRow(
                     version: try row.requiredInt("version"), at: try row.required("at"),
                     method: try row.required("method"), path: try row.required("path"), body: row.text("body"),
-                    command: try row.required("command"), result: try row.required("result"))
+                    command: try row.required("command"), result: try row.required("result"),
+                    format: try row.requiredInt("format"))
             }
         }
     }

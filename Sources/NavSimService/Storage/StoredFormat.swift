@@ -1,0 +1,365 @@
+import NavigationCore
+
+/// The persistence format: what the JSON columns of `sessions.state`, `controllers.body`,
+/// `history.command` and history entry 0's `history.result` hold. These types, not the core's,
+/// decide the bytes on disk, so the model can change without the stored rows changing with it;
+/// `StoredMapping.swift` turns each stored type into its domain type and back.
+///
+/// Version 1 is the shape every earlier release wrote (the core's own `Codable` output, keys
+/// sorted): enumerations as their raw values, optional members left out when nil, enumerations
+/// with payloads as Swift's synthesized `{"case":{"label":…}}`, and a controller's (or a spec's)
+/// client-settable configuration flat beside its other members under the names of
+/// `ControllerConfiguration.fields`. Members that appeared after the first release are optional
+/// here, and the mapping gives them the domain's default.
+///
+/// The version is written in every row (the `format` column of migration 0002), not once per
+/// session: a commit rewrites only the controllers that changed and never rewrites history, so a
+/// session continued by a newer release holds rows of both formats side by side. A reader meets
+/// a version it does not know as ``StoredFormatError/unsupportedFormat(_:)``, never as a guess.
+public enum StoredFormat {
+    /// The version this release writes. Raise it (and add a decoding branch for the old one in
+    /// `Persistence`) when a stored type changes shape in a way old readers cannot read.
+    public static let current = 1
+    /// Every version this release reads.
+    static let readable: ClosedRange<Int> = 1...1
+}
+
+/// A stored row this release cannot turn back into a session.
+enum StoredFormatError: Error, Equatable, CustomStringConvertible {
+    /// The row's `format` is newer (or older) than anything this release reads.
+    case unsupportedFormat(Int)
+    /// A raw value with no case in the domain enumeration (`type` names it).
+    case unknownValue(type: String, value: String)
+
+    var description: String {
+        switch self {
+        case .unsupportedFormat(let v):
+            "stored format \(v) is not readable by this release (it reads \(StoredFormat.readable))"
+        case .unknownValue(let type, let value): "stored value '\(value)' is not a \(type)"
+        }
+    }
+}
+
+// MARK: - The session shell
+
+/// `SessionState` as stored. In the session row `controllers` is empty (each controller has its
+/// own row); history entry 0 keeps the whole initial state, controllers included.
+struct StoredSessionState: Codable, Equatable {
+    var traits: StoredTraits
+    var options: StoredOptions
+    var rootViewController: String?
+    var controllers: [String: StoredController]
+    var order: [String]
+    var transitions: [StoredRunningTransition]
+    var nextControllerNumber: Int
+    var nextTransitionNumber: Int
+}
+
+struct StoredTraits: Codable, Equatable {
+    var userInterfaceIdiom: String
+    var horizontalSizeClass: String
+    var verticalSizeClass: String
+}
+
+struct StoredOptions: Codable, Equatable {
+    var iOS: String
+    var transitions: String
+    /// Absent in sessions written before R81's option existed.
+    var navTransitionPolicy: String?
+}
+
+// MARK: - Controllers
+
+/// A controller row's body: its own members and, flat beside them, its configuration.
+struct StoredController: Equatable {
+    var properties: Properties
+    var configuration: StoredConfiguration
+
+    struct Properties: Codable, Equatable {
+        var id: String
+        var kind: String
+        var className: String
+        var parent: String?
+        var children: [String]
+        var storyboard: StoredStoryboardOrigin?
+        var isViewLoaded: Bool
+        var appearance: String
+        var viewInWindow: Bool
+        var isBeingPresented: Bool
+        var isBeingDismissed: Bool
+        var isMovingToParent: Bool
+        var isMovingFromParent: Bool
+        var presentation: StoredPresentation?
+        var presentedID: String?
+        var viewControllers: [String]
+        var selectedViewController: String?
+        var moreNavigationController: String?
+        var split: StoredSplit?
+        var page: StoredPage?
+        var preferredStyle: String?
+        var viewAddedToParent: Bool
+        var isMoreNavigationController: Bool
+        var segues: [StoredSegue]
+    }
+}
+
+extension StoredController: Codable {
+    init(from decoder: any Swift.Decoder) throws {
+        properties = try Properties(from: decoder)
+        configuration = try StoredConfiguration(from: decoder)
+    }
+    func encode(to encoder: any Swift.Encoder) throws {
+        try properties.encode(to: encoder)
+        try configuration.encode(to: encoder, nilAsNull: false)
+    }
+}
+
+/// Client-settable properties, each under its `ControllerConfiguration.fields` name, with the
+/// names that were present. The field table is the one list of these properties, so storage
+/// reads and writes them through it (their value types keep `Codable` in the core for that).
+struct StoredConfiguration: Equatable {
+    var values: ControllerConfiguration
+    /// The fields written (or read): a stored controller has all of them except those added
+    /// after it was written; a spec or patch has the ones it sets.
+    var present: Set<String>
+
+    init(values: ControllerConfiguration, present: Set<String>) {
+        self.values = values
+        self.present = present
+    }
+    init(from decoder: any Swift.Decoder) throws {
+        (values, present) = try ControllerConfiguration.decode(from: decoder, over: ControllerConfiguration())
+    }
+    /// Nil values are left out, or written as null when `nilAsNull` (a patch that clears).
+    func encode(to encoder: any Swift.Encoder, nilAsNull: Bool) throws {
+        try values.encode(to: encoder, fields: present, nilAsNull: nilAsNull)
+    }
+}
+
+struct StoredStoryboardOrigin: Codable, Equatable {
+    var name: String
+    var identifier: String?
+}
+
+struct StoredPresentation: Codable, Equatable {
+    var presenting: String
+    var source: String
+    var requestedStyle: String
+    var style: String
+    var transitionStyle: String
+    var contextViewController: String?
+    var removesPresenterView: Bool
+    var popover: StoredPopoverAnchor?
+    var state: String
+}
+
+struct StoredPopoverAnchor: Codable, Equatable {
+    var sourceView: String?
+    var barButtonItem: String?
+    var sourceRect: [Double]?
+}
+
+/// `SplitState`; the members after `isCollapsed` came with the column styles and are absent
+/// from splits written before them.
+struct StoredSplit: Codable, Equatable {
+    var style: String
+    var primary: String?
+    var supplementary: String?
+    var secondary: String?
+    var collapseSecondaryOntoPrimary: Bool?
+    var isCollapsed: Bool
+    var primaryNavigation: String?
+    var supplementaryNavigation: String?
+    var secondaryNavigation: String?
+    var topColumnForCollapsing: String?
+    var collapsedSupplementary: [String]?
+    var collapsedSecondary: [String]?
+    var hasDelegate: Bool?
+}
+
+struct StoredPage: Codable, Equatable {
+    var transitionStyle: String
+    var spineLocation: String?
+    var isDoubleSided: Bool
+}
+
+struct StoredSegue: Codable, Equatable {
+    var id: String
+    var identifier: String?
+    var kind: String
+    var destinationScene: String?
+    var destinationStoryboard: String?
+    var modalPresentationStyle: String?
+    var modalTransitionStyle: String?
+    var animates: Bool
+    var popover: StoredPopoverAnchor?
+    var unwindAction: String?
+    var customPerforms: String?
+    var customClass: String?
+    var customTransitioningDelegate: StoredAnimator?
+}
+
+struct StoredAnimator: Codable, Equatable {
+    var name: String
+    var duration: Double
+}
+
+// MARK: - Running transitions (manual mode)
+
+struct StoredRunningTransition: Codable, Equatable {
+    var record: StoredTransitionRecord
+    var order: StoredAppearanceOrder
+    var appearing: [String]
+    var disappearing: [String]
+    var preStart: [StoredEvent]
+    var postFinish: [StoredEvent]
+    var effects: [StoredTransitionEffect]
+    var cancelEffects: [StoredTransitionEffect]
+    var cancelEvents: [StoredEvent]
+    var isReported: Bool
+    var started: Bool
+    var navigation: String?
+    var silentDidAppearWithin: String?
+    var beforeAppearance: [StoredEvent]
+    var before: [String]?
+    var after: [String]?
+}
+
+struct StoredTransitionRecord: Codable, Equatable {
+    var id: String
+    var operation: String
+    var fromViewController: String?
+    var toViewController: String?
+    var presentationStyle: String?
+    var transitionStyle: String?
+    var animated: Bool
+    var duration: Double
+    var animator: String?
+    var containerView: [String]
+    var state: String
+}
+
+struct StoredAppearanceOrder: Codable, Equatable {
+    var willsAppearFirst: Bool
+    var didsAppearFirst: Bool
+}
+
+struct StoredEvent: Codable, Equatable {
+    var controller: String
+    var callback: String
+    var animated: Bool?
+    var parent: String?
+    var hasParentArgument: Bool
+    var segue: StoredSegueInfo?
+    var action: String?
+    var style: String?
+}
+
+struct StoredSegueInfo: Codable, Equatable {
+    var identifier: String?
+    var source: String
+    var destination: String?
+}
+
+enum StoredTransitionEffect: Codable, Equatable {
+    case settlePresentation(String)
+    case removePresentations([String])
+    case restorePresentation(String)
+    case endMovingToParent([String])
+    case detach([String])
+    case restoreStack(navigation: String, stack: [String], attach: [String])
+}
+
+// MARK: - History commands
+
+/// One replayable command of a history entry (`history.command` is a JSON array of these).
+/// Cases, labels and payload shapes are version 1's: renaming one is a format change.
+enum StoredCommand: Codable, Equatable {
+    case setRoot(StoredControllerRef, animated: Bool)
+    case createController(StoredControllerSpec)
+    case present(receiver: String, viewController: StoredControllerRef, style: String?, transitionStyle: String?,
+                 popover: StoredPopoverAnchor?, animated: Bool)
+    case dismiss(receiver: String, animated: Bool)
+    case show(receiver: String, viewController: StoredControllerRef, animated: Bool)
+    case showDetail(receiver: String, viewController: StoredControllerRef, animated: Bool)
+    case push(receiver: String, viewController: StoredControllerRef, animated: Bool)
+    case pop(receiver: String, animated: Bool)
+    case popToRoot(receiver: String, animated: Bool)
+    case popTo(receiver: String, viewController: String, animated: Bool)
+    case setViewControllers(receiver: String, viewControllers: [StoredControllerRef], direction: String?, animated: Bool)
+    case select(receiver: String, index: Int?, viewController: String?)
+    case tapTab(receiver: String, index: Int?, viewController: String?)
+    case addChild(receiver: String, viewController: StoredControllerRef)
+    case removeFromParent(receiver: String)
+    case willMove(receiver: String, toParent: String?)
+    case didMove(receiver: String, toParent: String?)
+    case addSubview(receiver: String, viewController: String, animated: Bool)
+    case removeFromSuperview(receiver: String, animated: Bool)
+    case transitionChild(receiver: String, from: String, to: String, animated: Bool)
+    case interactiveDismiss(receiver: String, completes: Bool)
+    case interactivePop(receiver: String, completes: Bool)
+    case performSegue(receiver: String, identifier: String, destination: StoredControllerSpec?)
+    case triggerSegue(receiver: String, identifier: String, destination: StoredControllerSpec?)
+    case updateController(String, StoredPatch)
+    case setTraits(StoredTraits)
+    case completeTransition(id: String?)
+    case cancelTransition(id: String)
+}
+
+indirect enum StoredControllerRef: Codable, Equatable {
+    case none
+    case existing(String)
+    case new(StoredControllerSpec)
+}
+
+/// A `ControllerSpec`: its own members and, flat beside them, the configuration it gives.
+struct StoredControllerSpec: Equatable {
+    var properties: Properties
+    var configuration: StoredConfiguration
+
+    struct Properties: Codable, Equatable {
+        var id: String?
+        var kind: String
+        var className: String?
+        var viewControllers: [StoredControllerRef]?
+        var selectedIndex: Int?
+        var primary: StoredControllerRef?
+        var supplementary: StoredControllerRef?
+        var secondary: StoredControllerRef?
+        var splitStyle: String?
+        var collapseSecondaryOntoPrimary: Bool?
+        var topColumnForCollapsing: String?
+        var hasSplitDelegate: Bool?
+        var pageTransitionStyle: String?
+        var spineLocation: String?
+        var isDoubleSided: Bool?
+        var children: [StoredControllerRef]?
+        var preferredStyle: String?
+        var storyboard: StoredStoryboardOrigin?
+        var segues: [StoredSegue]?
+        var embedded: [StoredControllerRef]?
+        var appendsSuffixWhenTaken: Bool
+    }
+}
+
+extension StoredControllerSpec: Codable {
+    init(from decoder: any Swift.Decoder) throws {
+        properties = try Properties(from: decoder)
+        configuration = try StoredConfiguration(from: decoder)
+    }
+    /// A spec gives values and clears nothing: a nil it names is left out.
+    func encode(to encoder: any Swift.Encoder) throws {
+        try properties.encode(to: encoder)
+        try configuration.encode(to: encoder, nilAsNull: false)
+    }
+}
+
+/// A `ControllerPatch`: each property it sets by name, one it clears as null.
+struct StoredPatch: Equatable {
+    var configuration: StoredConfiguration
+}
+
+extension StoredPatch: Codable {
+    init(from decoder: any Swift.Decoder) throws { configuration = try StoredConfiguration(from: decoder) }
+    func encode(to encoder: any Swift.Encoder) throws { try configuration.encode(to: encoder, nilAsNull: true) }
+}

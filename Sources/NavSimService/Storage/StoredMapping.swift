@@ -1,0 +1,425 @@
+import NavigationCore
+
+/// The one place the persistence format meets the domain: for each stored type of
+/// `StoredFormat.swift`, `init(_:)` (domain → stored) and `domain()` (stored → domain). A member
+/// older rows lack gets its domain default here, so the core needs no storage-only optionals.
+/// `domain()` throws ``StoredFormatError/unknownValue(type:value:)`` for a raw value the core
+/// has no case for.
+
+/// The case of `T` whose raw value is `raw`.
+private func value<T: RawRepresentable>(_ raw: String) throws -> T where T.RawValue == String {
+    guard let v = T(rawValue: raw) else { throw StoredFormatError.unknownValue(type: "\(T.self)", value: raw) }
+    return v
+}
+
+private func value<T: RawRepresentable>(_ raw: String?) throws -> T? where T.RawValue == String {
+    try raw.map { try value($0) }
+}
+
+// MARK: - The session shell
+
+extension StoredSessionState {
+    /// `state` as stored; `withControllers: false` for the session row (controllers have rows).
+    init(_ s: SessionState, withControllers: Bool) {
+        self.init(traits: StoredTraits(s.traits), options: StoredOptions(s.options), rootViewController: s.rootViewController,
+                  controllers: withControllers ? s.controllers.mapValues(StoredController.init) : [:],
+                  order: s.order, transitions: s.transitions.map(StoredRunningTransition.init),
+                  nextControllerNumber: s.nextControllerNumber, nextTransitionNumber: s.nextTransitionNumber)
+    }
+
+    func domain() throws -> SessionState {
+        var s = SessionState(traits: try traits.domain(), options: try options.domain())
+        s.rootViewController = rootViewController
+        s.controllers = try controllers.mapValues { try $0.domain() }
+        s.order = order
+        s.transitions = try transitions.map { try $0.domain() }
+        s.nextControllerNumber = nextControllerNumber
+        s.nextTransitionNumber = nextTransitionNumber
+        return s
+    }
+}
+
+extension StoredTraits {
+    init(_ t: Traits) {
+        self.init(userInterfaceIdiom: t.userInterfaceIdiom.rawValue, horizontalSizeClass: t.horizontalSizeClass.rawValue,
+                  verticalSizeClass: t.verticalSizeClass.rawValue)
+    }
+    func domain() throws -> Traits {
+        Traits(userInterfaceIdiom: try value(userInterfaceIdiom), horizontalSizeClass: try value(horizontalSizeClass),
+               verticalSizeClass: try value(verticalSizeClass))
+    }
+}
+
+extension StoredOptions {
+    init(_ o: Options) {
+        self.init(iOS: o.iOS.rawValue, transitions: o.transitions.rawValue, navTransitionPolicy: o.navTransitionPolicy.rawValue)
+    }
+    func domain() throws -> Options {
+        Options(iOS: try value(iOS), transitions: try value(transitions),
+                navTransitionPolicy: try value(navTransitionPolicy) ?? .queue)
+    }
+}
+
+// MARK: - Controllers
+
+extension StoredController {
+    init(_ c: Controller) {
+        self.init(properties: Properties(
+            id: c.id, kind: c.kind.rawValue, className: c.className, parent: c.parent, children: c.children,
+            storyboard: c.storyboard.map(StoredStoryboardOrigin.init), isViewLoaded: c.isViewLoaded,
+            appearance: c.appearance.rawValue, viewInWindow: c.viewInWindow, isBeingPresented: c.isBeingPresented,
+            isBeingDismissed: c.isBeingDismissed, isMovingToParent: c.isMovingToParent,
+            isMovingFromParent: c.isMovingFromParent, presentation: c.presentation.map(StoredPresentation.init),
+            presentedID: c.presentedID, viewControllers: c.viewControllers, selectedViewController: c.selectedViewController,
+            moreNavigationController: c.moreNavigationController, split: c.split.map(StoredSplit.init),
+            page: c.page.map(StoredPage.init), preferredStyle: c.preferredStyle, viewAddedToParent: c.viewAddedToParent,
+            isMoreNavigationController: c.isMoreNavigationController, segues: c.segues.map(StoredSegue.init)),
+            configuration: StoredConfiguration(values: c.configuration, present: Set(ControllerConfiguration.fields.map(\.name))))
+    }
+
+    /// A property the row lacks (added after it was written) keeps the kind's default.
+    func domain() throws -> Controller {
+        let p = properties
+        var c = Controller(id: p.id, kind: try value(p.kind), className: p.className)
+        c.configuration = ControllerPatch(values: configuration.values, fields: configuration.present).applied(to: c.configuration)
+        c.parent = p.parent
+        c.children = p.children
+        c.storyboard = try p.storyboard?.domain()
+        c.isViewLoaded = p.isViewLoaded
+        c.appearance = try value(p.appearance)
+        c.viewInWindow = p.viewInWindow
+        c.isBeingPresented = p.isBeingPresented
+        c.isBeingDismissed = p.isBeingDismissed
+        c.isMovingToParent = p.isMovingToParent
+        c.isMovingFromParent = p.isMovingFromParent
+        c.presentation = try p.presentation?.domain()
+        c.presentedID = p.presentedID
+        c.viewControllers = p.viewControllers
+        c.selectedViewController = p.selectedViewController
+        c.moreNavigationController = p.moreNavigationController
+        c.split = try p.split?.domain()
+        c.page = try p.page?.domain()
+        c.preferredStyle = p.preferredStyle
+        c.viewAddedToParent = p.viewAddedToParent
+        c.isMoreNavigationController = p.isMoreNavigationController
+        c.segues = try p.segues.map { try $0.domain() }
+        return c
+    }
+}
+
+extension StoredStoryboardOrigin {
+    init(_ o: StoryboardOrigin) { self.init(name: o.name, identifier: o.identifier) }
+    func domain() throws -> StoryboardOrigin { StoryboardOrigin(name: name, identifier: identifier) }
+}
+
+extension StoredPresentation {
+    init(_ p: Presentation) {
+        self.init(presenting: p.presenting, source: p.source, requestedStyle: p.requestedStyle.rawValue, style: p.style.rawValue,
+                  transitionStyle: p.transitionStyle.rawValue, contextViewController: p.contextViewController,
+                  removesPresenterView: p.removesPresenterView, popover: p.popover.map(StoredPopoverAnchor.init),
+                  state: p.state.rawValue)
+    }
+    func domain() throws -> Presentation {
+        Presentation(presenting: presenting, source: source, requestedStyle: try value(requestedStyle), style: try value(style),
+                     transitionStyle: try value(transitionStyle), contextViewController: contextViewController,
+                     removesPresenterView: removesPresenterView, popover: try popover?.domain(), state: try value(state))
+    }
+}
+
+extension StoredPopoverAnchor {
+    init(_ a: PopoverAnchor) { self.init(sourceView: a.sourceView, barButtonItem: a.barButtonItem, sourceRect: a.sourceRect) }
+    func domain() throws -> PopoverAnchor {
+        PopoverAnchor(sourceView: sourceView, barButtonItem: barButtonItem, sourceRect: sourceRect)
+    }
+}
+
+extension StoredSplit {
+    init(_ s: SplitState) {
+        self.init(style: s.style.rawValue, primary: s.primary, supplementary: s.supplementary, secondary: s.secondary,
+                  collapseSecondaryOntoPrimary: s.collapseSecondaryOntoPrimary, isCollapsed: s.isCollapsed,
+                  primaryNavigation: s.primaryNavigation, supplementaryNavigation: s.supplementaryNavigation,
+                  secondaryNavigation: s.secondaryNavigation, topColumnForCollapsing: s.topColumnForCollapsing?.rawValue,
+                  collapsedSupplementary: s.collapsedSupplementary, collapsedSecondary: s.collapsedSecondary,
+                  hasDelegate: s.hasDelegate)
+    }
+    /// Splits written before the column styles have no column members: none, and no delegate.
+    func domain() throws -> SplitState {
+        var s = SplitState(style: try value(style), primary: primary, supplementary: supplementary, secondary: secondary,
+                           collapseSecondaryOntoPrimary: collapseSecondaryOntoPrimary, isCollapsed: isCollapsed)
+        s.primaryNavigation = primaryNavigation
+        s.supplementaryNavigation = supplementaryNavigation
+        s.secondaryNavigation = secondaryNavigation
+        s.topColumnForCollapsing = try value(topColumnForCollapsing)
+        s.collapsedSupplementary = collapsedSupplementary ?? []
+        s.collapsedSecondary = collapsedSecondary ?? []
+        s.hasDelegate = hasDelegate ?? false
+        return s
+    }
+}
+
+extension StoredPage {
+    init(_ p: PageState) {
+        self.init(transitionStyle: p.transitionStyle.rawValue, spineLocation: p.spineLocation, isDoubleSided: p.isDoubleSided)
+    }
+    func domain() throws -> PageState {
+        PageState(transitionStyle: try value(transitionStyle), spineLocation: spineLocation, isDoubleSided: isDoubleSided)
+    }
+}
+
+extension StoredSegue {
+    init(_ s: SegueSpec) {
+        self.init(id: s.id, identifier: s.identifier, kind: s.kind.rawValue, destinationScene: s.destinationScene,
+                  destinationStoryboard: s.destinationStoryboard, modalPresentationStyle: s.modalPresentationStyle?.rawValue,
+                  modalTransitionStyle: s.modalTransitionStyle?.rawValue, animates: s.animates,
+                  popover: s.popover.map(StoredPopoverAnchor.init), unwindAction: s.unwindAction,
+                  customPerforms: s.customPerforms, customClass: s.customClass,
+                  customTransitioningDelegate: s.customTransitioningDelegate.map(StoredAnimator.init))
+    }
+    func domain() throws -> SegueSpec {
+        SegueSpec(id: id, identifier: identifier, kind: try value(kind), destinationScene: destinationScene,
+                  destinationStoryboard: destinationStoryboard, modalPresentationStyle: try value(modalPresentationStyle),
+                  modalTransitionStyle: try value(modalTransitionStyle), animates: animates, popover: try popover?.domain(),
+                  unwindAction: unwindAction, customPerforms: customPerforms, customClass: customClass,
+                  customTransitioningDelegate: try customTransitioningDelegate?.domain())
+    }
+}
+
+extension StoredAnimator {
+    init(_ a: TransitioningDelegate) { self.init(name: a.name, duration: a.duration) }
+    func domain() throws -> TransitioningDelegate { TransitioningDelegate(name: name, duration: duration) }
+}
+
+// MARK: - Running transitions
+
+extension StoredRunningTransition {
+    init(_ t: RunningTransition) {
+        self.init(record: StoredTransitionRecord(t.record), order: StoredAppearanceOrder(t.order), appearing: t.appearing,
+                  disappearing: t.disappearing, preStart: t.preStart.map(StoredEvent.init),
+                  postFinish: t.postFinish.map(StoredEvent.init), effects: t.effects.map(StoredTransitionEffect.init),
+                  cancelEffects: t.cancelEffects.map(StoredTransitionEffect.init), cancelEvents: t.cancelEvents.map(StoredEvent.init),
+                  isReported: t.isReported, started: t.started, navigation: t.navigation,
+                  silentDidAppearWithin: t.silentDidAppearWithin, beforeAppearance: t.beforeAppearance.map(StoredEvent.init),
+                  before: t.before, after: t.after)
+    }
+    func domain() throws -> RunningTransition {
+        RunningTransition(record: try record.domain(), order: try order.domain(), appearing: appearing, disappearing: disappearing,
+                          preStart: try preStart.map { try $0.domain() }, postFinish: try postFinish.map { try $0.domain() },
+                          effects: try effects.map { try $0.domain() }, cancelEffects: try cancelEffects.map { try $0.domain() },
+                          cancelEvents: try cancelEvents.map { try $0.domain() }, isReported: isReported, started: started,
+                          navigation: navigation, silentDidAppearWithin: silentDidAppearWithin,
+                          beforeAppearance: try beforeAppearance.map { try $0.domain() }, before: before, after: after)
+    }
+}
+
+extension StoredTransitionRecord {
+    init(_ r: TransitionRecord) {
+        self.init(id: r.id, operation: r.operation, fromViewController: r.fromViewController, toViewController: r.toViewController,
+                  presentationStyle: r.presentationStyle?.rawValue, transitionStyle: r.transitionStyle?.rawValue,
+                  animated: r.animated, duration: r.duration, animator: r.animator, containerView: r.containerView,
+                  state: r.state.rawValue)
+    }
+    func domain() throws -> TransitionRecord {
+        TransitionRecord(id: id, operation: operation, fromViewController: fromViewController, toViewController: toViewController,
+                         presentationStyle: try value(presentationStyle), transitionStyle: try value(transitionStyle),
+                         animated: animated, duration: duration, animator: animator, containerView: containerView,
+                         state: try value(state))
+    }
+}
+
+extension StoredAppearanceOrder {
+    init(_ o: AppearanceOrder) { self.init(willsAppearFirst: o.willsAppearFirst, didsAppearFirst: o.didsAppearFirst) }
+    func domain() throws -> AppearanceOrder {
+        AppearanceOrder(willsAppearFirst: willsAppearFirst, didsAppearFirst: didsAppearFirst)
+    }
+}
+
+extension StoredEvent {
+    init(_ e: Event) {
+        self.init(controller: e.controller, callback: e.callback.rawValue, animated: e.animated, parent: e.parent,
+                  hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
+                  style: e.style?.rawValue)
+    }
+    func domain() throws -> Event {
+        var e = Event(controller, try value(callback), animated: animated)
+        e.parent = parent
+        e.hasParentArgument = hasParentArgument
+        e.segue = try segue?.domain()
+        e.action = action
+        e.style = try value(style)
+        return e
+    }
+}
+
+extension StoredSegueInfo {
+    init(_ s: Event.SegueInfo) { self.init(identifier: s.identifier, source: s.source, destination: s.destination) }
+    func domain() throws -> Event.SegueInfo {
+        Event.SegueInfo(identifier: identifier, source: source, destination: destination)
+    }
+}
+
+extension StoredTransitionEffect {
+    init(_ e: TransitionEffect) {
+        switch e {
+        case .settlePresentation(let v): self = .settlePresentation(v)
+        case .removePresentations(let v): self = .removePresentations(v)
+        case .restorePresentation(let v): self = .restorePresentation(v)
+        case .endMovingToParent(let v): self = .endMovingToParent(v)
+        case .detach(let v): self = .detach(v)
+        case .restoreStack(let n, let s, let a): self = .restoreStack(navigation: n, stack: s, attach: a)
+        }
+    }
+    func domain() throws -> TransitionEffect {
+        switch self {
+        case .settlePresentation(let v): .settlePresentation(v)
+        case .removePresentations(let v): .removePresentations(v)
+        case .restorePresentation(let v): .restorePresentation(v)
+        case .endMovingToParent(let v): .endMovingToParent(v)
+        case .detach(let v): .detach(v)
+        case .restoreStack(let n, let s, let a): .restoreStack(navigation: n, stack: s, attach: a)
+        }
+    }
+}
+
+// MARK: - History commands
+
+extension StoredCommand {
+    init(_ c: Command) {
+        typealias Ref = StoredControllerRef
+        switch c {
+        case .setRoot(let v, let a): self = .setRoot(Ref(v), animated: a)
+        case .createController(let s): self = .createController(StoredControllerSpec(s))
+        case .present(let r, let v, let style, let ts, let pop, let a):
+            self = .present(receiver: r, viewController: Ref(v), style: style?.rawValue, transitionStyle: ts?.rawValue,
+                            popover: pop.map(StoredPopoverAnchor.init), animated: a)
+        case .dismiss(let r, let a): self = .dismiss(receiver: r, animated: a)
+        case .show(let r, let v, let a): self = .show(receiver: r, viewController: Ref(v), animated: a)
+        case .showDetail(let r, let v, let a): self = .showDetail(receiver: r, viewController: Ref(v), animated: a)
+        case .push(let r, let v, let a): self = .push(receiver: r, viewController: Ref(v), animated: a)
+        case .pop(let r, let a): self = .pop(receiver: r, animated: a)
+        case .popToRoot(let r, let a): self = .popToRoot(receiver: r, animated: a)
+        case .popTo(let r, let v, let a): self = .popTo(receiver: r, viewController: v, animated: a)
+        case .setViewControllers(let r, let vs, let d, let a):
+            self = .setViewControllers(receiver: r, viewControllers: vs.map(Ref.init), direction: d, animated: a)
+        case .select(let r, let i, let v): self = .select(receiver: r, index: i, viewController: v)
+        case .tapTab(let r, let i, let v): self = .tapTab(receiver: r, index: i, viewController: v)
+        case .addChild(let r, let v): self = .addChild(receiver: r, viewController: Ref(v))
+        case .removeFromParent(let r): self = .removeFromParent(receiver: r)
+        case .willMove(let r, let p): self = .willMove(receiver: r, toParent: p)
+        case .didMove(let r, let p): self = .didMove(receiver: r, toParent: p)
+        case .addSubview(let r, let v, let a): self = .addSubview(receiver: r, viewController: v, animated: a)
+        case .removeFromSuperview(let r, let a): self = .removeFromSuperview(receiver: r, animated: a)
+        case .transitionChild(let r, let f, let t, let a): self = .transitionChild(receiver: r, from: f, to: t, animated: a)
+        case .interactiveDismiss(let r, let c): self = .interactiveDismiss(receiver: r, completes: c)
+        case .interactivePop(let r, let c): self = .interactivePop(receiver: r, completes: c)
+        case .performSegue(let r, let i, let d):
+            self = .performSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init))
+        case .triggerSegue(let r, let i, let d):
+            self = .triggerSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init))
+        case .updateController(let id, let p): self = .updateController(id, StoredPatch(p))
+        case .setTraits(let t): self = .setTraits(StoredTraits(t))
+        case .completeTransition(let id): self = .completeTransition(id: id)
+        case .cancelTransition(let id): self = .cancelTransition(id: id)
+        }
+    }
+
+    func domain() throws -> Command {
+        switch self {
+        case .setRoot(let v, let a): .setRoot(try v.domain(), animated: a)
+        case .createController(let s): .createController(try s.domain())
+        case .present(let r, let v, let style, let ts, let pop, let a):
+            .present(receiver: r, viewController: try v.domain(), style: try value(style), transitionStyle: try value(ts),
+                     popover: try pop?.domain(), animated: a)
+        case .dismiss(let r, let a): .dismiss(receiver: r, animated: a)
+        case .show(let r, let v, let a): .show(receiver: r, viewController: try v.domain(), animated: a)
+        case .showDetail(let r, let v, let a): .showDetail(receiver: r, viewController: try v.domain(), animated: a)
+        case .push(let r, let v, let a): .push(receiver: r, viewController: try v.domain(), animated: a)
+        case .pop(let r, let a): .pop(receiver: r, animated: a)
+        case .popToRoot(let r, let a): .popToRoot(receiver: r, animated: a)
+        case .popTo(let r, let v, let a): .popTo(receiver: r, viewController: v, animated: a)
+        case .setViewControllers(let r, let vs, let d, let a):
+            .setViewControllers(receiver: r, viewControllers: try vs.map { try $0.domain() }, direction: d, animated: a)
+        case .select(let r, let i, let v): .select(receiver: r, index: i, viewController: v)
+        case .tapTab(let r, let i, let v): .tapTab(receiver: r, index: i, viewController: v)
+        case .addChild(let r, let v): .addChild(receiver: r, viewController: try v.domain())
+        case .removeFromParent(let r): .removeFromParent(receiver: r)
+        case .willMove(let r, let p): .willMove(receiver: r, toParent: p)
+        case .didMove(let r, let p): .didMove(receiver: r, toParent: p)
+        case .addSubview(let r, let v, let a): .addSubview(receiver: r, viewController: v, animated: a)
+        case .removeFromSuperview(let r, let a): .removeFromSuperview(receiver: r, animated: a)
+        case .transitionChild(let r, let f, let t, let a): .transitionChild(receiver: r, from: f, to: t, animated: a)
+        case .interactiveDismiss(let r, let c): .interactiveDismiss(receiver: r, completes: c)
+        case .interactivePop(let r, let c): .interactivePop(receiver: r, completes: c)
+        case .performSegue(let r, let i, let d): .performSegue(receiver: r, identifier: i, destination: try d?.domain())
+        case .triggerSegue(let r, let i, let d): .triggerSegue(receiver: r, identifier: i, destination: try d?.domain())
+        case .updateController(let id, let p): .updateController(id, p.domain())
+        case .setTraits(let t): .setTraits(try t.domain())
+        case .completeTransition(let id): .completeTransition(id: id)
+        case .cancelTransition(let id): .cancelTransition(id: id)
+        }
+    }
+}
+
+extension StoredControllerRef {
+    init(_ r: ControllerRef) {
+        switch r {
+        case .none: self = .none
+        case .existing(let id): self = .existing(id)
+        case .new(let spec): self = .new(StoredControllerSpec(spec))
+        }
+    }
+    func domain() throws -> ControllerRef {
+        switch self {
+        case .none: .none
+        case .existing(let id): .existing(id)
+        case .new(let spec): .new(try spec.domain())
+        }
+    }
+}
+
+extension StoredControllerSpec {
+    init(_ s: ControllerSpec) {
+        let refs = { (list: [ControllerRef]?) in list?.map(StoredControllerRef.init) }
+        self.init(properties: Properties(
+            id: s.id, kind: s.kind.rawValue, className: s.className, viewControllers: refs(s.viewControllers),
+            selectedIndex: s.selectedIndex, primary: s.primary.map(StoredControllerRef.init),
+            supplementary: s.supplementary.map(StoredControllerRef.init), secondary: s.secondary.map(StoredControllerRef.init),
+            splitStyle: s.splitStyle?.rawValue, collapseSecondaryOntoPrimary: s.collapseSecondaryOntoPrimary,
+            topColumnForCollapsing: s.topColumnForCollapsing?.rawValue, hasSplitDelegate: s.hasSplitDelegate,
+            pageTransitionStyle: s.pageTransitionStyle?.rawValue, spineLocation: s.spineLocation,
+            isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle,
+            storyboard: s.storyboard.map(StoredStoryboardOrigin.init), segues: s.segues?.map(StoredSegue.init),
+            embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken),
+            configuration: StoredConfiguration(values: s.configuration.values, present: s.configuration.fields))
+    }
+
+    func domain() throws -> ControllerSpec {
+        let p = properties
+        let refs = { (list: [StoredControllerRef]?) in try list?.map { try $0.domain() } }
+        var s = ControllerSpec(id: p.id, kind: try value(p.kind), className: p.className)
+        s.configuration = StoredPatch(configuration: configuration).domain()
+        s.viewControllers = try refs(p.viewControllers)
+        s.selectedIndex = p.selectedIndex
+        s.primary = try p.primary?.domain()
+        s.supplementary = try p.supplementary?.domain()
+        s.secondary = try p.secondary?.domain()
+        s.splitStyle = try value(p.splitStyle)
+        s.collapseSecondaryOntoPrimary = p.collapseSecondaryOntoPrimary
+        s.topColumnForCollapsing = try value(p.topColumnForCollapsing)
+        s.hasSplitDelegate = p.hasSplitDelegate
+        s.pageTransitionStyle = try value(p.pageTransitionStyle)
+        s.spineLocation = p.spineLocation
+        s.isDoubleSided = p.isDoubleSided
+        s.children = try refs(p.children)
+        s.preferredStyle = p.preferredStyle
+        s.storyboard = try p.storyboard?.domain()
+        s.segues = try p.segues?.map { try $0.domain() }
+        s.embedded = try refs(p.embedded)
+        s.appendsSuffixWhenTaken = p.appendsSuffixWhenTaken
+        return s
+    }
+}
+
+extension StoredPatch {
+    init(_ p: ControllerPatch) { self.init(configuration: StoredConfiguration(values: p.values, present: p.fields)) }
+    func domain() -> ControllerPatch { ControllerPatch(values: configuration.values, fields: configuration.present) }
+}
