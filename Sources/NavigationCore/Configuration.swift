@@ -41,7 +41,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public init() {}
 
     /// Every client-settable property by its API name, in the order replies and storage know them.
-    /// One entry per property: storage (Codable), patches and specs all go through this list.
+    /// One entry per property: patches, specs and the service's stored format (each value through
+    /// its `Codable` conformance) all go through this list.
     public static let fields: [Field] = [
         Field("title", \.title),
         Field("modalPresentationStyle", \.modalPresentationStyle),

@@ -64,7 +64,8 @@ public struct RunningTransition: Sendable, Equatable {
     public var beforeAppearance: [Event] = []
     /// The settled views before and after the change, as computed when it was accepted; the
     /// lists above are recomputed from them against what is on screen when the transition
-    /// starts (another transition may still be running). Nil in sessions stored before.
+    /// starts (another transition may still be running). Nil for a transition read back from a row
+    /// written before they were recorded: then the lists are used as they are.
     public var before: [ControllerID]? = nil
     public var after: [ControllerID]? = nil
 
