@@ -54,4 +54,53 @@ struct PersistenceFixtureTests {
         }
         #expect(differing == 0, "\(differing) of \(replies.count) replies differ")
     }
+
+    /// GET `target` (which may carry a query) on `service`: the status and body.
+    static func get(_ service: NavSimService, _ target: String) -> (Int, String) {
+        var path = target
+        var query: [String: String] = [:]
+        if let q = target.firstIndex(of: "?") {
+            path = String(target[..<q])
+            for pair in target[target.index(after: q)...].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                query[String(kv[0])] = kv.count > 1 ? String(kv[1]) : ""
+            }
+        }
+        let r = service.handle(HTTPRequest(method: "GET", path: path, query: query, headers: HTTPHeaders(), body: []))
+        return (r.status, String(decoding: r.body, as: UTF8.self))
+    }
+
+    /// A session of the previous release that this code changes holds rows of both ages (the
+    /// controllers it did not touch and the old history stay format 1 as written); reopened, it
+    /// reads back as it did before the restart, every version included.
+    @Test func aSessionContinuedByThisReleaseReadsBackIdentically() throws {
+        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("Fixture-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = (directory as NSString).appendingPathComponent("today.sqlite")
+        try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("today.sqlite").path, toPath: path)
+        let version = 9  // the fixture's `nav` is at 8; one push more
+        let targets = (0...version).map { "/v1/sessions/nav?version=\($0)" }
+            + ["/v1/sessions/nav", "/v1/sessions/nav/history", "/v1/sessions/nav/history?after=7&limit=5"]
+        var before: [(Int, String)] = []
+        do {
+            let service = try ServiceHarness.open(path)
+            let body = Array(#"{"viewController": {"id": "later", "title": "Later", "prefersStatusBarHidden": true}}"#.utf8)
+            var headers = HTTPHeaders()
+            headers.add("Content-Type", "application/json")
+            let push = service.handle(HTTPRequest(method: "POST", path: "/v1/sessions/nav/controllers/nav/push", query: [:],
+                                                  headers: headers, body: body))
+            #expect(push.status == 200, "\(String(decoding: push.body, as: UTF8.self))")
+            let stored = try #require(try service.store.loadSessions().first { $0.session.id == "nav" })
+            #expect(stored.controllers.allSatisfy { $0.format == 1 } && stored.session.format == StoredFormat.current)
+            before = targets.map { Self.get(service, $0) }
+        }
+        #expect(before.allSatisfy { $0.0 == 200 }, "\(before.map(\.0))")
+        #expect(before[version].1.contains(#""later""#))
+        let reopened = try ServiceHarness.open(path)
+        for (target, old) in zip(targets, before) {
+            let now = Self.get(reopened, target)
+            #expect(now == old, "GET \(target) after reopening")
+        }
+    }
 }

@@ -6,7 +6,7 @@ bytes. Run once against the release whose format the fixture pins:
 
     python3 Tests/Fixtures/Databases/make-fixture.py /path/to/release/navsim
 
-The committed files were written by the release built from commit eb076e4 (format of migration 0001).
+The committed files were written by the release built from commit eb076e4 (schema of migration 0001, persistence format 1; migration 0002 adds the `format` columns when the fixture is opened).
 """
 import json, os, subprocess, sys, time, urllib.request, urllib.error, socket, shutil, tempfile
 
