@@ -480,3 +480,31 @@ struct RandomWalkRegressionTests {
         #expect(events.contains("M.viewWillAppear") && !events.contains("M.viewDidAppear") && w.isAppeared("M"))
     }
 }
+
+// MARK: - Exhaustive: overlapping navigation transitions
+
+extension OverlapAndPopoverTests {
+    @Test("R81 (queue) exhaustive: a push during a push changes the stack at once and queues its transition")
+    func exhaustiveQueuedPush() {
+        var w = manualNavigation(.queue)
+        w.perform(Op.push("N", vc("B")))
+        w.send(Op.push("N", vc("C")), events: ["C.willMoveToParent(N)"]) {
+            $0.create("C") { $0.parent = "N"; $0.isMovingToParent = true }
+            $0.modify("N") { $0.children = ["A", "B", "C"] }
+            $0.setStack("N", ["A", "B", "C"])
+            $0.startRunning(TransitionRecord(id: "t3", operation: "push", fromViewController: "B", toViewController: "C",
+                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                                             animator: nil, containerView: ["B", "C"], state: .queued))
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R81 (warnAndDrop) exhaustive: push, pop and setViewControllers during a push are refused; nothing moves")
+    func exhaustiveDroppedDuringPush() {
+        var w = manualNavigation(.warnAndDrop)
+        w.perform(Op.push("N", vc("B")))
+        w.sendRefused(Op.push("N", vc("C")), code: "D22", slug: "nested-navigation-transition")
+        w.sendRefused(Op.pop("N"), code: "D22", slug: "nested-navigation-transition")
+        w.sendRefused(Op.setViewControllers("N", [id("A")]), code: "D22", slug: "nested-navigation-transition")
+    }
+}
