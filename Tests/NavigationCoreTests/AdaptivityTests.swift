@@ -223,3 +223,20 @@ extension AdaptivityTests {
         }
     }
 }
+
+extension AdaptivityTests {
+    @Test("R52/R19 exhaustive: a trait change re-adapts a popover: only the record's style and the traits change")
+    func exhaustiveTraitChangeAdaptsPopover() {
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        let anchor = PopoverAnchor(sourceView: "button")
+        w.perform(Op.present("A", vc("P"), .popover, popover: anchor))
+        w.send(.setTraits(iPadCompactWidth), events: []) {
+            $0.traits = iPadCompactWidth
+            $0.modify("P") { $0.presentation?.style = .formSheet }
+        }
+        w.send(.setTraits(iPadRegular), events: []) {
+            $0.traits = iPadRegular
+            $0.modify("P") { $0.presentation?.style = .popover }
+        }
+    }
+}

@@ -455,3 +455,20 @@ extension ColumnSplitTests {
         }
     }
 }
+
+extension ColumnSplitTests {
+    @Test("R67 exhaustive: expanded showDetail pushes onto the secondary column; the primary column is untouched")
+    func exhaustiveShowDetailExpanded() {
+        var w = expandedDouble()
+        w.send(Op.showDetail("P", vc("D2"))) {
+            $0.create("D2") { $0.parent = "S.secondary" }
+            $0.appeared("D2")
+            $0.disappeared("D")
+            $0.modify("S.secondary") { $0.children = ["D", "D2"] }
+            $0.setStack("S.secondary", ["D", "D2"])
+            $0.nextTransitionNumber += 1
+        }
+        // The column's own controller: nothing to replace, nothing changes.
+        w.send(Op.showDetail("P", id("D")), events: []) { _ in }
+    }
+}

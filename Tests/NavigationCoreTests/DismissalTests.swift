@@ -341,3 +341,21 @@ extension DismissalTests {
         #expect(outcomes[0].diagnostic?.code == "D1")
     }
 }
+
+extension DismissalTests {
+    @Test("R41/R42 exhaustive (manual): dismissing a chain marks its bottom and its top as being dismissed")
+    func exhaustiveManualChainDismiss() {
+        var w = Window(root: vc("A"), options: manual)
+        w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
+        w.perform(Op.present("B", vc("C"), .fullScreen, animated: false))
+        w.send(Op.dismiss("A")) {
+            $0.modify("B") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing }
+            $0.modify("C") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing; $0.appearance = .disappearing }
+            $0.modify("A") { $0.appearance = .appearing; $0.viewInWindow = true }
+            $0.startRunning(TransitionRecord(id: "t4", operation: "dismiss", fromViewController: "C", toViewController: "A",
+                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                                             duration: 0.5, animator: nil, containerView: ["A", "C"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+    }
+}

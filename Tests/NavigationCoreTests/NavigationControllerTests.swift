@@ -317,3 +317,28 @@ extension NavigationControllerTests {
         w.sendRefused(Op.setViewControllers("N", [id("A"), id("A")]), code: "D14", slug: "duplicate-view-controllers")
     }
 }
+
+extension NavigationControllerTests {
+    @Test("R78 exhaustive (manual): during a pop B is moving from its parent and still its child; detached at the end")
+    func exhaustiveManualPop() {
+        var w = Window(root: nav("N", vc("A"), vc("B")), options: manual)
+        w.send(Op.pop("N")) {
+            $0.modify("B") { $0.isMovingFromParent = true; $0.appearance = .disappearing }
+            $0.modify("A") { $0.isViewLoaded = true; $0.appearance = .appearing; $0.viewInWindow = true }
+            $0.setStack("N", ["A"])
+            // The core lists a navigation transition's container as [from, to] for a pop too (UIKit's
+            // own pop animation inserts the to view below the from view; API.md leaves the order open).
+            $0.startRunning(TransitionRecord(id: "t2", operation: "pop", fromViewController: "B", toViewController: "A",
+                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                                             animator: nil, containerView: ["B", "A"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+        w.send(Op.tick) {
+            $0.finishRunning("t2")
+            $0.modify("B") { $0.isMovingFromParent = false; $0.parent = nil }
+            $0.modify("N") { $0.children = ["A"] }
+            $0.disappeared("B")
+            $0.appeared("A")
+        }
+    }
+}

@@ -508,3 +508,28 @@ extension OverlapAndPopoverTests {
         w.sendRefused(Op.setViewControllers("N", [id("A")]), code: "D22", slug: "nested-navigation-transition")
     }
 }
+
+extension OverlapAndPopoverTests {
+    @Test("R38/R83 exhaustive: a back swipe given up leaves the stack, parents and appearance as they were; A's view is loaded")
+    func exhaustiveInteractivePopCancelled() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.send(.interactivePop(receiver: "N", completes: false)) {
+            // A came half way on screen, so its view was loaded; it stays loaded.
+            $0.modify("A") { $0.isViewLoaded = true }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R83 exhaustive: a finished back swipe is a pop")
+    func exhaustiveInteractivePopFinishes() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.send(.interactivePop(receiver: "N", completes: true)) {
+            $0.modify("B") { $0.parent = nil }
+            $0.disappeared("B")
+            $0.appeared("A")
+            $0.modify("N") { $0.children = ["A"] }
+            $0.setStack("N", ["A"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+}
