@@ -178,3 +178,65 @@ struct AdaptivityTests {
         #expect(w.presented("A") == "P")
     }
 }
+
+// MARK: - Exhaustive: the whole state change of user dismissals and adaptation
+
+extension AdaptivityTests {
+    @Test("R49 exhaustive: isModalInPresentation blocks a swipe: the state does not change at all")
+    func exhaustiveModalInPresentationBlocksSwipe() {
+        var w = sheet(modal: true)
+        w.send(.interactiveDismiss(receiver: "B", completes: true),
+               events: ["B.presentationControllerDidAttemptToDismiss"]) { _ in }
+    }
+
+    @Test("R50 exhaustive: a finished swipe removes the record and both links; A was never covered")
+    func exhaustiveSwipeDismisses() {
+        var w = sheet()
+        w.send(.interactiveDismiss(receiver: "B", completes: true)) {
+            $0.modify("B") { $0.presentation = nil }
+            $0.disappeared("B")
+            $0.modify("A") { $0.presentedID = nil }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R50/R38 exhaustive: a cancelled swipe leaves the state as it was, but for the transition counter")
+    func exhaustiveSwipeCancelled() {
+        var w = sheet()
+        w.send(.interactiveDismiss(receiver: "B", completes: false)) { $0.nextTransitionNumber += 1 }
+    }
+
+    @Test("R47 exhaustive: the delegate's fullScreen answer in compact width adapts the sheet and removes the presenter")
+    func exhaustiveAdaptToFullScreen() {
+        var w = Window(root: vc("A"))
+        let delegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen)
+        w.send(Op.present("A", vc("B") { $0.presentationDelegate = delegate }, .pageSheet)) {
+            $0.create("B") {
+                $0.presentationDelegate = delegate
+                $0.modalPresentationStyle = .pageSheet
+                $0.presentation = presentationRecord("A", requested: .pageSheet, style: .fullScreen, removesPresenterView: true)
+            }
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.modify("A") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+}
+
+extension AdaptivityTests {
+    @Test("R52/R19 exhaustive: a trait change re-adapts a popover: only the record's style and the traits change")
+    func exhaustiveTraitChangeAdaptsPopover() {
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        let anchor = PopoverAnchor(sourceView: "button")
+        w.perform(Op.present("A", vc("P"), .popover, popover: anchor))
+        w.send(.setTraits(iPadCompactWidth), events: []) {
+            $0.traits = iPadCompactWidth
+            $0.modify("P") { $0.presentation?.style = .formSheet }
+        }
+        w.send(.setTraits(iPadRegular), events: []) {
+            $0.traits = iPadRegular
+            $0.modify("P") { $0.presentation?.style = .popover }
+        }
+    }
+}

@@ -412,3 +412,53 @@ struct SplitDelegateTests {
         #expect(!names(w.perform(.setTraits(iPadCompactWidth))).contains { $0.contains("splitViewController") })
     }
 }
+
+// MARK: - Exhaustive: column splits
+
+extension ColumnSplitTests {
+    @Test("R91 exhaustive: collapsing a double-column split moves D onto the primary column's stack")
+    func exhaustiveCollapse() {
+        var w = expandedDouble()
+        w.send(.setTraits(iPadCompactWidth)) {
+            $0.traits = iPadCompactWidth
+            $0.modifySplit("S") { $0.isCollapsed = true; $0.collapsedSupplementary = []; $0.collapsedSecondary = ["D"] }
+            $0.modify("D") { $0.parent = "S.primary" }
+            $0.modify("S.primary") { $0.children = ["P", "D"] }
+            $0.setStack("S.primary", ["P", "D"])
+            $0.modify("S.secondary") { $0.children = [] }
+            $0.setStack("S.secondary", [])
+            $0.disappeared("P", "S.secondary")
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R68 exhaustive: show from the primary column's content pushes onto that column only")
+    func exhaustiveShowFromColumn() {
+        var w = expandedDouble()
+        w.send(Op.show("P", vc("X"))) {
+            $0.create("X") { $0.parent = "S.primary" }
+            $0.appeared("X")
+            $0.disappeared("P")
+            $0.modify("S.primary") { $0.children = ["P", "X"] }
+            $0.setStack("S.primary", ["P", "X"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+}
+
+extension ColumnSplitTests {
+    @Test("R67 exhaustive: expanded showDetail pushes onto the secondary column; the primary column is untouched")
+    func exhaustiveShowDetailExpanded() {
+        var w = expandedDouble()
+        w.send(Op.showDetail("P", vc("D2"))) {
+            $0.create("D2") { $0.parent = "S.secondary" }
+            $0.appeared("D2")
+            $0.disappeared("D")
+            $0.modify("S.secondary") { $0.children = ["D", "D2"] }
+            $0.setStack("S.secondary", ["D", "D2"])
+            $0.nextTransitionNumber += 1
+        }
+        // The column's own controller: nothing to replace, nothing changes.
+        w.send(Op.showDetail("P", id("D")), events: []) { _ in }
+    }
+}

@@ -107,3 +107,60 @@ struct ContainmentTests {
         #expect(!w["B"].isMovingToParent)
     }
 }
+
+// MARK: - Exhaustive: the whole state change of each containment call
+
+extension ContainmentTests {
+    @Test("R69 exhaustive: addChild links both ends and marks the child moving; no view, no appearance")
+    func exhaustiveAddChild() {
+        var w = Window(root: vc("P"))
+        w.send(.addChild(receiver: "P", viewController: vc("C")), events: ["C.willMoveToParent(P)"]) {
+            $0.create("C") { $0.parent = "P"; $0.isMovingToParent = true }
+            $0.modify("P") { $0.children = ["C"] }
+        }
+        w.send(.addSubview(receiver: "P", viewController: "C", animated: false)) {
+            $0.appeared("C")
+            $0.modify("C") { $0.viewAddedToParent = true }
+            $0.nextTransitionNumber += 1
+        }
+        w.send(.didMove(receiver: "C", toParent: "P"), events: ["C.didMoveToParent(P)"]) {
+            $0.modify("C") { $0.isMovingToParent = false }
+        }
+    }
+
+    @Test("R70/R71 exhaustive: willMove(nil), view out, removeFromParent, each changes only what it names")
+    func exhaustiveRemoveChild() {
+        var w = Window(root: container("P", children: [vc("C")]))
+        w.send(.willMove(receiver: "C", toParent: nil)) { $0.modify("C") { $0.isMovingFromParent = true } }
+        w.send(.removeFromSuperview(receiver: "C", animated: false)) {
+            $0.disappeared("C")
+            $0.modify("C") { $0.viewAddedToParent = false }
+            $0.nextTransitionNumber += 1
+        }
+        w.send(.removeFromParent(receiver: "C")) {
+            $0.modify("C") { $0.parent = nil; $0.isMovingFromParent = false }
+            $0.modify("P") { $0.children = [] }
+        }
+    }
+
+    @Test("R72 exhaustive: transition(from:to:) with a non-child is refused and changes nothing")
+    func exhaustiveTransitionWithNonChild() {
+        var w = Window(root: container("P", children: [vc("A")]))
+        w.send(.createController(ControllerSpec(id: "X"))) { $0.create("X") }
+        w.sendRefused(.transitionChild(receiver: "P", from: "A", to: "X", animated: false),
+                      code: "D23", slug: "invalid-child-transition")
+    }
+
+    @Test("R72 exhaustive: transition(from:to:) swaps the views; the old child stays a child")
+    func exhaustiveTransitionChild() {
+        var w = Window(root: container("P", children: [vc("A")]))
+        w.perform(.addChild(receiver: "P", viewController: vc("X")))
+        w.send(.transitionChild(receiver: "P", from: "A", to: "X", animated: false)) {
+            $0.appeared("X")
+            $0.disappeared("A")
+            $0.modify("A") { $0.viewAddedToParent = false }
+            $0.modify("X") { $0.viewAddedToParent = true }
+            $0.nextTransitionNumber += 1
+        }
+    }
+}

@@ -126,3 +126,32 @@ struct CustomTransitionTests {
         #expect(names(tick).last == "B.completion")
     }
 }
+
+// MARK: - Exhaustive
+
+extension CustomTransitionTests {
+    @Test("R57/R61 exhaustive (manual): a custom presentation: N presents V, the presenter side keeps its views")
+    func exhaustiveCustomPresentation() {
+        var w = Window(root: nav("N", vc("A")), options: manual)
+        w.send(Op.present("A", vc("V") { $0.transitioningDelegate = card }, .custom)) {
+            $0.create("V") {
+                $0.transitioningDelegate = card
+                $0.modalPresentationStyle = .custom
+                $0.presentation = presentationRecord("N", source: "A", requested: .custom, state: .presenting)
+                $0.isViewLoaded = true
+                $0.appearance = .appearing
+                $0.viewInWindow = true
+                $0.isBeingPresented = true
+            }
+            $0.modify("N") { $0.presentedID = "V" }
+            $0.startRunning(TransitionRecord(id: "t2", operation: "present", fromViewController: "N", toViewController: "V",
+                                             presentationStyle: .custom, transitionStyle: .coverVertical, animated: true,
+                                             duration: 0.8, animator: "CardAnimator", containerView: ["V"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+        w.send(.completeTransition(id: "t2"), events: ["V.viewDidAppear", "A.completion"]) {
+            $0.finishRunning("t2")
+            $0.modify("V") { $0.isBeingPresented = false; $0.appearance = .appeared; $0.presentation?.state = .presented }
+        }
+    }
+}

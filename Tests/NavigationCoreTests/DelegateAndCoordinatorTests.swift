@@ -224,3 +224,37 @@ struct TraitTests {
         #expect(w.presented("A") == "V" && w.presenting("V") == "A")
     }
 }
+
+// MARK: - Exhaustive: delegate answers that change (or keep) the state
+
+extension DelegateAndCoordinatorTests {
+    @Test("R87 exhaustive: shouldSelect false keeps the whole state")
+    func exhaustiveTapRefusedByDelegate() {
+        var w = delegatedTabs(shouldSelect: false)
+        w.send(.tapTab(receiver: "T", index: 1, viewController: nil), events: ["C.tabBarControllerShouldSelect"]) { _ in }
+    }
+
+    @Test("R87 exhaustive: an allowed tap switches tabs: N's tab leaves, C appears")
+    func exhaustiveTapSwitches() {
+        var w = delegatedTabs()
+        w.send(.tapTab(receiver: "T", index: 1, viewController: nil)) {
+            $0.appeared("C")
+            $0.disappeared("N", "B")
+            $0.setSelected("T", "C")
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R89 exhaustive: tapping the selected tab pops its navigation controller to the root")
+    func exhaustiveTapSelectedPops() {
+        var w = delegatedTabs()
+        w.send(.tapTab(receiver: "T", index: 0, viewController: nil)) {
+            $0.modify("B") { $0.parent = nil }
+            $0.disappeared("B")
+            $0.appeared("A")
+            $0.modify("N") { $0.children = ["A"] }
+            $0.setStack("N", ["A"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+}

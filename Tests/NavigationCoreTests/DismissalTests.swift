@@ -260,3 +260,102 @@ struct DismissalTests {
         #expect(d == .dismissInProgress("<UISplitViewController: S>"))
     }
 }
+
+// MARK: - Exhaustive: the whole state change of each dismissal, and of each refusal
+
+extension DismissalTests {
+    @Test("R34 exhaustive: dismissing a full-screen B restores A and clears both ends of the link")
+    func exhaustiveDismiss() {
+        var w = Window(root: vc("A"))
+        w.perform(Op.present("A", vc("B"), .fullScreen))
+        w.send(Op.dismiss("B"), events: ["B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+                                         "A.viewDidAppear", "B.viewDidDisappear", "B.completion"]) {
+            $0.modify("B") { $0.presentation = nil }
+            $0.disappeared("B")
+            $0.appeared("A")
+            $0.modify("A") { $0.presentedID = nil }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R35/R42 exhaustive: dismiss sent to the root removes the whole chain at once")
+    func exhaustiveDismissChain() {
+        var w = Window(root: vc("A"))
+        w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
+        w.perform(Op.present("B", vc("C"), .fullScreen, animated: false))
+        w.send(Op.dismiss("A")) {
+            $0.modify("B") { $0.presentation = nil; $0.presentedID = nil }
+            $0.modify("C") { $0.presentation = nil }
+            $0.disappeared("B", "C")
+            $0.appeared("A")
+            $0.modify("A") { $0.presentedID = nil }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R36/R43 exhaustive (manual): a running dismissal marks B and keeps the links until the tick")
+    func exhaustiveManualDismiss() {
+        var w = Window(root: vc("A"), options: manual)
+        w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
+        w.send(Op.dismiss("B")) {
+            $0.modify("B") { $0.isBeingDismissed = true; $0.appearance = .disappearing; $0.presentation?.state = .dismissing }
+            $0.modify("A") { $0.appearance = .appearing; $0.viewInWindow = true }
+            $0.startRunning(TransitionRecord(id: "t3", operation: "dismiss", fromViewController: "B", toViewController: "A",
+                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                                             duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+        // R43: a second dismiss while the first runs is refused and changes nothing.
+        w.sendRefused(Op.dismiss("B"), code: "D9", slug: "dismiss-in-progress")
+        w.sendRefused(Op.present("A", vc("X")), code: "D8", slug: "presentation-in-progress")
+        w.send(Op.tick) {
+            $0.finishRunning("t3")
+            $0.modify("B") { $0.isBeingDismissed = false; $0.presentation = nil }
+            $0.disappeared("B")
+            $0.appeared("A")
+            $0.modify("A") { $0.presentedID = nil }
+        }
+    }
+
+    @Test("R43 exhaustive: dismissing low in a chain while the top one is presented is refused, state untouched")
+    func exhaustiveDismissWhileTopPresents() {
+        var w = Window(root: vc("A"), options: manual)
+        w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
+        w.perform(Op.present("B", vc("C"), .fullScreen))
+        w.sendRefused(Op.dismiss("A"), code: "D9", slug: "dismiss-in-progress",
+                      message: "Attempt to dismiss from view controller \(desc("A")) while a presentation or dismiss is in progress!")
+    }
+
+    @Test("R30 exhaustive: a refused command in a turn contributes nothing; the turn is the other command's change")
+    func exhaustiveRefusedInTurn() {
+        var w = Window(root: vc("A"))
+        let outcomes = w.sendTurn([Op.present("A", .none), Op.present("A", vc("B"), .overFullScreen)]) {
+            $0.create("B") {
+                $0.modalPresentationStyle = .overFullScreen
+                $0.presentation = presentationRecord("A", requested: .overFullScreen)
+            }
+            $0.appeared("B")
+            $0.modify("A") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+        #expect(outcomes[0].diagnostic?.code == "D1")
+    }
+}
+
+extension DismissalTests {
+    @Test("R41/R42 exhaustive (manual): dismissing a chain marks its bottom and its top as being dismissed")
+    func exhaustiveManualChainDismiss() {
+        var w = Window(root: vc("A"), options: manual)
+        w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
+        w.perform(Op.present("B", vc("C"), .fullScreen, animated: false))
+        w.send(Op.dismiss("A")) {
+            $0.modify("B") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing }
+            $0.modify("C") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing; $0.appearance = .disappearing }
+            $0.modify("A") { $0.appearance = .appearing; $0.viewInWindow = true }
+            $0.startRunning(TransitionRecord(id: "t4", operation: "dismiss", fromViewController: "C", toViewController: "A",
+                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                                             duration: 0.5, animator: nil, containerView: ["A", "C"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+    }
+}

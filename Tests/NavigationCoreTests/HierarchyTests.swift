@@ -179,3 +179,36 @@ struct HierarchyTests {
         #expect(w.state.visibleViewController == "C")
     }
 }
+
+// MARK: - Exhaustive: the root and the hierarchy's refusals
+
+extension HierarchyTests {
+    @Test("R1 exhaustive: installing a root: the root, its creation and its appearance, nothing else")
+    func exhaustiveRootAppears() {
+        var w = Window(root: nil)
+        w.send(.setRoot(vc("A"), animated: false)) {
+            $0.create("A")
+            $0.appeared("A")
+            $0.rootViewController = "A"
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R1 exhaustive: replacing the root: the old root leaves the window and stays a controller")
+    func exhaustiveReplacingRoot() {
+        var w = Window(root: vc("A"))
+        w.send(.setRoot(vc("B"), animated: false)) {
+            $0.create("B")
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.rootViewController = "B"
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R2 exhaustive: presenting a child is refused (D3) and re-parents nothing")
+    func exhaustivePresentChildRefused() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.sendRefused(Op.present("B", id("A")), code: "D3", slug: "has-parent")
+    }
+}

@@ -236,3 +236,109 @@ struct NavigationControllerTests {
         w.checkInvariants()
     }
 }
+
+// MARK: - Exhaustive: the whole state change of push, pop and setViewControllers
+
+extension NavigationControllerTests {
+    @Test("R75/R77 exhaustive: push adds B as child and top; A leaves the window")
+    func exhaustivePush() {
+        var w = Window(root: nav("N", vc("A")))
+        w.send(Op.push("N", vc("B"))) {
+            $0.create("B") { $0.parent = "N" }
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.modify("N") { $0.children = ["A", "B"] }
+            $0.setStack("N", ["A", "B"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R78 exhaustive: pop removes B from the stack and its parent; B stays a controller")
+    func exhaustivePop() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.send(Op.pop("N")) {
+            $0.modify("B") { $0.parent = nil }
+            $0.disappeared("B")
+            $0.appeared("A")
+            $0.modify("N") { $0.children = ["A"] }
+            $0.setStack("N", ["A"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R73/R77 exhaustive (manual): during a push B is moving to its parent and both views are in the window")
+    func exhaustiveManualPush() {
+        var w = Window(root: nav("N", vc("A")), options: manual)
+        w.send(Op.push("N", vc("B"))) {
+            $0.create("B") {
+                $0.parent = "N"
+                $0.isViewLoaded = true
+                $0.appearance = .appearing
+                $0.viewInWindow = true
+                $0.isMovingToParent = true
+            }
+            $0.modify("A") { $0.appearance = .disappearing }
+            $0.modify("N") { $0.children = ["A", "B"] }
+            $0.setStack("N", ["A", "B"])
+            $0.startRunning(TransitionRecord(id: "t2", operation: "push", fromViewController: "A", toViewController: "B",
+                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                                             animator: nil, containerView: ["A", "B"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+        w.send(Op.tick) {
+            $0.finishRunning("t2")
+            $0.modify("B") { $0.isMovingToParent = false }
+            $0.appeared("B")
+            $0.disappeared("A")
+        }
+    }
+
+    @Test("R80 exhaustive: setViewControllers replaces the stack; the old top leaves, the new one appears")
+    func exhaustiveSetViewControllers() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.send(Op.setViewControllers("N", [id("A"), vc("C")])) {
+            $0.create("C") { $0.parent = "N" }
+            $0.appeared("C")
+            $0.disappeared("B")
+            $0.modify("B") { $0.parent = nil }
+            $0.modify("N") { $0.children = ["A", "C"] }
+            $0.setStack("N", ["A", "C"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R76 exhaustive: refused pushes (duplicate, navigation controller) change nothing, not even the counters")
+    func exhaustiveRefusedPushes() {
+        var w = Window(root: nav("N", vc("A")))
+        w.sendRefused(Op.push("N", id("A")), code: "D13", slug: "push-duplicate")
+        w.sendRefused(Op.push("N", nav("N2")), code: "D12", slug: "push-navigation-controller")
+        w.send(.createController(ControllerSpec(id: "X"))) { $0.create("X") }
+        w.sendRefused(Op.popTo("N", "X"), code: "D15", slug: "pop-to-unknown")
+        w.sendRefused(Op.setViewControllers("N", [id("A"), id("A")]), code: "D14", slug: "duplicate-view-controllers")
+    }
+}
+
+extension NavigationControllerTests {
+    @Test("R78 exhaustive (manual): during a pop B is moving from its parent and still its child; detached at the end")
+    func exhaustiveManualPop() {
+        var w = Window(root: nav("N", vc("A"), vc("B")), options: manual)
+        w.send(Op.pop("N")) {
+            $0.modify("B") { $0.isMovingFromParent = true; $0.appearance = .disappearing }
+            $0.modify("A") { $0.isViewLoaded = true; $0.appearance = .appearing; $0.viewInWindow = true }
+            $0.setStack("N", ["A"])
+            // The core lists a navigation transition's container as [from, to] for a pop too (UIKit's
+            // own pop animation inserts the to view below the from view; API.md leaves the order open).
+            $0.startRunning(TransitionRecord(id: "t2", operation: "pop", fromViewController: "B", toViewController: "A",
+                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                                             animator: nil, containerView: ["B", "A"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+        w.send(Op.tick) {
+            $0.finishRunning("t2")
+            $0.modify("B") { $0.isMovingFromParent = false; $0.parent = nil }
+            $0.modify("N") { $0.children = ["A"] }
+            $0.disappeared("B")
+            $0.appeared("A")
+        }
+    }
+}

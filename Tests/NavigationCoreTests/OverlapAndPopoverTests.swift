@@ -480,3 +480,56 @@ struct RandomWalkRegressionTests {
         #expect(events.contains("M.viewWillAppear") && !events.contains("M.viewDidAppear") && w.isAppeared("M"))
     }
 }
+
+// MARK: - Exhaustive: overlapping navigation transitions
+
+extension OverlapAndPopoverTests {
+    @Test("R81 (queue) exhaustive: a push during a push changes the stack at once and queues its transition")
+    func exhaustiveQueuedPush() {
+        var w = manualNavigation(.queue)
+        w.perform(Op.push("N", vc("B")))
+        w.send(Op.push("N", vc("C")), events: ["C.willMoveToParent(N)"]) {
+            $0.create("C") { $0.parent = "N"; $0.isMovingToParent = true }
+            $0.modify("N") { $0.children = ["A", "B", "C"] }
+            $0.setStack("N", ["A", "B", "C"])
+            $0.startRunning(TransitionRecord(id: "t3", operation: "push", fromViewController: "B", toViewController: "C",
+                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                                             animator: nil, containerView: ["B", "C"], state: .queued))
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R81 (warnAndDrop) exhaustive: push, pop and setViewControllers during a push are refused; nothing moves")
+    func exhaustiveDroppedDuringPush() {
+        var w = manualNavigation(.warnAndDrop)
+        w.perform(Op.push("N", vc("B")))
+        w.sendRefused(Op.push("N", vc("C")), code: "D22", slug: "nested-navigation-transition")
+        w.sendRefused(Op.pop("N"), code: "D22", slug: "nested-navigation-transition")
+        w.sendRefused(Op.setViewControllers("N", [id("A")]), code: "D22", slug: "nested-navigation-transition")
+    }
+}
+
+extension OverlapAndPopoverTests {
+    @Test("R38/R83 exhaustive: a back swipe given up leaves the stack, parents and appearance as they were; A's view is loaded")
+    func exhaustiveInteractivePopCancelled() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.send(.interactivePop(receiver: "N", completes: false)) {
+            // A came half way on screen, so its view was loaded; it stays loaded.
+            $0.modify("A") { $0.isViewLoaded = true }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R83 exhaustive: a finished back swipe is a pop")
+    func exhaustiveInteractivePopFinishes() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.send(.interactivePop(receiver: "N", completes: true)) {
+            $0.modify("B") { $0.parent = nil }
+            $0.disappeared("B")
+            $0.appeared("A")
+            $0.modify("N") { $0.children = ["A"] }
+            $0.setStack("N", ["A"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+}

@@ -186,3 +186,46 @@ struct PresentValidationTests {
         #expect(w.state["N"] == nil && w.state["X"] == nil)
     }
 }
+
+// MARK: - Exhaustive: each validation rule's refusal leaves the state exactly as it was
+
+extension PresentValidationTests {
+    @Test("R7–R12 exhaustive: nil, self, a parented controller, the root, a busy presenter: refused, nothing changes",
+          arguments: [
+            ("nil", "D1", "nil-view-controller"), ("self", "D2", "present-self"), ("parented", "D3", "has-parent"),
+            ("root", "D5", "active-controller"), ("busy", "D6", "already-presenting"),
+          ])
+    func exhaustivePresentRefusals(what: String, code: String, slug: String) {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.perform(Op.present("B", vc("P"), .overFullScreen))
+        let command: Command = switch what {
+        case "nil": Op.present("B", .none)
+        case "self": Op.present("P", id("P"))
+        case "parented": Op.present("P", id("A"))
+        case "root": Op.present("P", id("N"))
+        default: Op.present("B", vc("Q"))
+        }
+        w.sendRefused(command, code: code, slug: slug)
+    }
+
+    @Test("R15 exhaustive: an unanchored popover on iPad is refused and its new spec is not instantiated")
+    func exhaustiveUnanchoredPopover() {
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        w.sendRefused(Op.present("A", nav("NP", vc("X")), .popover), code: "D10", slug: "popover-without-anchor")
+    }
+
+    @Test("R15/R53 exhaustive: an anchored popover on iPad keeps its anchor in the record and the presenter on screen")
+    func exhaustiveAnchoredPopover() {
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        let anchor = PopoverAnchor(sourceView: "button")
+        w.send(Op.present("A", vc("P"), .popover, popover: anchor)) {
+            $0.create("P") {
+                $0.modalPresentationStyle = .popover
+                $0.presentation = presentationRecord("A", requested: .popover, popover: anchor)
+            }
+            $0.appeared("P")
+            $0.modify("A") { $0.presentedID = "P" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+}

@@ -306,3 +306,75 @@ struct PresentationTests {
         #expect(!w["R"].isViewLoaded)
     }
 }
+
+// MARK: - Exhaustive: the whole state change of each presentation
+
+extension PresentationTests {
+    @Test("R18/R24 exhaustive: automatic is a page sheet on iOS 17; only B and A's link change")
+    func exhaustivePageSheet() {
+        var w = Window(root: vc("A"))
+        w.send(Op.present("A", vc("B")),
+               events: ["B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "A.completion"]) {
+            $0.create("B") { $0.presentation = presentationRecord("A", requested: .automatic, style: .pageSheet) }
+            $0.appeared("B")
+            $0.modify("A") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R24/R32 exhaustive: full screen removes the presenter's view once presented")
+    func exhaustiveFullScreen() {
+        var w = Window(root: vc("A"))
+        w.send(Op.present("A", vc("B"), .fullScreen)) {
+            $0.create("B") {
+                $0.modalPresentationStyle = .fullScreen
+                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
+            }
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.modify("A") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R21 exhaustive: currentContext from a navigation child is presented by the navigation controller")
+    func exhaustiveCurrentContext() {
+        var w = Window(root: nav("N", vc("A")))
+        w.send(Op.present("A", vc("B"), .currentContext)) {
+            $0.create("B") {
+                $0.modalPresentationStyle = .currentContext
+                $0.presentation = presentationRecord("N", source: "A", requested: .currentContext, context: "N",
+                                                     removesPresenterView: true)
+            }
+            $0.appeared("B")
+            $0.disappeared("N", "A")
+            $0.modify("N") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R25/R27 exhaustive (manual): links change at once, B is being presented until the tick")
+    func exhaustiveManualPresent() {
+        var w = Window(root: vc("A"), options: manual)
+        w.send(Op.present("A", vc("B"), .fullScreen)) {
+            $0.create("B") {
+                $0.modalPresentationStyle = .fullScreen
+                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true, state: .presenting)
+                $0.isViewLoaded = true
+                $0.appearance = .appearing
+                $0.viewInWindow = true
+                $0.isBeingPresented = true
+            }
+            $0.modify("A") { $0.presentedID = "B"; $0.appearance = .disappearing }
+            $0.startRunning(TransitionRecord(id: "t2", operation: "present", fromViewController: "A", toViewController: "B",
+                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                                             duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
+            $0.nextTransitionNumber += 1
+        }
+        w.send(Op.tick, events: ["B.viewDidAppear", "A.viewDidDisappear", "A.completion"]) {
+            $0.finishRunning("t2")
+            $0.modify("B") { $0.isBeingPresented = false; $0.appearance = .appeared; $0.presentation?.state = .presented }
+            $0.disappeared("A")
+        }
+    }
+}

@@ -92,3 +92,39 @@ struct ReleaseProfileTests {
         #expect(names(r) == ["B.viewWillDisappear", "A.viewWillAppear", "A.viewDidAppear", "B.viewDidDisappear", "B.completion"])
     }
 }
+
+// MARK: - Exhaustive: what a release changes in the state
+
+extension ReleaseProfileTests {
+    @Test("R18 exhaustive: on iOS 12 automatic is full screen and the presenter leaves the window")
+    func exhaustiveIOS12Automatic() {
+        var w = Window(root: vc("A"), options: Options(iOS: .iOS12))
+        w.send(Op.present("A", vc("B")), events: ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+                                                  "B.viewDidAppear", "A.viewDidDisappear", "A.completion"]) {
+            $0.create("B") { $0.presentation = presentationRecord("A", requested: .automatic, style: .fullScreen, removesPresenterView: true) }
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.modify("A") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R18 exhaustive: on iOS 18 automatic is a form sheet and the presenter stays")
+    func exhaustiveIOS18Automatic() {
+        var w = Window(root: vc("A"), options: Options(iOS: .iOS18))
+        w.send(Op.present("A", vc("B"))) {
+            $0.create("B") { $0.presentation = presentationRecord("A", requested: .automatic, style: .formSheet) }
+            $0.appeared("B")
+            $0.modify("A") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R12/§19 exhaustive: the iOS 12 D6 refusal changes nothing")
+    func exhaustiveIOS12AlreadyPresenting() {
+        var w = Window(root: vc("A"), options: Options(iOS: .iOS12))
+        w.perform(Op.present("A", vc("B")))
+        w.sendRefused(Op.present("A", vc("C")), code: "D6", slug: "already-presenting",
+                      message: "Warning: Attempt to present \(desc("C")) on \(desc("A")) which is already presenting \(desc("B"))")
+    }
+}

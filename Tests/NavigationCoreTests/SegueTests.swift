@@ -208,3 +208,34 @@ struct SegueTests {
         #expect(w.isAppeared("A") && w.isDisappeared("B") && w.isDisappeared("C"))
     }
 }
+
+// MARK: - Exhaustive: the whole state change of segues
+
+extension SegueTests {
+    @Test("R97/R98 exhaustive: a show segue is a push of the storyboard destination")
+    func exhaustivePerformShowSegue() {
+        var w = Window(root: nav("N", scene("A", segues: [showToB])))
+        w.send(.performSegue(receiver: "A", identifier: "toB", destination: destination("B"))) {
+            $0.create("B") { $0.parent = "N"; $0.storyboard = StoryboardOrigin(name: "Main", identifier: "B") }
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.modify("N") { $0.children = ["A", "B"] }
+            $0.setStack("N", ["A", "B"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R96 exhaustive: a vetoed segue changes nothing: no destination, no counter")
+    func exhaustiveVetoedSegue() {
+        var w = Window(root: nav("N", scene("A", segues: [showToB], shouldPerform: ["toB": false])))
+        w.send(.triggerSegue(receiver: "A", identifier: "toB", destination: destination("B")),
+               events: ["A.shouldPerformSegue"]) { _ in }
+    }
+
+    @Test("R97 exhaustive: an unknown identifier is refused and changes nothing")
+    func exhaustiveUnknownSegue() {
+        var w = Window(root: nav("N", scene("A", segues: [showToB])))
+        w.sendRefused(.performSegue(receiver: "A", identifier: "nope", destination: destination("B")),
+                      code: "D18", slug: "unknown-segue")
+    }
+}

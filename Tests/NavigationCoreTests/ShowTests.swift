@@ -131,3 +131,38 @@ struct ShowTests {
         w.checkInvariants()
     }
 }
+
+// MARK: - Exhaustive: the whole state change of show and showDetail
+
+extension ShowTests {
+    @Test("R63/R65 exhaustive: show from a navigation child is exactly a push")
+    func exhaustiveShowPushes() {
+        var w = Window(root: nav("N", vc("A")))
+        w.send(Op.show("A", vc("B")), events: pushEventsOfB) {
+            $0.create("B") { $0.parent = "N" }
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.modify("N") { $0.children = ["A", "B"] }
+            $0.setStack("N", ["A", "B"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R64 exhaustive: with no target show presents in the controller's own style")
+    func exhaustiveShowPresents() {
+        var w = Window(root: vc("A"))
+        w.send(Op.show("A", vc("B"))) {
+            $0.create("B") { $0.presentation = presentationRecord("A", requested: .automatic, style: .pageSheet) }
+            $0.appeared("B")
+            $0.modify("A") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R65/R76 exhaustive: show validates like push; a refused show changes nothing")
+    func exhaustiveShowRefused() {
+        var w = Window(root: nav("N", vc("A")))
+        w.sendRefused(Op.show("A", nav("N2", vc("X"))), code: "D12", slug: "push-navigation-controller")
+        w.sendRefused(Op.show("A", id("A")), code: "D13", slug: "push-duplicate")
+    }
+}

@@ -136,3 +136,56 @@ struct SplitAndPageTests {
                                                             "P1.viewDidDisappear", "P2.viewDidAppear"])
     }
 }
+
+// MARK: - Exhaustive: the whole state change of collapse, expand and page changes
+
+extension SplitAndPageTests {
+    @Test("R91 exhaustive: collapsing a classic split pushes the secondary onto the navigation primary")
+    func exhaustiveCollapse() {
+        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: vc("D")), traits: iPadRegular)
+        w.send(.setTraits(iPadCompactWidth)) {
+            $0.traits = iPadCompactWidth
+            $0.nextTransitionNumber += 1
+            $0.modifySplit("S") { $0.isCollapsed = true }
+            $0.modify("S") { $0.children = ["N1"] }
+            $0.modify("D") { $0.parent = "N1" }
+            $0.modify("N1") { $0.children = ["M", "D"] }
+            $0.setStack("N1", ["M", "D"])
+            $0.disappeared("M")
+        }
+    }
+
+    @Test("R92 exhaustive: expanding gives the secondary back to the split as a column")
+    func exhaustiveExpand() {
+        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: vc("D")), traits: iPadRegular)
+        let expanded = w.state
+        w.perform(.setTraits(iPadCompactWidth))
+        w.send(.setTraits(iPadRegular)) {
+            // Back to the expanded state; one more transition was counted.
+            let counter = $0.nextTransitionNumber
+            $0 = expanded
+            $0.nextTransitionNumber = counter + 1
+        }
+    }
+
+    @Test("R94/R95 exhaustive: a page change swaps the current page; the old page leaves its parent")
+    func exhaustivePageChange() {
+        var w = pages()
+        w.send(Op.setViewControllers("PV", [vc("P2")], direction: "forward", animated: true)) {
+            $0.create("P2") { $0.parent = "PV" }
+            $0.appeared("P2")
+            $0.disappeared("P1")
+            $0.modify("P1") { $0.parent = nil }
+            $0.modify("PV") { $0.children = ["P2"] }
+            $0.setPages("PV", ["P2"])
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R94 exhaustive: a page count mismatch is refused and instantiates nothing")
+    func exhaustivePageCountMismatch() {
+        var w = pages()
+        w.sendRefused(Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: "forward", animated: false),
+                      code: "D17", slug: "page-count-mismatch")
+    }
+}

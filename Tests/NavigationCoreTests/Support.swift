@@ -228,7 +228,8 @@ struct Window {
             state = next
             return nil
         }
-        #expect(next == state, "a refused operation changes nothing (R30, §20.5)", sourceLocation: sourceLocation)
+        // Every path that moved is listed (Exhaustive.swift), not just "the states differ".
+        expectSameState(state, next, "a refused operation changes nothing (R30, §20.5)", sourceLocation: sourceLocation)
         return d
     }
 

@@ -133,3 +133,53 @@ struct TabBarControllerTests {
         #expect(w.isDisappeared("V0"))
     }
 }
+
+// MARK: - Exhaustive: the whole state change of selection and of the tab list
+
+extension TabBarControllerTests {
+    @Test("R86/R87 exhaustive: selecting a tab loads and shows it and hides the old one; nothing else moves")
+    func exhaustiveSelect() {
+        var w = Window(root: tabs("T", [vc("A"), vc("B"), vc("C")]))
+        w.send(.select(receiver: "T", index: 1, viewController: nil)) {
+            $0.appeared("B")
+            $0.disappeared("A")
+            $0.setSelected("T", "B")
+            $0.nextTransitionNumber += 1
+        }
+        // Re-selecting the current tab changes nothing at all.
+        w.send(.select(receiver: "T", index: nil, viewController: "B"), events: []) { _ in }
+    }
+
+    @Test("R85 exhaustive: selecting a controller that is not a tab is refused and changes nothing")
+    func exhaustiveSelectNonChild() {
+        var w = Window(root: tabs("T", [vc("A"), vc("B")]))
+        w.send(.createController(ControllerSpec(id: "X"))) { $0.create("X") }
+        w.sendRefused(.select(receiver: "T", index: nil, viewController: "X"), code: "D16", slug: "select-non-child")
+    }
+
+    @Test("R84 exhaustive: replacing the tabs keeps the selection by identity and detaches the removed tab")
+    func exhaustiveSetTabs() {
+        var w = Window(root: tabs("T", [vc("A"), vc("B"), vc("C")], selected: 1))
+        w.send(Op.setViewControllers("T", [id("B"), id("C")])) {
+            $0.modify("A") { $0.parent = nil }
+            $0.modify("T") { $0.children.removeAll { $0 == "A" } }
+            $0.setTabs("T", ["B", "C"])
+        }
+    }
+
+    @Test("R88 exhaustive: a sixth tab is shown inside the More navigation controller")
+    func exhaustiveSelectUnderMore() throws {
+        var w = Window(root: tabs("T", sevenTabs))
+        let more = try #require(w["T"].moreNavigationController)
+        w.send(.select(receiver: "T", index: nil, viewController: "V5")) {
+            $0.modify("V5") { $0.parent = more }
+            $0.modify("T") { $0.children.removeAll { $0 == "V5" } }
+            $0.modify(more) { $0.children = ["V5"] }
+            $0.setStack(more, ["V5"])
+            $0.appeared("V5", more)
+            $0.disappeared("V0")
+            $0.setSelected("T", "V5")
+            $0.nextTransitionNumber += 1
+        }
+    }
+}
