@@ -16,6 +16,8 @@ public final class NavSimService: Sendable {
     let openAPI: [UInt8]
     let requestCount = Atomic<Int>(0)
     let refusalCount = Atomic<Int>(0)
+    /// Request-duration, commit-latency and batch-size histograms (`/metrics`).
+    let histograms = ServiceMetrics()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -44,6 +46,8 @@ public final class NavSimService: Sendable {
         self.tokens = tokens
         self.pictures = pictures
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
+        let batchSize = histograms.batchSize
+        store.batchObserver.withLock { $0 = { batchSize.observe(Double($0)) } }
         self.openAPI = openAPI
         self.limits = limits
         storyboards = try StoryboardCatalog(store: store, limits: limits, pictures: pictures)
@@ -59,14 +63,26 @@ public final class NavSimService: Sendable {
     /// Answers one request. Never throws and never traps on input: every failure is a problem+json.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
-        if let refusal = screen(request) { return refusal }
-        do {
-            // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
-            return try route(request)
-        } catch {
-            if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
-            return Self.problem(error)
+        let started = ContinuousClock.now
+        var template: PathTemplate?
+        let response: HTTPResponse
+        if let refusal = screen(request) {
+            response = refusal
+        } else {
+            do {
+                // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
+                response = try route(request) { template = $0 }
+            } catch {
+                if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
+                response = Self.problem(error)
+            }
         }
+        // Labels from bounded sets only: a registered template and its method, or "unmatched".
+        let labels = template.map { "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted($0.description))" }
+            ?? #"method="other",route="unmatched""#
+        histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
+                                           labels: labels + ",status=\"\(response.status)\"")
+        return response
     }
 
     /// Refuses a request on its head alone (an `HTTPScreen`): 401 problem+json with
@@ -167,9 +183,16 @@ public final class NavSimService: Sendable {
         },
     ] + StoryboardCatalog.routes { $0.storyboards })
 
-    func route(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+    func route(_ req: HTTPRequest, matched: (PathTemplate) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
-        return try Self.router.dispatch(self, req)
+        return try Self.router.dispatch(self, req, matched: matched)
+    }
+
+    /// `store.commit`, timed into the commit-latency histogram.
+    func commitTimed(_ commit: SessionCommit) throws {
+        let started = ContinuousClock.now
+        defer { histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started)) }
+        try store.commit(commit)
     }
 
     // MARK: - Session routes
@@ -329,7 +352,7 @@ public final class NavSimService: Sendable {
         guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
         do {
             try box.live.withLock { _ throws in
-                try store.commit(Persistence.creation(live))
+                try commitTimed(Persistence.creation(live))
             }
         } catch {
             sessions.remove(id)
@@ -549,7 +572,7 @@ public final class NavSimService: Sendable {
                 let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
                 let commit = try Persistence.commit(for: live, newState: outcome.state, version: version, at: at,
                                                     request: req, body: body, commands: commands, result: resultJSON)
-                do { try store.commit(commit) } catch {
+                do { try commitTimed(commit) } catch {
                     throw Problem.storage(error, "The operation could not be stored")
                 }
                 // The new version is encoded once, from the previous one's pieces; the reply
@@ -610,7 +633,7 @@ public final class NavSimService: Sendable {
 
     func metrics() -> HTTPResponse {
         let stats = store.statistics
-        let text = """
+        var text = """
         # HELP navsim_requests_total HTTP requests answered.
         # TYPE navsim_requests_total counter
         navsim_requests_total \(requestCount.load(ordering: .relaxed))
@@ -626,8 +649,17 @@ public final class NavSimService: Sendable {
         # HELP navsim_store_transactions_total SQLite transactions (group commit batches).
         # TYPE navsim_store_transactions_total counter
         navsim_store_transactions_total \(stats.batches)
+        # HELP navsim_sessions_loaded Sessions loaded in memory (the same count as navsim_sessions).
+        # TYPE navsim_sessions_loaded gauge
+        navsim_sessions_loaded \(sessions.count)
+        # HELP navsim_session_cache_bytes Bytes of encoded session representations kept for reads.
+        # TYPE navsim_session_cache_bytes gauge
+        navsim_session_cache_bytes \(sessions.cachedBytes.load(ordering: .relaxed))
 
         """
+        histograms.requestDuration.write(into: &text)
+        histograms.commitDuration.write(into: &text)
+        histograms.batchSize.write(into: &text)
         return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4")]), body: Array(text.utf8))
     }
 }
