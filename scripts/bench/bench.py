@@ -244,11 +244,16 @@ def main():
                 c.ok("POST", f"/v1/sessions/{sid}/controllers/nav/pop", {"animated": False})
         report.line("push at depth 500 vs depth 10, ms", median(pushes["d500"]) * 1e3, median(pushes["d10"]) * 1e3,
                     "<= 2x", "ms")
-        _, h, minimal = c.timed("POST", "/v1/sessions/d500/controllers/nav/push",
-                                {"viewController": {"id": "pmin"}, "animated": False}, {"Prefer": "return=minimal"})
-        applied = h.get("Preference-Applied", "none")
-        report.line("push reply bytes at depth 500, minimal vs full", len(minimal), sizes["d500"],
-                    f"independent of size; Preference-Applied: {applied}")
+        minimal, applied = {}, "none"
+        for sid in ("d10", "d500"):
+            _, h, body = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
+                                 {"viewController": {"id": "pmin"}, "animated": False}, {"Prefer": "return=minimal"})
+            minimal[sid] = len(body)
+            applied = h.get("Preference-Applied", "none")
+        report.line("push reply bytes at depth 500, minimal vs full", minimal["d500"], sizes["d500"],
+                    f"small; Preference-Applied: {applied}")
+        report.line("minimal push reply bytes, depth 500 vs depth 10", minimal["d500"], minimal["d10"],
+                    "independent of size")
 
         # (e) listing one page of 100 with many sessions against the same with 64.
         wrk(server.proc.pid, server.port, "/", listing_seconds, 16, "create.lua")

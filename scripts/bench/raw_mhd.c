@@ -3,8 +3,9 @@
  *
  *   raw_mhd PORT HEALTHZ_FILE SESSION_FILE
  *
- * Same daemon flags and pool as navsim's HTTPServer (AUTO_INTERNAL_THREAD | ITC | ERROR_LOG,
- * 8 pool threads), loopback only. `GET /healthz` answers HEALTHZ_FILE's bytes, any other GET the
+ * Same daemon flags, pool and connection options as navsim's HTTPServer defaults
+ * (AUTO_INTERNAL_THREAD | ITC | ERROR_LOG, 8 pool threads, 64 KiB per connection, 30 s idle
+ * timeout), loopback only. `GET /healthz` answers HEALTHZ_FILE's bytes, any other GET the
  * bytes of SESSION_FILE (what navsim answered for the session), each with the same headers navsim
  * sends. Like navsim, each reply is created per request with MHD_RESPMEM_MUST_COPY.
  * Runs until SIGTERM/SIGINT.
@@ -75,6 +76,8 @@ int main(int argc, char **argv) {
       MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
       MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) 8,
       MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 4096,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 30,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
       MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "raw_mhd: cannot start on port %s\n", argv[1]);
