@@ -577,9 +577,8 @@ public final class NavSimService: Sendable {
                 }
                 // The new version is encoded once, from the previous one's pieces; the reply
                 // splices its bytes (full) or the changed pieces (return=minimal).
-                let (changed, removed) = live.advance(to: outcome.state, version: version, in: sessions)
+                let (encoded, changed, removed) = live.advance(to: outcome.state, version: version, in: sessions)
                 slot = live
-                guard let encoded = live.encoded else { throw Problem.invalidBody("unreachable") }
                 if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
                     return .success(Self.json(201, bytes: Array(piece), etag: encoded.etag,
                                               location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)"))

@@ -43,6 +43,25 @@ import Testing
                                              state: reloaded.state).bytes)
     }
 
+    @Test func theCacheKeepsToItsBudget() throws {
+        let h = try ServiceHarness()
+        h.makeSession("a")
+        h.makeSession("b")
+        // Neither has been read, so neither copy carries bytes yet.
+        var a = try #require(live(h, "a")), b = try #require(live(h, "b"))
+        #expect(a.encoded == nil && b.encoded == nil)
+        let one = Encode.session(id: "a", version: 0, createdAt: a.createdAt, state: a.state).bytes.count
+        let registry = SessionRegistry(cacheBudget: one + one / 2)
+        #expect(a.encoding(in: registry).body.count == one)
+        #expect(registry.cachedBytes.load(ordering: .relaxed) == one)
+        // No room for b's bytes: answered, not kept.
+        #expect(b.encoding(in: registry).body.count == one)
+        #expect(b.encoded?.version == nil)
+        #expect(registry.cachedBytes.load(ordering: .relaxed) == one)
+        a.replaceEncoding(nil, in: registry)
+        #expect(registry.cachedBytes.load(ordering: .relaxed) == 0)
+    }
+
     @Test func deletingASessionGivesBackItsCachedBytes() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
@@ -184,9 +203,8 @@ import Testing
         let registry = try #require(h.service?.sessions)
         var three = try #require(live(h, "three"))
         let two = try #require(live(h, "two"))
-        let (changed, removed) = three.advance(to: two.state, version: three.version + 1, in: registry)
+        let (encoded, changed, removed) = three.advance(to: two.state, version: three.version + 1, in: registry)
         #expect(removed == ["gone"])
-        let encoded = try #require(three.encoded)
         let minimal = try JSON.parse(encoded.minimal(id: "three", window: Encode.window(two.state), changed: changed, removed: removed))
         #expect(minimal["removed"] == .array([.string("gone")]))
         #expect(minimal["controllers"]?["gone"] == nil)

@@ -20,28 +20,37 @@ struct LiveSession {
         self.state = state
     }
 
-    /// The current version's bytes, encoded now when not cached (once per version).
+    /// The current version's bytes, encoded now when not cached (once per version while the
+    /// registry's cache budget has room).
     mutating func encoding(in registry: SessionRegistry) -> EncodedSession {
         if let encoded, encoded.version == version { return encoded }
         let (fresh, _) = EncodedSession.make(id: id, version: version, createdAt: createdAt, state: state, previous: nil)
-        replaceEncoding(fresh, in: registry)
+        keep(fresh, in: registry)
         return fresh
     }
 
     /// Moves to `state` at `version` (after its commit) and encodes it, from the previous
     /// version's encoding when there is one.
-    /// - Returns: the ids whose object changed and those that left, in the session's order.
+    /// - Returns: the new version's encoding, the ids whose object changed and those that left,
+    ///   in the session's order.
     @discardableResult
     mutating func advance(to state: SessionState, version: Int, in registry: SessionRegistry)
-        -> (changed: [String], removed: [String]) {
+        -> (encoded: EncodedSession, changed: [String], removed: [String]) {
         let previous = encoding(in: registry)
         let (fresh, changed) = EncodedSession.make(id: id, version: version, createdAt: createdAt, state: state,
                                                    previous: previous)
         let removed = self.state.orderedControllers.map(\.id).filter { state.controllers[$0] == nil }
         self.state = state
         self.version = version
-        replaceEncoding(fresh, in: registry)
-        return (changed, removed)
+        keep(fresh, in: registry)
+        return (fresh, changed, removed)
+    }
+
+    /// Caches `fresh` when the registry's budget has room for it, and drops the old bytes otherwise
+    /// (the next read encodes again): memory stays bounded however many sessions are read.
+    private mutating func keep(_ fresh: EncodedSession, in registry: SessionRegistry) {
+        let total = registry.cachedBytes.load(ordering: .relaxed) - (encoded?.body.count ?? 0) + fresh.body.count
+        replaceEncoding(total <= registry.cacheBudget ? fresh : nil, in: registry)
     }
 
     /// Drops or replaces the cached bytes, counting the difference in the registry's gauge.
@@ -79,8 +88,14 @@ final class SessionRegistry: Sendable {
     }
 
     private let index = Mutex(Index())
-    /// Bytes of session representations held by the read cache (the `navsim_cached_bytes` gauge).
+    /// Bytes of session representations held by the read cache (the `navsim_session_cache_bytes` gauge).
     let cachedBytes = Atomic<Int>(0)
+    /// The most bytes the read cache keeps (checked without a global lock, so concurrent
+    /// sessions may overshoot it by one encoding each).
+    let cacheBudget: Int
+
+    /// `cacheBudget`: bytes of encoded sessions kept for reads, 256 MiB unless given.
+    init(cacheBudget: Int = 256 << 20) { self.cacheBudget = cacheBudget }
 
     func box(_ id: String) -> SessionBox? { index.withLock { $0.boxes[id] } }
 
