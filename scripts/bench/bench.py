@@ -28,6 +28,7 @@ class Client:
     """One keep-alive connection."""
 
     def __init__(self, port):
+        self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
     def call(self, method, path, body=None, headers=None):
@@ -36,8 +37,15 @@ class Client:
         if body is not None:
             data = json.dumps(body).encode()
             h["Content-Type"] = "application/json"
-        self.conn.request(method, path, body=data, headers=h)
-        resp = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, body=data, headers=h)
+            resp = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionError):
+            # The server closed the idle keep-alive connection (its idle timeout): one new one.
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            self.conn.request(method, path, body=data, headers=h)
+            resp = self.conn.getresponse()
         payload = resp.read()
         return resp.status, dict(resp.getheaders()), payload
 

@@ -40,8 +40,16 @@ static int load(const char *path, struct body *out) {
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url,
                               const char *method, const char *version, const char *upload_data,
                               size_t *upload_data_size, void **req_cls) {
-  (void) cls; (void) version; (void) upload_data; (void) upload_data_size; (void) req_cls;
+  (void) cls; (void) version; (void) upload_data;
+  static int marker;
   if (strcmp(method, "GET") != 0) return MHD_NO;
+  /* Answer on the second call, as navsim does: a reply queued on the first (headers-only) call
+     makes libmicrohttpd 0.9.75 close the connection instead of keeping it alive. */
+  if (*req_cls == NULL) {
+    *req_cls = &marker;
+    return MHD_YES;
+  }
+  *upload_data_size = 0;
   int is_health = strcmp(url, "/healthz") == 0;
   struct body *b = is_health ? &healthz : &session;
   struct MHD_Response *r = MHD_create_response_from_buffer(b->size, b->bytes, MHD_RESPMEM_MUST_COPY);
