@@ -16,6 +16,8 @@ public final class NavSimService: Sendable {
     let openAPI: [UInt8]
     let requestCount = Atomic<Int>(0)
     let refusalCount = Atomic<Int>(0)
+    /// Request-duration, commit-latency and batch-size histograms (`/metrics`).
+    let histograms = ServiceMetrics()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -44,27 +46,43 @@ public final class NavSimService: Sendable {
         self.tokens = tokens
         self.pictures = pictures
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
+        let batchSize = histograms.batchSize
+        store.batchObserver.withLock { $0 = { batchSize.observe(Double($0)) } }
         self.openAPI = openAPI
         self.limits = limits
         storyboards = try StoryboardCatalog(store: store, limits: limits, pictures: pictures)
+        var loaded: [LiveSession] = []
         for stored in try store.loadSessions() {
             let state = try Persistence.decodeState(stored)
-            _ = sessions.add(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
-                                         version: stored.session.version, state: state))
+            loaded.append(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
+                                      version: stored.session.version, state: state))
         }
+        sessions.load(loaded)
     }
 
     /// Answers one request. Never throws and never traps on input: every failure is a problem+json.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
-        if let refusal = screen(request) { return refusal }
-        do {
-            // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
-            return try route(request)
-        } catch {
-            if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
-            return Self.problem(error)
+        let started = ContinuousClock.now
+        var template: PathTemplate?
+        let response: HTTPResponse
+        if let refusal = screen(request) {
+            response = refusal
+        } else {
+            do {
+                // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
+                response = try route(request) { template = $0 }
+            } catch {
+                if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
+                response = Self.problem(error)
+            }
         }
+        // Labels from bounded sets only: a registered template and its method, or "unmatched".
+        let labels = template.map { "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted($0.description))" }
+            ?? #"method="other",route="unmatched""#
+        histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
+                                           labels: labels + ",status=\"\(response.status)\"")
+        return response
     }
 
     /// Refuses a request on its head alone (an `HTTPScreen`): 401 problem+json with
@@ -87,11 +105,23 @@ public final class NavSimService: Sendable {
     }
 
     static func json(_ status: Int, _ body: JSON, etag: Int? = nil, location: String? = nil) -> HTTPResponse {
-        var headers = HTTPHeaders([("Content-Type", "application/json")])
-        if let etag { headers.add("ETag", "\"\(etag)\"") }
-        if let location { headers.add("Location", location) }
-        return HTTPResponse(status: status, headers: headers, body: body.bytes)
+        json(status, bytes: body.bytes, etag: etag.map { "\"\($0)\"" }, location: location)
     }
+
+    /// A JSON reply from bytes already encoded; `etag` is the quoted tag (`"3"`).
+    static func json(_ status: Int, bytes: [UInt8], etag: String?, location: String? = nil, vary: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders([("Content-Type", "application/json")])
+        if let etag { headers.add("ETag", etag) }
+        if let location { headers.add("Location", location) }
+        if let vary { headers.add("Vary", vary) }
+        return HTTPResponse(status: status, headers: headers, body: bytes)
+    }
+
+    /// `GET /healthz`'s reply, built once: nothing in it changes (issue 11: no per-request work
+    /// that can be done once).
+    static let healthz = json(200, .object([("status", .string("ok"))]))
+    /// `GET /`'s reply, built once.
+    static let indexResponse = json(200, index)
 
     /// `GET /`: what this server is and where to start (links relative to the server).
     static let index = JSON.object([
@@ -117,8 +147,8 @@ public final class NavSimService: Sendable {
     /// derives 404 `not-found`, 405 with `Allow` and HEAD from this table, the bearer-token screen
     /// reads `requiresToken` from it, and the OpenAPI tests compare it with the spec.
     static let router = Router<NavSimService>([
-        Route("GET", "/") { _, _, _ throws(Problem) in json(200, index) },
-        Route("GET", "/healthz", requiresToken: false) { _, _, _ throws(Problem) in json(200, .object([("status", .string("ok"))])) },
+        Route("GET", "/") { _, _, _ throws(Problem) in indexResponse },
+        Route("GET", "/healthz", requiresToken: false) { _, _, _ throws(Problem) in healthz },
         Route("GET", "/openapi.yaml") { s, _, _ throws(Problem) in
             HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: s.openAPI)
         },
@@ -132,7 +162,7 @@ public final class NavSimService: Sendable {
         Route("DELETE", "/v1/sessions/{sid}") { s, req, p throws(Problem) in try s.deleteSession(req, p["sid"]) },
         Route("PUT", "/v1/sessions/{sid}/rootViewController") { s, req, p throws(Problem) in try s.setRoot(req, p["sid"]) },
         Route("POST", "/v1/sessions/{sid}/controllers") { s, req, p throws(Problem) in try s.createController(req, p["sid"]) },
-        Route("GET", "/v1/sessions/{sid}/controllers/{cid}") { s, _, p throws(Problem) in try s.getController(p["sid"], p["cid"]) },
+        Route("GET", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in try s.getController(req, p["sid"], p["cid"]) },
         Route("PATCH", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
             try s.updateController(req, p["sid"], p["cid"])
         },
@@ -153,9 +183,16 @@ public final class NavSimService: Sendable {
         },
     ] + StoryboardCatalog.routes { $0.storyboards })
 
-    func route(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+    func route(_ req: HTTPRequest, matched: (PathTemplate) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
-        return try Self.router.dispatch(self, req)
+        return try Self.router.dispatch(self, req, matched: matched)
+    }
+
+    /// `store.commit`, timed into the commit-latency histogram.
+    func commitTimed(_ commit: SessionCommit) throws {
+        let started = ContinuousClock.now
+        defer { histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started)) }
+        try store.commit(commit)
     }
 
     // MARK: - Session routes
@@ -190,10 +227,12 @@ public final class NavSimService: Sendable {
     }
 
     /// `GET /v1/sessions/{sid}/controllers/{cid}`.
-    func getController(_ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
-        try withSession(sid) { live throws(Problem) in
-            guard let c = live.state.controllers[cid] else { throw Problem.unknownController("No controller '\(cid)' in session '\(sid)'.") }
-            return Self.json(200, Encode.controller(c, in: live.state), etag: live.version)
+    func getController(_ req: HTTPRequest, _ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
+        try withSessionMutating(sid) { live throws(Problem) in
+            guard live.state.controllers[cid] != nil else { throw Problem.unknownController("No controller '\(cid)' in session '\(sid)'.") }
+            let encoded = live.encoding(in: sessions)
+            if let notModified = try Self.notModified(req, etag: encoded.etag) { return notModified }
+            return Self.json(200, bytes: Array(encoded.piece(cid) ?? []), etag: encoded.etag)
         }
     }
 
@@ -313,7 +352,7 @@ public final class NavSimService: Sendable {
         guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
         do {
             try box.live.withLock { _ throws in
-                try store.commit(Persistence.creation(live))
+                try commitTimed(Persistence.creation(live))
             }
         } catch {
             sessions.remove(id)
@@ -327,17 +366,30 @@ public final class NavSimService: Sendable {
         let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
         // In id order: the same before and after a restart (creation order is lost when the
         // store loads the sessions), and an `after` whose session was deleted still pages on.
-        let ids = sessions.ids().sorted()
-        let rest = req.query["after"].map { after in ids.filter { $0 > after } } ?? ids
-        let page = rest.prefix(limit)
+        // Keyset paging on the registry's sorted ids: a binary search for `after`, then a slice.
+        let (boxes, more) = sessions.page(after: req.query["after"], limit: limit)
         var items: [JSON] = []
-        for id in page {
-            guard let box = sessions.box(id), let s = box.live.withLock({ $0 }) else { continue }
-            items.append(.object([("id", .string(s.id)), ("version", .number(Double(s.version))), ("createdAt", .string(s.createdAt))]))
+        items.reserveCapacity(boxes.count)
+        var last: String?
+        for box in boxes {
+            guard let s = box.live.withLock({ $0.map { ($0.id, $0.version, $0.createdAt) } }) else { continue }
+            items.append(.object([("id", .string(s.0)), ("version", .number(Double(s.1))), ("createdAt", .string(s.2))]))
+            last = s.0
         }
         var members: [(String, JSON)] = [("sessions", .array(items))]
-        if rest.count > page.count, let last = page.last { members.append(("next", .string(last))) }
+        if more, let last { members.append(("next", .string(last))) }
         return Self.json(200, .object(members))
+    }
+
+    /// Runs `body` on the session under its lock, letting it update what the session caches.
+    func withSessionMutating<T>(_ sid: String, _ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
+        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        let result: Result<T, Problem> = box.live.withLock { slot in
+            guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
+            defer { slot = live }
+            do throws(Problem) { return .success(try body(&live)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     func withSession<T>(_ sid: String, _ body: (LiveSession) throws(Problem) -> T) throws(Problem) -> T {
@@ -353,18 +405,32 @@ public final class NavSimService: Sendable {
     /// DOT or SVG picture the `Accept` field asks for (docs/pictures.md).
     func getSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         let representation = try pictures.choose(req)
-        let snapshot = try withSession(sid) { $0 }
-        var version = snapshot.version
-        var state = snapshot.state
+        let requested: Int?
         if let v = req.query["version"] {
             guard let n = Int(v), n >= 0 else { throw Problem.invalidField("version", "version is a whole number.") }
-            guard n <= snapshot.version else {
-                throw Problem(status: 404, slug: "unknown-version", title: "Unknown version",
-                              detail: "Session '\(sid)' has versions 0…\(snapshot.version).")
-            }
-            if n != version { state = try replay(sid, to: n) }
-            version = n
+            requested = n
+        } else {
+            requested = nil
         }
+        // The current version's JSON is served from its cached bytes, under the session's lock.
+        let current: (snapshot: LiveSession, reply: HTTPResponse?) = try withSessionMutating(sid) { live throws(Problem) in
+            if let n = requested, n > live.version {
+                throw Problem(status: 404, slug: "unknown-version", title: "Unknown version",
+                              detail: "Session '\(sid)' has versions 0…\(live.version).")
+            }
+            let version = requested ?? live.version
+            // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it.
+            if let notModified = try Self.notModified(req, etag: representation.entityTag(version), vary: "Accept") {
+                return (live, notModified)
+            }
+            guard representation == .json, version == live.version else { return (live, nil) }
+            let encoded = live.encoding(in: sessions)
+            return (live, Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept"))
+        }
+        if let reply = current.reply { return reply }
+        let snapshot = current.snapshot
+        let version = requested ?? snapshot.version
+        let state = version == snapshot.version ? snapshot.state : try replay(sid, to: version)
         let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
         guard representation != .json else {
             var response = Self.json(200, session, etag: version)
@@ -403,6 +469,7 @@ public final class NavSimService: Sendable {
             do { try store.deleteSession(sid) } catch {
                 return .failure(Problem.storage(error, "Delete failed"))
             }
+            live?.replaceEncoding(nil, in: sessions)
             live = nil
             return .success(())
         }
@@ -428,6 +495,24 @@ public final class NavSimService: Sendable {
     static func ifMatch(_ req: HTTPRequest) -> String? {
         let lines = req.headers.values(for: "If-Match")
         return lines.isEmpty ? nil : lines.joined(separator: ", ")
+    }
+
+    /// RFC 9110 §13.1.2: a 304 when `If-None-Match` (every field line, joined) is `*` or lists
+    /// `etag` under weak comparison (`W/"3"` matches `"3"`); nil when absent or not matching.
+    /// A value that is not `*` or a list of entity tags is 400 `invalid-header`, as for `If-Match`.
+    /// The 304 carries the `ETag` (and `Vary`) a 200 would (RFC 9110 §15.4.5) and no content.
+    static func notModified(_ req: HTTPRequest, etag: String, vary: String? = nil) throws(Problem) -> HTTPResponse? {
+        let lines = req.headers.values(for: "If-None-Match")
+        guard !lines.isEmpty else { return nil }
+        let header = lines.joined(separator: ", ")
+        guard let tags = EntityTags(ifMatch: header) else {
+            throw Problem.invalidHeader("If-None-Match", "If-None-Match is * or a list of entity tags such as \"3\"; got \(header).")
+        }
+        let opaque = etag.utf8.count >= 2 ? String(etag.dropFirst().dropLast()) : etag
+        guard tags.matchesAny || tags.strong.contains(opaque) || tags.weak.contains(opaque) else { return nil }
+        var headers = HTTPHeaders([("ETag", etag)])
+        if let vary { headers.add("Vary", vary) }
+        return HTTPResponse(status: 304, headers: headers)
     }
 
     /// `after`/`limit` query values: absent means the default; anything but an integer in range is 422.
@@ -487,26 +572,32 @@ public final class NavSimService: Sendable {
                 let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
                 let commit = try Persistence.commit(for: live, newState: outcome.state, version: version, at: at,
                                                     request: req, body: body, commands: commands, result: resultJSON)
-                do { try store.commit(commit) } catch {
+                do { try commitTimed(commit) } catch {
                     throw Problem.storage(error, "The operation could not be stored")
                 }
-                live.state = outcome.state
-                live.version = version
+                // The new version is encoded once, from the previous one's pieces; the reply
+                // splices its bytes (full) or the changed pieces (return=minimal).
+                let (encoded, changed, removed) = live.advance(to: outcome.state, version: version, in: sessions)
                 slot = live
-                let session = Encode.session(id: live.id, version: version, createdAt: live.createdAt, state: live.state)
-                if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let c = live.state.controllers[cid] {
-                    return .success(Self.json(201, Encode.controller(c, in: live.state), etag: version,
+                if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
+                    return .success(Self.json(201, bytes: Array(piece), etag: encoded.etag,
                                               location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)"))
                 }
-                if turn {
-                    return .success(Self.json(200, .object([("version", .number(Double(version))), ("results", resultJSON),
-                                                            ("session", session)]), etag: version))
-                }
-                guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
+                let minimal = Self.prefersMinimal(req)
+                let session = minimal
+                    ? encoded.minimal(id: live.id, window: Encode.window(live.state), changed: changed, removed: removed)
+                    : encoded.body
                 var members: [(String, JSON)] = [("version", .number(Double(version)))]
-                members += Encode.resultMembers(r)
-                members.append(("session", session))
-                return .success(Self.json(200, .object(members), etag: version))
+                if turn {
+                    members.append(("results", resultJSON))
+                } else {
+                    guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
+                    members += Encode.resultMembers(r)
+                }
+                var response = Self.json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
+                                         etag: encoded.etag, vary: "Prefer")
+                if minimal { response.headers.add("Preference-Applied", "return=minimal") }
+                return .success(response)
             } catch let p as Problem {
                 return .failure(p)
             } catch {
@@ -516,9 +607,32 @@ public final class NavSimService: Sendable {
         return try result.get()
     }
 
+    /// RFC 7240 §4.2: whether a `Prefer` field line asks for `return=minimal`. Preferences are
+    /// comma-separated, their parameters (after `;`) ignored, the name matched in any case, the
+    /// value with or without quotes. Any other preference, or none, means the full reply.
+    static func prefersMinimal(_ req: HTTPRequest) -> Bool {
+        for line in req.headers.values(for: "Prefer") {
+            for preference in line.split(separator: ",") {
+                let token = preference.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                let parts = token.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, Self.trimmed(parts[0]).lowercased() == "return" else { continue }
+                var value = Self.trimmed(parts[1])
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                if value.lowercased() == "minimal" { return true }
+            }
+        }
+        return false
+    }
+
+    /// `text` without leading and trailing spaces and tabs (OWS, RFC 9110 §5.6.3).
+    static func trimmed(_ text: Substring) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return String(text.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+
     func metrics() -> HTTPResponse {
         let stats = store.statistics
-        let text = """
+        var text = """
         # HELP navsim_requests_total HTTP requests answered.
         # TYPE navsim_requests_total counter
         navsim_requests_total \(requestCount.load(ordering: .relaxed))
@@ -534,8 +648,17 @@ public final class NavSimService: Sendable {
         # HELP navsim_store_transactions_total SQLite transactions (group commit batches).
         # TYPE navsim_store_transactions_total counter
         navsim_store_transactions_total \(stats.batches)
+        # HELP navsim_sessions_loaded Sessions loaded in memory (the same count as navsim_sessions).
+        # TYPE navsim_sessions_loaded gauge
+        navsim_sessions_loaded \(sessions.count)
+        # HELP navsim_session_cache_bytes Bytes of encoded session representations kept for reads.
+        # TYPE navsim_session_cache_bytes gauge
+        navsim_session_cache_bytes \(sessions.cachedBytes.load(ordering: .relaxed))
 
         """
+        histograms.requestDuration.write(into: &text)
+        histograms.commitDuration.write(into: &text)
+        histograms.batchSize.write(into: &text)
         return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4")]), body: Array(text.utf8))
     }
 }

@@ -96,9 +96,12 @@ struct Router<Context: Sendable>: Sendable {
     }
 
     /// Runs the handler of the request's route, or throws the 404/405 the registrations imply.
-    func dispatch(_ context: Context, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    /// `matched` is told the route's template before its handler runs (metrics label by it).
+    func dispatch(_ context: Context, _ request: HTTPRequest, matched: (PathTemplate) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
         switch resolve(method: request.method, path: request.pathSegments) {
-        case let .route(route, parameters): return try route.handler(context, request, parameters)
+        case let .route(route, parameters):
+            matched(route.template)
+            return try route.handler(context, request, parameters)
         case let .methodNotAllowed(allow): throw Problem.methodNotAllowed(request.method, allow: allow)
         case .notFound: throw Problem.notFound(request.path)
         }

@@ -79,19 +79,41 @@ enum Encode {
     }
 
     static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> JSON {
-        let inWindow = s.orderedControllers.map(\.id).filter(s.isViewInWindow)
-        return .object([
+        .object(sessionHead(id: id, version: version, createdAt: createdAt, state: s)
+            + [("controllers", .object(s.orderedControllers.map { ($0.id, controller($0, in: s)) }))])
+    }
+
+    /// The Session members before `controllers`, in reply order.
+    static func sessionHead(id: String, version: Int, createdAt: String, state s: SessionState) -> [(String, JSON)] {
+        [
             ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
             ("traits", traits(s.traits)),
             ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue)),
                                  ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))])),
-            ("window", .object([
-                ("rootViewController", .from(s.rootViewController)),
-                ("visibleViewController", .from(s.visibleViewController)),
-                ("viewsInWindow", .from(inWindow)),
-            ])),
-            ("controllers", .object(s.orderedControllers.map { ($0.id, controller($0, in: s)) })),
+            ("window", window(s)),
+        ]
+    }
+
+    /// The Session's `window` member.
+    static func window(_ s: SessionState) -> JSON {
+        .object([
+            ("rootViewController", .from(s.rootViewController)),
+            ("visibleViewController", .from(s.visibleViewController)),
+            ("viewsInWindow", .from(s.orderedControllers.map(\.id).filter(s.isViewInWindow))),
         ])
+    }
+
+    /// `{…members, "<key>": <raw>}`: an object whose last member is already-encoded JSON, so a
+    /// cached representation is spliced in, not encoded again. Same bytes as encoding the whole.
+    static func object(_ members: [(String, JSON)], lastKey: String, raw: [UInt8]) -> [UInt8] {
+        var out = JSON.object(members).bytes
+        out.removeLast()  // "}"
+        if !members.isEmpty { out.append(UInt8(ascii: ",")) }
+        JSON.writeString(lastKey, into: &out)
+        out.append(UInt8(ascii: ":"))
+        out.append(contentsOf: raw)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     static func event(_ e: Event) -> JSON {
@@ -135,5 +157,73 @@ enum Encode {
         if r.returnsValue || r.returned != nil { m.append(("returned", r.returned.map { .from($0) } ?? .null)) }
         if !r.warnings.isEmpty { m.append(("warnings", .array(r.warnings.map(warning)))) }
         return m
+    }
+}
+
+/// A session's JSON representation at one version, as bytes (issue 11: reads are served from
+/// bytes). Each controller's piece is a range of ``body``; a new version encodes the controllers
+/// and compares each piece with the previous version's, which is how a `Prefer: return=minimal`
+/// reply knows which controllers changed.
+struct EncodedSession: Sendable {
+    /// The version ``body`` shows.
+    let version: Int
+    /// The whole Session object, byte-identical to `Encode.session(…).bytes`.
+    let body: [UInt8]
+    /// Where each controller's object lies in ``body``, by id.
+    let pieces: [String: Range<Int>]
+    /// The entity tag of this version, quoted (`"3"`), computed once.
+    let etag: String
+
+    /// Encodes `state` as version `version`.
+    /// - Returns: the encoding and the ids whose object differs byte for byte from the one in
+    ///   `previous` (every id when `previous` is nil), in the session's order.
+    static func make(id: String, version: Int, createdAt: String, state: SessionState,
+                     previous: EncodedSession?) -> (EncodedSession, changed: [String]) {
+        var out = JSON.object(Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state)).bytes
+        out.removeLast()  // "}"
+        out.append(contentsOf: #","controllers":{"#.utf8)
+        var pieces: [String: Range<Int>] = [:]
+        pieces.reserveCapacity(state.controllers.count)
+        var changed: [String] = []
+        for (i, c) in state.orderedControllers.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(c.id, into: &out)
+            out.append(UInt8(ascii: ":"))
+            let start = out.count
+            Encode.controller(c, in: state).write(into: &out)
+            if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(out[start...]) {
+                // Unchanged: not reported to a minimal reply.
+            } else {
+                changed.append(c.id)
+            }
+            pieces[c.id] = start..<out.count
+        }
+        out.append(contentsOf: "}}".utf8)
+        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\""), changed)
+    }
+
+    /// The controller `id`'s object, or nil when the session has none of that id.
+    func piece(_ id: String) -> ArraySlice<UInt8>? { pieces[id].map { body[$0] } }
+
+    /// The Session of a `Prefer: return=minimal` reply: `id`, `version`, `window`, the
+    /// `controllers` in `changed` (from this encoding's bytes) and `removed`, the ids of the
+    /// controllers that left the session.
+    func minimal(id: String, window: JSON, changed: [String], removed: [String]) -> [UInt8] {
+        var out = JSON.object([("id", .string(id)), ("version", .number(Double(version))), ("window", window)]).bytes
+        out.removeLast()  // "}"
+        out.append(contentsOf: #","controllers":{"#.utf8)
+        var first = true
+        for cid in changed {
+            guard let piece = piece(cid) else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSON.writeString(cid, into: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: piece)
+        }
+        out.append(contentsOf: #"},"removed":"#.utf8)
+        JSON.array(removed.map(JSON.string)).write(into: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }

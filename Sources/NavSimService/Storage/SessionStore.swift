@@ -300,6 +300,7 @@ public final class SessionStore: Sendable {
             counters.batches += 1
             counters.largestBatch = max(counters.largestBatch, commits.count)
         }
+        batchObserver.withLock { $0 }?(commits.count)
         return results
     }
 
@@ -489,6 +490,9 @@ public final class SessionStore: Sendable {
     }
 
     // MARK: Metrics
+
+    /// Told each transaction's commit count once it is written (the service's batch-size histogram).
+    public let batchObserver = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     /// Counters for /metrics: commits, batches (transactions), largest batch.
     ///

@@ -1,0 +1,124 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import NavSimService
+
+/// `/metrics` in Prometheus' text format: the old counters and gauges, and issue 11's histograms.
+@Suite struct MetricsTests {
+    /// One sample line: name, labels, value.
+    struct Sample: Equatable {
+        var name: String
+        var labels: [String: String]
+        var value: Double
+    }
+
+    /// Parses the exposition; records an issue for any line that is neither a comment nor a sample.
+    func parse(_ text: String) -> (samples: [Sample], types: [String: String]) {
+        var samples: [Sample] = []
+        var types: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("# TYPE ") {
+                let parts = line.split(separator: " ")
+                if parts.count == 4 { types[String(parts[2])] = String(parts[3]) }
+                continue
+            }
+            if line.hasPrefix("#") { continue }
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                Issue.record("not a sample: \(line)")
+                continue
+            }
+            let head = line[..<space]
+            var labels: [String: String] = [:]
+            var name = String(head)
+            if let open = head.firstIndex(of: "{"), head.last == "}" {
+                name = String(head[..<open])
+                let inner = head[head.index(after: open)..<head.index(before: head.endIndex)]
+                // Values here hold no commas or escaped quotes, except route templates' braces.
+                for pair in inner.split(separator: ",") {
+                    let kv = pair.split(separator: "=", maxSplits: 1)
+                    guard kv.count == 2, kv[1].hasPrefix("\""), kv[1].hasSuffix("\"") else {
+                        Issue.record("bad label in \(line)")
+                        continue
+                    }
+                    labels[String(kv[0])] = String(kv[1].dropFirst().dropLast())
+                }
+            }
+            samples.append(Sample(name: name, labels: labels, value: value))
+        }
+        return (samples, types)
+    }
+
+    @Test func histogramsByRouteAndStatusBesideTheOldMetrics() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        h.ok("GET", "/v1/sessions/s")
+        h.ok("GET", "/v1/sessions/s")
+        h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "a"}, "animated": false}"#)
+        #expect(h.send("GET", "/v1/sessions/nope").status == 404)
+        #expect(h.send("GET", "/no/such/path").status == 404)
+        let reply = h.ok("GET", "/metrics")
+        #expect(reply.headers["content-type"] == "text/plain; version=0.0.4")
+        let (samples, types) = parse(reply.text)
+        for name in ["navsim_requests_total", "navsim_uikit_refusals_total", "navsim_sessions", "navsim_store_commits_total",
+                     "navsim_store_transactions_total", "navsim_sessions_loaded", "navsim_session_cache_bytes"] {
+            #expect(samples.contains { $0.name == name }, "\(name)")
+        }
+        #expect(types["navsim_http_request_duration_seconds"] == "histogram")
+        #expect(types["navsim_store_commit_duration_seconds"] == "histogram")
+        #expect(types["navsim_store_batch_size"] == "histogram")
+        #expect(types["navsim_session_cache_bytes"] == "gauge")
+        #expect(samples.first { $0.name == "navsim_sessions_loaded" }?.value == 1)
+        #expect((samples.first { $0.name == "navsim_session_cache_bytes" }?.value ?? 0) > 0)
+
+        func count(_ name: String, _ labels: [String: String]) -> Double? {
+            samples.first { $0.name == name + "_count" && $0.labels == labels }?.value
+        }
+        // Labelled by the template, not the raw path; the unknown session's 404 is the same route.
+        let session = ["method": "GET", "route": "/v1/sessions/{sid}", "status": "200"]
+        #expect(count("navsim_http_request_duration_seconds", session) == 2)
+        #expect(count("navsim_http_request_duration_seconds", session.merging(["status": "404"]) { $1 }) == 1)
+        #expect(count("navsim_http_request_duration_seconds", ["method": "other", "route": "unmatched", "status": "404"]) == 1)
+        #expect(count("navsim_http_request_duration_seconds",
+                      ["method": "POST", "route": "/v1/sessions/{sid}/controllers/{cid}/{operation}", "status": "200"]) == 1)
+        #expect(!samples.contains { $0.labels["route"]?.contains("/v1/sessions/s") == true })
+        // Two commits (the creation and the push), each its own transaction here.
+        #expect(count("navsim_store_commit_duration_seconds", [:]) == 2)
+        #expect(count("navsim_store_batch_size", [:]) == 2)
+
+        // Buckets are cumulative and end in +Inf == _count.
+        let series = Dictionary(grouping: samples.filter { $0.name.hasSuffix("_bucket") }) { s -> String in
+            s.name + s.labels.filter { $0.key != "le" }.sorted { $0.key < $1.key }.description
+        }
+        #expect(!series.isEmpty)
+        for (_, buckets) in series {
+            let values = buckets.map(\.value)
+            #expect(values == values.sorted(), "\(buckets)")
+            #expect(buckets.last?.labels["le"] == "+Inf")
+            let base = String(buckets[0].name.dropLast("_bucket".count))
+            var labels = buckets[0].labels
+            labels["le"] = nil
+            #expect(count(base, labels) == buckets.last?.value)
+        }
+    }
+
+    @Test func labelValuesAreEscaped() {
+        #expect(HistogramFamily.quoted(#"a"b\c"#) == #""a\"b\\c""#)
+        let family = HistogramFamily(name: "x_seconds", help: "h", bounds: [1, 2])
+        family.observe(0.5)
+        family.observe(2)
+        family.observe(7)
+        var out = ""
+        family.write(into: &out)
+        #expect(out == """
+            # HELP x_seconds h
+            # TYPE x_seconds histogram
+            x_seconds_bucket{le="1"} 1
+            x_seconds_bucket{le="2"} 2
+            x_seconds_bucket{le="+Inf"} 3
+            x_seconds_sum 9.5
+            x_seconds_count 3
+
+            """)
+    }
+}

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""navsim's performance figures beside their anchors, measured in one run (issue 11).
+
+Called by scripts/bench.sh, which builds the binary and the two C anchors first:
+
+    bench.py --navsim BIN --raw RAW_MHD --naive NAIVE_SQLITE [--quick] [--rounds N] [--seconds S]
+
+Everything listens on 127.0.0.1 and every load is bounded by a duration (wrk -d) or a count.
+Anchors and navsim alternate round by round and each figure is the median of the rounds, so a
+noisy neighbour hurts both sides alike. CPU per request is the server process's utime + stime
+(/proc/PID/stat) over the run divided by the requests wrk counted.
+
+Output, one line per figure:  figure  navsim  anchor  ratio  (target)
+"""
+import argparse, http.client, json, os, re, shutil, statistics, subprocess, sys, tempfile, threading, time
+
+TICK = os.sysconf("SC_CLK_TCK")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14 and 15)
+
+
+class Client:
+    """One keep-alive connection."""
+
+    def __init__(self, port):
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method, path, body=None, headers=None):
+        h = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            h["Content-Type"] = "application/json"
+        try:
+            self.conn.request(method, path, body=data, headers=h)
+            resp = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionError):
+            # The server closed the idle keep-alive connection (its idle timeout): one new one.
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            self.conn.request(method, path, body=data, headers=h)
+            resp = self.conn.getresponse()
+        payload = resp.read()
+        return resp.status, dict(resp.getheaders()), payload
+
+    def ok(self, method, path, body=None, headers=None):
+        status, h, payload = self.call(method, path, body, headers)
+        if status >= 300:
+            sys.exit(f"bench: {method} {path} answered {status}: {payload[:300]!r}")
+        return h, payload
+
+    def timed(self, method, path, body=None, headers=None):
+        start = time.perf_counter()
+        h, payload = self.ok(method, path, body, headers)
+        return time.perf_counter() - start, h, payload
+
+
+class Navsim:
+    def __init__(self, binary, folder):
+        env = dict(os.environ, NAVSIM_DB=os.path.join(folder, "navsim.sqlite"), NAVSIM_PORT="0",
+                   NAVSIM_HOST="127.0.0.1")
+        args = [binary, "serve", "--max-stack-depth", "1000", "--max-spec-width", "1000",
+                "--max-controllers", "5000"]
+        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 60
+        self.port = None
+        while time.time() < deadline and self.port is None:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+            if m:
+                self.port = int(m.group(1))
+        if self.port is None:
+            self.stop()
+            sys.exit("bench: navsim did not say where it listens")
+        # Drain the request log, or the server blocks once the pipe is full.
+        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Raw:
+    def __init__(self, binary, port, healthz, session):
+        self.port = port
+        self.proc = subprocess.Popen([binary, str(port), healthz, session])
+        for _ in range(100):
+            try:
+                Client(port).ok("GET", "/healthz")
+                return
+            except OSError:
+                time.sleep(0.05)
+        sys.exit("bench: raw_mhd did not start")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wrk(pid, port, path, seconds, connections, script=None, env=None):
+    """Runs wrk against 127.0.0.1:port; returns (requests per second, server CPU µs per request)."""
+    args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s"]
+    if script:
+        args += ["-s", os.path.join(HERE, script)]
+    args.append(f"http://127.0.0.1:{port}{path}")
+    before = cpu_seconds(pid)
+    out = subprocess.run(args, capture_output=True, text=True, env=dict(os.environ, **(env or {})), timeout=seconds + 60).stdout
+    used = cpu_seconds(pid) - before
+    m = re.search(r"(\d+) requests in ([\d.]+)(\w+)", out)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if not m or not rate:
+        sys.exit(f"bench: wrk said nothing useful:\n{out}")
+    if bad and int(bad.group(1)) > int(m.group(1)) // 100:
+        sys.exit(f"bench: {bad.group(1)} of {m.group(1)} answers were errors:\n{out}")
+    count = int(m.group(1))
+    return float(rate.group(1)), (used * 1e6 / count if count else 0.0)
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+class Report:
+    def __init__(self):
+        self.rows = []
+        print(f"{'figure':<52} {'navsim':>12} {'anchor':>12} {'ratio':>8}  target")
+
+    def line(self, figure, ours, anchor, target, unit=""):
+        ratio = ours / anchor if anchor else float("inf")
+        print(f"{figure:<52} {ours:>10.1f}{unit:>2} {anchor:>10.1f}{unit:>2} {ratio:>7.2f}x  ({target})", flush=True)
+
+
+def make_nav_session(client, sid, depth):
+    """A session whose window root is a navigation controller with `depth` children; controllers c0…"""
+    vcs = [{"id": f"c{i}", "title": f"Screen {i}"} for i in range(depth)]
+    client.ok("POST", "/v1/sessions", {"id": sid, "root": {"id": "nav", "kind": "navigationController", "viewControllers": vcs}})
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--navsim", required=True)
+    p.add_argument("--raw", required=True)
+    p.add_argument("--naive", required=True)
+    p.add_argument("--quick", action="store_true", help="one round of 2 s runs and smaller sessions")
+    p.add_argument("--rounds", type=int)
+    p.add_argument("--seconds", type=int)
+    a = p.parse_args()
+    rounds = a.rounds or (1 if a.quick else 3)
+    seconds = a.seconds or (2 if a.quick else 5)
+    history_entries = 2000
+    listing_seconds = 3 if a.quick else 8
+
+    folder = tempfile.mkdtemp(prefix="navsim-bench-")
+    server = raw = None
+    try:
+        server = Navsim(a.navsim, folder)
+        c = Client(server.port)
+        report = Report()
+
+        # Listing while the server holds few sessions: the baseline of the listing figure.
+        for i in range(64):
+            make_nav_session(c, f"w{i:02d}", 10)
+        listing_small = [c.timed("GET", "/v1/sessions?limit=100")[0] for _ in range(50)]
+
+        # (a) reads: the 10-controller session's bytes, served by navsim and by raw libmicrohttpd.
+        _, session_bytes = c.ok("GET", "/v1/sessions/w00")
+        _, healthz_bytes = c.ok("GET", "/healthz")
+        with open(os.path.join(folder, "session.json"), "wb") as f:
+            f.write(session_bytes)
+        with open(os.path.join(folder, "healthz.json"), "wb") as f:
+            f.write(healthz_bytes)
+        raw = Raw(a.raw, free_port(), os.path.join(folder, "healthz.json"), os.path.join(folder, "session.json"))
+        ours, theirs = {"get": [], "health": []}, {"get": [], "health": []}
+        for _ in range(rounds):
+            ours["get"].append(wrk(server.proc.pid, server.port, "/v1/sessions/w00", seconds, 16))
+            theirs["get"].append(wrk(raw.proc.pid, raw.port, "/v1/sessions/w00", seconds, 16))
+            ours["health"].append(wrk(server.proc.pid, server.port, "/healthz", seconds, 16))
+            theirs["health"].append(wrk(raw.proc.pid, raw.port, "/healthz", seconds, 16))
+        raw.stop()
+        raw = None
+        get_rate = median([r for r, _ in ours["get"]]), median([r for r, _ in theirs["get"]])
+        get_cpu = median([u for _, u in ours["get"]]), median([u for _, u in theirs["get"]])
+        health_cpu = median([u for _, u in ours["health"]]), median([u for _, u in theirs["health"]])
+        report.line(f"GET session, 10 controllers ({len(session_bytes)} B), req/s", *get_rate, ">= 0.7x raw")
+        report.line("GET session, CPU us/req", *get_cpu, "<= 1.5x raw")
+        report.line("GET /healthz, CPU us/req", *health_cpu, "near raw")
+        status, _, _ = c.call("GET", "/v1/sessions/w00", headers={"If-None-Match": '"0"'})
+        print(f"{'conditional GET (If-None-Match: current tag)':<52} {'status ' + str(status):>12}{'':>24}  (304)")
+
+        # (b) durable writes: 64 connections on their own sessions, on one session, and the naive writer.
+        own = ",".join(f"w{i:02d}" for i in range(64))
+        writes_own, writes_one, naive = [], [], []
+        for _ in range(rounds):
+            writes_own.append(wrk(server.proc.pid, server.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": own}))
+            out = subprocess.run([a.naive, os.path.join(folder, "naive.sqlite"), str(seconds), "600"],
+                                 capture_output=True, text=True, check=True).stdout.split()
+            naive.append((float(out[0]), float(out[1])))
+            writes_one.append(wrk(server.proc.pid, server.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": "w63"}))
+        own_rate = median([r for r, _ in writes_own])
+        report.line("durable writes, 64 conns, own sessions, ops/s", own_rate, median([r for r, _ in naive]), ">= 3.5x naive")
+        report.line("durable write CPU us/op (navsim vs naive)", median([u for _, u in writes_own]),
+                    median([u for _, u in naive]), "navsim <= 120 us")
+        report.line("64 conns on ONE session vs own sessions, ops/s", median([r for r, _ in writes_one]), own_rate, ">= 0.8x")
+        stats = dict(re.findall(r"^(navsim_store_\w+_total) (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M))
+        commits, batches = int(stats.get("navsim_store_commits_total", 0)), int(stats.get("navsim_store_transactions_total", 1))
+        print(f"{'average group-commit batch so far':<52} {commits / max(batches, 1):>12.2f}")
+
+        # (c) time travel: ?version=10 against ?version=N-10 of an N-entry push/pop session.
+        make_nav_session(c, "hist", 1)
+        for i in range(1, history_entries):
+            if i % 2:
+                c.ok("POST", "/v1/sessions/hist/controllers/nav/push", {"viewController": {"id": f"h{i}"}, "animated": False})
+            else:
+                c.ok("POST", "/v1/sessions/hist/controllers/nav/pop", {"animated": False})
+        early, late = [], []
+        for _ in range(3 if a.quick else 5):
+            early.append(c.timed("GET", "/v1/sessions/hist?version=10")[0])
+            late.append(c.timed("GET", f"/v1/sessions/hist?version={history_entries - 10}")[0])
+        report.line(f"?version={history_entries - 10} vs ?version=10, ms", median(late) * 1e3, median(early) * 1e3,
+                    "<= 2x, under 5 ms", "ms")
+
+        # (d) a push at depth 500 against one at depth 10, and the size of its reply.
+        make_nav_session(c, "d10", 10)
+        make_nav_session(c, "d500", 500)
+        pushes = {"d10": [], "d500": []}
+        sizes = {}
+        for i in range(10 if a.quick else 30):
+            for sid in ("d10", "d500"):
+                t, _, full = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
+                                     {"viewController": {"id": f"p{i}"}, "animated": False})
+                pushes[sid].append(t)
+                sizes[sid] = len(full)
+                c.ok("POST", f"/v1/sessions/{sid}/controllers/nav/pop", {"animated": False})
+        report.line("push at depth 500 vs depth 10, ms", median(pushes["d500"]) * 1e3, median(pushes["d10"]) * 1e3,
+                    "<= 2x", "ms")
+        minimal, applied = {}, "none"
+        for sid in ("d10", "d500"):
+            _, h, body = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
+                                 {"viewController": {"id": "pmin"}, "animated": False}, {"Prefer": "return=minimal"})
+            minimal[sid] = len(body)
+            applied = h.get("Preference-Applied", "none")
+        report.line("push reply bytes at depth 500, minimal vs full", minimal["d500"], sizes["d500"],
+                    f"small; Preference-Applied: {applied}")
+        report.line("minimal push reply bytes, depth 500 vs depth 10", minimal["d500"], minimal["d10"],
+                    "independent of size")
+
+        # (e) listing one page of 100 with many sessions against the same with 64.
+        wrk(server.proc.pid, server.port, "/", listing_seconds, 16, "create.lua")
+        count = int(re.search(r"^navsim_sessions (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M).group(1))
+        listing_big = [c.timed("GET", "/v1/sessions?limit=100")[0] for _ in range(50)]
+        report.line(f"list 100 of {count} sessions vs of 64, p50 ms", median(listing_big) * 1e3, median(listing_small) * 1e3,
+                    "flat", "ms")
+    finally:
+        if raw:
+            raw.stop()
+        if server:
+            server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

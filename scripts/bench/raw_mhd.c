@@ -1,0 +1,99 @@
+/*
+ * The benchmark's anchor for reads (scripts/bench.sh): libmicrohttpd 0.9.75 with nothing on top.
+ *
+ *   raw_mhd PORT HEALTHZ_FILE SESSION_FILE
+ *
+ * Same daemon flags, pool and connection options as navsim's HTTPServer defaults
+ * (AUTO_INTERNAL_THREAD | ITC | ERROR_LOG, 8 pool threads, 64 KiB per connection, 30 s idle
+ * timeout), loopback only. `GET /healthz` answers HEALTHZ_FILE's bytes, any other GET the
+ * bytes of SESSION_FILE (what navsim answered for the session), each with the same headers navsim
+ * sends. Like navsim, each reply is created per request with MHD_RESPMEM_MUST_COPY.
+ * Runs until SIGTERM/SIGINT.
+ */
+#include <microhttpd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct body { char *bytes; size_t size; };
+static struct body healthz, session;
+static volatile sig_atomic_t stopping = 0;
+
+static void on_signal(int sig) { (void) sig; stopping = 1; }
+
+static int load(const char *path, struct body *out) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  out->bytes = malloc(n > 0 ? (size_t) n : 1);
+  out->size = fread(out->bytes, 1, (size_t) n, f);
+  fclose(f);
+  return 0;
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url,
+                              const char *method, const char *version, const char *upload_data,
+                              size_t *upload_data_size, void **req_cls) {
+  (void) cls; (void) version; (void) upload_data;
+  static int marker;
+  if (strcmp(method, "GET") != 0) return MHD_NO;
+  /* Answer on the second call, as navsim does: a reply queued on the first (headers-only) call
+     makes libmicrohttpd 0.9.75 close the connection instead of keeping it alive. */
+  if (*req_cls == NULL) {
+    *req_cls = &marker;
+    return MHD_YES;
+  }
+  *upload_data_size = 0;
+  int is_health = strcmp(url, "/healthz") == 0;
+  struct body *b = is_health ? &healthz : &session;
+  struct MHD_Response *r = MHD_create_response_from_buffer(b->size, b->bytes, MHD_RESPMEM_MUST_COPY);
+  if (!r) return MHD_NO;
+  MHD_add_response_header(r, "Content-Type", "application/json");
+  if (!is_health) {
+    MHD_add_response_header(r, "ETag", "\"10\"");
+    MHD_add_response_header(r, "Vary", "Accept");
+  }
+  enum MHD_Result ret = MHD_queue_response(connection, MHD_HTTP_OK, r);
+  MHD_destroy_response(r);
+  return ret;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: raw_mhd PORT HEALTHZ_FILE SESSION_FILE\n");
+    return 2;
+  }
+  if (load(argv[2], &healthz) || load(argv[3], &session)) {
+    perror("raw_mhd: reading a body file");
+    return 1;
+  }
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_port = htons((uint16_t) atoi(argv[1]));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  struct MHD_Daemon *d = MHD_start_daemon(
+      MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, (uint16_t) atoi(argv[1]),
+      NULL, NULL, answer, NULL,
+      MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
+      MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) 8,
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 4096,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 30,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
+      MHD_OPTION_END);
+  if (!d) {
+    fprintf(stderr, "raw_mhd: cannot start on port %s\n", argv[1]);
+    return 1;
+  }
+  signal(SIGTERM, on_signal);
+  signal(SIGINT, on_signal);
+  while (!stopping) pause();
+  MHD_stop_daemon(d);
+  return 0;
+}
