@@ -35,7 +35,7 @@ public struct ControllerSpec: Sendable, Equatable {
     public var segues: [SegueSpec]?
     /// Embedded children (storyboard embed segues): added when the container loads its view.
     public var embedded: [ControllerRef]?
-    /// Storyboard ids are preferred ids: when taken, `#2`, `#3`, … is appended (API.md).
+    /// Storyboard ids are preferred ids: when taken, `~2`, `~3`, … is appended (API.md).
     public var appendsSuffixWhenTaken: Bool = false
 
     public init(id: ControllerID? = nil, kind: ControllerKind = .viewController, className: String? = nil) {

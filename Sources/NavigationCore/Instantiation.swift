@@ -13,9 +13,11 @@ extension Engine {
 
     mutating func newID(_ wanted: ControllerID?, suffixWhenTaken: Bool = false) throws(Refusal) -> ControllerID {
         if let wanted, suffixWhenTaken, state.controllers[wanted] != nil {
+            // `~` is unreserved in URLs (RFC 3986 §2.3), so the id is a path segment as it is;
+            // sessions stored with the former `#2` ids keep them.
             var n = 2
-            while state.controllers["\(wanted)#\(n)"] != nil { n += 1 }
-            return "\(wanted)#\(n)"
+            while state.controllers["\(wanted)~\(n)"] != nil { n += 1 }
+            return "\(wanted)~\(n)"
         }
         if let wanted {
             guard !wanted.isEmpty else { throw .input(.invalid("A controller id cannot be empty.", field: "id")) }

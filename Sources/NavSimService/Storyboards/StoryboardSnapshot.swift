@@ -35,7 +35,7 @@ struct StoryboardSnapshot: Sendable {
     /// The ControllerSpec of the controller at `address` (a storyboard reference is followed to
     /// the scene it stands for), with its relationship and embed children (R102: instantiated
     /// with it) and its segue table (R97). Ids are the Storyboard ID, else the element id, with
-    /// `#2`, `#3`, … appended by the core when taken (API.md "Storyboards").
+    /// `~2`, `~3`, … appended by the core when taken (API.md "Storyboards").
     ///
     /// A scene already being instantiated further up (`enclosing`, the scenes whose children are
     /// being built) is a real containment cycle: 409 `relationship-cycle`. A deep chain that never
@@ -150,28 +150,40 @@ struct StoryboardSnapshot: Sendable {
     /// from `destinationStoryboard` (references are followed); a `triggerSegue` may name the segue
     /// by its element id (API.md, `Controller.segue(named:acceptingElementID:)`). Unwinds
     /// (R99: the core finds the destination), unknown identifiers and controllers without a
-    /// storyboard (D18, raised by the core) come back unchanged, as does a trigger that
-    /// `shouldPerformSegue` vetoes (R96: nothing is instantiated).
+    /// storyboard (D18, raised by the core) come back without a destination, as does a trigger that
+    /// `shouldPerformSegue` vetoes (R96: nothing is instantiated). A destination holding only an
+    /// id (`"destination": {"id": …}`) names the new instance; on an unwind it is 422.
     func resolveSegue(_ command: Command, in state: SessionState, budget: SpecBudget) throws(Problem) -> Command {
         let receiver: ControllerID
         let identifier: String
         let trigger: Bool
+        let named: ControllerSpec?
         switch command {
-        case let .performSegue(r, i, nil): (receiver, identifier, trigger) = (r, i, false)
-        case let .triggerSegue(r, i, nil): (receiver, identifier, trigger) = (r, i, true)
+        case let .performSegue(r, i, d) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, false, d)
+        case let .triggerSegue(r, i, d) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, true, d)
         default: return command
         }
-        guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return command }
         func rebuilt(_ destination: ControllerSpec?) -> Command {
             trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination)
                 : .performSegue(receiver: receiver, identifier: identifier, destination: destination)
         }
+        // No storyboard: the core answers D18 (a named destination is never instantiated as is).
+        guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return rebuilt(nil) }
         // The same lookup the core makes, so both agree on which segue runs.
-        guard let segue = controller.segue(named: identifier, acceptingElementID: trigger), segue.kind != .unwind,
-              let scene = segue.destinationScene else { return rebuilt(nil) }
+        guard let segue = controller.segue(named: identifier, acceptingElementID: trigger) else { return rebuilt(nil) }
+        if segue.kind == .unwind, named != nil {
+            throw Problem.invalidField("destination", "The segue '\(identifier)' is an unwind segue: it creates no controller to name.")
+        }
+        guard segue.kind != .unwind, let scene = segue.destinationScene else { return rebuilt(nil) }
         if trigger && controller.shouldPerformSegue[segue.identifier ?? identifier] == false { return rebuilt(nil) }
         let address = SceneAddress(storyboard: segue.destinationStoryboard ?? origin.name, sceneID: scene)
-        return rebuilt(try spec(at: address, depth: 0, budget: budget))
+        var destination = try spec(at: address, depth: 0, budget: budget)
+        if let id = named?.id {
+            // `destination.id` names the new instance: taken as is, never suffixed (422 when in use).
+            destination.id = id
+            destination.appendsSuffixWhenTaken = false
+        }
+        return rebuilt(destination)
     }
 
     // MARK: - Replies
