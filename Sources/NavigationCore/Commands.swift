@@ -37,6 +37,9 @@ public struct ControllerSpec: Sendable, Equatable {
     public var embedded: [ControllerRef]?
     /// Storyboard ids are preferred ids: when taken, `~2`, `~3`, … is appended (API.md).
     public var appendsSuffixWhenTaken: Bool = false
+    /// What goes before the number: `~`; `#` for a spec stored before ids became URL-safe, so a
+    /// replayed history makes the ids it made then.
+    public var suffixSeparator: String = "~"
 
     public init(id: ControllerID? = nil, kind: ControllerKind = .viewController, className: String? = nil) {
         self.id = id
@@ -57,6 +60,7 @@ extension ControllerSpec: Codable {
         case id, kind, className, viewControllers, selectedIndex, primary, supplementary, secondary, splitStyle
         case collapseSecondaryOntoPrimary, topColumnForCollapsing, hasSplitDelegate, pageTransitionStyle
         case spineLocation, isDoubleSided, children, preferredStyle, storyboard, segues, embedded, appendsSuffixWhenTaken
+        case suffixSeparator
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,6 +86,7 @@ extension ControllerSpec: Codable {
         segues = try c.decodeIfPresent([SegueSpec].self, forKey: .segues)
         embedded = try c.decodeIfPresent([ControllerRef].self, forKey: .embedded)
         appendsSuffixWhenTaken = try c.decode(Bool.self, forKey: .appendsSuffixWhenTaken)
+        suffixSeparator = try c.decodeIfPresent(String.self, forKey: .suffixSeparator) ?? "#"
         configuration = try ControllerPatch(from: decoder)
     }
 
@@ -108,6 +113,7 @@ extension ControllerSpec: Codable {
         try c.encodeIfPresent(segues, forKey: .segues)
         try c.encodeIfPresent(embedded, forKey: .embedded)
         try c.encode(appendsSuffixWhenTaken, forKey: .appendsSuffixWhenTaken)
+        if appendsSuffixWhenTaken { try c.encode(suffixSeparator, forKey: .suffixSeparator) }
         // A spec gives values, it clears nothing: unset and nil properties are both omitted.
         try configuration.values.encode(to: encoder, fields: configuration.fields)
     }
