@@ -151,12 +151,12 @@ struct Engine {
             try interactiveDismiss(r, completes: completes)
         case .interactivePop(let r, let completes):
             try interactivePop(try navigationReceiver(r), completes: completes)
-        case .performSegue(let r, let identifier, let destination):
+        case .performSegue(let r, let identifier, let destination, let segue):
             _ = try existing(r)
-            try performSegue(r, identifier: identifier, destination: destination, askFirst: false)
-        case .triggerSegue(let r, let identifier, let destination):
+            try performSegue(r, identifier: identifier, destination: destination, declared: segue, askFirst: false)
+        case .triggerSegue(let r, let identifier, let destination, let segue):
             _ = try existing(r)
-            try performSegue(r, identifier: identifier, destination: destination, askFirst: true)
+            try performSegue(r, identifier: identifier, destination: destination, declared: segue, askFirst: true)
         case .updateController(let id, let patch):
             _ = try existing(id)
             update(id, patch)

@@ -2,12 +2,14 @@
 /// kinds (R98), unwind search and execution (R99, R100).
 extension Engine {
     mutating func performSegue(_ source: ControllerID, identifier: String, destination: ControllerSpec?,
-                               askFirst: Bool) throws(Refusal) {
+                               declared: SegueSpec? = nil, askFirst: Bool) throws(Refusal) {
         let c = state.c(source)
         // R97: only controllers from a storyboard have segues.
-        guard c.storyboard != nil, let segue = c.segue(named: identifier, acceptingElementID: askFirst) else {
+        guard c.storyboard != nil, let found = c.segue(named: identifier, acceptingElementID: askFirst) else {
             throw .uikit(.unknownSegue(name(source), identifier))
         }
+        // R98 "Custom": what the segue class does is what is declared when it runs.
+        let segue = declared.flatMap { $0.id == found.id ? $0 : nil } ?? found
         if askFirst {
             var e = Event(source, .shouldPerformSegue)
             e.segue = .init(identifier: segue.identifier, source: source, destination: nil)

@@ -1154,3 +1154,32 @@ private let mainXML = SB.document(
         #expect(history.string("entries", 0, "warnings", 0, "type") == "/v1/problems/unwind-destination-not-found")
     }
 }
+
+extension FidelityRoundTwoTests {
+    /// Item 5: a custom segue declaration made after a session exists applies to what that
+    /// session performs from then on, like a re-upload; the history replays what was declared.
+    @Test func item5_declarationsReachExistingSessions() throws {
+        let h = try Harness()
+        #expect(h.upload("Main", mainXML).status == 201)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Nav"))]))
+        let sid = try #require(s.string("id"))
+        // Undeclared: the custom segue presents modally.
+        let before = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "customB"}"#)
+        #expect(before.string("session", "controllers", "A", "presentedViewController") == "B")
+        #expect(h.send("POST", "/v1/sessions/\(sid)/controllers/B/dismiss", "{}").status == 200)
+        // Declared push after the session exists: the same controller A now pushes.
+        #expect(h.send("PUT", "/v1/storyboards/Main/customSegues", #"{"FancySegue": {"performs": "push"}}"#).status == 200)
+        let after = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "customB"}"#)
+        #expect(after.status == 200)
+        #expect(after["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "B~2"])
+        #expect(after.string("transition", "operation") == "push")
+        let version = try #require(after["version"]?.number)
+        // Declarations cleared: the replay still pushes, as the entry recorded.
+        #expect(h.send("PUT", "/v1/storyboards/Main/customSegues", "{}").status == 200)
+        let replayed = h.send("GET", "/v1/sessions/\(sid)?version=\(Int(version))")
+        #expect(replayed["controllers", "Nav", "viewControllers"]?.strings == ["A", "B~2"])
+        // ...and the next perform presents again.
+        let cleared = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "customB"}"#)
+        #expect(cleared.string("transition", "operation") == "present")
+    }
+}

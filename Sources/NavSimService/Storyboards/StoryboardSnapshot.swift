@@ -109,20 +109,33 @@ struct StoryboardSnapshot: Sendable {
     }
 
     /// The scene's transition segues as the core performs them (R97, R98): relationship and embed
-    /// segues are containment, made at instantiation. Custom segues take what the storyboard's
-    /// declarations say their class does (its styles win over the segue's attributes).
+    /// segues are containment, made at instantiation.
     func segueSpecs(of scene: Scene, in storyboard: String) -> [SegueSpec] {
-        scene.segues.compactMap { segue -> SegueSpec? in
-            guard var spec = segue.segueSpec(in: storyboard) else { return nil }
-            if spec.kind == .custom, let customClass = segue.customClass,
-               let declared = declarations[storyboard]?[customClass] {
-                spec.customPerforms = declared.performs.rawValue
-                if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
-                if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
-                spec.customTransitioningDelegate = declared.transitioningDelegate
-            }
-            return spec
+        scene.segues.compactMap { segueSpec($0, in: storyboard) }
+    }
+
+    /// One segue as the core performs it; a custom segue takes what the storyboard's declarations
+    /// say its class does (their styles win over the segue's attributes). Nil for containment.
+    func segueSpec(_ segue: Segue, in storyboard: String) -> SegueSpec? {
+        guard var spec = segue.segueSpec(in: storyboard) else { return nil }
+        if spec.kind == .custom, let customClass = segue.customClass,
+           let declared = declarations[storyboard]?[customClass] {
+            spec.customPerforms = declared.performs.rawValue
+            if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
+            if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
+            spec.customTransitioningDelegate = declared.transitioningDelegate
         }
+        return spec
+    }
+
+    /// The segue with element id `id` in storyboard `name` as the catalogue has it now, with the
+    /// current declarations; nil when the storyboard or the segue is gone.
+    func currentSpec(ofSegue id: String, in name: String) -> SegueSpec? {
+        guard let storyboard = library[name] else { return nil }
+        for scene in storyboard.scenes {
+            if let segue = scene.segues.first(where: { $0.id == id }) { return segueSpec(segue, in: name) }
+        }
+        return nil
     }
 
     /// Resolution failures while following a scene: the missing storyboard is D20 and the missing
@@ -159,18 +172,25 @@ struct StoryboardSnapshot: Sendable {
         let trigger: Bool
         let named: ControllerSpec?
         switch command {
-        case let .performSegue(r, i, d) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, false, d)
-        case let .triggerSegue(r, i, d) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, true, d)
+        case let .performSegue(r, i, d, nil) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, false, d)
+        case let .triggerSegue(r, i, d, nil) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, true, d)
         default: return command
         }
+        var declared: SegueSpec?
         func rebuilt(_ destination: ControllerSpec?) -> Command {
-            trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination)
-                : .performSegue(receiver: receiver, identifier: identifier, destination: destination)
+            trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination, segue: declared)
+                : .performSegue(receiver: receiver, identifier: identifier, destination: destination, segue: declared)
         }
         // No storyboard: the core answers D18 (a named destination is never instantiated as is).
         guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return rebuilt(nil) }
         // The same lookup the core makes, so both agree on which segue runs.
-        guard let segue = controller.segue(named: identifier, acceptingElementID: trigger) else { return rebuilt(nil) }
+        guard let listed = controller.segue(named: identifier, acceptingElementID: trigger) else { return rebuilt(nil) }
+        // Item 5: custom segue declarations made after the receiver was instantiated apply to
+        // what it performs from now on (R98), as a re-upload does; the command carries them.
+        if listed.kind == .custom, let current = currentSpec(ofSegue: listed.id, in: origin.name), current != listed {
+            declared = current
+        }
+        let segue = declared ?? listed
         if segue.kind == .unwind, named != nil {
             throw Problem.invalidField("destination", "The segue '\(identifier)' is an unwind segue: it creates no controller to name.")
         }
