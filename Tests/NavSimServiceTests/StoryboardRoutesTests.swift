@@ -1183,3 +1183,57 @@ extension FidelityRoundTwoTests {
         #expect(cleared.string("transition", "operation") == "present")
     }
 }
+
+extension FidelityRoundTwoTests {
+    /// Item 9: `PUT …/classes` declares what a class's code sets; instances of the class made from
+    /// then on start with it (an unwind finds its implementer), older instances keep theirs, a
+    /// request's own fields win, and the declarations survive a re-upload and a restart.
+    @Test func item9_classDeclarationsReachNewInstances() throws {
+        let h = try Harness()
+        #expect(h.upload("Main", mainXML).status == 201)
+        #expect(h.send("PUT", "/v1/storyboards/Main/classes", #"{"AViewController": {"unwindAction": ["x:"]}}"#).status == 422)
+        #expect(h.send("PUT", "/v1/storyboards/Main/classes", #"{"AViewController": {"modalPresentationStyle": "sideways"}}"#).status == 422)
+        #expect(h.send("PUT", "/v1/storyboards/Nope/classes", "{}").status == 404)
+        #expect(h.send("PUT", "/v1/storyboards/Main/classes", body: Array("{}".utf8), contentType: "text/plain").status == 415)
+        let old = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("A"))]))
+        let oldID = try #require(old.string("id"))
+
+        let declared = h.send("PUT", "/v1/storyboards/Main/classes", """
+            {"AViewController": {"unwindActions": ["unwindToA:"], "title": "Home"},
+             "BViewController": {"modalPresentationStyle": "fullScreen"}}
+            """)
+        #expect(declared.status == 200)
+        #expect(declared["classes", "AViewController", "unwindActions"]?.strings == ["unwindToA:"])
+        #expect(declared["diagnostics"] != nil)
+        #expect(h.send("GET", "/v1/storyboards/Main")["classes", "BViewController", "modalPresentationStyle"]?.string == "fullScreen")
+
+        // A new instance of A implements the unwind, so B's unwind reaches it.
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("A"))]))
+        let sid = try #require(s.string("id"))
+        #expect(s["controllers", "A", "unwindActions"]?.strings == ["unwindToA:"])
+        #expect(s.string("controllers", "A", "title") == "Home")
+        let shown = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "toB"}"#)
+        #expect(shown.string("session", "controllers", "B", "modalPresentationStyle") == "fullScreen")
+        let back = h.send("POST", "/v1/sessions/\(sid)/controllers/B/performSegue", #"{"identifier": "back"}"#)
+        #expect(back.status == 200)
+        #expect(back.string("events", 1, "controller") == "A")
+        #expect(back.string("events", 1, "action") == "unwindToA:")
+        #expect(isAbsent(back["warnings"]))
+        // The session made before keeps what its A had.
+        #expect(h.send("GET", "/v1/sessions/\(oldID)/controllers/A")["unwindActions"]?.strings ?? [] == [])
+        // A request's own fields win over the class's.
+        let own = h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"storyboard": "Main", "identifier": "A", "title": "Mine"}"#)
+        #expect(own.string("title") == "Mine")
+        #expect(own["unwindActions"]?.strings == ["unwindToA:"])
+
+        // A re-upload keeps them; a restart reads them back.
+        #expect(h.upload("Main", mainXML).status == 200)
+        let again = try h.reopened()
+        #expect(again.send("GET", "/v1/storyboards/Main")["classes", "AViewController", "title"]?.string == "Home")
+        let after = again.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("A"))]))
+        #expect(after.string("controllers", "A", "title") == "Home")
+        // `{}` clears them.
+        let cleared = again.send("PUT", "/v1/storyboards/Main/classes", "{}")
+        #expect(isAbsent(cleared["classes"]))
+    }
+}

@@ -10,6 +10,8 @@ import Storyboards
 struct StoryboardSnapshot: Sendable {
     var library: StoryboardLibrary
     var declarations: [String: CustomSegueDeclarations]
+    /// What each storyboard's view controller classes do (`PUT …/classes`).
+    var classes: [String: ClassDeclarations] = [:]
 
     // MARK: - Instantiation (R101, R102)
 
@@ -63,6 +65,10 @@ struct StoryboardSnapshot: Sendable {
         // storyboard-format.md §7: a legacy `<classes>` section names the unwind actions a class implements.
         if let customClass = scene.customClass, let actions = library[name]?.unwindActionsByClass[customClass], !actions.isEmpty {
             spec.unwindActions = actions
+        }
+        // Item 9: what the class's code sets, declared for this storyboard, over the scene's attributes.
+        if let customClass = scene.customClass, let declared = classes[name]?[customClass] {
+            spec.configuration = spec.configuration.merging(declared)
         }
 
         func child(_ segue: Segue) throws(Problem) -> ControllerRef? {
@@ -223,6 +229,7 @@ struct StoryboardSnapshot: Sendable {
             ("diagnostics", .array(diagnostics(for: name).map(Self.diagnosticJSON))),
         ]
         if let declared = declarations[name], !declared.byClass.isEmpty { members.append(("customSegues", declared.json)) }
+        if let declared = classes[name], !declared.given.isEmpty { members.append(("classes", declared.json)) }
         return .object(members)
     }
 
