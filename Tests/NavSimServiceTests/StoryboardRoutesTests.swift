@@ -1237,3 +1237,30 @@ extension FidelityRoundTwoTests {
         #expect(isAbsent(cleared["classes"]))
     }
 }
+
+extension FidelityRoundTwoTests {
+    /// Item 6 (R1, R32): `POST /v1/sessions` with a root answers the callbacks of
+    /// `window.rootViewController = root; makeKeyAndVisible()`, history entry 0 keeps them, and a
+    /// session without a root has none.
+    @Test func item6_sessionCreationReportsTheRootsCallbacks() throws {
+        let h = try Harness()
+        let s = h.send("POST", "/v1/sessions", """
+            {"id": "launch", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}
+            """)
+        #expect(s.status == 201)
+        let events = (s["events"]?.array ?? []).map { "\($0["controller"]?.string ?? "").\($0["callback"]?.string ?? "")" }
+        #expect(events == [
+            "nav.viewDidLoad", "home.viewDidLoad", "nav.viewWillAppear", "nav.viewIsAppearing",
+            "home.viewWillAppear", "home.viewIsAppearing", "nav.viewDidAppear", "home.viewDidAppear",
+        ], "\(events)")
+        let entry0 = h.send("GET", "/v1/sessions/launch/history?after=-1&limit=1")
+        #expect(entry0["entries", 0, "version"]?.number == 0)
+        #expect(entry0["entries", 0, "events"] == s["events"])
+        // The default page still starts at version 1; a replay of version 0 still works.
+        #expect(h.send("GET", "/v1/sessions/launch/history")["entries"]?.array?.isEmpty == true)
+        #expect(h.send("GET", "/v1/sessions/launch?version=0").string("window", "rootViewController") == "nav")
+        // No root: nothing is called.
+        let empty = h.send("POST", "/v1/sessions", #"{"id": "empty"}"#)
+        #expect(empty["events"]?.array?.isEmpty == true)
+    }
+}
