@@ -54,7 +54,10 @@ public struct Recorder: Sendable {
             guard let next = page["next"]?.number, let n = Int(exactly: next), n > after else { break }
             after = n
         }
-        var steps: [JSON] = [creationStep(sid: sid, initial: initial)]
+        // Entry 0, the creation: its events (the root appearing) are expected again; entries
+        // stored before they were kept have none, and then none are expected.
+        let creation = try get("/v1/sessions/\(encoded)/history?after=-1&limit=1", on: target)["entries"]?.array?.first
+        var steps: [JSON] = [creationStep(sid: sid, initial: initial, events: creation?["events"]?.array ?? [])]
         for entry in entries { steps.append(step(for: entry, sid: sid)) }
         return .object([
             ("name", .string("session \(sid) as recorded")),
@@ -63,7 +66,7 @@ public struct Recorder: Sendable {
         ])
     }
 
-    func creationStep(sid: String, initial: JSON) -> JSON {
+    func creationStep(sid: String, initial: JSON, events: [JSON] = []) -> JSON {
         var body: [(String, JSON)] = [("id", .string("\(sid)-${run}"))]
         if let t = initial["traits"] { body.append(("traits", t)) }
         if let o = initial["options"] { body.append(("options", o)) }
@@ -77,7 +80,8 @@ public struct Recorder: Sendable {
             ("body", .object(body)),
             ("expect", .object([
                 ("status", .number(201)),
-                ("json", .object([("window", initial["window"] ?? .null), ("controllers", controllers)])),
+                ("json", .object([("window", initial["window"] ?? .null), ("controllers", controllers)]
+                                 + (events.isEmpty ? [] : [("events", .array(events))]))),
             ])),
             ("save", .object([("sid", .string("id"))])),
         ])

@@ -29,9 +29,16 @@ enum Persistence {
     }
 
     /// The rows of a new session, with its initial state as history entry 0 (the replay base).
-    static func creation(_ live: LiveSession) throws -> SessionCommit {
+    /// The creation's `events` (the root appearing) are kept beside the state in that entry's
+    /// result, as `events`; decoding the state ignores them, and entries stored before have none.
+    static func creation(_ live: LiveSession, events: [Event] = []) throws -> SessionCommit {
+        var result = try text(StoredSessionState(live.state, withControllers: true))
+        if !events.isEmpty, case .object(var members)? = try? JSON.parse(Array(result.utf8)) {
+            members.append(("events", .array(events.map(Encode.event))))
+            result = JSON.object(members).text
+        }
         let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: nil,
-                                 command: "[]", result: try text(StoredSessionState(live.state, withControllers: true)))
+                                 command: "[]", result: result)
         return SessionCommit(
             session: SessionRow(id: live.id, version: 0, createdAt: live.createdAt, state: try sessionText(live.state)),
             upsertedControllers: try live.state.orderedControllers.map(row),

@@ -342,8 +342,9 @@ public final class NavSimService: Sendable {
         }
         let root = r.has("root") ? try decoder.ref(r.raw("root"), path: "root") : nil
         let state: SessionState
-        switch Navigator.makeSession(traits: traits, options: options, root: root) {
-        case .success(let s): state = s
+        let created: ActionResult
+        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root) {
+        case .success(let s): (state, created) = s
         case .failure(.uikit(let d)): throw Problem(d)
         case .failure(.input(let e)): throw Problem.fromCore(e)
         }
@@ -352,14 +353,19 @@ public final class NavSimService: Sendable {
         guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
         do {
             try box.live.withLock { _ throws in
-                try commitTimed(Persistence.creation(live))
+                try commitTimed(Persistence.creation(live, events: created.events))
             }
         } catch {
             sessions.remove(id)
             throw Problem.storage(error, "The session could not be stored")
         }
-        return Self.json(201, Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state), etag: 0,
-                         location: "/v1/sessions/\(id.percentEncodedPathSegment)")
+        // Item 6: the root's callbacks, as `makeKeyAndVisible()` fires them.
+        var reply = Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state)
+        if case .object(var members) = reply {
+            members.append(("events", .array(created.events.map(Encode.event))))
+            reply = .object(members)
+        }
+        return Self.json(201, reply, etag: 0, location: "/v1/sessions/\(id.percentEncodedPathSegment)")
     }
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
@@ -526,7 +532,8 @@ public final class NavSimService: Sendable {
 
     func history(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         let version = try withSession(sid) { $0.version }
-        let after = try Self.queryInt(req, "after", default: 0, range: 0...Int.max)
+        // `after=-1` includes entry 0, the creation (its events since item 6).
+        let after = try Self.queryInt(req, "after", default: 0, range: -1...Int.max)
         let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
         do {
             // Up to the version the ETag names, even if an operation commits meanwhile.

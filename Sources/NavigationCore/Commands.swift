@@ -35,8 +35,11 @@ public struct ControllerSpec: Sendable, Equatable {
     public var segues: [SegueSpec]?
     /// Embedded children (storyboard embed segues): added when the container loads its view.
     public var embedded: [ControllerRef]?
-    /// Storyboard ids are preferred ids: when taken, `#2`, `#3`, … is appended (API.md).
+    /// Storyboard ids are preferred ids: when taken, `~2`, `~3`, … is appended (API.md).
     public var appendsSuffixWhenTaken: Bool = false
+    /// What goes before the number: `~`; `#` for a spec stored before ids became URL-safe, so a
+    /// replayed history makes the ids it made then.
+    public var suffixSeparator: String = "~"
 
     public init(id: ControllerID? = nil, kind: ControllerKind = .viewController, className: String? = nil) {
         self.id = id
@@ -136,9 +139,11 @@ public enum Command: Sendable, Equatable {
     case interactivePop(receiver: ControllerID, completes: Bool)
     /// `performSegue(withIdentifier:sender:)` (R97). `destination` is the instantiated scene, made
     /// by the storyboard layer from the receiver's segue table (nil for unwind or unknown).
-    case performSegue(receiver: ControllerID, identifier: String, destination: ControllerSpec?)
+    /// `segue`, when given, is that segue as the storyboard declares it now (a custom segue class
+    /// declared after the receiver was instantiated, R98); nil uses the receiver's table.
+    case performSegue(receiver: ControllerID, identifier: String, destination: ControllerSpec?, segue: SegueSpec? = nil)
     /// A user tapping the control wired to the segue: asks `shouldPerformSegue` first (R96).
-    case triggerSegue(receiver: ControllerID, identifier: String, destination: ControllerSpec?)
+    case triggerSegue(receiver: ControllerID, identifier: String, destination: ControllerSpec?, segue: SegueSpec? = nil)
     case updateController(ControllerID, ControllerPatch)
     /// A trait change (rotation, split screen): re-runs adaptivity (R52, R91, R92).
     case setTraits(Traits)

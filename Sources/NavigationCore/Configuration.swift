@@ -182,4 +182,12 @@ public struct ControllerPatch: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { fields.isEmpty }
+
+    /// This patch with `other`'s properties set over it (`other` wins where both set one).
+    public func merging(_ other: ControllerPatch) -> ControllerPatch {
+        var p = self
+        p.values = other.applied(to: values)
+        p.fields.formUnion(other.fields)
+        return p
+    }
 }

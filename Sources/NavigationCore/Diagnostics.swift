@@ -85,15 +85,25 @@ extension Diagnostic {
     static func pushNavigationController() -> Diagnostic {
         exception("D12", "push-navigation-controller", invalidArgument, "Pushing a navigation controller is not supported")
     }
-    /// R76: tab bar and split view controllers cannot be pushed either (text [INF]).
-    static func pushUnsupported(_ kind: String) -> Diagnostic {
-        exception("D12", "push-navigation-controller", invalidArgument, "Pushing a \(kind) is not supported")
+    /// R76: a tab bar controller is pushed, as UIKit does, with this warning of navsim's own
+    /// (UIKit logs nothing, so there is no code): the documentation says the pushed controller
+    /// "cannot be a tab bar controller".
+    static func tabBarControllerPushed(_ v: String, onto nav: String) -> Diagnostic {
+        Diagnostic(code: nil, slug: "tab-bar-controller-pushed", severity: .warning, name: nil,
+                   message: "\(nav) pushed the tab bar controller \(v). UIKit performs the push, but Apple's documentation of pushViewController(_:animated:) calls pushing a tab bar controller unsupported.")
     }
     /// D12's family (R76, R93): UIKit's observed text for a split view controller (seen in
     /// grgcombs/IntelligentSplitViewController#11 and jamonholmgren/ProMotion#379).
     static func pushSplitViewController(nav: String) -> Diagnostic {
         exception("D12", "push-navigation-controller", invalidArgument,
                   "Split View Controllers cannot be pushed to a Navigation Controller \(nav)")
+    }
+    /// R99: an unwind whose action no controller implements does nothing in UIKit, silently;
+    /// this warning of navsim's own (no code) names the action and the controllers asked.
+    static func unwindDestinationNotFound(action: String, source: String, asked: [String]) -> Diagnostic {
+        let list = asked.isEmpty ? "no controller (the source has no parent or presenter)" : asked.joined(separator: ", ")
+        return Diagnostic(code: nil, slug: "unwind-destination-not-found", severity: .warning, name: nil,
+                          message: "The unwind from \(source) found no destination: none of the controllers asked implements \(action) (asked: \(list)). Nothing happens.")
     }
     /// D13 (R76).
     static func pushDuplicate(nav: String, _ v: String, legacy: Bool) -> Diagnostic {

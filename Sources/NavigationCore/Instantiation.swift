@@ -11,11 +11,13 @@ extension Engine {
         }
     }
 
-    mutating func newID(_ wanted: ControllerID?, suffixWhenTaken: Bool = false) throws(Refusal) -> ControllerID {
+    mutating func newID(_ wanted: ControllerID?, suffixWhenTaken: Bool = false, separator: String = "~") throws(Refusal) -> ControllerID {
         if let wanted, suffixWhenTaken, state.controllers[wanted] != nil {
+            // `~` is unreserved in URLs (RFC 3986 §2.3), so the id is a path segment as it is;
+            // specs stored with the former `#` keep it (``ControllerSpec/suffixSeparator``).
             var n = 2
-            while state.controllers["\(wanted)#\(n)"] != nil { n += 1 }
-            return "\(wanted)#\(n)"
+            while state.controllers["\(wanted)\(separator)\(n)"] != nil { n += 1 }
+            return "\(wanted)\(separator)\(n)"
         }
         if let wanted {
             guard !wanted.isEmpty else { throw .input(.invalid("A controller id cannot be empty.", field: "id")) }
@@ -48,7 +50,7 @@ extension Engine {
     /// Creates the controller a spec describes, with its container children (R102: relationship
     /// and embedded children are instantiated with it). Views are not loaded (R31).
     mutating func instantiate(_ spec: ControllerSpec) throws(Refusal) -> ControllerID {
-        let id = try newID(spec.id, suffixWhenTaken: spec.appendsSuffixWhenTaken)
+        let id = try newID(spec.id, suffixWhenTaken: spec.appendsSuffixWhenTaken, separator: spec.suffixSeparator)
         var c = Controller(id: id, kind: spec.kind, className: spec.className)
         c.configuration = spec.configuration.applied(to: c.configuration)
         c.storyboard = spec.storyboard

@@ -19,7 +19,7 @@ extension Engine {
         let vc = state.c(v)
         switch vc.kind {
         case .navigationController: throw .uikit(.pushNavigationController())
-        case .tabBarController: throw .uikit(.pushUnsupported("tab bar controller"))
+        // R76: a tab bar controller is pushed (UIKit does not raise); `push` adds navsim's warning.
         case .splitViewController: throw .uikit(.pushSplitViewController(nav: name(nav)))  // R93
         default: break
         }
@@ -36,6 +36,8 @@ extension Engine {
         guard let v = try resolve(ref) else { throw .input(.invalid("push needs a viewController.", field: "viewController")) }
         try validatePush(nav, v)
         try checkNoNestedNavigationTransition(nav, popping: false)
+        // R76: the documentation calls a pushed tab bar controller unsupported; UIKit pushes it.
+        if state.c(v).kind == .tabBarController { results[current].warnings.append(.tabBarControllerPushed(name(v), onto: name(nav))) }
         pushValidated(onto: nav, v, animated: animated)
     }
 

@@ -53,11 +53,20 @@ public enum Navigator {
     /// A new window with `root` installed and appeared, as at app launch (R1). Events of the launch
     /// are not reported.
     public static func makeSession(traits: Traits, options: Options, root: ControllerRef?) -> Result<SessionState, Refusal> {
+        makeSessionReporting(traits: traits, options: options, root: root).map(\.state)
+    }
+
+    /// ``makeSession(traits:options:root:)`` with what it reported: `window.rootViewController =
+    /// root; makeKeyAndVisible()` loads the root's view and its shown children's, and they appear
+    /// (R1, R32: viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear in UIKit's order).
+    /// The result is empty without a root.
+    public static func makeSessionReporting(traits: Traits, options: Options, root: ControllerRef?)
+        -> Result<(state: SessionState, result: ActionResult), Refusal> {
         let state = SessionState(traits: traits, options: options)
-        guard let root, root != .none else { return .success(state) }
+        guard let root, root != .none else { return .success((state, ActionResult())) }
         let r = run([.setRoot(root, animated: false)], on: state)
         switch r.outcomes[0] {
-        case .applied: return .success(r.state)
+        case .applied(let result): return .success((r.state, result))
         case .refused(let d): return .failure(.uikit(d))
         case .invalid(let e): return .failure(.input(e))
         }
@@ -151,12 +160,12 @@ struct Engine {
             try interactiveDismiss(r, completes: completes)
         case .interactivePop(let r, let completes):
             try interactivePop(try navigationReceiver(r), completes: completes)
-        case .performSegue(let r, let identifier, let destination):
+        case .performSegue(let r, let identifier, let destination, let segue):
             _ = try existing(r)
-            try performSegue(r, identifier: identifier, destination: destination, askFirst: false)
-        case .triggerSegue(let r, let identifier, let destination):
+            try performSegue(r, identifier: identifier, destination: destination, declared: segue, askFirst: false)
+        case .triggerSegue(let r, let identifier, let destination, let segue):
             _ = try existing(r)
-            try performSegue(r, identifier: identifier, destination: destination, askFirst: true)
+            try performSegue(r, identifier: identifier, destination: destination, declared: segue, askFirst: true)
         case .updateController(let id, let patch):
             _ = try existing(id)
             update(id, patch)

@@ -2,12 +2,14 @@
 /// kinds (R98), unwind search and execution (R99, R100).
 extension Engine {
     mutating func performSegue(_ source: ControllerID, identifier: String, destination: ControllerSpec?,
-                               askFirst: Bool) throws(Refusal) {
+                               declared: SegueSpec? = nil, askFirst: Bool) throws(Refusal) {
         let c = state.c(source)
         // R97: only controllers from a storyboard have segues.
-        guard c.storyboard != nil, let segue = c.segue(named: identifier, acceptingElementID: askFirst) else {
+        guard c.storyboard != nil, let found = c.segue(named: identifier, acceptingElementID: askFirst) else {
             throw .uikit(.unknownSegue(name(source), identifier))
         }
+        // R98 "Custom": what the segue class does is what is declared when it runs.
+        let segue = declared.flatMap { $0.id == found.id ? $0 : nil } ?? found
         if askFirst {
             var e = Event(source, .shouldPerformSegue)
             e.segue = .init(identifier: segue.identifier, source: source, destination: nil)
@@ -70,8 +72,13 @@ extension Engine {
 
     /// R99: the destination of an unwind: walk "next" controllers (parent, or presenter), searching
     /// each one's other children (a navigation stack top-down) and then the controller itself.
-    func unwindDestination(from source: ControllerID, action: String) -> ControllerID? {
-        func implements(_ id: ControllerID) -> Bool { id != source && state.c(id).unwindActions.contains(action) }
+    /// `asked` collects the controllers asked, in order (the source is never asked).
+    func unwindDestination(from source: ControllerID, action: String, asked: inout [ControllerID]) -> ControllerID? {
+        func implements(_ id: ControllerID) -> Bool {
+            guard id != source else { return false }
+            if !asked.contains(id) { asked.append(id) }
+            return state.c(id).unwindActions.contains(action)
+        }
         func search(_ id: ControllerID) -> ControllerID? {
             for child in allowedChildren(id, excluding: nil) {
                 if let hit = search(child) { return hit }
@@ -106,7 +113,13 @@ extension Engine {
     /// R100: prepare, the destination's action, containers on the way select or pop, and
     /// presentations above the destination are dismissed (only the top one animates).
     mutating func unwind(from source: ControllerID, segue: SegueSpec) throws(Refusal) {
-        guard let action = segue.unwindAction, let dest = unwindDestination(from: source, action: action) else { return }
+        guard let action = segue.unwindAction else { return }
+        var asked: [ControllerID] = []
+        guard let dest = unwindDestination(from: source, action: action, asked: &asked) else {
+            // R99: nobody implements the action: UIKit does nothing and says nothing; navsim says why.
+            results[current].warnings.append(.unwindDestinationNotFound(action: action, source: name(source), asked: asked.map(name)))
+            return
+        }
         var prepare = Event(source, .prepareForSegue)
         prepare.segue = .init(identifier: segue.identifier, source: source, destination: dest)
         emit(prepare)

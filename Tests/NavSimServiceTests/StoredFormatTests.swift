@@ -154,6 +154,17 @@ struct StoredFormatTests {
         #expect(spec.kind == .splitViewController && spec.topColumnForCollapsing == nil && spec.configuration.isEmpty)
     }
 
+    @Test("Issue 12 item 7: a spec stored before `~` ids keeps making `#2`; a new one round-trips `~`")
+    func specSuffixSeparatorAcrossFormats() throws {
+        let old = try Persistence.decode(StoredControllerSpec.self,
+                                         #"{"appendsSuffixWhenTaken":true,"id":"B","kind":"viewController"}"#, format: 1).domain()
+        #expect(old.suffixSeparator == "#")
+        var spec = ControllerSpec(id: "B")
+        spec.appendsSuffixWhenTaken = true
+        let text = try Persistence.text(StoredControllerSpec(spec))
+        #expect(try Persistence.decode(StoredControllerSpec.self, text, format: 1).domain().suffixSeparator == "~")
+    }
+
     @Test("R81: options written before navTransitionPolicy existed read as queue")
     func optionsWrittenBeforeThePolicy() throws {
         let options = try Persistence.decode(StoredOptions.self, #"{"iOS": "12", "transitions": "manual"}"#, format: 1).domain()

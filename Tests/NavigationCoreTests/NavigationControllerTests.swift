@@ -45,15 +45,28 @@ struct NavigationControllerTests {
         #expect(w.stack("N") == ["A"])
     }
 
-    @Test("R76: tab bar and split view controllers cannot be pushed (exception; text [INF])", arguments: [
-        ControllerKind.tabBarController, .splitViewController,
-    ])
-    func pushUnsupportedContainers(kind: ControllerKind) {
+    @Test("R76/R93: a split view controller cannot be pushed (exception)")
+    func pushSplitViewController() {
         var w = Window(root: nav("N", vc("A")))
-        let d = w.refuse(Op.push("N", make("X", kind)))
+        let d = w.refuse(Op.push("N", make("X", .splitViewController)))
         #expect(d?.severity == .exception)
         #expect(d?.name == invalidArgument)
         #expect(w.state["X"] == nil)
+    }
+
+    @Test("R76: a tab bar controller is pushed like any other controller, with navsim's own warning")
+    func R76_tabBarControllerPushIsPerformedWithAWarning() {
+        var w = Window(root: nav("N", vc("A")))
+        let r = w.perform(Op.push("N", tabs("T", [vc("X"), vc("Y")]), animated: false))
+        #expect(w.stack("N") == ["A", "T"])
+        #expect(w["T"].parent == "N")
+        #expect(w.isAppeared("X"), "the selected tab appears with its tab bar controller")
+        #expect(r.warnings.count == 1)
+        #expect(r.warnings.first?.slug == "tab-bar-controller-pushed")
+        #expect(r.warnings.first?.code == nil, "UIKit logs nothing: no UIKit code")
+        #expect(r.warnings.first?.severity == .warning)
+        #expect(r.warnings.first?.message.contains("documentation") == true)
+        w.checkInvariants()
     }
 
     @Test("R77/R73: push: willMove, load, A will-disappear, B will-appear, A did-disappear, B did-appear, didMove")

@@ -174,6 +174,17 @@ struct OperationBody {
         return (index, target)
     }
 
+    /// `performSegue`/`triggerSegue`: `destination: {"id": …}`, the id the new instance takes
+    /// instead of its scene's (API.md). Answers a spec holding only that id (no storyboard), which
+    /// the storyboard layer replaces by the destination scene under that id; nil when absent.
+    /// An id already in use is refused by the core when the scene is instantiated (422).
+    func namedDestination() throws(Problem) -> ControllerSpec? {
+        guard let d = try reader.object("destination", allowed: ["id"]) else { return nil }
+        let id = try d.requiredString("id")
+        guard !id.isEmpty else { throw Problem.invalidField("destination.id", "A controller id cannot be empty.") }
+        return ControllerSpec(id: id)
+    }
+
     /// `willMove`/`didMove`: `toParent`, required, null for nil.
     func toParent() throws(Problem) -> ControllerID? {
         guard reader.has("toParent") else { throw Problem.invalidField("toParent", "toParent is required (null for nil).") }
@@ -263,11 +274,11 @@ enum Operations {
         OperationEntry("transitionChild", ["from", "to"], "transition(from:to:duration:options:animations:completion:)") { o throws(Problem) in
             .transitionChild(receiver: o.receiver, from: try o.id("from"), to: try o.id("to"), animated: o.animated)
         },
-        OperationEntry("performSegue", ["identifier", "sender"], "performSegue(withIdentifier:sender:)") { o throws(Problem) in
-            .performSegue(receiver: o.receiver, identifier: try o.id("identifier"), destination: nil)
+        OperationEntry("performSegue", ["identifier", "sender", "destination"], "performSegue(withIdentifier:sender:)") { o throws(Problem) in
+            .performSegue(receiver: o.receiver, identifier: try o.id("identifier"), destination: try o.namedDestination())
         },
-        OperationEntry("triggerSegue", ["segue", "sender"], "a user's action firing a segue (asks shouldPerformSegue)") { o throws(Problem) in
-            .triggerSegue(receiver: o.receiver, identifier: try o.id("segue"), destination: nil)
+        OperationEntry("triggerSegue", ["segue", "sender", "destination"], "a user's action firing a segue (asks shouldPerformSegue)") { o throws(Problem) in
+            .triggerSegue(receiver: o.receiver, identifier: try o.id("segue"), destination: try o.namedDestination())
         },
         OperationEntry("interactiveDismiss", ["completes"], "a swipe-down dismissal, completed or cancelled") { o throws(Problem) in
             .interactiveDismiss(receiver: o.receiver, completes: try o.completes)

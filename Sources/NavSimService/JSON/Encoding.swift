@@ -145,6 +145,12 @@ enum Encode {
     static func warning(_ d: Diagnostic) -> JSON {
         var p = Problem(d)
         p.title = "UIKit logs a warning"
+        // A warning without a code is navsim's own (R76's pushed tab bar controller): UIKit logs
+        // nothing, so there is no `uikit` member.
+        if d.code == nil {
+            p.title = "navsim warns"
+            p.uikit = nil
+        }
         guard case .object(let members) = p.json else { return p.json }
         return .object(members.filter { $0.0 != "status" })
     }

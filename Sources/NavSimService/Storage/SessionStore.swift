@@ -130,13 +130,16 @@ public struct StoredStoryboard: Sendable, Equatable {
     public var xml: [UInt8]
     /// JSON of the declared custom segue classes, if any.
     public var customSegues: String?
+    /// JSON of the declared view controller classes (`PUT …/classes`), if any.
+    public var classes: String?
     /// When it was last uploaded (ISO 8601).
     public var updatedAt: String
 
-    public init(name: String, xml: [UInt8], customSegues: String? = nil, updatedAt: String) {
+    public init(name: String, xml: [UInt8], customSegues: String? = nil, classes: String? = nil, updatedAt: String) {
         self.name = name
         self.xml = xml
         self.customSegues = customSegues
+        self.classes = classes
         self.updatedAt = updatedAt
     }
 }
@@ -366,11 +369,12 @@ public final class SessionStore: Sendable {
             try db.transaction {
                 try db.run(
                     """
-                    INSERT INTO storyboards (name, xml, custom_segues, updated_at) VALUES (?, ?, ?, ?)
+                    INSERT INTO storyboards (name, xml, custom_segues, classes, updated_at) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET
-                        xml = excluded.xml, custom_segues = excluded.custom_segues, updated_at = excluded.updated_at
+                        xml = excluded.xml, custom_segues = excluded.custom_segues, classes = excluded.classes,
+                        updated_at = excluded.updated_at
                     """,
-                    [.text(s.name), .blob(s.xml), .optional(s.customSegues), .text(s.updatedAt)])
+                    [.text(s.name), .blob(s.xml), .optional(s.customSegues), .optional(s.classes), .text(s.updatedAt)])
             }
         }
     }
@@ -383,11 +387,12 @@ public final class SessionStore: Sendable {
                 for s in list {
                     try db.run(
                         """
-                        INSERT INTO storyboards (name, xml, custom_segues, updated_at) VALUES (?, ?, ?, ?)
+                        INSERT INTO storyboards (name, xml, custom_segues, classes, updated_at) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (name) DO UPDATE SET
-                            xml = excluded.xml, custom_segues = excluded.custom_segues, updated_at = excluded.updated_at
+                            xml = excluded.xml, custom_segues = excluded.custom_segues, classes = excluded.classes,
+                        updated_at = excluded.updated_at
                         """,
-                        [.text(s.name), .blob(s.xml), .optional(s.customSegues), .text(s.updatedAt)])
+                        [.text(s.name), .blob(s.xml), .optional(s.customSegues), .optional(s.classes), .text(s.updatedAt)])
                 }
             }
         }
@@ -461,11 +466,11 @@ public final class SessionStore: Sendable {
     /// Every storyboard, ordered by name.
     public func loadStoryboards() throws -> [StoredStoryboard] {
         try read { db in
-            try db.query("SELECT name, xml, custom_segues, updated_at FROM storyboards ORDER BY name").map { row in
+            try db.query("SELECT name, xml, custom_segues, classes, updated_at FROM storyboards ORDER BY name").map { row in
                 guard let xml = row.blob("xml") else { throw SessionStoreError.unexpectedValue(column: "xml") }
                 return StoredStoryboard(
                     name: try row.required("name"), xml: xml, customSegues: row.text("custom_segues"),
-                    updatedAt: try row.required("updated_at"))
+                    classes: row.text("classes"), updatedAt: try row.required("updated_at"))
             }
         }
     }

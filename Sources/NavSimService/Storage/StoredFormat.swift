@@ -298,8 +298,9 @@ enum StoredCommand: Codable, Equatable {
     case transitionChild(receiver: String, from: String, to: String, animated: Bool)
     case interactiveDismiss(receiver: String, completes: Bool)
     case interactivePop(receiver: String, completes: Bool)
-    case performSegue(receiver: String, identifier: String, destination: StoredControllerSpec?)
-    case triggerSegue(receiver: String, identifier: String, destination: StoredControllerSpec?)
+    /// `segue`: the declaration in force when it ran (issue 12 item 5); absent in older rows.
+    case performSegue(receiver: String, identifier: String, destination: StoredControllerSpec?, segue: StoredSegue?)
+    case triggerSegue(receiver: String, identifier: String, destination: StoredControllerSpec?, segue: StoredSegue?)
     case updateController(String, StoredPatch)
     case setTraits(StoredTraits)
     case completeTransition(id: String?)
@@ -339,6 +340,9 @@ struct StoredControllerSpec: Equatable {
         var segues: [StoredSegue]?
         var embedded: [StoredControllerRef]?
         var appendsSuffixWhenTaken: Bool
+        /// Written only when a suffix is appended; rows from before `~` ids (issue 12 item 7) lack it
+        /// and keep making `#2` ids on replay.
+        var suffixSeparator: String?
     }
 }
 

@@ -311,10 +311,12 @@ extension StoredCommand {
         case .transitionChild(let r, let f, let t, let a): self = .transitionChild(receiver: r, from: f, to: t, animated: a)
         case .interactiveDismiss(let r, let c): self = .interactiveDismiss(receiver: r, completes: c)
         case .interactivePop(let r, let c): self = .interactivePop(receiver: r, completes: c)
-        case .performSegue(let r, let i, let d):
-            self = .performSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init))
-        case .triggerSegue(let r, let i, let d):
-            self = .triggerSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init))
+        case .performSegue(let r, let i, let d, let g):
+            self = .performSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
+                                 segue: g.map(StoredSegue.init))
+        case .triggerSegue(let r, let i, let d, let g):
+            self = .triggerSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
+                                 segue: g.map(StoredSegue.init))
         case .updateController(let id, let p): self = .updateController(id, StoredPatch(p))
         case .setTraits(let t): self = .setTraits(StoredTraits(t))
         case .completeTransition(let id): self = .completeTransition(id: id)
@@ -349,8 +351,10 @@ extension StoredCommand {
         case .transitionChild(let r, let f, let t, let a): .transitionChild(receiver: r, from: f, to: t, animated: a)
         case .interactiveDismiss(let r, let c): .interactiveDismiss(receiver: r, completes: c)
         case .interactivePop(let r, let c): .interactivePop(receiver: r, completes: c)
-        case .performSegue(let r, let i, let d): .performSegue(receiver: r, identifier: i, destination: try d?.domain())
-        case .triggerSegue(let r, let i, let d): .triggerSegue(receiver: r, identifier: i, destination: try d?.domain())
+        case .performSegue(let r, let i, let d, let g):
+            .performSegue(receiver: r, identifier: i, destination: try d?.domain(), segue: try g?.domain())
+        case .triggerSegue(let r, let i, let d, let g):
+            .triggerSegue(receiver: r, identifier: i, destination: try d?.domain(), segue: try g?.domain())
         case .updateController(let id, let p): .updateController(id, p.domain())
         case .setTraits(let t): .setTraits(try t.domain())
         case .completeTransition(let id): .completeTransition(id: id)
@@ -388,7 +392,8 @@ extension StoredControllerSpec {
             pageTransitionStyle: s.pageTransitionStyle?.rawValue, spineLocation: s.spineLocation,
             isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle,
             storyboard: s.storyboard.map(StoredStoryboardOrigin.init), segues: s.segues?.map(StoredSegue.init),
-            embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken),
+            embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken,
+            suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil),
             configuration: StoredConfiguration(values: s.configuration.values, present: s.configuration.fields))
     }
 
@@ -415,6 +420,7 @@ extension StoredControllerSpec {
         s.segues = try p.segues?.map { try $0.domain() }
         s.embedded = try refs(p.embedded)
         s.appendsSuffixWhenTaken = p.appendsSuffixWhenTaken
+        s.suffixSeparator = p.suffixSeparator ?? "#"
         return s
     }
 }

@@ -27,12 +27,21 @@ final class StoryboardCatalog: Sendable {
     struct Contents: Sendable {
         var library = StoryboardLibrary()
         var declarations: [String: CustomSegueDeclarations] = [:]
+        /// Per storyboard, what its view controller classes do (`PUT …/classes`).
+        var classes: [String: ClassDeclarations] = [:]
         var xml: [String: [UInt8]] = [:]
         /// Counts uploads, replacements, declarations and deletions: a storyboard's reply (its
         /// diagnostics) may change with any of them, so cached pictures are keyed by it.
         var generation = 0
 
-        var snapshot: StoryboardSnapshot { StoryboardSnapshot(library: library, declarations: declarations) }
+        var snapshot: StoryboardSnapshot { StoryboardSnapshot(library: library, declarations: declarations, classes: classes) }
+
+        /// The row to store for `name` with `xml`, carrying its declarations as they are now.
+        func stored(_ name: String, xml: [UInt8], customSegues: CustomSegueDeclarations? = nil,
+                    classes: ClassDeclarations? = nil) -> StoredStoryboard {
+            StoredStoryboard(name: name, xml: xml, customSegues: (customSegues ?? declarations[name])?.storedText,
+                             classes: (classes ?? self.classes[name])?.storedText, updatedAt: NavSimService.now())
+        }
     }
 
     /// Loads and parses every stored storyboard. A stored document that no longer parses (the
@@ -42,6 +51,7 @@ final class StoryboardCatalog: Sendable {
         self.store = store
         self.pictures = pictures
         self.serviceLimits = limits
+        let classLimits = limits
         let limits = limits.storyboard
         var contents = Contents()
         for stored in try store.loadStoryboards() {
@@ -51,6 +61,9 @@ final class StoryboardCatalog: Sendable {
                 contents.xml[stored.name] = stored.xml
                 if let text = stored.customSegues {
                     contents.declarations[stored.name] = try CustomSegueDeclarations.decode(stored: text)
+                }
+                if let text = stored.classes {
+                    contents.classes[stored.name] = try ClassDeclarations.decode(stored: text, limits: classLimits)
                 }
             } catch {
                 FileHandle.standardError.write(Data("navsim: stored storyboard '\(stored.name)' skipped: \(error)\n".utf8))
@@ -94,6 +107,9 @@ final class StoryboardCatalog: Sendable {
             },
             Route("PUT", "/v1/storyboards/{name}/customSegues") { c, req, p throws(Problem) in
                 try catalog(c).putCustomSegues(try validName(p["name"]), req)
+            },
+            Route("PUT", "/v1/storyboards/{name}/classes") { c, req, p throws(Problem) in
+                try catalog(c).putClasses(try validName(p["name"]), req)
             },
         ]
     }
@@ -154,10 +170,8 @@ final class StoryboardCatalog: Sendable {
             throw Self.problem(error)
         }
         let result: Result<(created: Bool, snapshot: StoryboardSnapshot), Problem> = contents.withLock { contents in
-            let declarations = contents.declarations[name]
             do {
-                try store.putStoryboard(StoredStoryboard(name: name, xml: req.body, customSegues: declarations?.storedText,
-                                                         updatedAt: NavSimService.now()))
+                try store.putStoryboard(contents.stored(name, xml: req.body))
             } catch {
                 return .failure(Self.storageFailure(error))
             }
@@ -178,6 +192,7 @@ final class StoryboardCatalog: Sendable {
             do { _ = try store.deleteStoryboard(name) } catch { return .failure(Self.storageFailure(error)) }
             contents.library.remove(named: name)
             contents.declarations[name] = nil
+            contents.classes[name] = nil
             contents.xml[name] = nil
             contents.generation += 1
             return .success(())
@@ -203,12 +218,41 @@ final class StoryboardCatalog: Sendable {
                 return .failure(Self.unknownStoryboard(name))
             }
             do {
-                try store.putStoryboard(StoredStoryboard(name: name, xml: xml, customSegues: declarations.storedText,
-                                                         updatedAt: NavSimService.now()))
+                try store.putStoryboard(contents.stored(name, xml: xml, customSegues: declarations))
             } catch {
                 return .failure(Self.storageFailure(error))
             }
             contents.declarations[name] = declarations
+            contents.generation += 1
+            return .success(contents.snapshot)
+        }
+        guard let reply = try result.get().reply(for: name) else { throw Self.unknownStoryboard(name) }
+        return NavSimService.json(200, reply)
+    }
+
+    /// `PUT /v1/storyboards/{name}/classes`: replaces what the storyboard's view controller
+    /// classes do (``ClassDeclarations``); every instance of a declared class instantiated from
+    /// this storyboard from then on starts with that configuration. Answers the storyboard reply,
+    /// diagnostics recomputed, with `classes`.
+    func putClasses(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        var body = JSON.object([])
+        if !req.body.isEmpty {
+            guard let type = req.mediaType, NavSimService.jsonMediaTypes.contains(type) else {
+                throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
+            }
+            body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
+        }
+        let classes = try ClassDeclarations.decode(body, limits: serviceLimits)
+        let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
+            guard contents.library[name] != nil, let xml = contents.xml[name] else {
+                return .failure(Self.unknownStoryboard(name))
+            }
+            do {
+                try store.putStoryboard(contents.stored(name, xml: xml, classes: classes))
+            } catch {
+                return .failure(Self.storageFailure(error))
+            }
+            contents.classes[name] = classes
             contents.generation += 1
             return .success(contents.snapshot)
         }

@@ -48,8 +48,8 @@ extension StoryboardCatalog {
             let now = NavSimService.now()
             do {
                 try store.putStoryboards([
-                    StoredStoryboard(name: name, xml: refactored.original,
-                                     customSegues: contents.declarations[name]?.storedText, updatedAt: now),
+                    StoredStoryboard(name: name, xml: refactored.original, customSegues: contents.declarations[name]?.storedText,
+                                     classes: contents.classes[name]?.storedText, updatedAt: now),
                     StoredStoryboard(name: into, xml: refactored.extracted, customSegues: nil, updatedAt: now),
                 ])
             } catch {

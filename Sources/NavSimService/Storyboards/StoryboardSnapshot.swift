@@ -10,6 +10,8 @@ import Storyboards
 struct StoryboardSnapshot: Sendable {
     var library: StoryboardLibrary
     var declarations: [String: CustomSegueDeclarations]
+    /// What each storyboard's view controller classes do (`PUT …/classes`).
+    var classes: [String: ClassDeclarations] = [:]
 
     // MARK: - Instantiation (R101, R102)
 
@@ -35,7 +37,7 @@ struct StoryboardSnapshot: Sendable {
     /// The ControllerSpec of the controller at `address` (a storyboard reference is followed to
     /// the scene it stands for), with its relationship and embed children (R102: instantiated
     /// with it) and its segue table (R97). Ids are the Storyboard ID, else the element id, with
-    /// `#2`, `#3`, … appended by the core when taken (API.md "Storyboards").
+    /// `~2`, `~3`, … appended by the core when taken (API.md "Storyboards").
     ///
     /// A scene already being instantiated further up (`enclosing`, the scenes whose children are
     /// being built) is a real containment cycle: 409 `relationship-cycle`. A deep chain that never
@@ -63,6 +65,10 @@ struct StoryboardSnapshot: Sendable {
         // storyboard-format.md §7: a legacy `<classes>` section names the unwind actions a class implements.
         if let customClass = scene.customClass, let actions = library[name]?.unwindActionsByClass[customClass], !actions.isEmpty {
             spec.unwindActions = actions
+        }
+        // Item 9: what the class's code sets, declared for this storyboard, over the scene's attributes.
+        if let customClass = scene.customClass, let declared = classes[name]?[customClass] {
+            spec.configuration = spec.configuration.merging(declared)
         }
 
         func child(_ segue: Segue) throws(Problem) -> ControllerRef? {
@@ -109,20 +115,33 @@ struct StoryboardSnapshot: Sendable {
     }
 
     /// The scene's transition segues as the core performs them (R97, R98): relationship and embed
-    /// segues are containment, made at instantiation. Custom segues take what the storyboard's
-    /// declarations say their class does (its styles win over the segue's attributes).
+    /// segues are containment, made at instantiation.
     func segueSpecs(of scene: Scene, in storyboard: String) -> [SegueSpec] {
-        scene.segues.compactMap { segue -> SegueSpec? in
-            guard var spec = segue.segueSpec(in: storyboard) else { return nil }
-            if spec.kind == .custom, let customClass = segue.customClass,
-               let declared = declarations[storyboard]?[customClass] {
-                spec.customPerforms = declared.performs.rawValue
-                if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
-                if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
-                spec.customTransitioningDelegate = declared.transitioningDelegate
-            }
-            return spec
+        scene.segues.compactMap { segueSpec($0, in: storyboard) }
+    }
+
+    /// One segue as the core performs it; a custom segue takes what the storyboard's declarations
+    /// say its class does (their styles win over the segue's attributes). Nil for containment.
+    func segueSpec(_ segue: Segue, in storyboard: String) -> SegueSpec? {
+        guard var spec = segue.segueSpec(in: storyboard) else { return nil }
+        if spec.kind == .custom, let customClass = segue.customClass,
+           let declared = declarations[storyboard]?[customClass] {
+            spec.customPerforms = declared.performs.rawValue
+            if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
+            if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
+            spec.customTransitioningDelegate = declared.transitioningDelegate
         }
+        return spec
+    }
+
+    /// The segue with element id `id` in storyboard `name` as the catalogue has it now, with the
+    /// current declarations; nil when the storyboard or the segue is gone.
+    func currentSpec(ofSegue id: String, in name: String) -> SegueSpec? {
+        guard let storyboard = library[name] else { return nil }
+        for scene in storyboard.scenes {
+            if let segue = scene.segues.first(where: { $0.id == id }) { return segueSpec(segue, in: name) }
+        }
+        return nil
     }
 
     /// Resolution failures while following a scene: the missing storyboard is D20 and the missing
@@ -150,28 +169,47 @@ struct StoryboardSnapshot: Sendable {
     /// from `destinationStoryboard` (references are followed); a `triggerSegue` may name the segue
     /// by its element id (API.md, `Controller.segue(named:acceptingElementID:)`). Unwinds
     /// (R99: the core finds the destination), unknown identifiers and controllers without a
-    /// storyboard (D18, raised by the core) come back unchanged, as does a trigger that
-    /// `shouldPerformSegue` vetoes (R96: nothing is instantiated).
+    /// storyboard (D18, raised by the core) come back without a destination, as does a trigger that
+    /// `shouldPerformSegue` vetoes (R96: nothing is instantiated). A destination holding only an
+    /// id (`"destination": {"id": …}`) names the new instance; on an unwind it is 422.
     func resolveSegue(_ command: Command, in state: SessionState, budget: SpecBudget) throws(Problem) -> Command {
         let receiver: ControllerID
         let identifier: String
         let trigger: Bool
+        let named: ControllerSpec?
         switch command {
-        case let .performSegue(r, i, nil): (receiver, identifier, trigger) = (r, i, false)
-        case let .triggerSegue(r, i, nil): (receiver, identifier, trigger) = (r, i, true)
+        case let .performSegue(r, i, d, nil) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, false, d)
+        case let .triggerSegue(r, i, d, nil) where d?.storyboard == nil: (receiver, identifier, trigger, named) = (r, i, true, d)
         default: return command
         }
-        guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return command }
+        var declared: SegueSpec?
         func rebuilt(_ destination: ControllerSpec?) -> Command {
-            trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination)
-                : .performSegue(receiver: receiver, identifier: identifier, destination: destination)
+            trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination, segue: declared)
+                : .performSegue(receiver: receiver, identifier: identifier, destination: destination, segue: declared)
         }
+        // No storyboard: the core answers D18 (a named destination is never instantiated as is).
+        guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return rebuilt(nil) }
         // The same lookup the core makes, so both agree on which segue runs.
-        guard let segue = controller.segue(named: identifier, acceptingElementID: trigger), segue.kind != .unwind,
-              let scene = segue.destinationScene else { return rebuilt(nil) }
+        guard let listed = controller.segue(named: identifier, acceptingElementID: trigger) else { return rebuilt(nil) }
+        // Item 5: custom segue declarations made after the receiver was instantiated apply to
+        // what it performs from now on (R98), as a re-upload does; the command carries them.
+        if listed.kind == .custom, let current = currentSpec(ofSegue: listed.id, in: origin.name), current != listed {
+            declared = current
+        }
+        let segue = declared ?? listed
+        if segue.kind == .unwind, named != nil {
+            throw Problem.invalidField("destination", "The segue '\(identifier)' is an unwind segue: it creates no controller to name.")
+        }
+        guard segue.kind != .unwind, let scene = segue.destinationScene else { return rebuilt(nil) }
         if trigger && controller.shouldPerformSegue[segue.identifier ?? identifier] == false { return rebuilt(nil) }
         let address = SceneAddress(storyboard: segue.destinationStoryboard ?? origin.name, sceneID: scene)
-        return rebuilt(try spec(at: address, depth: 0, budget: budget))
+        var destination = try spec(at: address, depth: 0, budget: budget)
+        if let id = named?.id {
+            // `destination.id` names the new instance: taken as is, never suffixed (422 when in use).
+            destination.id = id
+            destination.appendsSuffixWhenTaken = false
+        }
+        return rebuilt(destination)
     }
 
     // MARK: - Replies
@@ -191,6 +229,7 @@ struct StoryboardSnapshot: Sendable {
             ("diagnostics", .array(diagnostics(for: name).map(Self.diagnosticJSON))),
         ]
         if let declared = declarations[name], !declared.byClass.isEmpty { members.append(("customSegues", declared.json)) }
+        if let declared = classes[name], !declared.given.isEmpty { members.append(("classes", declared.json)) }
         return .object(members)
     }
 
