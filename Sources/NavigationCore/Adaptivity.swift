@@ -71,7 +71,7 @@ extension Engine {
             let presenterTraits = state.traitCollection(record.presenting)  // R74
             guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { continue }
             let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
-            state.controllers[id]!.presentation!.style = adapted
+            self[changing: id].presentation?.style = adapted
             if let delegate = c.presentationDelegate, profile.hasSheetGestures {
                 var e = Event(id, .willPresentWithAdaptiveStyle)
                 let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact

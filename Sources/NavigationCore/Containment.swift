@@ -13,9 +13,9 @@ extension Engine {
         }
         detachFromParent(child)
         emit(.move(child, .willMoveToParent, parent: parent))
-        state.controllers[parent]!.children.append(child)
-        state.controllers[child]!.parent = parent
-        state.controllers[child]!.isMovingToParent = true
+        self[changing: parent].children.append(child)
+        self[changing: child].parent = parent
+        self[changing: child].isMovingToParent = true
     }
 
     /// R70: `didMove(toParent: nil)` is called for you; `willMove` is not.
@@ -37,10 +37,10 @@ extension Engine {
         }
         guard !c.viewAddedToParent else { return }
         let before = state.settledViewsInWindow
-        state.controllers[child]!.viewAddedToParent = true
+        self[changing: child].viewAddedToParent = true
         if !state.settledViewsInWindow.contains(child) && !state.c(child).isViewLoaded && state.c(parent).isViewLoaded {
             // Inserting a view needs it loaded even off screen (R31).
-            state.controllers[child]!.isViewLoaded = true
+            self[changing: child].isViewLoaded = true
             emit(Event(child, .viewDidLoad))
         }
         enqueue(operation: "addSubview", from: nil, to: child, animated: false, order: .navigation, before: before)
@@ -50,7 +50,7 @@ extension Engine {
         let c = try existing(child)
         guard c.viewAddedToParent else { return }
         let before = state.settledViewsInWindow
-        state.controllers[child]!.viewAddedToParent = false
+        self[changing: child].viewAddedToParent = false
         enqueue(operation: "removeFromSuperview", from: child, to: nil, animated: false, order: .navigation, before: before)
     }
 
@@ -63,8 +63,8 @@ extension Engine {
                 "Children view controllers \(name(from)) and \(name(to)) must have a common parent view controller \(name(parent)) when calling -[UIViewController transitionFromViewController:toViewController:duration:options:animations:completion:]"))
         }
         let before = state.settledViewsInWindow
-        state.controllers[from]!.viewAddedToParent = false
-        state.controllers[to]!.viewAddedToParent = true
+        self[changing: from].viewAddedToParent = false
+        self[changing: to].viewAddedToParent = true
         enqueue(operation: "transitionChild", from: from, to: to, animated: animated, order: .navigation, before: before,
                 postFinish: [Event(parent, .completion)], forceReport: true)
     }

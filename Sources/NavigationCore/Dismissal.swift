@@ -52,10 +52,10 @@ extension Engine {
         let top = chain.last!
         let topRecord = state.c(top).presentation!
         for id in chain {
-            state.controllers[id]!.presentation!.state = .dismissing
+            self[changing: id].presentation?.state = .dismissing
         }
         state.controllers[chain[0]]!.isBeingDismissed = true
-        if top != chain[0] { state.controllers[top]!.isBeingDismissed = true }
+        if top != chain[0] { self[changing: top].isBeingDismissed = true }
         var preStart = extra
         // R59: the transitioning delegate is asked for the dismissal's animator and interaction.
         if state.c(top).transitioningDelegate != nil {

@@ -112,12 +112,19 @@ public enum OperationOutcome: Sendable, Equatable {
 public struct CommandError: Error, Sendable, Equatable {
     /// `unknownTransition`: no such transition (404); `transitionConflict`: the transition is in
     /// no state to do that (409: queued, or not interactive).
-    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict }
+    /// `invariantViolation`: the engine wrote to a controller the session does not have (a bug in
+    /// navsim, 500); the command changed nothing.
+    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation }
     public var kind: Kind
     public var message: String
     public var field: String?
     static func unknown(_ id: ControllerID) -> CommandError {
         CommandError(kind: .unknownController, message: "No controller with id '\(id)' in this session.", field: nil)
+    }
+    static func invariantViolation(_ id: ControllerID) -> CommandError {
+        CommandError(kind: .invariantViolation,
+                     message: "Internal invariant broken: the engine changed controller '\(id)', which this session does not have. Nothing was changed.",
+                     field: nil)
     }
     static func invalid(_ message: String, field: String? = nil) -> CommandError {
         CommandError(kind: .invalid, message: message, field: field)

@@ -65,8 +65,8 @@ extension Engine {
         func attach(_ ref: ControllerRef) throws(Refusal) -> ControllerID? {
             if case .existing(let e) = ref { try requireDetached(e) }
             guard let child = try resolve(ref) else { return nil }
-            state.controllers[child]!.parent = id
-            state.controllers[id]!.children.append(child)
+            self[changing: child].parent = id
+            self[changing: id].children.append(child)
             return child
         }
 
@@ -75,18 +75,18 @@ extension Engine {
             for ref in spec.viewControllers ?? [] {
                 if let child = try attach(ref) {
                     if state.c(child).kind == .navigationController { throw .uikit(.pushNavigationController()) }
-                    state.controllers[id]!.viewControllers.append(child)
+                    self[changing: id].viewControllers.append(child)
                 }
             }
         case .tabBarController:
             for ref in spec.viewControllers ?? [] {
-                if let child = try attach(ref) { state.controllers[id]!.viewControllers.append(child) }
+                if let child = try attach(ref) { self[changing: id].viewControllers.append(child) }
             }
             var more = Controller(id: try newID("\(id).more"), kind: .navigationController)
             more.isMoreNavigationController = true
             more.parent = id
             insert(more)
-            state.controllers[id]!.moreNavigationController = more.id
+            self[changing: id].moreNavigationController = more.id
             let tabs = state.c(id).viewControllers
             if !tabs.isEmpty {
                 let index = spec.selectedIndex ?? 0
@@ -137,21 +137,21 @@ extension Engine {
                 if let r = spec.supplementary { split.supplementary = try attach(r) }
                 if let r = spec.secondary { split.secondary = try attach(r) }
             }
-            state.controllers[id]!.split = split
+            self[changing: id].split = split
             if state.traits.horizontalSizeClass == .compact { for e in collapse(id) { emit(e) } }
         case .pageViewController:
-            state.controllers[id]!.page = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
+            self[changing: id].page = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
                                                     spineLocation: spec.spineLocation,
                                                     isDoubleSided: spec.isDoubleSided ?? false)
             for ref in spec.viewControllers ?? [] {
-                if let child = try attach(ref) { state.controllers[id]!.viewControllers.append(child) }
+                if let child = try attach(ref) { self[changing: id].viewControllers.append(child) }
             }
         default:
             break
         }
         // Custom containers and storyboard embeds: children whose views are in the container's view.
         for ref in (spec.children ?? []) + (spec.embedded ?? []) {
-            if let child = try attach(ref) { state.controllers[child]!.viewAddedToParent = true }
+            if let child = try attach(ref) { self[changing: child].viewAddedToParent = true }
         }
         return id
     }
@@ -173,10 +173,10 @@ extension Engine {
             // Listed before its content, as if created first (replies list controllers in creation order).
             state.order.removeLast()
             state.order.insert(navigation, at: state.order.firstIndex(of: content) ?? state.order.count)
-            state.controllers[content]!.parent = navigation
+            self[changing: content].parent = navigation
         }
-        state.controllers[navigation]!.parent = split
-        state.controllers[split]!.children.append(navigation)
+        self[changing: navigation].parent = split
+        self[changing: split].children.append(navigation)
         return navigation
     }
 

@@ -8,10 +8,10 @@ extension Engine {
         if state.controllers[parent]?.kind == .navigationController || state.controllers[parent]?.kind == .pageViewController {
             state.controllers[parent]?.viewControllers.removeAll { $0 == id }
         }
-        state.controllers[id]!.parent = nil
-        state.controllers[id]!.isMovingFromParent = false
-        state.controllers[id]!.isMovingToParent = false
-        state.controllers[id]!.viewAddedToParent = false
+        self[changing: id].parent = nil
+        self[changing: id].isMovingFromParent = false
+        self[changing: id].isMovingToParent = false
+        self[changing: id].viewAddedToParent = false
     }
 
     /// R76: what may be pushed.
@@ -47,10 +47,10 @@ extension Engine {
         let old = stack.last
         detachFromParent(v) // R76 [INF]: a controller with another parent is moved.
         emit(.move(v, .willMoveToParent, parent: nav))
-        state.controllers[nav]!.children.append(v)
-        state.controllers[nav]!.viewControllers.append(v)
-        state.controllers[v]!.parent = nav
-        state.controllers[v]!.isMovingToParent = true
+        self[changing: nav].children.append(v)
+        self[changing: nav].viewControllers.append(v)
+        self[changing: v].parent = nav
+        self[changing: v].isMovingToParent = true
         enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
                 postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
                 // An interactive push given up (R38): the stack goes back and `v` leaves, as
@@ -80,9 +80,9 @@ extension Engine {
         let before = state.settledViewsInWindow
         for id in popped {
             emit(.move(id, .willMoveToParent, parent: nil))
-            state.controllers[id]!.isMovingFromParent = true
+            self[changing: id].isMovingFromParent = true
         }
-        state.controllers[nav]!.viewControllers = Array(stack[...index])
+        self[changing: nav].viewControllers = Array(stack[...index])
         let op = operation ?? (index == 0 ? "popToRoot" : "popTo")
         enqueue(operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
                 postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
@@ -117,16 +117,16 @@ extension Engine {
         let added = ids.filter { !old.contains($0) }
         for id in removed {
             emit(.move(id, .willMoveToParent, parent: nil))
-            state.controllers[id]!.isMovingFromParent = true
+            self[changing: id].isMovingFromParent = true
         }
         for id in added {
             detachFromParent(id)
             emit(.move(id, .willMoveToParent, parent: nav))
-            state.controllers[id]!.parent = nav
-            state.controllers[id]!.isMovingToParent = true
+            self[changing: id].parent = nav
+            self[changing: id].isMovingToParent = true
         }
-        state.controllers[nav]!.viewControllers = ids
-        state.controllers[nav]!.children = ids + removed
+        self[changing: nav].viewControllers = ids
+        self[changing: nav].children = ids + removed
         enqueue(operation: "setViewControllers", from: old.last, to: ids.last, animated: animated, order: .navigation,
                 before: before,
                 postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },

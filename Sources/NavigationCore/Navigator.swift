@@ -19,8 +19,14 @@ public enum Navigator {
             // R30: a refused call changes nothing and sends nothing, completion included.
             let snapshot = engine.state
             let pendingCount = engine.pending.count
-            do {
+            do throws(Refusal) {
                 try engine.execute(command)
+                // A write to a controller the session lacks is the engine's bug, not the client's:
+                // the command is rolled back like a refusal and reported as an internal error.
+                if let missing = engine.invariantFailures.first {
+                    engine.invariantFailures = []
+                    throw Refusal.input(.invariantViolation(missing))
+                }
                 engine.outcomeKinds.append(.applied)
             } catch {
                 engine.state = snapshot
@@ -78,8 +84,24 @@ struct Engine {
     var outcomeKinds: [Kind] = []
     var current = 0
     var pending: [Pending] = []
+    /// Ids written through ``subscript(changing:)`` that the session does not have (an engine bug).
+    var invariantFailures: [ControllerID] = []
 
     init(state: SessionState) { self.state = state }
+
+    /// The one way the engine changes a stored controller: `self[changing: id].appearance = .appeared`.
+    /// An id the session does not have is neither inserted nor trapped on: the write is dropped
+    /// and recorded in ``invariantFailures``, which turns the command into an internal error.
+    subscript(changing id: ControllerID) -> Controller {
+        get { state.controllers[id] ?? Controller(id: id, kind: .viewController) }
+        set {
+            guard state.controllers[id] != nil else {
+                invariantFailures.append(id)
+                return
+            }
+            state.controllers[id] = newValue
+        }
+    }
 
     mutating func emit(_ e: Event) { results[current].events.append(e) }
 
@@ -135,13 +157,13 @@ struct Engine {
             _ = try existing(r)
             if let p { _ = try existing(p) }
             emit(.move(r, .willMoveToParent, parent: p))
-            if p == nil { state.controllers[r]!.isMovingFromParent = true }
+            if p == nil { self[changing: r].isMovingFromParent = true }
         case .didMove(let r, let p):
             _ = try existing(r)
             if let p { _ = try existing(p) }
             emit(.move(r, .didMoveToParent, parent: p))
-            state.controllers[r]!.isMovingToParent = false
-            state.controllers[r]!.isMovingFromParent = false
+            self[changing: r].isMovingToParent = false
+            self[changing: r].isMovingFromParent = false
         case .addSubview(let r, let vc, let animated): try addSubview(r, vc, animated: animated)
         case .removeFromSuperview(let r, let animated): try removeFromSuperview(r, animated: animated)
         case .transitionChild(let r, let from, let to, let animated):
@@ -190,6 +212,6 @@ struct Engine {
         c.traitOverrides = old.traitOverrides
         state.controllers[id] = c
         // R52/R74: new overrides re-run adaptivity below this controller.
-        if overrides != old.traitOverrides { changeTraits { $0.controllers[id]!.traitOverrides = overrides } }
+        if overrides != old.traitOverrides { changeTraits { $0.controllers[id]?.traitOverrides = overrides } }
     }
 }

@@ -21,11 +21,11 @@ extension Engine {
         for id in added {
             detachFromParent(id)
             emit(.move(id, .willMoveToParent, parent: page))
-            state.controllers[id]!.parent = page
+            self[changing: id].parent = page
         }
         for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
-        state.controllers[page]!.viewControllers = ids
-        state.controllers[page]!.children = ids + removed
+        self[changing: page].viewControllers = ids
+        self[changing: page].children = ids + removed
         let order: AppearanceOrder = config.transitionStyle == .scroll ? .pageScroll : .tab
         enqueue(operation: "setViewControllers", from: old.first, to: ids.first, animated: animated, order: order,
                 before: before,

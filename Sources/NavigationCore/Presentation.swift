@@ -78,17 +78,17 @@ extension Engine {
         }
 
         // Accepted: the body's overrides are set as code sets them, before presenting.
-        if let style { state.controllers[v]!.modalPresentationStyle = style }
-        if let transitionStyle { state.controllers[v]!.modalTransitionStyle = transitionStyle }
+        if let style { self[changing: v].modalPresentationStyle = style }
+        if let transitionStyle { self[changing: v].modalTransitionStyle = transitionStyle }
         // R23: a context presenter may provide the transition style.
         let used = effective.isContextStyle && pc.providesPresentationContextTransitionStyle ? pc.modalTransitionStyle : transition
         let removes = profile.removesPresenterView(effective, traits: traits)
-        state.controllers[v]!.presentation = Presentation(
+        self[changing: v].presentation = Presentation(
             presenting: p, source: s, requestedStyle: requested, style: effective, transitionStyle: used,
             contextViewController: effective.isContextStyle ? p : nil, removesPresenterView: removes,
             popover: popover, state: .presenting)
-        state.controllers[p]!.presentedID = v
-        state.controllers[v]!.isBeingPresented = true
+        self[changing: p].presentedID = v
+        self[changing: v].isBeingPresented = true
 
         var preStart: [Event] = []
         if let delegate = vc.presentationDelegate, profile.hasSheetGestures,

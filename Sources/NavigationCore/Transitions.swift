@@ -217,21 +217,21 @@ extension Engine {
             if a == .appearing || a == .disappearing { results[current].warnings.append(.unbalancedAppearance(name(id))) }
         }
         for id in t.appearing where !state.c(id).isViewLoaded {
-            state.controllers[id]!.isViewLoaded = true
+            self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad))
         }
         for e in t.beforeAppearance { emit(e) }
         func wills(_ appearingSide: Bool) {
             if appearingSide {
                 for id in t.appearing {
-                    state.controllers[id]!.appearance = .appearing
-                    state.controllers[id]!.viewInWindow = true
+                    self[changing: id].appearance = .appearing
+                    self[changing: id].viewInWindow = true
                     emit(Event(id, .viewWillAppear, animated: animated))
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated)) }
                 }
             } else {
                 for id in t.disappearing {
-                    state.controllers[id]!.appearance = .disappearing
+                    self[changing: id].appearance = .disappearing
                     emit(Event(id, .viewWillDisappear, animated: animated))
                 }
             }
@@ -248,15 +248,15 @@ extension Engine {
             if appearingSide {
                 // A controller another transition has taken over since (R38, D21) is left to it.
                 for id in t.appearing where state.c(id).appearance == .appearing {
-                    state.controllers[id]!.appearance = .appeared
+                    self[changing: id].appearance = .appeared
                     if t.silentDidAppearWithin.map({ state.isWithin(id, $0) }) != true {
                         emit(Event(id, .viewDidAppear, animated: animated))
                     }
                 }
             } else {
                 for id in t.disappearing where state.c(id).appearance == .disappearing {
-                    state.controllers[id]!.appearance = .disappeared
-                    state.controllers[id]!.viewInWindow = false
+                    self[changing: id].appearance = .disappeared
+                    self[changing: id].viewInWindow = false
                     emit(Event(id, .viewDidDisappear, animated: animated))
                 }
             }
@@ -282,27 +282,27 @@ extension Engine {
         let leaving = (t.appearing + state.order).filter { seen.insert($0).inserted && isOnScreen($0) && !targetSet.contains($0) }
         let stillLeaving = t.disappearing.filter { state.c($0).appearance == .disappearing && !targetSet.contains($0) }
         for id in returning where !state.c(id).isViewLoaded {
-            state.controllers[id]!.isViewLoaded = true
+            self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad))
         }
         for id in returning {
             let fresh = state.c(id).appearance == .disappeared
-            state.controllers[id]!.appearance = .appearing
-            state.controllers[id]!.viewInWindow = true
+            self[changing: id].appearance = .appearing
+            self[changing: id].viewInWindow = true
             emit(Event(id, .viewWillAppear, animated: animated))
             if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated)) }
         }
         for id in leaving {
-            state.controllers[id]!.appearance = .disappearing
+            self[changing: id].appearance = .disappearing
             emit(Event(id, .viewWillDisappear, animated: animated))
         }
         for id in leaving + stillLeaving {
-            state.controllers[id]!.appearance = .disappeared
-            state.controllers[id]!.viewInWindow = false
+            self[changing: id].appearance = .disappeared
+            self[changing: id].viewInWindow = false
             emit(Event(id, .viewDidDisappear, animated: animated))
         }
         for id in returning {
-            state.controllers[id]!.appearance = .appeared
+            self[changing: id].appearance = .appeared
             emit(Event(id, .viewDidAppear, animated: animated))
         }
         for e in t.cancelEvents { emit(e) }
@@ -317,7 +317,7 @@ extension Engine {
         case .removePresentations(let list):
             for v in list {
                 if let p = state.controllers[v]?.presentation?.presenting, state.controllers[p]?.presentedID == v {
-                    state.controllers[p]!.presentedID = nil
+                    self[changing: p].presentedID = nil
                 }
                 state.controllers[v]?.presentation = nil
                 state.controllers[v]?.isBeingDismissed = false
