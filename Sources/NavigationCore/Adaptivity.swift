@@ -85,8 +85,8 @@ extension Engine {
             if width == .compact && !collapsed { postFinish += collapse(id) }
             if width == .regular && collapsed { postFinish += expand(id) }
         }
-        enqueue(operation: "traitChange", from: nil, to: nil, animated: false, order: .navigation, before: before,
-                postFinish: postFinish)
+        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before,
+                    postFinish: postFinish))
     }
 
     static func sameSizeClasses(_ a: Traits, _ b: Traits) -> Bool {

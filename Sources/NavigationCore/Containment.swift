@@ -25,7 +25,7 @@ extension Engine {
         let before = state.settledViewsInWindow
         detachFromParent(child)
         emit(.move(child, .didMoveToParent, parent: nil))
-        enqueue(operation: "removeFromParent", from: child, to: nil, animated: false, order: .navigation, before: before)
+        enqueue(TransitionPlan(operation: .removeFromParent, from: child, to: nil, animated: false, order: .navigation, before: before))
     }
 
     /// R71: the child's view goes into the parent's view; it appears if the parent is on screen.
@@ -43,7 +43,7 @@ extension Engine {
             self[changing: child].isViewLoaded = true
             emit(Event(child, .viewDidLoad))
         }
-        enqueue(operation: "addSubview", from: nil, to: child, animated: false, order: .navigation, before: before)
+        enqueue(TransitionPlan(operation: .addSubview, from: nil, to: child, animated: false, order: .navigation, before: before))
     }
 
     mutating func removeFromSuperview(_ child: ControllerID, animated: Bool) throws(Refusal) {
@@ -51,7 +51,7 @@ extension Engine {
         guard c.viewAddedToParent else { return }
         let before = state.settledViewsInWindow
         self[changing: child].viewAddedToParent = false
-        enqueue(operation: "removeFromSuperview", from: child, to: nil, animated: false, order: .navigation, before: before)
+        enqueue(TransitionPlan(operation: .removeFromSuperview, from: child, to: nil, animated: false, order: .navigation, before: before))
     }
 
     /// R72: both controllers must be children of the receiver.
@@ -65,7 +65,7 @@ extension Engine {
         let before = state.settledViewsInWindow
         self[changing: from].viewAddedToParent = false
         self[changing: to].viewAddedToParent = true
-        enqueue(operation: "transitionChild", from: from, to: to, animated: animated, order: .navigation, before: before,
-                postFinish: [Event(parent, .completion)], forceReport: true)
+        enqueue(TransitionPlan(operation: .transitionChild, from: from, to: to, animated: animated, order: .navigation, before: before,
+                    postFinish: [Event(parent, .completion)], isAlwaysReported: true))
     }
 }

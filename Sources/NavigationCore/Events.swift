@@ -50,12 +50,28 @@ public struct Event: Sendable, Codable, Equatable {
     }
 }
 
+/// The operation a transition runs for (API.md Transition `operation`): the UIKit call, gesture
+/// or change that started it, spelled as the API spells it.
+public enum TransitionOperation: String, Sendable, Codable, CaseIterable {
+    case setRoot, present, dismiss, interactiveDismiss, show, showDetail
+    case push, pop, popTo, popToRoot, interactivePop, setViewControllers, select
+    case removeFromParent, addSubview, removeFromSuperview, transitionChild, traitChange
+
+    /// UIKit's default animation length in seconds: modal ≈ 0.5, the others (navigation) ≈ 0.35.
+    public var defaultDuration: Double {
+        switch self {
+        case .present, .dismiss, .interactiveDismiss: 0.5
+        default: 0.35
+        }
+    }
+}
+
 /// A transition as `UIViewControllerContextTransitioning` describes it (API.md Transition).
 public struct TransitionRecord: Sendable, Codable, Equatable {
     /// `queued`: waiting for a running navigation transition of the same controller (R81).
     public enum State: String, Sendable, Codable { case completed, inProgress, cancelled, queued }
     public var id: String
-    public var operation: String
+    public var operation: TransitionOperation
     public var fromViewController: ControllerID?
     public var toViewController: ControllerID?
     public var presentationStyle: PresentationStyle?

@@ -56,7 +56,7 @@ extension Engine {
         c.preferredStyle = spec.preferredStyle
         // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
         // UIModalPresentationPopover" (the D10 action-sheet text).
-        if spec.kind == .alertController && spec.preferredStyle == "actionSheet"
+        if spec.kind == .alertController && spec.preferredStyle == .actionSheet
             && !spec.configuration.sets("modalPresentationStyle") {
             c.modalPresentationStyle = .popover
         }
@@ -199,8 +199,8 @@ extension Engine {
         }
         for id in removed { state.controllers[id]?.presentation?.state = .dismissing }
         state.rootViewController = new
-        enqueue(operation: "setRoot", from: old, to: new, animated: animated, order: .navigation, before: before,
-                effects: removed.isEmpty ? [] : [.removePresentations(removed)])
+        enqueue(TransitionPlan(operation: .setRoot, from: old, to: new, animated: animated, order: .navigation, before: before,
+                    effects: removed.isEmpty ? [] : [.removePresentations(removed)]))
     }
 }
 

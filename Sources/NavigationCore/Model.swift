@@ -288,15 +288,27 @@ public struct SplitState: Sendable, Codable, Equatable {
     }
 }
 
+/// `UIPageViewController.NavigationDirection`: the side a `setViewControllers` animates from.
+public enum PageDirection: String, Sendable, Codable, CaseIterable {
+    case forward, reverse
+}
+
+/// `UIAlertController.Style`.
+public enum AlertStyle: String, Sendable, Codable, CaseIterable {
+    case alert, actionSheet
+}
+
 /// A page view controller's configuration (R94, R95).
 public struct PageState: Sendable, Codable, Equatable {
     public enum Style: String, Sendable, Codable, CaseIterable { case scroll, pageCurl }
+    /// `UIPageViewController.SpineLocation`.
+    public enum SpineLocation: String, Sendable, Codable, CaseIterable { case none, min, mid, max }
     public var transitionStyle: Style
-    public var spineLocation: String?
+    public var spineLocation: SpineLocation?
     public var isDoubleSided: Bool
     /// R94: pages a `setViewControllers` must provide.
     public var requiredPageCount: Int {
-        transitionStyle == .pageCurl && (spineLocation == "mid" || isDoubleSided) ? 2 : 1
+        transitionStyle == .pageCurl && (spineLocation == .mid || isDoubleSided) ? 2 : 1
     }
 }
 
@@ -334,7 +346,8 @@ public struct Controller: Sendable, Equatable {
     public var moreNavigationController: ControllerID?
     public var split: SplitState?
     public var page: PageState?
-    public var preferredStyle: String?
+    /// Alert controllers: `preferredStyle`.
+    public var preferredStyle: AlertStyle?
     /// A custom container's child whose view was inserted (`addSubview`, R71).
     public var viewAddedToParent: Bool = false
     /// Is this a tab bar's More navigation controller?
@@ -402,7 +415,7 @@ extension Controller: Codable {
         moreNavigationController = try c.decodeIfPresent(ControllerID.self, forKey: .moreNavigationController)
         split = try c.decodeIfPresent(SplitState.self, forKey: .split)
         page = try c.decodeIfPresent(PageState.self, forKey: .page)
-        preferredStyle = try c.decodeIfPresent(String.self, forKey: .preferredStyle)
+        preferredStyle = try c.decodeIfPresent(AlertStyle.self, forKey: .preferredStyle)
         viewAddedToParent = try c.decode(Bool.self, forKey: .viewAddedToParent)
         isMoreNavigationController = try c.decode(Bool.self, forKey: .isMoreNavigationController)
         segues = try c.decode([SegueSpec].self, forKey: .segues)

@@ -51,12 +51,14 @@ extension Engine {
         self[changing: nav].viewControllers.append(v)
         self[changing: v].parent = nav
         self[changing: v].isMovingToParent = true
-        enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
-                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
-                // An interactive push given up (R38): the stack goes back and `v` leaves, as
-                // `removeFromParent` would (didMove(nil), R70) [INF].
-                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: []), .detach([v])],
-                cancelEvents: [.move(v, .didMoveToParent, parent: nil)], navigation: nav)
+        enqueue(TransitionPlan(
+            operation: .push, from: old, to: v, animated: animated, order: .navigation, before: before,
+            postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
+            // An interactive push given up (R38): the stack goes back and `v` leaves, as
+            // `removeFromParent` would (didMove(nil), R70) [INF].
+            cancellation: Cancellation(effects: [.restoreStack(navigation: nav, stack: stack, attach: []), .detach([v])],
+                                       events: [.move(v, .didMoveToParent, parent: nil)]),
+            navigation: nav))
     }
 
     /// R78: `popViewController(animated:)`. Returns the popped controller, or nil (a no-op) with
@@ -64,14 +66,14 @@ extension Engine {
     mutating func pop(_ nav: ControllerID, animated: Bool) throws(Refusal) -> ControllerID? {
         let stack = state.c(nav).viewControllers
         guard stack.count > 1 else { return nil }
-        return try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: "pop").last
+        return try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: .pop).last
     }
 
     /// R79: `popToViewController` / `popToRootViewController`: intermediates get containment
     /// callbacks only.
     /// Returns the popped controllers, bottom first.
     @discardableResult
-    mutating func popTo(_ nav: ControllerID, target: ControllerID, animated: Bool, operation: String? = nil) throws(Refusal) -> [ControllerID] {
+    mutating func popTo(_ nav: ControllerID, target: ControllerID, animated: Bool, operation: TransitionOperation? = nil) throws(Refusal) -> [ControllerID] {
         let stack = state.c(nav).viewControllers
         guard let index = stack.firstIndex(of: target) else { throw .uikit(.popToUnknown()) }
         let popped = Array(stack[(index + 1)...])
@@ -83,11 +85,13 @@ extension Engine {
             self[changing: id].isMovingFromParent = true
         }
         self[changing: nav].viewControllers = Array(stack[...index])
-        let op = operation ?? (index == 0 ? "popToRoot" : "popTo")
-        enqueue(operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
-                postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
-                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
-                cancelEvents: popped.map { .move($0, .didMoveToParent, parent: nav) }, navigation: nav)
+        let op = operation ?? (index == 0 ? .popToRoot : .popTo)
+        enqueue(TransitionPlan(
+            operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
+            postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
+            cancellation: Cancellation(effects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
+                                       events: popped.map { .move($0, .didMoveToParent, parent: nav) }),
+            navigation: nav))
         return popped
     }
 
@@ -96,7 +100,7 @@ extension Engine {
     mutating func interactivePop(_ nav: ControllerID, completes: Bool) throws(Refusal) {
         let stack = state.c(nav).viewControllers
         guard stack.count > 1, !isNavigationTransitionRunning(nav) else { return }
-        try popTo(nav, target: stack[stack.count - 2], animated: true, operation: "interactivePop")
+        try popTo(nav, target: stack[stack.count - 2], animated: true, operation: .interactivePop)
         runLastNow(completes: completes)
     }
 
@@ -127,14 +131,14 @@ extension Engine {
         }
         self[changing: nav].viewControllers = ids
         self[changing: nav].children = ids + removed
-        enqueue(operation: "setViewControllers", from: old.last, to: ids.last, animated: animated, order: .navigation,
-                before: before,
-                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
-                effects: [.detach(removed), .endMovingToParent(added)], navigation: nav)
+        enqueue(TransitionPlan(operation: .setViewControllers, from: old.last, to: ids.last, animated: animated, order: .navigation,
+                    before: before,
+                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
+                    effects: [.detach(removed), .endMovingToParent(added)], navigation: nav))
     }
 
     /// `setViewControllers` by receiver kind: navigation (R80), tab bar (R84), page (R94).
-    mutating func setViewControllers(_ r: ControllerID, _ refs: [ControllerRef], direction: String?, animated: Bool) throws(Refusal) {
+    mutating func setViewControllers(_ r: ControllerID, _ refs: [ControllerRef], direction: PageDirection?, animated: Bool) throws(Refusal) {
         switch try existing(r).kind {
         case .navigationController: try setNavigationStack(r, refs, animated: animated)
         case .tabBarController: try setTabs(r, refs, animated: animated)

@@ -14,7 +14,7 @@ extension Engine {
 
     mutating func present(receiver s: ControllerID, ref: ControllerRef, style: PresentationStyle?,
                           transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool,
-                          reportsCompletion: Bool, operation: String) throws(Refusal) {
+                          reportsCompletion: Bool, operation: TransitionOperation) throws(Refusal) {
         let before = state.settledViewsInWindow
         let legacy = profile.usesActiveControllerWording
         // R7
@@ -39,7 +39,7 @@ extension Engine {
         let traits = state.traitCollection(p)
         var effective = profile.adapt(requested, kind: vc.kind, traits: traits, delegate: vc.presentationDelegate)
         // An action sheet is a popover in a regular × regular environment, else shown over full screen.
-        let isActionSheet = vc.kind == .alertController && vc.preferredStyle == "actionSheet"
+        let isActionSheet = vc.kind == .alertController && vc.preferredStyle == .actionSheet
         if isActionSheet && (requested == .popover || requested == .automatic) {
             let regular = traits.horizontalSizeClass == .regular && traits.verticalSizeClass == .regular
             effective = regular ? .popover : .overFullScreen
@@ -104,11 +104,13 @@ extension Engine {
             preStart.append(Event(v, .animationControllerForPresented))
             preStart.append(Event(v, .interactionControllerForPresentation))
         }
-        enqueue(operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
-                animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
-                before: before, preStart: preStart,
-                // R28: the completion is called last, after every did-callback of the transition.
-                postFinish: reportsCompletion ? [Event(s, .completion)] : [],
-                effects: [.settlePresentation(v)], cancelEffects: [.removePresentations([v])], forceReport: true)
+        enqueue(TransitionPlan(
+            operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
+            animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
+            before: before, preStart: preStart,
+            // R28: the completion is called last, after every did-callback of the transition.
+            postFinish: reportsCompletion ? [Event(s, .completion)] : [],
+            effects: [.settlePresentation(v)], cancellation: Cancellation(effects: [.removePresentations([v])]),
+            isAlwaysReported: true))
     }
 }

@@ -180,7 +180,7 @@ extension Engine {
     /// navigation controller (R90): a navigation controller takes the old one's place; another
     /// controller gets a new wrapper (`<split id>.<column>`, suffixed if that id is taken).
     mutating func replaceColumn(_ split: ControllerID, _ column: SplitState.Column, with v: ControllerID,
-                                operation: String) throws(Refusal) {
+                                operation: TransitionOperation) throws(Refusal) {
         guard let config = state.c(split).split else { return }
         let columnStyle = config.style.isColumnStyle
         let old: ControllerID? = switch column {
@@ -192,9 +192,9 @@ extension Engine {
             let before = state.settledViewsInWindow
             self[changing: old].isMovingFromParent = true
             setColumn(split, column, content: nil, navigation: nil)
-            enqueue(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
-                    preStart: [.move(old, .willMoveToParent, parent: nil)],
-                    postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])])
+            enqueue(TransitionPlan(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
+                        preStart: [.move(old, .willMoveToParent, parent: nil)],
+                        postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])]))
         }
         let before = state.settledViewsInWindow
         detachFromParent(v)
@@ -214,10 +214,10 @@ extension Engine {
         let index = old.flatMap { state.c(split).children.firstIndex(of: $0) } ?? state.c(split).children.count
         self[changing: split].children.insert(child, at: index)
         setColumn(split, column, content: v, navigation: columnStyle ? child : nil)
-        enqueue(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
-                preStart: [.move(child, .willMoveToParent, parent: split)],
-                postFinish: [.move(child, .didMoveToParent, parent: split)], effects: [.endMovingToParent([child])],
-                forceReport: true)
+        enqueue(TransitionPlan(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
+                    preStart: [.move(child, .willMoveToParent, parent: split)],
+                    postFinish: [.move(child, .didMoveToParent, parent: split)], effects: [.endMovingToParent([child])],
+                    isAlwaysReported: true))
     }
 
     private mutating func setColumn(_ split: ControllerID, _ column: SplitState.Column, content: ControllerID?,

@@ -52,7 +52,7 @@ extension Engine {
         let before = state.settledViewsInWindow
         let old = t.selectedViewController
         selectTab(tab, target)
-        enqueue(operation: "select", from: old, to: target, animated: false, order: .tab, before: before)
+        enqueue(TransitionPlan(operation: .select, from: old, to: target, animated: false, order: .tab, before: before))
     }
 
     /// R84: replacing the tabs keeps the selection by identity, else by index, else index 0.
@@ -93,8 +93,8 @@ extension Engine {
         else { selected = ids.first }
         self[changing: tab].selectedViewController = nil
         if let selected { selectTab(tab, selected) }
-        enqueue(operation: "setViewControllers", from: oldSelected, to: selected, animated: false, order: .tab, before: before,
-                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) })
+        enqueue(TransitionPlan(operation: .setViewControllers, from: oldSelected, to: selected, animated: false, order: .tab, before: before,
+                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) }))
     }
 }
 
@@ -143,14 +143,14 @@ extension Engine {
             // R89: the selected tab again: its navigation controller pops to the root.
             if state.c(target).kind == .navigationController, let root = state.c(target).viewControllers.first,
                state.c(target).viewControllers.count > 1 {
-                try popTo(target, target: root, animated: true, operation: "popToRoot")
+                try popTo(target, target: root, animated: true, operation: .popToRoot)
             }
             for e in didSelect { emit(e) }
             return
         }
         let before = state.settledViewsInWindow
         selectTab(tab, target)
-        enqueue(operation: "select", from: selected, to: target, animated: false, order: .tab, before: before,
-                postFinish: didSelect)
+        enqueue(TransitionPlan(operation: .select, from: selected, to: target, animated: false, order: .tab, before: before,
+                    postFinish: didSelect))
     }
 }

@@ -22,7 +22,7 @@ struct DismissalTests {
         #expect(w.presented("A") == "B" && w.presented("B") == nil)
         #expect(w["C"].presentation == nil && w.presenting("C") == nil)
         #expect(r.transition?.fromViewController == "C" && r.transition?.toViewController == "B", "R58")
-        #expect(r.transition?.operation == "dismiss")
+        #expect(r.transition?.operation == .dismiss)
         w.checkInvariants()
     }
 

@@ -242,7 +242,7 @@ struct OverlapAndPopoverTests {
 @Suite("alert controller action sheets (R15, R19, D10)")
 struct ActionSheetTests {
     func sheet(_ id: ControllerID) -> ControllerRef {
-        make(id, .alertController) { $0.preferredStyle = "actionSheet" }
+        make(id, .alertController) { $0.preferredStyle = .actionSheet }
     }
 
     @Test("R15/D10: an unanchored action sheet on iPad raises UIKit's action-sheet text")

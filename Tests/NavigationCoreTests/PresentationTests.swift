@@ -216,7 +216,7 @@ struct PresentationTests {
         #expect(!w["B"].isBeingPresented)
         #expect(w["B"].presentation?.state == .presented)
         #expect(r.transition?.state == .completed)
-        #expect(r.transition?.operation == "present")
+        #expect(r.transition?.operation == .present)
         #expect(r.transition?.presentationStyle == .fullScreen)
         #expect(w.isDisappeared("A") && w.isAppeared("B"))
     }
