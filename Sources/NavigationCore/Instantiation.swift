@@ -53,7 +53,7 @@ extension Engine {
         c.configuration = spec.configuration.applied(to: c.configuration)
         c.storyboard = spec.storyboard
         c.segues = spec.segues ?? []
-        c.preferredStyle = spec.preferredStyle
+        c.alertState?.preferredStyle = spec.preferredStyle
         // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
         // UIModalPresentationPopover" (the D10 action-sheet text).
         if spec.kind == .alertController && spec.preferredStyle == .actionSheet
@@ -75,18 +75,18 @@ extension Engine {
             for ref in spec.viewControllers ?? [] {
                 if let child = try attach(ref) {
                     if state.c(child).kind == .navigationController { throw .uikit(.pushNavigationController()) }
-                    self[changing: id].viewControllers.append(child)
+                    self[changing: id].navigationStack?.viewControllers.append(child)
                 }
             }
         case .tabBarController:
             for ref in spec.viewControllers ?? [] {
-                if let child = try attach(ref) { self[changing: id].viewControllers.append(child) }
+                if let child = try attach(ref) { self[changing: id].tabState?.viewControllers.append(child) }
             }
             var more = Controller(id: try newID("\(id).more"), kind: .navigationController)
-            more.isMoreNavigationController = true
+            more.navigationStack?.isMoreNavigationController = true
             more.parent = id
             insert(more)
-            self[changing: id].moreNavigationController = more.id
+            self[changing: id].tabState?.moreNavigationController = more.id
             let tabs = state.c(id).viewControllers
             if !tabs.isEmpty {
                 let index = spec.selectedIndex ?? 0
@@ -137,14 +137,14 @@ extension Engine {
                 if let r = spec.supplementary { split.supplementary = try attach(r) }
                 if let r = spec.secondary { split.secondary = try attach(r) }
             }
-            self[changing: id].split = split
+            self[changing: id].splitState = split
             if state.traits.horizontalSizeClass == .compact { for e in collapse(id) { emit(e) } }
         case .pageViewController:
-            self[changing: id].page = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
+            self[changing: id].pageContainer?.settings = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
                                                     spineLocation: spec.spineLocation,
                                                     isDoubleSided: spec.isDoubleSided ?? false)
             for ref in spec.viewControllers ?? [] {
-                if let child = try attach(ref) { self[changing: id].viewControllers.append(child) }
+                if let child = try attach(ref) { self[changing: id].pageContainer?.viewControllers.append(child) }
             }
         default:
             break
@@ -168,7 +168,7 @@ extension Engine {
             navigation = try newID("\(split).\(column.rawValue)")
             var wrapper = Controller(id: navigation, kind: .navigationController)
             wrapper.children = [content]
-            wrapper.viewControllers = [content]
+            wrapper.navigationStack?.viewControllers = [content]
             insert(wrapper)
             // Listed before its content, as if created first (replies list controllers in creation order).
             state.order.removeLast()

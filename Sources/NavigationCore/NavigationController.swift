@@ -5,9 +5,8 @@ extension Engine {
     mutating func detachFromParent(_ id: ControllerID) {
         guard let parent = state.controllers[id]?.parent else { return }
         state.controllers[parent]?.children.removeAll { $0 == id }
-        if state.controllers[parent]?.kind == .navigationController || state.controllers[parent]?.kind == .pageViewController {
-            state.controllers[parent]?.viewControllers.removeAll { $0 == id }
-        }
+        state.controllers[parent]?.navigationStack?.viewControllers.removeAll { $0 == id }
+        state.controllers[parent]?.pageContainer?.viewControllers.removeAll { $0 == id }
         self[changing: id].parent = nil
         self[changing: id].isMovingFromParent = false
         self[changing: id].isMovingToParent = false
@@ -48,7 +47,7 @@ extension Engine {
         detachFromParent(v) // R76 [INF]: a controller with another parent is moved.
         emit(.move(v, .willMoveToParent, parent: nav))
         self[changing: nav].children.append(v)
-        self[changing: nav].viewControllers.append(v)
+        self[changing: nav].navigationStack?.viewControllers.append(v)
         self[changing: v].parent = nav
         self[changing: v].isMovingToParent = true
         enqueue(TransitionPlan(
@@ -84,7 +83,7 @@ extension Engine {
             emit(.move(id, .willMoveToParent, parent: nil))
             self[changing: id].isMovingFromParent = true
         }
-        self[changing: nav].viewControllers = Array(stack[...index])
+        self[changing: nav].navigationStack?.viewControllers = Array(stack[...index])
         let op = operation ?? (index == 0 ? .popToRoot : .popTo)
         enqueue(TransitionPlan(
             operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
@@ -129,7 +128,7 @@ extension Engine {
             self[changing: id].parent = nav
             self[changing: id].isMovingToParent = true
         }
-        self[changing: nav].viewControllers = ids
+        self[changing: nav].navigationStack?.viewControllers = ids
         self[changing: nav].children = ids + removed
         enqueue(TransitionPlan(operation: .setViewControllers, from: old.last, to: ids.last, animated: animated, order: .navigation,
                     before: before,

@@ -195,7 +195,7 @@ struct Engine {
         c.configuration = p.applied(to: old)
         let overrides = c.traitOverrides
         c.traitOverrides = old.traitOverrides
-        state.controllers[id] = c
+        self[changing: id] = c
         // R52/R74: new overrides re-run adaptivity below this controller.
         if overrides != old.traitOverrides { changeTraits { $0.controllers[id]?.traitOverrides = overrides } }
     }

@@ -22,7 +22,7 @@ extension Engine {
             self[changing: id].parent = page
         }
         for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
-        self[changing: page].viewControllers = ids
+        self[changing: page].pageContainer?.viewControllers = ids
         self[changing: page].children = ids + removed
         let order: AppearanceOrder = config.transitionStyle == .scroll ? .pageScroll : .tab
         enqueue(TransitionPlan(operation: .setViewControllers, from: old.first, to: ids.first, animated: animated, order: order,

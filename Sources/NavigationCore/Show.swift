@@ -106,7 +106,7 @@ extension Engine {
                 throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
             }
             pushValidated(onto: primary, v, animated: true)
-            self[changing: split].split?.collapsedSecondary = (config.collapsedSecondary ?? []) + [v]
+            self[changing: split].splitState?.collapsedSecondary = (config.collapsedSecondary ?? []) + [v]
             return
         }
         if let secondary = config.secondaryNavigation, state.c(v).kind != .navigationController {

@@ -55,7 +55,7 @@ extension Engine {
         s.collapsedSupplementary = []
         s.collapsedSecondary = []
         guard let primary = s.primaryNavigation else {
-            self[changing: split].split = s
+            self[changing: split].splitState = s
             return
         }
         let top = s.topColumnForCollapsing ?? .secondary
@@ -71,12 +71,12 @@ extension Engine {
                 self[changing: nav].children.removeAll { $0 == id }
                 self[changing: id].parent = primary
                 self[changing: primary].children.append(id)
-                self[changing: primary].viewControllers.append(id)
+                self[changing: primary].navigationStack?.viewControllers.append(id)
             }
-            self[changing: nav].viewControllers = []
+            self[changing: nav].navigationStack?.viewControllers = []
             if column == .supplementary { s.collapsedSupplementary = entries } else { s.collapsedSecondary = entries }
         }
-        self[changing: split].split = s
+        self[changing: split].splitState = s
     }
 
     /// R92 (column style): the primary column's stack is separated again: from the first
@@ -90,7 +90,7 @@ extension Engine {
         let fromSecondary = Set(s.collapsedSecondary ?? [])
         s.collapsedSupplementary = nil
         s.collapsedSecondary = nil
-        self[changing: split].split = s
+        self[changing: split].splitState = s
         guard let primary = s.primaryNavigation else { return }
         let stack = state.c(primary).viewControllers
         let secondaryStart = stack.firstIndex { fromSecondary.contains($0) }
@@ -106,11 +106,11 @@ extension Engine {
                 self[changing: primary].children.removeAll { $0 == id }
                 self[changing: id].parent = nav
                 self[changing: nav].children.append(id)
-                self[changing: nav].viewControllers.append(id)
+                self[changing: nav].navigationStack?.viewControllers.append(id)
             }
         }
         let kept = supplementaryStart ?? secondaryStart ?? stack.count
-        self[changing: primary].viewControllers = Array(stack[..<kept])
+        self[changing: primary].navigationStack?.viewControllers = Array(stack[..<kept])
     }
 
     /// R91 (classic): by default a navigation primary pushes the secondary (a navigation
@@ -121,7 +121,7 @@ extension Engine {
     mutating func collapseClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = true
-        self[changing: split].split = s
+        self[changing: split].splitState = s
         guard let secondary = s.secondary else { return }
         self[changing: split].children.removeAll { $0 == secondary }
         self[changing: secondary].parent = nil
@@ -132,14 +132,14 @@ extension Engine {
             for id in entries {
                 self[changing: id].parent = primary
                 self[changing: primary].children.append(id)
-                self[changing: primary].viewControllers.append(id)
+                self[changing: primary].navigationStack?.viewControllers.append(id)
             }
-            self[changing: secondary].viewControllers = []
+            self[changing: secondary].navigationStack?.viewControllers = []
             self[changing: secondary].children = []
         } else {
             self[changing: secondary].parent = primary
             self[changing: primary].children.append(secondary)
-            self[changing: primary].viewControllers.append(secondary)
+            self[changing: primary].navigationStack?.viewControllers.append(secondary)
         }
     }
 
@@ -148,21 +148,21 @@ extension Engine {
     mutating func expandClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = false
-        self[changing: split].split = s
+        self[changing: split].splitState = s
         guard let secondary = s.secondary else { return }
         if let primary = s.primary, state.c(primary).kind == .navigationController {
             if state.c(secondary).kind == .navigationController {
                 let stack = state.c(primary).viewControllers
                 if stack.count > 1 && state.c(secondary).viewControllers.isEmpty {
                     let moved = Array(stack.dropFirst())
-                    self[changing: primary].viewControllers = [stack[0]]
+                    self[changing: primary].navigationStack?.viewControllers = [stack[0]]
                     self[changing: primary].children.removeAll { moved.contains($0) }
                     for id in moved { self[changing: id].parent = secondary }
-                    self[changing: secondary].viewControllers = moved
+                    self[changing: secondary].navigationStack?.viewControllers = moved
                     self[changing: secondary].children = moved
                 }
             } else if state.c(secondary).parent == primary {
-                self[changing: primary].viewControllers.removeAll { $0 == secondary }
+                self[changing: primary].navigationStack?.viewControllers.removeAll { $0 == secondary }
                 self[changing: primary].children.removeAll { $0 == secondary }
                 self[changing: secondary].parent = nil
             }
@@ -203,7 +203,7 @@ extension Engine {
             child = try newID("\(split).\(column.rawValue)", suffixWhenTaken: true)
             var wrapper = Controller(id: child, kind: .navigationController)
             wrapper.children = [v]
-            wrapper.viewControllers = [v]
+            wrapper.navigationStack?.viewControllers = [v]
             insert(wrapper)
             self[changing: v].parent = child
         }
@@ -224,14 +224,14 @@ extension Engine {
                                     navigation: ControllerID?) {
         switch column {
         case .primary:
-            self[changing: split].split?.primary = content
-            self[changing: split].split?.primaryNavigation = navigation
+            self[changing: split].splitState?.primary = content
+            self[changing: split].splitState?.primaryNavigation = navigation
         case .supplementary:
-            self[changing: split].split?.supplementary = content
-            self[changing: split].split?.supplementaryNavigation = navigation
+            self[changing: split].splitState?.supplementary = content
+            self[changing: split].splitState?.supplementaryNavigation = navigation
         case .secondary:
-            self[changing: split].split?.secondary = content
-            self[changing: split].split?.secondaryNavigation = navigation
+            self[changing: split].splitState?.secondary = content
+            self[changing: split].splitState?.secondaryNavigation = navigation
         }
     }
 }

@@ -18,12 +18,12 @@ extension Engine {
             for old in state.c(more).viewControllers where old != v {
                 self[changing: old].parent = tab
             }
-            self[changing: more].viewControllers = [v]
+            self[changing: more].navigationStack?.viewControllers = [v]
             self[changing: more].children = [v]
             self[changing: v].parent = more
             self[changing: tab].children = state.c(tab).viewControllers.filter { state.c($0).parent == tab }
         }
-        self[changing: tab].selectedViewController = v
+        self[changing: tab].tabState?.selectedViewController = v
     }
 
     /// R86/R87: programmatic selection by index or controller (no delegate calls).
@@ -80,18 +80,18 @@ extension Engine {
         for id in removed {
             self[changing: id].parent = nil
             if let more = t.moreNavigationController {
-                self[changing: more].viewControllers.removeAll { $0 == id }
+                self[changing: more].navigationStack?.viewControllers.removeAll { $0 == id }
                 self[changing: more].children.removeAll { $0 == id }
             }
         }
         for id in ids where state.c(id).parent != tab { self[changing: id].parent = tab }
-        self[changing: tab].viewControllers = ids
+        self[changing: tab].tabState?.viewControllers = ids
         self[changing: tab].children = ids
         var selected: ControllerID?
         if let oldSelected, ids.contains(oldSelected) { selected = oldSelected }
         else if let oldIndex, ids.indices.contains(oldIndex) { selected = ids[oldIndex] }
         else { selected = ids.first }
-        self[changing: tab].selectedViewController = nil
+        self[changing: tab].tabState?.selectedViewController = nil
         if let selected { selectTab(tab, selected) }
         enqueue(TransitionPlan(operation: .setViewControllers, from: oldSelected, to: selected, animated: false, order: .tab, before: before,
                     postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) }))

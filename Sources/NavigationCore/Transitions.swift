@@ -414,7 +414,7 @@ extension Engine {
         case .detach(let list):
             for id in list { detachFromParent(id) }
         case .restoreStack(let nav, let stack, let attach):
-            state.controllers[nav]?.viewControllers = stack
+            state.controllers[nav]?.navigationStack?.viewControllers = stack
             for id in attach {
                 state.controllers[id]?.isMovingFromParent = false
                 state.controllers[id]?.isMovingToParent = false
