@@ -678,6 +678,8 @@ extension Problem {
         case .unknownTransition: return .unknownTransition(e.message)
         case .transitionConflict: return .transitionConflict(e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
+        case .invariantViolation:
+            return Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: e.message)
         }
     }
 }

@@ -71,7 +71,7 @@ extension Engine {
             let presenterTraits = state.traitCollection(record.presenting)  // R74
             guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { continue }
             let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
-            state.controllers[id]!.presentation!.style = adapted
+            self[changing: id].presentation?.style = adapted
             if let delegate = c.presentationDelegate, profile.hasSheetGestures {
                 var e = Event(id, .willPresentWithAdaptiveStyle)
                 let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
@@ -85,8 +85,8 @@ extension Engine {
             if width == .compact && !collapsed { postFinish += collapse(id) }
             if width == .regular && collapsed { postFinish += expand(id) }
         }
-        enqueue(operation: "traitChange", from: nil, to: nil, animated: false, order: .navigation, before: before,
-                postFinish: postFinish)
+        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before,
+                    postFinish: postFinish))
     }
 
     static func sameSizeClasses(_ a: Traits, _ b: Traits) -> Bool {

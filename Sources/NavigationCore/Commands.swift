@@ -26,11 +26,12 @@ public struct ControllerSpec: Sendable, Equatable {
     /// A split view controller delegate is set (its calls are reported, R91, R92).
     public var hasSplitDelegate: Bool?
     public var pageTransitionStyle: PageState.Style?
-    public var spineLocation: String?
+    public var spineLocation: PageState.SpineLocation?
     public var isDoubleSided: Bool?
     /// A custom container's children (their views are inserted, as a container built in code).
     public var children: [ControllerRef]?
-    public var preferredStyle: String?
+    /// Alert controllers only.
+    public var preferredStyle: AlertStyle?
     public var storyboard: StoryboardOrigin?
     public var segues: [SegueSpec]?
     /// Embedded children (storyboard embed segues): added when the container loads its view.
@@ -78,15 +79,20 @@ public struct SegueSpec: Sendable, Equatable {
     public var animates: Bool
     public var popover: PopoverAnchor?
     public var unwindAction: String?
-    /// For custom segues: what the class's `perform` does (declared by the client), or nil.
-    public var customPerforms: String?
+    /// What a custom segue class's `perform()` does (R98 "Custom"), as a client declares it.
+    public enum CustomPerform: String, Sendable, CaseIterable {
+        case present, push, show, showDetail, none
+    }
+    /// For custom segues: what the class's `perform` does (declared by the client), or nil
+    /// (undeclared: it presents modally).
+    public var customPerforms: CustomPerform?
     public var customClass: String?
     public var customTransitioningDelegate: TransitioningDelegate?
 
     public init(id: String, identifier: String?, kind: Kind, destinationScene: String?, destinationStoryboard: String? = nil,
                 modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
                 animates: Bool = true, popover: PopoverAnchor? = nil, unwindAction: String? = nil,
-                customPerforms: String? = nil, customClass: String? = nil,
+                customPerforms: CustomPerform? = nil, customClass: String? = nil,
                 customTransitioningDelegate: TransitioningDelegate? = nil) {
         self.id = id
         self.identifier = identifier
@@ -123,7 +129,8 @@ public enum Command: Sendable, Equatable {
     case pop(receiver: ControllerID, animated: Bool)
     case popToRoot(receiver: ControllerID, animated: Bool)
     case popTo(receiver: ControllerID, viewController: ControllerID, animated: Bool)
-    case setViewControllers(receiver: ControllerID, viewControllers: [ControllerRef], direction: String?, animated: Bool)
+    /// `direction` is for page view controllers (R94), ignored by the others.
+    case setViewControllers(receiver: ControllerID, viewControllers: [ControllerRef], direction: PageDirection?, animated: Bool)
     case select(receiver: ControllerID, index: Int?, viewController: ControllerID?)
     /// A user tapping a tab bar item (R87: the delegate is asked; R89: re-tapping the selected
     /// tab pops its navigation controller to the root).

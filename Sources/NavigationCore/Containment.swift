@@ -13,9 +13,9 @@ extension Engine {
         }
         detachFromParent(child)
         emit(.move(child, .willMoveToParent, parent: parent))
-        state.controllers[parent]!.children.append(child)
-        state.controllers[child]!.parent = parent
-        state.controllers[child]!.isMovingToParent = true
+        self[changing: parent].children.append(child)
+        self[changing: child].parent = parent
+        self[changing: child].isMovingToParent = true
     }
 
     /// R70: `didMove(toParent: nil)` is called for you; `willMove` is not.
@@ -25,7 +25,7 @@ extension Engine {
         let before = state.settledViewsInWindow
         detachFromParent(child)
         emit(.move(child, .didMoveToParent, parent: nil))
-        enqueue(operation: "removeFromParent", from: child, to: nil, animated: false, order: .navigation, before: before)
+        enqueue(TransitionPlan(operation: .removeFromParent, from: child, to: nil, animated: false, order: .navigation, before: before))
     }
 
     /// R71: the child's view goes into the parent's view; it appears if the parent is on screen.
@@ -37,21 +37,21 @@ extension Engine {
         }
         guard !c.viewAddedToParent else { return }
         let before = state.settledViewsInWindow
-        state.controllers[child]!.viewAddedToParent = true
+        self[changing: child].viewAddedToParent = true
         if !state.settledViewsInWindow.contains(child) && !state.c(child).isViewLoaded && state.c(parent).isViewLoaded {
             // Inserting a view needs it loaded even off screen (R31).
-            state.controllers[child]!.isViewLoaded = true
+            self[changing: child].isViewLoaded = true
             emit(Event(child, .viewDidLoad))
         }
-        enqueue(operation: "addSubview", from: nil, to: child, animated: false, order: .navigation, before: before)
+        enqueue(TransitionPlan(operation: .addSubview, from: nil, to: child, animated: false, order: .navigation, before: before))
     }
 
     mutating func removeFromSuperview(_ child: ControllerID, animated: Bool) throws(Refusal) {
         let c = try existing(child)
         guard c.viewAddedToParent else { return }
         let before = state.settledViewsInWindow
-        state.controllers[child]!.viewAddedToParent = false
-        enqueue(operation: "removeFromSuperview", from: child, to: nil, animated: false, order: .navigation, before: before)
+        self[changing: child].viewAddedToParent = false
+        enqueue(TransitionPlan(operation: .removeFromSuperview, from: child, to: nil, animated: false, order: .navigation, before: before))
     }
 
     /// R72: both controllers must be children of the receiver.
@@ -63,9 +63,9 @@ extension Engine {
                 "Children view controllers \(name(from)) and \(name(to)) must have a common parent view controller \(name(parent)) when calling -[UIViewController transitionFromViewController:toViewController:duration:options:animations:completion:]"))
         }
         let before = state.settledViewsInWindow
-        state.controllers[from]!.viewAddedToParent = false
-        state.controllers[to]!.viewAddedToParent = true
-        enqueue(operation: "transitionChild", from: from, to: to, animated: animated, order: .navigation, before: before,
-                postFinish: [Event(parent, .completion)], forceReport: true)
+        self[changing: from].viewAddedToParent = false
+        self[changing: to].viewAddedToParent = true
+        enqueue(TransitionPlan(operation: .transitionChild, from: from, to: to, animated: animated, order: .navigation, before: before,
+                    postFinish: [Event(parent, .completion)], isAlwaysReported: true))
     }
 }

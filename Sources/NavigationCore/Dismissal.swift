@@ -39,39 +39,39 @@ extension Engine {
             throw .uikit(.dismissInProgress(name(p)))
         }
         try startDismissal(chain: chain, presenter: p, animated: animated,
-                           postFinish: reportsCompletion ? [Event(r, .completion)] : [], operation: "dismiss")
+                           postFinish: reportsCompletion ? [Event(r, .completion)] : [], operation: .dismiss)
     }
 
     /// Queues the dismissal of `chain` (bottom first): links stay until it ends (R34); only the
     /// top-most controller animates, with its own style (R41).
     mutating func startDismissal(chain: [ControllerID], presenter p: ControllerID, animated: Bool,
-                                 preStart extra: [Event] = [], postFinish: [Event], operation: String) throws(Refusal) {
+                                 preStart extra: [Event] = [], postFinish: [Event], operation: TransitionOperation) throws(Refusal) {
         // R35, R36: callbacks follow from what the window shows before and after, so a presenter
         // that stayed visible (under a sheet) gets none, and only the dismissed side is called.
         let before = state.settledViewsInWindow
         let top = chain.last!
         let topRecord = state.c(top).presentation!
         for id in chain {
-            state.controllers[id]!.presentation!.state = .dismissing
+            self[changing: id].presentation?.state = .dismissing
         }
         state.controllers[chain[0]]!.isBeingDismissed = true
-        if top != chain[0] { state.controllers[top]!.isBeingDismissed = true }
+        if top != chain[0] { self[changing: top].isBeingDismissed = true }
         var preStart = extra
         // R59: the transitioning delegate is asked for the dismissal's animator and interaction.
         if state.c(top).transitioningDelegate != nil {
             preStart.append(Event(top, .animationControllerForDismissed))
             preStart.append(Event(top, .interactionControllerForDismissal))
         }
-        enqueue(operation: operation, from: top, to: p, style: topRecord.style, transitionStyle: topRecord.transitionStyle,
-                animated: animated, animator: state.c(top).transitioningDelegate,
-                containerView: topRecord.removesPresenterView ? [p, top] : [top], order: .modal, before: before,
-                preStart: preStart, postFinish: postFinish, effects: [.removePresentations(chain)],
-                cancelEffects: chain.map { .restorePresentation($0) }, forceReport: true)
         // R39: a presenter inside a popover is not told `viewDidAppear` once what it presented is gone.
         let popoverSide = state.outermost(p)
-        if state.c(popoverSide).presentation?.style == .popover {
-            pending[pending.count - 1].running.silentDidAppearWithin = popoverSide
-        }
+        let insidePopover = state.c(popoverSide).presentation?.style == .popover
+        enqueue(TransitionPlan(
+            operation: operation, from: top, to: p, style: topRecord.style, transitionStyle: topRecord.transitionStyle,
+            animated: animated, animator: state.c(top).transitioningDelegate,
+            containerView: topRecord.removesPresenterView ? [p, top] : [top], order: .modal, before: before,
+            preStart: preStart, postFinish: postFinish, effects: [.removePresentations(chain)],
+            cancellation: Cancellation(effects: chain.map { .restorePresentation($0) }), isAlwaysReported: true,
+            silentDidAppearWithin: insidePopover ? popoverSide : nil))
     }
 
     /// R49–R54: a user swipes a sheet down (or taps outside a popover). `completes: false` is a
@@ -98,15 +98,15 @@ extension Engine {
         }
         try startDismissal(chain: presentationChain(from: v), presenter: record.presenting, animated: true,
                            postFinish: delegate != nil ? [Event(v, .presentationControllerDidDismiss)] : [],
-                           operation: "interactiveDismiss")
+                           operation: .interactiveDismiss)
         runLastNow(completes: completes)
     }
 
     /// Interactive transitions end within their request: start, then finish or cancel.
     mutating func runLastNow(completes: Bool) {
         guard var item = pending.popLast() else { return }
-        start(&item.running)
-        if completes { finish(&item.running) } else { cancel(&item.running) }
-        if item.running.isReported { results[item.owner].transition = item.running.record }
+        start(&item.running, in: item.entry)
+        if completes { finish(&item.running, in: item.entry) } else { cancel(&item.running, in: item.entry) }
+        if item.running.isReported { journal[item.entry].result.transition = item.running.record }
     }
 }

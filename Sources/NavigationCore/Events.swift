@@ -55,12 +55,28 @@ public struct Event: Sendable, Equatable {
     }
 }
 
+/// The operation a transition runs for (API.md Transition `operation`): the UIKit call, gesture
+/// or change that started it, spelled as the API spells it.
+public enum TransitionOperation: String, Sendable, CaseIterable {
+    case setRoot, present, dismiss, interactiveDismiss, show, showDetail
+    case push, pop, popTo, popToRoot, interactivePop, setViewControllers, select
+    case removeFromParent, addSubview, removeFromSuperview, transitionChild, traitChange
+
+    /// UIKit's default animation length in seconds: modal ≈ 0.5, the others (navigation) ≈ 0.35.
+    public var defaultDuration: Double {
+        switch self {
+        case .present, .dismiss, .interactiveDismiss: 0.5
+        default: 0.35
+        }
+    }
+}
+
 /// A transition as `UIViewControllerContextTransitioning` describes it (API.md Transition).
 public struct TransitionRecord: Sendable, Equatable {
     /// `queued`: waiting for a running navigation transition of the same controller (R81).
     public enum State: String, Sendable { case completed, inProgress, cancelled, queued }
     public var id: String
-    public var operation: String
+    public var operation: TransitionOperation
     public var fromViewController: ControllerID?
     public var toViewController: ControllerID?
     public var presentationStyle: PresentationStyle?
@@ -73,7 +89,7 @@ public struct TransitionRecord: Sendable, Equatable {
     public var containerView: [ControllerID]
     public var state: State
 
-    public init(id: String, operation: String, fromViewController: ControllerID?, toViewController: ControllerID?,
+    public init(id: String, operation: TransitionOperation, fromViewController: ControllerID?, toViewController: ControllerID?,
                 presentationStyle: PresentationStyle?, transitionStyle: TransitionStyle?, animated: Bool, duration: Double,
                 animator: String?, containerView: [ControllerID], state: State) {
         self.id = id
@@ -133,12 +149,19 @@ public enum OperationOutcome: Sendable, Equatable {
 public struct CommandError: Error, Sendable, Equatable {
     /// `unknownTransition`: no such transition (404); `transitionConflict`: the transition is in
     /// no state to do that (409: queued, or not interactive).
-    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict }
+    /// `invariantViolation`: the engine wrote to a controller the session does not have (a bug in
+    /// navsim, 500); the command changed nothing.
+    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation }
     public var kind: Kind
     public var message: String
     public var field: String?
     static func unknown(_ id: ControllerID) -> CommandError {
         CommandError(kind: .unknownController, message: "No controller with id '\(id)' in this session.", field: nil)
+    }
+    static func invariantViolation(_ id: ControllerID) -> CommandError {
+        CommandError(kind: .invariantViolation,
+                     message: "Internal invariant broken: the engine changed controller '\(id)', which this session does not have. Nothing was changed.",
+                     field: nil)
     }
     static func invalid(_ message: String, field: String? = nil) -> CommandError {
         CommandError(kind: .invalid, message: message, field: field)

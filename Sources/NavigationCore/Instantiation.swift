@@ -55,10 +55,10 @@ extension Engine {
         c.configuration = spec.configuration.applied(to: c.configuration)
         c.storyboard = spec.storyboard
         c.segues = spec.segues ?? []
-        c.preferredStyle = spec.preferredStyle
+        c.alertState?.preferredStyle = spec.preferredStyle
         // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
         // UIModalPresentationPopover" (the D10 action-sheet text).
-        if spec.kind == .alertController && spec.preferredStyle == "actionSheet"
+        if spec.kind == .alertController && spec.preferredStyle == .actionSheet
             && !spec.configuration.sets("modalPresentationStyle") {
             c.modalPresentationStyle = .popover
         }
@@ -67,8 +67,8 @@ extension Engine {
         func attach(_ ref: ControllerRef) throws(Refusal) -> ControllerID? {
             if case .existing(let e) = ref { try requireDetached(e) }
             guard let child = try resolve(ref) else { return nil }
-            state.controllers[child]!.parent = id
-            state.controllers[id]!.children.append(child)
+            self[changing: child].parent = id
+            self[changing: id].children.append(child)
             return child
         }
 
@@ -77,18 +77,18 @@ extension Engine {
             for ref in spec.viewControllers ?? [] {
                 if let child = try attach(ref) {
                     if state.c(child).kind == .navigationController { throw .uikit(.pushNavigationController()) }
-                    state.controllers[id]!.viewControllers.append(child)
+                    self[changing: id].navigationStack?.viewControllers.append(child)
                 }
             }
         case .tabBarController:
             for ref in spec.viewControllers ?? [] {
-                if let child = try attach(ref) { state.controllers[id]!.viewControllers.append(child) }
+                if let child = try attach(ref) { self[changing: id].tabState?.viewControllers.append(child) }
             }
             var more = Controller(id: try newID("\(id).more"), kind: .navigationController)
-            more.isMoreNavigationController = true
+            more.navigationStack?.isMoreNavigationController = true
             more.parent = id
             insert(more)
-            state.controllers[id]!.moreNavigationController = more.id
+            self[changing: id].tabState?.moreNavigationController = more.id
             let tabs = state.c(id).viewControllers
             if !tabs.isEmpty {
                 let index = spec.selectedIndex ?? 0
@@ -139,21 +139,21 @@ extension Engine {
                 if let r = spec.supplementary { split.supplementary = try attach(r) }
                 if let r = spec.secondary { split.secondary = try attach(r) }
             }
-            state.controllers[id]!.split = split
+            self[changing: id].splitState = split
             if state.traits.horizontalSizeClass == .compact { for e in collapse(id) { emit(e) } }
         case .pageViewController:
-            state.controllers[id]!.page = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
+            self[changing: id].pageContainer?.settings = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
                                                     spineLocation: spec.spineLocation,
                                                     isDoubleSided: spec.isDoubleSided ?? false)
             for ref in spec.viewControllers ?? [] {
-                if let child = try attach(ref) { state.controllers[id]!.viewControllers.append(child) }
+                if let child = try attach(ref) { self[changing: id].pageContainer?.viewControllers.append(child) }
             }
         default:
             break
         }
         // Custom containers and storyboard embeds: children whose views are in the container's view.
         for ref in (spec.children ?? []) + (spec.embedded ?? []) {
-            if let child = try attach(ref) { state.controllers[child]!.viewAddedToParent = true }
+            if let child = try attach(ref) { self[changing: child].viewAddedToParent = true }
         }
         return id
     }
@@ -170,15 +170,15 @@ extension Engine {
             navigation = try newID("\(split).\(column.rawValue)")
             var wrapper = Controller(id: navigation, kind: .navigationController)
             wrapper.children = [content]
-            wrapper.viewControllers = [content]
+            wrapper.navigationStack?.viewControllers = [content]
             insert(wrapper)
             // Listed before its content, as if created first (replies list controllers in creation order).
             state.order.removeLast()
             state.order.insert(navigation, at: state.order.firstIndex(of: content) ?? state.order.count)
-            state.controllers[content]!.parent = navigation
+            self[changing: content].parent = navigation
         }
-        state.controllers[navigation]!.parent = split
-        state.controllers[split]!.children.append(navigation)
+        self[changing: navigation].parent = split
+        self[changing: split].children.append(navigation)
         return navigation
     }
 
@@ -201,8 +201,8 @@ extension Engine {
         }
         for id in removed { state.controllers[id]?.presentation?.state = .dismissing }
         state.rootViewController = new
-        enqueue(operation: "setRoot", from: old, to: new, animated: animated, order: .navigation, before: before,
-                effects: removed.isEmpty ? [] : [.removePresentations(removed)])
+        enqueue(TransitionPlan(operation: .setRoot, from: old, to: new, animated: animated, order: .navigation, before: before,
+                    effects: removed.isEmpty ? [] : [.removePresentations(removed)]))
     }
 }
 

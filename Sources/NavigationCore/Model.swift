@@ -293,20 +293,32 @@ public struct SplitState: Sendable, Equatable {
     }
 }
 
+/// `UIPageViewController.NavigationDirection`: the side a `setViewControllers` animates from.
+public enum PageDirection: String, Sendable, CaseIterable {
+    case forward, reverse
+}
+
+/// `UIAlertController.Style`.
+public enum AlertStyle: String, Sendable, CaseIterable {
+    case alert, actionSheet
+}
+
 /// A page view controller's configuration (R94, R95).
 public struct PageState: Sendable, Equatable {
     public enum Style: String, Sendable, CaseIterable { case scroll, pageCurl }
+    /// `UIPageViewController.SpineLocation`.
+    public enum SpineLocation: String, Sendable, CaseIterable { case none, min, mid, max }
     public var transitionStyle: Style
-    public var spineLocation: String?
+    public var spineLocation: SpineLocation?
     public var isDoubleSided: Bool
-    public init(transitionStyle: Style, spineLocation: String?, isDoubleSided: Bool) {
+    public init(transitionStyle: Style, spineLocation: SpineLocation?, isDoubleSided: Bool) {
         self.transitionStyle = transitionStyle
         self.spineLocation = spineLocation
         self.isDoubleSided = isDoubleSided
     }
     /// R94: pages a `setViewControllers` must provide.
     public var requiredPageCount: Int {
-        transitionStyle == .pageCurl && (spineLocation == "mid" || isDoubleSided) ? 2 : 1
+        transitionStyle == .pageCurl && (spineLocation == .mid || isDoubleSided) ? 2 : 1
     }
 }
 
@@ -336,19 +348,12 @@ public struct Controller: Sendable, Equatable {
     public var presentation: Presentation?
     /// The controller this one presents directly (the record lives on that one).
     public var presentedID: ControllerID?
-    /// Navigation stack, tab list or current pages (`viewControllers`).
-    public var viewControllers: [ControllerID] = []
-    /// Tab bar: the selected controller (a tab, or `<id>.more` while the More list shows).
-    public var selectedViewController: ControllerID?
-    /// Tab bar: id of its More navigation controller (R88).
-    public var moreNavigationController: ControllerID?
-    public var split: SplitState?
-    public var page: PageState?
-    public var preferredStyle: String?
+    /// What this controller holds because of its kind (stack, tabs, columns, pages, alert style).
+    /// Change it through the kind's view (``navigationStack``, ``tabState``, ``splitState``,
+    /// ``pageContainer``, ``alertState``); read it by the names below.
+    public var container: Container
     /// A custom container's child whose view was inserted (`addSubview`, R71).
     public var viewAddedToParent: Bool = false
-    /// Is this a tab bar's More navigation controller?
-    public var isMoreNavigationController: Bool = false
     /// Storyboard segues of this controller's scene, resolved by the storyboard layer.
     public var segues: [SegueSpec] = []
 
@@ -362,6 +367,7 @@ public struct Controller: Sendable, Equatable {
         self.id = id
         self.kind = kind
         self.className = className ?? kind.uikitClass
+        container = Container(kind: kind)
         configuration = ControllerConfiguration()
         configuration.title = title
         // R21: UINavigationController defines a presentation context by default.
@@ -379,6 +385,123 @@ public struct Controller: Sendable, Equatable {
 
     /// `<Class: id>`, how UIKit-style messages name a controller (API.md).
     public var descriptionForMessages: String { "<\(className): \(id)>" }
+}
+
+/// What a controller holds because of its kind, so that a field exists only on the kind it means
+/// something for: a navigation controller's stack (R75–R83), a tab bar's tabs and selection
+/// (R84–R89), a split's columns (R90–R93), a page view controller's pages (R94, R95), an alert's
+/// style. Plain controllers (view, table, collection) hold only containment children (R69–R73).
+public enum Container: Sendable, Equatable {
+    case plain
+    case navigation(NavigationStack)
+    case tabs(TabState)
+    case split(SplitState)
+    case pages(PageContainer)
+    case alert(AlertState)
+
+    /// The empty container of a new controller of `kind`.
+    public init(kind: ControllerKind) {
+        switch kind {
+        case .viewController, .tableViewController, .collectionViewController: self = .plain
+        case .navigationController: self = .navigation(NavigationStack())
+        case .tabBarController: self = .tabs(TabState())
+        case .splitViewController:
+            self = .split(SplitState(style: .unspecified, primary: nil, supplementary: nil, secondary: nil,
+                                     collapseSecondaryOntoPrimary: nil, isCollapsed: false))
+        case .pageViewController: self = .pages(PageContainer())
+        case .alertController: self = .alert(AlertState())
+        }
+    }
+}
+
+/// A navigation controller's stack, bottom first (`viewControllers`, R75).
+public struct NavigationStack: Sendable, Equatable {
+    public var viewControllers: [ControllerID] = []
+    /// Is this a tab bar's More navigation controller (R88)?
+    public var isMoreNavigationController = false
+    public init(viewControllers: [ControllerID] = [], isMoreNavigationController: Bool = false) {
+        self.viewControllers = viewControllers
+        self.isMoreNavigationController = isMoreNavigationController
+    }
+}
+
+/// A tab bar controller's tabs and selection (R84–R89).
+public struct TabState: Sendable, Equatable {
+    public var viewControllers: [ControllerID] = []
+    /// The selected controller: a tab, or the More navigation controller while its list shows.
+    public var selectedViewController: ControllerID?
+    /// Id of its More navigation controller (R88).
+    public var moreNavigationController: ControllerID?
+    public init(viewControllers: [ControllerID] = [], selectedViewController: ControllerID? = nil,
+                moreNavigationController: ControllerID? = nil) {
+        self.viewControllers = viewControllers
+        self.selectedViewController = selectedViewController
+        self.moreNavigationController = moreNavigationController
+    }
+}
+
+/// A page view controller's settings and current pages (R94, R95).
+public struct PageContainer: Sendable, Equatable {
+    public var settings = PageState(transitionStyle: .scroll, spineLocation: nil, isDoubleSided: false)
+    public var viewControllers: [ControllerID] = []
+    public init(settings: PageState = PageState(transitionStyle: .scroll, spineLocation: nil, isDoubleSided: false),
+                viewControllers: [ControllerID] = []) {
+        self.settings = settings
+        self.viewControllers = viewControllers
+    }
+}
+
+/// An alert controller's style (`preferredStyle`; nil: not given, an alert).
+public struct AlertState: Sendable, Equatable {
+    public var preferredStyle: AlertStyle?
+    public init(preferredStyle: AlertStyle? = nil) { self.preferredStyle = preferredStyle }
+}
+
+/// The kind-specific state by kind: a view is nil on the other kinds, and setting it there
+/// changes nothing (write `c.navigationStack?.viewControllers.append(v)`).
+extension Controller {
+    public var navigationStack: NavigationStack? {
+        get { if case .navigation(let s) = container { s } else { nil } }
+        set { if let newValue, case .navigation = container { container = .navigation(newValue) } }
+    }
+    public var tabState: TabState? {
+        get { if case .tabs(let s) = container { s } else { nil } }
+        set { if let newValue, case .tabs = container { container = .tabs(newValue) } }
+    }
+    public var splitState: SplitState? {
+        get { if case .split(let s) = container { s } else { nil } }
+        set { if let newValue, case .split = container { container = .split(newValue) } }
+    }
+    public var pageContainer: PageContainer? {
+        get { if case .pages(let s) = container { s } else { nil } }
+        set { if let newValue, case .pages = container { container = .pages(newValue) } }
+    }
+    public var alertState: AlertState? {
+        get { if case .alert(let s) = container { s } else { nil } }
+        set { if let newValue, case .alert = container { container = .alert(newValue) } }
+    }
+
+    /// Navigation stack, tab list or current pages (`viewControllers`); empty for other kinds.
+    public var viewControllers: [ControllerID] {
+        switch container {
+        case .navigation(let s): s.viewControllers
+        case .tabs(let t): t.viewControllers
+        case .pages(let p): p.viewControllers
+        case .plain, .split, .alert: []
+        }
+    }
+    /// Tab bar: the selected controller (a tab, or `<id>.more` while the More list shows).
+    public var selectedViewController: ControllerID? { tabState?.selectedViewController }
+    /// Tab bar: id of its More navigation controller (R88).
+    public var moreNavigationController: ControllerID? { tabState?.moreNavigationController }
+    /// Is this a tab bar's More navigation controller?
+    public var isMoreNavigationController: Bool { navigationStack?.isMoreNavigationController ?? false }
+    /// A split view controller's columns and collapse state (R90–R93).
+    public var split: SplitState? { splitState }
+    /// A page view controller's settings (R94).
+    public var page: PageState? { pageContainer?.settings }
+    /// An alert controller's `preferredStyle`.
+    public var preferredStyle: AlertStyle? { alertState?.preferredStyle }
 }
 
 /// One window and everything in it: the value the core transforms (ARCHITECTURE.md).

@@ -5,13 +5,12 @@ extension Engine {
     mutating func detachFromParent(_ id: ControllerID) {
         guard let parent = state.controllers[id]?.parent else { return }
         state.controllers[parent]?.children.removeAll { $0 == id }
-        if state.controllers[parent]?.kind == .navigationController || state.controllers[parent]?.kind == .pageViewController {
-            state.controllers[parent]?.viewControllers.removeAll { $0 == id }
-        }
-        state.controllers[id]!.parent = nil
-        state.controllers[id]!.isMovingFromParent = false
-        state.controllers[id]!.isMovingToParent = false
-        state.controllers[id]!.viewAddedToParent = false
+        state.controllers[parent]?.navigationStack?.viewControllers.removeAll { $0 == id }
+        state.controllers[parent]?.pageContainer?.viewControllers.removeAll { $0 == id }
+        self[changing: id].parent = nil
+        self[changing: id].isMovingFromParent = false
+        self[changing: id].isMovingToParent = false
+        self[changing: id].viewAddedToParent = false
     }
 
     /// R76: what may be pushed.
@@ -37,7 +36,7 @@ extension Engine {
         try validatePush(nav, v)
         try checkNoNestedNavigationTransition(nav, popping: false)
         // R76: the documentation calls a pushed tab bar controller unsupported; UIKit pushes it.
-        if state.c(v).kind == .tabBarController { results[current].warnings.append(.tabBarControllerPushed(name(v), onto: name(nav))) }
+        if state.c(v).kind == .tabBarController { journal[journal.current].result.warnings.append(.tabBarControllerPushed(name(v), onto: name(nav))) }
         pushValidated(onto: nav, v, animated: animated)
     }
 
@@ -49,16 +48,18 @@ extension Engine {
         let old = stack.last
         detachFromParent(v) // R76 [INF]: a controller with another parent is moved.
         emit(.move(v, .willMoveToParent, parent: nav))
-        state.controllers[nav]!.children.append(v)
-        state.controllers[nav]!.viewControllers.append(v)
-        state.controllers[v]!.parent = nav
-        state.controllers[v]!.isMovingToParent = true
-        enqueue(operation: "push", from: old, to: v, animated: animated, order: .navigation, before: before,
-                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
-                // An interactive push given up (R38): the stack goes back and `v` leaves, as
-                // `removeFromParent` would (didMove(nil), R70) [INF].
-                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: []), .detach([v])],
-                cancelEvents: [.move(v, .didMoveToParent, parent: nil)], navigation: nav)
+        self[changing: nav].children.append(v)
+        self[changing: nav].navigationStack?.viewControllers.append(v)
+        self[changing: v].parent = nav
+        self[changing: v].isMovingToParent = true
+        enqueue(TransitionPlan(
+            operation: .push, from: old, to: v, animated: animated, order: .navigation, before: before,
+            postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
+            // An interactive push given up (R38): the stack goes back and `v` leaves, as
+            // `removeFromParent` would (didMove(nil), R70) [INF].
+            cancellation: Cancellation(effects: [.restoreStack(navigation: nav, stack: stack, attach: []), .detach([v])],
+                                       events: [.move(v, .didMoveToParent, parent: nil)]),
+            navigation: nav))
     }
 
     /// R78: `popViewController(animated:)`. Returns the popped controller, or nil (a no-op) with
@@ -66,14 +67,14 @@ extension Engine {
     mutating func pop(_ nav: ControllerID, animated: Bool) throws(Refusal) -> ControllerID? {
         let stack = state.c(nav).viewControllers
         guard stack.count > 1 else { return nil }
-        return try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: "pop").last
+        return try popTo(nav, target: stack[stack.count - 2], animated: animated, operation: .pop).last
     }
 
     /// R79: `popToViewController` / `popToRootViewController`: intermediates get containment
     /// callbacks only.
     /// Returns the popped controllers, bottom first.
     @discardableResult
-    mutating func popTo(_ nav: ControllerID, target: ControllerID, animated: Bool, operation: String? = nil) throws(Refusal) -> [ControllerID] {
+    mutating func popTo(_ nav: ControllerID, target: ControllerID, animated: Bool, operation: TransitionOperation? = nil) throws(Refusal) -> [ControllerID] {
         let stack = state.c(nav).viewControllers
         guard let index = stack.firstIndex(of: target) else { throw .uikit(.popToUnknown()) }
         let popped = Array(stack[(index + 1)...])
@@ -82,14 +83,16 @@ extension Engine {
         let before = state.settledViewsInWindow
         for id in popped {
             emit(.move(id, .willMoveToParent, parent: nil))
-            state.controllers[id]!.isMovingFromParent = true
+            self[changing: id].isMovingFromParent = true
         }
-        state.controllers[nav]!.viewControllers = Array(stack[...index])
-        let op = operation ?? (index == 0 ? "popToRoot" : "popTo")
-        enqueue(operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
-                postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
-                cancelEffects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
-                cancelEvents: popped.map { .move($0, .didMoveToParent, parent: nav) }, navigation: nav)
+        self[changing: nav].navigationStack?.viewControllers = Array(stack[...index])
+        let op = operation ?? (index == 0 ? .popToRoot : .popTo)
+        enqueue(TransitionPlan(
+            operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
+            postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
+            cancellation: Cancellation(effects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
+                                       events: popped.map { .move($0, .didMoveToParent, parent: nav) }),
+            navigation: nav))
         return popped
     }
 
@@ -98,7 +101,7 @@ extension Engine {
     mutating func interactivePop(_ nav: ControllerID, completes: Bool) throws(Refusal) {
         let stack = state.c(nav).viewControllers
         guard stack.count > 1, !isNavigationTransitionRunning(nav) else { return }
-        try popTo(nav, target: stack[stack.count - 2], animated: true, operation: "interactivePop")
+        try popTo(nav, target: stack[stack.count - 2], animated: true, operation: .interactivePop)
         runLastNow(completes: completes)
     }
 
@@ -119,24 +122,24 @@ extension Engine {
         let added = ids.filter { !old.contains($0) }
         for id in removed {
             emit(.move(id, .willMoveToParent, parent: nil))
-            state.controllers[id]!.isMovingFromParent = true
+            self[changing: id].isMovingFromParent = true
         }
         for id in added {
             detachFromParent(id)
             emit(.move(id, .willMoveToParent, parent: nav))
-            state.controllers[id]!.parent = nav
-            state.controllers[id]!.isMovingToParent = true
+            self[changing: id].parent = nav
+            self[changing: id].isMovingToParent = true
         }
-        state.controllers[nav]!.viewControllers = ids
-        state.controllers[nav]!.children = ids + removed
-        enqueue(operation: "setViewControllers", from: old.last, to: ids.last, animated: animated, order: .navigation,
-                before: before,
-                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
-                effects: [.detach(removed), .endMovingToParent(added)], navigation: nav)
+        self[changing: nav].navigationStack?.viewControllers = ids
+        self[changing: nav].children = ids + removed
+        enqueue(TransitionPlan(operation: .setViewControllers, from: old.last, to: ids.last, animated: animated, order: .navigation,
+                    before: before,
+                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
+                    effects: [.detach(removed), .endMovingToParent(added)], navigation: nav))
     }
 
     /// `setViewControllers` by receiver kind: navigation (R80), tab bar (R84), page (R94).
-    mutating func setViewControllers(_ r: ControllerID, _ refs: [ControllerRef], direction: String?, animated: Bool) throws(Refusal) {
+    mutating func setViewControllers(_ r: ControllerID, _ refs: [ControllerRef], direction: PageDirection?, animated: Bool) throws(Refusal) {
         switch try existing(r).kind {
         case .navigationController: try setNavigationStack(r, refs, animated: animated)
         case .tabBarController: try setTabs(r, refs, animated: animated)

@@ -13,35 +13,26 @@ public enum Navigator {
     /// run, as in UIKit.
     public static func run(_ commands: [Command], on state: SessionState) -> TurnResult {
         var engine = Engine(state: state)
-        for (index, command) in commands.enumerated() {
-            engine.results.append(ActionResult())
-            engine.current = index
+        for command in commands {
+            let entry = engine.journal.open()
             // R30: a refused call changes nothing and sends nothing, completion included.
             let snapshot = engine.state
             let pendingCount = engine.pending.count
-            do {
+            do throws(Refusal) {
                 try engine.execute(command)
-                engine.outcomeKinds.append(.applied)
+                // A write to a controller the session lacks is the engine's bug, not the client's:
+                // the command is rolled back like a refusal and reported as an internal error.
+                if let missing = engine.journal[entry].invariantFailures.first {
+                    throw Refusal.input(.invariantViolation(missing))
+                }
             } catch {
                 engine.state = snapshot
                 engine.pending.removeLast(engine.pending.count - pendingCount)
-                engine.results[index] = ActionResult()
-                switch error {
-                case .uikit(let d): engine.outcomeKinds.append(.refused(d))
-                case .input(let e): engine.outcomeKinds.append(.invalid(e))
-                }
+                engine.journal.reject(entry, error)
             }
         }
         engine.endTurn()
-        var outcomes: [OperationOutcome] = []
-        for (index, kind) in engine.outcomeKinds.enumerated() {
-            switch kind {
-            case .applied: outcomes.append(.applied(engine.results[index]))
-            case .refused(let d): outcomes.append(.refused(d))
-            case .invalid(let e): outcomes.append(.invalid(e))
-            }
-        }
-        return TurnResult(state: engine.state, outcomes: outcomes)
+        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes)
     }
 
     /// A single command as its own turn.
@@ -79,18 +70,34 @@ public enum Refusal: Error, Sendable, Equatable {
     case input(CommandError)
 }
 
-/// The working copy of a turn: state, per-command results, transitions queued this turn.
+/// The working copy of a turn: state, the journal of what each command did, transitions queued
+/// this turn.
 struct Engine {
-    enum Kind { case applied, refused(Diagnostic), invalid(CommandError) }
     var state: SessionState
-    var results: [ActionResult] = []
-    var outcomeKinds: [Kind] = []
-    var current = 0
+    var journal = Journal()
     var pending: [Pending] = []
 
     init(state: SessionState) { self.state = state }
 
-    mutating func emit(_ e: Event) { results[current].events.append(e) }
+    /// The one way the engine changes a stored controller: `self[changing: id].appearance = .appeared`.
+    /// An id the session does not have is neither inserted nor trapped on: the write is dropped
+    /// and recorded in the current journal entry, which turns the command into an internal error.
+    subscript(changing id: ControllerID) -> Controller {
+        get { state.controllers[id] ?? Controller(id: id, kind: .viewController) }
+        set {
+            guard state.controllers[id] != nil else {
+                journal[journal.current].invariantFailures.append(id)
+                return
+            }
+            state.controllers[id] = newValue
+        }
+    }
+
+    /// Records a callback in the entry of the command being executed.
+    mutating func emit(_ e: Event) { emit(e, in: journal.current) }
+
+    /// Records a callback in `entry` (a transition's callbacks go to the command that queued it).
+    mutating func emit(_ e: Event, in entry: Journal.Index) { journal[entry].result.events.append(e) }
 
     var profile: Profile { state.options.profile }
 
@@ -106,11 +113,11 @@ struct Engine {
         case .setRoot(let ref, let animated): try setRoot(ref, animated: animated)
         case .createController(let spec):
             let id = try instantiate(spec)
-            results[current].created = id
+            journal[journal.current].result.created = id
         case .present(let r, let vc, let style, let ts, let popover, let animated):
             _ = try existing(r)
             try present(receiver: r, ref: vc, style: style, transitionStyle: ts, popover: popover,
-                        animated: animated, reportsCompletion: true, operation: "present")
+                        animated: animated, reportsCompletion: true, operation: .present)
         case .dismiss(let r, let animated):
             _ = try existing(r)
             try dismiss(receiver: r, animated: animated, reportsCompletion: true)
@@ -144,13 +151,13 @@ struct Engine {
             _ = try existing(r)
             if let p { _ = try existing(p) }
             emit(.move(r, .willMoveToParent, parent: p))
-            if p == nil { state.controllers[r]!.isMovingFromParent = true }
+            if p == nil { self[changing: r].isMovingFromParent = true }
         case .didMove(let r, let p):
             _ = try existing(r)
             if let p { _ = try existing(p) }
             emit(.move(r, .didMoveToParent, parent: p))
-            state.controllers[r]!.isMovingToParent = false
-            state.controllers[r]!.isMovingFromParent = false
+            self[changing: r].isMovingToParent = false
+            self[changing: r].isMovingFromParent = false
         case .addSubview(let r, let vc, let animated): try addSubview(r, vc, animated: animated)
         case .removeFromSuperview(let r, let animated): try removeFromSuperview(r, animated: animated)
         case .transitionChild(let r, let from, let to, let animated):
@@ -178,8 +185,8 @@ struct Engine {
     }
 
     mutating func returns(_ value: [ControllerID]?) {
-        results[current].returned = value
-        results[current].returnsValue = true
+        journal[journal.current].result.returned = value
+        journal[journal.current].result.returnsValue = true
     }
 
     /// `push`/`pop` sent to a navigation controller, or to a child: its `navigationController`.
@@ -197,8 +204,8 @@ struct Engine {
         c.configuration = p.applied(to: old)
         let overrides = c.traitOverrides
         c.traitOverrides = old.traitOverrides
-        state.controllers[id] = c
+        self[changing: id] = c
         // R52/R74: new overrides re-run adaptivity below this controller.
-        if overrides != old.traitOverrides { changeTraits { $0.controllers[id]!.traitOverrides = overrides } }
+        if overrides != old.traitOverrides { changeTraits { $0.controllers[id]?.traitOverrides = overrides } }
     }
 }

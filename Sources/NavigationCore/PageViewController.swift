@@ -1,9 +1,7 @@
 /// UIPageViewController: `setViewControllers(_:direction:animated:completion:)` (R94, R95).
 extension Engine {
-    mutating func setPages(_ page: ControllerID, _ refs: [ControllerRef], direction: String?, animated: Bool) throws(Refusal) {
-        if let direction, direction != "forward" && direction != "reverse" {
-            throw .input(.invalid("direction must be forward or reverse.", field: "direction"))
-        }
+    /// R94/R95. `direction` only picks the animation's side, which navsim does not draw.
+    mutating func setPages(_ page: ControllerID, _ refs: [ControllerRef], direction: PageDirection?, animated: Bool) throws(Refusal) {
         var ids: [ControllerID] = []
         for ref in refs {
             guard let id = try resolve(ref) else { throw .input(.invalid("viewControllers cannot contain null.", field: "viewControllers")) }
@@ -21,16 +19,16 @@ extension Engine {
         for id in added {
             detachFromParent(id)
             emit(.move(id, .willMoveToParent, parent: page))
-            state.controllers[id]!.parent = page
+            self[changing: id].parent = page
         }
         for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
-        state.controllers[page]!.viewControllers = ids
-        state.controllers[page]!.children = ids + removed
+        self[changing: page].pageContainer?.viewControllers = ids
+        self[changing: page].children = ids + removed
         let order: AppearanceOrder = config.transitionStyle == .scroll ? .pageScroll : .tab
-        enqueue(operation: "setViewControllers", from: old.first, to: ids.first, animated: animated, order: order,
-                before: before,
-                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) }
-                    + added.map { .move($0, .didMoveToParent, parent: page) } + [Event(page, .completion)],
-                effects: [.detach(removed)])
+        enqueue(TransitionPlan(operation: .setViewControllers, from: old.first, to: ids.first, animated: animated, order: order,
+                    before: before,
+                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) }
+                        + added.map { .move($0, .didMoveToParent, parent: page) } + [Event(page, .completion)],
+                    effects: [.detach(removed)]))
     }
 }

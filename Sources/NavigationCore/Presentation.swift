@@ -14,7 +14,7 @@ extension Engine {
 
     mutating func present(receiver s: ControllerID, ref: ControllerRef, style: PresentationStyle?,
                           transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool,
-                          reportsCompletion: Bool, operation: String) throws(Refusal) {
+                          reportsCompletion: Bool, operation: TransitionOperation) throws(Refusal) {
         let before = state.settledViewsInWindow
         let legacy = profile.usesActiveControllerWording
         // R7
@@ -39,7 +39,7 @@ extension Engine {
         let traits = state.traitCollection(p)
         var effective = profile.adapt(requested, kind: vc.kind, traits: traits, delegate: vc.presentationDelegate)
         // An action sheet is a popover in a regular × regular environment, else shown over full screen.
-        let isActionSheet = vc.kind == .alertController && vc.preferredStyle == "actionSheet"
+        let isActionSheet = vc.kind == .alertController && vc.preferredStyle == .actionSheet
         if isActionSheet && (requested == .popover || requested == .automatic) {
             let regular = traits.horizontalSizeClass == .regular && traits.verticalSizeClass == .regular
             effective = regular ? .popover : .overFullScreen
@@ -78,17 +78,17 @@ extension Engine {
         }
 
         // Accepted: the body's overrides are set as code sets them, before presenting.
-        if let style { state.controllers[v]!.modalPresentationStyle = style }
-        if let transitionStyle { state.controllers[v]!.modalTransitionStyle = transitionStyle }
+        if let style { self[changing: v].modalPresentationStyle = style }
+        if let transitionStyle { self[changing: v].modalTransitionStyle = transitionStyle }
         // R23: a context presenter may provide the transition style.
         let used = effective.isContextStyle && pc.providesPresentationContextTransitionStyle ? pc.modalTransitionStyle : transition
         let removes = profile.removesPresenterView(effective, traits: traits)
-        state.controllers[v]!.presentation = Presentation(
+        self[changing: v].presentation = Presentation(
             presenting: p, source: s, requestedStyle: requested, style: effective, transitionStyle: used,
             contextViewController: effective.isContextStyle ? p : nil, removesPresenterView: removes,
             popover: popover, state: .presenting)
-        state.controllers[p]!.presentedID = v
-        state.controllers[v]!.isBeingPresented = true
+        self[changing: p].presentedID = v
+        self[changing: v].isBeingPresented = true
 
         var preStart: [Event] = []
         if let delegate = vc.presentationDelegate, profile.hasSheetGestures,
@@ -104,11 +104,13 @@ extension Engine {
             preStart.append(Event(v, .animationControllerForPresented))
             preStart.append(Event(v, .interactionControllerForPresentation))
         }
-        enqueue(operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
-                animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
-                before: before, preStart: preStart,
-                // R28: the completion is called last, after every did-callback of the transition.
-                postFinish: reportsCompletion ? [Event(s, .completion)] : [],
-                effects: [.settlePresentation(v)], cancelEffects: [.removePresentations([v])], forceReport: true)
+        enqueue(TransitionPlan(
+            operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
+            animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
+            before: before, preStart: preStart,
+            // R28: the completion is called last, after every did-callback of the transition.
+            postFinish: reportsCompletion ? [Event(s, .completion)] : [],
+            effects: [.settlePresentation(v)], cancellation: Cancellation(effects: [.removePresentations([v])]),
+            isAlwaysReported: true))
     }
 }

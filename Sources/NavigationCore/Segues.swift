@@ -46,24 +46,24 @@ extension Engine {
         case .presentation:
             try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
                         transitionStyle: segue.modalTransitionStyle, popover: nil, animated: animated,
-                        reportsCompletion: false, operation: "present")
+                        reportsCompletion: false, operation: .present)
         case .popoverPresentation:
             try present(receiver: source, ref: .existing(dest), style: .popover, transitionStyle: segue.modalTransitionStyle,
-                        popover: segue.popover, animated: animated, reportsCompletion: false, operation: "present")
+                        popover: segue.popover, animated: animated, reportsCompletion: false, operation: .present)
         case .custom:
             // The segue class's `perform`, as declared for it; undeclared classes present modally.
-            switch segue.customPerforms ?? "present" {
-            case "push":
+            switch segue.customPerforms ?? .present {
+            case .push:
                 if let nav = state.nearestAncestor(source, kind: .navigationController) {
                     try push(onto: nav, ref: .existing(dest), animated: animated)
                 } else { throw .uikit(.pushSegueWithoutNavigationController()) }
-            case "show": try show(receiver: source, ref: .existing(dest), animated: animated)
-            case "showDetail": try showDetail(receiver: source, ref: .existing(dest), animated: animated)
-            case "none": break
-            default:
+            case .show: try show(receiver: source, ref: .existing(dest), animated: animated)
+            case .showDetail: try showDetail(receiver: source, ref: .existing(dest), animated: animated)
+            case .none: break
+            case .present:
                 try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
                             transitionStyle: segue.modalTransitionStyle, popover: segue.popover, animated: animated,
-                            reportsCompletion: false, operation: "present")
+                            reportsCompletion: false, operation: .present)
             }
         case .unwind, .embed, .relationship:
             break
@@ -117,7 +117,7 @@ extension Engine {
         var asked: [ControllerID] = []
         guard let dest = unwindDestination(from: source, action: action, asked: &asked) else {
             // R99: nobody implements the action: UIKit does nothing and says nothing; navsim says why.
-            results[current].warnings.append(.unwindDestinationNotFound(action: action, source: name(source), asked: asked.map(name)))
+            journal[journal.current].result.warnings.append(.unwindDestinationNotFound(action: action, source: name(source), asked: asked.map(name)))
             return
         }
         var prepare = Event(source, .prepareForSegue)
@@ -133,7 +133,7 @@ extension Engine {
             let c = state.c(a)
             if c.kind == .navigationController, let index = c.viewControllers.firstIndex(of: child),
                index < c.viewControllers.count - 1 {
-                try popTo(a, target: child, animated: segue.animates, operation: "popTo")
+                try popTo(a, target: child, animated: segue.animates, operation: .popTo)
             } else if c.kind == .tabBarController, c.selectedViewController != child, c.viewControllers.contains(child) {
                 try select(a, index: nil, viewController: child)
             }

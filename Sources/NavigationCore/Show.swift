@@ -29,7 +29,7 @@ extension Engine {
         guard let target = targetViewController(for: .show, from: s) else {
             // R64: no target: a modal presentation with the controller's own style, animated.
             try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                        animated: true, reportsCompletion: false, operation: "present")
+                        animated: true, reportsCompletion: false, operation: .present)
             return
         }
         if state.c(target).kind == .splitViewController, let config = state.c(target).split {
@@ -45,11 +45,11 @@ extension Engine {
             // R68 (classic): any other primary is replaced by the new controller; identical is a no-op.
             if !config.style.isColumnStyle {
                 if v == config.primary { return }
-                try replaceColumn(target, .primary, with: v, operation: "show")
+                try replaceColumn(target, .primary, with: v, operation: .show)
                 return
             }
             try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                        animated: true, reportsCompletion: false, operation: "present")
+                        animated: true, reportsCompletion: false, operation: .present)
             return
         }
         // R65: a navigation controller pushes.
@@ -61,7 +61,7 @@ extension Engine {
         guard let v = try resolve(ref) else { return } // R67 (1): nil is a no-op.
         guard let split = targetViewController(for: .showDetail, from: s), let config = state.c(split).split else {
             try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                        animated: true, reportsCompletion: false, operation: "present")
+                        animated: true, reportsCompletion: false, operation: .present)
             return
         }
         if config.style.isColumnStyle {
@@ -88,7 +88,7 @@ extension Engine {
             try push(onto: secondary, ref: .existing(v), animated: true)
             return
         }
-        try replaceColumn(split, .secondary, with: v, operation: "showDetail")  // a column swap, not animated
+        try replaceColumn(split, .secondary, with: v, operation: .showDetail)  // a column swap, not animated
     }
 
     /// R67 on a column-style split (the classic-only delegate is never asked, R90).
@@ -106,13 +106,13 @@ extension Engine {
                 throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
             }
             pushValidated(onto: primary, v, animated: true)
-            state.controllers[split]!.split!.collapsedSecondary = config.collapsedSecondary + [v]
+            self[changing: split].splitState?.collapsedSecondary = config.collapsedSecondary + [v]
             return
         }
         if let secondary = config.secondaryNavigation, state.c(v).kind != .navigationController {
             try push(onto: secondary, ref: .existing(v), animated: true)
             return
         }
-        try replaceColumn(split, .secondary, with: v, operation: "showDetail")
+        try replaceColumn(split, .secondary, with: v, operation: .showDetail)
     }
 }

@@ -55,7 +55,7 @@ extension Engine {
         s.collapsedSupplementary = []
         s.collapsedSecondary = []
         guard let primary = s.primaryNavigation else {
-            state.controllers[split]!.split = s
+            self[changing: split].splitState = s
             return
         }
         let top = s.topColumnForCollapsing ?? .secondary
@@ -68,15 +68,15 @@ extension Engine {
             guard let nav = s.navigation(for: column) else { continue }
             let entries = state.c(nav).viewControllers
             for id in entries {
-                state.controllers[nav]!.children.removeAll { $0 == id }
-                state.controllers[id]!.parent = primary
-                state.controllers[primary]!.children.append(id)
-                state.controllers[primary]!.viewControllers.append(id)
+                self[changing: nav].children.removeAll { $0 == id }
+                self[changing: id].parent = primary
+                self[changing: primary].children.append(id)
+                self[changing: primary].navigationStack?.viewControllers.append(id)
             }
-            state.controllers[nav]!.viewControllers = []
+            self[changing: nav].navigationStack?.viewControllers = []
             if column == .supplementary { s.collapsedSupplementary = entries } else { s.collapsedSecondary = entries }
         }
-        state.controllers[split]!.split = s
+        self[changing: split].splitState = s
     }
 
     /// R92 (column style): the primary column's stack is separated again: from the first
@@ -90,7 +90,7 @@ extension Engine {
         let fromSecondary = Set(s.collapsedSecondary)
         s.collapsedSupplementary = []
         s.collapsedSecondary = []
-        state.controllers[split]!.split = s
+        self[changing: split].splitState = s
         guard let primary = s.primaryNavigation else { return }
         let stack = state.c(primary).viewControllers
         let secondaryStart = stack.firstIndex { fromSecondary.contains($0) }
@@ -103,14 +103,14 @@ extension Engine {
         for (column, part) in parts {
             guard let nav = s.navigation(for: column) else { continue }
             for id in part {
-                state.controllers[primary]!.children.removeAll { $0 == id }
-                state.controllers[id]!.parent = nav
-                state.controllers[nav]!.children.append(id)
-                state.controllers[nav]!.viewControllers.append(id)
+                self[changing: primary].children.removeAll { $0 == id }
+                self[changing: id].parent = nav
+                self[changing: nav].children.append(id)
+                self[changing: nav].navigationStack?.viewControllers.append(id)
             }
         }
         let kept = supplementaryStart ?? secondaryStart ?? stack.count
-        state.controllers[primary]!.viewControllers = Array(stack[..<kept])
+        self[changing: primary].navigationStack?.viewControllers = Array(stack[..<kept])
     }
 
     /// R91 (classic): by default a navigation primary pushes the secondary (a navigation
@@ -121,25 +121,25 @@ extension Engine {
     mutating func collapseClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = true
-        state.controllers[split]!.split = s
+        self[changing: split].splitState = s
         guard let secondary = s.secondary else { return }
-        state.controllers[split]!.children.removeAll { $0 == secondary }
-        state.controllers[secondary]!.parent = nil
+        self[changing: split].children.removeAll { $0 == secondary }
+        self[changing: secondary].parent = nil
         guard s.collapseSecondaryOntoPrimary != true, let primary = s.primary,
               state.c(primary).kind == .navigationController else { return }
         if state.c(secondary).kind == .navigationController {
             let entries = state.c(secondary).viewControllers
             for id in entries {
-                state.controllers[id]!.parent = primary
-                state.controllers[primary]!.children.append(id)
-                state.controllers[primary]!.viewControllers.append(id)
+                self[changing: id].parent = primary
+                self[changing: primary].children.append(id)
+                self[changing: primary].navigationStack?.viewControllers.append(id)
             }
-            state.controllers[secondary]!.viewControllers = []
-            state.controllers[secondary]!.children = []
+            self[changing: secondary].navigationStack?.viewControllers = []
+            self[changing: secondary].children = []
         } else {
-            state.controllers[secondary]!.parent = primary
-            state.controllers[primary]!.children.append(secondary)
-            state.controllers[primary]!.viewControllers.append(secondary)
+            self[changing: secondary].parent = primary
+            self[changing: primary].children.append(secondary)
+            self[changing: primary].navigationStack?.viewControllers.append(secondary)
         }
     }
 
@@ -148,28 +148,28 @@ extension Engine {
     mutating func expandClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = false
-        state.controllers[split]!.split = s
+        self[changing: split].splitState = s
         guard let secondary = s.secondary else { return }
         if let primary = s.primary, state.c(primary).kind == .navigationController {
             if state.c(secondary).kind == .navigationController {
                 let stack = state.c(primary).viewControllers
                 if stack.count > 1 && state.c(secondary).viewControllers.isEmpty {
                     let moved = Array(stack.dropFirst())
-                    state.controllers[primary]!.viewControllers = [stack[0]]
-                    state.controllers[primary]!.children.removeAll { moved.contains($0) }
-                    for id in moved { state.controllers[id]!.parent = secondary }
-                    state.controllers[secondary]!.viewControllers = moved
-                    state.controllers[secondary]!.children = moved
+                    self[changing: primary].navigationStack?.viewControllers = [stack[0]]
+                    self[changing: primary].children.removeAll { moved.contains($0) }
+                    for id in moved { self[changing: id].parent = secondary }
+                    self[changing: secondary].navigationStack?.viewControllers = moved
+                    self[changing: secondary].children = moved
                 }
             } else if state.c(secondary).parent == primary {
-                state.controllers[primary]!.viewControllers.removeAll { $0 == secondary }
-                state.controllers[primary]!.children.removeAll { $0 == secondary }
-                state.controllers[secondary]!.parent = nil
+                self[changing: primary].navigationStack?.viewControllers.removeAll { $0 == secondary }
+                self[changing: primary].children.removeAll { $0 == secondary }
+                self[changing: secondary].parent = nil
             }
         }
         if state.c(secondary).parent == nil {
-            state.controllers[secondary]!.parent = split
-            if !state.c(split).children.contains(secondary) { state.controllers[split]!.children.append(secondary) }
+            self[changing: secondary].parent = split
+            if !state.c(split).children.contains(secondary) { self[changing: split].children.append(secondary) }
         }
     }
 
@@ -180,7 +180,7 @@ extension Engine {
     /// navigation controller (R90): a navigation controller takes the old one's place; another
     /// controller gets a new wrapper (`<split id>.<column>`, suffixed if that id is taken).
     mutating func replaceColumn(_ split: ControllerID, _ column: SplitState.Column, with v: ControllerID,
-                                operation: String) throws(Refusal) {
+                                operation: TransitionOperation) throws(Refusal) {
         guard let config = state.c(split).split else { return }
         let columnStyle = config.style.isColumnStyle
         let old: ControllerID? = switch column {
@@ -190,11 +190,11 @@ extension Engine {
         }
         if let old {
             let before = state.settledViewsInWindow
-            state.controllers[old]!.isMovingFromParent = true
+            self[changing: old].isMovingFromParent = true
             setColumn(split, column, content: nil, navigation: nil)
-            enqueue(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
-                    preStart: [.move(old, .willMoveToParent, parent: nil)],
-                    postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])])
+            enqueue(TransitionPlan(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
+                        preStart: [.move(old, .willMoveToParent, parent: nil)],
+                        postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])]))
         }
         let before = state.settledViewsInWindow
         detachFromParent(v)
@@ -203,35 +203,35 @@ extension Engine {
             child = try newID("\(split).\(column.rawValue)", suffixWhenTaken: true)
             var wrapper = Controller(id: child, kind: .navigationController)
             wrapper.children = [v]
-            wrapper.viewControllers = [v]
+            wrapper.navigationStack?.viewControllers = [v]
             insert(wrapper)
-            state.controllers[v]!.parent = child
+            self[changing: v].parent = child
         }
-        state.controllers[child]!.parent = split
-        state.controllers[child]!.isMovingToParent = true
+        self[changing: child].parent = split
+        self[changing: child].isMovingToParent = true
         // The new column takes the old one's place among the children (the old one leaves when
         // its transition ends).
         let index = old.flatMap { state.c(split).children.firstIndex(of: $0) } ?? state.c(split).children.count
-        state.controllers[split]!.children.insert(child, at: index)
+        self[changing: split].children.insert(child, at: index)
         setColumn(split, column, content: v, navigation: columnStyle ? child : nil)
-        enqueue(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
-                preStart: [.move(child, .willMoveToParent, parent: split)],
-                postFinish: [.move(child, .didMoveToParent, parent: split)], effects: [.endMovingToParent([child])],
-                forceReport: true)
+        enqueue(TransitionPlan(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
+                    preStart: [.move(child, .willMoveToParent, parent: split)],
+                    postFinish: [.move(child, .didMoveToParent, parent: split)], effects: [.endMovingToParent([child])],
+                    isAlwaysReported: true))
     }
 
     private mutating func setColumn(_ split: ControllerID, _ column: SplitState.Column, content: ControllerID?,
                                     navigation: ControllerID?) {
         switch column {
         case .primary:
-            state.controllers[split]!.split!.primary = content
-            state.controllers[split]!.split!.primaryNavigation = navigation
+            self[changing: split].splitState?.primary = content
+            self[changing: split].splitState?.primaryNavigation = navigation
         case .supplementary:
-            state.controllers[split]!.split!.supplementary = content
-            state.controllers[split]!.split!.supplementaryNavigation = navigation
+            self[changing: split].splitState?.supplementary = content
+            self[changing: split].splitState?.supplementaryNavigation = navigation
         case .secondary:
-            state.controllers[split]!.split!.secondary = content
-            state.controllers[split]!.split!.secondaryNavigation = navigation
+            self[changing: split].splitState?.secondary = content
+            self[changing: split].splitState?.secondaryNavigation = navigation
         }
     }
 }

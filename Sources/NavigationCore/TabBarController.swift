@@ -16,14 +16,14 @@ extension Engine {
            let index = t.viewControllers.firstIndex(of: v), let first = firstMoreIndex(tab), index >= first {
             // R88: a tab under More is pushed onto the More navigation controller.
             for old in state.c(more).viewControllers where old != v {
-                state.controllers[old]!.parent = tab
+                self[changing: old].parent = tab
             }
-            state.controllers[more]!.viewControllers = [v]
-            state.controllers[more]!.children = [v]
-            state.controllers[v]!.parent = more
-            state.controllers[tab]!.children = state.c(tab).viewControllers.filter { state.c($0).parent == tab }
+            self[changing: more].navigationStack?.viewControllers = [v]
+            self[changing: more].children = [v]
+            self[changing: v].parent = more
+            self[changing: tab].children = state.c(tab).viewControllers.filter { state.c($0).parent == tab }
         }
-        state.controllers[tab]!.selectedViewController = v
+        self[changing: tab].tabState?.selectedViewController = v
     }
 
     /// R86/R87: programmatic selection by index or controller (no delegate calls).
@@ -52,7 +52,7 @@ extension Engine {
         let before = state.settledViewsInWindow
         let old = t.selectedViewController
         selectTab(tab, target)
-        enqueue(operation: "select", from: old, to: target, animated: false, order: .tab, before: before)
+        enqueue(TransitionPlan(operation: .select, from: old, to: target, animated: false, order: .tab, before: before))
     }
 
     /// R84: replacing the tabs keeps the selection by identity, else by index, else index 0.
@@ -78,23 +78,23 @@ extension Engine {
             emit(.move(id, .willMoveToParent, parent: tab))
         }
         for id in removed {
-            state.controllers[id]!.parent = nil
+            self[changing: id].parent = nil
             if let more = t.moreNavigationController {
-                state.controllers[more]!.viewControllers.removeAll { $0 == id }
-                state.controllers[more]!.children.removeAll { $0 == id }
+                self[changing: more].navigationStack?.viewControllers.removeAll { $0 == id }
+                self[changing: more].children.removeAll { $0 == id }
             }
         }
-        for id in ids where state.c(id).parent != tab { state.controllers[id]!.parent = tab }
-        state.controllers[tab]!.viewControllers = ids
-        state.controllers[tab]!.children = ids
+        for id in ids where state.c(id).parent != tab { self[changing: id].parent = tab }
+        self[changing: tab].tabState?.viewControllers = ids
+        self[changing: tab].children = ids
         var selected: ControllerID?
         if let oldSelected, ids.contains(oldSelected) { selected = oldSelected }
         else if let oldIndex, ids.indices.contains(oldIndex) { selected = ids[oldIndex] }
         else { selected = ids.first }
-        state.controllers[tab]!.selectedViewController = nil
+        self[changing: tab].tabState?.selectedViewController = nil
         if let selected { selectTab(tab, selected) }
-        enqueue(operation: "setViewControllers", from: oldSelected, to: selected, animated: false, order: .tab, before: before,
-                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) })
+        enqueue(TransitionPlan(operation: .setViewControllers, from: oldSelected, to: selected, animated: false, order: .tab, before: before,
+                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) }))
     }
 }
 
@@ -143,14 +143,14 @@ extension Engine {
             // R89: the selected tab again: its navigation controller pops to the root.
             if state.c(target).kind == .navigationController, let root = state.c(target).viewControllers.first,
                state.c(target).viewControllers.count > 1 {
-                try popTo(target, target: root, animated: true, operation: "popToRoot")
+                try popTo(target, target: root, animated: true, operation: .popToRoot)
             }
             for e in didSelect { emit(e) }
             return
         }
         let before = state.settledViewsInWindow
         selectTab(tab, target)
-        enqueue(operation: "select", from: selected, to: target, animated: false, order: .tab, before: before,
-                postFinish: didSelect)
+        enqueue(TransitionPlan(operation: .select, from: selected, to: target, animated: false, order: .tab, before: before,
+                    postFinish: didSelect))
     }
 }

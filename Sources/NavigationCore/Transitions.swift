@@ -48,8 +48,8 @@ public struct RunningTransition: Sendable, Equatable {
     /// Callbacks made when it ends, after the appearance ones (`didMove`, completion, delegates).
     public var postFinish: [Event]
     public var effects: [TransitionEffect]
-    public var cancelEffects: [TransitionEffect]
-    public var cancelEvents: [Event]
+    /// How it is given up (R38, R60, R83); nil when it cannot be cancelled.
+    public var cancellation: Cancellation?
     /// Shown to the client (false for changes with nothing on screen, e.g. a push onto a hidden
     /// navigation controller).
     public var isReported: Bool
@@ -70,8 +70,8 @@ public struct RunningTransition: Sendable, Equatable {
     public var after: [ControllerID]? = nil
 
     public init(record: TransitionRecord, order: AppearanceOrder, appearing: [ControllerID], disappearing: [ControllerID],
-                preStart: [Event], postFinish: [Event], effects: [TransitionEffect], cancelEffects: [TransitionEffect],
-                cancelEvents: [Event], isReported: Bool, started: Bool, navigation: ControllerID? = nil,
+                preStart: [Event], postFinish: [Event], effects: [TransitionEffect], cancellation: Cancellation?,
+                isReported: Bool, started: Bool, navigation: ControllerID? = nil,
                 silentDidAppearWithin: ControllerID? = nil, beforeAppearance: [Event] = [],
                 before: [ControllerID]? = nil, after: [ControllerID]? = nil) {
         self.record = record
@@ -81,8 +81,7 @@ public struct RunningTransition: Sendable, Equatable {
         self.preStart = preStart
         self.postFinish = postFinish
         self.effects = effects
-        self.cancelEffects = cancelEffects
-        self.cancelEvents = cancelEvents
+        self.cancellation = cancellation
         self.isReported = isReported
         self.started = started
         self.navigation = navigation
@@ -93,23 +92,67 @@ public struct RunningTransition: Sendable, Equatable {
     }
 }
 
+/// How a cancellable transition is given up: the structure goes back (`effects`), then the
+/// callbacks a cancelled transition makes after its appearance ones (`events`).
+public struct Cancellation: Sendable, Equatable {
+    public var effects: [TransitionEffect]
+    public var events: [Event] = []
+    public init(effects: [TransitionEffect], events: [Event] = []) {
+        self.effects = effects
+        self.events = events
+    }
+}
+
+/// A transition as a rule plans it, handed to ``Engine/enqueue(_:)``: who takes part, how it
+/// animates, what it calls and what it changes when it ends or is given up. The appearing and
+/// disappearing sides are not part of it: they follow from `before` and the window after the
+/// change (R35, R36).
+struct TransitionPlan {
+    var operation: TransitionOperation
+    /// The transition context's from and to (R58: the resolved presenter and the presented
+    /// controller, reversed on dismissal).
+    var from: ControllerID?
+    var to: ControllerID?
+    var style: PresentationStyle? = nil
+    var transitionStyle: TransitionStyle? = nil
+    var animated: Bool
+    /// A custom animator (R56–R62); its duration replaces the operation's default.
+    var animator: TransitioningDelegate? = nil
+    /// The container view's controllers, back to front; empty means `[from, to]`.
+    var containerView: [ControllerID] = []
+    var order: AppearanceOrder
+    /// `state.settledViewsInWindow` before the rule changed anything.
+    var before: [ControllerID]
+    /// Calls made at the start, before the appearance ones (delegate calls, `willMove`).
+    var preStart: [Event] = []
+    /// Calls made at the end, after the appearance ones (`didMove`, completion, delegates).
+    var postFinish: [Event] = []
+    var effects: [TransitionEffect] = []
+    /// How it is given up; nil when it cannot be (only presentations, dismissals, pushes and
+    /// pops are interactive, R38, R60, R83).
+    var cancellation: Cancellation? = nil
+    /// Reported even when nothing appears or disappears (presentations, column swaps).
+    var isAlwaysReported = false
+    /// The navigation controller whose stack it animates (R81).
+    var navigation: ControllerID? = nil
+    /// R39: controllers within this one get no `viewDidAppear` when it ends.
+    var silentDidAppearWithin: ControllerID? = nil
+}
+
 extension Engine {
-    /// Queues a transition for the end of the turn and reports it as the current operation's.
-    mutating func enqueue(operation: String, from: ControllerID?, to: ControllerID?,
-                          style: PresentationStyle? = nil, transitionStyle: TransitionStyle? = nil,
-                          animated: Bool, animator: TransitioningDelegate? = nil,
-                          containerView: [ControllerID] = [], order: AppearanceOrder,
-                          before: [ControllerID], preStart: [Event] = [], postFinish: [Event] = [],
-                          effects: [TransitionEffect] = [], cancelEffects: [TransitionEffect] = [],
-                          cancelEvents: [Event] = [], forceReport: Bool = false, navigation: ControllerID? = nil) {
+    /// Queues the transition `plan` describes for the end of the turn and reports it as the
+    /// current command's.
+    mutating func enqueue(_ plan: TransitionPlan) {
+        let (operation, from, to, animated, navigation) = (plan.operation, plan.from, plan.to, plan.animated, plan.navigation)
+        let before = plan.before
         let after = state.settledViewsInWindow
         let afterSet = Set(after), beforeSet = Set(before)
         let appearing = after.filter { !beforeSet.contains($0) }
         let disappearing = before.filter { !afterSet.contains($0) }
-        let reported = forceReport || !appearing.isEmpty || !disappearing.isEmpty
+        let reported = plan.isAlwaysReported || !appearing.isEmpty || !disappearing.isEmpty
         let id = "t\(state.nextTransitionNumber)"
         if reported { state.nextTransitionNumber += 1 }
-        var postFinish = postFinish
+        var postFinish = plan.postFinish
         var beforeAppearance: [Event] = []
         // R82: the navigation delegate hears of every visible top change, around its transition
         // (its view loaded by then), and of the top shown when the navigation controller first appears.
@@ -123,26 +166,19 @@ extension Engine {
             beforeAppearance.append(Event(top, .navigationControllerWillShow, animated: animated))
             postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
         }
-        let duration: Double = animated ? (animator?.duration ?? Self.defaultDuration(operation)) : 0
+        let duration: Double = animated ? (plan.animator?.duration ?? operation.defaultDuration) : 0
         // R58: from is the resolved presenter and to the presented controller (reversed on dismissal).
         let record = TransitionRecord(id: id, operation: operation, fromViewController: from, toViewController: to,
-                                      presentationStyle: style, transitionStyle: transitionStyle, animated: animated,
-                                      duration: duration, animator: animator?.name,
-                                      containerView: containerView.isEmpty ? [from, to].compactMap { $0 } : containerView,
+                                      presentationStyle: plan.style, transitionStyle: plan.transitionStyle, animated: animated,
+                                      duration: duration, animator: plan.animator?.name,
+                                      containerView: plan.containerView.isEmpty ? [from, to].compactMap { $0 } : plan.containerView,
                                       state: .inProgress)
-        pending.append(Pending(owner: current, running: RunningTransition(
-            record: record, order: order, appearing: appearing, disappearing: disappearing,
-            preStart: preStart, postFinish: postFinish, effects: effects, cancelEffects: cancelEffects,
-            cancelEvents: cancelEvents, isReported: reported, started: false, navigation: navigation,
-            beforeAppearance: beforeAppearance, before: before, after: after)))
-    }
-
-    /// UIKit's default animation lengths (seconds): modal ≈ 0.5, navigation ≈ 0.35.
-    static func defaultDuration(_ operation: String) -> Double {
-        switch operation {
-        case "present", "dismiss", "interactiveDismiss": 0.5
-        default: 0.35
-        }
+        pending.append(Pending(entry: journal.current, running: RunningTransition(
+            record: record, order: plan.order, appearing: appearing, disappearing: disappearing,
+            preStart: plan.preStart, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
+            isReported: reported, started: false, navigation: navigation,
+            silentDidAppearWithin: plan.silentDidAppearWithin, beforeAppearance: beforeAppearance,
+            before: before, after: after)))
     }
 
     /// End of the turn: start every queued transition, finish the ones that end now (§0.3). A
@@ -151,17 +187,14 @@ extension Engine {
         let queued = pending
         pending = []
         for item in queued {
-            let saved = current
-            current = item.owner
             var running = item.running
             if let nav = running.navigation, state.transitions.contains(where: { $0.navigation == nav }) {
                 running.record.state = .queued
                 state.transitions.append(running)
             } else {
-                begin(&running)
+                begin(&running, in: item.entry)
             }
-            if running.isReported { results[item.owner].transition = running.record }
-            current = saved
+            if running.isReported { journal[item.entry].result.transition = running.record }
         }
         orderTransitions()
     }
@@ -197,26 +230,28 @@ extension Engine {
         }
     }
 
-    /// Starts a transition and finishes it at once unless it animates in manual mode.
-    private mutating func begin(_ running: inout RunningTransition) {
-        start(&running)
+    /// Starts a transition and finishes it at once unless it animates in manual mode; its callbacks
+    /// go to `entry`.
+    private mutating func begin(_ running: inout RunningTransition, in entry: Journal.Index) {
+        start(&running, in: entry)
         let finishesNow = state.options.transitions == .immediate || !running.record.animated || !running.isReported
         if finishesNow {
-            finish(&running)
+            finish(&running, in: entry)
         } else {
             running.record.state = .inProgress
             state.transitions.append(running)
         }
     }
 
-    /// R81: once a navigation controller's transition has ended, the next one queued for it starts.
+    /// R81: once a navigation controller's transition has ended, the next one queued for it starts
+    /// (its callbacks go to the command that ended the previous one).
     mutating func startQueued(navigation nav: ControllerID?) {
         guard let nav else { return }
         while !state.transitions.contains(where: { $0.navigation == nav && $0.started }),
               let index = state.transitions.firstIndex(where: { $0.navigation == nav && !$0.started }) {
             var next = state.transitions.remove(at: index)
             rebase(&next)
-            begin(&next)
+            begin(&next, in: journal.current)
         }
         orderTransitions()
     }
@@ -234,33 +269,34 @@ extension Engine {
         throw .uikit(.nestedNavigationTransition(popping: popping, settingStack: settingStack))
     }
 
-    mutating func start(_ t: inout RunningTransition) {
+    /// The "will" half: view loading and `viewWill…` callbacks, recorded in `entry`.
+    mutating func start(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
         aim(&t)
-        for e in t.preStart { emit(e) }
+        for e in t.preStart { emit(e, in: entry) }
         // D21 (R38): a begin-appearance call while the previous one has not ended, as when a
         // presentation starts over a push that is still animating.
         for id in t.appearing + t.disappearing {
             let a = state.c(id).appearance
-            if a == .appearing || a == .disappearing { results[current].warnings.append(.unbalancedAppearance(name(id))) }
+            if a == .appearing || a == .disappearing { journal[entry].result.warnings.append(.unbalancedAppearance(name(id))) }
         }
         for id in t.appearing where !state.c(id).isViewLoaded {
-            state.controllers[id]!.isViewLoaded = true
-            emit(Event(id, .viewDidLoad))
+            self[changing: id].isViewLoaded = true
+            emit(Event(id, .viewDidLoad), in: entry)
         }
-        for e in t.beforeAppearance { emit(e) }
+        for e in t.beforeAppearance { emit(e, in: entry) }
         func wills(_ appearingSide: Bool) {
             if appearingSide {
                 for id in t.appearing {
-                    state.controllers[id]!.appearance = .appearing
-                    state.controllers[id]!.viewInWindow = true
-                    emit(Event(id, .viewWillAppear, animated: animated))
-                    if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated)) }
+                    self[changing: id].appearance = .appearing
+                    self[changing: id].viewInWindow = true
+                    emit(Event(id, .viewWillAppear, animated: animated), in: entry)
+                    if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
                 }
             } else {
                 for id in t.disappearing {
-                    state.controllers[id]!.appearance = .disappearing
-                    emit(Event(id, .viewWillDisappear, animated: animated))
+                    self[changing: id].appearance = .disappearing
+                    emit(Event(id, .viewWillDisappear, animated: animated), in: entry)
                 }
             }
         }
@@ -269,40 +305,41 @@ extension Engine {
         t.started = true
     }
 
-    mutating func finish(_ t: inout RunningTransition) {
+    /// The "did" half: effects, `viewDid…` callbacks and completion, recorded in `entry`.
+    mutating func finish(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
         for effect in t.effects { apply(effect) }
         func dids(_ appearingSide: Bool) {
             if appearingSide {
                 // A controller another transition has taken over since (R38, D21) is left to it.
                 for id in t.appearing where state.c(id).appearance == .appearing {
-                    state.controllers[id]!.appearance = .appeared
+                    self[changing: id].appearance = .appeared
                     if t.silentDidAppearWithin.map({ state.isWithin(id, $0) }) != true {
-                        emit(Event(id, .viewDidAppear, animated: animated))
+                        emit(Event(id, .viewDidAppear, animated: animated), in: entry)
                     }
                 }
             } else {
                 for id in t.disappearing where state.c(id).appearance == .disappearing {
-                    state.controllers[id]!.appearance = .disappeared
-                    state.controllers[id]!.viewInWindow = false
-                    emit(Event(id, .viewDidDisappear, animated: animated))
+                    self[changing: id].appearance = .disappeared
+                    self[changing: id].viewInWindow = false
+                    emit(Event(id, .viewDidDisappear, animated: animated), in: entry)
                 }
             }
         }
         dids(t.order.didsAppearFirst)
         dids(!t.order.didsAppearFirst)
-        for e in t.postFinish { emit(e) }
+        for e in t.postFinish { emit(e, in: entry) }
         t.record.state = .completed
     }
 
     /// R38, R60: a cancelled interactive transition; each side gets the opposite callbacks.
-    mutating func cancel(_ t: inout RunningTransition) {
+    mutating func cancel(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
         // The structure goes back first; then the window is brought to it: what belongs there and
         // is not on screen (the controllers this transition was hiding, or what changed beneath it
         // meanwhile) appears, what is on screen and does not belong leaves, and what this transition
         // was hiding and no longer belongs finishes disappearing.
-        for effect in t.cancelEffects { apply(effect) }
+        for effect in t.cancellation?.effects ?? [] { apply(effect) }
         let target = state.settledViewsInWindow
         let targetSet = Set(target)
         let returning = target.filter { !isOnScreen($0) }
@@ -310,30 +347,30 @@ extension Engine {
         let leaving = (t.appearing + state.order).filter { seen.insert($0).inserted && isOnScreen($0) && !targetSet.contains($0) }
         let stillLeaving = t.disappearing.filter { state.c($0).appearance == .disappearing && !targetSet.contains($0) }
         for id in returning where !state.c(id).isViewLoaded {
-            state.controllers[id]!.isViewLoaded = true
-            emit(Event(id, .viewDidLoad))
+            self[changing: id].isViewLoaded = true
+            emit(Event(id, .viewDidLoad), in: entry)
         }
         for id in returning {
             let fresh = state.c(id).appearance == .disappeared
-            state.controllers[id]!.appearance = .appearing
-            state.controllers[id]!.viewInWindow = true
-            emit(Event(id, .viewWillAppear, animated: animated))
-            if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated)) }
+            self[changing: id].appearance = .appearing
+            self[changing: id].viewInWindow = true
+            emit(Event(id, .viewWillAppear, animated: animated), in: entry)
+            if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
         }
         for id in leaving {
-            state.controllers[id]!.appearance = .disappearing
-            emit(Event(id, .viewWillDisappear, animated: animated))
+            self[changing: id].appearance = .disappearing
+            emit(Event(id, .viewWillDisappear, animated: animated), in: entry)
         }
         for id in leaving + stillLeaving {
-            state.controllers[id]!.appearance = .disappeared
-            state.controllers[id]!.viewInWindow = false
-            emit(Event(id, .viewDidDisappear, animated: animated))
+            self[changing: id].appearance = .disappeared
+            self[changing: id].viewInWindow = false
+            emit(Event(id, .viewDidDisappear, animated: animated), in: entry)
         }
         for id in returning {
-            state.controllers[id]!.appearance = .appeared
-            emit(Event(id, .viewDidAppear, animated: animated))
+            self[changing: id].appearance = .appeared
+            emit(Event(id, .viewDidAppear, animated: animated), in: entry)
         }
-        for e in t.cancelEvents { emit(e) }
+        for e in t.cancellation?.events ?? [] { emit(e, in: entry) }
         t.record.state = .cancelled
     }
 
@@ -345,7 +382,7 @@ extension Engine {
         case .removePresentations(let list):
             for v in list {
                 if let p = state.controllers[v]?.presentation?.presenting, state.controllers[p]?.presentedID == v {
-                    state.controllers[p]!.presentedID = nil
+                    self[changing: p].presentedID = nil
                 }
                 state.controllers[v]?.presentation = nil
                 state.controllers[v]?.isBeingDismissed = false
@@ -359,7 +396,7 @@ extension Engine {
         case .detach(let list):
             for id in list { detachFromParent(id) }
         case .restoreStack(let nav, let stack, let attach):
-            state.controllers[nav]?.viewControllers = stack
+            state.controllers[nav]?.navigationStack?.viewControllers = stack
             for id in attach {
                 state.controllers[id]?.isMovingFromParent = false
                 state.controllers[id]?.isMovingToParent = false
@@ -381,7 +418,7 @@ extension Engine {
         var finishedNavigations: [ControllerID?] = []
         for var t in state.transitions {
             if t.started && (id == nil || t.record.id == id) {
-                finish(&t)
+                finish(&t, in: journal.current)
                 last = t.record
                 finishedNavigations.append(t.navigation)
             } else {
@@ -390,7 +427,7 @@ extension Engine {
         }
         state.transitions = remaining
         for nav in finishedNavigations { startQueued(navigation: nav) }
-        results[current].transition = last
+        journal[journal.current].result.transition = last
     }
 
     mutating func cancelTransition(id: String) throws(CommandError) {
@@ -404,17 +441,17 @@ extension Engine {
         }
         // Only what a user or an interaction controller can give up: presentations, dismissals,
         // pushes and pops (R38, R60, R83). Others have no way back.
-        guard !t.cancelEffects.isEmpty else {
+        guard t.cancellation != nil else {
             throw CommandError(kind: .transitionConflict,
-                               message: "Transition '\(id)' (\(t.record.operation)) cannot be cancelled: only presentations, dismissals, pushes and pops are interactive.", field: nil)
+                               message: "Transition '\(id)' (\(t.record.operation.rawValue)) cannot be cancelled: only presentations, dismissals, pushes and pops are interactive.", field: nil)
         }
         if let nav = t.navigation, let queued = state.transitions.first(where: { $0.navigation == nav && !$0.started }) {
             throw CommandError(kind: .transitionConflict,
                                message: "Transition '\(id)' cannot be cancelled while '\(queued.record.id)' is queued behind it (R81).", field: nil)
         }
         var cancelled = state.transitions.remove(at: index)
-        cancel(&cancelled)
-        results[current].transition = cancelled.record
+        cancel(&cancelled, in: journal.current)
+        journal[journal.current].result.transition = cancelled.record
     }
 
     /// Is a presentation or dismissal of `v` still running (R14, R43)?
@@ -424,7 +461,8 @@ extension Engine {
     }
 }
 
+/// A transition queued this turn, and the journal entry of the command that queued it.
 struct Pending {
-    var owner: Int
+    var entry: Journal.Index
     var running: RunningTransition
 }

@@ -127,14 +127,15 @@ public struct PageSettings: Sendable, Equatable {
     public var transitionStyle: PageState.Style?
     /// `navigationOrientation`: `horizontal` or `vertical`.
     public var navigationOrientation: String?
-    /// `spineLocation`: `none`, `min`, `mid` or `max`.
-    public var spineLocation: String?
+    /// `spineLocation`: `none`, `min`, `mid` or `max` (an unknown spelling is nil and an
+    /// `unsupported-value` diagnostic).
+    public var spineLocation: PageState.SpineLocation?
     /// `isDoubleSided` (`doubleSided` in the XML).
     public var isDoubleSided: Bool?
 
     /// Builds the settings.
     public init(transitionStyle: PageState.Style? = nil, navigationOrientation: String? = nil,
-                spineLocation: String? = nil, isDoubleSided: Bool? = nil) {
+                spineLocation: PageState.SpineLocation? = nil, isDoubleSided: Bool? = nil) {
         self.transitionStyle = transitionStyle
         self.navigationOrientation = navigationOrientation
         self.spineLocation = spineLocation

@@ -389,10 +389,13 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             let style = attributes["transitionStyle"].flatMap { $0.isEmpty ? nil : $0 }
                 .map { Spelled(spelling: $0, value: PageState.Style(rawValue: $0)) }
             reportUnsupported("Scene", id, "transitionStyle", style)
+            let spine = attributes["spineLocation"].flatMap { $0.isEmpty ? nil : $0 }
+                .map { Spelled(spelling: $0, value: PageState.SpineLocation(rawValue: $0)) }
+            reportUnsupported("Scene", id, "spineLocation", spine)
             scene.page = PageSettings(
                 transitionStyle: style?.value,
                 navigationOrientation: attributes["navigationOrientation"],
-                spineLocation: attributes["spineLocation"],
+                spineLocation: spine?.value,
                 isDoubleSided: parseBool(attributes["doubleSided"] ?? attributes["isDoubleSided"]))
         default:
             break

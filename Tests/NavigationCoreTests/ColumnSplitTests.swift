@@ -281,7 +281,7 @@ struct ColumnSplitTests {
         #expect(w.state.nearestAncestor("P2", kind: .splitViewController) == "S")
         #expect(viewsInWindow(w) == ["S", "D", "P2"])
         #expect(w.state.visibleViewController == "D")
-        #expect(r.transition?.operation == "show")
+        #expect(r.transition?.operation == .show)
         w.checkInvariants()
 
         // Showing the current primary changes nothing.

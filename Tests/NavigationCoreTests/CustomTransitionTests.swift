@@ -144,7 +144,7 @@ extension CustomTransitionTests {
                 $0.isBeingPresented = true
             }
             $0.modify("N") { $0.presentedID = "V" }
-            $0.startRunning(TransitionRecord(id: "t2", operation: "present", fromViewController: "N", toViewController: "V",
+            $0.startRunning(TransitionRecord(id: "t2", operation: .present, fromViewController: "N", toViewController: "V",
                                              presentationStyle: .custom, transitionStyle: .coverVertical, animated: true,
                                              duration: 0.8, animator: "CardAnimator", containerView: ["V"], state: .inProgress))
             $0.nextTransitionNumber += 1

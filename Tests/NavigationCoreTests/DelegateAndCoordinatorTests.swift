@@ -106,7 +106,7 @@ struct DelegateAndCoordinatorTests {
                              "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
                              "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)"])
         #expect(r.returned == nil, "a tap returns nothing")
-        #expect(r.transition?.operation == "popToRoot" && r.transition?.animated == true)
+        #expect(r.transition?.operation == .popToRoot && r.transition?.animated == true)
         #expect(w.stack("N") == ["A"])
         // At the root already: nothing more happens.
         #expect(names(w.perform(.tapTab(receiver: "T", index: 0, viewController: nil)))

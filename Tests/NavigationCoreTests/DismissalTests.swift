@@ -22,7 +22,7 @@ struct DismissalTests {
         #expect(w.presented("A") == "B" && w.presented("B") == nil)
         #expect(w["C"].presentation == nil && w.presenting("C") == nil)
         #expect(r.transition?.fromViewController == "C" && r.transition?.toViewController == "B", "R58")
-        #expect(r.transition?.operation == "dismiss")
+        #expect(r.transition?.operation == .dismiss)
         w.checkInvariants()
     }
 
@@ -300,7 +300,7 @@ extension DismissalTests {
         w.send(Op.dismiss("B")) {
             $0.modify("B") { $0.isBeingDismissed = true; $0.appearance = .disappearing; $0.presentation?.state = .dismissing }
             $0.modify("A") { $0.appearance = .appearing; $0.viewInWindow = true }
-            $0.startRunning(TransitionRecord(id: "t3", operation: "dismiss", fromViewController: "B", toViewController: "A",
+            $0.startRunning(TransitionRecord(id: "t3", operation: .dismiss, fromViewController: "B", toViewController: "A",
                                              presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
                                              duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
             $0.nextTransitionNumber += 1
@@ -352,7 +352,7 @@ extension DismissalTests {
             $0.modify("B") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing }
             $0.modify("C") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing; $0.appearance = .disappearing }
             $0.modify("A") { $0.appearance = .appearing; $0.viewInWindow = true }
-            $0.startRunning(TransitionRecord(id: "t4", operation: "dismiss", fromViewController: "C", toViewController: "A",
+            $0.startRunning(TransitionRecord(id: "t4", operation: .dismiss, fromViewController: "C", toViewController: "A",
                                              presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
                                              duration: 0.5, animator: nil, containerView: ["A", "C"], state: .inProgress))
             $0.nextTransitionNumber += 1

@@ -55,7 +55,7 @@ struct ExhaustiveHelperTests {
         var two = after
         two.transitions = []
         var three = two
-        three.startRunning(TransitionRecord(id: "t9", operation: "present", fromViewController: "A", toViewController: "B",
+        three.startRunning(TransitionRecord(id: "t9", operation: .present, fromViewController: "A", toViewController: "B",
                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
                                             duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
         #expect(stateDifferences(expected: two, actual: three).first == "transitions.count: 0 → 1")

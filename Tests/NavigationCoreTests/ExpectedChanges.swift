@@ -55,27 +55,27 @@ extension SessionState {
 
     /// A navigation controller's `viewControllers` (bottom first).
     mutating func setStack(_ nav: ControllerID, _ stack: [ControllerID], sourceLocation: SourceLocation = #_sourceLocation) {
-        modify(nav, sourceLocation: sourceLocation) { $0.viewControllers = stack }
+        modify(nav, sourceLocation: sourceLocation) { $0.navigationStack?.viewControllers = stack }
     }
 
     /// A tab bar controller's `viewControllers`.
     mutating func setTabs(_ tabBar: ControllerID, _ tabs: [ControllerID], sourceLocation: SourceLocation = #_sourceLocation) {
-        modify(tabBar, sourceLocation: sourceLocation) { $0.viewControllers = tabs }
+        modify(tabBar, sourceLocation: sourceLocation) { $0.tabState?.viewControllers = tabs }
     }
 
     /// A tab bar controller's `selectedViewController` (`<id>.more` while the More list shows).
     mutating func setSelected(_ tabBar: ControllerID, _ selected: ControllerID?, sourceLocation: SourceLocation = #_sourceLocation) {
-        modify(tabBar, sourceLocation: sourceLocation) { $0.selectedViewController = selected }
+        modify(tabBar, sourceLocation: sourceLocation) { $0.tabState?.selectedViewController = selected }
     }
 
     /// A tab bar controller's `moreNavigationController` (R88).
     mutating func setMoreNavigation(_ tabBar: ControllerID, _ more: ControllerID?, sourceLocation: SourceLocation = #_sourceLocation) {
-        modify(tabBar, sourceLocation: sourceLocation) { $0.moreNavigationController = more }
+        modify(tabBar, sourceLocation: sourceLocation) { $0.tabState?.moreNavigationController = more }
     }
 
     /// Marks a navigation controller as a tab bar's More navigation controller (R88).
     mutating func markMoreNavigation(_ nav: ControllerID, sourceLocation: SourceLocation = #_sourceLocation) {
-        modify(nav, sourceLocation: sourceLocation) { $0.isMoreNavigationController = true }
+        modify(nav, sourceLocation: sourceLocation) { $0.navigationStack?.isMoreNavigationController = true }
     }
 
     /// A split view controller's state (R90–R93).
@@ -87,13 +87,13 @@ extension SessionState {
                 return
             }
             body(&s)
-            $0.split = s
+            $0.splitState = s
         }
     }
 
     /// A page view controller's current pages (`viewControllers`, R94).
     mutating func setPages(_ pageViewController: ControllerID, _ pages: [ControllerID], sourceLocation: SourceLocation = #_sourceLocation) {
-        modify(pageViewController, sourceLocation: sourceLocation) { $0.viewControllers = pages }
+        modify(pageViewController, sourceLocation: sourceLocation) { $0.pageContainer?.viewControllers = pages }
     }
 
     /// A page view controller's settings (R94, R95).
@@ -105,13 +105,13 @@ extension SessionState {
                 return
             }
             body(&p)
-            $0.page = p
+            $0.pageContainer?.settings = p
         }
     }
 
     /// An alert controller's `preferredStyle`.
-    mutating func setPreferredStyle(_ alert: ControllerID, _ style: String?, sourceLocation: SourceLocation = #_sourceLocation) {
-        modify(alert, sourceLocation: sourceLocation) { $0.preferredStyle = style }
+    mutating func setPreferredStyle(_ alert: ControllerID, _ style: AlertStyle?, sourceLocation: SourceLocation = #_sourceLocation) {
+        modify(alert, sourceLocation: sourceLocation) { $0.alertState?.preferredStyle = style }
     }
 
     // MARK: Running transitions (compared by record)
@@ -119,8 +119,8 @@ extension SessionState {
     /// A transition that is still running after the turn (manual mode), as clients see it.
     mutating func startRunning(_ record: TransitionRecord) {
         transitions.append(RunningTransition(record: record, order: .modal, appearing: [], disappearing: [],
-                                             preStart: [], postFinish: [], effects: [], cancelEffects: [],
-                                             cancelEvents: [], isReported: true, started: true))
+                                             preStart: [], postFinish: [], effects: [], cancellation: nil,
+                                             isReported: true, started: true))
     }
 
     /// Changes the record of a running transition.

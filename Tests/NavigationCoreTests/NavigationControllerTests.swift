@@ -293,7 +293,7 @@ extension NavigationControllerTests {
             $0.modify("A") { $0.appearance = .disappearing }
             $0.modify("N") { $0.children = ["A", "B"] }
             $0.setStack("N", ["A", "B"])
-            $0.startRunning(TransitionRecord(id: "t2", operation: "push", fromViewController: "A", toViewController: "B",
+            $0.startRunning(TransitionRecord(id: "t2", operation: .push, fromViewController: "A", toViewController: "B",
                                              presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
                                              animator: nil, containerView: ["A", "B"], state: .inProgress))
             $0.nextTransitionNumber += 1
@@ -341,7 +341,7 @@ extension NavigationControllerTests {
             $0.setStack("N", ["A"])
             // The core lists a navigation transition's container as [from, to] for a pop too (UIKit's
             // own pop animation inserts the to view below the from view; API.md leaves the order open).
-            $0.startRunning(TransitionRecord(id: "t2", operation: "pop", fromViewController: "B", toViewController: "A",
+            $0.startRunning(TransitionRecord(id: "t2", operation: .pop, fromViewController: "B", toViewController: "A",
                                              presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
                                              animator: nil, containerView: ["B", "A"], state: .inProgress))
             $0.nextTransitionNumber += 1

@@ -242,7 +242,7 @@ struct OverlapAndPopoverTests {
 @Suite("alert controller action sheets (R15, R19, D10)")
 struct ActionSheetTests {
     func sheet(_ id: ControllerID) -> ControllerRef {
-        make(id, .alertController) { $0.preferredStyle = "actionSheet" }
+        make(id, .alertController) { $0.preferredStyle = .actionSheet }
     }
 
     @Test("R15/D10: an unanchored action sheet on iPad raises UIKit's action-sheet text")
@@ -492,7 +492,7 @@ extension OverlapAndPopoverTests {
             $0.create("C") { $0.parent = "N"; $0.isMovingToParent = true }
             $0.modify("N") { $0.children = ["A", "B", "C"] }
             $0.setStack("N", ["A", "B", "C"])
-            $0.startRunning(TransitionRecord(id: "t3", operation: "push", fromViewController: "B", toViewController: "C",
+            $0.startRunning(TransitionRecord(id: "t3", operation: .push, fromViewController: "B", toViewController: "C",
                                              presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
                                              animator: nil, containerView: ["B", "C"], state: .queued))
             $0.nextTransitionNumber += 1

@@ -216,7 +216,7 @@ struct PresentationTests {
         #expect(!w["B"].isBeingPresented)
         #expect(w["B"].presentation?.state == .presented)
         #expect(r.transition?.state == .completed)
-        #expect(r.transition?.operation == "present")
+        #expect(r.transition?.operation == .present)
         #expect(r.transition?.presentationStyle == .fullScreen)
         #expect(w.isDisappeared("A") && w.isAppeared("B"))
     }
@@ -366,7 +366,7 @@ extension PresentationTests {
                 $0.isBeingPresented = true
             }
             $0.modify("A") { $0.presentedID = "B"; $0.appearance = .disappearing }
-            $0.startRunning(TransitionRecord(id: "t2", operation: "present", fromViewController: "A", toViewController: "B",
+            $0.startRunning(TransitionRecord(id: "t2", operation: .present, fromViewController: "A", toViewController: "B",
                                              presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
                                              duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
             $0.nextTransitionNumber += 1

@@ -13,7 +13,7 @@ struct ShowTests {
         let r = w.perform(Op.show("A", vc("B")))
         #expect(names(r) == pushEventsOfB)
         #expect(w.stack("N") == ["A", "B"])
-        #expect(r.transition?.operation == "push")
+        #expect(r.transition?.operation == .push)
         #expect(r.transition?.animated == true)
         #expect(w.presented("A") == nil)
     }
@@ -37,7 +37,7 @@ struct ShowTests {
         #expect(w.presenting("B") == "A")
         #expect(w.style("B") == .pageSheet)
         #expect(names(r) == ["B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear"])
-        #expect(r.transition?.operation == "present")
+        #expect(r.transition?.operation == .present)
         #expect(r.transition?.animated == true)
 
         // The controller's own style decides.

@@ -85,7 +85,7 @@ struct SplitAndPageTests {
 
     // MARK: Pages
 
-    func pages(_ style: PageState.Style = .scroll, spine: String? = nil, doubleSided: Bool = false,
+    func pages(_ style: PageState.Style = .scroll, spine: PageState.SpineLocation? = nil, doubleSided: Bool = false,
                _ initial: [ControllerRef] = [vc("P1")]) -> Window {
         Window(root: make("PV", .pageViewController) {
             $0.pageTransitionStyle = style
@@ -98,26 +98,26 @@ struct SplitAndPageTests {
     @Test("R94: a scroll page view controller needs exactly one page (S79)")
     func scrollNeedsOnePage() {
         var w = pages()
-        let d = w.refuse(Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: "forward", animated: false))
+        let d = w.refuse(Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: .forward, animated: false))
         expectDiagnostic(d, code: "D17", slug: "page-count-mismatch", severity: .exception, name: "NSInvalidArgumentException",
                          message: "The number of view controllers provided (2) doesn't match the number required (1) for the requested transition")
     }
 
     @Test("R94: page curl with a mid spine or double-sided pages needs two pages")
     func midSpineNeedsTwoPages() {
-        var w = pages(.pageCurl, spine: "mid", [vc("L"), vc("R")])
-        let d = w.refuse(Op.setViewControllers("PV", [vc("P2")], direction: "forward", animated: false))
+        var w = pages(.pageCurl, spine: .mid, [vc("L"), vc("R")])
+        let d = w.refuse(Op.setViewControllers("PV", [vc("P2")], direction: .forward, animated: false))
         expectDiagnostic(d, code: "D17", slug: "page-count-mismatch", severity: .exception, name: "NSInvalidArgumentException",
                          message: "The number of view controllers provided (1) doesn't match the number required (2) for the requested transition")
         // Double-sided pages too.
-        var doubleSided = pages(.pageCurl, spine: "min", doubleSided: true, [vc("L"), vc("R")])
-        #expect(doubleSided.refuse(Op.setViewControllers("PV", [vc("P2")], direction: "forward"))?.code == "D17")
+        var doubleSided = pages(.pageCurl, spine: .min, doubleSided: true, [vc("L"), vc("R")])
+        #expect(doubleSided.refuse(Op.setViewControllers("PV", [vc("P2")], direction: .forward))?.code == "D17")
     }
 
     @Test("R94/R95: scroll: new will-appear, old will-disappear, new did-appear, old did-disappear (S80)")
     func scrollOrder() {
         var w = pages()
-        let r = w.perform(Op.setViewControllers("PV", [vc("P2")], direction: "forward", animated: true))
+        let r = w.perform(Op.setViewControllers("PV", [vc("P2")], direction: .forward, animated: true))
         let order = withoutIsAppearing(appearance(r.events))
         #expect(order == ["P2.viewWillAppear", "P1.viewWillDisappear", "P2.viewDidAppear", "P1.viewDidDisappear"])
         #expect(w.stack("PV") == ["P2"])
@@ -130,8 +130,8 @@ struct SplitAndPageTests {
 
     @Test("R95: page curl: new will-appear, old will-disappear, old did-disappear, new did-appear")
     func curlOrder() {
-        var w = pages(.pageCurl, spine: "min")
-        let r = w.perform(Op.setViewControllers("PV", [vc("P2")], direction: "forward", animated: true))
+        var w = pages(.pageCurl, spine: .min)
+        let r = w.perform(Op.setViewControllers("PV", [vc("P2")], direction: .forward, animated: true))
         #expect(withoutIsAppearing(appearance(r.events)) == ["P2.viewWillAppear", "P1.viewWillDisappear",
                                                             "P1.viewDidDisappear", "P2.viewDidAppear"])
     }
@@ -171,7 +171,7 @@ extension SplitAndPageTests {
     @Test("R94/R95 exhaustive: a page change swaps the current page; the old page leaves its parent")
     func exhaustivePageChange() {
         var w = pages()
-        w.send(Op.setViewControllers("PV", [vc("P2")], direction: "forward", animated: true)) {
+        w.send(Op.setViewControllers("PV", [vc("P2")], direction: .forward, animated: true)) {
             $0.create("P2") { $0.parent = "PV" }
             $0.appeared("P2")
             $0.disappeared("P1")
@@ -185,7 +185,7 @@ extension SplitAndPageTests {
     @Test("R94 exhaustive: a page count mismatch is refused and instantiates nothing")
     func exhaustivePageCountMismatch() {
         var w = pages()
-        w.sendRefused(Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: "forward", animated: false),
+        w.sendRefused(Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: .forward, animated: false),
                       code: "D17", slug: "page-count-mismatch")
     }
 }

@@ -99,7 +99,7 @@ enum Op {
     static func popToRoot(_ receiver: ControllerID, animated: Bool = true) -> Command {
         .popToRoot(receiver: receiver, animated: animated)
     }
-    static func setViewControllers(_ receiver: ControllerID, _ list: [ControllerRef], direction: String? = nil,
+    static func setViewControllers(_ receiver: ControllerID, _ list: [ControllerRef], direction: PageDirection? = nil,
                                    animated: Bool = true) -> Command {
         .setViewControllers(receiver: receiver, viewControllers: list, direction: direction, animated: animated)
     }

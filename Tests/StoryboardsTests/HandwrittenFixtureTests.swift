@@ -130,9 +130,9 @@ import TestSupport
         #expect(library.scene(id: "columns-split")?.relationshipDestination("masterViewController") == "columns-primary")
         #expect(library.scene(id: "styled-split")?.splitStyle == .doubleColumn)
         #expect(library.scene(id: "book-pages")?.page == PageSettings(transitionStyle: .pageCurl, navigationOrientation: "vertical",
-                                                                      spineLocation: "mid", isDoubleSided: true))
+                                                                      spineLocation: .mid, isDoubleSided: true))
         #expect(library.scene(id: "carousel")?.page == PageSettings(transitionStyle: .scroll, navigationOrientation: "horizontal",
-                                                                    spineLocation: "none", isDoubleSided: nil))
+                                                                    spineLocation: PageState.SpineLocation.none, isDoubleSided: nil))
 
         let legacy = try #require(app["Legacy"])
         #expect(legacy.targetRuntime == "iOS.CocoaTouch.iPad")

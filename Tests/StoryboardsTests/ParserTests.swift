@@ -120,7 +120,7 @@ import Storyboards
             """)))
         let page = try #require(storyboard.scene(id: "P")?.page)
         #expect(page == PageSettings(transitionStyle: .pageCurl, navigationOrientation: "vertical",
-                                     spineLocation: "mid", isDoubleSided: true))
+                                     spineLocation: .mid, isDoubleSided: true))
     }
 
     @Test func placeholders() throws {

@@ -78,14 +78,14 @@ struct Decoder {
             spec.hasSplitDelegate = true
         }
         if let v = try r.enumValue("transitionStyle", PageState.Style.self) { spec.pageTransitionStyle = v }
-        if let v = try r.string("spineLocation") { spec.spineLocation = v }
+        if let v = try r.enumValue("spineLocation", PageState.SpineLocation.self) { spec.spineLocation = v }
         if let v = try r.bool("isDoubleSided") { spec.isDoubleSided = v }
         if let v = try refs(r.raw("children"), path: r.name("children"), depth: depth + 1) { spec.children = v }
         if let v = try r.string("preferredStyle") {
-            guard v == "alert" || v == "actionSheet" else {
+            guard let style = AlertStyle(rawValue: v) else {
                 throw Problem.invalidField(r.name("preferredStyle"), "preferredStyle is alert or actionSheet.", allowed: ["alert", "actionSheet"])
             }
-            spec.preferredStyle = v
+            spec.preferredStyle = style
         }
         return spec
     }
@@ -244,7 +244,14 @@ enum Operations {
             guard let list = try o.decoder.refs(o.reader.raw("viewControllers"), path: "viewControllers") else {
                 throw Problem.invalidField("viewControllers", "viewControllers is required.")
             }
-            return .setViewControllers(receiver: o.receiver, viewControllers: list, direction: try o.reader.string("direction"),
+            var direction: PageDirection?
+            if let s = try o.reader.string("direction") {
+                guard let d = PageDirection(rawValue: s) else {
+                    throw Problem.invalidField("direction", "direction must be forward or reverse.")
+                }
+                direction = d
+            }
+            return .setViewControllers(receiver: o.receiver, viewControllers: list, direction: direction,
                                        animated: o.animated)
         },
         OperationEntry("select", ["index", "viewController"], "selectedIndex / selectedViewController set in code") { o throws(Problem) in

@@ -58,11 +58,11 @@ enum Encode {
             m.append(("viewControllers", .from(c.viewControllers)))
             if let page = c.page {
                 m.append(("transitionStyle", .string(page.transitionStyle.rawValue)))
-                m.append(("spineLocation", .from(page.spineLocation)))
+                m.append(("spineLocation", .from(page.spineLocation?.rawValue)))
                 m.append(("isDoubleSided", .bool(page.isDoubleSided)))
             }
         case .alertController:
-            m.append(("preferredStyle", .from(c.preferredStyle ?? "alert")))
+            m.append(("preferredStyle", .string((c.preferredStyle ?? .alert).rawValue)))
         default: break
         }
         m += ConfigurationFields.reply(c.configuration, .segues)
@@ -132,7 +132,7 @@ enum Encode {
     static func transition(_ t: TransitionRecord?) -> JSON {
         guard let t else { return .null }
         return .object([
-            ("id", .string(t.id)), ("operation", .string(t.operation)),
+            ("id", .string(t.id)), ("operation", .string(t.operation.rawValue)),
             ("fromViewController", .from(t.fromViewController)), ("toViewController", .from(t.toViewController)),
             ("presentationStyle", .from(t.presentationStyle?.rawValue)), ("transitionStyle", .from(t.transitionStyle?.rawValue)),
             ("animated", .bool(t.animated)), ("duration", .number(t.duration)), ("animator", .from(t.animator)),

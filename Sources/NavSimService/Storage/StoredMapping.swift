@@ -16,6 +16,13 @@ private func value<T: RawRepresentable>(_ raw: String?) throws -> T? where T.Raw
     try raw.map { try value($0) }
 }
 
+/// For values inside stored commands and specs: releases before the core's enums passed an
+/// unknown string through where it meant nothing (a `direction` sent to a navigation controller,
+/// a storyboard's `spineLocation`), so replaying such a row reads it as not given.
+private func lenient<T: RawRepresentable>(_ raw: String?) -> T? where T.RawValue == String {
+    raw.flatMap(T.init(rawValue:))
+}
+
 // MARK: - The session shell
 
 extension StoredSessionState {
@@ -72,7 +79,7 @@ extension StoredController {
             isMovingFromParent: c.isMovingFromParent, presentation: c.presentation.map(StoredPresentation.init),
             presentedID: c.presentedID, viewControllers: c.viewControllers, selectedViewController: c.selectedViewController,
             moreNavigationController: c.moreNavigationController, split: c.split.map(StoredSplit.init),
-            page: c.page.map(StoredPage.init), preferredStyle: c.preferredStyle, viewAddedToParent: c.viewAddedToParent,
+            page: c.page.map(StoredPage.init), preferredStyle: c.preferredStyle?.rawValue, viewAddedToParent: c.viewAddedToParent,
             isMoreNavigationController: c.isMoreNavigationController, segues: c.segues.map(StoredSegue.init)),
             configuration: StoredConfiguration(values: c.configuration, present: Set(ControllerConfiguration.fields.map(\.name))))
     }
@@ -94,14 +101,26 @@ extension StoredController {
         c.isMovingFromParent = p.isMovingFromParent
         c.presentation = try p.presentation?.domain()
         c.presentedID = p.presentedID
-        c.viewControllers = p.viewControllers
-        c.selectedViewController = p.selectedViewController
-        c.moreNavigationController = p.moreNavigationController
-        c.split = try p.split?.domain()
-        c.page = try p.page?.domain()
-        c.preferredStyle = p.preferredStyle
+        // The flat members the row keeps for every kind fill the kind's own container.
+        switch c.container {
+        case .navigation:
+            c.container = .navigation(NavigationStack(viewControllers: p.viewControllers,
+                                                      isMoreNavigationController: p.isMoreNavigationController))
+        case .tabs:
+            c.container = .tabs(TabState(viewControllers: p.viewControllers, selectedViewController: p.selectedViewController,
+                                         moreNavigationController: p.moreNavigationController))
+        case .split:
+            if let split = try p.split?.domain() { c.container = .split(split) }
+        case .pages:
+            var pages = PageContainer(viewControllers: p.viewControllers)
+            if let page = try p.page?.domain() { pages.settings = page }
+            c.container = .pages(pages)
+        case .alert:
+            c.container = .alert(AlertState(preferredStyle: lenient(p.preferredStyle)))
+        case .plain:
+            break
+        }
         c.viewAddedToParent = p.viewAddedToParent
-        c.isMoreNavigationController = p.isMoreNavigationController
         c.segues = try p.segues.map { try $0.domain() }
         return c
     }
@@ -159,10 +178,10 @@ extension StoredSplit {
 
 extension StoredPage {
     init(_ p: PageState) {
-        self.init(transitionStyle: p.transitionStyle.rawValue, spineLocation: p.spineLocation, isDoubleSided: p.isDoubleSided)
+        self.init(transitionStyle: p.transitionStyle.rawValue, spineLocation: p.spineLocation?.rawValue, isDoubleSided: p.isDoubleSided)
     }
     func domain() throws -> PageState {
-        PageState(transitionStyle: try value(transitionStyle), spineLocation: spineLocation, isDoubleSided: isDoubleSided)
+        PageState(transitionStyle: try value(transitionStyle), spineLocation: try value(spineLocation), isDoubleSided: isDoubleSided)
     }
 }
 
@@ -172,14 +191,14 @@ extension StoredSegue {
                   destinationStoryboard: s.destinationStoryboard, modalPresentationStyle: s.modalPresentationStyle?.rawValue,
                   modalTransitionStyle: s.modalTransitionStyle?.rawValue, animates: s.animates,
                   popover: s.popover.map(StoredPopoverAnchor.init), unwindAction: s.unwindAction,
-                  customPerforms: s.customPerforms, customClass: s.customClass,
+                  customPerforms: s.customPerforms?.rawValue, customClass: s.customClass,
                   customTransitioningDelegate: s.customTransitioningDelegate.map(StoredAnimator.init))
     }
     func domain() throws -> SegueSpec {
         SegueSpec(id: id, identifier: identifier, kind: try value(kind), destinationScene: destinationScene,
                   destinationStoryboard: destinationStoryboard, modalPresentationStyle: try value(modalPresentationStyle),
                   modalTransitionStyle: try value(modalTransitionStyle), animates: animates, popover: try popover?.domain(),
-                  unwindAction: unwindAction, customPerforms: customPerforms, customClass: customClass,
+                  unwindAction: unwindAction, customPerforms: try value(customPerforms), customClass: customClass,
                   customTransitioningDelegate: try customTransitioningDelegate?.domain())
     }
 }
@@ -196,7 +215,8 @@ extension StoredRunningTransition {
         self.init(record: StoredTransitionRecord(t.record), order: StoredAppearanceOrder(t.order), appearing: t.appearing,
                   disappearing: t.disappearing, preStart: t.preStart.map(StoredEvent.init),
                   postFinish: t.postFinish.map(StoredEvent.init), effects: t.effects.map(StoredTransitionEffect.init),
-                  cancelEffects: t.cancelEffects.map(StoredTransitionEffect.init), cancelEvents: t.cancelEvents.map(StoredEvent.init),
+                  cancelEffects: (t.cancellation?.effects ?? []).map(StoredTransitionEffect.init),
+                  cancelEvents: (t.cancellation?.events ?? []).map(StoredEvent.init),
                   isReported: t.isReported, started: t.started, navigation: t.navigation,
                   silentDidAppearWithin: t.silentDidAppearWithin, beforeAppearance: t.beforeAppearance.map(StoredEvent.init),
                   before: t.before, after: t.after)
@@ -204,22 +224,26 @@ extension StoredRunningTransition {
     func domain() throws -> RunningTransition {
         RunningTransition(record: try record.domain(), order: try order.domain(), appearing: appearing, disappearing: disappearing,
                           preStart: try preStart.map { try $0.domain() }, postFinish: try postFinish.map { try $0.domain() },
-                          effects: try effects.map { try $0.domain() }, cancelEffects: try cancelEffects.map { try $0.domain() },
-                          cancelEvents: try cancelEvents.map { try $0.domain() }, isReported: isReported, started: started,
+                          effects: try effects.map { try $0.domain() }, cancellation: try cancellation(), isReported: isReported, started: started,
                           navigation: navigation, silentDidAppearWithin: silentDidAppearWithin,
                           beforeAppearance: try beforeAppearance.map { try $0.domain() }, before: before, after: after)
+    }
+    /// Stored as it always was: a transition that cannot be cancelled has empty `cancelEffects`.
+    private func cancellation() throws -> Cancellation? {
+        if cancelEffects.isEmpty { return nil }
+        return Cancellation(effects: try cancelEffects.map { try $0.domain() }, events: try cancelEvents.map { try $0.domain() })
     }
 }
 
 extension StoredTransitionRecord {
     init(_ r: TransitionRecord) {
-        self.init(id: r.id, operation: r.operation, fromViewController: r.fromViewController, toViewController: r.toViewController,
+        self.init(id: r.id, operation: r.operation.rawValue, fromViewController: r.fromViewController, toViewController: r.toViewController,
                   presentationStyle: r.presentationStyle?.rawValue, transitionStyle: r.transitionStyle?.rawValue,
                   animated: r.animated, duration: r.duration, animator: r.animator, containerView: r.containerView,
                   state: r.state.rawValue)
     }
     func domain() throws -> TransitionRecord {
-        TransitionRecord(id: id, operation: operation, fromViewController: fromViewController, toViewController: toViewController,
+        TransitionRecord(id: id, operation: try value(operation), fromViewController: fromViewController, toViewController: toViewController,
                          presentationStyle: try value(presentationStyle), transitionStyle: try value(transitionStyle),
                          animated: animated, duration: duration, animator: animator, containerView: containerView,
                          state: try value(state))
@@ -299,7 +323,7 @@ extension StoredCommand {
         case .popToRoot(let r, let a): self = .popToRoot(receiver: r, animated: a)
         case .popTo(let r, let v, let a): self = .popTo(receiver: r, viewController: v, animated: a)
         case .setViewControllers(let r, let vs, let d, let a):
-            self = .setViewControllers(receiver: r, viewControllers: vs.map(Ref.init), direction: d, animated: a)
+            self = .setViewControllers(receiver: r, viewControllers: vs.map(Ref.init), direction: d?.rawValue, animated: a)
         case .select(let r, let i, let v): self = .select(receiver: r, index: i, viewController: v)
         case .tapTab(let r, let i, let v): self = .tapTab(receiver: r, index: i, viewController: v)
         case .addChild(let r, let v): self = .addChild(receiver: r, viewController: Ref(v))
@@ -339,7 +363,7 @@ extension StoredCommand {
         case .popToRoot(let r, let a): .popToRoot(receiver: r, animated: a)
         case .popTo(let r, let v, let a): .popTo(receiver: r, viewController: v, animated: a)
         case .setViewControllers(let r, let vs, let d, let a):
-            .setViewControllers(receiver: r, viewControllers: try vs.map { try $0.domain() }, direction: d, animated: a)
+            .setViewControllers(receiver: r, viewControllers: try vs.map { try $0.domain() }, direction: lenient(d), animated: a)
         case .select(let r, let i, let v): .select(receiver: r, index: i, viewController: v)
         case .tapTab(let r, let i, let v): .tapTab(receiver: r, index: i, viewController: v)
         case .addChild(let r, let v): .addChild(receiver: r, viewController: try v.domain())
@@ -389,8 +413,8 @@ extension StoredControllerSpec {
             supplementary: s.supplementary.map(StoredControllerRef.init), secondary: s.secondary.map(StoredControllerRef.init),
             splitStyle: s.splitStyle?.rawValue, collapseSecondaryOntoPrimary: s.collapseSecondaryOntoPrimary,
             topColumnForCollapsing: s.topColumnForCollapsing?.rawValue, hasSplitDelegate: s.hasSplitDelegate,
-            pageTransitionStyle: s.pageTransitionStyle?.rawValue, spineLocation: s.spineLocation,
-            isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle,
+            pageTransitionStyle: s.pageTransitionStyle?.rawValue, spineLocation: s.spineLocation?.rawValue,
+            isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle?.rawValue,
             storyboard: s.storyboard.map(StoredStoryboardOrigin.init), segues: s.segues?.map(StoredSegue.init),
             embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken,
             suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil),
@@ -412,10 +436,10 @@ extension StoredControllerSpec {
         s.topColumnForCollapsing = try value(p.topColumnForCollapsing)
         s.hasSplitDelegate = p.hasSplitDelegate
         s.pageTransitionStyle = try value(p.pageTransitionStyle)
-        s.spineLocation = p.spineLocation
+        s.spineLocation = lenient(p.spineLocation)
         s.isDoubleSided = p.isDoubleSided
         s.children = try refs(p.children)
-        s.preferredStyle = p.preferredStyle
+        s.preferredStyle = lenient(p.preferredStyle)
         s.storyboard = try p.storyboard?.domain()
         s.segues = try p.segues?.map { try $0.domain() }
         s.embedded = try refs(p.embedded)

@@ -4,9 +4,7 @@ import NavigationCore
 /// `PUT /v1/storyboards/{name}/customSegues` (API.md "Storyboards"; R98 "Custom": subclass
 /// `perform()`, app code navsim cannot see). An undeclared class presents modally.
 struct CustomSegueDeclaration: Sendable, Equatable {
-    enum Performs: String, Sendable, CaseIterable {
-        case present, push, show, showDetail, none
-    }
+    typealias Performs = SegueSpec.CustomPerform
 
     var performs: Performs
     var modalPresentationStyle: PresentationStyle?

@@ -126,7 +126,7 @@ struct StoryboardSnapshot: Sendable {
         guard var spec = segue.segueSpec(in: storyboard) else { return nil }
         if spec.kind == .custom, let customClass = segue.customClass,
            let declared = declarations[storyboard]?[customClass] {
-            spec.customPerforms = declared.performs.rawValue
+            spec.customPerforms = declared.performs
             if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
             if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
             spec.customTransitioningDelegate = declared.transitioningDelegate
