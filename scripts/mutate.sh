@@ -20,14 +20,14 @@ mutations=(
   "r21#Sources/NavigationCore/Presentation.swift#s/where state.c(a).definesPresentationContext/where false/#R21: context styles walk to definesPresentationContext"
   "r30#Sources/NavigationCore/Navigator.swift#s/engine.state = snapshot/_ = snapshot/#R30: a refused call changes nothing"
   "r88#Sources/NavigationCore/Model.swift#s/horizontalSizeClass == .regular ? 8 : 5/horizontalSizeClass == .regular ? 8 : 6/#R88: five tabs before More on a phone"
-  "r78-moving-from-parent#Sources/NavigationCore/NavigationController.swift#s/state.controllers\\[id\\]!.isMovingFromParent = true/_ = id/#R78/R73: popped controllers are not marked isMovingFromParent while the pop runs"
+  "r78-moving-from-parent#Sources/NavigationCore/NavigationController.swift#s/self\\[changing: id\\].isMovingFromParent = true/_ = id/#R78/R73: popped controllers are not marked isMovingFromParent while the pop runs"
   "r42-chain-dismissing-state#Sources/NavigationCore/Dismissal.swift#s/for id in chain {/for id in chain.suffix(1) {/#R42: only the top of a dismissed chain has its record marked dismissing"
   # Mutations below change only state that no event shows: the exhaustive tests (send { … }) kill them.
   "r53-popover-anchor#Sources/NavigationCore/Presentation.swift#s/popover: popover, state: .presenting)/popover: nil, state: .presenting)/#R53: a popover's presentation record loses its anchor"
   "transition-counter#Sources/NavigationCore/Transitions.swift#s/if reported { state.nextTransitionNumber += 1 }/if reported { state.nextTransitionNumber += 2 }/#transition ids skip a number (the counter is state a replay must reproduce)"
   "r91-column-leftover#Sources/NavigationCore/SplitViewController.swift#s/s.collapsedSupplementary = \\[\\]/s.collapsedSupplementary = nil/#R91: a collapsed column split does not record its (empty) supplementary list"
   "r24-container-view#Sources/NavigationCore/Presentation.swift#s/containerView: removes ? \\[p, v\\] : \\[v\\]/containerView: [v]/#R24: a presentation that removes the presenter's view leaves it out of the transition's container view"
-  "r42-chain-top-dismissing#Sources/NavigationCore/Dismissal.swift#s/if top != chain\\[0\\] { state.controllers\\[top\\]!.isBeingDismissed = true }//#R42: the top of a dismissed chain is not marked isBeingDismissed"
+  "r42-chain-top-dismissing#Sources/NavigationCore/Dismissal.swift#s/if top != chain\\[0\\] { self\\[changing: top\\].isBeingDismissed = true }//#R42: the top of a dismissed chain is not marked isBeingDismissed"
 )
 
 if [[ "${1:-}" == "--list" ]]; then
