@@ -70,6 +70,10 @@ extension StoredOptions {
 // MARK: - Controllers
 
 extension StoredController {
+    // Not optimized: with `on` in the configuration, Swift 6.3.1's release pipeline crashes in
+    // CopyPropagation on this initializer ("Found outside of lifetime use", switch_enum on
+    // Controller's Container). Debug builds are unaffected; remove when the compiler is fixed.
+    @inline(never) @_optimize(none)
     init(_ c: Controller) {
         self.init(properties: Properties(
             id: c.id, kind: c.kind.rawValue, className: c.className, parent: c.parent, children: c.children,
