@@ -563,6 +563,12 @@ public final class NavSimService: Sendable {
                 // One decoder per request: its budget counts every spec the request creates.
                 let commands = try decode(body, live.state, decoder(existing: live.state.controllers.count))
                 let outcome = Navigator.run(commands, on: live.state)
+                // An exception inside lifecycle code fails the whole request (CallbackCode).
+                switch outcome.failure {
+                case .uikit(let d)?: throw Problem(d)
+                case .input(let e)?: throw Problem.fromCore(e)
+                case nil: break
+                }
                 // A single refused operation changes nothing and adds no entry; a turn reports it in place.
                 if !turn {
                     switch outcome.outcomes[0] {
@@ -678,6 +684,8 @@ extension Problem {
         case .unknownTransition: return .unknownTransition(e.message)
         case .transitionConflict: return .transitionConflict(e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
+        case .limitExceeded:
+            return .limitExceeded("callbackDepth", max: CallbackCode.maximumDepth, detail: e.message)
         case .invariantViolation:
             return Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: e.message)
         }

@@ -36,6 +36,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var unwindActions: [String] = []
     /// `prefersStatusBarHidden`: the override's answer. Recorded, not simulated (no status bar).
     public var prefersStatusBarHidden: Bool = false
+    /// Code the class runs in its view lifecycle methods (``CallbackCode``, issue 12 item 8).
+    public var on = CallbackCode()
 
     /// UIKit's defaults for an ordinary controller.
     public init() {}
@@ -59,6 +61,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("shouldPerformSegue", \.shouldPerformSegue),
         Field("unwindActions", \.unwindActions),
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
+        Field(unencoded: "on", \.on),
     ]
 
     /// The entry of ``fields`` named `name`, or nil.
@@ -73,9 +76,24 @@ public struct ControllerConfiguration: Sendable, Equatable {
         let encode: @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void
         let decode: @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
 
+        /// A field whose values are not `Codable` (nested commands): ``encode(to:fields:nilAsNull:)``
+        /// and ``decode(from:over:)`` skip it and the service stores it itself (`isEncoded` false).
+        init<T: Equatable & Sendable>(unencoded name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
+            self.name = name
+            self.keyPath = keyPath
+            isEncoded = false
+            copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
+            encode = { _, _, _ in }
+            decode = { _, _ in false }
+        }
+
+        /// False for a field ``encode(to:fields:nilAsNull:)`` does not write.
+        public let isEncoded: Bool
+
         init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
             self.name = name
             self.keyPath = keyPath
+            isEncoded = true
             copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
             let key = FieldKey(name)
             encode = { value, container, nilAsNull in

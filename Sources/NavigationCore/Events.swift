@@ -151,7 +151,8 @@ public struct CommandError: Error, Sendable, Equatable {
     /// no state to do that (409: queued, or not interactive).
     /// `invariantViolation`: the engine wrote to a controller the session does not have (a bug in
     /// navsim, 500); the command changed nothing.
-    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation }
+    /// `limitExceeded`: lifecycle code nested too deep or made too many calls (``CallbackCode``, 422).
+    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation, limitExceeded }
     public var kind: Kind
     public var message: String
     public var field: String?

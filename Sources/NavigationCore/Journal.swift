@@ -38,8 +38,10 @@ struct Journal {
 
     private(set) var entries: [Entry] = []
 
-    /// The entry of the command being executed: the last one opened.
-    var current: Index { entries.count - 1 }
+    /// The entry of the command being executed: the last one opened, or the one whose callback
+    /// runs lifecycle code (``CallbackCode``) while it runs.
+    var current: Index { focus ?? entries.count - 1 }
+    var focus: Index?
 
     /// Opens the entry of the next command and answers its index.
     mutating func open() -> Index {

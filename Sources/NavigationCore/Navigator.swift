@@ -5,6 +5,9 @@ public enum Navigator {
     public struct TurnResult: Sendable {
         public var state: SessionState
         public var outcomes: [OperationOutcome]
+        /// A UIKit exception or input error inside lifecycle code (``CallbackCode``): the whole
+        /// turn failed, `state` is the state it started from and every outcome is this refusal.
+        public var failure: Refusal?
     }
 
     /// Runs `commands` as one run-loop turn: each is validated and applied in order (links change
@@ -13,7 +16,7 @@ public enum Navigator {
     /// run, as in UIKit.
     public static func run(_ commands: [Command], on state: SessionState) -> TurnResult {
         var engine = Engine(state: state)
-        for command in commands {
+        for command in commands where engine.callbacks.failure == nil {
             let entry = engine.journal.open()
             // R30: a refused call changes nothing and sends nothing, completion included.
             let snapshot = engine.state
@@ -32,6 +35,14 @@ public enum Navigator {
             }
         }
         engine.endTurn()
+        if let failure = engine.callbacks.failure {
+            let outcome: OperationOutcome
+            switch failure {
+            case .uikit(let d): outcome = .refused(d)
+            case .input(let e): outcome = .invalid(e)
+            }
+            return TurnResult(state: state, outcomes: commands.map { _ in outcome }, failure: failure)
+        }
         return TurnResult(state: engine.state, outcomes: engine.journal.outcomes)
     }
 
@@ -76,6 +87,8 @@ struct Engine {
     var state: SessionState
     var journal = Journal()
     var pending: [Pending] = []
+    /// Lifecycle code run so far this turn (``CallbackCode``).
+    var callbacks = CallbackProgress()
 
     init(state: SessionState) { self.state = state }
 
@@ -97,7 +110,11 @@ struct Engine {
     mutating func emit(_ e: Event) { emit(e, in: journal.current) }
 
     /// Records a callback in `entry` (a transition's callbacks go to the command that queued it).
-    mutating func emit(_ e: Event, in entry: Journal.Index) { journal[entry].result.events.append(e) }
+    /// The method's own code runs right after it (``runCode(after:in:)``).
+    mutating func emit(_ e: Event, in entry: Journal.Index) {
+        journal[entry].result.events.append(e)
+        runCode(after: e, in: entry)
+    }
 
     var profile: Profile { state.options.profile }
 

@@ -173,7 +173,7 @@ extension Engine {
                                       duration: duration, animator: plan.animator?.name,
                                       containerView: plan.containerView.isEmpty ? [from, to].compactMap { $0 } : plan.containerView,
                                       state: .inProgress)
-        pending.append(Pending(entry: journal.current, running: RunningTransition(
+        pending.append(Pending(entry: journal.current, reportsTransition: callbacks.depth == 0, running: RunningTransition(
             record: record, order: plan.order, appearing: appearing, disappearing: disappearing,
             preStart: plan.preStart, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
             isReported: reported, started: false, navigation: navigation,
@@ -184,6 +184,8 @@ extension Engine {
     /// End of the turn: start every queued transition, finish the ones that end now (§0.3). A
     /// navigation transition whose navigation controller is still animating waits its turn (R81).
     mutating func endTurn() {
+        // Lifecycle code may queue more while these start (``CallbackCode``): those start too.
+        while !pending.isEmpty, callbacks.failure == nil {
         let queued = pending
         pending = []
         for item in queued {
@@ -194,7 +196,8 @@ extension Engine {
             } else {
                 begin(&running, in: item.entry)
             }
-            if running.isReported { journal[item.entry].result.transition = running.record }
+            if running.isReported && item.reportsTransition { journal[item.entry].result.transition = running.record }
+        }
         }
         orderTransitions()
     }
@@ -413,19 +416,16 @@ extension Engine {
             throw CommandError(kind: .transitionConflict,
                                message: "Transition '\(id)' is queued behind a running navigation transition (R81); complete that one first.", field: nil)
         }
-        var remaining: [RunningTransition] = []
         var last: TransitionRecord?
         var finishedNavigations: [ControllerID?] = []
-        for var t in state.transitions {
-            if t.started && (id == nil || t.record.id == id) {
-                finish(&t, in: journal.current)
-                last = t.record
-                finishedNavigations.append(t.navigation)
-            } else {
-                remaining.append(t)
-            }
+        // Taken out before their callbacks run: code in `viewDidAppear` sees them ended.
+        let ending = state.transitions.filter { $0.started && (id == nil || $0.record.id == id) }
+        state.transitions.removeAll { $0.started && (id == nil || $0.record.id == id) }
+        for var t in ending {
+            finish(&t, in: journal.current)
+            last = t.record
+            finishedNavigations.append(t.navigation)
         }
-        state.transitions = remaining
         for nav in finishedNavigations { startQueued(navigation: nav) }
         journal[journal.current].result.transition = last
     }
@@ -464,5 +464,7 @@ extension Engine {
 /// A transition queued this turn, and the journal entry of the command that queued it.
 struct Pending {
     var entry: Journal.Index
+    /// False for a transition lifecycle code queued: the command reports its own.
+    var reportsTransition = true
     var running: RunningTransition
 }

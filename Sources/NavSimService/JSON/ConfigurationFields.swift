@@ -41,6 +41,19 @@ enum ConfigurationFields {
                   read: { r, k throws(Problem) in try r.size(k) }, reply: { s in s.map { .array($0.map { .number($0) }) } }),
         .value("unwindActions", \.unwindActions, .segues,
                read: { r, k throws(Problem) in try r.strings(k) }, reply: { $0.isEmpty ? nil : .from($0) }),
+        // Lifecycle code (issue 12 item 8): nested operations, read with the one operation table.
+        // The reply lists each method's remaining calls by operation name and receiver.
+        ConfigurationField(name: "on", section: .segues, read: { r, patch, clears, decoder throws(Problem) in
+            if let code = try decoder.callbackCode(r, "on") {
+                patch.set(\.on, code)
+            } else if clears && r.has("on") {
+                patch.set(\.on, CallbackCode())
+            }
+        }, reply: { c in
+            c.on.isEmpty ? nil : .object(CallbackCode.Method.allCases.compactMap { m in
+                c.on.calls[m].map { calls in (m.rawValue, .array(calls.map(Encode.call))) }
+            })
+        }),
         .value("shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) }, reply: { m in
             m.isEmpty ? nil : .object(m.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })
         }),
@@ -51,8 +64,8 @@ enum ConfigurationFields {
 
     /// Reads every property `r` gives into a patch. `clears`: a PATCH, where null clears an
     /// optional property; in a spec null gives nothing (UIKit's default, or the scene's value).
-    static func read(_ r: BodyReader, into patch: inout ControllerPatch, clears: Bool) throws(Problem) {
-        for f in all { try f.read(r, &patch, clears) }
+    static func read(_ r: BodyReader, into patch: inout ControllerPatch, clears: Bool, decoder: Decoder) throws(Problem) {
+        for f in all { try f.read(r, &patch, clears, decoder) }
     }
 
     /// The reply members of one section, in table order; absent values are left out.
@@ -68,7 +81,8 @@ struct ConfigurationField: Sendable {
 
     let name: String
     let section: Section
-    let read: @Sendable (BodyReader, inout ControllerPatch, _ clears: Bool) throws(Problem) -> Void
+    /// Reads the property from the body; the request's decoder reads nested operations (`on`).
+    let read: @Sendable (BodyReader, inout ControllerPatch, _ clears: Bool, Decoder) throws(Problem) -> Void
     /// The reply member's value; nil leaves the member out.
     let reply: @Sendable (ControllerConfiguration) -> JSON?
 
@@ -76,7 +90,7 @@ struct ConfigurationField: Sendable {
     static func value<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, _ section: Section,
                          read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
                          reply: @escaping @Sendable (T) -> JSON?) -> ConfigurationField {
-        ConfigurationField(name: name, section: section, read: { r, patch, _ throws(Problem) in
+        ConfigurationField(name: name, section: section, read: { r, patch, _, _ throws(Problem) in
             if let v = try read(r, name) { patch.set(keyPath, v) }
         }, reply: { reply($0[keyPath: keyPath]) })
     }
@@ -85,7 +99,7 @@ struct ConfigurationField: Sendable {
     static func optional<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable, _ section: Section,
                             read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
                             reply: @escaping @Sendable (T?) -> JSON?) -> ConfigurationField {
-        ConfigurationField(name: name, section: section, read: { r, patch, clears throws(Problem) in
+        ConfigurationField(name: name, section: section, read: { r, patch, clears, _ throws(Problem) in
             if clears && r.has(name) {
                 patch.set(keyPath, try read(r, name))
             } else if let v = try read(r, name) {

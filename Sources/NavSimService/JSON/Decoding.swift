@@ -64,7 +64,7 @@ struct Decoder {
         }
         if let v = try r.string("class") { spec.className = v }
         try checkEntries(r)
-        try ConfigurationFields.read(r, into: &spec.configuration, clears: false)
+        try ConfigurationFields.read(r, into: &spec.configuration, clears: false, decoder: self)
         if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers"), depth: depth + 1) { spec.viewControllers = v }
         if let v = try r.int("selectedIndex") { spec.selectedIndex = v }
         if r.has("primary") { spec.primary = try ref(r.raw("primary"), path: r.name("primary"), depth: depth + 1) }
@@ -95,7 +95,7 @@ struct Decoder {
         let r = try BodyReader(json, allowed: ConfigurationFields.names)
         var p = ControllerPatch()
         try checkEntries(r)
-        try ConfigurationFields.read(r, into: &p, clears: true)
+        try ConfigurationFields.read(r, into: &p, clears: true, decoder: self)
         return p
     }
 
@@ -130,6 +130,52 @@ struct Decoder {
         let r = try BodyReader(body, allowed: entry.fields + ["animated"])
         let animated = try r.bool("animated") ?? true
         return try entry.decode(OperationBody(name: name, receiver: receiver, reader: r, decoder: self, animated: animated))
+    }
+
+    /// `on`: `{"<method>": [{"operation", "receiver"?, "once"?, …the operation's body}, …]}`,
+    /// lifecycle code (``CallbackCode``). Each operation is decoded by its entry in ``Operations``;
+    /// `receiver` defaults to the controller itself. A bad nested operation is a 422 whose
+    /// `field` points into it (`on.viewDidAppear[0].viewController`). Nil when absent or null.
+    func callbackCode(_ r: BodyReader, _ key: String) throws(Problem) -> CallbackCode? {
+        guard let v = r.raw(key), !v.isNull else { return nil }
+        let path = r.name(key)
+        let methods = CallbackCode.Method.allCases.map(\.rawValue)
+        guard let members = v.object else {
+            throw Problem.invalidField(path, "\(path) maps lifecycle methods to arrays of operations.", allowed: methods)
+        }
+        var calls: [CallbackCode.Method: [CallbackCode.Call]] = [:]
+        for (name, list) in members {
+            guard let method = CallbackCode.Method(rawValue: name) else {
+                throw Problem.invalidField("\(path).\(name)", "Code runs only in viewDidLoad and the appearance callbacks.", allowed: methods)
+            }
+            guard let items = list.array else { throw Problem.invalidField("\(path).\(name)", "\(path).\(name) must be an array of operations.") }
+            try budget.checkEntries(items.count, path: "\(path).\(name)")
+            var out: [CallbackCode.Call] = []
+            for (i, item) in items.enumerated() {
+                let at = "\(path).\(name)[\(i)]"
+                guard let body = item.object else { throw Problem.invalidField(at, "\(at) must be an operation object.") }
+                guard let op = body.first(where: { $0.0 == "operation" })?.1.string else {
+                    throw Problem.invalidField("\(at).operation", "\(at).operation is required: an operation's name.", allowed: Operations.all.map(\.name))
+                }
+                let receiver = body.first(where: { $0.0 == "receiver" })?.1
+                if let receiver, receiver.string == nil { throw Problem.invalidField("\(at).receiver", "receiver is a controller id.") }
+                let once = body.first(where: { $0.0 == "once" })?.1
+                if let once, once.bool == nil { throw Problem.invalidField("\(at).once", "once is true or false.") }
+                let rest = JSON.object(body.filter { !["operation", "receiver", "once"].contains($0.0) })
+                do {
+                    let command = try operation(op, receiver: receiver?.string ?? CallbackCode.selfReceiver, body: rest)
+                    out.append(CallbackCode.Call(command, once: once?.bool ?? false))
+                } catch where error.slug == "unknown-operation" {
+                    throw Problem.invalidField("\(at).operation", error.detail, allowed: Operations.names)
+                } catch {
+                    var p = error
+                    p.field = p.field.map { "\(at).\($0)" } ?? at
+                    throw p
+                }
+            }
+            calls[method] = out
+        }
+        return CallbackCode(calls)
     }
 
     /// `present`'s `popover`: `{"sourceView"?, "barButtonItem"?, "sourceItem"?, "sourceRect"?}`

@@ -129,10 +129,45 @@ struct StoredConfiguration: Equatable {
     }
     init(from decoder: any Swift.Decoder) throws {
         (values, present) = try ControllerConfiguration.decode(from: decoder, over: ControllerConfiguration())
+        let c = try decoder.container(keyedBy: ControllerConfiguration.FieldKey.self)
+        // Rows written before lifecycle code existed have no `on`: no code.
+        if let on = try c.decodeIfPresent([String: [StoredCall]].self, forKey: Self.onKey) {
+            values.on = try StoredCall.domain(on)
+            present.insert("on")
+        }
     }
     /// Nil values are left out, or written as null when `nilAsNull` (a patch that clears).
+    /// Lifecycle code (`on`, nested commands) is written as `StoredCommand`s; empty code only
+    /// in a patch (it clears).
     func encode(to encoder: any Swift.Encoder, nilAsNull: Bool) throws {
         try values.encode(to: encoder, fields: present, nilAsNull: nilAsNull)
+        if present.contains("on") && (nilAsNull || !values.on.isEmpty) {
+            var c = encoder.container(keyedBy: ControllerConfiguration.FieldKey.self)
+            try c.encode(StoredCall.stored(values.on), forKey: Self.onKey)
+        }
+    }
+    static let onKey = ControllerConfiguration.FieldKey("on")
+}
+
+/// One call of lifecycle code (`CallbackCode.Call`), under its method's name.
+struct StoredCall: Codable, Equatable {
+    var command: StoredCommand
+    var once: Bool?
+
+    static func stored(_ code: CallbackCode) -> [String: [StoredCall]] {
+        Dictionary(uniqueKeysWithValues: code.calls.map { method, calls in
+            (method.rawValue, calls.map { StoredCall(command: StoredCommand($0.command), once: $0.once ? true : nil) })
+        })
+    }
+    static func domain(_ stored: [String: [StoredCall]]) throws -> CallbackCode {
+        var calls: [CallbackCode.Method: [CallbackCode.Call]] = [:]
+        for (name, list) in stored {
+            guard let method = CallbackCode.Method(rawValue: name) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Unknown lifecycle method '\(name)'."))
+            }
+            calls[method] = try list.map { CallbackCode.Call(try $0.command.domain(), once: $0.once ?? false) }
+        }
+        return CallbackCode(calls)
     }
 }
 

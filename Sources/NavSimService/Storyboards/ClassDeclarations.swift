@@ -34,7 +34,7 @@ struct ClassDeclarations: Sendable {
             let r = try BodyReader(value, path: customClass, allowed: ConfigurationFields.names)
             try decoder.checkEntries(r)
             var patch = ControllerPatch()
-            try ConfigurationFields.read(r, into: &patch, clears: false)
+            try ConfigurationFields.read(r, into: &patch, clears: false, decoder: decoder)
             out.byClass[customClass] = patch
             out.given[customClass] = value
         }
