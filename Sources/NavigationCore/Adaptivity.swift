@@ -62,7 +62,6 @@ extension Engine {
         let before = state.settledViewsInWindow
         let old = Dictionary(uniqueKeysWithValues: state.order.map { ($0, state.traitCollection($0)) })
         change(&state)
-        var postFinish: [Event] = []
         for id in state.order {
             guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
             let c = state.c(id)
@@ -81,8 +80,7 @@ extension Engine {
         }
         // The splits whose width changed collapse or expand when the transition is queued
         // (`enqueue` runs `adaptSplitsInWindow`).
-        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before,
-                    postFinish: postFinish))
+        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
     }
 
     /// R91/R92: every split in the window (through containment or presentations) takes the
