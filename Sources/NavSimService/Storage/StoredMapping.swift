@@ -70,10 +70,6 @@ extension StoredOptions {
 // MARK: - Controllers
 
 extension StoredController {
-    // Swift 6.3.1's release optimizer crashes (CopyPropagation, "Found outside of lifetime use")
-    // on this initializer once the core's container accessors are inlined into it; unoptimized,
-    // it compiles. It runs once per changed controller per commit.
-    @_optimize(none)
     init(_ c: Controller) {
         self.init(properties: Properties(
             id: c.id, kind: c.kind.rawValue, className: c.className, parent: c.parent, children: c.children,
