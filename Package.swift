@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // navsim: UIKit view-controller navigation as a headless HTTP service.
-// Targets and their one-way dependencies are described in ../shared/design/ARCHITECTURE.md.
+// Targets and their one-way dependencies are described in docs/architecture.md.
 import PackageDescription
 
 let strict: [SwiftSetting] = [

@@ -25,7 +25,6 @@ mutations=(
   # Mutations below change only state that no event shows: the exhaustive tests (send { … }) kill them.
   "r53-popover-anchor#Sources/NavigationCore/Presentation.swift#s/popover: popover, state: .presenting)/popover: nil, state: .presenting)/#R53: a popover's presentation record loses its anchor"
   "transition-counter#Sources/NavigationCore/Transitions.swift#s/if reported { state.nextTransitionNumber += 1 }/if reported { state.nextTransitionNumber += 2 }/#transition ids skip a number (the counter is state a replay must reproduce)"
-  "r91-column-leftover#Sources/NavigationCore/SplitViewController.swift#s/s.collapsedSupplementary = \\[\\]/s.collapsedSupplementary = nil/#R91: a collapsed column split does not record its (empty) supplementary list"
   "r24-container-view#Sources/NavigationCore/Presentation.swift#s/containerView: removes ? \\[p, v\\] : \\[v\\]/containerView: [v]/#R24: a presentation that removes the presenter's view leaves it out of the transition's container view"
   "r42-chain-top-dismissing#Sources/NavigationCore/Dismissal.swift#s/if top != chain\\[0\\] { self\\[changing: top\\].isBeingDismissed = true }//#R42: the top of a dismissed chain is not marked isBeingDismissed"
 )

@@ -49,9 +49,14 @@ extension Diagnostic {
                 ? "Warning: Attempt to present \(v) on \(p) whose view is not in the window hierarchy!"
                 : "Attempt to present \(v) on \(p) (from \(s)) whose view is not in the window hierarchy.")
     }
-    /// D8 (R14).
-    static func presentationInProgress(_ v: String, on p: String) -> Diagnostic {
-        warning("D8", "presentation-in-progress", "Attempt to present \(v) on \(p) while a presentation is in progress!")
+    /// D8 (R14). From iOS 13 on the console names the source and ends with a period, like D6
+    /// and D7: "Attempt to present <V> on <P> (from <S>) while a presentation is in progress."
+    /// (quoted in public logs, e.g. react-native-screens and SwiftUI sheet reports); iOS ≤ 12
+    /// printed "Warning: Attempt to present <V> on <P> while a presentation is in progress!".
+    static func presentationInProgress(_ v: String, on p: String, from s: String, legacy: Bool) -> Diagnostic {
+        warning("D8", "presentation-in-progress", legacy
+                ? "Warning: Attempt to present \(v) on \(p) while a presentation is in progress!"
+                : "Attempt to present \(v) on \(p) (from \(s)) while a presentation is in progress.")
     }
     /// D9 (R43).
     static func dismissInProgress(_ d: String) -> Diagnostic {

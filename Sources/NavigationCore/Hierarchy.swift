@@ -52,14 +52,16 @@ extension SessionState {
         return topViewController(nav)
     }
 
-    /// API.md `window.visibleViewController`: follow presentations from the root, then containers.
+    /// API.md `window.visibleViewController`: from the root, follow the showing presentation,
+    /// else descend into the container's visible child (a custom container's child that holds a
+    /// context presentation counts), until neither applies.
     public var visibleViewController: ControllerID? {
         guard var current = rootViewController else { return nil }
         var guardCount = 0
         while guardCount < 10_000 {
             guardCount += 1
             let vc = c(current)
-            if let p = vc.presentedID, vc.presentedID.flatMap({ controllers[$0]?.presentation?.state }) != .dismissing {
+            if showsPresentation(current), let p = vc.presentedID {
                 current = p
                 continue
             }
@@ -87,8 +89,20 @@ extension SessionState {
             }
             return split.isCollapsed ? split.primary : (split.secondary ?? split.primary)
         case .pageViewController: return vc.viewControllers.first
-        default: return nil
+        default:
+            // A custom container: its children share the screen, so the one a user sees on top
+            // is the last on-screen child whose tree holds a showing presentation, such as a
+            // `currentContext` presentation inside it (R21). Without one the container is
+            // the answer.
+            let shown = vc.children.filter { controllers[$0]?.viewAddedToParent == true }
+            return shown.last { child in onScreenTree(child).contains { showsPresentation($0) } }
         }
+    }
+
+    /// Does `id` present a controller that is not being dismissed?
+    func showsPresentation(_ id: ControllerID) -> Bool {
+        guard let p = controllers[id]?.presentedID else { return false }
+        return controllers[p]?.presentation?.state != .dismissing
     }
 
     /// The children of a container whose views are on screen, in view order (parent before child).

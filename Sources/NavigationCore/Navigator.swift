@@ -140,11 +140,11 @@ struct Engine {
             _ = try existing(target)
             returns(try popTo(nav, target: target, animated: animated))
         case .setViewControllers(let r, let list, let direction, let animated):
-            try setViewControllers(r, list, direction: direction, animated: animated)
+            try setViewControllers(try listReceiver(r), list, direction: direction, animated: animated)
         case .select(let r, let index, let vc):
-            try select(r, index: index, viewController: vc)
+            try select(try containerReceiver(r, .tabBarController), index: index, viewController: vc)
         case .tapTab(let r, let index, let vc):
-            try tapTab(r, index: index, viewController: vc)
+            try tapTab(try containerReceiver(r, .tabBarController), index: index, viewController: vc)
         case .addChild(let r, let vc): try addChild(r, vc)
         case .removeFromParent(let r): try removeFromParent(r)
         case .willMove(let r, let p):
@@ -189,12 +189,39 @@ struct Engine {
         journal[journal.current].result.returnsValue = true
     }
 
-    /// `push`/`pop` sent to a navigation controller, or to a child: its `navigationController`.
-    func navigationReceiver(_ id: ControllerID) throws(Refusal) -> ControllerID {
+    /// One receiver rule for every container operation, as app code writes it:
+    /// `navigationController?.pushViewController(…)`, `tabBarController?.selectedIndex = …`.
+    /// An operation sent to a controller of the container's kind goes to it; sent to any other
+    /// controller it goes to that controller's nearest ancestor of the kind (R5: along the parent
+    /// chain only, never across a presentation). None is a 422 naming the missing container.
+    func containerReceiver(_ id: ControllerID, _ kind: ControllerKind) throws(Refusal) -> ControllerID {
         let c = try existing(id)
-        if c.kind == .navigationController { return id }
-        if let nav = state.nearestAncestor(id, kind: .navigationController) { return nav }
-        throw .input(.invalid("\(c.descriptionForMessages) is not a navigation controller and has no navigationController.", field: "controller"))
+        if c.kind == kind { return id }
+        if let found = state.nearestAncestor(id, kind: kind) { return found }
+        let (article, property) = switch kind {
+        case .tabBarController: ("a tab bar controller", "tabBarController")
+        case .splitViewController: ("a split view controller", "splitViewController")
+        default: ("a navigation controller", "navigationController")
+        }
+        throw .input(.invalid("\(c.descriptionForMessages) is not \(article) and has no \(property).", field: "controller"))
+    }
+
+    /// push, pop, popTo, popToRoot, interactivePop: the receiver or its `navigationController`.
+    func navigationReceiver(_ id: ControllerID) throws(Refusal) -> ControllerID {
+        try containerReceiver(id, .navigationController)
+    }
+
+    /// `setViewControllers`: a navigation, tab bar or page view controller takes it itself (R80,
+    /// R84, R94); any other controller passes it to its nearest ancestor of those kinds, the
+    /// container whose list holds it (`navigationController?`, `tabBarController?`). None is a 422.
+    func listReceiver(_ id: ControllerID) throws(Refusal) -> ControllerID {
+        let c = try existing(id)
+        let kinds: Set<ControllerKind> = [.navigationController, .tabBarController, .pageViewController]
+        if kinds.contains(c.kind) { return id }
+        if let found = state.ancestors(id).dropFirst().first(where: { state.controllers[$0].map { kinds.contains($0.kind) } ?? false }) {
+            return found
+        }
+        throw .input(.invalid("setViewControllers needs a navigation, tab bar or page view controller; \(c.descriptionForMessages) is none and has none above it.", field: "controller"))
     }
 
     /// `PATCH …/controllers/{cid}`: sets the patch's properties as code does at run time.

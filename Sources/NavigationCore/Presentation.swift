@@ -56,7 +56,7 @@ extension Engine {
         }
         // R14: a presentation or dismissal is running on the presenter.
         if pc.presentedID != nil || pc.isBeingPresented || pc.isBeingDismissed || isTransitioning(p) {
-            throw .uikit(.presentationInProgress(name(v), on: name(p)))
+            throw .uikit(.presentationInProgress(name(v), on: name(p), from: name(s), legacy: profile.usesLegacyPresentWarning))
         }
         // R15: a real popover needs an anchor; an adapted one does not.
         if effective == .popover && !(popover?.isAnchored ?? false) {

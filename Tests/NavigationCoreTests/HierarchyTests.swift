@@ -164,7 +164,7 @@ struct HierarchyTests {
         #expect(w["B"].viewInWindow)
         let d = w.refuse(Op.present("B", vc("C")))
         expectDiagnostic(d, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("B")) while a presentation is in progress!")
+                         message: "Attempt to present \(desc("C")) on \(desc("B")) (from \(desc("B"))) while a presentation is in progress.")
     }
 
     @Test("R75: visibleViewController is the controller presented on the navigation controller, else its top")

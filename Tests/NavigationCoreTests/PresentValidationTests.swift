@@ -85,7 +85,7 @@ struct PresentValidationTests {
         let outcomes = w.turn([Op.dismiss("A"), Op.present("A", vc("C"))])
         #expect(outcomes[0].result != nil)
         expectDiagnostic(outcomes[1].diagnostic, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("A")) while a presentation is in progress!")
+                         message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) while a presentation is in progress.")
         // After the turn the dismissal has finished and C was never shown.
         #expect(w.presented("A") == nil)
         #expect(w.state["C"] == nil)
@@ -113,7 +113,7 @@ struct PresentValidationTests {
         #expect(w["B"].isBeingDismissed)
         let d = w.refuse(Op.present("A", vc("C")))
         expectDiagnostic(d, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("A")) while a presentation is in progress!")
+                         message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) while a presentation is in progress.")
     }
 
     @Test("R15: a real popover without an anchor raises D10 (S24)")

@@ -70,17 +70,42 @@ extension StoredOptions {
 // MARK: - Controllers
 
 extension StoredController {
+    /// The container's fields under the flat names every row has. One `switch` over the container,
+    /// not the read accessors one by one: Swift 6.3.1's optimizer (CopyPropagation) crashes on the
+    /// latter in a release build ("Found ownership error").
     init(_ c: Controller) {
+        var viewControllers: [ControllerID] = []
+        var selected: ControllerID?
+        var more: ControllerID?
+        var isMore = false
+        var split: StoredSplit?
+        var page: StoredPage?
+        var preferredStyle: String?
+        switch c.container {
+        case .plain: break
+        case .navigation(let stack):
+            viewControllers = stack.viewControllers
+            isMore = stack.isMoreNavigationController
+        case .tabs(let tabs):
+            viewControllers = tabs.viewControllers
+            selected = tabs.selectedViewController
+            more = tabs.moreNavigationController
+        case .split(let s): split = StoredSplit(s)
+        case .pages(let pages):
+            viewControllers = pages.viewControllers
+            page = StoredPage(pages.settings)
+        case .alert(let alert): preferredStyle = alert.preferredStyle?.rawValue
+        }
         self.init(properties: Properties(
             id: c.id, kind: c.kind.rawValue, className: c.className, parent: c.parent, children: c.children,
             storyboard: c.storyboard.map(StoredStoryboardOrigin.init), isViewLoaded: c.isViewLoaded,
             appearance: c.appearance.rawValue, viewInWindow: c.viewInWindow, isBeingPresented: c.isBeingPresented,
             isBeingDismissed: c.isBeingDismissed, isMovingToParent: c.isMovingToParent,
             isMovingFromParent: c.isMovingFromParent, presentation: c.presentation.map(StoredPresentation.init),
-            presentedID: c.presentedID, viewControllers: c.viewControllers, selectedViewController: c.selectedViewController,
-            moreNavigationController: c.moreNavigationController, split: c.split.map(StoredSplit.init),
-            page: c.page.map(StoredPage.init), preferredStyle: c.preferredStyle?.rawValue, viewAddedToParent: c.viewAddedToParent,
-            isMoreNavigationController: c.isMoreNavigationController, segues: c.segues.map(StoredSegue.init)),
+            presentedID: c.presentedID, viewControllers: viewControllers, selectedViewController: selected,
+            moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
+            viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
+            segues: c.segues.map(StoredSegue.init)),
             configuration: StoredConfiguration(values: c.configuration, present: Set(ControllerConfiguration.fields.map(\.name))))
     }
 
