@@ -62,7 +62,6 @@ extension Engine {
         let before = state.settledViewsInWindow
         let old = Dictionary(uniqueKeysWithValues: state.order.map { ($0, state.traitCollection($0)) })
         change(&state)
-        var postFinish: [Event] = []
         for id in state.order {
             guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
             let c = state.c(id)
@@ -79,14 +78,29 @@ extension Engine {
                 emit(e)
             }
         }
+        // The splits whose width changed collapse or expand when the transition is queued
+        // (`enqueue` runs `adaptSplitsInWindow`).
+        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
+    }
+
+    /// R91/R92: every split in the window (through containment or presentations) takes the
+    /// width it has there (R74): compact and expanded collapses, regular and collapsed expands.
+    /// A detached split has no environment and keeps its state: one created by
+    /// `POST …/controllers` on an iPhone keeps `[primary, secondary]` until it enters a window
+    /// (set as root, presented, pushed, added as a child). Runs whenever a transition is queued
+    /// and after `addChild`, before the views in the window are compared, so the split appears
+    /// already collapsed. Returns the calls made once the change is on screen
+    /// (`splitViewControllerDidCollapse`/`DidExpand`, column style).
+    mutating func adaptSplitsInWindow() -> [Event] {
+        guard let root = state.rootViewController else { return [] }
+        var postFinish: [Event] = []
         for id in state.order where state.controllers[id]?.kind == .splitViewController {
-            let collapsed = state.c(id).split?.isCollapsed ?? false
+            guard let collapsed = state.c(id).split?.isCollapsed, state.isInWindowTree(id, root: root) else { continue }
             let width = state.traitCollection(id).horizontalSizeClass  // R74
             if width == .compact && !collapsed { postFinish += collapse(id) }
             if width == .regular && collapsed { postFinish += expand(id) }
         }
-        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before,
-                    postFinish: postFinish))
+        return postFinish
     }
 
     static func sameSizeClasses(_ a: Traits, _ b: Traits) -> Bool {

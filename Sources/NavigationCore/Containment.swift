@@ -16,6 +16,7 @@ extension Engine {
         self[changing: parent].children.append(child)
         self[changing: child].parent = parent
         self[changing: child].isMovingToParent = true
+        for e in adaptSplitsInWindow() { emit(e) }  // R91: a split added under the window collapses there
     }
 
     /// R70: `didMove(toParent: nil)` is called for you; `willMove` is not.

@@ -139,8 +139,9 @@ extension Engine {
                 if let r = spec.supplementary { split.supplementary = try attach(r) }
                 if let r = spec.secondary { split.secondary = try attach(r) }
             }
+            // R91: not collapsed yet. A split has no compact environment until it is in a window;
+            // it collapses when it enters one (`adaptSplitsInWindow`).
             self[changing: id].splitState = split
-            if state.traits.horizontalSizeClass == .compact { for e in collapse(id) { emit(e) } }
         case .pageViewController:
             self[changing: id].pageContainer?.settings = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
                                                     spineLocation: spec.spineLocation,

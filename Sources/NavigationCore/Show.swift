@@ -82,13 +82,9 @@ extension Engine {
                 return
             }
         }
-        // R67 (3): a navigation secondary handles it by pushing.
-        if let secondary = config.secondary, state.c(secondary).kind == .navigationController,
-           state.c(v).kind != .navigationController {
-            try push(onto: secondary, ref: .existing(v), animated: true)
-            return
-        }
-        try replaceColumn(split, .secondary, with: v, operation: .showDetail)  // a column swap, not animated
+        // R67 (3): expanded, `vc` becomes the secondary child whatever the old secondary is; a
+        // navigation secondary does not push it, it leaves (S49). A column swap, not animated.
+        try replaceColumn(split, .secondary, with: v, operation: .showDetail)
     }
 
     /// R67 on a column-style split (the classic-only delegate is never asked, R90).

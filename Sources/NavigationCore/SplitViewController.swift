@@ -2,7 +2,7 @@
 /// `showDetailViewController` (R67) column swaps. Classic and column-style splits have their own
 /// delegate methods and neither applies to the other (R90).
 extension Engine {
-    /// R91: a split collapses when the width becomes compact (or is created in compact width).
+    /// R91: a split collapses when its width becomes compact, or when it enters a window in compact width.
     /// Its delegate is asked first (classic: `primaryViewController(forCollapsing:)`, then
     /// `collapseSecondary(_:onto:)` when there is a secondary; column style:
     /// `topColumnForCollapsingToProposedTopColumn`). Returns the calls made once the change is on
@@ -113,11 +113,13 @@ extension Engine {
         self[changing: primary].navigationStack?.viewControllers = Array(stack[..<kept])
     }
 
-    /// R91 (classic): by default a navigation primary pushes the secondary (a navigation
-    /// secondary's stack is merged onto it); a delegate that answers `collapseSecondary … onto:`
-    /// true, or a primary that is no navigation controller, discards it. Either way the collapsed
-    /// split has one child, its primary ("contains only one view controller"); the secondary is
-    /// remembered for expanding.
+    /// R91 (classic): by default a navigation primary pushes the secondary as one entry
+    /// (`collapseSecondaryViewController(_:for:)`): a navigation secondary is nested with its own
+    /// stack, so `primary.viewControllers == [master, secondaryNav]` and the detail's
+    /// `navigationController` stays `secondaryNav`, as a collapsed `showDetail` nests it (R67 (4)).
+    /// A delegate that answers `collapseSecondary … onto:` true, or a primary that is no navigation
+    /// controller, discards it. Either way the collapsed split has one child, its primary ("contains
+    /// only one view controller"); the secondary is remembered for expanding.
     mutating func collapseClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = true
@@ -127,44 +129,43 @@ extension Engine {
         self[changing: secondary].parent = nil
         guard s.collapseSecondaryOntoPrimary != true, let primary = s.primary,
               state.c(primary).kind == .navigationController else { return }
-        if state.c(secondary).kind == .navigationController {
-            let entries = state.c(secondary).viewControllers
-            for id in entries {
-                self[changing: id].parent = primary
-                self[changing: primary].children.append(id)
-                self[changing: primary].navigationStack?.viewControllers.append(id)
-            }
-            self[changing: secondary].navigationStack?.viewControllers = []
-            self[changing: secondary].children = []
-        } else {
-            self[changing: secondary].parent = primary
-            self[changing: primary].children.append(secondary)
-            self[changing: primary].navigationStack?.viewControllers.append(secondary)
-        }
+        self[changing: secondary].parent = primary
+        self[changing: primary].children.append(secondary)
+        self[changing: primary].navigationStack?.viewControllers.append(secondary)
     }
 
     /// R92 (classic): the navigation primary pops what the collapse pushed (`separateSecondary`'s
     /// default) and the secondary is a column again; a discarded one comes back as it was [INF].
+    /// A navigation secondary takes along what was pushed onto the primary above it. A session
+    /// collapsed by an earlier release, whose navigation secondary's stack was merged onto the
+    /// primary, is separated the old way: everything above the primary's root goes back.
     mutating func expandClassic(_ split: ControllerID) {
         guard var s = state.c(split).split else { return }
         s.isCollapsed = false
         self[changing: split].splitState = s
         guard let secondary = s.secondary else { return }
         if let primary = s.primary, state.c(primary).kind == .navigationController {
-            if state.c(secondary).kind == .navigationController {
-                let stack = state.c(primary).viewControllers
-                if stack.count > 1 && state.c(secondary).viewControllers.isEmpty {
-                    let moved = Array(stack.dropFirst())
-                    self[changing: primary].navigationStack?.viewControllers = [stack[0]]
-                    self[changing: primary].children.removeAll { moved.contains($0) }
-                    for id in moved { self[changing: id].parent = secondary }
-                    self[changing: secondary].navigationStack?.viewControllers = moved
-                    self[changing: secondary].children = moved
-                }
-            } else if state.c(secondary).parent == primary {
-                self[changing: primary].navigationStack?.viewControllers.removeAll { $0 == secondary }
-                self[changing: primary].children.removeAll { $0 == secondary }
+            let stack = state.c(primary).viewControllers
+            let secondaryIsNavigation = state.c(secondary).kind == .navigationController
+            if let i = stack.firstIndex(of: secondary), i > 0 {
+                let above = secondaryIsNavigation ? Array(stack[(i + 1)...]) : []
+                let leaving = [secondary] + above
+                self[changing: primary].navigationStack?.viewControllers = stack.filter { !leaving.contains($0) }
+                self[changing: primary].children.removeAll { leaving.contains($0) }
                 self[changing: secondary].parent = nil
+                for id in above {
+                    self[changing: id].parent = secondary
+                    self[changing: secondary].children.append(id)
+                    self[changing: secondary].navigationStack?.viewControllers.append(id)
+                }
+            } else if secondaryIsNavigation && stack.count > 1 && state.c(secondary).viewControllers.isEmpty
+                        && state.c(secondary).parent == nil {
+                let moved = Array(stack.dropFirst())
+                self[changing: primary].navigationStack?.viewControllers = [stack[0]]
+                self[changing: primary].children.removeAll { moved.contains($0) }
+                for id in moved { self[changing: id].parent = secondary }
+                self[changing: secondary].navigationStack?.viewControllers = moved
+                self[changing: secondary].children = moved
             }
         }
         if state.c(secondary).parent == nil {

@@ -143,6 +143,8 @@ extension Engine {
     /// Queues the transition `plan` describes for the end of the turn and reports it as the
     /// current command's.
     mutating func enqueue(_ plan: TransitionPlan) {
+        var plan = plan
+        plan.postFinish += adaptSplitsInWindow()  // R91/R92: a split entering the window, or traits changed
         let (operation, from, to, animated, navigation) = (plan.operation, plan.from, plan.to, plan.animated, plan.navigation)
         let before = plan.before
         let after = state.settledViewsInWindow

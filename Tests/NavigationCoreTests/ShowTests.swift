@@ -109,14 +109,15 @@ struct ShowTests {
         #expect(w.state == before)
     }
 
-    @Test("R67: a navigation secondary handles showDetail by pushing")
-    func showDetailPushesOntoNavigationSecondary() {
+    @Test("R67: expanded, a navigation secondary does not push showDetail's controller: it is replaced (S49)")
+    func showDetailReplacesNavigationSecondary() {
         var w = expandedSplit(secondary: nav("N2", vc("D1")))
         let r = w.perform(Op.showDetail("M", vc("X")))
-        #expect(w.stack("N2") == ["D1", "X"])
-        #expect(w["S"].split?.secondary == "N2")
-        #expect(names(r) == ["X.willMoveToParent(N2)", "X.viewDidLoad", "D1.viewWillDisappear", "X.viewWillAppear",
-                             "X.viewIsAppearing", "D1.viewDidDisappear", "X.viewDidAppear", "X.didMoveToParent(N2)"])
+        #expect(w.stack("N2") == ["D1"] && w["N2"].parent == nil)
+        #expect(w["S"].split?.secondary == "X" && w["S"].children == ["N1", "X"])
+        #expect(names(r) == ["N2.willMoveToParent(nil)", "N2.viewWillDisappear", "D1.viewWillDisappear", "N2.viewDidDisappear",
+                             "D1.viewDidDisappear", "N2.didMoveToParent(nil)", "X.willMoveToParent(S)", "X.viewDidLoad",
+                             "X.viewWillAppear", "X.viewIsAppearing", "X.viewDidAppear", "X.didMoveToParent(S)"])
     }
 
     @Test("R67/R91: collapsed on iPhone, showDetail pushes onto the primary navigation controller (S51)")
