@@ -51,10 +51,13 @@ enum Persistence {
     static func commit(for live: LiveSession, newState: SessionState, version: Int, at: String, request: HTTPRequest,
                        body: JSON, commands: [Command], result: JSON) throws -> SessionCommit {
         var upserts: [ControllerRow] = []
-        var changed: [Controller] = []
+        var changed: [StoredController] = []
         for c in newState.orderedControllers where live.state.controllers[c.id] != c {
-            upserts.append(try row(c))
-            changed.append(c)
+            // One conversion serves the controller's row and the entry's change-set.
+            let stored = StoredController(c)
+            upserts.append(ControllerRow(id: c.id, parent: c.parent, presenting: c.presentation?.presenting,
+                                         presented: c.presentedID, body: try text(stored)))
+            changed.append(stored)
         }
         let deleted = live.state.order.filter { newState.controllers[$0] == nil }
         let change = SessionHistory.change(from: live.state, to: newState, upserted: changed, removed: deleted)

@@ -38,10 +38,10 @@ enum SessionHistory {
     }
 
     /// The change from `old` to `new`: the shell only when it differs, `upserted` and `removed` as given.
-    static func change(from old: SessionState, to new: SessionState, upserted: [Controller], removed: [String]) -> StoredChange {
+    static func change(from old: SessionState, to new: SessionState, upserted: [StoredController], removed: [String]) -> StoredChange {
         let before = StoredSessionState(old, withControllers: false)
         let after = StoredSessionState(new, withControllers: false)
-        return StoredChange(shell: before == after ? nil : after, controllers: upserted.map(StoredController.init),
+        return StoredChange(shell: before == after ? nil : after, controllers: upserted,
                             removed: removed)
     }
 
