@@ -70,6 +70,9 @@ extension StoredOptions {
 // MARK: - Controllers
 
 extension StoredController {
+    // Not optimized: Swift 6.3.1's release pipeline (CopyPropagation) aborts with "Found outside of
+    // lifetime use" on this initializer's reads of the Container enum; unoptimized it compiles.
+    @_optimize(none)
     init(_ c: Controller) {
         self.init(properties: Properties(
             id: c.id, kind: c.kind.rawValue, className: c.className, parent: c.parent, children: c.children,
