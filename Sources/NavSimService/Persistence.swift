@@ -4,7 +4,9 @@ import NavigationCore
 
 /// How sessions become rows and back: the session row holds the state minus its controllers,
 /// each controller is a row with its parent and presentation links as columns, and each history
-/// entry keeps the commands so any version can be replayed (docs/architecture.md). The JSON is
+/// entry keeps what it changed (plus a full checkpoint every `SessionHistory.checkpointInterval`
+/// entries) so any version can be rebuilt as it was, and the commands so it can also be replayed
+/// with the current rules (docs/history.md). The JSON is
 /// the persistence format's (`Storage/StoredFormat.swift`), never the core's types themselves;
 /// each row records its format version and is read by that version's decoder.
 enum Persistence {
@@ -38,7 +40,7 @@ enum Persistence {
             result = JSON.object(members).text
         }
         let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: nil,
-                                 command: "[]", result: result)
+                                 command: "[]", result: result, rulesVersion: RulesVersion.current)
         return SessionCommit(
             session: SessionRow(id: live.id, version: 0, createdAt: live.createdAt, state: try sessionText(live.state)),
             upsertedControllers: try live.state.orderedControllers.map(row),
@@ -49,13 +51,22 @@ enum Persistence {
     static func commit(for live: LiveSession, newState: SessionState, version: Int, at: String, request: HTTPRequest,
                        body: JSON, commands: [Command], result: JSON) throws -> SessionCommit {
         var upserts: [ControllerRow] = []
+        var changed: [StoredController] = []
         for c in newState.orderedControllers where live.state.controllers[c.id] != c {
-            upserts.append(try row(c))
+            // One conversion serves the controller's row and the entry's change-set.
+            let stored = StoredController(c)
+            upserts.append(ControllerRow(id: c.id, parent: c.parent, presenting: c.presentation?.presenting,
+                                         presented: c.presentedID, body: try text(stored)))
+            changed.append(stored)
         }
         let deleted = live.state.order.filter { newState.controllers[$0] == nil }
+        let change = SessionHistory.change(from: live.state, to: newState, upserted: changed, removed: deleted)
+        let checkpoint = SessionHistory.keepsCheckpoint(version)
+            ? try text(StoredSessionState(newState, withControllers: true)) : nil
         let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
                                body: request.body.isEmpty ? nil : body.text,
-                               command: try text(commands.map(StoredCommand.init)), result: result.text)
+                               command: try text(commands.map(StoredCommand.init)), result: result.text,
+                               changes: try text(change), checkpoint: checkpoint, rulesVersion: RulesVersion.current)
         return SessionCommit(
             session: SessionRow(id: live.id, version: version, createdAt: live.createdAt, state: try sessionText(newState)),
             upsertedControllers: upserts, deletedControllers: deleted, history: entry)

@@ -418,6 +418,13 @@ public final class NavSimService: Sendable {
         } else {
             requested = nil
         }
+        // `replay=true`: the version as the current rules give it, by running its commands again.
+        let replaying: Bool
+        switch req.query["replay"] {
+        case nil, "false": replaying = false
+        case "true": replaying = true
+        default: throw Problem.invalidField("replay", "replay is true or false.")
+        }
         // The current version's JSON is served from its cached bytes, under the session's lock.
         let current: (snapshot: LiveSession, reply: HTTPResponse?) = try withSessionMutating(sid) { live throws(Problem) in
             if let n = requested, n > live.version {
@@ -426,20 +433,22 @@ public final class NavSimService: Sendable {
             }
             let version = requested ?? live.version
             // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it.
-            if let notModified = try Self.notModified(req, etag: representation.entityTag(version), vary: "Accept") {
+            if !replaying, let notModified = try Self.notModified(req, etag: representation.entityTag(version), vary: "Accept") {
                 return (live, notModified)
             }
-            guard representation == .json, version == live.version else { return (live, nil) }
+            guard representation == .json, version == live.version, !replaying else { return (live, nil) }
             let encoded = live.encoding(in: sessions)
             return (live, Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept"))
         }
         if let reply = current.reply { return reply }
         let snapshot = current.snapshot
         let version = requested ?? snapshot.version
-        let state = version == snapshot.version ? snapshot.state : try replay(sid, to: version)
+        let state = replaying ? try replay(sid, to: version)
+            : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
         let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
         guard representation != .json else {
-            var response = Self.json(200, session, etag: version)
+            // A replay's answer is not the version's representation: no tag a cache could confuse with it.
+            var response = replaying ? Self.json(200, session) : Self.json(200, session, etag: version)
             response.headers.add("Vary", "Accept")
             return response
         }
@@ -450,7 +459,24 @@ public final class NavSimService: Sendable {
                                      dot: { SessionPicture(session: $0, transitions: transitions).dot })
     }
 
-    /// ARCHITECTURE.md: replaying the history's commands from the initial state reproduces any version.
+    /// The stored state of `version` as it was reported then: rebuilt from the nearest checkpoint
+    /// at or below it plus the entries' stored changes, whatever the current rules are
+    /// (docs/history.md). Entries written before change-sets were stored fall back to ``replay(_:to:)``.
+    func stateAt(_ sid: String, version: Int) throws(Problem) -> SessionState {
+        do {
+            let first = SessionHistory.firstRow(for: version)
+            let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
+            if let state = try SessionHistory.rebuild(rows, to: version) { return state }
+        } catch let p as Problem {
+            throw p
+        } catch {
+            throw Problem.storage(error, "History could not be read")
+        }
+        return try replay(sid, to: version)
+    }
+
+    /// `version` as the current rules give it: the history's commands run again from the initial
+    /// state (`?version=N&replay=true`, and old entries that stored no change).
     func replay(_ sid: String, to version: Int) throws(Problem) -> SessionState {
         do {
             let rows = try store.history(session: sid, after: -1, limit: version + 1)

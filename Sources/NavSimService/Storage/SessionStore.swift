@@ -44,14 +44,26 @@ public struct HistoryRow: Sendable, Equatable {
     /// JSON of the events/transition as reported to the client; for entry 0 (session creation)
     /// the initial state, the replay base (a `StoredSessionState`).
     public var result: String
-    /// The persistence format of `command` (and of entry 0's `result`), ``StoredFormat``.
+    /// The persistence format of `command`, `changes`, `checkpoint` (and of entry 0's `result`), ``StoredFormat``.
     public var format: Int
+    /// JSON of what the entry changed (a `StoredChange`); nil in entries written before
+    /// migration 0004, which are read by replaying `command`.
+    public var changes: String?
+    /// JSON of the whole state after the entry (a `StoredSessionState` with controllers) on every
+    /// `SessionHistory.checkpointInterval`-th entry; nil on the others.
+    public var checkpoint: String?
+    /// The ``RulesVersion`` that produced the entry; nil in entries written before it was recorded.
+    public var rulesVersion: Int?
 
     public init(
         version: Int, at: String, method: String, path: String, body: String? = nil,
-        command: String, result: String, format: Int = StoredFormat.current
+        command: String, result: String, format: Int = StoredFormat.current,
+        changes: String? = nil, checkpoint: String? = nil, rulesVersion: Int? = nil
     ) {
         self.format = format
+        self.changes = changes
+        self.checkpoint = checkpoint
+        self.rulesVersion = rulesVersion
         self.version = version
         self.at = at
         self.method = method
@@ -341,13 +353,15 @@ public final class SessionStore: Sendable {
         if let entry = commit.history {
             try db.run(
                 """
-                INSERT INTO history (session_id, version, at, method, path, body, command, result, format)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO history (session_id, version, at, method, path, body, command, result, format,
+                                     changes, checkpoint, rules_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(session.id), .integer(Int64(entry.version)), .text(entry.at), .text(entry.method),
                     .text(entry.path), .optional(entry.body), .text(entry.command), .text(entry.result),
-                    .integer(Int64(entry.format)),
+                    .integer(Int64(entry.format)), .optional(entry.changes), .optional(entry.checkpoint),
+                    entry.rulesVersion.map { .integer(Int64($0)) } ?? .null,
                 ])
         }
     }
@@ -441,8 +455,8 @@ public final class SessionStore: Sendable {
         try read { db in
             try db.query(
                 """
-                SELECT version, at, method, path, body, command, result, format FROM history
-                WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?
+                SELECT version, at, method, path, body, command, result, format, changes, checkpoint, rules_version
+                FROM history WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?
                 """,
                 [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]
             ).map { row in
@@ -450,7 +464,8 @@ public final class SessionStore: Sendable {
                     version: try row.requiredInt("version"), at: try row.required("at"),
                     method: try row.required("method"), path: try row.required("path"), body: row.text("body"),
                     command: try row.required("command"), result: try row.required("result"),
-                    format: try row.requiredInt("format"))
+                    format: try row.requiredInt("format"), changes: row.text("changes"),
+                    checkpoint: row.text("checkpoint"), rulesVersion: row.int("rules_version").map { Int($0) })
             }
         }
     }

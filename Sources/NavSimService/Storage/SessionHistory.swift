@@ -1,0 +1,89 @@
+import NavigationCore
+
+/// The version of the navigation rules a history entry was produced by.
+///
+/// Policy (docs/history.md "Rules versions"): raise it by one in the same commit as any change
+/// to `Sources/NavigationCore` that makes some command answer differently (other events, another
+/// refusal, another resulting state), and name the R-id of the changed rule in the commit
+/// message. Refactors that change no answer leave it alone. Every history entry stores the
+/// value current when it was written (`history.rules_version`; NULL in rows written before it
+/// existed), so a client can tell whether `?version=N&replay=true` may differ from `?version=N`.
+public enum RulesVersion {
+    /// The rules this binary runs.
+    public static let current = 1
+}
+
+/// What one history entry changed, as stored in `history.changes` (persistence format 1):
+/// enough to move the stored state of version N−1 to that of version N without running any rule.
+struct StoredChange: Codable, Equatable {
+    /// The session without its controllers after the entry, when it differs from before; absent
+    /// when the entry left the shell as it was.
+    var shell: StoredSessionState?
+    /// The controllers whose stored form the entry changed or created, in the session's order.
+    var controllers: [StoredController]
+    /// The ids of the controllers that left the session.
+    var removed: [String]
+}
+
+/// How past versions are rebuilt from stored changes and checkpoints (docs/history.md).
+enum SessionHistory {
+    /// Every entry whose version is a multiple of this keeps a full checkpoint (the whole stored
+    /// state); entry 0's `result` is the first. 64 bounds a rebuild to one checkpoint decode and
+    /// at most 63 small change-sets, while the checkpoints add about 1/64 of a state per entry.
+    static let checkpointInterval = 64
+
+    /// Whether the entry of `version` keeps a checkpoint column (entry 0 has its `result`).
+    static func keepsCheckpoint(_ version: Int) -> Bool {
+        version > 0 && version % checkpointInterval == 0
+    }
+
+    /// The change from `old` to `new`: the shell only when it differs, `upserted` and `removed` as given.
+    static func change(from old: SessionState, to new: SessionState, upserted: [StoredController], removed: [String]) -> StoredChange {
+        let before = StoredSessionState(old, withControllers: false)
+        let after = StoredSessionState(new, withControllers: false)
+        return StoredChange(shell: before == after ? nil : after, controllers: upserted,
+                            removed: removed)
+    }
+
+    /// The state of `version` from the rows of `history` from a checkpoint up to it (ascending,
+    /// the first at or below the nearest multiple of ``checkpointInterval``), or nil when those
+    /// rows cannot rebuild it without replay: no checkpoint among them, or an entry after the
+    /// checkpoint written before change-sets were stored.
+    static func rebuild(_ rows: [HistoryRow], to version: Int) throws -> SessionState? {
+        let upTo = rows.filter { $0.version <= version }
+        guard let base = upTo.lastIndex(where: { $0.version == 0 || $0.checkpoint != nil }) else { return nil }
+        let baseRow = upTo[base]
+        var state: SessionState
+        if baseRow.version == 0 {
+            state = try Persistence.decodeInitial(baseRow)
+        } else {
+            guard let text = baseRow.checkpoint else { return nil }
+            state = try Persistence.decode(StoredSessionState.self, text, format: baseRow.format).domain()
+        }
+        for row in upTo[(base + 1)...] {
+            guard let text = row.changes else { return nil }
+            let change = try Persistence.decode(StoredChange.self, text, format: row.format)
+            try apply(change, to: &state)
+        }
+        return upTo.last?.version == version ? state : nil
+    }
+
+    /// Moves `state` by one stored change.
+    static func apply(_ change: StoredChange, to state: inout SessionState) throws {
+        if let shell = change.shell {
+            var next = try shell.domain()
+            next.controllers = state.controllers
+            state = next
+        }
+        for id in change.removed { state.controllers[id] = nil }
+        for c in change.controllers {
+            let controller = try c.domain()
+            state.controllers[controller.id] = controller
+        }
+    }
+
+    /// The first version whose rows ``rebuild(_:to:)`` needs for `version`.
+    static func firstRow(for version: Int) -> Int {
+        version - version % checkpointInterval
+    }
+}
