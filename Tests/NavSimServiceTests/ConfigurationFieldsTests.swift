@@ -18,7 +18,10 @@ func openAPIProperties(of schema: String) throws -> [String] {
         if text.isEmpty || text.hasPrefix("#") { continue }
         if indent <= 4 { break }
         if indent == 6 { inProperties = text == "properties:"; continue }
-        if inProperties, indent == 8, text.hasSuffix(":") { names.append(String(text.dropLast())) }
+        // A key YAML 1.1 would read as a boolean (`on`) is quoted in the file.
+        if inProperties, indent == 8, text.hasSuffix(":") {
+            names.append(String(text.dropLast()).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")))
+        }
     }
     return names
 }
