@@ -103,16 +103,26 @@ struct StoredController: Equatable {
     }
 }
 
-extension StoredController: Codable {
+/// A stored object whose own members and client-settable configuration sit flat side by side
+/// in one JSON object (a controller, a spec). The configuration leaves out what it does not give.
+protocol FlatWithConfiguration: Codable {
+    associatedtype Properties: Codable
+    var properties: Properties { get }
+    var configuration: StoredConfiguration { get }
+    init(properties: Properties, configuration: StoredConfiguration)
+}
+
+extension FlatWithConfiguration {
     init(from decoder: any Swift.Decoder) throws {
-        properties = try Properties(from: decoder)
-        configuration = try StoredConfiguration(from: decoder)
+        self.init(properties: try Properties(from: decoder), configuration: try StoredConfiguration(from: decoder))
     }
     func encode(to encoder: any Swift.Encoder) throws {
         try properties.encode(to: encoder)
         try configuration.encode(to: encoder, nilAsNull: false)
     }
 }
+
+extension StoredController: FlatWithConfiguration {}
 
 /// Client-settable properties, each under its `ControllerConfiguration.fields` name, with the
 /// names that were present. The field table is the one list of these properties, so storage
@@ -381,17 +391,8 @@ struct StoredControllerSpec: Equatable {
     }
 }
 
-extension StoredControllerSpec: Codable {
-    init(from decoder: any Swift.Decoder) throws {
-        properties = try Properties(from: decoder)
-        configuration = try StoredConfiguration(from: decoder)
-    }
-    /// A spec gives values and clears nothing: a nil it names is left out.
-    func encode(to encoder: any Swift.Encoder) throws {
-        try properties.encode(to: encoder)
-        try configuration.encode(to: encoder, nilAsNull: false)
-    }
-}
+/// A spec gives values and clears nothing: a nil it names is left out.
+extension StoredControllerSpec: FlatWithConfiguration {}
 
 /// A `ControllerPatch`: each property it sets by name, one it clears as null.
 struct StoredPatch: Equatable {
