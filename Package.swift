@@ -33,6 +33,9 @@ let package = Package(
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
         .target(name: "Flows", dependencies: ["NavSimService", "HTTPServer"], swiftSettings: strict),
         .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools"], swiftSettings: strict),
+        // Commit round trips and batched throughput of either store (scripts/pg-bench.sh); not a product.
+        .executableTarget(name: "store-bench", dependencies: ["NavSimService", "PostgreSQL"], path: "Sources/StoreBench",
+                          swiftSettings: strict),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"], swiftSettings: strict),
