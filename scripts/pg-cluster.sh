@@ -21,7 +21,10 @@ as_owner() {
 
 case "${1:-}" in
   start)
-    dir=${2:-$(mktemp -d "${TMPDIR:-/tmp}/navsim-pg.XXXXXX")}
+    # Under root the cluster's owner must reach the directory: /tmp, not a private $TMPDIR.
+    base=${TMPDIR:-/tmp}
+    [ "$(id -u)" -eq 0 ] && base=/tmp
+    dir=${2:-$(mktemp -d "$base/navsim-pg.XXXXXX")}
     mkdir -p "$dir"
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

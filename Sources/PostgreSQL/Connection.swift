@@ -188,8 +188,13 @@ public final class Connection {
 
     // MARK: Transactions
 
-    /// Whether a transaction is open (`PQtransactionStatus` is not idle).
-    public var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+    /// Whether a transaction is open, healthy or aborted by an error (`PQtransactionStatus` is
+    /// `PQTRANS_INTRANS`, `PQTRANS_INERROR` or `PQTRANS_ACTIVE`). False on a broken connection
+    /// (`PQTRANS_UNKNOWN`), whose transaction the server has rolled back.
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
 
     /// Runs `body` in a transaction: `BEGIN` (or `begin`, e.g.
     /// `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`) … `COMMIT`, or `ROLLBACK` when `body`
@@ -226,7 +231,7 @@ public final class Connection {
             try execute("RELEASE SAVEPOINT \(name)")
             return value
         } catch {
-            if PQtransactionStatus(handle) != PQTRANS_IDLE {
+            if isInTransaction {
                 try? execute("ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
             }
             throw error

@@ -249,6 +249,24 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("after the server drops the store's connections, the commit in flight fails and the next ones reconnect")
+    func reconnects() throws {
+        try StoreKind.postgres.with { db in
+            let store = try db.open()
+            for commit in commits(for: "s", operations: 1) { try store.commit(commit) }
+            // pg_terminate_backend(pid, 5000) returns once each backend has exited (bounded: 5 s).
+            let drop = try #require(db.dropConnections)
+            #expect(try drop() == 2)  // the writer and the reader
+            #expect(throws: PostgresError.self) {
+                try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
+            }
+            // The failed commit wrote nothing, so version 2 is still free.
+            try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
+            #expect(throws: PostgresError.self) { _ = try store.loadSessions() }
+            #expect(try store.loadSessions().map(\.session.version) == [2])
+        }
+    }
+
     @Test("storyboard puts and deletes notify listeners with the name")
     func storyboardNotifications() throws {
         try StoreKind.postgres.with { db in

@@ -26,6 +26,9 @@ struct StoreUnderTest {
     /// Whether the store refuses a commit whose base is not the stored version (the multi-instance
     /// check); SQLite, written by one instance, refuses only a history version it already has.
     let checksBaseVersion: Bool
+    /// Makes the server drop every connection of this database's stores (PostgreSQL only);
+    /// returns how many it dropped.
+    var dropConnections: (() throws -> Int)? = nil
 }
 
 /// Which store a case runs on.
@@ -77,7 +80,12 @@ private func withPostgres<T>(_ body: (StoreUnderTest) throws -> T) throws -> T {
                 "INSERT INTO \(quoted).schema_migrations (version, name) SELECT max(version) + 1, 'from-a-newer-build' FROM \(quoted).schema_migrations")
         },
         latestVersion: try Migrator(directory: migrations).latestVersion,
-        checksBaseVersion: true))
+        checksBaseVersion: true,
+        dropConnections: {
+            try admin.query(
+                "SELECT count(pg_terminate_backend(pid, 5000)) AS n FROM pg_stat_activity WHERE application_name = $1",
+                [.text(PostgresSessionStore.applicationName(schema: schema))]).first?.int("n").map { Int($0) } ?? 0
+        }))
 }
 
 // MARK: - Rows

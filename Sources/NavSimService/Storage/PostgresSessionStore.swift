@@ -54,6 +54,10 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// `schema` puts everything in a PostgreSQL schema of that name (created if missing) instead of
 /// the connection's default `search_path`: several deployments (or test runs) can share one database.
 ///
+/// **Connections.** A writer and a reader, each in a `Mutex`, named ``applicationName(schema:)``
+/// in `pg_stat_activity`. One the server dropped (a restart, a failover) fails the batch or read
+/// in flight with its error; the next one reconnects.
+///
 /// **Storyboards.** Puts and deletes send `NOTIFY navsim_storyboards, '<name>'` in their
 /// transaction, so instances listening (``storyboardChannel``) hear of uploads by others.
 public final class PostgresSessionStore: SessionStoring {
@@ -93,12 +97,19 @@ public final class PostgresSessionStore: SessionStoring {
 
     private static func connect(_ url: String, schema: String?, create: Bool) throws -> PGConnection {
         let db = try PGConnection(url: url)
+        // Names the deployment in pg_stat_activity (63 bytes at most, the server truncates).
+        try db.run("SELECT set_config('application_name', $1, false)", [.text(applicationName(schema: schema))])
         if let schema {
             let name = PGConnection.quoteIdentifier(schema)
             if create { try db.execute("CREATE SCHEMA IF NOT EXISTS \(name)") }
             try db.execute("SET search_path TO \(name)")
         }
         return db
+    }
+
+    /// The `application_name` of this store's connections: `navsim`, or `navsim:<schema>`.
+    public static func applicationName(schema: String?) -> String {
+        schema.map { "navsim:" + $0 } ?? "navsim"
     }
 
     /// Applies the steps past the newest recorded one, all in one transaction under an advisory
