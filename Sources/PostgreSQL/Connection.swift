@@ -249,6 +249,7 @@ public final class Connection {
         /// The backend process id of the sender (``Connection/backendPID`` of its connection).
         public var senderPID: Int32
 
+        /// Creates a notification; ``Connection/nextNotification(timeoutMilliseconds:)`` builds these.
         public init(channel: String, payload: String, senderPID: Int32) {
             self.channel = channel
             self.payload = payload

@@ -15,6 +15,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
     /// A schema step failed and was rolled back with every step of its run.
     case migrationFailed(version: Int, name: String, error: PostgresError)
 
+    /// One line naming the session and versions, or the failed step.
     public var description: String {
         switch self {
         case .staleVersion(let session, let expected, let stored):
