@@ -88,7 +88,9 @@ public final class HTTPServer: Sendable {
         log.initialize(to: mhd_shim_log())
 
         // ITC: MHD_quiesce_daemon returns -1 without it (ENGINEERING.md §1.6).
+        // ALLOW_SUSPEND_RESUME: deferred replies (``DeferredResponse``) suspend their connection.
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let started: OpaquePointer? = withUnsafePointer(to: &address) { addressPointer in
             var options = mhd_shim_config(
                 flags: flags,
@@ -143,6 +145,13 @@ public final class HTTPServer: Sendable {
             while context.inFlight.load(ordering: .acquiring) > 0, clock.now < deadline {
                 usleep(2_000)
             }
+            // Replies still pending get a 503 and every suspended connection is resumed:
+            // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). Then a short
+            // bounded wait lets the pool threads send those replies.
+            if context.resumeAll(with: stoppingReply) > 0 {
+                let sent = clock.now.advanced(by: .milliseconds(200))
+                while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
+            }
             MHD_stop_daemon(current.raw)
             if listenSocket >= 0 {
                 close(listenSocket)
@@ -160,6 +169,9 @@ public final class HTTPServer: Sendable {
     /// Connections closed so far because their header section (or whole request) missed its
     /// deadline (``HTTPServerConfiguration/headerTimeoutSeconds``, ``HTTPServerConfiguration/requestTimeoutSeconds``).
     public var connectionsClosedLate: Int { context.deadlines.reaped.load(ordering: .relaxed) }
+
+    /// Connections suspended now, waiting for a ``DeferredResponse``.
+    public var suspendedConnections: Int { context.suspendedCount }
 }
 
 /// The process's file-descriptor limit (`RLIMIT_NOFILE`), which bounds the connections a
