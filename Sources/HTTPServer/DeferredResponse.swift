@@ -17,7 +17,10 @@ import Synchronization
 /// reply is complete answers 503 itself (``HTTPServer/stop(drainTimeout:)``).
 public final class DeferredResponse: Sendable {
     private struct State {
+        /// Set once the reply is complete and every finishing step has run on it.
         var response: HTTPResponse?
+        /// ``complete(_:)`` was called; its finishing steps may still be running.
+        var completing = false
         /// Who is waiting: the server's resume, or ``wait()``.
         var waiter: Waiter?
         /// Run on the response just before it is handed on, in the order added.
@@ -43,36 +46,45 @@ public final class DeferredResponse: Sendable {
     /// Whether ``complete(_:)`` has been called.
     public var isComplete: Bool { state.withLock { $0.response != nil } }
 
-    /// Delivers the reply; the first call wins. Never blocks on the network.
+    /// Delivers the reply; the first call wins. Never blocks on the network. The finishing
+    /// steps run on this thread, outside the lock; only then is the reply handed on, so a
+    /// waiter never sees it half finished.
     public func complete(_ response: HTTPResponse) {
-        let (waiter, finishers, first) = state.withLock { s -> (Waiter?, [Finisher], Bool) in
-            guard s.response == nil else { return (nil, [], false) }
-            s.response = response
-            defer { s.waiter = nil; s.finishers = [] }
-            return (s.waiter, s.finishers, true)
+        let first = state.withLock { s -> Bool in
+            guard !s.completing else { return false }
+            s.completing = true
+            return true
         }
         guard first else { return }
-        if !finishers.isEmpty {
-            var finished = response
-            for f in finishers { f.body(&finished) }
-            state.withLock { $0.response = finished }
+        var finished = response
+        while true {
+            // Steps added while the earlier ones ran are run too, before the reply is published.
+            let (steps, waiter) = state.withLock { s -> ([Finisher], Waiter?) in
+                if s.finishers.isEmpty {
+                    s.response = finished
+                    defer { s.waiter = nil }
+                    return ([], s.waiter)
+                }
+                defer { s.finishers = [] }
+                return (s.finishers, nil)
+            }
+            guard !steps.isEmpty else {
+                waiter?.ready()
+                return
+            }
+            for step in steps { step.body(&finished) }
         }
-        waiter?.ready()
     }
 
     /// Adds a step run on the reply when it completes, before anyone receives it (a log line,
-    /// a header, a metric). Runs at once when the reply is already complete.
+    /// a header, a metric). Runs at once, on the reply as sent, when it is already complete.
     public func finishing(_ body: @escaping @Sendable (inout HTTPResponse) -> Void) {
-        let done = state.withLock { s -> Bool in
-            guard s.response == nil else { return true }
-            s.finishers.append(Finisher(body))
-            return false
-        }
-        guard done else { return }
         state.withLock { s in
             if var r = s.response {
                 body(&r)
                 s.response = r
+            } else {
+                s.finishers.append(Finisher(body))
             }
         }
     }

@@ -132,6 +132,8 @@ public final class HTTPServer: Sendable {
     /// connections) and closes the listening socket. In-flight work is counted per request,
     /// not per connection, because idle keep-alive connections never finish on their own
     /// (ENGINEERING.md §1.6). Replies sent while draining carry `Connection: close`.
+    /// A deferred reply still pending at `drainTimeout` is answered 503 and its connection
+    /// resumed: `MHD_stop_daemon` must not find one suspended.
     /// Must not be called from inside the handler: stopping joins the handler's thread.
     public func stop(drainTimeout: Duration = .seconds(5)) {
         daemon.withLock { handle in
@@ -146,10 +148,10 @@ public final class HTTPServer: Sendable {
                 usleep(2_000)
             }
             // Replies still pending get a 503 and every suspended connection is resumed:
-            // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). Then a short
-            // bounded wait lets the pool threads send those replies.
+            // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). Then a bounded
+            // wait (2 s: pool threads on a loaded machine) lets them send those replies.
             if context.resumeAll(with: stoppingReply) > 0 {
-                let sent = clock.now.advanced(by: .milliseconds(200))
+                let sent = clock.now.advanced(by: .seconds(2))
                 while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
             }
             MHD_stop_daemon(current.raw)
