@@ -47,7 +47,7 @@ public final class NavSimService: Sendable {
         self.pictures = pictures
         store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
         let batchSize = histograms.batchSize
-        store.batchObserver.withLock { $0 = { batchSize.observe(Double($0)) } }
+        store.batchObserver.withLock { $0 = BatchObserver { batchSize.observe(Double($0)) } }
         self.openAPI = openAPI
         self.limits = limits
         storyboards = try StoryboardCatalog(store: store, limits: limits, pictures: pictures)
@@ -60,8 +60,18 @@ public final class NavSimService: Sendable {
         sessions.load(loaded)
     }
 
-    /// Answers one request. Never throws and never traps on input: every failure is a problem+json.
+    /// Answers one request, waiting for a deferred reply (a mutation's durable commit) before
+    /// returning: for callers in process. Never throws and never traps on input: every failure
+    /// is a problem+json.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let response = serve(request)
+        return response.deferred?.wait() ?? response
+    }
+
+    /// Answers one request as ``handle(_:)`` does, but a mutation answers at once with a deferred
+    /// reply (``HTTPResponse/deferred``) that completes when its commit is durable: what the
+    /// HTTP server runs, so a pool thread never waits on a sync.
+    public func serve(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
         let started = ContinuousClock.now
         var template: PathTemplate?
@@ -80,8 +90,15 @@ public final class NavSimService: Sendable {
         // Labels from bounded sets only: a registered template and its method, or "unmatched".
         let labels = template.map { "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted($0.description))" }
             ?? #"method="other",route="unmatched""#
-        histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
-                                           labels: labels + ",status=\"\(response.status)\"")
+        if let deferred = response.deferred {
+            deferred.finishing { [histograms] reply in
+                histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
+                                                   labels: labels + ",status=\"\(reply.status)\"")
+            }
+        } else {
+            histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
+                                               labels: labels + ",status=\"\(response.status)\"")
+        }
         return response
     }
 
@@ -495,8 +512,13 @@ public final class NavSimService: Sendable {
 
     func deleteSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        // After the session's queued commits, which would otherwise write its rows again.
+        Self.waitForCommits(box)
         let result: Result<Void, Problem> = box.live.withLock { live in
             guard let current = live else { return .failure(Problem.unknownSession(sid)) }
+            guard current.pending.isEmpty else {
+                return .failure(Problem.conflict("writes-pending", "Session '\(sid)' is still being written; try again."))
+            }
             do throws(Problem) { try Self.checkIfMatch(Self.ifMatch(req), version: current.version) } catch { return .failure(error) }
             do { try store.deleteSession(sid) } catch {
                 return .failure(Problem.storage(error, "Delete failed"))
@@ -508,6 +530,15 @@ public final class NavSimService: Sendable {
         try result.get()
         sessions.remove(sid)
         return HTTPResponse(status: 204)
+    }
+
+    /// Waits, polling for at most 10 s, until the session has no commit in flight (a delete's
+    /// precondition; deletes are rare, commits take milliseconds).
+    static func waitForCommits(_ box: SessionBox) {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while box.live.withLock({ $0?.pending.isEmpty == false }), ContinuousClock.now < deadline {
+            usleep(500)
+        }
     }
 
     /// RFC 9110 §13.1.1: `If-Match: *` or a list of entity tags, compared strongly (a weak
@@ -575,20 +606,27 @@ public final class NavSimService: Sendable {
 
     // MARK: - Mutations
 
-    /// Runs the commands a request decodes to as one turn on the session, under its lock; commits
-    /// the history entry and changed rows durably before answering (never loses an acknowledged
-    /// write); refused single operations change nothing and add no entry.
+    /// Runs the commands a request decodes to as one turn on the session's applied head, under
+    /// its lock; queues the history entry and changed rows for commit and releases the lock, so
+    /// the session's next write can apply on top while this one syncs (issue 11). The reply is
+    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:_:since:)``
+    /// once the commit is durable, in version order, never before; if the commit fails, this
+    /// request and those applied on top of it fail and the session is back at its last durable
+    /// version. Refused single operations change nothing and add no entry.
     func mutate(_ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
                 _ decode: @escaping (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let result: Result<HTTPResponse, Problem> = box.live.withLock { slot in
-            guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
+        let deferred = DeferredResponse()
+        let result: Result<Void, Problem> = box.live.withLock { slot in
+            guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
             do {
-                try Self.checkIfMatch(Self.ifMatch(req), version: live.version)
+                // `If-Match` names the version the client last saw, which may still be pending.
+                try Self.checkIfMatch(Self.ifMatch(req), version: slot!.headVersion)
+                let head = slot!.headState
                 // One decoder per request: its budget counts every spec the request creates.
-                let commands = try decode(body, live.state, decoder(existing: live.state.controllers.count))
-                let outcome = Navigator.run(commands, on: live.state)
+                let commands = try decode(body, head, decoder(existing: head.controllers.count))
+                let outcome = Navigator.run(commands, on: head)
                 // An exception inside lifecycle code fails the whole request (CallbackCode).
                 switch outcome.failure {
                 case .uikit(let d)?: throw Problem(d)
@@ -606,44 +644,83 @@ public final class NavSimService: Sendable {
                 // Stack depth and tabs grow by operations on existing controllers too; checked
                 // on the outcome, before anything is committed, so an over-limit request changes nothing.
                 try limits.check(outcome.state)
-                let version = live.version + 1
-                let at = Self.now()
+                let version = slot!.headVersion + 1
                 let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
-                let commit = try Persistence.commit(for: live, newState: outcome.state, version: version, at: at,
-                                                    request: req, body: body, commands: commands, result: resultJSON)
-                do { try commitTimed(commit) } catch {
-                    throw Problem.storage(error, "The operation could not be stored")
-                }
-                // The new version is encoded once, from the previous one's pieces; the reply
-                // splices its bytes (full) or the changed pieces (return=minimal).
-                let (encoded, changed, removed) = live.advance(to: outcome.state, version: version, in: sessions)
-                slot = live
-                if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
-                    return .success(Self.json(201, bytes: Array(piece), etag: encoded.etag,
-                                              location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)"))
-                }
-                let minimal = Self.prefersMinimal(req)
-                let session = minimal
-                    ? encoded.minimal(id: live.id, window: Encode.window(live.state), changed: changed, removed: removed)
-                    : encoded.body
-                var members: [(String, JSON)] = [("version", .number(Double(version)))]
-                if turn {
-                    members.append(("results", resultJSON))
-                } else {
-                    guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
-                    members += Encode.resultMembers(r)
-                }
-                var response = Self.json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
-                                         etag: encoded.etag, vary: "Prefer")
-                if minimal { response.headers.add("Preference-Applied", "return=minimal") }
-                return .success(response)
+                // Only what the turn changed is converted, encoded and written.
+                var (commit, shell) = try Persistence.commit(
+                    id: sid, createdAt: slot!.createdAt, old: head, shell: slot!.headShell, newState: outcome.state,
+                    changed: outcome.changedControllers, version: version, at: Self.now(), request: req, body: body,
+                    commands: commands, result: resultJSON)
+                // The new version is encoded once, from the head's pieces; the reply splices its
+                // bytes (full) or the changed pieces (return=minimal).
+                let (encoded, changed) = EncodedSession.advancing(
+                    slot!.headEncoding(in: sessions), id: sid, version: version, createdAt: slot!.createdAt,
+                    old: head, state: outcome.state, changed: outcome.changedControllers)
+                let reply = try Self.mutationReply(req, sid: sid, created: created, turn: turn, outcome: outcome,
+                                                   resultJSON: resultJSON, encoded: encoded, changed: changed,
+                                                   removed: commit.deletedControllers)
+                commit.followsPending = !slot!.pending.isEmpty
+                slot!.apply(PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
+                                           deferred: deferred))
+                slot!.headShell = shell
+                // Queued under the lock: the session's commits reach the store in version order.
+                let started = ContinuousClock.now
+                store.enqueue(commit) { [self] outcome in committed(box, version: version, outcome, since: started) }
+                return .success(())
             } catch let p as Problem {
                 return .failure(p)
             } catch {
                 return .failure(Problem.storage(error, "The operation could not be stored"))
             }
         }
-        return try result.get()
+        try result.get()
+        return HTTPResponse(deferred: deferred)
+    }
+
+    /// The store's answer for the commit of `version` (on its writer, in queue order): durable,
+    /// that version becomes the session's committed view and its reply goes out; failed, it
+    /// and every version applied on top of it are dropped and their requests answered with the
+    /// storage problem.
+    func committed(_ box: SessionBox, version: Int, _ outcome: Result<Void, any Error>, since started: ContinuousClock.Instant) {
+        histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
+        let replies: [(DeferredResponse, HTTPResponse)] = box.live.withLock { slot in
+            guard slot != nil else { return [] }
+            switch outcome {
+            case .success:
+                guard let done = slot!.durable(version, in: sessions) else { return [] }
+                return [(done.deferred, done.reply)]
+            case .failure(let error):
+                let problem = Self.problem(Problem.storage(error, "The operation could not be stored"))
+                return slot!.failed(from: version).map { ($0.deferred, problem) }
+            }
+        }
+        for (deferred, reply) in replies { deferred.complete(reply) }
+    }
+
+    /// A mutation's 200 (or 201 for a created controller): the result members and the session,
+    /// whole or, with `Prefer: return=minimal`, only what changed.
+    static func mutationReply(_ req: HTTPRequest, sid: String, created: Bool, turn: Bool, outcome: Navigator.TurnResult,
+                              resultJSON: JSON, encoded: EncodedSession, changed: [String],
+                              removed: [String]) throws(Problem) -> HTTPResponse {
+        if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
+            return json(201, bytes: Array(piece), etag: encoded.etag,
+                        location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)")
+        }
+        let minimal = prefersMinimal(req)
+        let session = minimal
+            ? encoded.minimal(id: sid, window: Encode.window(outcome.state), changed: changed, removed: removed)
+            : encoded.body
+        var members: [(String, JSON)] = [("version", .number(Double(encoded.version)))]
+        if turn {
+            members.append(("results", resultJSON))
+        } else {
+            guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
+            members += Encode.resultMembers(r)
+        }
+        var response = json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
+                            etag: encoded.etag, vary: "Prefer")
+        if minimal { response.headers.add("Preference-Applied", "return=minimal") }
+        return response
     }
 
     /// RFC 7240 §4.2: whether a `Prefer` field line asks for `return=minimal`. Preferences are

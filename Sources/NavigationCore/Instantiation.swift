@@ -34,6 +34,7 @@ extension Engine {
     }
 
     mutating func insert(_ c: Controller) {
+        touched.insert(c.id)
         state.controllers[c.id] = c
         state.order.append(c.id)
     }
@@ -200,7 +201,10 @@ extension Engine {
             }
             removed = chain
         }
-        for id in removed { state.controllers[id]?.presentation?.state = .dismissing }
+        for id in removed {
+            touched.insert(id)
+            state.controllers[id]?.presentation?.state = .dismissing
+        }
         state.rootViewController = new
         enqueue(TransitionPlan(operation: .setRoot, from: old, to: new, animated: animated, order: .navigation, before: before,
                     effects: removed.isEmpty ? [] : [.removePresentations(removed)]))

@@ -8,6 +8,11 @@ public enum Navigator {
         /// A UIKit exception or input error inside lifecycle code (``CallbackCode``): the whole
         /// turn failed, `state` is the state it started from and every outcome is this refusal.
         public var failure: Refusal?
+        /// The controllers whose value in `state` differs from the turn's input state, or that the
+        /// turn created, in the session's order (`state.order`). Known from the engine's writes,
+        /// not from comparing every controller, so a caller can store and re-encode just these.
+        /// Empty when the turn failed or refused everything.
+        public var changedControllers: [ControllerID] = []
     }
 
     /// Runs `commands` as one run-loop turn: each is validated and applied in order (links change
@@ -43,7 +48,8 @@ public enum Navigator {
             }
             return TurnResult(state: state, outcomes: commands.map { _ in outcome }, failure: failure)
         }
-        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes)
+        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes,
+                          changedControllers: engine.changedControllers(since: state))
     }
 
     /// A single command as its own turn.
@@ -89,8 +95,20 @@ struct Engine {
     var pending: [Pending] = []
     /// Lifecycle code run so far this turn (``CallbackCode``).
     var callbacks = CallbackProgress()
+    /// Every controller id written to or inserted this turn, rolled-back writes included: a
+    /// superset of what changed, narrowed by ``changedControllers(since:)``.
+    var touched: Set<ControllerID> = []
 
     init(state: SessionState) { self.state = state }
+
+    /// The touched controllers that differ from `original` (or are new), in `state.order`:
+    /// compares only what the turn wrote to, never every controller.
+    func changedControllers(since original: SessionState) -> [ControllerID] {
+        let changed = touched.filter { state.controllers[$0] != original.controllers[$0] }
+        guard !changed.isEmpty else { return [] }
+        if changed.count == 1, let only = changed.first, state.controllers[only] != nil { return [only] }
+        return state.order.filter { changed.contains($0) }
+    }
 
     /// The one way the engine changes a stored controller: `self[changing: id].appearance = .appeared`.
     /// An id the session does not have is neither inserted nor trapped on: the write is dropped
@@ -102,6 +120,7 @@ struct Engine {
                 journal[journal.current].invariantFailures.append(id)
                 return
             }
+            touched.insert(id)
             state.controllers[id] = newValue
         }
     }
@@ -250,6 +269,9 @@ struct Engine {
         c.traitOverrides = old.traitOverrides
         self[changing: id] = c
         // R52/R74: new overrides re-run adaptivity below this controller.
-        if overrides != old.traitOverrides { changeTraits { $0.controllers[id]?.traitOverrides = overrides } }
+        if overrides != old.traitOverrides {
+            touched.insert(id)
+            changeTraits { $0.controllers[id]?.traitOverrides = overrides }
+        }
     }
 }

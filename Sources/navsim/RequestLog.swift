@@ -31,6 +31,14 @@ enum RequestLog {
             let started = ContinuousClock.now
             let id = clientID(request.headers["x-request-id"]) ?? freshID()
             var response = handle(request)
+            // A deferred reply (a mutation waiting for its commit) is logged when it is sent.
+            if let deferred = response.deferred {
+                deferred.finishing { reply in
+                    reply.headers.add("X-Request-Id", id)
+                    write(request, reply, id: id, since: started)
+                }
+                return response
+            }
             response.headers.add("X-Request-Id", id)
             write(request, response, id: id, since: started)
             return response

@@ -159,7 +159,7 @@ enum Serve {
             // Only tokens screen requests; without them the head is not built twice.
             server = try HTTPServer(configuration: configuration,
                                     screen: tokens.isEmpty ? nil : RequestLog.screening(service.screen),
-                                    handler: RequestLog.wrapping(service.handle))
+                                    handler: RequestLog.wrapping(service.serve))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
         }

@@ -208,6 +208,66 @@ struct EncodedSession: Sendable {
         return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\""), changed)
     }
 
+    /// Encodes `state` as version `version` from `previous` (the version the turn ran on),
+    /// encoding only the controllers in `changed` and copying every other controller's bytes,
+    /// when ``onlyChangedDiffer(old:new:changed:)`` says no other object can differ; otherwise
+    /// as ``make(id:version:createdAt:state:previous:)``, comparing every object's bytes.
+    /// - Returns: the encoding and the ids whose object changed, in the session's order.
+    static func advancing(_ previous: EncodedSession, id: String, version: Int, createdAt: String,
+                          old: SessionState, state: SessionState, changed: [String]) -> (EncodedSession, changed: [String]) {
+        guard onlyChangedDiffer(old: old, new: state, changed: changed) else {
+            return make(id: id, version: version, createdAt: createdAt, state: state, previous: previous)
+        }
+        let fresh = Set(changed)
+        var out = JSON.object(Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state)).bytes
+        out.removeLast()  // "}"
+        out.append(contentsOf: #","controllers":{"#.utf8)
+        out.reserveCapacity(previous.body.count + 256 * changed.count)
+        var pieces: [String: Range<Int>] = [:]
+        pieces.reserveCapacity(state.controllers.count)
+        for (i, cid) in state.order.enumerated() {
+            guard let c = state.controllers[cid] else { continue }
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(cid, into: &out)
+            out.append(UInt8(ascii: ":"))
+            let start = out.count
+            if !fresh.contains(cid), let old = previous.pieces[cid] {
+                out.append(contentsOf: previous.body[old])
+            } else {
+                Encode.controller(c, in: state).write(into: &out)
+            }
+            pieces[cid] = start..<out.count
+        }
+        out.append(contentsOf: "}}".utf8)
+        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\""), changed)
+    }
+
+    /// Whether a turn from `old` to `new` can have changed the objects of `changed` only: every
+    /// field a controller's object derives from other controllers (its presenting, presented and
+    /// container ancestors, `viewInWindow`, `transitionCoordinator`, `traitCollection`, a
+    /// container's top and visible controllers) reads the window's traits and root, the running
+    /// transitions, and other controllers' links, kinds, containers, presentations and trait
+    /// overrides, never their other configuration. So when those session fields are as they
+    /// were and each changed controller is new or changed in its configuration only (trait
+    /// overrides aside), every other controller's bytes are as before.
+    static func onlyChangedDiffer(old: SessionState, new: SessionState, changed: [String]) -> Bool {
+        guard old.traits == new.traits, old.rootViewController == new.rootViewController,
+              old.transitions == new.transitions, old.options == new.options else { return false }
+        for cid in changed {
+            guard let before = old.controllers[cid] else {
+                // New: nothing else refers to it unless another controller changed to link it,
+                // and that one's links changed, which is not a configuration-only change.
+                continue
+            }
+            guard let after = new.controllers[cid],
+                  before.configuration.traitOverrides == after.configuration.traitOverrides else { return false }
+            var same = before
+            same.configuration = after.configuration
+            if same != after { return false }
+        }
+        return true
+    }
+
     /// The controller `id`'s object, or nil when the session has none of that id.
     func piece(_ id: String) -> ArraySlice<UInt8>? { pieces[id].map { body[$0] } }
 

@@ -1,17 +1,35 @@
+import HTTPServer
 import NavigationCore
 import Synchronization
 
-/// A session as the running service holds it: the authoritative in-memory state, its version and
-/// what replay needs. Guarded by its own lock, so sessions run in parallel (ARCHITECTURE.md).
+/// A session as the running service holds it, in two views (issue 11, pipelined writes):
+///
+/// - the **committed** view, `version`, `state` and ``encoded``: the last durable version, the
+///   only one reads show (`GET`, history, listings);
+/// - the **applied head**, ``headVersion`` and ``headState``: the committed view plus the
+///   versions in ``pending``, applied in order under the session's lock and queued for commit
+///   but not yet durable. Mutations run on it and check `If-Match` against it.
+///
+/// A pending version becomes the committed view when its commit is durable (``durable(_:in:)``),
+/// in version order; its reply goes out then and not before. When a commit fails, it and every
+/// version applied on top of it are dropped (``failed(from:)``): the head is the committed view
+/// again, nothing acknowledged is lost and nothing unacknowledged was shown.
+/// Guarded by its own lock, so sessions run in parallel (ARCHITECTURE.md).
 struct LiveSession {
     var id: String
     var createdAt: String
+    /// The last durable version.
     var version: Int
+    /// The last durable version's state.
     var state: SessionState
     /// The representation of `version` as bytes, once a read or a write needed it (issue 11);
     /// nil after a restart until then. Replaced only through ``replaceEncoding(_:in:)``, which
     /// keeps ``SessionRegistry/cachedBytes`` right.
     private(set) var encoded: EncodedSession?
+    /// Versions applied on top of `version` whose commits are queued, ascending and gapless.
+    private(set) var pending: [PendingVersion] = []
+    /// The session row's state of the head, kept for the next commit (``Persistence/Shell``).
+    var headShell: Persistence.Shell?
 
     init(id: String, createdAt: String, version: Int, state: SessionState) {
         self.id = id
@@ -20,8 +38,13 @@ struct LiveSession {
         self.state = state
     }
 
-    /// The current version's bytes, encoded now when not cached (once per version while the
-    /// registry's cache budget has room).
+    /// The version the next mutation builds on: the last pending one, else the committed one.
+    var headVersion: Int { pending.last?.version ?? version }
+    /// The state the next mutation runs on.
+    var headState: SessionState { pending.last?.state ?? state }
+
+    /// The current (committed) version's bytes, encoded now when not cached (once per version
+    /// while the registry's cache budget has room).
     mutating func encoding(in registry: SessionRegistry) -> EncodedSession {
         if let encoded, encoded.version == version { return encoded }
         let (fresh, _) = EncodedSession.make(id: id, version: version, createdAt: createdAt, state: state, previous: nil)
@@ -29,21 +52,38 @@ struct LiveSession {
         return fresh
     }
 
-    /// Moves to `state` at `version` (after its commit) and encodes it, from the previous
-    /// version's encoding when there is one.
-    /// - Returns: the new version's encoding, the ids whose object changed and those that left,
-    ///   in the session's order.
-    @discardableResult
-    mutating func advance(to state: SessionState, version: Int, in registry: SessionRegistry)
-        -> (encoded: EncodedSession, changed: [String], removed: [String]) {
-        let previous = encoding(in: registry)
-        let (fresh, changed) = EncodedSession.make(id: id, version: version, createdAt: createdAt, state: state,
-                                                   previous: previous)
-        let removed = self.state.orderedControllers.map(\.id).filter { state.controllers[$0] == nil }
-        self.state = state
-        self.version = version
-        keep(fresh, in: registry)
-        return (fresh, changed, removed)
+    /// The head's bytes: the last pending version's, else the committed one's.
+    mutating func headEncoding(in registry: SessionRegistry) -> EncodedSession {
+        pending.last?.encoded ?? encoding(in: registry)
+    }
+
+    /// Applies a version on top of the head (its commit just queued).
+    mutating func apply(_ next: PendingVersion) {
+        precondition(next.version == headVersion + 1, "pending versions are gapless")
+        pending.append(next)
+    }
+
+    /// The commit of `version` is durable: it becomes the committed view.
+    /// - Returns: that pending version (its reply may go out now), or nil when it is not the
+    ///   oldest pending one (already failed and dropped).
+    mutating func durable(_ version: Int, in registry: SessionRegistry) -> PendingVersion? {
+        guard let first = pending.first, first.version == version else { return nil }
+        pending.removeFirst()
+        self.version = first.version
+        state = first.state
+        keep(first.encoded, in: registry)
+        return first
+    }
+
+    /// The commit of `version` failed: drops it and every version applied on top of it, so the
+    /// head is the committed view again.
+    /// - Returns: the dropped versions, whose requests must fail.
+    mutating func failed(from version: Int) -> [PendingVersion] {
+        guard let at = pending.firstIndex(where: { $0.version >= version }) else { return [] }
+        let dropped = Array(pending[at...])
+        pending.removeSubrange(at...)
+        headShell = nil
+        return dropped
     }
 
     /// Caches `fresh` when the registry's budget has room for it, and drops the old bytes otherwise
@@ -59,6 +99,18 @@ struct LiveSession {
         encoded = new
         if delta != 0 { registry.cachedBytes.add(delta, ordering: .relaxed) }
     }
+}
+
+/// A version applied to a session and queued for commit, not yet durable: what it is, and the
+/// reply that goes out once it is.
+struct PendingVersion: Sendable {
+    let version: Int
+    let state: SessionState
+    /// Its representation, encoded from the previous head's.
+    let encoded: EncodedSession
+    /// The reply, ready; sent through `deferred` when the commit is durable.
+    let reply: HTTPResponse
+    let deferred: DeferredResponse
 }
 
 /// One lock per session: operations on a session are serialised, different sessions are not.

@@ -37,14 +37,6 @@ enum SessionHistory {
         version > 0 && version % checkpointInterval == 0
     }
 
-    /// The change from `old` to `new`: the shell only when it differs, `upserted` and `removed` as given.
-    static func change(from old: SessionState, to new: SessionState, upserted: [StoredController], removed: [String]) -> StoredChange {
-        let before = StoredSessionState(old, withControllers: false)
-        let after = StoredSessionState(new, withControllers: false)
-        return StoredChange(shell: before == after ? nil : after, controllers: upserted,
-                            removed: removed)
-    }
-
     /// The state of `version` from the rows of `history` from a checkpoint up to it (ascending,
     /// the first at or below the nearest multiple of ``checkpointInterval``), or nil when those
     /// rows cannot rebuild it without replay: no checkpoint among them, or an entry after the
