@@ -49,7 +49,7 @@ enum Persistence {
 
     /// One accepted request: the changed controllers only, the new version and the history entry.
     static func commit(for live: LiveSession, newState: SessionState, version: Int, at: String, request: HTTPRequest,
-                       body: JSON, commands: [Command], result: JSON) throws -> SessionCommit {
+                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: JSON) throws -> SessionCommit {
         var upserts: [ControllerRow] = []
         var changed: [StoredController] = []
         for c in newState.orderedControllers where live.state.controllers[c.id] != c {
@@ -65,7 +65,7 @@ enum Persistence {
             ? try text(StoredSessionState(newState, withControllers: true)) : nil
         let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
                                body: request.body.isEmpty ? nil : body.text,
-                               command: try text(commands.map(StoredCommand.init)), result: result.text,
+                               command: try commandText(commands, resolvedSegues: resolvedSegues), result: result.text,
                                changes: try text(change), checkpoint: checkpoint, rulesVersion: RulesVersion.current)
         return SessionCommit(
             session: SessionRow(id: live.id, version: version, createdAt: live.createdAt, state: try sessionText(newState)),
@@ -96,9 +96,24 @@ enum Persistence {
         try decode(StoredSessionState.self, row.result, format: row.format).domain()
     }
 
+    /// `history.command`: the commands as a JSON array, or, when lifecycle code performed
+    /// storyboard segues, a ``StoredTurn`` that keeps their destinations too.
+    static func commandText(_ commands: [Command], resolvedSegues: [Command]) throws -> String {
+        let stored = commands.map(StoredCommand.init)
+        if resolvedSegues.isEmpty { return try text(stored) }
+        return try text(StoredTurn(commands: stored, segueDestinations: resolvedSegues.map(StoredCommand.init)))
+    }
+
     /// The commands of a history entry, to replay it.
-    static func decodeCommands(_ row: HistoryRow) throws -> [Command] {
-        try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }
+    static func decodeCommands(_ row: HistoryRow) throws -> [Command] { try decodeTurn(row).commands }
+
+    /// The commands of a history entry and the nested segues' recorded destinations.
+    static func decodeTurn(_ row: HistoryRow) throws -> (commands: [Command], segues: [Command]) {
+        if row.command.first(where: { !$0.isWhitespace }) == "{" {
+            let turn = try decode(StoredTurn.self, row.command, format: row.format)
+            return (try turn.commands.map { try $0.domain() }, try turn.segueDestinations.map { try $0.domain() })
+        }
+        return (try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }, [])
     }
 
     /// What a history entry reports: the events and transition of the request (API.md History).

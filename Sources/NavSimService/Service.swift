@@ -343,8 +343,10 @@ public final class NavSimService: Sendable {
         let root = r.has("root") ? try decoder.ref(r.raw("root"), path: "root") : nil
         let state: SessionState
         let created: ActionResult
-        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root) {
+        let nested = NestedSegues(storyboards.snapshot, budget: decoder.budget)
+        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root, segues: nested.destinations) {
         case .success(let s): (state, created) = s
+        case .failure where nested.problem != nil: throw nested.problem!
         case .failure(.uikit(let d)): throw Problem(d)
         case .failure(.input(let e)): throw Problem.fromCore(e)
         }
@@ -483,7 +485,8 @@ public final class NavSimService: Sendable {
             guard let first = rows.first, first.version == 0 else { throw Problem.unknownSession(sid) }
             var state = try Persistence.decodeInitial(first)
             for row in rows.dropFirst() where row.version <= version {
-                state = Navigator.run(try Persistence.decodeCommands(row), on: state).state
+                let turn = try Persistence.decodeTurn(row)
+                state = Navigator.run(turn.commands, on: state, segues: SegueDestinations(recorded: turn.segues)).state
             }
             return state
         } catch let p as Problem {
@@ -587,8 +590,13 @@ public final class NavSimService: Sendable {
             do {
                 try Self.checkIfMatch(Self.ifMatch(req), version: live.version)
                 // One decoder per request: its budget counts every spec the request creates.
-                let commands = try decode(body, live.state, decoder(existing: live.state.controllers.count))
-                let outcome = Navigator.run(commands, on: live.state)
+                let requestDecoder = self.decoder(existing: live.state.controllers.count)
+                let commands = try decode(body, live.state, requestDecoder)
+                // Segues performed inside lifecycle code find their destinations in the
+                // catalogue as of this request, counted against the same budget.
+                let nested = NestedSegues(storyboards.snapshot, budget: requestDecoder.budget)
+                let outcome = Navigator.run(commands, on: live.state, segues: nested.destinations)
+                if outcome.failure != nil, let p = nested.problem { throw p }
                 // An exception inside lifecycle code fails the whole request (CallbackCode).
                 switch outcome.failure {
                 case .uikit(let d)?: throw Problem(d)
@@ -610,7 +618,8 @@ public final class NavSimService: Sendable {
                 let at = Self.now()
                 let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
                 let commit = try Persistence.commit(for: live, newState: outcome.state, version: version, at: at,
-                                                    request: req, body: body, commands: commands, result: resultJSON)
+                                                    request: req, body: body, commands: commands,
+                                                    resolvedSegues: outcome.resolvedSegues, result: resultJSON)
                 do { try commitTimed(commit) } catch {
                     throw Problem.storage(error, "The operation could not be stored")
                 }
@@ -711,7 +720,8 @@ extension Problem {
         case .transitionConflict: return .transitionConflict(e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
         case .limitExceeded:
-            return .limitExceeded("callbackDepth", max: CallbackCode.maximumDepth, detail: e.message)
+            let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth
+            return .limitExceeded(limit.rawValue, max: limit.maximum, detail: e.message)
         case .invariantViolation:
             return Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: e.message)
         }

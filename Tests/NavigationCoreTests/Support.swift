@@ -203,8 +203,10 @@ struct Window {
 
     /// Applies an operation that must be accepted; returns its result.
     @discardableResult
-    mutating func perform(_ command: Command, sourceLocation: SourceLocation = #_sourceLocation) -> ActionResult {
-        let (next, outcome) = Navigator.apply(command, to: state)
+    mutating func perform(_ command: Command, segues: SegueDestinations = .none,
+                          sourceLocation: SourceLocation = #_sourceLocation) -> ActionResult {
+        let r = Navigator.run([command], on: state, segues: segues)
+        let (next, outcome) = (r.state, r.outcomes[0])
         guard case .applied(let result) = outcome else {
             Issue.record("expected \(command) to apply, got \(outcome)", sourceLocation: sourceLocation)
             return ActionResult()
