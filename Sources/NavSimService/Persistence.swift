@@ -79,7 +79,7 @@ enum Persistence {
     /// - Returns: the commit and the new version's row state, for the next commit.
     static func commit(id: String, createdAt: String, old: SessionState, shell: Shell?, newState: SessionState,
                        changed: [ControllerID], version: Int, at: String, request: HTTPRequest,
-                       body: JSON, commands: [Command], result: JSON) throws -> (SessionCommit, Shell) {
+                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: JSON) throws -> (SessionCommit, Shell) {
         var upserts: [ControllerRow] = []
         upserts.reserveCapacity(changed.count)
         var inserted = 0
@@ -100,7 +100,7 @@ enum Persistence {
             ? try text(StoredSessionState(newState, withControllers: true)) : nil
         let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
                                body: request.body.isEmpty ? nil : body.text,
-                               command: try text(commands.map(StoredCommand.init)), result: result.text,
+                               command: try commandText(commands, resolvedSegues: resolvedSegues), result: result.text,
                                changes: change, checkpoint: checkpoint, rulesVersion: RulesVersion.current)
         let commit = SessionCommit(
             session: SessionRow(id: id, version: version, createdAt: createdAt, state: after.text),
@@ -152,9 +152,24 @@ enum Persistence {
         try decode(StoredSessionState.self, row.result, format: row.format).domain()
     }
 
+    /// `history.command`: the commands as a JSON array, or, when lifecycle code performed
+    /// storyboard segues, a ``StoredTurn`` that keeps their destinations too.
+    static func commandText(_ commands: [Command], resolvedSegues: [Command]) throws -> String {
+        let stored = commands.map(StoredCommand.init)
+        if resolvedSegues.isEmpty { return try text(stored) }
+        return try text(StoredTurn(commands: stored, segueDestinations: resolvedSegues.map(StoredCommand.init)))
+    }
+
     /// The commands of a history entry, to replay it.
-    static func decodeCommands(_ row: HistoryRow) throws -> [Command] {
-        try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }
+    static func decodeCommands(_ row: HistoryRow) throws -> [Command] { try decodeTurn(row).commands }
+
+    /// The commands of a history entry and the nested segues' recorded destinations.
+    static func decodeTurn(_ row: HistoryRow) throws -> (commands: [Command], segues: [Command]) {
+        if row.command.first(where: { !$0.isWhitespace }) == "{" {
+            let turn = try decode(StoredTurn.self, row.command, format: row.format)
+            return (try turn.commands.map { try $0.domain() }, try turn.segueDestinations.map { try $0.domain() })
+        }
+        return (try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }, [])
     }
 
     /// What a history entry reports: the events and transition of the request (API.md History).

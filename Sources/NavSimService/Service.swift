@@ -360,8 +360,10 @@ public final class NavSimService: Sendable {
         let root = r.has("root") ? try decoder.ref(r.raw("root"), path: "root") : nil
         let state: SessionState
         let created: ActionResult
-        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root) {
+        let nested = NestedSegues(storyboards.snapshot, budget: decoder.budget)
+        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root, segues: nested.destinations) {
         case .success(let s): (state, created) = s
+        case .failure where nested.problem != nil: throw nested.problem!
         case .failure(.uikit(let d)): throw Problem(d)
         case .failure(.input(let e)): throw Problem.fromCore(e)
         }
@@ -500,7 +502,8 @@ public final class NavSimService: Sendable {
             guard let first = rows.first, first.version == 0 else { throw Problem.unknownSession(sid) }
             var state = try Persistence.decodeInitial(first)
             for row in rows.dropFirst() where row.version <= version {
-                state = Navigator.run(try Persistence.decodeCommands(row), on: state).state
+                let turn = try Persistence.decodeTurn(row)
+                state = Navigator.run(turn.commands, on: state, segues: SegueDestinations(recorded: turn.segues)).state
             }
             return state
         } catch let p as Problem {
@@ -625,8 +628,13 @@ public final class NavSimService: Sendable {
                 try Self.checkIfMatch(Self.ifMatch(req), version: slot!.headVersion)
                 let head = slot!.headState
                 // One decoder per request: its budget counts every spec the request creates.
-                let commands = try decode(body, head, decoder(existing: head.controllers.count))
-                let outcome = Navigator.run(commands, on: head)
+                let requestDecoder = self.decoder(existing: head.controllers.count)
+                let commands = try decode(body, head, requestDecoder)
+                // Segues performed inside lifecycle code find their destinations in the
+                // catalogue as of this request, counted against the same budget.
+                let nested = NestedSegues(storyboards.snapshot, budget: requestDecoder.budget)
+                let outcome = Navigator.run(commands, on: head, segues: nested.destinations)
+                if outcome.failure != nil, let p = nested.problem { throw p }
                 // An exception inside lifecycle code fails the whole request (CallbackCode).
                 switch outcome.failure {
                 case .uikit(let d)?: throw Problem(d)
@@ -650,7 +658,7 @@ public final class NavSimService: Sendable {
                 var (commit, shell) = try Persistence.commit(
                     id: sid, createdAt: slot!.createdAt, old: head, shell: slot!.headShell, newState: outcome.state,
                     changed: outcome.changedControllers, version: version, at: Self.now(), request: req, body: body,
-                    commands: commands, result: resultJSON)
+                    commands: commands, resolvedSegues: outcome.resolvedSegues, result: resultJSON)
                 // The new version is encoded once, from the head's pieces; the reply splices its
                 // bytes (full) or the changed pieces (return=minimal).
                 let (encoded, changed) = EncodedSession.advancing(
@@ -788,7 +796,8 @@ extension Problem {
         case .transitionConflict: return .transitionConflict(e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
         case .limitExceeded:
-            return .limitExceeded("callbackDepth", max: CallbackCode.maximumDepth, detail: e.message)
+            let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth
+            return .limitExceeded(limit.rawValue, max: limit.maximum, detail: e.message)
         case .invariantViolation:
             return Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: e.message)
         }

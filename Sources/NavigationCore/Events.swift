@@ -156,6 +156,14 @@ public struct CommandError: Error, Sendable, Equatable {
     public var kind: Kind
     public var message: String
     public var field: String?
+    /// For `limitExceeded`: which bound was hit (``CallbackCode/Limit``'s raw value).
+    public var limit: String? = nil
+    public init(kind: Kind, message: String, field: String? = nil, limit: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.field = field
+        self.limit = limit
+    }
     static func unknown(_ id: ControllerID) -> CommandError {
         CommandError(kind: .unknownController, message: "No controller with id '\(id)' in this session.", field: nil)
     }

@@ -13,14 +13,19 @@ public enum Navigator {
         /// not from comparing every controller, so a caller can store and re-encode just these.
         /// Empty when the turn failed or refused everything.
         public var changedControllers: [ControllerID] = []
+        /// The storyboard segues lifecycle code performed, with the destinations they were given,
+        /// in the order asked (``SegueDestinations``): what a replay of the turn needs.
+        public var resolvedSegues: [Command] = []
     }
 
     /// Runs `commands` as one run-loop turn: each is validated and applied in order (links change
     /// at once, R27), then the transitions they queued start, and those that are not animated (or
     /// every one, in `immediate` mode) finish. A refused command changes nothing and the others still
     /// run, as in UIKit.
-    public static func run(_ commands: [Command], on state: SessionState) -> TurnResult {
+    /// `segues` gives storyboard segues performed inside lifecycle code their destinations.
+    public static func run(_ commands: [Command], on state: SessionState, segues: SegueDestinations = .none) -> TurnResult {
         var engine = Engine(state: state)
+        engine.callbacks.segues = segues
         for command in commands where engine.callbacks.failure == nil {
             let entry = engine.journal.open()
             // R30: a refused call changes nothing and sends nothing, completion included.
@@ -49,7 +54,8 @@ public enum Navigator {
             return TurnResult(state: state, outcomes: commands.map { _ in outcome }, failure: failure)
         }
         return TurnResult(state: engine.state, outcomes: engine.journal.outcomes,
-                          changedControllers: engine.changedControllers(since: state))
+                          changedControllers: engine.changedControllers(since: state),
+                          resolvedSegues: engine.callbacks.resolvedSegues)
     }
 
     /// A single command as its own turn.
@@ -68,11 +74,13 @@ public enum Navigator {
     /// root; makeKeyAndVisible()` loads the root's view and its shown children's, and they appear
     /// (R1, R32: viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear in UIKit's order).
     /// The result is empty without a root.
-    public static func makeSessionReporting(traits: Traits, options: Options, root: ControllerRef?)
+    /// `segues` as for ``run(_:on:segues:)``: the root's `viewDidAppear` may perform a segue.
+    public static func makeSessionReporting(traits: Traits, options: Options, root: ControllerRef?,
+                                            segues: SegueDestinations = .none)
         -> Result<(state: SessionState, result: ActionResult), Refusal> {
         let state = SessionState(traits: traits, options: options)
         guard let root, root != .none else { return .success((state, ActionResult())) }
-        let r = run([.setRoot(root, animated: false)], on: state)
+        let r = run([.setRoot(root, animated: false)], on: state, segues: segues)
         switch r.outcomes[0] {
         case .applied(let result): return .success((r.state, result))
         case .refused(let d): return .failure(.uikit(d))

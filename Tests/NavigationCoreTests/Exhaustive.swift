@@ -158,10 +158,10 @@ extension Window {
     /// one failure line. `events`, when given, are the command's events in ``render(_:)`` notation
     /// (checked exactly, in order). Returns the command's result for further checks.
     @discardableResult
-    mutating func send(_ command: Command, events: [String]? = nil,
+    mutating func send(_ command: Command, events: [String]? = nil, segues: SegueDestinations = .none,
                        sourceLocation: SourceLocation = #_sourceLocation,
                        _ change: (inout SessionState) -> Void) -> ActionResult {
-        let outcomes = sendTurn([command], sourceLocation: sourceLocation, change)
+        let outcomes = sendTurn([command], segues: segues, sourceLocation: sourceLocation, change)
         guard case .applied(let result) = outcomes[0] else {
             Issue.record("expected \(command) to apply, got \(outcomes[0])", sourceLocation: sourceLocation)
             return ActionResult()
@@ -173,11 +173,12 @@ extension Window {
     /// Sends `commands` as one run-loop turn and checks the whole state change as ``send(_:events:sourceLocation:_:)``
     /// does. Outcomes are returned unchecked: a test states which apply and which are refused.
     @discardableResult
-    mutating func sendTurn(_ commands: [Command], sourceLocation: SourceLocation = #_sourceLocation,
+    /// `segues` answers storyboard segues performed inside lifecycle code (``SegueDestinations``).
+    mutating func sendTurn(_ commands: [Command], segues: SegueDestinations = .none, sourceLocation: SourceLocation = #_sourceLocation,
                            _ change: (inout SessionState) -> Void) -> [OperationOutcome] {
         var expected = state
         change(&expected)
-        let r = Navigator.run(commands, on: state)
+        let r = Navigator.run(commands, on: state, segues: segues)
         expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         expectSameState(expected, r.state, "the state after \(commands.count == 1 ? "the command" : "the turn") is not the one the test states",
                         sourceLocation: sourceLocation)

@@ -203,8 +203,9 @@ struct Window {
 
     /// Applies an operation that must be accepted; returns its result.
     @discardableResult
-    mutating func perform(_ command: Command, sourceLocation: SourceLocation = #_sourceLocation) -> ActionResult {
-        let r = Navigator.run([command], on: state)
+    mutating func perform(_ command: Command, segues: SegueDestinations = .none,
+                          sourceLocation: SourceLocation = #_sourceLocation) -> ActionResult {
+        let r = Navigator.run([command], on: state, segues: segues)
         expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         let (next, outcome) = (r.state, r.outcomes[0])
         guard case .applied(let result) = outcome else {

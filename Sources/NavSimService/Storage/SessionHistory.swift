@@ -10,7 +10,7 @@ import NavigationCore
 /// existed), so a client can tell whether `?version=N&replay=true` may differ from `?version=N`.
 public enum RulesVersion {
     /// The rules this binary runs.
-    public static let current = 1
+    public static let current = 2
 }
 
 /// What one history entry changed, as stored in `history.changes` (persistence format 1):

@@ -317,6 +317,16 @@ enum StoredTransitionEffect: Codable, Equatable {
 
 // MARK: - History commands
 
+/// `history.command` of an entry whose lifecycle code performed storyboard segues (issue 12
+/// item 1): the commands, and the nested segues as they were resolved against the catalogue of
+/// that request, in the order asked, so that a replay instantiates the same destinations even
+/// after the storyboard changed. Entries without nested segues keep the plain array (all rows
+/// written before have it), which is what older readers expect.
+struct StoredTurn: Codable, Equatable {
+    var commands: [StoredCommand]
+    var segueDestinations: [StoredCommand]
+}
+
 /// One replayable command of a history entry (`history.command` is a JSON array of these).
 /// Cases, labels and payload shapes are version 1's: renaming one is a format change.
 enum StoredCommand: Codable, Equatable {
