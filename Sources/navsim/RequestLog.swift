@@ -1,6 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPServer
 import NavSimService
+import Synchronization
 
 /// Log lines on stderr, one JSON object each, so that log shippers read them as they are:
 /// `{"time": RFC 3339 UTC, "message": …, …}`. JSON escaping also keeps client text (paths,
@@ -13,12 +18,68 @@ enum Log {
     static func write(_ members: [(String, JSON)]) {
         var bytes = JSON.object(members).bytes
         bytes.append(UInt8(ascii: "\n"))
-        FileHandle.standardError.write(Data(bytes))
+        emit(bytes)
+    }
+
+    /// Writes one whole line to stderr with `write(2)`: one call per line (a line shorter than
+    /// `PIPE_BUF` is never interleaved with another thread's on a pipe), repeated only for what a
+    /// short write left. A failed write drops the line: logging never stops a request.
+    static func emit(_ line: [UInt8]) {
+        line.withUnsafeBytes { raw in
+            guard var base = raw.baseAddress else { return }
+            var left = raw.count
+            while left > 0 {
+                let n = Glibc.write(2, base, left)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                left -= n
+                base += n
+            }
+        }
     }
 
     /// RFC 3339 with milliseconds, in UTC: `2026-12-01T09:30:00.123Z`.
     static func timestamp() -> String {
-        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        writeTimestamp(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The same from `clock_gettime(CLOCK_REALTIME)` and `gmtime_r`, written as ASCII digits
+    /// into `out` (no formatter, no allocation beyond `out`).
+    static func writeTimestamp(into out: inout [UInt8]) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var v = value
+            for _ in 0..<count {
+                out.append(UInt8(ascii: "0") + UInt8(v / divisor % 10))
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        out.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        out.append(UInt8(ascii: "."))
+        digits(Int(now.tv_nsec) / 1_000_000, 3)
+        out.append(UInt8(ascii: "Z"))
     }
 }
 
@@ -53,11 +114,55 @@ enum RequestLog {
     /// One line: method, path as sent, status, duration, bytes, id. Never a header value (tokens).
     private static func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        Log.write([("time", .string(Log.timestamp())), ("method", .string(request.method)),
-                   ("path", .string(request.path)), ("status", .number(Double(response.status))),
-                   ("durationMs", .number((seconds * 1e6).rounded() / 1e3)),
-                   ("bytes", .number(Double(response.body.count))), ("requestId", .string(id))])
+        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        Log.emit(line(method: request.method, path: request.path, status: response.status,
+                      microseconds: micros, bytes: response.body.count, id: id))
+    }
+
+    /// The line `write` logs, newline included, written byte by byte (issue 11: no JSON value
+    /// tree and no formatter per request): the members `time`, `method`, `path`, `status`,
+    /// `durationMs` (milliseconds with three decimals, from `microseconds`), `bytes` and
+    /// `requestId`, in that order, strings escaped as `JSON` escapes them.
+    static func line(method: String, path: String, status: Int, microseconds: Int64, bytes: Int, id: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + path.utf8.count)
+        out.append(contentsOf: #"{"time":""#.utf8)
+        Log.writeTimestamp(into: &out)
+        out.append(contentsOf: #"","method":"#.utf8)
+        JSON.writeString(method, into: &out)
+        out.append(contentsOf: #","path":"#.utf8)
+        JSON.writeString(path, into: &out)
+        out.append(contentsOf: #","status":"#.utf8)
+        writeInteger(Int64(status), into: &out)
+        out.append(contentsOf: #","durationMs":"#.utf8)
+        let us = max(0, microseconds)
+        writeInteger(us / 1000, into: &out)
+        let fraction = us % 1000
+        if fraction != 0 {
+            // The shortest decimal of the milliseconds, as JSON numbers print them: 1.5, not 1.500.
+            out.append(UInt8(ascii: "."))
+            var digits = [UInt8(fraction / 100), UInt8(fraction / 10 % 10), UInt8(fraction % 10)]
+            while digits.last == 0 { digits.removeLast() }
+            for d in digits { out.append(UInt8(ascii: "0") + d) }
+        }
+        out.append(contentsOf: #","bytes":"#.utf8)
+        writeInteger(Int64(bytes), into: &out)
+        out.append(contentsOf: #","requestId":"#.utf8)
+        JSON.writeString(id, into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// A whole number in decimal ASCII.
+    private static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var v = value.magnitude
+        var reversed: [UInt8] = []
+        repeat {
+            reversed.append(UInt8(ascii: "0") + UInt8(v % 10))
+            v /= 10
+        } while v > 0
+        out.append(contentsOf: reversed.reversed())
     }
 
     /// A client's id is kept when it is 1–128 visible ASCII characters (no spaces or controls,
@@ -68,10 +173,24 @@ enum RequestLog {
         return value
     }
 
-    /// 16 random hex digits.
+    /// Fresh ids: a counter from a random start, through the SplitMix64 finaliser, a bijection of
+    /// 64-bit values, so no two ids of one process repeat and they do not read as a sequence.
+    /// One random draw per process instead of one `getrandom` call per request.
+    private static let nextID = Atomic<UInt64>(UInt64.random(in: .min ... .max))
+    private static let idSalt = UInt64.random(in: .min ... .max)
+
+    /// 16 hex digits.
     static func freshID() -> String {
-        let n = UInt64.random(in: .min ... .max)
-        let hex = String(n, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var z = nextID.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue ^ idSalt
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        let hex = Array("0123456789abcdef".utf8)
+        var out = [UInt8](repeating: 0, count: 16)
+        for i in 0..<16 {
+            out[15 - i] = hex[Int(z & 0xF)]
+            z >>= 4
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
