@@ -38,8 +38,8 @@ struct LiveSession {
         -> (encoded: EncodedSession, changed: [String], removed: [String]) {
         let previous = encoding(in: registry)
         let (fresh, changed) = EncodedSession.make(id: id, version: version, createdAt: createdAt, state: state,
-                                                   previous: previous)
-        let removed = self.state.orderedControllers.map(\.id).filter { state.controllers[$0] == nil }
+                                                   previous: previous, previousState: self.state)
+        let removed = self.state.order.filter { self.state.controllers[$0] != nil && state.controllers[$0] == nil }
         self.state = state
         self.version = version
         keep(fresh, in: registry)
