@@ -160,6 +160,9 @@ public final class HTTPServer: Sendable {
     /// Connections closed so far because their header section (or whole request) missed its
     /// deadline (``HTTPServerConfiguration/headerTimeoutSeconds``, ``HTTPServerConfiguration/requestTimeoutSeconds``).
     public var connectionsClosedLate: Int { context.deadlines.reaped.load(ordering: .relaxed) }
+
+    /// Reply bodies libmicrohttpd still holds (sent from the reply's own bytes, not copied).
+    var lentResponseBodies: Int { context.lentBodies.load(ordering: .relaxed) }
 }
 
 /// The process's file-descriptor limit (`RLIMIT_NOFILE`), which bounds the connections a

@@ -11,6 +11,9 @@ final class ServerContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set by `stop`; replies then ask the client to close.
     let closing = Atomic<Bool>(false)
+    /// Reply bodies lent to libmicrohttpd and not yet given back (``ResponseBytes``); 0 once
+    /// the daemon has stopped, or a response leaked.
+    let lentBodies = Atomic<Int>(0)
 
     init(handler: @escaping HTTPHandler, screen: HTTPScreen?, limits: HTTPServerConfiguration) {
         self.handler = handler
@@ -221,7 +224,7 @@ private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ repl
         var none: UInt8 = 0
         created = MHD_create_response_from_buffer(0, &none, .RESPMEM_MUST_COPY)
     } else {
-        let holder = ResponseBytes(reply.body)
+        let holder = ResponseBytes(reply.body, context)
         let retained = Unmanaged.passRetained(holder).toOpaque()
         created = MHD_create_response_from_buffer_with_free_callback_cls(
             holder.bytes.count, holder.address, releaseResponseBytes, retained)
@@ -248,11 +251,17 @@ private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ repl
 private final class ResponseBytes {
     let bytes: [UInt8]
     let address: UnsafeMutableRawPointer?
+    /// Counts the lent bodies (``ServerContext/lentBodies``).
+    let context: ServerContext
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], _ context: ServerContext) {
         self.bytes = bytes
+        self.context = context
         address = self.bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
+        context.lentBodies.add(1, ordering: .relaxed)
     }
+
+    deinit { context.lentBodies.subtract(1, ordering: .relaxed) }
 }
 
 /// `MHD_ContentReaderFreeCallback` of a response made by `queue`: libmicrohttpd is done with the
