@@ -141,9 +141,12 @@ enum RequestLog {
         if fraction != 0 {
             // The shortest decimal of the milliseconds, as JSON numbers print them: 1.5, not 1.500.
             out.append(UInt8(ascii: "."))
-            var digits = [UInt8(fraction / 100), UInt8(fraction / 10 % 10), UInt8(fraction % 10)]
-            while digits.last == 0 { digits.removeLast() }
-            for d in digits { out.append(UInt8(ascii: "0") + d) }
+            var rest = fraction, place: Int64 = 100
+            while rest > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(rest / place))
+                rest %= place
+                place /= 10
+            }
         }
         out.append(contentsOf: #","bytes":"#.utf8)
         writeInteger(Int64(bytes), into: &out)
@@ -156,13 +159,13 @@ enum RequestLog {
     /// A whole number in decimal ASCII.
     private static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
-        var v = value.magnitude
-        var reversed: [UInt8] = []
-        repeat {
-            reversed.append(UInt8(ascii: "0") + UInt8(v % 10))
-            v /= 10
-        } while v > 0
-        out.append(contentsOf: reversed.reversed())
+        let v = value.magnitude
+        var divisor: UInt64 = 1
+        while divisor <= v / 10 { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(v / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// A client's id is kept when it is 1–128 visible ASCII characters (no spaces or controls,
@@ -185,12 +188,13 @@ enum RequestLog {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
-        let hex = Array("0123456789abcdef".utf8)
-        var out = [UInt8](repeating: 0, count: 16)
-        for i in 0..<16 {
-            out[15 - i] = hex[Int(z & 0xF)]
-            z >>= 4
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            for i in 0..<16 {
+                let nibble = UInt8(z & 0xF)
+                buffer[15 - i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                z >>= 4
+            }
+            return 16
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
