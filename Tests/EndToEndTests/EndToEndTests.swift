@@ -441,7 +441,14 @@ struct EndToEndTests {
         r = try server.request("GET", "/healthz", headers: [("X-Request-Id", String(repeating: "x", count: 129))])
         #expect(r.header("X-Request-Id")?.count == 16, "an id over 128 characters is replaced")
 
-        let entries = server.logLines.filter { $0["requestId"] != nil }
+        // Request lines reach stderr through the log's writer thread: wait (bounded) for both.
+        var entries = server.logLines.filter { $0["requestId"] != nil }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !(entries.contains { $0["requestId"] as? String == fresh }
+                                   && entries.contains { $0["requestId"] as? String == "client-id-42" }) {
+            usleep(10_000)
+            entries = server.logLines.filter { $0["requestId"] != nil }
+        }
         let mine = try #require(entries.first { $0["requestId"] as? String == "client-id-42" }, "\(server.log)")
         #expect(mine["method"] as? String == "GET" && mine["path"] as? String == "/" && mine["status"] as? Int == 200)
         #expect((mine["bytes"] as? Int ?? 0) > 0 && (mine["durationMs"] as? Double) != nil, "\(mine)")
