@@ -52,14 +52,28 @@ enum Log {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The same from `clock_gettime(CLOCK_REALTIME)` and `gmtime_r`, written as ASCII digits
-    /// into `out` (no formatter, no allocation beyond `out`).
+    /// The same from `clock_gettime(CLOCK_REALTIME)`, the date computed from the day count
+    /// (proleptic Gregorian, Howard Hinnant's `civil_from_days`) and written as ASCII digits into
+    /// `out`: no formatter, and not `gmtime_r`, which takes glibc's time-zone lock on every call.
     static func writeTimestamp(into out: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        writeTimestamp(seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000, into: &out)
+    }
+
+    /// `seconds` since 1970 (UTC) and the milliseconds past them as RFC 3339.
+    static func writeTimestamp(seconds: Int, milliseconds: Int, into out: inout [UInt8]) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func digits(_ value: Int, _ count: Int) {
             var divisor = 1
             for _ in 1..<count { divisor *= 10 }
@@ -70,19 +84,19 @@ enum Log {
                 divisor /= 10
             }
         }
-        digits(Int(parts.tm_year) + 1900, 4)
+        digits(year, 4)
         out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2)
+        digits(month, 2)
         out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2)
+        digits(day, 2)
         out.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2)
+        digits(inDay / 3600, 2)
         out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2)
+        digits(inDay / 60 % 60, 2)
         out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2)
+        digits(inDay % 60, 2)
         out.append(UInt8(ascii: "."))
-        digits(Int(now.tv_nsec) / 1_000_000, 3)
+        digits(milliseconds, 3)
         out.append(UInt8(ascii: "Z"))
     }
 }
@@ -207,7 +221,8 @@ enum RequestLog {
 /// and goes on; the writer takes whatever has gathered and writes it with one `write(2)`. Under
 /// load many lines share a call, and pool threads no longer queue on the pipe's or file's lock
 /// (issue 11: a GET loop spent 9% of its samples in that write, and twice raw libmicrohttpd's
-/// context switches). Lines keep their order. An event line (`Log.event`) and the process's
+/// context switches). The writer waits `gatherMicroseconds` after the first line of a batch, so
+/// a line reaches stderr about 2 ms after its reply. Lines keep their order. An event line (`Log.event`) and the process's
 /// exit (`atexit`) flush the buffer first, so `stopping` follows every line before it and
 /// nothing queued is lost on a normal exit; a crash may lose the lines of its last moments.
 final class LogSink: Sendable {
@@ -220,11 +235,16 @@ final class LogSink: Sendable {
     private let writing = Mutex<Void>(())
     private let wake = DispatchSemaphore(value: 0)
     static let limit = 8 << 20
+    /// How long the writer waits after the first line of a batch before writing it.
+    static let gatherMicroseconds: UInt32 = 2_000
 
     private init() {
         Thread.detachNewThread { [self] in
             while true {
                 wake.wait()
+                // Let lines gather: one wake-up and one write(2) per batch, not per request
+                // (at most `gather` late, and at most one signal per batch from `append`).
+                usleep(Self.gatherMicroseconds)
                 flush()
             }
         }
