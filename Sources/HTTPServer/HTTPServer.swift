@@ -174,6 +174,8 @@ public final class HTTPServer: Sendable {
 
     /// Connections suspended now, waiting for a ``DeferredResponse``.
     public var suspendedConnections: Int { context.suspendedCount }
+    /// Reply bodies libmicrohttpd still holds (sent from the reply's own bytes, not copied).
+    var lentResponseBodies: Int { context.lentBodies.load(ordering: .relaxed) }
 }
 
 /// The process's file-descriptor limit (`RLIMIT_NOFILE`), which bounds the connections a

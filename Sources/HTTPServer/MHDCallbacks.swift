@@ -13,6 +13,9 @@ final class ServerContext: Sendable {
     let closing = Atomic<Bool>(false)
     /// Connections suspended while their ``DeferredResponse`` is pending.
     let suspended = Mutex(SuspendedConnections())
+    /// Reply bodies lent to libmicrohttpd and not yet given back (``ResponseBytes``); 0 once
+    /// the daemon has stopped, or a response leaked.
+    let lentBodies = Atomic<Int>(0)
 
     init(handler: @escaping HTTPHandler, screen: HTTPScreen?, limits: HTTPServerConfiguration) {
         self.handler = handler
@@ -306,17 +309,25 @@ private func respond(
     return .YES
 }
 
-/// Queues `reply` (copied: `MHD_RESPMEM_MUST_COPY`), asking the client to close when `close`
-/// is set or the server is stopping.
+/// Queues `reply`, asking the client to close when `close` is set or the server is stopping.
+///
+/// The body is not copied: libmicrohttpd sends it from the array's own storage
+/// (`MHD_create_response_from_buffer_with_free_callback_cls`, in 0.9.75's header), which a
+/// ``ResponseBytes`` keeps alive until libmicrohttpd calls `releaseResponseBytes` as it destroys
+/// the response, after the last byte is sent or the connection is gone. A cached session body is
+/// then sent from the cache's own bytes (issue 11).
 private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ reply: HTTPResponse,
                    close: Bool) -> MHD_Result {
-    let created = reply.body.withUnsafeBytes { bytes -> OpaquePointer? in
-        if let base = bytes.baseAddress {
-            return MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: base),
-                                                   .RESPMEM_MUST_COPY)
-        }
+    let created: OpaquePointer?
+    if reply.body.isEmpty {
         var none: UInt8 = 0
-        return MHD_create_response_from_buffer(0, &none, .RESPMEM_MUST_COPY)
+        created = MHD_create_response_from_buffer(0, &none, .RESPMEM_MUST_COPY)
+    } else {
+        let holder = ResponseBytes(reply.body, context)
+        let retained = Unmanaged.passRetained(holder).toOpaque()
+        created = MHD_create_response_from_buffer_with_free_callback_cls(
+            holder.bytes.count, holder.address, releaseResponseBytes, retained)
+        if created == nil { Unmanaged<ResponseBytes>.fromOpaque(retained).release() }
     }
     guard let response = created else { return .NO }
     defer { MHD_destroy_response(response) }
@@ -329,6 +340,34 @@ private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ repl
     }
     let status = (200...999).contains(reply.status) ? UInt32(reply.status) : 500
     return MHD_queue_response(connection, status, response)
+}
+
+/// A reply body lent to libmicrohttpd: a +1 reference from `queue` until `releaseResponseBytes`.
+///
+/// `bytes` is a `let` that nothing mutates, so its storage is neither reallocated nor copied on
+/// write while this object holds it, and the elements stay at `address`, taken once from
+/// `withUnsafeBytes` (never empty here: `queue` sends an empty body another way).
+private final class ResponseBytes {
+    let bytes: [UInt8]
+    let address: UnsafeMutableRawPointer?
+    /// Counts the lent bodies (``ServerContext/lentBodies``).
+    let context: ServerContext
+
+    init(_ bytes: [UInt8], _ context: ServerContext) {
+        self.bytes = bytes
+        self.context = context
+        address = self.bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
+        context.lentBodies.add(1, ordering: .relaxed)
+    }
+
+    deinit { context.lentBodies.subtract(1, ordering: .relaxed) }
+}
+
+/// `MHD_ContentReaderFreeCallback` of a response made by `queue`: libmicrohttpd is done with the
+/// body, so the reference taken for it goes.
+private let releaseResponseBytes: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<ResponseBytes>.fromOpaque(cls).release()
 }
 
 /// The first value of a request header field, or `nil`.

@@ -74,24 +74,25 @@ public final class NavSimService: Sendable {
     public func serve(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
         let started = ContinuousClock.now
-        var template: PathTemplate?
+        var labels = #"method="other",route="unmatched""#
         let response: HTTPResponse
         if let refusal = screen(request) {
             response = refusal
         } else {
             do {
                 // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
-                response = try route(request) { template = $0 }
+                response = try route(request) { route in
+                    labels = route.method == request.method ? route.metricLabels
+                        : "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted(route.template.description))"
+                }
             } catch {
                 if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
                 response = Self.problem(error)
             }
         }
         // Labels from bounded sets only: a registered template and its method, or "unmatched".
-        let labels = template.map { "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted($0.description))" }
-            ?? #"method="other",route="unmatched""#
         if let deferred = response.deferred {
-            deferred.finishing { [histograms] reply in
+            deferred.finishing { [histograms, labels] reply in
                 histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
                                                    labels: labels + ",status=\"\(reply.status)\"")
             }
@@ -200,7 +201,7 @@ public final class NavSimService: Sendable {
         },
     ] + StoryboardCatalog.routes { $0.storyboards })
 
-    func route(_ req: HTTPRequest, matched: (PathTemplate) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
+    func route(_ req: HTTPRequest, matched: (Route<NavSimService>) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
         return try Self.router.dispatch(self, req, matched: matched)
     }
@@ -661,9 +662,10 @@ public final class NavSimService: Sendable {
                     commands: commands, resolvedSegues: outcome.resolvedSegues, result: resultJSON)
                 // The new version is encoded once, from the head's pieces; the reply splices its
                 // bytes (full) or the changed pieces (return=minimal).
-                let (encoded, changed) = EncodedSession.advancing(
-                    slot!.headEncoding(in: sessions), id: sid, version: version, createdAt: slot!.createdAt,
-                    old: head, state: outcome.state, changed: outcome.changedControllers)
+                let (encoded, changed) = EncodedSession.make(
+                    id: sid, version: version, createdAt: slot!.createdAt, state: outcome.state,
+                    previous: slot!.headEncoding(in: sessions), previousState: head,
+                    changedControllers: outcome.changedControllers)
                 let reply = try Self.mutationReply(req, sid: sid, created: created, turn: turn, outcome: outcome,
                                                    resultJSON: resultJSON, encoded: encoded, changed: changed,
                                                    removed: commit.deletedControllers)

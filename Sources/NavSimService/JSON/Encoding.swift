@@ -80,7 +80,7 @@ enum Encode {
 
     static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> JSON {
         .object(sessionHead(id: id, version: version, createdAt: createdAt, state: s)
-            + [("controllers", .object(s.orderedControllers.map { ($0.id, controller($0, in: s)) }))])
+            + [("controllers", .object(s.order.compactMap { id in s.controllers[id].map { (id, controller($0, in: s)) } }))])
     }
 
     /// The Session members before `controllers`, in reply order.
@@ -99,7 +99,7 @@ enum Encode {
         .object([
             ("rootViewController", .from(s.rootViewController)),
             ("visibleViewController", .from(s.visibleViewController)),
-            ("viewsInWindow", .from(s.orderedControllers.map(\.id).filter(s.isViewInWindow))),
+            ("viewsInWindow", .from(s.order.filter { s.controllers[$0] != nil && s.isViewInWindow($0) })),
         ])
     }
 
@@ -179,93 +179,131 @@ struct EncodedSession: Sendable {
     let pieces: [String: Range<Int>]
     /// The entity tag of this version, quoted (`"3"`), computed once.
     let etag: String
+    /// How many controller pieces were copied from the previous version instead of encoded.
+    var reusedPieces = 0
 
     /// Encodes `state` as version `version`.
+    ///
+    /// With `previous` (the encoding of `previousState`), a controller whose piece cannot have
+    /// changed keeps its bytes, copied from `previous` rather than encoded again, so a push on a
+    /// 500-deep stack encodes the few controllers it touched, not 500 (issue 11). A piece is a
+    /// function of the controller itself, of what its parent chain passes down (``Inherited``:
+    /// presenter, presented, kind, trait overrides, view in window, parent), of the window's
+    /// traits and of the transitions naming it (``Encode/controller(_:in:)`` reads nothing else);
+    /// when all of those are equal to the previous version's, so are the bytes. Debug builds
+    /// check that against a full encoding.
+    /// `changedControllers`, when known (the core's ``Navigator/TurnResult/changedControllers``),
+    /// are the only controllers whose own value can differ from `previousState`'s, so the others
+    /// are not compared value by value.
     /// - Returns: the encoding and the ids whose object differs byte for byte from the one in
     ///   `previous` (every id when `previous` is nil), in the session's order.
     static func make(id: String, version: Int, createdAt: String, state: SessionState,
-                     previous: EncodedSession?) -> (EncodedSession, changed: [String]) {
+                     previous: EncodedSession?, previousState: SessionState? = nil,
+                     changedControllers: [String]? = nil) -> (EncodedSession, changed: [String]) {
         var out = JSON.object(Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state)).bytes
         out.removeLast()  // "}"
         out.append(contentsOf: #","controllers":{"#.utf8)
         var pieces: [String: Range<Int>] = [:]
         pieces.reserveCapacity(state.controllers.count)
         var changed: [String] = []
-        for (i, c) in state.orderedControllers.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
+        var reuse = ReuseCheck(old: previous != nil ? previousState : nil, new: state,
+                               changed: changedControllers.map(Set.init))
+        var first = true
+        var reused = 0
+        for cid in state.order {
+            guard let c = state.controllers[cid] else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
             JSON.writeString(c.id, into: &out)
             out.append(UInt8(ascii: ":"))
             let start = out.count
-            Encode.controller(c, in: state).write(into: &out)
-            if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(out[start...]) {
-                // Unchanged: not reported to a minimal reply.
+            if let previous, let old = previous.pieces[c.id], reuse.unchanged(c) {
+                out.append(contentsOf: previous.body[old])
+                reused += 1
             } else {
-                changed.append(c.id)
+                Encode.controller(c, in: state).write(into: &out)
+                if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(out[start...]) {
+                    // Unchanged: not reported to a minimal reply.
+                } else {
+                    changed.append(c.id)
+                }
             }
             pieces[c.id] = start..<out.count
         }
         out.append(contentsOf: "}}".utf8)
-        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\""), changed)
+        assert(previous == nil || out == Encode.session(id: id, version: version, createdAt: createdAt, state: state).bytes,
+               "a reused controller piece differs from its full encoding")
+        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\"", reusedPieces: reused), changed)
     }
 
-    /// Encodes `state` as version `version` from `previous` (the version the turn ran on),
-    /// encoding only the controllers in `changed` and copying every other controller's bytes,
-    /// when ``onlyChangedDiffer(old:new:changed:)`` says no other object can differ; otherwise
-    /// as ``make(id:version:createdAt:state:previous:)``, comparing every object's bytes.
-    /// - Returns: the encoding and the ids whose object changed, in the session's order.
-    static func advancing(_ previous: EncodedSession, id: String, version: Int, createdAt: String,
-                          old: SessionState, state: SessionState, changed: [String]) -> (EncodedSession, changed: [String]) {
-        guard onlyChangedDiffer(old: old, new: state, changed: changed) else {
-            return make(id: id, version: version, createdAt: createdAt, state: state, previous: previous)
-        }
-        let fresh = Set(changed)
-        var out = JSON.object(Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state)).bytes
-        out.removeLast()  // "}"
-        out.append(contentsOf: #","controllers":{"#.utf8)
-        out.reserveCapacity(previous.body.count + 256 * changed.count)
-        var pieces: [String: Range<Int>] = [:]
-        pieces.reserveCapacity(state.controllers.count)
-        for (i, cid) in state.order.enumerated() {
-            guard let c = state.controllers[cid] else { continue }
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.writeString(cid, into: &out)
-            out.append(UInt8(ascii: ":"))
-            let start = out.count
-            if !fresh.contains(cid), let old = previous.pieces[cid] {
-                out.append(contentsOf: previous.body[old])
-            } else {
-                Encode.controller(c, in: state).write(into: &out)
-            }
-            pieces[cid] = start..<out.count
-        }
-        out.append(contentsOf: "}}".utf8)
-        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\""), changed)
-    }
+    /// Whether a controller's piece is the same in `new` as in `old`, from the inputs of
+    /// ``Encode/controller(_:in:)``. Answers false whenever it cannot tell (no `old`).
+    struct ReuseCheck {
+        let old: SessionState?
+        let new: SessionState
+        /// The window's traits and the running transitions are the same.
+        let sameWindow: Bool
+        let sameTransitions: Bool
+        /// The only controllers whose own value can differ, when the caller knows (nil: compare).
+        let changed: Set<String>?
+        /// Per id: whether what it passes down to its children differs, or its chain's does.
+        private var chainChanged: [String: Bool] = [:]
 
-    /// Whether a turn from `old` to `new` can have changed the objects of `changed` only: every
-    /// field a controller's object derives from other controllers (its presenting, presented and
-    /// container ancestors, `viewInWindow`, `transitionCoordinator`, `traitCollection`, a
-    /// container's top and visible controllers) reads the window's traits and root, the running
-    /// transitions, and other controllers' links, kinds, containers, presentations and trait
-    /// overrides, never their other configuration. So when those session fields are as they
-    /// were and each changed controller is new or changed in its configuration only (trait
-    /// overrides aside), every other controller's bytes are as before.
-    static func onlyChangedDiffer(old: SessionState, new: SessionState, changed: [String]) -> Bool {
-        guard old.traits == new.traits, old.rootViewController == new.rootViewController,
-              old.transitions == new.transitions, old.options == new.options else { return false }
-        for cid in changed {
-            guard let before = old.controllers[cid] else {
-                // New: nothing else refers to it unless another controller changed to link it,
-                // and that one's links changed, which is not a configuration-only change.
-                continue
-            }
-            guard let after = new.controllers[cid],
-                  before.configuration.traitOverrides == after.configuration.traitOverrides else { return false }
-            var same = before
-            same.configuration = after.configuration
-            if same != after { return false }
+        init(old: SessionState?, new: SessionState, changed: Set<String>? = nil) {
+            self.old = old
+            self.new = new
+            self.changed = changed
+            sameWindow = old?.traits == new.traits
+            sameTransitions = old?.transitions == new.transitions
         }
-        return true
+
+        /// What a controller's piece reads from an ancestor (or from itself, for its children).
+        struct Inherited: Equatable {
+            var parent: String?
+            var presenting: String?
+            var presented: String?
+            var kind: ControllerKind
+            var traitOverrides: TraitOverrides?
+            var viewInWindow: Bool
+
+            init(_ c: Controller) {
+                parent = c.parent
+                presenting = c.presentation?.presenting
+                presented = c.presentedID
+                kind = c.kind
+                traitOverrides = c.configuration.traitOverrides
+                viewInWindow = c.viewInWindow
+            }
+        }
+
+        mutating func unchanged(_ c: Controller) -> Bool {
+            guard let old, sameWindow, let before = old.controllers[c.id], same(c.id, before, c) else { return false }
+            if let parent = c.parent, changedChain(parent) { return false }
+            if !sameTransitions, old.transitionCoordinator(c.id) != new.transitionCoordinator(c.id) { return false }
+            return true
+        }
+
+        /// Whether a controller's own value is as before: known for one the turn did not change.
+        private func same(_ id: String, _ before: Controller, _ now: Controller) -> Bool {
+            untouched(id) || before == now
+        }
+
+        /// Known not to have changed (the turn's changed controllers are given and omit it).
+        private func untouched(_ id: String) -> Bool {
+            changed.map { !$0.contains(id) } ?? false
+        }
+
+        /// Whether `id` or one of its ancestors passes something different down than before.
+        private mutating func changedChain(_ id: String) -> Bool {
+            if let known = chainChanged[id] { return known }
+            var answer = true
+            if let now = new.controllers[id], let before = old?.controllers[id],
+               untouched(id) || Inherited(now) == Inherited(before) {
+                answer = now.parent.map { changedChain($0) } ?? false
+            }
+            chainChanged[id] = answer
+            return answer
+        }
     }
 
     /// The controller `id`'s object, or nil when the session has none of that id.
