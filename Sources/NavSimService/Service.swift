@@ -9,7 +9,8 @@ import Synchronization
 /// `Sendable` (ENGINEERING.md §2.3).
 public final class NavSimService: Sendable {
     let store: SessionStore
-    let sessions = SessionRegistry()
+    /// Every session by id; their state is loaded on first use and evicted when idle past the budget.
+    let sessions: SessionRegistry
     let storyboards: StoryboardCatalog
     /// Text, DOT and SVG renderings of sessions and storyboards (docs/pictures.md).
     let pictures: Pictures
@@ -27,37 +28,54 @@ public final class NavSimService: Sendable {
     /// The largest storyboard (XML) body accepted by default: real apps ship storyboards of 2.3 MB.
     /// The parser's own document bound, so the HTTP layer and the parser agree.
     public static let maxStoryboardBytes = StoryboardParser.maximumDocumentSize
+    /// Sessions kept decoded in memory by default (`--max-loaded-sessions`): with about 10 kB of
+    /// RSS per loaded 10-controller session, 20,000 of them take some 200 MB, so 100,000 stored
+    /// sessions fit in 1 GiB with the read cache and the rest of the process.
+    public static let defaultLoadedSessions = 20_000
+    /// Bytes of encoded sessions kept for reads by default (`--session-cache-bytes`), 64 MiB.
+    public static let defaultCacheBytes = 64 << 20
 
-    /// Opens the store, applies migrations, and loads every session and storyboard.
+    /// Opens the store, applies migrations, loads every storyboard and registers every session
+    /// by id; a session's state is read from the store on its first use, so the port can open
+    /// at once however many sessions are stored.
     /// - Parameters:
     ///   - limits: what one request may create (``Limits``); the documented defaults unless given.
     ///   - tokens: when not empty, every route but `/healthz` answers 401 without one of them.
+    ///   - loadedSessions: sessions kept decoded in memory; idle ones past it are evicted and
+    ///     reload on next use.
+    ///   - cacheBytes: bytes of encoded session representations kept for reads.
     /// - Throws: the store's error when the database cannot be opened, migrated or written
     ///   (a read-only file or file system is refused here, not at the first write).
     public convenience init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
-                tokens: BearerTokens = BearerTokens([])) throws {
+                tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
+                cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
         try self.init(databasePath: databasePath, migrationsDirectory: migrationsDirectory, openAPI: openAPI,
-                      limits: limits, tokens: tokens, pictures: Pictures())
+                      limits: limits, tokens: tokens, pictures: Pictures(), loadedSessions: loadedSessions,
+                      cacheBytes: cacheBytes)
     }
 
     /// As above, with the renderer (tests give one without Graphviz, or a small cache).
     init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
-         tokens: BearerTokens = BearerTokens([]), pictures: Pictures) throws {
+         tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
+         cacheBytes: Int = NavSimService.defaultCacheBytes, readers: Int = SessionStore.defaultReaders) throws {
         self.tokens = tokens
         self.pictures = pictures
-        store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
+        let store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory, readers: readers)
+        self.store = store
+        sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions) { id in
+            try store.loadSession(id).map { stored in
+                LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
+                            version: stored.session.version, state: try Persistence.decodeState(stored))
+            }
+        }
         let batchSize = histograms.batchSize
         store.batchObserver.withLock { $0 = BatchObserver { batchSize.observe(Double($0)) } }
         self.openAPI = openAPI
         self.limits = limits
         storyboards = try StoryboardCatalog(store: store, limits: limits, pictures: pictures)
-        var loaded: [LiveSession] = []
-        for stored in try store.loadSessions() {
-            let state = try Persistence.decodeState(stored)
-            loaded.append(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
-                                      version: stored.session.version, state: state))
-        }
-        sessions.load(loaded)
+        sessions.register(ids: try store.sessionIDs())
+        // Deletions a previous run left between chunks: their rows go in the background.
+        store.resumeDeletions()
     }
 
     /// Answers one request, waiting for a deferred reply (a mutation's durable commit) before
@@ -371,13 +389,20 @@ public final class NavSimService: Sendable {
         try limits.check(state)
         let live = LiveSession(id: id, createdAt: Self.now(), version: 0, state: state)
         guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
-        do {
-            try box.live.withLock { _ throws in
+        let stored: Result<Void, Problem> = box.withLock { _ in
+            do {
+                // A session deleted under this id may still have rows waiting for their chunk.
+                try store.finishDeletion(id)
                 try commitTimed(Persistence.creation(live, events: created.events))
+                return .success(())
+            } catch {
+                return .failure(Problem.storage(error, "The session could not be stored"))
             }
-        } catch {
+        }
+        if case .failure(let problem) = stored {
+            _ = box.withLock { slot -> Result<Void, Problem> in slot = nil; return .success(()) }
             sessions.remove(id)
-            throw Problem.storage(error, "The session could not be stored")
+            throw problem
         }
         // Item 6: the root's callbacks, as `makeKeyAndVisible()` fires them.
         var reply = Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state)
@@ -390,27 +415,27 @@ public final class NavSimService: Sendable {
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
-        // In id order: the same before and after a restart (creation order is lost when the
-        // store loads the sessions), and an `after` whose session was deleted still pages on.
-        // Keyset paging on the registry's sorted ids: a binary search for `after`, then a slice.
-        let (boxes, more) = sessions.page(after: req.query["after"], limit: limit)
-        var items: [JSON] = []
-        items.reserveCapacity(boxes.count)
-        var last: String?
-        for box in boxes {
-            guard let s = box.live.withLock({ $0.map { ($0.id, $0.version, $0.createdAt) } }) else { continue }
-            items.append(.object([("id", .string(s.0)), ("version", .number(Double(s.1))), ("createdAt", .string(s.2))]))
-            last = s.0
+        // In id order: the same before and after a restart, and an `after` whose session was
+        // deleted still pages on. Keyset paging on the store's primary key (`WHERE id > ?
+        // ORDER BY id LIMIT ?`), one more row than asked telling whether more follow; the
+        // versions are the committed ones, no session is loaded for it.
+        let rows: [(id: String, version: Int, createdAt: String)]
+        do { rows = try store.sessionPage(after: req.query["after"], limit: limit + 1) } catch {
+            throw Problem.storage(error, "Sessions could not be listed")
+        }
+        let page = rows.prefix(limit)
+        let items: [JSON] = page.map { s in
+            .object([("id", .string(s.id)), ("version", .number(Double(s.version))), ("createdAt", .string(s.createdAt))])
         }
         var members: [(String, JSON)] = [("sessions", .array(items))]
-        if more, let last { members.append(("next", .string(last))) }
+        if rows.count > limit, let last = page.last { members.append(("next", .string(last.id))) }
         return Self.json(200, .object(members))
     }
 
     /// Runs `body` on the session under its lock, letting it update what the session caches.
     func withSessionMutating<T>(_ sid: String, _ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let result: Result<T, Problem> = box.live.withLock { slot in
+        let result: Result<T, Problem> = box.withLock { slot in
             guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
             defer { slot = live }
             do throws(Problem) { return .success(try body(&live)) } catch { return .failure(error) }
@@ -420,7 +445,7 @@ public final class NavSimService: Sendable {
 
     func withSession<T>(_ sid: String, _ body: (LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let result: Result<T, Problem> = box.live.withLock { live in
+        let result: Result<T, Problem> = box.withLock { live in
             guard let live else { return .failure(Problem.unknownSession(sid)) }
             do throws(Problem) { return .success(try body(live)) } catch { return .failure(error) }
         }
@@ -518,7 +543,7 @@ public final class NavSimService: Sendable {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         // After the session's queued commits, which would otherwise write its rows again.
         Self.waitForCommits(box)
-        let result: Result<Void, Problem> = box.live.withLock { live in
+        let result: Result<Void, Problem> = box.withLock { live in
             guard let current = live else { return .failure(Problem.unknownSession(sid)) }
             guard current.pending.isEmpty else {
                 return .failure(Problem.conflict("writes-pending", "Session '\(sid)' is still being written; try again."))
@@ -540,7 +565,7 @@ public final class NavSimService: Sendable {
     /// precondition; deletes are rare, commits take milliseconds).
     static func waitForCommits(_ box: SessionBox) {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while box.live.withLock({ $0?.pending.isEmpty == false }), ContinuousClock.now < deadline {
+        while box.inMemory({ $0?.pending.isEmpty == false }), ContinuousClock.now < deadline {
             usleep(500)
         }
     }
@@ -622,7 +647,7 @@ public final class NavSimService: Sendable {
         let body = try parseBody(req)
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let deferred = DeferredResponse()
-        let result: Result<Void, Problem> = box.live.withLock { slot in
+        let result: Result<Void, Problem> = box.withLock { slot in
             guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
             do {
                 // `If-Match` names the version the client last saw, which may still be pending.
@@ -693,7 +718,7 @@ public final class NavSimService: Sendable {
     /// storage problem.
     func committed(_ box: SessionBox, version: Int, _ outcome: Result<Void, any Error>, since started: ContinuousClock.Instant) {
         histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
-        let replies: [(DeferredResponse, HTTPResponse)] = box.live.withLock { slot in
+        let replies: [(DeferredResponse, HTTPResponse)] = box.inMemory { slot in
             guard slot != nil else { return [] }
             switch outcome {
             case .success:
@@ -765,7 +790,7 @@ public final class NavSimService: Sendable {
         # HELP navsim_uikit_refusals_total Operations UIKit refused (409).
         # TYPE navsim_uikit_refusals_total counter
         navsim_uikit_refusals_total \(refusalCount.load(ordering: .relaxed))
-        # HELP navsim_sessions Sessions in memory.
+        # HELP navsim_sessions Sessions stored (loaded in memory or not).
         # TYPE navsim_sessions gauge
         navsim_sessions \(sessions.count)
         # HELP navsim_store_commits_total Durable commits.
@@ -774,9 +799,9 @@ public final class NavSimService: Sendable {
         # HELP navsim_store_transactions_total SQLite transactions (group commit batches).
         # TYPE navsim_store_transactions_total counter
         navsim_store_transactions_total \(stats.batches)
-        # HELP navsim_sessions_loaded Sessions loaded in memory (the same count as navsim_sessions).
+        # HELP navsim_sessions_loaded Sessions whose state is in memory (at most --max-loaded-sessions, once idle).
         # TYPE navsim_sessions_loaded gauge
-        navsim_sessions_loaded \(sessions.count)
+        navsim_sessions_loaded \(sessions.resident.load(ordering: .relaxed))
         # HELP navsim_session_cache_bytes Bytes of encoded session representations kept for reads.
         # TYPE navsim_session_cache_bytes gauge
         navsim_session_cache_bytes \(sessions.cachedBytes.load(ordering: .relaxed))

@@ -11,7 +11,7 @@ import Testing
 /// encoding of the state.
 @Suite struct IncrementalEncodingTests {
     func live(_ h: ServiceHarness, _ sid: String) throws -> LiveSession {
-        try #require(h.service?.sessions.box(sid)?.live.withLock { $0 })
+        try #require(h.service?.sessions.box(sid)?.inMemory { $0 })
     }
 
     /// The cached representation is the full encoding of the live state.

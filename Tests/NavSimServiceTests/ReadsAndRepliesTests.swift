@@ -10,7 +10,7 @@ import Testing
 @Suite struct ReadsAndRepliesTests {
     /// The live session's state and version, read under its lock.
     func live(_ h: ServiceHarness, _ sid: String) -> LiveSession? {
-        h.service?.sessions.box(sid)?.live.withLock { $0 }
+        try? h.service?.sessions.box(sid)?.withLock { .success($0) }.get()
     }
 
     func push(_ h: ServiceHarness, _ sid: String, _ id: String, headers: [(String, String)] = []) -> ServiceReply {

@@ -185,12 +185,20 @@ public struct StoredStoryboard: Sendable, Equatable {
 /// commit is durable. Durability is the same for every caller: none is told of success before
 /// its own data has been synced.
 ///
-/// **Connections.** One writer connection, owned by a `Mutex`, does every write. A second,
-/// read-only connection in its own `Mutex` serves history pages and the start-up loads; WAL lets
-/// it read the last committed state while the writer is writing, so reads never wait for a sync.
+/// **Connections.** One writer connection, owned by a `Mutex`, does every write. A small pool of
+/// read-only connections (``defaultReaders``, each in its own `Mutex`) serves history pages,
+/// version reads, listing and the loads of sessions on first use; WAL lets them read the last
+/// committed state while the writer is writing, so reads never wait for a sync, and one long
+/// read (a `?version=N` far from a checkpoint) does not queue the others.
+///
+/// **Deleting.** ``deleteSession(_:)`` removes the session row at once and its controllers and
+/// history afterwards, a bounded chunk per transaction (``sweepDeletion(_:chunkRows:maxChunks:)``),
+/// so other sessions' commits interleave with a long session's removal.
 public final class SessionStore: Sendable {
     private let writer: Mutex<Connection>
-    private let reader: Mutex<Connection>
+    private let readers: [Reader]
+    /// Where the next read starts looking for a free reader (round robin).
+    private let nextReader = Atomic<Int>(0)
     private let queue = Mutex(CommitQueue())
     private let counters = Mutex(Counters())
     /// The one thread that writes queued commits (``enqueue(_:then:)``).
@@ -199,6 +207,16 @@ public final class SessionStore: Sendable {
     /// Sessions whose commit at the given version failed, so their followers fail too.
     private let brokenSessions = Mutex<[String: Int]>([:])
     private let injected = Mutex(Set<InjectedFailure>())
+
+    /// Ids whose session row is gone but whose controllers or history may remain (migration 0005).
+    private let pendingDeletions = Mutex(Set<String>())
+    /// Runs the chunked removals after the reply, one at a time.
+    private let deletions = DispatchQueue(label: "navsim.store.deletions")
+
+    /// Read-only connections opened unless told otherwise.
+    public static let defaultReaders = 4
+    /// Rows (controllers or history entries) removed per transaction when a session is deleted.
+    public static let deletionChunkRows = 500
 
     /// Opens (creating) the database at `path`, applies the migrations found in `migrationsDirectory`.
     ///
@@ -209,7 +227,8 @@ public final class SessionStore: Sendable {
     /// - Throws: ``SQLiteError`` if the file cannot be opened, written, or put in WAL mode;
     ///   ``MigrationError`` if the migrations are invalid, fail, or the file was written by a
     ///   newer build.
-    public init(path: String, migrationsDirectory: String) throws {
+    ///   - readers: How many read-only connections the pool holds (at least 1).
+    public init(path: String, migrationsDirectory: String, readers: Int = SessionStore.defaultReaders) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
         let writer = try Connection(path: path, durability: .full)
         // Before migrating: a database that cannot be written is refused now, naming its path.
@@ -217,9 +236,12 @@ public final class SessionStore: Sendable {
         _ = try migrator.migrate(writer)
         // Opened after the writer, which has switched the file to WAL mode and created the -wal
         // and -shm files a read-only connection cannot create itself.
-        let reader = try Connection(path: path, readOnly: true, durability: .full)
+        self.readers = try (0..<max(readers, 1)).map { _ in
+            try Reader(path: path)
+        }
+        let pending = try writer.query("SELECT session_id FROM pending_deletions").map { try $0.required("session_id") }
         self.writer = Mutex(writer)
-        self.reader = Mutex(reader)
+        pendingDeletions.withLock { $0 = Set(pending) }
     }
 
     /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
@@ -432,14 +454,96 @@ public final class SessionStore: Sendable {
         }
     }
 
-    /// Deletes a session with its controllers and history (by `ON DELETE CASCADE`); durable
-    /// before it returns. Deleting an unknown session does nothing.
+    /// Deletes a session: durable before it returns, the session row is gone (a load by id finds
+    /// nothing, listing skips it, also after a crash), and its id is recorded in
+    /// `pending_deletions` in the same transaction. Its controllers and history go afterwards, a
+    /// chunk of ``deletionChunkRows`` rows per transaction on a background queue
+    /// (``sweepDeletion(_:chunkRows:maxChunks:)``), so other sessions' commits interleave with
+    /// them. Deleting an unknown session does nothing.
     ///
     /// Not group-committed: deletions are rare, and the caller's per-session lock already orders
-    /// this after the session's last ``commit(_:)``.
-    public func deleteSession(_ id: String) throws {
-        try writer.withLock { db in
-            try db.transaction { try db.run("DELETE FROM sessions WHERE id = ?", [.text(id)]) }
+    /// this after the session's last ``commit(_:)``. Foreign keys are off for this one
+    /// transaction (under the writer's lock, so no other write sees it): with them on, deleting
+    /// the row would cascade to every child row at once.
+    ///
+    /// - Parameter sweep: false leaves the rows for a later sweep (tests of a crash between chunks).
+    public func deleteSession(_ id: String, sweep: Bool = true) throws {
+        let existed = try writer.withLock { db -> Bool in
+            try db.execute("PRAGMA foreign_keys = OFF")
+            defer { try? db.execute("PRAGMA foreign_keys = ON") }
+            return try db.transaction {
+                try db.run("DELETE FROM sessions WHERE id = ?", [.text(id)])
+                guard db.changes > 0 else { return false }
+                try db.run("INSERT OR IGNORE INTO pending_deletions (session_id) VALUES (?)", [.text(id)])
+                return true
+            }
+        }
+        guard existed else { return }
+        pendingDeletions.withLock { _ = $0.insert(id) }
+        if sweep { deletions.async { [self] in _ = try? sweepDeletion(id) } }
+    }
+
+    /// Removes what is left of deleted session `id`, at most `chunkRows` rows per transaction
+    /// (history first, then controllers), for at most `maxChunks` transactions. The transaction
+    /// that finds nothing left also drops the id from `pending_deletions`. Each chunk first checks
+    /// that the id is still pending, so a sweep never touches a session created again under the
+    /// same id after ``finishDeletion(_:)``.
+    /// - Returns: whether nothing is left (the id is no longer pending).
+    @discardableResult
+    func sweepDeletion(_ id: String, chunkRows: Int = SessionStore.deletionChunkRows, maxChunks: Int = .max) throws -> Bool {
+        var chunks = 0
+        while chunks < maxChunks {
+            chunks += 1
+            let done = try writer.withLock { db -> Bool in
+                try db.transaction {
+                    guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = ?", [.text(id)]).isEmpty else {
+                        return true
+                    }
+                    for table in ["history", "controllers"] {
+                        try db.run("DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE session_id = ? LIMIT ?)",
+                                   [.text(id), .integer(Int64(max(chunkRows, 1)))])
+                        if db.changes > 0 { return false }
+                    }
+                    try db.run("DELETE FROM pending_deletions WHERE session_id = ?", [.text(id)])
+                    return true
+                }
+            }
+            if done {
+                pendingDeletions.withLock { _ = $0.remove(id) }
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Finishes the removal of deleted session `id` now, if any is pending: a session created
+    /// again under the id must not meet its predecessor's rows. Returns at once otherwise.
+    public func finishDeletion(_ id: String) throws {
+        guard pendingDeletions.withLock({ $0.contains(id) }) else { return }
+        try sweepDeletion(id)
+    }
+
+    /// Sweeps every deletion a previous run left unfinished, on the background queue (start-up).
+    public func resumeDeletions() {
+        for id in pendingDeletions.withLock({ $0.sorted() }) {
+            deletions.async { [self] in _ = try? sweepDeletion(id) }
+        }
+    }
+
+    /// Waits until the background removals queued so far have run (tests, shutdown).
+    public func waitForDeletions() {
+        deletions.sync {}
+    }
+
+    /// The ids whose rows are still being removed.
+    var pendingDeletionIDs: Set<String> { pendingDeletions.withLock { $0 } }
+
+    /// Rows of `controllers` and `history` that carry `session`'s id (tests of the chunked delete).
+    func childRowCount(session: String) throws -> Int {
+        try read { db in
+            let c = try db.query("SELECT (SELECT count(*) FROM controllers WHERE session_id = ?1) + (SELECT count(*) FROM history WHERE session_id = ?1) AS n",
+                                 [.text(session)])
+            return Int(c.first?.int("n") ?? 0)
         }
     }
 
@@ -515,6 +619,48 @@ public final class SessionStore: Sendable {
         }
     }
 
+    /// One session with its controllers (ordered by id, as ``loadSessions()``), read in one
+    /// transaction; nil when no session has the id. What a session's first use after start-up
+    /// (or after its eviction from memory) loads.
+    public func loadSession(_ id: String) throws -> StoredSession? {
+        try read { db in
+            guard let row = try db.query("SELECT id, version, created_at, state, format FROM sessions WHERE id = ?",
+                                         [.text(id)]).first else { return nil }
+            let session = SessionRow(
+                id: try row.required("id"), version: try row.requiredInt("version"),
+                createdAt: try row.required("created_at"), state: try row.required("state"),
+                format: try row.requiredInt("format"))
+            let controllers = try db.query(
+                "SELECT id, parent, presenting, presented, body, format FROM controllers WHERE session_id = ? ORDER BY id",
+                [.text(id)]
+            ).map { row in
+                ControllerRow(
+                    id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
+                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
+            }
+            return StoredSession(session: session, controllers: controllers)
+        }
+    }
+
+    /// Every session id, ascending (the primary key's order): what start-up registers, without
+    /// reading any session's state.
+    public func sessionIDs() throws -> [String] {
+        try read { db in try db.query("SELECT id FROM sessions ORDER BY id").map { try $0.required("id") } }
+    }
+
+    /// Up to `limit` sessions (id, version, creation time) whose id sorts after `after` (all when
+    /// nil), ascending, read from the primary key's index (keyset paging: `WHERE id > ? ORDER BY
+    /// id LIMIT ?`). Ids compare as SQLite's BINARY collation does: byte by byte in UTF-8, which is
+    /// Unicode scalar order.
+    public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
+        try read { db in
+            try db.query(
+                "SELECT id, version, created_at FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
+                [.text(after ?? ""), .integer(Int64(max(limit, 0)))]
+            ).map { (try $0.required("id"), try $0.requiredInt("version"), try $0.required("created_at")) }
+        }
+    }
+
     /// A page of a session's history: entries with `version > after`, ascending, at most `limit`.
     /// Empty for an unknown session.
     public func history(session: String, after: Int, limit: Int) throws -> [HistoryRow] {
@@ -556,13 +702,16 @@ public final class SessionStore: Sendable {
         }
     }
 
-    /// Runs `body` on the reader connection inside one read transaction, so that several
-    /// queries see the same snapshot of the database.
+    /// Runs `body` on a free reader of the pool inside one read transaction, so that several
+    /// queries see the same snapshot of the database. Takes the first reader that is free,
+    /// starting round robin; when all are busy, waits for one.
     ///
     /// `BEGIN` (DEFERRED), not ``Connection/transaction(_:)``: that one starts `BEGIN IMMEDIATE`,
     /// which asks for the write lock a read-only connection cannot take.
-    private func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try reader.withLock { db in
+    func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
+        if let value = try readIfAvailable(startingAt: start, body) { return value.value }
+        return try readers[start % readers.count].connection.withLock { db in
             try db.execute("BEGIN")
             do {
                 let value = try body(db)
@@ -573,6 +722,38 @@ public final class SessionStore: Sendable {
                 throw error
             }
         }
+    }
+
+    /// As ``read(_:)`` when a reader is free; nil, without waiting, when every reader is busy
+    /// (the pool's test hook: a read inside a read proves two are in flight at once).
+    func readIfAvailable<T: Sendable>(startingAt start: Int = 0, _ body: (Connection) throws -> T) throws -> Box<T>? {
+        for i in 0..<readers.count {
+            let found = try readers[(start + i) % readers.count].connection.withLockIfAvailable { db -> Box<T> in
+                try db.execute("BEGIN")
+                do {
+                    let value = try body(db)
+                    try db.execute("COMMIT")
+                    return Box(value)
+                } catch {
+                    if db.isInTransaction { try? db.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
+    /// One read-only connection of the pool, in its own lock (a `Mutex` cannot sit in an array).
+    private final class Reader: Sendable {
+        let connection: Mutex<Connection>
+        init(path: String) throws { connection = Mutex(try Connection(path: path, readOnly: true, durability: .full)) }
+    }
+
+    /// A value returned through `withLockIfAvailable`, whose own nil means "busy".
+    struct Box<T: Sendable>: Sendable {
+        let value: T
+        init(_ value: T) { self.value = value }
     }
 
     // MARK: Metrics
