@@ -166,6 +166,9 @@ public final class NavSimService: Sendable {
         Route("PATCH", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
             try s.updateController(req, p["sid"], p["cid"])
         },
+        Route("DELETE", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
+            try s.releaseController(req, p["sid"], p["cid"])
+        },
         Route("POST", "/v1/sessions/{sid}/controllers/{cid}/{operation}") { s, req, p throws(Problem) in
             try s.perform(req, p["sid"], p["cid"], p["operation"])
         },
@@ -294,6 +297,16 @@ public final class NavSimService: Sendable {
         }
     }
 
+    /// `DELETE /v1/sessions/{sid}/controllers/{cid}`: releases a controller nothing but the client
+    /// holds, with what only it holds (`Command.release`, NavigationCore/Release.swift): 404 for an
+    /// unknown id, 409 `controller-held` naming its holders. Recorded in history like any change.
+    func releaseController(_ req: HTTPRequest, _ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid) { body, _, _ throws(Problem) in
+            _ = try BodyReader(body, allowed: [])
+            return [.release(cid)]
+        }
+    }
+
     /// A decoder for one request, whose budget starts from the `existing` controllers of the session.
     func decoder(existing: Int) -> Decoder {
         Decoder(instantiate: storyboards.instantiator, budget: SpecBudget(limits, existing: existing))
@@ -327,7 +340,8 @@ public final class NavSimService: Sendable {
         let decoder = self.decoder(existing: 0)
         let traits = try decoder.traits(r.raw("traits"), path: "traits", base: .phonePortrait)
         var options = Options()
-        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy"]) {
+        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy", "release"]) {
+            if let v = try o.enumValue("release", ReleasePolicy.self) { options.release = v }
             if let v = try o.enumValue("iOS", IOSRelease.self) { options.iOS = v }
             if let v = try o.enumValue("transitions", TransitionMode.self) { options.transitions = v }
             if let v = try o.enumValue("navTransitionPolicy", NavigationTransitionPolicy.self) { options.navTransitionPolicy = v }
@@ -633,6 +647,9 @@ public final class NavSimService: Sendable {
                     guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
                     members += Encode.resultMembers(r)
                 }
+                // What the turn dropped (NavigationCore/Release.swift); in a minimal reply these
+                // ids are also among `removed`.
+                if !outcome.released.isEmpty { members.append(("released", .from(outcome.released))) }
                 var response = Self.json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
                                          etag: encoded.etag, vary: "Prefer")
                 if minimal { response.headers.add("Preference-Applied", "return=minimal") }
@@ -709,6 +726,7 @@ extension Problem {
         case .unknownController: return .unknownController(e.message)
         case .unknownTransition: return .unknownTransition(e.message)
         case .transitionConflict: return .transitionConflict(e.message)
+        case .held: return .conflict("controller-held", e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
         case .limitExceeded:
             return .limitExceeded("callbackDepth", max: CallbackCode.maximumDepth, detail: e.message)

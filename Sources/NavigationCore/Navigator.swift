@@ -8,6 +8,9 @@ public enum Navigator {
         /// A UIKit exception or input error inside lifecycle code (``CallbackCode``): the whole
         /// turn failed, `state` is the state it started from and every outcome is this refusal.
         public var failure: Refusal?
+        /// The controllers the turn dropped from the session (Release.swift): by an explicit
+        /// release, and in `automatic` sessions those nothing holds any more at its end.
+        public var released: [ControllerID] = []
     }
 
     /// Runs `commands` as one run-loop turn: each is validated and applied in order (links change
@@ -21,6 +24,7 @@ public enum Navigator {
             // R30: a refused call changes nothing and sends nothing, completion included.
             let snapshot = engine.state
             let pendingCount = engine.pending.count
+            let releasedCount = engine.released.count
             do throws(Refusal) {
                 try engine.execute(command)
                 // A write to a controller the session lacks is the engine's bug, not the client's:
@@ -31,10 +35,12 @@ public enum Navigator {
             } catch {
                 engine.state = snapshot
                 engine.pending.removeLast(engine.pending.count - pendingCount)
+                engine.released.removeLast(engine.released.count - releasedCount)
                 engine.journal.reject(entry, error)
             }
         }
         engine.endTurn()
+        engine.releaseUnheld(before: state)
         if let failure = engine.callbacks.failure {
             let outcome: OperationOutcome
             switch failure {
@@ -43,7 +49,7 @@ public enum Navigator {
             }
             return TurnResult(state: state, outcomes: commands.map { _ in outcome }, failure: failure)
         }
-        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes)
+        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes, released: engine.released)
     }
 
     /// A single command as its own turn.
@@ -89,6 +95,11 @@ struct Engine {
     var pending: [Pending] = []
     /// Lifecycle code run so far this turn (``CallbackCode``).
     var callbacks = CallbackProgress()
+    /// Controllers written this turn through ``subscript(changing:)``: the candidates of the
+    /// automatic release (Release.swift).
+    var touched: Set<ControllerID> = []
+    /// Controllers dropped this turn, in the order they went (Release.swift).
+    var released: [ControllerID] = []
 
     init(state: SessionState) { self.state = state }
 
@@ -103,6 +114,7 @@ struct Engine {
                 return
             }
             state.controllers[id] = newValue
+            touched.insert(id)
         }
     }
 
@@ -131,6 +143,8 @@ struct Engine {
         case .createController(let spec):
             let id = try instantiate(spec)
             journal[journal.current].result.created = id
+            // Release.swift: app code keeps what it makes in a variable; the client holds it.
+            if state.options.release == .automatic { self[changing: id].isHeldByClient = true }
         case .present(let r, let vc, let style, let ts, let popover, let animated):
             _ = try existing(r)
             try present(receiver: r, ref: vc, style: style, transitionStyle: ts, popover: popover,
@@ -198,6 +212,7 @@ struct Engine {
             do { try completeTransitions(id: id) } catch { throw .input(error) }
         case .cancelTransition(let id):
             do { try cancelTransition(id: id) } catch { throw .input(error) }
+        case .release(let id): try release(id)
         }
     }
 
