@@ -140,6 +140,9 @@ enum Persistence {
         ]
         if let returned = result["returned"] { members.append(("returned", returned)) }
         if !warnings.isEmpty { members.append(("warnings", .array(warnings))) }
+        // The rules that produced the entry (docs/history.md); entries of releases that did not
+        // record it have none, and their replies stay as those releases wrote them.
+        if let rules = row.rulesVersion { members.append(("rulesVersion", .number(Double(rules)))) }
         return .object(members)
     }
 }

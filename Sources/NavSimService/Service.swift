@@ -18,6 +18,8 @@ public final class NavSimService: Sendable {
     let refusalCount = Atomic<Int>(0)
     /// Request-duration, commit-latency and batch-size histograms (`/metrics`).
     let histograms = ServiceMetrics()
+    /// Checkpoints of past versions kept decoded and encoded for `?version=N` (Storage/PastVersions.swift).
+    let pastVersions = PastVersions()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -457,8 +459,23 @@ public final class NavSimService: Sendable {
         if let reply = current.reply { return reply }
         let snapshot = current.snapshot
         let version = requested ?? snapshot.version
-        let state = replaying ? try replay(sid, to: version)
-            : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
+        // A past version's JSON: from its checkpoint's kept pieces (SessionHistory.past).
+        var past: (state: SessionState, encoded: EncodedSession)?
+        if !replaying, version != snapshot.version {
+            do {
+                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions)
+            } catch {
+                throw Problem.storage(error, "History could not be read")
+            }
+            if let past, representation == .json {
+                return Self.json(200, bytes: past.encoded.body, etag: past.encoded.etag, vary: "Accept")
+            }
+        }
+        let state: SessionState
+        if let past { state = past.state } else {
+            state = replaying ? try replay(sid, to: version)
+                : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
+        }
         let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
         guard representation != .json else {
             // A replay's answer is not the version's representation: no tag a cache could confuse with it.
@@ -577,7 +594,7 @@ public final class NavSimService: Sendable {
         let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
         do {
             // Up to the version the ETag names, even if an operation commits meanwhile.
-            let rows = try store.history(session: sid, after: after, limit: limit + 1).filter { $0.version <= version }
+            let rows = try store.history(session: sid, after: after, limit: limit + 1, checkpoints: false).filter { $0.version <= version }
             let page = rows.prefix(limit)
             var members: [(String, JSON)] = [("entries", .array(page.map(Persistence.historyJSON)))]
             if rows.count > limit, let last = page.last { members.append(("next", .number(Double(last.version)))) }

@@ -82,6 +82,53 @@ enum SessionHistory {
         }
     }
 
+    /// Version `version` of session `sid` rebuilt and encoded (`GET …?version=N`), or nil when
+    /// its rows cannot rebuild it without replay (entries of earlier releases).
+    ///
+    /// Starts from the checkpoint of `version`'s block kept in `kept`, reading only the entries
+    /// after it up to `version` (without their checkpoint column); on the block's first read the
+    /// checkpoint is decoded, encoded once and kept. The reply then encodes only the controllers
+    /// the block's entries touched up to `version`, splicing the others' pieces
+    /// (``EncodedSession/reusing(_:id:version:createdAt:state:touched:)``). So a read costs the
+    /// distance from the checkpoint, once the block was read once.
+    static func past(_ sid: String, createdAt: String, version: Int, store: SessionStore,
+                     kept: PastVersions) throws -> (state: SessionState, encoded: EncodedSession)? {
+        let first = firstRow(for: version)
+        let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)
+        let base: PastVersions.Base
+        let after: [HistoryRow]
+        if let hit = kept.base(key) {
+            base = hit
+            after = try store.history(session: sid, after: first, limit: version - first, checkpoints: false)
+        } else {
+            let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
+            guard let row = rows.first, row.version == first else { return nil }
+            let state: SessionState
+            if first == 0 {
+                state = try Persistence.decodeInitial(row)
+            } else {
+                guard let text = row.checkpoint else { return nil }
+                state = try Persistence.decode(StoredSessionState.self, text, format: row.format).domain()
+            }
+            let encoded = EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0
+            base = PastVersions.Base(version: first, state: state, encoded: encoded)
+            kept.keep(base, as: key)
+            after = Array(rows.dropFirst())
+        }
+        var state = base.state
+        var touched = Set<String>()
+        for row in after where row.version <= version {
+            guard let text = row.changes else { return nil }
+            let change = try Persistence.decode(StoredChange.self, text, format: row.format)
+            try apply(change, to: &state)
+            touched.formUnion(change.controllers.map(\.properties.id))
+            touched.formUnion(change.removed)
+        }
+        guard (after.last?.version ?? first) == version else { return nil }
+        let encoded = EncodedSession.reusing(base, id: sid, version: version, createdAt: createdAt, state: state, touched: touched)
+        return (state, encoded)
+    }
+
     /// The first version whose rows ``rebuild(_:to:)`` needs for `version`.
     static func firstRow(for version: Int) -> Int {
         version - version % checkpointInterval
