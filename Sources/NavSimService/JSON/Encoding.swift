@@ -102,7 +102,9 @@ enum Encode {
         .object([
             ("rootViewController", .from(s.rootViewController)),
             ("visibleViewController", .from(s.visibleViewController)),
-            ("viewsInWindow", .from(s.orderedControllers.map(\.id).filter(s.isViewInWindow))),
+            // By id: copying every Controller (orderedControllers) only to read its id was most
+            // of a large session's reply (issue 11, ?version=N profile).
+            ("viewsInWindow", .from(s.order.filter { s.controllers[$0] != nil && s.isViewInWindow($0) })),
         ])
     }
 

@@ -86,6 +86,17 @@ extension EncodedSession {
         out.append(contentsOf: #","controllers":{"#.utf8)
         var pieces: [String: Range<Int>] = [:]
         pieces.reserveCapacity(state.controllers.count)
+        // `id` or one of its ancestors is in `touched` (walked without building the chain).
+        func chainTouched(_ id: String) -> Bool {
+            var current: String? = id
+            var hops = 0
+            while let c = current, hops < 10_000 {
+                if touched.contains(c) { return true }
+                current = state.controllers[c]?.parent
+                hops += 1
+            }
+            return false
+        }
         var first = true
         for cid in state.order {
             guard let c = state.controllers[cid] else { continue }
@@ -94,7 +105,7 @@ extension EncodedSession {
             JSON.writeString(cid, into: &out)
             out.append(UInt8(ascii: ":"))
             let start = out.count
-            if let old = base.encoded.pieces[cid], !state.ancestors(cid).contains(where: touched.contains) {
+            if let old = base.encoded.pieces[cid], !chainTouched(cid) {
                 out.append(contentsOf: base.encoded.body[old])
             } else {
                 Encode.controller(c, in: state).write(into: &out)

@@ -72,7 +72,9 @@ enum SessionHistory {
     static func apply(_ change: StoredChange, to state: inout SessionState) throws {
         if let shell = change.shell {
             var next = try shell.domain()
-            next.controllers = state.controllers
+            // Moved, not copied: a second reference to the dictionary would make the writes
+            // below copy every controller, once per entry with a shell (most of them).
+            swap(&next.controllers, &state.controllers)
             state = next
         }
         for id in change.removed { state.controllers[id] = nil }
