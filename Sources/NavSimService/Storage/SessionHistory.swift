@@ -25,6 +25,17 @@ struct StoredChange: Codable, Equatable {
     var removed: [String]
 }
 
+/// A ``StoredChange`` read for its shell alone (the other members are skipped).
+private struct ShellOnly: Decodable {
+    var shell: StoredSessionState?
+}
+
+/// A ``StoredChange`` read without its shell.
+private struct ControllersOnly: Decodable {
+    var controllers: [StoredController]
+    var removed: [String]
+}
+
 /// How past versions are rebuilt from stored changes and checkpoints (docs/history.md).
 enum SessionHistory {
     /// Every entry whose version is a multiple of this keeps a full checkpoint (the whole stored
@@ -119,14 +130,28 @@ enum SessionHistory {
         }
         var state = base.state
         var touched = Set<String>()
-        for row in after where row.version <= version {
-            guard let text = row.changes else { return nil }
-            let change = try Persistence.decode(StoredChange.self, text, format: row.format)
-            try apply(change, to: &state)
+        let rows = after.filter { $0.version <= version }
+        guard (rows.last?.version ?? first) == version, rows.allSatisfy({ $0.changes != nil }) else { return nil }
+        // A shell replaces the whole shell, so only the last one counts: decoding every entry's
+        // (its `order` lists every controller) was most of a late version's cost.
+        for row in rows.reversed() {
+            if let shell = try Persistence.decode(ShellOnly.self, row.changes ?? "", format: row.format).shell {
+                var next = try shell.domain()
+                swap(&next.controllers, &state.controllers)
+                state = next
+                break
+            }
+        }
+        for row in rows {
+            let change = try Persistence.decode(ControllersOnly.self, row.changes ?? "", format: row.format)
+            for id in change.removed { state.controllers[id] = nil }
+            for c in change.controllers {
+                let controller = try c.domain()
+                state.controllers[controller.id] = controller
+            }
             touched.formUnion(change.controllers.map(\.properties.id))
             touched.formUnion(change.removed)
         }
-        guard (after.last?.version ?? first) == version else { return nil }
         let encoded = EncodedSession.reusing(base, id: sid, version: version, createdAt: createdAt, state: state, touched: touched)
         return (state, encoded)
     }
