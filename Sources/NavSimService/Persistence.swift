@@ -88,7 +88,8 @@ enum Persistence {
             if old.controllers[cid] == nil { inserted += 1 }
             upserts.append(try row(c))
         }
-        // The core removes no controller today; should a turn ever do so, the counts differ.
+        // Only a release (NavigationCore/Release.swift) removes controllers; the counts tell,
+        // so a turn without one never scans the order.
         let deleted = old.controllers.count + inserted == newState.controllers.count
             ? [] : old.order.filter { newState.controllers[$0] == nil }
         let before = try shell ?? Shell(old)
@@ -211,6 +212,9 @@ enum Persistence {
         ]
         if let returned = result["returned"] { members.append(("returned", returned)) }
         if !warnings.isEmpty { members.append(("warnings", .array(warnings))) }
+        // The rules that produced the entry (docs/history.md); entries of releases that did not
+        // record it have none, and their replies stay as those releases wrote them.
+        if let rules = row.rulesVersion { members.append(("rulesVersion", .number(Double(rules)))) }
         return .object(members)
     }
 }

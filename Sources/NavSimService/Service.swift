@@ -19,6 +19,8 @@ public final class NavSimService: Sendable {
     let refusalCount = Atomic<Int>(0)
     /// Request-duration, commit-latency and batch-size histograms (`/metrics`).
     let histograms = ServiceMetrics()
+    /// Checkpoints of past versions kept decoded and encoded for `?version=N` (Storage/PastVersions.swift).
+    let pastVersions = PastVersions()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -202,6 +204,9 @@ public final class NavSimService: Sendable {
         Route("PATCH", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
             try s.updateController(req, p["sid"], p["cid"])
         },
+        Route("DELETE", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
+            try s.releaseController(req, p["sid"], p["cid"])
+        },
         Route("POST", "/v1/sessions/{sid}/controllers/{cid}/{operation}") { s, req, p throws(Problem) in
             try s.perform(req, p["sid"], p["cid"], p["operation"])
         },
@@ -330,6 +335,16 @@ public final class NavSimService: Sendable {
         }
     }
 
+    /// `DELETE /v1/sessions/{sid}/controllers/{cid}`: releases a controller nothing but the client
+    /// holds, with what only it holds (`Command.release`, NavigationCore/Release.swift): 404 for an
+    /// unknown id, 409 `controller-held` naming its holders. Recorded in history like any change.
+    func releaseController(_ req: HTTPRequest, _ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid) { body, _, _ throws(Problem) in
+            _ = try BodyReader(body, allowed: [])
+            return [.release(cid)]
+        }
+    }
+
     /// A decoder for one request, whose budget starts from the `existing` controllers of the session.
     func decoder(existing: Int) -> Decoder {
         Decoder(instantiate: storyboards.instantiator, budget: SpecBudget(limits, existing: existing))
@@ -363,7 +378,8 @@ public final class NavSimService: Sendable {
         let decoder = self.decoder(existing: 0)
         let traits = try decoder.traits(r.raw("traits"), path: "traits", base: .phonePortrait)
         var options = Options()
-        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy"]) {
+        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy", "release"]) {
+            if let v = try o.enumValue("release", ReleasePolicy.self) { options.release = v }
             if let v = try o.enumValue("iOS", IOSRelease.self) { options.iOS = v }
             if let v = try o.enumValue("transitions", TransitionMode.self) { options.transitions = v }
             if let v = try o.enumValue("navTransitionPolicy", NavigationTransitionPolicy.self) { options.navTransitionPolicy = v }
@@ -488,8 +504,23 @@ public final class NavSimService: Sendable {
         if let reply = current.reply { return reply }
         let snapshot = current.snapshot
         let version = requested ?? snapshot.version
-        let state = replaying ? try replay(sid, to: version)
-            : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
+        // A past version's JSON: from its checkpoint's kept pieces (SessionHistory.past).
+        var past: (state: SessionState, encoded: EncodedSession)?
+        if !replaying, version != snapshot.version {
+            do {
+                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions)
+            } catch {
+                throw Problem.storage(error, "History could not be read")
+            }
+            if let past, representation == .json {
+                return Self.json(200, bytes: past.encoded.body, etag: past.encoded.etag, vary: "Accept")
+            }
+        }
+        let state: SessionState
+        if let past { state = past.state } else {
+            state = replaying ? try replay(sid, to: version)
+                : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
+        }
         let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
         guard representation != .json else {
             // A replay's answer is not the version's representation: no tag a cache could confuse with it.
@@ -623,7 +654,7 @@ public final class NavSimService: Sendable {
         let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
         do {
             // Up to the version the ETag names, even if an operation commits meanwhile.
-            let rows = try store.history(session: sid, after: after, limit: limit + 1).filter { $0.version <= version }
+            let rows = try store.history(session: sid, after: after, limit: limit + 1, checkpoints: false).filter { $0.version <= version }
             let page = rows.prefix(limit)
             var members: [(String, JSON)] = [("entries", .array(page.map(Persistence.historyJSON)))]
             if rows.count > limit, let last = page.last { members.append(("next", .number(Double(last.version)))) }
@@ -752,6 +783,9 @@ public final class NavSimService: Sendable {
             guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
             members += Encode.resultMembers(r)
         }
+        // What the turn dropped (NavigationCore/Release.swift); in a minimal reply these ids are
+        // also among `removed`.
+        if !outcome.released.isEmpty { members.append(("released", .from(outcome.released))) }
         var response = json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
                             etag: encoded.etag, vary: "Prefer")
         if minimal { response.headers.add("Preference-Applied", "return=minimal") }
@@ -821,6 +855,7 @@ extension Problem {
         case .unknownController: return .unknownController(e.message)
         case .unknownTransition: return .unknownTransition(e.message)
         case .transitionConflict: return .transitionConflict(e.message)
+        case .held: return .conflict("controller-held", e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
         case .limitExceeded:
             let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth

@@ -126,6 +126,7 @@ extension Command {
         case .tapTab(let r, let i, let v): return .tapTab(receiver: m(r), index: i, viewController: v)
         case .addChild(let r, let v): return .addChild(receiver: m(r), viewController: v)
         case .removeFromParent(let r): return .removeFromParent(receiver: m(r))
+        case .release(let r): return .release(m(r))
         case .willMove(let r, let p): return .willMove(receiver: m(r), toParent: p.map(m))
         case .didMove(let r, let p): return .didMove(receiver: m(r), toParent: p.map(m))
         case .addSubview(let r, let v, let a): return .addSubview(receiver: m(r), viewController: m(v), animated: a)

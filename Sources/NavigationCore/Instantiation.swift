@@ -34,9 +34,9 @@ extension Engine {
     }
 
     mutating func insert(_ c: Controller) {
-        touched.insert(c.id)
         state.controllers[c.id] = c
         state.order.append(c.id)
+        touched.insert(c.id)
     }
 
     /// R2: an existing controller used inside a new container must be free: no parent, not

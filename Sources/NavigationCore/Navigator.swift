@@ -16,6 +16,9 @@ public enum Navigator {
         /// The storyboard segues lifecycle code performed, with the destinations they were given,
         /// in the order asked (``SegueDestinations``): what a replay of the turn needs.
         public var resolvedSegues: [Command] = []
+        /// The controllers the turn dropped from the session (Release.swift): by an explicit
+        /// release, and in `automatic` sessions those nothing holds any more at its end.
+        public var released: [ControllerID] = []
     }
 
     /// Runs `commands` as one run-loop turn: each is validated and applied in order (links change
@@ -31,6 +34,7 @@ public enum Navigator {
             // R30: a refused call changes nothing and sends nothing, completion included.
             let snapshot = engine.state
             let pendingCount = engine.pending.count
+            let releasedCount = engine.released.count
             do throws(Refusal) {
                 try engine.execute(command)
                 // A write to a controller the session lacks is the engine's bug, not the client's:
@@ -41,10 +45,12 @@ public enum Navigator {
             } catch {
                 engine.state = snapshot
                 engine.pending.removeLast(engine.pending.count - pendingCount)
+                engine.released.removeLast(engine.released.count - releasedCount)
                 engine.journal.reject(entry, error)
             }
         }
         engine.endTurn()
+        engine.releaseUnheld(before: state)
         if let failure = engine.callbacks.failure {
             let outcome: OperationOutcome
             switch failure {
@@ -55,7 +61,7 @@ public enum Navigator {
         }
         return TurnResult(state: engine.state, outcomes: engine.journal.outcomes,
                           changedControllers: engine.changedControllers(since: state),
-                          resolvedSegues: engine.callbacks.resolvedSegues)
+                          resolvedSegues: engine.callbacks.resolvedSegues, released: engine.released)
     }
 
     /// A single command as its own turn.
@@ -104,8 +110,11 @@ struct Engine {
     /// Lifecycle code run so far this turn (``CallbackCode``).
     var callbacks = CallbackProgress()
     /// Every controller id written to or inserted this turn, rolled-back writes included: a
-    /// superset of what changed, narrowed by ``changedControllers(since:)``.
+    /// superset of what changed, narrowed by ``changedControllers(since:)``, and the candidates
+    /// of the automatic release (Release.swift).
     var touched: Set<ControllerID> = []
+    /// Controllers dropped this turn, in the order they went (Release.swift).
+    var released: [ControllerID] = []
 
     init(state: SessionState) { self.state = state }
 
@@ -128,8 +137,8 @@ struct Engine {
                 journal[journal.current].invariantFailures.append(id)
                 return
             }
-            touched.insert(id)
             state.controllers[id] = newValue
+            touched.insert(id)
         }
     }
 
@@ -158,6 +167,8 @@ struct Engine {
         case .createController(let spec):
             let id = try instantiate(spec)
             journal[journal.current].result.created = id
+            // Release.swift: app code keeps what it makes in a variable; the client holds it.
+            if state.options.release == .automatic { self[changing: id].isHeldByClient = true }
         case .present(let r, let vc, let style, let ts, let popover, let animated):
             _ = try existing(r)
             try present(receiver: r, ref: vc, style: style, transitionStyle: ts, popover: popover,
@@ -225,6 +236,7 @@ struct Engine {
             do { try completeTransitions(id: id) } catch { throw .input(error) }
         case .cancelTransition(let id):
             do { try cancelTransition(id: id) } catch { throw .input(error) }
+        case .release(let id): try release(id)
         }
     }
 

@@ -387,7 +387,7 @@ struct BadInputTests {
             ("PUT", "/v1/sessions/s", ["GET", "HEAD", "PATCH", "DELETE"]),
             ("GET", "/v1/sessions/s/rootViewController", ["PUT"]),
             ("GET", "/v1/sessions/s/controllers", ["POST"]),
-            ("DELETE", "/v1/sessions/s/controllers/nav", ["GET", "HEAD", "PATCH"]),
+            ("PUT", "/v1/sessions/s/controllers/nav", ["GET", "HEAD", "PATCH", "DELETE"]),
             ("GET", "/v1/sessions/s/controllers/nav/push", ["POST"]),
             ("GET", "/v1/sessions/s/turns", ["POST"]),
             ("DELETE", "/v1/sessions/s/history", ["GET", "HEAD"]),

@@ -166,3 +166,18 @@ func presentationRecord(_ presenting: ControllerID, source: ControllerID? = nil,
                  transitionStyle: transitionStyle, contextViewController: context,
                  removesPresenterView: removesPresenterView, popover: popover, state: state)
 }
+
+extension SessionState {
+    /// Controllers the command drops from the session (Release.swift): gone from `controllers`
+    /// and from the creation order.
+    mutating func released(_ ids: ControllerID..., sourceLocation: SourceLocation = #_sourceLocation) {
+        for id in ids {
+            guard controllers[id] != nil else {
+                Issue.record("the expected release names \(id), which is not in the state", sourceLocation: sourceLocation)
+                continue
+            }
+            controllers[id] = nil
+            order.removeAll { $0 == id }
+        }
+    }
+}

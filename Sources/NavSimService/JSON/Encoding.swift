@@ -89,7 +89,10 @@ enum Encode {
             ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
             ("traits", traits(s.traits)),
             ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue)),
-                                 ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))])),
+                                 ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))]
+                                // Release.swift: shown only when not the default, so replies of
+                                // `manual` sessions keep the bytes earlier releases sent.
+                                + (s.options.release == .manual ? [] : [("release", .string(s.options.release.rawValue))]))),
             ("window", window(s)),
         ]
     }

@@ -662,12 +662,15 @@ public final class SessionStore: Sendable {
     }
 
     /// A page of a session's history: entries with `version > after`, ascending, at most `limit`.
-    /// Empty for an unknown session.
-    public func history(session: String, after: Int, limit: Int) throws -> [HistoryRow] {
+    /// Empty for an unknown session. Without `checkpoints` the rows' `checkpoint` is nil and the
+    /// column (a whole state every 64th entry) is not read: history pages and rebuilds that
+    /// start from a kept checkpoint do not use it.
+    public func history(session: String, after: Int, limit: Int, checkpoints: Bool = true) throws -> [HistoryRow] {
         try read { db in
             try db.query(
                 """
-                SELECT version, at, method, path, body, command, result, format, changes, checkpoint, rules_version
+                SELECT version, at, method, path, body, command, result, format, changes,
+                       \(checkpoints ? "checkpoint" : "NULL AS checkpoint"), rules_version
                 FROM history WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?
                 """,
                 [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]

@@ -66,6 +66,8 @@ struct StoredOptions: Codable, Equatable {
     var transitions: String
     /// Absent in sessions written before R81's option existed.
     var navTransitionPolicy: String?
+    /// `ReleasePolicy`; absent for `manual` (and in sessions written before the option existed).
+    var release: String? = nil
 }
 
 // MARK: - Controllers
@@ -100,6 +102,8 @@ struct StoredController: Equatable {
         var viewAddedToParent: Bool
         var isMoreNavigationController: Bool
         var segues: [StoredSegue]
+        /// `Controller.isHeldByClient`; absent when false (and in rows written before it existed).
+        var heldByClient: Bool? = nil
     }
 }
 
@@ -360,6 +364,7 @@ enum StoredCommand: Codable, Equatable {
     case setTraits(StoredTraits)
     case completeTransition(id: String?)
     case cancelTransition(id: String)
+    case release(id: String)
 }
 
 indirect enum StoredControllerRef: Codable, Equatable {
