@@ -3,7 +3,13 @@
 # and not part of .ci/run or test.sh. Needs wrk and a C compiler (scripts/install-bench-prereqs.sh
 # installs them); installs nothing itself. Loopback only; about 4 minutes, --quick about 1.
 #
-#   scripts/bench.sh [--quick] [--rounds N] [--seconds S]
+#   scripts/bench.sh [--quick] [--rounds N] [--seconds S] [--skip-scale | --scale-only]
+#
+# After those figures, scale_figures runs scripts/bench/scale.py: restart and RSS at 50,000 and
+# 100,000 sessions of 10 controllers (seeded by copying one session's rows with SQL), a DELETE of
+# a 10,000-entry session beside other writers, history pages beside ?version=N loops. That part
+# takes about 5 more minutes (--quick: 5,000 / 10,000 sessions); --skip-scale leaves it out,
+# --scale-only runs only it. BENCH_SCALE_ARGS passes more options to scale.py (--skip-big, …).
 #
 # Builds the release binary, compiles the anchors (scripts/bench/raw_mhd.c against libmicrohttpd,
 # scripts/bench/naive_sqlite.c against libsqlite3) into a temporary folder, then runs
@@ -14,6 +20,23 @@ cd "$(dirname "$0")/.."
 for tool in wrk cc python3 pkg-config; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing; run scripts/install-bench-prereqs.sh" >&2; exit 1; }
 done
+main_args=() scale=1 main=1
+for arg in "$@"; do
+  case "$arg" in
+    --skip-scale) scale=0 ;;
+    --scale-only) main=0 ;;
+    *) main_args+=("$arg") ;;
+  esac
+done
+
+# Restart, memory, chunked delete and the reader pool (issue 11): scripts/bench/scale.py.
+scale_figures() {
+  local quick=()
+  for arg in "${main_args[@]}"; do [[ "$arg" == --quick ]] && quick=(--quick); done
+  # shellcheck disable=SC2086  # BENCH_SCALE_ARGS is a list of options
+  timeout 1200 python3 scripts/bench/scale.py --navsim .build/release/navsim "${quick[@]}" ${BENCH_SCALE_ARGS:-}
+}
+
 swift build -c release >&2
 export NAVSIM_MIGRATIONS=${NAVSIM_MIGRATIONS:-$PWD/migrations}
 tmp=$(mktemp -d)
@@ -21,5 +44,8 @@ trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/raw_mhd" scripts/bench/raw_mhd.c $(pkg-config --cflags --libs libmicrohttpd)
 cc -O2 -o "$tmp/naive_sqlite" scripts/bench/naive_sqlite.c $(pkg-config --cflags --libs sqlite3)
 # Ten minutes at most, whatever happens.
-timeout 600 python3 scripts/bench/bench.py --navsim .build/release/navsim --raw "$tmp/raw_mhd" \
-  --naive "$tmp/naive_sqlite" "$@"
+if (( main )); then
+  timeout 600 python3 scripts/bench/bench.py --navsim .build/release/navsim --raw "$tmp/raw_mhd" \
+    --naive "$tmp/naive_sqlite" "${main_args[@]}"
+fi
+if (( scale )); then scale_figures; fi

@@ -53,11 +53,20 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// Set: the reply comes later, through this (``DeferredResponse``); the other fields are
+    /// not sent, and the connection is suspended until it completes.
+    public var deferred: DeferredResponse?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A reply that ``DeferredResponse/complete(_:)`` delivers later.
+    public init(deferred: DeferredResponse) {
+        self.init(status: 202)
+        self.deferred = deferred
     }
 }
 
@@ -69,5 +78,7 @@ public typealias HTTPScreen = @Sendable (HTTPRequest) -> HTTPResponse?
 
 /// Turns a request into a response. Called on one of libmicrohttpd's pool threads, so it must
 /// be thread-safe and synchronous; while it blocks, the other connections of that thread wait.
+/// A reply that must wait for something (a durable commit) is returned as
+/// ``HTTPResponse/init(deferred:)`` instead of blocking.
 /// It must not call `HTTPServer.stop` (stop joins the thread the handler runs on).
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse

@@ -88,7 +88,9 @@ public final class HTTPServer: Sendable {
         log.initialize(to: mhd_shim_log())
 
         // ITC: MHD_quiesce_daemon returns -1 without it (ENGINEERING.md §1.6).
+        // ALLOW_SUSPEND_RESUME: deferred replies (``DeferredResponse``) suspend their connection.
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let started: OpaquePointer? = withUnsafePointer(to: &address) { addressPointer in
             var options = mhd_shim_config(
                 flags: flags,
@@ -130,6 +132,8 @@ public final class HTTPServer: Sendable {
     /// connections) and closes the listening socket. In-flight work is counted per request,
     /// not per connection, because idle keep-alive connections never finish on their own
     /// (ENGINEERING.md §1.6). Replies sent while draining carry `Connection: close`.
+    /// A deferred reply still pending at `drainTimeout` is answered 503 and its connection
+    /// resumed: `MHD_stop_daemon` must not find one suspended.
     /// Must not be called from inside the handler: stopping joins the handler's thread.
     public func stop(drainTimeout: Duration = .seconds(5)) {
         daemon.withLock { handle in
@@ -142,6 +146,13 @@ public final class HTTPServer: Sendable {
             let deadline = clock.now.advanced(by: drainTimeout)
             while context.inFlight.load(ordering: .acquiring) > 0, clock.now < deadline {
                 usleep(2_000)
+            }
+            // Replies still pending get a 503 and every suspended connection is resumed:
+            // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). Then a bounded
+            // wait (2 s: pool threads on a loaded machine) lets them send those replies.
+            if context.resumeAll(with: stoppingReply) > 0 {
+                let sent = clock.now.advanced(by: .seconds(2))
+                while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
             }
             MHD_stop_daemon(current.raw)
             if listenSocket >= 0 {
@@ -160,6 +171,11 @@ public final class HTTPServer: Sendable {
     /// Connections closed so far because their header section (or whole request) missed its
     /// deadline (``HTTPServerConfiguration/headerTimeoutSeconds``, ``HTTPServerConfiguration/requestTimeoutSeconds``).
     public var connectionsClosedLate: Int { context.deadlines.reaped.load(ordering: .relaxed) }
+
+    /// Connections suspended now, waiting for a ``DeferredResponse``.
+    public var suspendedConnections: Int { context.suspendedCount }
+    /// Reply bodies libmicrohttpd still holds (sent from the reply's own bytes, not copied).
+    var lentResponseBodies: Int { context.lentBodies.load(ordering: .relaxed) }
 }
 
 /// The process's file-descriptor limit (`RLIMIT_NOFILE`), which bounds the connections a

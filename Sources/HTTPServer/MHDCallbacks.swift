@@ -11,6 +11,11 @@ final class ServerContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set by `stop`; replies then ask the client to close.
     let closing = Atomic<Bool>(false)
+    /// Connections suspended while their ``DeferredResponse`` is pending.
+    let suspended = Mutex(SuspendedConnections())
+    /// Reply bodies lent to libmicrohttpd and not yet given back (``ResponseBytes``); 0 once
+    /// the daemon has stopped, or a response leaked.
+    let lentBodies = Atomic<Int>(0)
 
     init(handler: @escaping HTTPHandler, screen: HTTPScreen?, limits: HTTPServerConfiguration) {
         self.handler = handler
@@ -19,6 +24,69 @@ final class ServerContext: Sendable {
         deadlines = ConnectionDeadlines(headerSeconds: limits.headerTimeoutSeconds,
                                         requestSeconds: limits.requestTimeoutSeconds)
     }
+}
+
+/// The connections suspended on a ``DeferredResponse``, by token. A connection is kept as its
+/// address (`Int(bitPattern:)`), a plain integer, so no pointer crosses threads as a value; it
+/// is turned back into the pointer only under the lock, to resume it. An entry leaves the table
+/// exactly when `MHD_resume_connection` is called for it, and `stop` empties the table (every
+/// reply completed, every connection resumed) before `MHD_stop_daemon`, which must not find a
+/// suspended connection (ENGINEERING.md §1.1, §1.6).
+struct SuspendedConnections {
+    var connections: [Int: Int] = [:]
+    var replies: [Int: DeferredResponse] = [:]
+    var nextToken = 0
+    /// Set by `stop` once the table is empty: nothing may be suspended any more.
+    var stopped = false
+}
+
+extension ServerContext {
+    /// Suspends `connection` until `deferred` completes; false (nothing suspended) once the
+    /// server is stopping. Call from the access handler only (MHD_suspend_connection's rule).
+    func suspend(_ connection: OpaquePointer, until deferred: DeferredResponse) -> Bool {
+        let token = suspended.withLock { table -> Int? in
+            guard !table.stopped else { return nil }
+            let token = table.nextToken
+            table.nextToken += 1
+            MHD_suspend_connection(connection)
+            table.connections[token] = Int(bitPattern: connection)
+            table.replies[token] = deferred
+            return token
+        }
+        guard let token else { return false }
+        // Possibly at once, on this thread: the connection is resumed on its next turn.
+        deferred.whenComplete { [self] in resume(token) }
+        return true
+    }
+
+    /// Resumes the connection of `token`, if it is still suspended; any thread.
+    func resume(_ token: Int) {
+        suspended.withLock { table in
+            guard let address = table.connections.removeValue(forKey: token) else { return }
+            table.replies[token] = nil
+            if let connection = OpaquePointer(bitPattern: address) { MHD_resume_connection(connection) }
+        }
+    }
+
+    /// For `stop`: answers every pending reply with `reply` (which resumes its connection) and
+    /// refuses suspensions from now on. Returns how many were still pending.
+    func resumeAll(with reply: HTTPResponse) -> Int {
+        let pending = suspended.withLock { Array($0.replies.values) }
+        for deferred in pending { deferred.complete(reply) }
+        suspended.withLock { table in
+            table.stopped = true
+            // Completed meanwhile by another thread and not yet resumed: resume here.
+            for (_, address) in table.connections {
+                if let connection = OpaquePointer(bitPattern: address) { MHD_resume_connection(connection) }
+            }
+            table.connections.removeAll()
+            table.replies.removeAll()
+        }
+        return pending.count
+    }
+
+    /// Connections suspended now.
+    var suspendedCount: Int { suspended.withLock { $0.connections.count } }
 }
 
 /// One request that needs state across access-handler calls, stored in `*req_cls` as a +1
@@ -32,6 +100,9 @@ private final class RequestState {
     /// The screen's answer; sent once the body has been discarded.
     var refusal: HTTPResponse?
     var discarded = 0
+    /// The handler's reply, pending while the connection is suspended; queued when
+    /// libmicrohttpd calls again after `MHD_resume_connection`.
+    var deferred: DeferredResponse?
 
     init(limit: Int) {
         self.limit = limit
@@ -100,20 +171,34 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         return .YES
     }
 
-    // Call 3: the request is complete.
-    connectionClock(connection)?.requestReceived()
+    // Call 3: the request is complete (or, with a deferred reply, its connection was resumed).
     if state == noBodyYet {
+        connectionClock(connection)?.requestReceived()
         return respond(context, connection, url, method, body: [],
-                       limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")))
+                       limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")), reqCls: reqCls)
     }
     let body = Unmanaged<RequestState>.fromOpaque(state).takeUnretainedValue()
+    if let deferred = body.deferred {
+        guard let reply = deferred.response else {
+            // Resumed before the reply exists (not expected): wait again.
+            return context.suspend(connection, until: deferred) ? .YES
+                : queue(context, connection, stoppingReply, close: true)
+        }
+        body.deferred = nil
+        return queue(context, connection, reply, close: body.tooLarge)
+    }
+    connectionClock(connection)?.requestReceived()
     if let refusal = body.refusal {
         return queue(context, connection, refusal, close: body.tooLarge)
     }
     var bytes: [UInt8] = []
     swap(&bytes, &body.bytes)
-    return respond(context, connection, url, method, body: bytes, limit: body.limit, tooLarge: body.tooLarge)
+    return respond(context, connection, url, method, body: bytes, limit: body.limit, tooLarge: body.tooLarge,
+                   reqCls: reqCls)
 }
+
+/// What a request whose reply was still pending gets when the server stops (RFC 9110 §15.6.4).
+let stoppingReply = transportProblem(503, "Service Unavailable", "The server stopped before the reply was ready.")
 
 /// Call 1: the header section is in. Checks framing, runs the screen, checks the announced size.
 private func head(_ context: ServerContext, _ connection: OpaquePointer,
@@ -157,7 +242,7 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
     }
     if let length, length > limit {
         if waitsForContinue || beyondDiscard {
-            return respond(context, connection, url, method, body: [], limit: limit, tooLarge: true)
+            return respond(context, connection, url, method, body: [], limit: limit, tooLarge: true, reqCls: reqCls)
         }
         let state = RequestState(limit: limit)
         state.tooLarge = true
@@ -179,7 +264,7 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, reqCl
 }
 
 /// A problem+json (RFC 9457) for errors the transport finds before any handler runs.
-private func transportProblem(_ status: Int, _ title: String, _ detail: String) -> HTTPResponse {
+func transportProblem(_ status: Int, _ title: String, _ detail: String) -> HTTPResponse {
     let body = #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)"}"#
     return HTTPResponse(status: status, headers: ["Content-Type": "application/problem+json"], body: Array(body.utf8))
 }
@@ -197,27 +282,52 @@ private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _
 }
 
 /// Builds the request, runs the handler, queues its reply. An oversized body closes the
-/// connection after the reply.
+/// connection after the reply. A deferred reply suspends the connection instead; the request
+/// state in `*req_cls` (allocated now for a bodiless request) holds it until libmicrohttpd
+/// calls again after the resume.
 private func respond(
     _ context: ServerContext, _ connection: OpaquePointer,
     _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-    body: [UInt8], limit: Int, tooLarge: Bool = false
+    body: [UInt8], limit: Int, tooLarge: Bool = false,
+    reqCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 ) -> MHD_Result {
     let reply = context.handler(request(connection, url, method, body: body, limit: limit, tooLarge: tooLarge))
-    return queue(context, connection, reply, close: tooLarge)
+    guard let deferred = reply.deferred else { return queue(context, connection, reply, close: tooLarge) }
+    let state: RequestState
+    if let raw = reqCls.pointee, raw != noBodyYet {
+        state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    } else {
+        state = RequestState(limit: limit)
+        reqCls.pointee = Unmanaged.passRetained(state).toOpaque()
+    }
+    state.tooLarge = tooLarge
+    state.deferred = deferred
+    guard context.suspend(connection, until: deferred) else {
+        state.deferred = nil
+        return queue(context, connection, stoppingReply, close: true)
+    }
+    return .YES
 }
 
-/// Queues `reply` (copied: `MHD_RESPMEM_MUST_COPY`), asking the client to close when `close`
-/// is set or the server is stopping.
+/// Queues `reply`, asking the client to close when `close` is set or the server is stopping.
+///
+/// The body is not copied: libmicrohttpd sends it from the array's own storage
+/// (`MHD_create_response_from_buffer_with_free_callback_cls`, in 0.9.75's header), which a
+/// ``ResponseBytes`` keeps alive until libmicrohttpd calls `releaseResponseBytes` as it destroys
+/// the response, after the last byte is sent or the connection is gone. A cached session body is
+/// then sent from the cache's own bytes (issue 11).
 private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ reply: HTTPResponse,
                    close: Bool) -> MHD_Result {
-    let created = reply.body.withUnsafeBytes { bytes -> OpaquePointer? in
-        if let base = bytes.baseAddress {
-            return MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: base),
-                                                   .RESPMEM_MUST_COPY)
-        }
+    let created: OpaquePointer?
+    if reply.body.isEmpty {
         var none: UInt8 = 0
-        return MHD_create_response_from_buffer(0, &none, .RESPMEM_MUST_COPY)
+        created = MHD_create_response_from_buffer(0, &none, .RESPMEM_MUST_COPY)
+    } else {
+        let holder = ResponseBytes(reply.body, context)
+        let retained = Unmanaged.passRetained(holder).toOpaque()
+        created = MHD_create_response_from_buffer_with_free_callback_cls(
+            holder.bytes.count, holder.address, releaseResponseBytes, retained)
+        if created == nil { Unmanaged<ResponseBytes>.fromOpaque(retained).release() }
     }
     guard let response = created else { return .NO }
     defer { MHD_destroy_response(response) }
@@ -230,6 +340,34 @@ private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ repl
     }
     let status = (200...999).contains(reply.status) ? UInt32(reply.status) : 500
     return MHD_queue_response(connection, status, response)
+}
+
+/// A reply body lent to libmicrohttpd: a +1 reference from `queue` until `releaseResponseBytes`.
+///
+/// `bytes` is a `let` that nothing mutates, so its storage is neither reallocated nor copied on
+/// write while this object holds it, and the elements stay at `address`, taken once from
+/// `withUnsafeBytes` (never empty here: `queue` sends an empty body another way).
+private final class ResponseBytes {
+    let bytes: [UInt8]
+    let address: UnsafeMutableRawPointer?
+    /// Counts the lent bodies (``ServerContext/lentBodies``).
+    let context: ServerContext
+
+    init(_ bytes: [UInt8], _ context: ServerContext) {
+        self.bytes = bytes
+        self.context = context
+        address = self.bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
+        context.lentBodies.add(1, ordering: .relaxed)
+    }
+
+    deinit { context.lentBodies.subtract(1, ordering: .relaxed) }
+}
+
+/// `MHD_ContentReaderFreeCallback` of a response made by `queue`: libmicrohttpd is done with the
+/// body, so the reference taken for it goes.
+private let releaseResponseBytes: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<ResponseBytes>.fromOpaque(cls).release()
 }
 
 /// The first value of a request header field, or `nil`.

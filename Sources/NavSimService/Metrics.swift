@@ -40,12 +40,17 @@ final class HistogramFamily: Sendable {
             index = i
             break
         }
+        let width = bounds.count + 1
         series.withLock { all in
-            if all[labels] == nil { all[labels] = Series(buckets: Array(repeating: 0, count: bounds.count + 1)) }
-            all[labels]!.buckets[index] += 1
-            all[labels]!.sum += value
-            all[labels]!.count += 1
+            // One hash of the label set per observation, not one per field.
+            Self.record(&all[labels, default: Series(buckets: Array(repeating: 0, count: width))], index, value)
         }
+    }
+
+    private static func record(_ series: inout Series, _ index: Int, _ value: Double) {
+        series.buckets[index] += 1
+        series.sum += value
+        series.count += 1
     }
 
     /// `# HELP`, `# TYPE … histogram` and every series' lines, label sets in sorted order.

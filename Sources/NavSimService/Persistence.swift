@@ -20,6 +20,11 @@ enum Persistence {
         String(decoding: try encoder().encode(value), as: UTF8.self)
     }
 
+    /// `[]`, or the ids as a JSON array, as ``encoder()`` writes `[String]`.
+    static func text(_ ids: [String]) throws -> String {
+        ids.isEmpty ? "[]" : String(decoding: try encoder().encode(ids), as: UTF8.self)
+    }
+
     /// The session row's `state`: the session without its controllers.
     static func sessionText(_ state: SessionState) throws -> String {
         try text(StoredSessionState(state, withControllers: false))
@@ -47,29 +52,81 @@ enum Persistence {
             deletedControllers: [], history: initial)
     }
 
-    /// One accepted request: the changed controllers only, the new version and the history entry.
-    static func commit(for live: LiveSession, newState: SessionState, version: Int, at: String, request: HTTPRequest,
-                       body: JSON, commands: [Command], result: JSON) throws -> SessionCommit {
-        var upserts: [ControllerRow] = []
-        var changed: [StoredController] = []
-        for c in newState.orderedControllers where live.state.controllers[c.id] != c {
-            // One conversion serves the controller's row and the entry's change-set.
-            let stored = StoredController(c)
-            upserts.append(ControllerRow(id: c.id, parent: c.parent, presenting: c.presentation?.presenting,
-                                         presented: c.presentedID, body: try text(stored)))
-            changed.append(stored)
+    /// The session row's `state` of some version, kept beside it so the next commit need not
+    /// convert and encode it again when the turn left the session's own fields alone.
+    struct Shell: Sendable {
+        var stored: StoredSessionState
+        var text: String
+
+        init(_ state: SessionState) throws {
+            stored = StoredSessionState(state, withControllers: false)
+            text = try Persistence.text(stored)
         }
-        let deleted = live.state.order.filter { newState.controllers[$0] == nil }
-        let change = SessionHistory.change(from: live.state, to: newState, upserted: changed, removed: deleted)
+
+        init(stored: StoredSessionState, text: String) {
+            self.stored = stored
+            self.text = text
+        }
+    }
+
+    /// One accepted request: the controllers the turn changed (`changed`, from the core's
+    /// ``Navigator/TurnResult/changedControllers``, never a comparison of every controller),
+    /// the new version and the history entry. Each changed controller is converted and encoded
+    /// once; its text serves both its row and the entry's change-set, which is spliced from
+    /// those texts (the same bytes `JSONEncoder` writes for a ``StoredChange``).
+    /// - Parameters:
+    ///   - old: the state the turn ran on (the session's applied head); `shell` its row state, if known.
+    /// - Returns: the commit and the new version's row state, for the next commit.
+    static func commit(id: String, createdAt: String, old: SessionState, shell: Shell?, newState: SessionState,
+                       changed: [ControllerID], version: Int, at: String, request: HTTPRequest,
+                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: JSON) throws -> (SessionCommit, Shell) {
+        var upserts: [ControllerRow] = []
+        upserts.reserveCapacity(changed.count)
+        var inserted = 0
+        for cid in changed {
+            guard let c = newState.controllers[cid] else { continue }
+            if old.controllers[cid] == nil { inserted += 1 }
+            upserts.append(try row(c))
+        }
+        // Only a release (NavigationCore/Release.swift) removes controllers; the counts tell,
+        // so a turn without one never scans the order.
+        let deleted = old.controllers.count + inserted == newState.controllers.count
+            ? [] : old.order.filter { newState.controllers[$0] == nil }
+        let before = try shell ?? Shell(old)
+        let afterStored = StoredSessionState(newState, withControllers: false)
+        let after = afterStored == before.stored ? before : Shell(stored: afterStored, text: try text(afterStored))
+        let change = changeText(upserts: upserts, removed: try text(deleted),
+                                shell: afterStored == before.stored ? nil : after.text)
         let checkpoint = SessionHistory.keepsCheckpoint(version)
             ? try text(StoredSessionState(newState, withControllers: true)) : nil
         let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
                                body: request.body.isEmpty ? nil : body.text,
-                               command: try text(commands.map(StoredCommand.init)), result: result.text,
-                               changes: try text(change), checkpoint: checkpoint, rulesVersion: RulesVersion.current)
-        return SessionCommit(
-            session: SessionRow(id: live.id, version: version, createdAt: live.createdAt, state: try sessionText(newState)),
+                               command: try commandText(commands, resolvedSegues: resolvedSegues), result: result.text,
+                               changes: change, checkpoint: checkpoint, rulesVersion: RulesVersion.current)
+        let commit = SessionCommit(
+            session: SessionRow(id: id, version: version, createdAt: createdAt, state: after.text),
             upsertedControllers: upserts, deletedControllers: deleted, history: entry)
+        return (commit, after)
+    }
+
+    /// A ``StoredChange``'s text from texts already encoded: keys in sorted order
+    /// (`controllers`, `removed`, `shell`), as ``encoder()`` writes them, so
+    /// `decode(StoredChange.self, …)` reads it back as the value it stands for.
+    static func changeText(upserts: [ControllerRow], removed: String, shell: String?) -> String {
+        var out = #"{"controllers":["#
+        out.reserveCapacity(upserts.reduce(64 + removed.utf8.count + (shell?.utf8.count ?? 0)) { $0 + $1.body.utf8.count + 1 })
+        for (i, row) in upserts.enumerated() {
+            if i > 0 { out += "," }
+            out += row.body
+        }
+        out += #"],"removed":"#
+        out += removed
+        if let shell {
+            out += #","shell":"#
+            out += shell
+        }
+        out += "}"
+        return out
     }
 
     /// Reads `text`, written in persistence format `format`, as a `T`. Format 1 is the only one
@@ -96,9 +153,24 @@ enum Persistence {
         try decode(StoredSessionState.self, row.result, format: row.format).domain()
     }
 
+    /// `history.command`: the commands as a JSON array, or, when lifecycle code performed
+    /// storyboard segues, a ``StoredTurn`` that keeps their destinations too.
+    static func commandText(_ commands: [Command], resolvedSegues: [Command]) throws -> String {
+        let stored = commands.map(StoredCommand.init)
+        if resolvedSegues.isEmpty { return try text(stored) }
+        return try text(StoredTurn(commands: stored, segueDestinations: resolvedSegues.map(StoredCommand.init)))
+    }
+
     /// The commands of a history entry, to replay it.
-    static func decodeCommands(_ row: HistoryRow) throws -> [Command] {
-        try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }
+    static func decodeCommands(_ row: HistoryRow) throws -> [Command] { try decodeTurn(row).commands }
+
+    /// The commands of a history entry and the nested segues' recorded destinations.
+    static func decodeTurn(_ row: HistoryRow) throws -> (commands: [Command], segues: [Command]) {
+        if row.command.first(where: { !$0.isWhitespace }) == "{" {
+            let turn = try decode(StoredTurn.self, row.command, format: row.format)
+            return (try turn.commands.map { try $0.domain() }, try turn.segueDestinations.map { try $0.domain() })
+        }
+        return (try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }, [])
     }
 
     /// What a history entry reports: the events and transition of the request (API.md History).
@@ -140,6 +212,9 @@ enum Persistence {
         ]
         if let returned = result["returned"] { members.append(("returned", returned)) }
         if !warnings.isEmpty { members.append(("warnings", .array(warnings))) }
+        // The rules that produced the entry (docs/history.md); entries of releases that did not
+        // record it have none, and their replies stay as those releases wrote them.
+        if let rules = row.rulesVersion { members.append(("rulesVersion", .number(Double(rules)))) }
         return .object(members)
     }
 }

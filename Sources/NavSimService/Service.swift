@@ -9,7 +9,8 @@ import Synchronization
 /// `Sendable` (ENGINEERING.md §2.3).
 public final class NavSimService: Sendable {
     let store: SessionStore
-    let sessions = SessionRegistry()
+    /// Every session by id; their state is loaded on first use and evicted when idle past the budget.
+    let sessions: SessionRegistry
     let storyboards: StoryboardCatalog
     /// Text, DOT and SVG renderings of sessions and storyboards (docs/pictures.md).
     let pictures: Pictures
@@ -18,6 +19,8 @@ public final class NavSimService: Sendable {
     let refusalCount = Atomic<Int>(0)
     /// Request-duration, commit-latency and batch-size histograms (`/metrics`).
     let histograms = ServiceMetrics()
+    /// Checkpoints of past versions kept decoded and encoded for `?version=N` (Storage/PastVersions.swift).
+    let pastVersions = PastVersions()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -27,61 +30,96 @@ public final class NavSimService: Sendable {
     /// The largest storyboard (XML) body accepted by default: real apps ship storyboards of 2.3 MB.
     /// The parser's own document bound, so the HTTP layer and the parser agree.
     public static let maxStoryboardBytes = StoryboardParser.maximumDocumentSize
+    /// Sessions kept decoded in memory by default (`--max-loaded-sessions`): with about 10 kB of
+    /// RSS per loaded 10-controller session, 20,000 of them take some 200 MB, so 100,000 stored
+    /// sessions fit in 1 GiB with the read cache and the rest of the process.
+    public static let defaultLoadedSessions = 20_000
+    /// Bytes of encoded sessions kept for reads by default (`--session-cache-bytes`), 64 MiB.
+    public static let defaultCacheBytes = 64 << 20
 
-    /// Opens the store, applies migrations, and loads every session and storyboard.
+    /// Opens the store, applies migrations, loads every storyboard and registers every session
+    /// by id; a session's state is read from the store on its first use, so the port can open
+    /// at once however many sessions are stored.
     /// - Parameters:
     ///   - limits: what one request may create (``Limits``); the documented defaults unless given.
     ///   - tokens: when not empty, every route but `/healthz` answers 401 without one of them.
+    ///   - loadedSessions: sessions kept decoded in memory; idle ones past it are evicted and
+    ///     reload on next use.
+    ///   - cacheBytes: bytes of encoded session representations kept for reads.
     /// - Throws: the store's error when the database cannot be opened, migrated or written
     ///   (a read-only file or file system is refused here, not at the first write).
     public convenience init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
-                tokens: BearerTokens = BearerTokens([])) throws {
+                tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
+                cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
         try self.init(databasePath: databasePath, migrationsDirectory: migrationsDirectory, openAPI: openAPI,
-                      limits: limits, tokens: tokens, pictures: Pictures())
+                      limits: limits, tokens: tokens, pictures: Pictures(), loadedSessions: loadedSessions,
+                      cacheBytes: cacheBytes)
     }
 
     /// As above, with the renderer (tests give one without Graphviz, or a small cache).
     init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
-         tokens: BearerTokens = BearerTokens([]), pictures: Pictures) throws {
+         tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
+         cacheBytes: Int = NavSimService.defaultCacheBytes, readers: Int = SessionStore.defaultReaders) throws {
         self.tokens = tokens
         self.pictures = pictures
-        store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory)
+        let store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory, readers: readers)
+        self.store = store
+        sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions) { id in
+            try store.loadSession(id).map { stored in
+                LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
+                            version: stored.session.version, state: try Persistence.decodeState(stored))
+            }
+        }
         let batchSize = histograms.batchSize
-        store.batchObserver.withLock { $0 = { batchSize.observe(Double($0)) } }
+        store.batchObserver.withLock { $0 = BatchObserver { batchSize.observe(Double($0)) } }
         self.openAPI = openAPI
         self.limits = limits
         storyboards = try StoryboardCatalog(store: store, limits: limits, pictures: pictures)
-        var loaded: [LiveSession] = []
-        for stored in try store.loadSessions() {
-            let state = try Persistence.decodeState(stored)
-            loaded.append(LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
-                                      version: stored.session.version, state: state))
-        }
-        sessions.load(loaded)
+        sessions.register(ids: try store.sessionIDs())
+        // Deletions a previous run left between chunks: their rows go in the background.
+        store.resumeDeletions()
     }
 
-    /// Answers one request. Never throws and never traps on input: every failure is a problem+json.
+    /// Answers one request, waiting for a deferred reply (a mutation's durable commit) before
+    /// returning: for callers in process. Never throws and never traps on input: every failure
+    /// is a problem+json.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let response = serve(request)
+        return response.deferred?.wait() ?? response
+    }
+
+    /// Answers one request as ``handle(_:)`` does, but a mutation answers at once with a deferred
+    /// reply (``HTTPResponse/deferred``) that completes when its commit is durable: what the
+    /// HTTP server runs, so a pool thread never waits on a sync.
+    public func serve(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
         let started = ContinuousClock.now
-        var template: PathTemplate?
+        var labels = #"method="other",route="unmatched""#
         let response: HTTPResponse
         if let refusal = screen(request) {
             response = refusal
         } else {
             do {
                 // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
-                response = try route(request) { template = $0 }
+                response = try route(request) { route in
+                    labels = route.method == request.method ? route.metricLabels
+                        : "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted(route.template.description))"
+                }
             } catch {
                 if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
                 response = Self.problem(error)
             }
         }
         // Labels from bounded sets only: a registered template and its method, or "unmatched".
-        let labels = template.map { "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted($0.description))" }
-            ?? #"method="other",route="unmatched""#
-        histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
-                                           labels: labels + ",status=\"\(response.status)\"")
+        if let deferred = response.deferred {
+            deferred.finishing { [histograms, labels] reply in
+                histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
+                                                   labels: labels + ",status=\"\(reply.status)\"")
+            }
+        } else {
+            histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
+                                               labels: labels + ",status=\"\(response.status)\"")
+        }
         return response
     }
 
@@ -166,6 +204,9 @@ public final class NavSimService: Sendable {
         Route("PATCH", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
             try s.updateController(req, p["sid"], p["cid"])
         },
+        Route("DELETE", "/v1/sessions/{sid}/controllers/{cid}") { s, req, p throws(Problem) in
+            try s.releaseController(req, p["sid"], p["cid"])
+        },
         Route("POST", "/v1/sessions/{sid}/controllers/{cid}/{operation}") { s, req, p throws(Problem) in
             try s.perform(req, p["sid"], p["cid"], p["operation"])
         },
@@ -183,7 +224,7 @@ public final class NavSimService: Sendable {
         },
     ] + StoryboardCatalog.routes { $0.storyboards })
 
-    func route(_ req: HTTPRequest, matched: (PathTemplate) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
+    func route(_ req: HTTPRequest, matched: (Route<NavSimService>) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
         return try Self.router.dispatch(self, req, matched: matched)
     }
@@ -294,6 +335,16 @@ public final class NavSimService: Sendable {
         }
     }
 
+    /// `DELETE /v1/sessions/{sid}/controllers/{cid}`: releases a controller nothing but the client
+    /// holds, with what only it holds (`Command.release`, NavigationCore/Release.swift): 404 for an
+    /// unknown id, 409 `controller-held` naming its holders. Recorded in history like any change.
+    func releaseController(_ req: HTTPRequest, _ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
+        try mutate(req, sid) { body, _, _ throws(Problem) in
+            _ = try BodyReader(body, allowed: [])
+            return [.release(cid)]
+        }
+    }
+
     /// A decoder for one request, whose budget starts from the `existing` controllers of the session.
     func decoder(existing: Int) -> Decoder {
         Decoder(instantiate: storyboards.instantiator, budget: SpecBudget(limits, existing: existing))
@@ -327,7 +378,8 @@ public final class NavSimService: Sendable {
         let decoder = self.decoder(existing: 0)
         let traits = try decoder.traits(r.raw("traits"), path: "traits", base: .phonePortrait)
         var options = Options()
-        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy"]) {
+        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy", "release"]) {
+            if let v = try o.enumValue("release", ReleasePolicy.self) { options.release = v }
             if let v = try o.enumValue("iOS", IOSRelease.self) { options.iOS = v }
             if let v = try o.enumValue("transitions", TransitionMode.self) { options.transitions = v }
             if let v = try o.enumValue("navTransitionPolicy", NavigationTransitionPolicy.self) { options.navTransitionPolicy = v }
@@ -343,21 +395,30 @@ public final class NavSimService: Sendable {
         let root = r.has("root") ? try decoder.ref(r.raw("root"), path: "root") : nil
         let state: SessionState
         let created: ActionResult
-        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root) {
+        let nested = NestedSegues(storyboards.snapshot, budget: decoder.budget)
+        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root, segues: nested.destinations) {
         case .success(let s): (state, created) = s
+        case .failure where nested.problem != nil: throw nested.problem!
         case .failure(.uikit(let d)): throw Problem(d)
         case .failure(.input(let e)): throw Problem.fromCore(e)
         }
         try limits.check(state)
         let live = LiveSession(id: id, createdAt: Self.now(), version: 0, state: state)
         guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
-        do {
-            try box.live.withLock { _ throws in
+        let stored: Result<Void, Problem> = box.withLock { _ in
+            do {
+                // A session deleted under this id may still have rows waiting for their chunk.
+                try store.finishDeletion(id)
                 try commitTimed(Persistence.creation(live, events: created.events))
+                return .success(())
+            } catch {
+                return .failure(Problem.storage(error, "The session could not be stored"))
             }
-        } catch {
+        }
+        if case .failure(let problem) = stored {
+            _ = box.withLock { slot -> Result<Void, Problem> in slot = nil; return .success(()) }
             sessions.remove(id)
-            throw Problem.storage(error, "The session could not be stored")
+            throw problem
         }
         // Item 6: the root's callbacks, as `makeKeyAndVisible()` fires them.
         var reply = Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state)
@@ -370,27 +431,27 @@ public final class NavSimService: Sendable {
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
-        // In id order: the same before and after a restart (creation order is lost when the
-        // store loads the sessions), and an `after` whose session was deleted still pages on.
-        // Keyset paging on the registry's sorted ids: a binary search for `after`, then a slice.
-        let (boxes, more) = sessions.page(after: req.query["after"], limit: limit)
-        var items: [JSON] = []
-        items.reserveCapacity(boxes.count)
-        var last: String?
-        for box in boxes {
-            guard let s = box.live.withLock({ $0.map { ($0.id, $0.version, $0.createdAt) } }) else { continue }
-            items.append(.object([("id", .string(s.0)), ("version", .number(Double(s.1))), ("createdAt", .string(s.2))]))
-            last = s.0
+        // In id order: the same before and after a restart, and an `after` whose session was
+        // deleted still pages on. Keyset paging on the store's primary key (`WHERE id > ?
+        // ORDER BY id LIMIT ?`), one more row than asked telling whether more follow; the
+        // versions are the committed ones, no session is loaded for it.
+        let rows: [(id: String, version: Int, createdAt: String)]
+        do { rows = try store.sessionPage(after: req.query["after"], limit: limit + 1) } catch {
+            throw Problem.storage(error, "Sessions could not be listed")
+        }
+        let page = rows.prefix(limit)
+        let items: [JSON] = page.map { s in
+            .object([("id", .string(s.id)), ("version", .number(Double(s.version))), ("createdAt", .string(s.createdAt))])
         }
         var members: [(String, JSON)] = [("sessions", .array(items))]
-        if more, let last { members.append(("next", .string(last))) }
+        if rows.count > limit, let last = page.last { members.append(("next", .string(last.id))) }
         return Self.json(200, .object(members))
     }
 
     /// Runs `body` on the session under its lock, letting it update what the session caches.
     func withSessionMutating<T>(_ sid: String, _ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let result: Result<T, Problem> = box.live.withLock { slot in
+        let result: Result<T, Problem> = box.withLock { slot in
             guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
             defer { slot = live }
             do throws(Problem) { return .success(try body(&live)) } catch { return .failure(error) }
@@ -400,7 +461,7 @@ public final class NavSimService: Sendable {
 
     func withSession<T>(_ sid: String, _ body: (LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let result: Result<T, Problem> = box.live.withLock { live in
+        let result: Result<T, Problem> = box.withLock { live in
             guard let live else { return .failure(Problem.unknownSession(sid)) }
             do throws(Problem) { return .success(try body(live)) } catch { return .failure(error) }
         }
@@ -443,8 +504,23 @@ public final class NavSimService: Sendable {
         if let reply = current.reply { return reply }
         let snapshot = current.snapshot
         let version = requested ?? snapshot.version
-        let state = replaying ? try replay(sid, to: version)
-            : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
+        // A past version's JSON: from its checkpoint's kept pieces (SessionHistory.past).
+        var past: (state: SessionState, encoded: EncodedSession)?
+        if !replaying, version != snapshot.version {
+            do {
+                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions)
+            } catch {
+                throw Problem.storage(error, "History could not be read")
+            }
+            if let past, representation == .json {
+                return Self.json(200, bytes: past.encoded.body, etag: past.encoded.etag, vary: "Accept")
+            }
+        }
+        let state: SessionState
+        if let past { state = past.state } else {
+            state = replaying ? try replay(sid, to: version)
+                : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
+        }
         let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
         guard representation != .json else {
             // A replay's answer is not the version's representation: no tag a cache could confuse with it.
@@ -483,7 +559,8 @@ public final class NavSimService: Sendable {
             guard let first = rows.first, first.version == 0 else { throw Problem.unknownSession(sid) }
             var state = try Persistence.decodeInitial(first)
             for row in rows.dropFirst() where row.version <= version {
-                state = Navigator.run(try Persistence.decodeCommands(row), on: state).state
+                let turn = try Persistence.decodeTurn(row)
+                state = Navigator.run(turn.commands, on: state, segues: SegueDestinations(recorded: turn.segues)).state
             }
             return state
         } catch let p as Problem {
@@ -495,8 +572,13 @@ public final class NavSimService: Sendable {
 
     func deleteSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let result: Result<Void, Problem> = box.live.withLock { live in
+        // After the session's queued commits, which would otherwise write its rows again.
+        Self.waitForCommits(box)
+        let result: Result<Void, Problem> = box.withLock { live in
             guard let current = live else { return .failure(Problem.unknownSession(sid)) }
+            guard current.pending.isEmpty else {
+                return .failure(Problem.conflict("writes-pending", "Session '\(sid)' is still being written; try again."))
+            }
             do throws(Problem) { try Self.checkIfMatch(Self.ifMatch(req), version: current.version) } catch { return .failure(error) }
             do { try store.deleteSession(sid) } catch {
                 return .failure(Problem.storage(error, "Delete failed"))
@@ -508,6 +590,15 @@ public final class NavSimService: Sendable {
         try result.get()
         sessions.remove(sid)
         return HTTPResponse(status: 204)
+    }
+
+    /// Waits, polling for at most 10 s, until the session has no commit in flight (a delete's
+    /// precondition; deletes are rare, commits take milliseconds).
+    static func waitForCommits(_ box: SessionBox) {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while box.inMemory({ $0?.pending.isEmpty == false }), ContinuousClock.now < deadline {
+            usleep(500)
+        }
     }
 
     /// RFC 9110 §13.1.1: `If-Match: *` or a list of entity tags, compared strongly (a weak
@@ -563,7 +654,7 @@ public final class NavSimService: Sendable {
         let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
         do {
             // Up to the version the ETag names, even if an operation commits meanwhile.
-            let rows = try store.history(session: sid, after: after, limit: limit + 1).filter { $0.version <= version }
+            let rows = try store.history(session: sid, after: after, limit: limit + 1, checkpoints: false).filter { $0.version <= version }
             let page = rows.prefix(limit)
             var members: [(String, JSON)] = [("entries", .array(page.map(Persistence.historyJSON)))]
             if rows.count > limit, let last = page.last { members.append(("next", .number(Double(last.version)))) }
@@ -575,20 +666,32 @@ public final class NavSimService: Sendable {
 
     // MARK: - Mutations
 
-    /// Runs the commands a request decodes to as one turn on the session, under its lock; commits
-    /// the history entry and changed rows durably before answering (never loses an acknowledged
-    /// write); refused single operations change nothing and add no entry.
+    /// Runs the commands a request decodes to as one turn on the session's applied head, under
+    /// its lock; queues the history entry and changed rows for commit and releases the lock, so
+    /// the session's next write can apply on top while this one syncs (issue 11). The reply is
+    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:_:since:)``
+    /// once the commit is durable, in version order, never before; if the commit fails, this
+    /// request and those applied on top of it fail and the session is back at its last durable
+    /// version. Refused single operations change nothing and add no entry.
     func mutate(_ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
                 _ decode: @escaping (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let result: Result<HTTPResponse, Problem> = box.live.withLock { slot in
-            guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
+        let deferred = DeferredResponse()
+        let result: Result<Void, Problem> = box.withLock { slot in
+            guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
             do {
-                try Self.checkIfMatch(Self.ifMatch(req), version: live.version)
+                // `If-Match` names the version the client last saw, which may still be pending.
+                try Self.checkIfMatch(Self.ifMatch(req), version: slot!.headVersion)
+                let head = slot!.headState
                 // One decoder per request: its budget counts every spec the request creates.
-                let commands = try decode(body, live.state, decoder(existing: live.state.controllers.count))
-                let outcome = Navigator.run(commands, on: live.state)
+                let requestDecoder = self.decoder(existing: head.controllers.count)
+                let commands = try decode(body, head, requestDecoder)
+                // Segues performed inside lifecycle code find their destinations in the
+                // catalogue as of this request, counted against the same budget.
+                let nested = NestedSegues(storyboards.snapshot, budget: requestDecoder.budget)
+                let outcome = Navigator.run(commands, on: head, segues: nested.destinations)
+                if outcome.failure != nil, let p = nested.problem { throw p }
                 // An exception inside lifecycle code fails the whole request (CallbackCode).
                 switch outcome.failure {
                 case .uikit(let d)?: throw Problem(d)
@@ -606,44 +709,87 @@ public final class NavSimService: Sendable {
                 // Stack depth and tabs grow by operations on existing controllers too; checked
                 // on the outcome, before anything is committed, so an over-limit request changes nothing.
                 try limits.check(outcome.state)
-                let version = live.version + 1
-                let at = Self.now()
+                let version = slot!.headVersion + 1
                 let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
-                let commit = try Persistence.commit(for: live, newState: outcome.state, version: version, at: at,
-                                                    request: req, body: body, commands: commands, result: resultJSON)
-                do { try commitTimed(commit) } catch {
-                    throw Problem.storage(error, "The operation could not be stored")
-                }
-                // The new version is encoded once, from the previous one's pieces; the reply
-                // splices its bytes (full) or the changed pieces (return=minimal).
-                let (encoded, changed, removed) = live.advance(to: outcome.state, version: version, in: sessions)
-                slot = live
-                if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
-                    return .success(Self.json(201, bytes: Array(piece), etag: encoded.etag,
-                                              location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)"))
-                }
-                let minimal = Self.prefersMinimal(req)
-                let session = minimal
-                    ? encoded.minimal(id: live.id, window: Encode.window(live.state), changed: changed, removed: removed)
-                    : encoded.body
-                var members: [(String, JSON)] = [("version", .number(Double(version)))]
-                if turn {
-                    members.append(("results", resultJSON))
-                } else {
-                    guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
-                    members += Encode.resultMembers(r)
-                }
-                var response = Self.json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
-                                         etag: encoded.etag, vary: "Prefer")
-                if minimal { response.headers.add("Preference-Applied", "return=minimal") }
-                return .success(response)
+                // Only what the turn changed is converted, encoded and written.
+                var (commit, shell) = try Persistence.commit(
+                    id: sid, createdAt: slot!.createdAt, old: head, shell: slot!.headShell, newState: outcome.state,
+                    changed: outcome.changedControllers, version: version, at: Self.now(), request: req, body: body,
+                    commands: commands, resolvedSegues: outcome.resolvedSegues, result: resultJSON)
+                // The new version is encoded once, from the head's pieces; the reply splices its
+                // bytes (full) or the changed pieces (return=minimal).
+                let (encoded, changed) = EncodedSession.make(
+                    id: sid, version: version, createdAt: slot!.createdAt, state: outcome.state,
+                    previous: slot!.headEncoding(in: sessions), previousState: head,
+                    changedControllers: outcome.changedControllers)
+                let reply = try Self.mutationReply(req, sid: sid, created: created, turn: turn, outcome: outcome,
+                                                   resultJSON: resultJSON, encoded: encoded, changed: changed,
+                                                   removed: commit.deletedControllers)
+                commit.followsPending = !slot!.pending.isEmpty
+                slot!.apply(PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
+                                           deferred: deferred))
+                slot!.headShell = shell
+                // Queued under the lock: the session's commits reach the store in version order.
+                let started = ContinuousClock.now
+                store.enqueue(commit) { [self] outcome in committed(box, version: version, outcome, since: started) }
+                return .success(())
             } catch let p as Problem {
                 return .failure(p)
             } catch {
                 return .failure(Problem.storage(error, "The operation could not be stored"))
             }
         }
-        return try result.get()
+        try result.get()
+        return HTTPResponse(deferred: deferred)
+    }
+
+    /// The store's answer for the commit of `version` (on its writer, in queue order): durable,
+    /// that version becomes the session's committed view and its reply goes out; failed, it
+    /// and every version applied on top of it are dropped and their requests answered with the
+    /// storage problem.
+    func committed(_ box: SessionBox, version: Int, _ outcome: Result<Void, any Error>, since started: ContinuousClock.Instant) {
+        histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
+        let replies: [(DeferredResponse, HTTPResponse)] = box.inMemory { slot in
+            guard slot != nil else { return [] }
+            switch outcome {
+            case .success:
+                guard let done = slot!.durable(version, in: sessions) else { return [] }
+                return [(done.deferred, done.reply)]
+            case .failure(let error):
+                let problem = Self.problem(Problem.storage(error, "The operation could not be stored"))
+                return slot!.failed(from: version).map { ($0.deferred, problem) }
+            }
+        }
+        for (deferred, reply) in replies { deferred.complete(reply) }
+    }
+
+    /// A mutation's 200 (or 201 for a created controller): the result members and the session,
+    /// whole or, with `Prefer: return=minimal`, only what changed.
+    static func mutationReply(_ req: HTTPRequest, sid: String, created: Bool, turn: Bool, outcome: Navigator.TurnResult,
+                              resultJSON: JSON, encoded: EncodedSession, changed: [String],
+                              removed: [String]) throws(Problem) -> HTTPResponse {
+        if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
+            return json(201, bytes: Array(piece), etag: encoded.etag,
+                        location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)")
+        }
+        let minimal = prefersMinimal(req)
+        let session = minimal
+            ? encoded.minimal(id: sid, window: Encode.window(outcome.state), changed: changed, removed: removed)
+            : encoded.body
+        var members: [(String, JSON)] = [("version", .number(Double(encoded.version)))]
+        if turn {
+            members.append(("results", resultJSON))
+        } else {
+            guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
+            members += Encode.resultMembers(r)
+        }
+        // What the turn dropped (NavigationCore/Release.swift); in a minimal reply these ids are
+        // also among `removed`.
+        if !outcome.released.isEmpty { members.append(("released", .from(outcome.released))) }
+        var response = json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
+                            etag: encoded.etag, vary: "Prefer")
+        if minimal { response.headers.add("Preference-Applied", "return=minimal") }
+        return response
     }
 
     /// RFC 7240 §4.2: whether a `Prefer` field line asks for `return=minimal`. Preferences are
@@ -678,7 +824,7 @@ public final class NavSimService: Sendable {
         # HELP navsim_uikit_refusals_total Operations UIKit refused (409).
         # TYPE navsim_uikit_refusals_total counter
         navsim_uikit_refusals_total \(refusalCount.load(ordering: .relaxed))
-        # HELP navsim_sessions Sessions in memory.
+        # HELP navsim_sessions Sessions stored (loaded in memory or not).
         # TYPE navsim_sessions gauge
         navsim_sessions \(sessions.count)
         # HELP navsim_store_commits_total Durable commits.
@@ -687,9 +833,9 @@ public final class NavSimService: Sendable {
         # HELP navsim_store_transactions_total SQLite transactions (group commit batches).
         # TYPE navsim_store_transactions_total counter
         navsim_store_transactions_total \(stats.batches)
-        # HELP navsim_sessions_loaded Sessions loaded in memory (the same count as navsim_sessions).
+        # HELP navsim_sessions_loaded Sessions whose state is in memory (at most --max-loaded-sessions, once idle).
         # TYPE navsim_sessions_loaded gauge
-        navsim_sessions_loaded \(sessions.count)
+        navsim_sessions_loaded \(sessions.resident.load(ordering: .relaxed))
         # HELP navsim_session_cache_bytes Bytes of encoded session representations kept for reads.
         # TYPE navsim_session_cache_bytes gauge
         navsim_session_cache_bytes \(sessions.cachedBytes.load(ordering: .relaxed))
@@ -709,9 +855,11 @@ extension Problem {
         case .unknownController: return .unknownController(e.message)
         case .unknownTransition: return .unknownTransition(e.message)
         case .transitionConflict: return .transitionConflict(e.message)
+        case .held: return .conflict("controller-held", e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
         case .limitExceeded:
-            return .limitExceeded("callbackDepth", max: CallbackCode.maximumDepth, detail: e.message)
+            let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth
+            return .limitExceeded(limit.rawValue, max: limit.maximum, detail: e.message)
         case .invariantViolation:
             return Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: e.message)
         }

@@ -41,6 +41,68 @@ public struct CallbackCode: Sendable, Equatable {
     public static let maximumDepth = 8
     /// At most this many nested calls run in one turn.
     public static let maximumCallsPerTurn = 256
+
+    /// The two bounds on lifecycle code; a turn over either fails with a `limitExceeded`
+    /// ``CommandError`` whose `limit` is the raw value (docs/limits.md).
+    public enum Limit: String, Sendable, CaseIterable {
+        /// Lifecycle methods with code nested inside each other: ``CallbackCode/maximumDepth``.
+        case callbackDepth
+        /// Calls lifecycle code makes in one turn: ``CallbackCode/maximumCallsPerTurn``.
+        case callbacksPerRequest
+
+        /// The bound's value.
+        public var maximum: Int {
+            switch self {
+            case .callbackDepth: CallbackCode.maximumDepth
+            case .callbacksPerRequest: CallbackCode.maximumCallsPerTurn
+            }
+        }
+    }
+}
+
+/// Where a storyboard segue that lifecycle code performs finds its destination (issue 12 item 1):
+/// `performSegue(withIdentifier:sender:)` in `viewDidAppear` instantiates the destination scene
+/// when the method runs, from the receiver's storyboard (R96 step 1, R97), exactly as a
+/// top-level `performSegue` does. The core cannot read storyboards, so the service hands it this
+/// value: `resolve` is the catalogue as of the request (pure: same command and state, same
+/// answer), `recorded` what an earlier run of the same turn was answered (history replay).
+public struct SegueDestinations {
+    /// Fills in `destination` (and a custom segue's declaration) of a `.performSegue` or
+    /// `.triggerSegue` whose `segue` is nil and whose destination is nil or names only an id,
+    /// from `state` as it is when the callback fires. Answers the command unchanged when there is
+    /// nothing to instantiate (unwind, unknown identifier, no storyboard: the core then answers
+    /// as for a top-level call); a refusal (D19, D20, a limit) fails the turn.
+    public var resolve: ((Command, SessionState) -> Result<Command, Refusal>)?
+    /// Answers of an earlier run, each used once, matched by receiver, identifier and operation.
+    public var recorded: [Command]
+
+    public init(resolve: ((Command, SessionState) -> Result<Command, Refusal>)? = nil, recorded: [Command] = []) {
+        self.resolve = resolve
+        self.recorded = recorded
+    }
+
+    /// No storyboard layer: nested segues keep what they were given.
+    public static var none: SegueDestinations { SegueDestinations() }
+}
+
+extension Command {
+    /// A storyboard segue whose destination scene is still to be instantiated: `performSegue` or
+    /// `triggerSegue` without a resolved `segue`, whose destination is nil or names only an id.
+    public var needsSegueDestination: Bool {
+        switch self {
+        case let .performSegue(_, _, d, nil), let .triggerSegue(_, _, d, nil): d?.storyboard == nil
+        default: false
+        }
+    }
+
+    /// What matches a recorded answer to the call it answers.
+    var segueKey: String? {
+        switch self {
+        case let .performSegue(r, i, _, _): "performSegue\u{0}\(r)\u{0}\(i)"
+        case let .triggerSegue(r, i, _, _): "triggerSegue\u{0}\(r)\u{0}\(i)"
+        default: nil
+        }
+    }
 }
 
 extension Command {
@@ -64,6 +126,7 @@ extension Command {
         case .tapTab(let r, let i, let v): return .tapTab(receiver: m(r), index: i, viewController: v)
         case .addChild(let r, let v): return .addChild(receiver: m(r), viewController: v)
         case .removeFromParent(let r): return .removeFromParent(receiver: m(r))
+        case .release(let r): return .release(m(r))
         case .willMove(let r, let p): return .willMove(receiver: m(r), toParent: p.map(m))
         case .didMove(let r, let p): return .didMove(receiver: m(r), toParent: p.map(m))
         case .addSubview(let r, let v, let a): return .addSubview(receiver: m(r), viewController: m(v), animated: a)
@@ -84,6 +147,10 @@ struct CallbackProgress {
     var calls = 0
     /// The exception or input error that fails the turn (nothing it did is kept).
     var failure: Refusal?
+    /// Where nested storyboard segues find their destinations, and what they were answered, in
+    /// the order asked (``Navigator/TurnResult/resolvedSegues``).
+    var segues = SegueDestinations.none
+    var resolvedSegues: [Command] = []
 }
 
 extension Engine {
@@ -96,17 +163,25 @@ extension Engine {
               let calls = state.controllers[event.controller]?.configuration.on.calls[method], !calls.isEmpty else { return }
         let id = event.controller
         if calls.contains(where: \.once) {
-            self[changing: id].configuration.on.calls[method] = calls.filter { !$0.once }
+            let rest = calls.filter { !$0.once }
+            self[changing: id].configuration.on.calls[method] = rest.isEmpty ? nil : rest
         }
         callbacks.depth += 1
         defer { callbacks.depth -= 1 }
         for call in calls {
             callbacks.calls += 1
-            guard callbacks.depth <= CallbackCode.maximumDepth, callbacks.calls <= CallbackCode.maximumCallsPerTurn else {
-                callbacks.failure = .input(CommandError(
-                    kind: .limitExceeded,
-                    message: "Code in \(name(id)).\(method.rawValue) runs too deep (more than \(CallbackCode.maximumDepth) nested lifecycle methods) or makes more than \(CallbackCode.maximumCallsPerTurn) calls in one request; does a method trigger itself?",
-                    field: "on.\(method.rawValue)"))
+            // Item 6: the error names the bound that was hit.
+            let hit: CallbackCode.Limit? = callbacks.depth > CallbackCode.maximumDepth ? .callbackDepth
+                : callbacks.calls > CallbackCode.maximumCallsPerTurn ? .callbacksPerRequest : nil
+            if let hit {
+                let message = switch hit {
+                case .callbackDepth:
+                    "Code in \(name(id)).\(method.rawValue) runs more than \(hit.maximum) lifecycle methods deep; does a method trigger itself?"
+                case .callbacksPerRequest:
+                    "Lifecycle code makes more than \(hit.maximum) calls in one request (the last in \(name(id)).\(method.rawValue)); does a method trigger itself?"
+                }
+                callbacks.failure = .input(CommandError(kind: .limitExceeded, message: message,
+                                                        field: "on.\(method.rawValue)", limit: hit.rawValue))
                 return
             }
             let saved = journal.focus
@@ -114,7 +189,9 @@ extension Engine {
             defer { journal.focus = saved }
             let snapshot = state, pendingCount = pending.count, result = journal[entry].result
             do throws(Refusal) {
-                try execute(call.command.replacingReceiver(CallbackCode.selfReceiver, with: id))
+                var command = call.command.replacingReceiver(CallbackCode.selfReceiver, with: id)
+                if command.needsSegueDestination { command = try segueDestination(for: command) }
+                try execute(command)
                 // What the nested call returns or creates is not the outer command's.
                 journal[entry].result.returned = result.returned
                 journal[entry].result.returnsValue = result.returnsValue
@@ -131,6 +208,27 @@ extension Engine {
                 }
             }
             if callbacks.failure != nil { return }
+        }
+    }
+}
+
+extension Engine {
+    /// Item 1: a nested `performSegue`/`triggerSegue` gets its destination scene when the
+    /// callback fires: a recorded answer first (replay), else the service's resolver, from the
+    /// state as it is now. Every answer is kept, in order, for the history entry.
+    mutating func segueDestination(for command: Command) throws(Refusal) -> Command {
+        if let key = command.segueKey, let i = callbacks.segues.recorded.firstIndex(where: { $0.segueKey == key }) {
+            let answer = callbacks.segues.recorded.remove(at: i)
+            callbacks.resolvedSegues.append(answer)
+            return answer
+        }
+        guard let resolve = callbacks.segues.resolve else { return command }
+        switch resolve(command, state) {
+        case .success(let answer):
+            callbacks.resolvedSegues.append(answer)
+            return answer
+        case .failure(let refusal):
+            throw refusal
         }
     }
 }

@@ -158,4 +158,7 @@ public enum Command: Sendable, Equatable {
     case completeTransition(id: String?)
     /// Give up an interactive transition (R38, R60).
     case cancelTransition(id: String)
+    /// Drop a controller nothing but the client holds, with what only it holds (Release.swift;
+    /// `DELETE …/controllers/{cid}`). No callback: UIKit reports no deallocation.
+    case release(ControllerID)
 }

@@ -152,10 +152,20 @@ public struct CommandError: Error, Sendable, Equatable {
     /// `invariantViolation`: the engine wrote to a controller the session does not have (a bug in
     /// navsim, 500); the command changed nothing.
     /// `limitExceeded`: lifecycle code nested too deep or made too many calls (``CallbackCode``, 422).
-    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation, limitExceeded }
+    /// `held`: a release of a controller something still holds (409, navsim's own text: UIKit has
+    /// no such refusal, see Release.swift).
+    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation, limitExceeded, held }
     public var kind: Kind
     public var message: String
     public var field: String?
+    /// For `limitExceeded`: which bound was hit (``CallbackCode/Limit``'s raw value).
+    public var limit: String? = nil
+    public init(kind: Kind, message: String, field: String? = nil, limit: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.field = field
+        self.limit = limit
+    }
     static func unknown(_ id: ControllerID) -> CommandError {
         CommandError(kind: .unknownController, message: "No controller with id '\(id)' in this session.", field: nil)
     }
@@ -163,6 +173,9 @@ public struct CommandError: Error, Sendable, Equatable {
         CommandError(kind: .invariantViolation,
                      message: "Internal invariant broken: the engine changed controller '\(id)', which this session does not have. Nothing was changed.",
                      field: nil)
+    }
+    static func held(_ message: String) -> CommandError {
+        CommandError(kind: .held, message: message, field: nil)
     }
     static func invalid(_ message: String, field: String? = nil) -> CommandError {
         CommandError(kind: .invalid, message: message, field: field)

@@ -36,6 +36,7 @@ extension Engine {
     mutating func insert(_ c: Controller) {
         state.controllers[c.id] = c
         state.order.append(c.id)
+        touched.insert(c.id)
     }
 
     /// R2: an existing controller used inside a new container must be free: no parent, not
@@ -200,7 +201,10 @@ extension Engine {
             }
             removed = chain
         }
-        for id in removed { state.controllers[id]?.presentation?.state = .dismissing }
+        for id in removed {
+            touched.insert(id)
+            state.controllers[id]?.presentation?.state = .dismissing
+        }
         state.rootViewController = new
         enqueue(TransitionPlan(operation: .setRoot, from: old, to: new, animated: animated, order: .navigation, before: before,
                     effects: removed.isEmpty ? [] : [.removePresentations(removed)]))

@@ -93,11 +93,14 @@ public struct Options: Sendable, Equatable {
     public var transitions: TransitionMode
     /// R81: overlapping navigation transitions. Default `queue`.
     public var navTransitionPolicy: NavigationTransitionPolicy
+    /// When controllers nothing holds are dropped (Release.swift). Default `manual`.
+    public var release: ReleasePolicy
     public init(iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate,
-                navTransitionPolicy: NavigationTransitionPolicy = .queue) {
+                navTransitionPolicy: NavigationTransitionPolicy = .queue, release: ReleasePolicy = .manual) {
         self.iOS = iOS
         self.transitions = transitions
         self.navTransitionPolicy = navTransitionPolicy
+        self.release = release
     }
     /// The release-dependent switches of §19, in one place.
     public var profile: Profile { Profile(release: iOS, navTransitionPolicy: navTransitionPolicy) }
@@ -356,6 +359,9 @@ public struct Controller: Sendable, Equatable {
     public var viewAddedToParent: Bool = false
     /// Storyboard segues of this controller's scene, resolved by the storyboard layer.
     public var segues: [SegueSpec] = []
+    /// Made detached in an `automatic` session: the client holds it until it releases it
+    /// (``Holder/client``; always false in `manual` sessions, where nothing is dropped unasked).
+    public var isHeldByClient: Bool = false
 
     /// A configuration property by name: `c.title`, `c.isModalInPresentation`, …
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T {

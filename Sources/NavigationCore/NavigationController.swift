@@ -4,6 +4,7 @@ extension Engine {
     /// Removes `id` from its parent's children (and stacks), as `removeFromParent` does.
     mutating func detachFromParent(_ id: ControllerID) {
         guard let parent = state.controllers[id]?.parent else { return }
+        touched.insert(parent)
         state.controllers[parent]?.children.removeAll { $0 == id }
         state.controllers[parent]?.navigationStack?.viewControllers.removeAll { $0 == id }
         state.controllers[parent]?.pageContainer?.viewControllers.removeAll { $0 == id }

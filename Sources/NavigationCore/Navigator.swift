@@ -8,19 +8,33 @@ public enum Navigator {
         /// A UIKit exception or input error inside lifecycle code (``CallbackCode``): the whole
         /// turn failed, `state` is the state it started from and every outcome is this refusal.
         public var failure: Refusal?
+        /// The controllers whose value in `state` differs from the turn's input state, or that the
+        /// turn created, in the session's order (`state.order`). Known from the engine's writes,
+        /// not from comparing every controller, so a caller can store and re-encode just these.
+        /// Empty when the turn failed or refused everything.
+        public var changedControllers: [ControllerID] = []
+        /// The storyboard segues lifecycle code performed, with the destinations they were given,
+        /// in the order asked (``SegueDestinations``): what a replay of the turn needs.
+        public var resolvedSegues: [Command] = []
+        /// The controllers the turn dropped from the session (Release.swift): by an explicit
+        /// release, and in `automatic` sessions those nothing holds any more at its end.
+        public var released: [ControllerID] = []
     }
 
     /// Runs `commands` as one run-loop turn: each is validated and applied in order (links change
     /// at once, R27), then the transitions they queued start, and those that are not animated (or
     /// every one, in `immediate` mode) finish. A refused command changes nothing and the others still
     /// run, as in UIKit.
-    public static func run(_ commands: [Command], on state: SessionState) -> TurnResult {
+    /// `segues` gives storyboard segues performed inside lifecycle code their destinations.
+    public static func run(_ commands: [Command], on state: SessionState, segues: SegueDestinations = .none) -> TurnResult {
         var engine = Engine(state: state)
+        engine.callbacks.segues = segues
         for command in commands where engine.callbacks.failure == nil {
             let entry = engine.journal.open()
             // R30: a refused call changes nothing and sends nothing, completion included.
             let snapshot = engine.state
             let pendingCount = engine.pending.count
+            let releasedCount = engine.released.count
             do throws(Refusal) {
                 try engine.execute(command)
                 // A write to a controller the session lacks is the engine's bug, not the client's:
@@ -31,10 +45,12 @@ public enum Navigator {
             } catch {
                 engine.state = snapshot
                 engine.pending.removeLast(engine.pending.count - pendingCount)
+                engine.released.removeLast(engine.released.count - releasedCount)
                 engine.journal.reject(entry, error)
             }
         }
         engine.endTurn()
+        engine.releaseUnheld(before: state)
         if let failure = engine.callbacks.failure {
             let outcome: OperationOutcome
             switch failure {
@@ -43,7 +59,9 @@ public enum Navigator {
             }
             return TurnResult(state: state, outcomes: commands.map { _ in outcome }, failure: failure)
         }
-        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes)
+        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes,
+                          changedControllers: engine.changedControllers(since: state),
+                          resolvedSegues: engine.callbacks.resolvedSegues, released: engine.released)
     }
 
     /// A single command as its own turn.
@@ -62,11 +80,13 @@ public enum Navigator {
     /// root; makeKeyAndVisible()` loads the root's view and its shown children's, and they appear
     /// (R1, R32: viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear in UIKit's order).
     /// The result is empty without a root.
-    public static func makeSessionReporting(traits: Traits, options: Options, root: ControllerRef?)
+    /// `segues` as for ``run(_:on:segues:)``: the root's `viewDidAppear` may perform a segue.
+    public static func makeSessionReporting(traits: Traits, options: Options, root: ControllerRef?,
+                                            segues: SegueDestinations = .none)
         -> Result<(state: SessionState, result: ActionResult), Refusal> {
         let state = SessionState(traits: traits, options: options)
         guard let root, root != .none else { return .success((state, ActionResult())) }
-        let r = run([.setRoot(root, animated: false)], on: state)
+        let r = run([.setRoot(root, animated: false)], on: state, segues: segues)
         switch r.outcomes[0] {
         case .applied(let result): return .success((r.state, result))
         case .refused(let d): return .failure(.uikit(d))
@@ -89,8 +109,23 @@ struct Engine {
     var pending: [Pending] = []
     /// Lifecycle code run so far this turn (``CallbackCode``).
     var callbacks = CallbackProgress()
+    /// Every controller id written to or inserted this turn, rolled-back writes included: a
+    /// superset of what changed, narrowed by ``changedControllers(since:)``, and the candidates
+    /// of the automatic release (Release.swift).
+    var touched: Set<ControllerID> = []
+    /// Controllers dropped this turn, in the order they went (Release.swift).
+    var released: [ControllerID] = []
 
     init(state: SessionState) { self.state = state }
+
+    /// The touched controllers that differ from `original` (or are new), in `state.order`:
+    /// compares only what the turn wrote to, never every controller.
+    func changedControllers(since original: SessionState) -> [ControllerID] {
+        let changed = touched.filter { state.controllers[$0] != original.controllers[$0] }
+        guard !changed.isEmpty else { return [] }
+        if changed.count == 1, let only = changed.first, state.controllers[only] != nil { return [only] }
+        return state.order.filter { changed.contains($0) }
+    }
 
     /// The one way the engine changes a stored controller: `self[changing: id].appearance = .appeared`.
     /// An id the session does not have is neither inserted nor trapped on: the write is dropped
@@ -103,6 +138,7 @@ struct Engine {
                 return
             }
             state.controllers[id] = newValue
+            touched.insert(id)
         }
     }
 
@@ -131,6 +167,8 @@ struct Engine {
         case .createController(let spec):
             let id = try instantiate(spec)
             journal[journal.current].result.created = id
+            // Release.swift: app code keeps what it makes in a variable; the client holds it.
+            if state.options.release == .automatic { self[changing: id].isHeldByClient = true }
         case .present(let r, let vc, let style, let ts, let popover, let animated):
             _ = try existing(r)
             try present(receiver: r, ref: vc, style: style, transitionStyle: ts, popover: popover,
@@ -198,6 +236,7 @@ struct Engine {
             do { try completeTransitions(id: id) } catch { throw .input(error) }
         case .cancelTransition(let id):
             do { try cancelTransition(id: id) } catch { throw .input(error) }
+        case .release(let id): try release(id)
         }
     }
 
@@ -250,6 +289,9 @@ struct Engine {
         c.traitOverrides = old.traitOverrides
         self[changing: id] = c
         // R52/R74: new overrides re-run adaptivity below this controller.
-        if overrides != old.traitOverrides { changeTraits { $0.controllers[id]?.traitOverrides = overrides } }
+        if overrides != old.traitOverrides {
+            touched.insert(id)
+            changeTraits { $0.controllers[id]?.traitOverrides = overrides }
+        }
     }
 }

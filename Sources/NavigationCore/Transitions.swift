@@ -37,6 +37,19 @@ public enum TransitionEffect: Sendable, Equatable {
     case restoreStack(navigation: ControllerID, stack: [ControllerID], attach: [ControllerID])
 }
 
+extension TransitionEffect {
+    /// The controllers ``Engine/apply(_:)`` writes to directly for this effect (the engine's
+    /// change tracking, ``Navigator/TurnResult/changedControllers``).
+    var writes: [ControllerID] {
+        switch self {
+        case .settlePresentation(let v), .restorePresentation(let v): [v]
+        case .removePresentations(let list), .endMovingToParent(let list): list
+        case .detach: []  // detachFromParent tracks its own writes
+        case .restoreStack(let navigation, _, let attach): [navigation] + attach
+        }
+    }
+}
+
 /// A transition that was accepted and has not finished: what remains to be called.
 public struct RunningTransition: Sendable, Equatable {
     public var record: TransitionRecord
@@ -380,6 +393,7 @@ extension Engine {
     }
 
     mutating func apply(_ effect: TransitionEffect) {
+        touched.formUnion(effect.writes)
         switch effect {
         case .settlePresentation(let v):
             state.controllers[v]?.presentation?.state = .presented

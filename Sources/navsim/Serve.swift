@@ -38,6 +38,11 @@ enum Serve {
               help: "concurrent connections, lowered to stay below the file-descriptor limit"),
         .init(name: "max-connections-per-ip", env: "NAVSIM_MAX_CONNECTIONS_PER_IP", defaultValue: "256",
               help: "concurrent connections from one IP address; 0: no limit"),
+        // Memory (docs/configuration: sessions load on first use; idle ones past the budget leave memory).
+        .init(name: "max-loaded-sessions", env: "NAVSIM_MAX_LOADED_SESSIONS", defaultValue: "\(NavSimService.defaultLoadedSessions)",
+              help: "sessions kept decoded in memory; idle ones beyond are evicted and reload from the database on next use"),
+        .init(name: "session-cache-bytes", env: "NAVSIM_SESSION_CACHE_BYTES", defaultValue: "\(NavSimService.defaultCacheBytes)",
+              help: "bytes of encoded session replies kept for reads; 0: encode every read"),
     ] + limitFlags.map(\.flag)
 
     /// One row per entry of `Limits`: exceeding one is a 422 `limit-exceeded` naming it.
@@ -150,7 +155,9 @@ enum Serve {
         let service: NavSimService
         do {
             service = try NavSimService(databasePath: db, migrationsDirectory: migrations, openAPI: openAPI,
-                                        limits: limits(flags, storyboardBytes: xmlLimit), tokens: tokens)
+                                        limits: limits(flags, storyboardBytes: xmlLimit), tokens: tokens,
+                                        loadedSessions: number(flags, "max-loaded-sessions", Int.self, min: 1),
+                                        cacheBytes: number(flags, "session-cache-bytes", Int.self))
         } catch {
             fail("cannot open the database \(db): \(error)")
         }
@@ -159,7 +166,7 @@ enum Serve {
             // Only tokens screen requests; without them the head is not built twice.
             server = try HTTPServer(configuration: configuration,
                                     screen: tokens.isEmpty ? nil : RequestLog.screening(service.screen),
-                                    handler: RequestLog.wrapping(service.handle))
+                                    handler: RequestLog.wrapping(service.serve))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
         }

@@ -182,6 +182,18 @@ final class Server {
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// The log's lines that are JSON objects (all of them, when the log is as it should be).
+    /// Waits (at most 5 s) until a log line satisfies `predicate`: request lines reach stderr
+    /// through the log's writer thread, a few milliseconds after their reply.
+    @discardableResult
+    func waitForLogLine(_ predicate: ([String: Any]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if logLines.contains(where: predicate) { return true }
+            usleep(10_000)
+        }
+        return logLines.contains(where: predicate)
+    }
+
     var logLines: [[String: Any]] {
         log.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
@@ -412,6 +424,7 @@ struct EndToEndTests {
         // A path cannot forge a log line: each line is one JSON object, the newline escaped in it.
         r = try server.request("GET", "/v1/sessions/abc%0AGET%20/healthz%20200%201us")
         #expect(r.status == 404)
+        server.waitForLogLine { $0["status"] as? Int == 404 }
         let lines = server.log.split(separator: "\n")
         #expect(server.logLines.count == lines.count, "a log line is not a JSON object: \(server.log)")
         // The log has the path as sent (escapes kept), like the request line.
@@ -441,12 +454,17 @@ struct EndToEndTests {
         r = try server.request("GET", "/healthz", headers: [("X-Request-Id", String(repeating: "x", count: 129))])
         #expect(r.header("X-Request-Id")?.count == 16, "an id over 128 characters is replaced")
 
+        // Request lines reach stderr through the log's writer thread: wait (bounded) for both.
+        server.waitForLogLine { $0["requestId"] as? String == fresh }
+        server.waitForLogLine { $0["requestId"] as? String == "client-id-42" }
         let entries = server.logLines.filter { $0["requestId"] != nil }
         let mine = try #require(entries.first { $0["requestId"] as? String == "client-id-42" }, "\(server.log)")
         #expect(mine["method"] as? String == "GET" && mine["path"] as? String == "/" && mine["status"] as? Int == 200)
         #expect((mine["bytes"] as? Int ?? 0) > 0 && (mine["durationMs"] as? Double) != nil, "\(mine)")
         let time = try #require(mine["time"] as? String)
-        #expect((try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(time)) != nil, "not RFC 3339: \(time)")
+        let parsed = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(time)
+        #expect(parsed != nil, "not RFC 3339: \(time)")
+        #expect(parsed.map { abs($0.timeIntervalSinceNow) < 300 } ?? false, "the log's clock is off: \(time)")
         #expect(entries.contains { $0["requestId"] as? String == fresh })
     }
 

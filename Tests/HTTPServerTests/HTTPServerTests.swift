@@ -301,6 +301,27 @@ struct HTTPServerTests {
         #expect(ok.load(ordering: .relaxed) == 8 * 200)
     }
 
+    /// Reply bodies are sent from the reply's own bytes (lent, not copied): a body larger than
+    /// the socket buffers, shared by every reply, arrives whole on every connection, and each
+    /// lent body is given back once libmicrohttpd is done with it.
+    @Test func lentReplyBodiesArriveWholeAndAreGivenBack() throws {
+        let shared = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let server = try startServer(threads: 4) { _ in HTTPResponse(status: 200, body: shared) }
+        let port = server.port
+        let ok = Atomic<Int>(0)
+        onThreads(4) { _ in
+            guard let client = try? RawClient(port: port) else { return }
+            for _ in 0..<10 {
+                if let reply = try? client.request("GET", "/big"), reply.status == 200, reply.body == shared {
+                    ok.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(ok.load(ordering: .relaxed) == 40)
+        server.stop(drainTimeout: .milliseconds(200))
+        #expect(server.lentResponseBodies == 0)
+    }
+
     @Test func requestBodiesAreReleasedAfterEveryRequest() throws {
         let server = try startServer(maxBodyBytes: 100) { request in HTTPResponse(status: 200, body: request.body) }
         let client = try RawClient(port: server.port)

@@ -317,7 +317,7 @@ struct OpenAPITests {
             ("PUT", "/v1/sessions"), ("DELETE", "/v1/sessions"), ("PATCH", "/v1/sessions"),
             ("DELETE", "/healthz"), ("POST", "/healthz"), ("POST", "/metrics"), ("PUT", "/openapi.yaml"),
             ("POST", "/v1/sessions/{sid}"), ("PUT", "/v1/sessions/{sid}"),
-            ("GET", "/v1/sessions/{sid}/controllers"), ("DELETE", "/v1/sessions/{sid}/controllers/{cid}"),
+            ("GET", "/v1/sessions/{sid}/controllers"), ("PUT", "/v1/sessions/{sid}/controllers/{cid}"),
             ("GET", "/v1/sessions/{sid}/controllers/{cid}/{operation}"), ("GET", "/v1/sessions/{sid}/turns"),
             ("POST", "/v1/sessions/{sid}/history"), ("POST", "/v1/sessions/{sid}/transitions"),
             ("GET", "/v1/sessions/{sid}/transitions/complete"), ("GET", "/v1/sessions/{sid}/transitions/{tid}/cancel"),

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ReadsAndRepliesTests {
     /// The live session's state and version, read under its lock.
     func live(_ h: ServiceHarness, _ sid: String) -> LiveSession? {
-        h.service?.sessions.box(sid)?.live.withLock { $0 }
+        try? h.service?.sessions.box(sid)?.withLock { .success($0) }.get()
     }
 
     func push(_ h: ServiceHarness, _ sid: String, _ id: String, headers: [(String, String)] = []) -> ServiceReply {
@@ -203,8 +203,15 @@ import Testing
         let registry = try #require(h.service?.sessions)
         var three = try #require(live(h, "three"))
         let two = try #require(live(h, "two"))
-        let (encoded, changed, removed) = three.advance(to: two.state, version: three.version + 1, in: registry)
+        // The commit finds what left by the controller count, the encoding what changed by bytes.
+        let (commit, _) = try Persistence.commit(
+            id: "three", createdAt: three.createdAt, old: three.state, shell: nil, newState: two.state, changed: [],
+            version: three.version + 1, at: "now", request: HTTPRequest(method: "POST", path: "/"), body: .object([]),
+            commands: [], result: .null)
+        let removed = commit.deletedControllers
         #expect(removed == ["gone"])
+        let (encoded, changed) = EncodedSession.make(id: "three", version: three.version + 1, createdAt: three.createdAt,
+                                                     state: two.state, previous: three.encoding(in: registry))
         let minimal = try JSON.parse(encoded.minimal(id: "three", window: Encode.window(two.state), changed: changed, removed: removed))
         #expect(minimal["removed"] == .array([.string("gone")]))
         #expect(minimal["controllers"]?["gone"] == nil)

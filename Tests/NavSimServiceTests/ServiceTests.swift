@@ -53,19 +53,22 @@ final class ServiceHarness {
     private(set) var service: NavSimService?
     let limits: Limits
     let tokens: BearerTokens
+    /// Sessions the service keeps decoded in memory (`--max-loaded-sessions`).
+    let loadedSessions: Int
     /// Sent as `Authorization: Bearer …` with every request that carries no `Authorization` of
     /// its own; the first of `tokens` by default. Set to `nil` to send none.
     var bearer: String?
 
     /// `tokens`: bearer tokens the service requires (none: no authentication).
-    init(limits: Limits = .defaults, tokens: [String] = []) throws {
+    init(limits: Limits = .defaults, tokens: [String] = [], loadedSessions: Int = NavSimService.defaultLoadedSessions) throws {
         self.limits = limits
+        self.loadedSessions = loadedSessions
         self.tokens = BearerTokens(tokens)
         bearer = tokens.first
         directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("ServiceTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         databasePath = (directory as NSString).appendingPathComponent("navsim.sqlite")
-        service = try Self.open(databasePath, limits: limits, tokens: self.tokens)
+        service = try Self.open(databasePath, limits: limits, tokens: self.tokens, loadedSessions: loadedSessions)
     }
 
     deinit {
@@ -73,16 +76,18 @@ final class ServiceHarness {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    static func open(_ path: String, limits: Limits = .defaults, tokens: BearerTokens = BearerTokens([])) throws -> NavSimService {
+    static func open(_ path: String, limits: Limits = .defaults, tokens: BearerTokens = BearerTokens([]),
+                     loadedSessions: Int = NavSimService.defaultLoadedSessions) throws -> NavSimService {
         let spec = FileManager.default.contents(atPath: ServiceFiles.openAPI).map { Array($0) } ?? []
         return try NavSimService(databasePath: path, migrationsDirectory: ServiceFiles.migrations, openAPI: spec,
-                                 limits: limits, tokens: tokens)
+                                 limits: limits, tokens: tokens, loadedSessions: loadedSessions)
     }
 
     /// Drops the running service, then builds a new one on the same database file: a restart.
     func restart() throws {
+        service?.store.waitForDeletions()
         service = nil
-        service = try Self.open(databasePath, limits: limits, tokens: tokens)
+        service = try Self.open(databasePath, limits: limits, tokens: tokens, loadedSessions: loadedSessions)
     }
 
     /// Sends one request. `target` may carry a query (`/v1/sessions/s/history?after=2`); `body`
@@ -382,7 +387,7 @@ struct BadInputTests {
             ("PUT", "/v1/sessions/s", ["GET", "HEAD", "PATCH", "DELETE"]),
             ("GET", "/v1/sessions/s/rootViewController", ["PUT"]),
             ("GET", "/v1/sessions/s/controllers", ["POST"]),
-            ("DELETE", "/v1/sessions/s/controllers/nav", ["GET", "HEAD", "PATCH"]),
+            ("PUT", "/v1/sessions/s/controllers/nav", ["GET", "HEAD", "PATCH", "DELETE"]),
             ("GET", "/v1/sessions/s/controllers/nav/push", ["POST"]),
             ("GET", "/v1/sessions/s/turns", ["POST"]),
             ("DELETE", "/v1/sessions/s/history", ["GET", "HEAD"]),

@@ -78,12 +78,12 @@ struct StoreTests {
             let db = try Connection(path: path, readOnly: true)
             let tables = try db.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
                 .compactMap { $0.text(0) }
-            #expect(tables == ["controllers", "history", "sessions", "storyboards"])
+            #expect(tables == ["controllers", "history", "pending_deletions", "sessions", "storyboards"])
             let indexes = try db.query(
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
             ).compactMap { $0.text(0) }
             #expect(indexes == ["controllers_by_parent", "controllers_by_presenting"])
-            #expect(try db.userVersion == 4)
+            #expect(try db.userVersion == 5)
             #expect(try db.query("PRAGMA journal_mode").first?.text(0) == "wal")
         }
     }
@@ -153,7 +153,7 @@ struct StoreTests {
         }
     }
 
-    @Test("deleteSession cascades to controllers and history, and leaves other sessions alone")
+    @Test("deleteSession removes the row, then the controllers and history, and leaves other sessions alone")
     func deleteSession() throws {
         try withDatabasePath { path in
             let store = try SessionStore(path: path, migrationsDirectory: migrationsDirectory)
@@ -162,8 +162,10 @@ struct StoreTests {
             }
             try store.deleteSession("gone")
             try store.deleteSession("never-existed")
-
             #expect(try store.loadSessions().map(\.session.id) == ["kept"])
+            store.waitForDeletions()  // the chunks run after the reply
+            #expect(store.pendingDeletionIDs.isEmpty)
+
             #expect(try store.historyCount(session: "gone") == 0)
             #expect(try store.historyCount(session: "kept") == 2)
             // The rows themselves are gone, not merely unreachable through `sessions`.

@@ -79,7 +79,7 @@ struct StoredFormatTests {
         let service = try #require(h.service)
         var states: [String: SessionState] = [:]
         for sid in sessions {
-            states[sid] = try #require(service.sessions.box(sid)?.live.withLock { $0?.state })
+            states[sid] = try #require(try? service.sessions.box(sid)?.withLock { .success($0?.state) }.get())
         }
         return states
     }
@@ -106,7 +106,7 @@ struct StoredFormatTests {
         // Each replayed version equals itself through a second reopening, and the last equals the live state.
         let service = try #require(h.service)
         for sid in Self.sessions {
-            let version = try #require(service.sessions.box(sid)?.live.withLock { $0?.version })
+            let version = try #require(try? service.sessions.box(sid)?.withLock { .success($0?.version) }.get())
             #expect(try service.replay(sid, to: version) == statesAfter[sid], "replaying \(sid) to its version")
         }
     }

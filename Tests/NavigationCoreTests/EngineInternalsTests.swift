@@ -46,4 +46,29 @@ struct EngineInternalsTests {
         #expect(first.transition?.operation == .present)
         #expect(turn.state.controllers["C"] == nil)
     }
+
+    @Test("a turn names exactly the controllers it changed or created, in session order, and none when refused")
+    func changedControllersAreExact() {
+        let start = Navigator.run([.setRoot(nav("N", vc("A"), vc("B")), animated: false),
+                                   .createController(ControllerSpec(id: "D"))], on: SessionState()).state
+        // A title: the one controller, nothing derived from it is stored elsewhere.
+        var values = ControllerConfiguration()
+        values.title = "Inbox"
+        let patch = ControllerPatch(values: values, fields: ["title"])
+        let titled = Navigator.run([.updateController("A", patch)], on: start)
+        #expect(titled.changedControllers == ["A"])
+        // A new detached controller: only itself.
+        let created = Navigator.run([.createController(ControllerSpec(id: "E"))], on: start)
+        #expect(created.changedControllers == ["E"])
+        // A push: the navigation controller, the pushed one and the one that disappears.
+        let pushed = Navigator.run([.push(receiver: "N", viewController: .existing("D"), animated: false)], on: start)
+        #expect(pushed.changedControllers == ["N", "B", "D"])
+        // R30: a refused command changes nothing, so names nothing.
+        let refused = Navigator.run([.push(receiver: "N", viewController: .existing("A"), animated: false)], on: start)
+        guard case .refused = refused.outcomes[0] else {
+            Issue.record("pushing a controller already in the stack must be refused")
+            return
+        }
+        #expect(refused.changedControllers.isEmpty)
+    }
 }

@@ -141,16 +141,27 @@ private func walk(_ expected: Any, _ actual: Any, path: String, into out: inout 
 
 // MARK: - Sending commands exhaustively
 
+/// The turn's ``Navigator/TurnResult/changedControllers`` must be exactly the controllers whose
+/// value differs between `before` and the result (or that are new), in the session's order: the
+/// service stores and re-encodes only those, so one missed by the engine's tracking would be
+/// lost from the database. Every helper below checks it, so every core test does.
+func expectChangedControllersExact(_ before: SessionState, _ r: Navigator.TurnResult,
+                                   sourceLocation: SourceLocation) {
+    let diffed = r.state.order.filter { before.controllers[$0] != r.state.controllers[$0] }
+    #expect(r.changedControllers == diffed, "changedControllers disagrees with a full comparison",
+            sourceLocation: sourceLocation)
+}
+
 extension Window {
     /// Sends `command` as one turn. It must apply; `change` mutates a copy of the state before it
     /// into the state the test expects after it, and every path where the core's state differs is
     /// one failure line. `events`, when given, are the command's events in ``render(_:)`` notation
     /// (checked exactly, in order). Returns the command's result for further checks.
     @discardableResult
-    mutating func send(_ command: Command, events: [String]? = nil,
+    mutating func send(_ command: Command, events: [String]? = nil, segues: SegueDestinations = .none,
                        sourceLocation: SourceLocation = #_sourceLocation,
                        _ change: (inout SessionState) -> Void) -> ActionResult {
-        let outcomes = sendTurn([command], sourceLocation: sourceLocation, change)
+        let outcomes = sendTurn([command], segues: segues, sourceLocation: sourceLocation, change)
         guard case .applied(let result) = outcomes[0] else {
             Issue.record("expected \(command) to apply, got \(outcomes[0])", sourceLocation: sourceLocation)
             return ActionResult()
@@ -162,11 +173,13 @@ extension Window {
     /// Sends `commands` as one run-loop turn and checks the whole state change as ``send(_:events:sourceLocation:_:)``
     /// does. Outcomes are returned unchecked: a test states which apply and which are refused.
     @discardableResult
-    mutating func sendTurn(_ commands: [Command], sourceLocation: SourceLocation = #_sourceLocation,
+    /// `segues` answers storyboard segues performed inside lifecycle code (``SegueDestinations``).
+    mutating func sendTurn(_ commands: [Command], segues: SegueDestinations = .none, sourceLocation: SourceLocation = #_sourceLocation,
                            _ change: (inout SessionState) -> Void) -> [OperationOutcome] {
         var expected = state
         change(&expected)
-        let r = Navigator.run(commands, on: state)
+        let r = Navigator.run(commands, on: state, segues: segues)
+        expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         expectSameState(expected, r.state, "the state after \(commands.count == 1 ? "the command" : "the turn") is not the one the test states",
                         sourceLocation: sourceLocation)
         state = r.state
@@ -180,6 +193,7 @@ extension Window {
     mutating func sendRefused(_ command: Command, code: String?, slug: String, message: String? = nil,
                               sourceLocation: SourceLocation = #_sourceLocation) -> Diagnostic? {
         let r = Navigator.run([command], on: state)
+        expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         expectSameState(state, r.state, "a refused command changed the state (R30)", sourceLocation: sourceLocation)
         guard case .refused(let d) = r.outcomes[0] else {
             Issue.record("expected \(command) to be refused (\(slug)), got \(r.outcomes[0])", sourceLocation: sourceLocation)
@@ -197,6 +211,7 @@ extension Window {
     @discardableResult
     mutating func sendInvalid(_ command: Command, sourceLocation: SourceLocation = #_sourceLocation) -> CommandError? {
         let r = Navigator.run([command], on: state)
+        expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         expectSameState(state, r.state, "an invalid command changed the state", sourceLocation: sourceLocation)
         guard case .invalid(let e) = r.outcomes[0] else {
             Issue.record("expected \(command) to be invalid, got \(r.outcomes[0])", sourceLocation: sourceLocation)

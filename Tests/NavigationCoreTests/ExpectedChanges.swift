@@ -51,6 +51,19 @@ extension SessionState {
         }
     }
 
+    /// A completed push of a new plain controller `new` onto `nav` (R73, R77): `new` is created as
+    /// nav's child and appears, the old top (`stack.last`) disappears, the stack becomes
+    /// `stack + [new]`, and one transition number is used.
+    mutating func pushedNew(_ new: ControllerID, onto nav: ControllerID, over stack: [ControllerID],
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        create(new) { $0.parent = nav }
+        appeared(new, sourceLocation: sourceLocation)
+        if let top = stack.last { disappeared(top, sourceLocation: sourceLocation) }
+        modify(nav, sourceLocation: sourceLocation) { $0.children = stack + [new] }
+        setStack(nav, stack + [new], sourceLocation: sourceLocation)
+        nextTransitionNumber += 1
+    }
+
     // MARK: Container state (write only through these)
 
     /// A navigation controller's `viewControllers` (bottom first).
@@ -152,4 +165,19 @@ func presentationRecord(_ presenting: ControllerID, source: ControllerID? = nil,
     Presentation(presenting: presenting, source: source ?? presenting, requestedStyle: requested, style: style ?? requested,
                  transitionStyle: transitionStyle, contextViewController: context,
                  removesPresenterView: removesPresenterView, popover: popover, state: state)
+}
+
+extension SessionState {
+    /// Controllers the command drops from the session (Release.swift): gone from `controllers`
+    /// and from the creation order.
+    mutating func released(_ ids: ControllerID..., sourceLocation: SourceLocation = #_sourceLocation) {
+        for id in ids {
+            guard controllers[id] != nil else {
+                Issue.record("the expected release names \(id), which is not in the state", sourceLocation: sourceLocation)
+                continue
+            }
+            controllers[id] = nil
+            order.removeAll { $0 == id }
+        }
+    }
 }

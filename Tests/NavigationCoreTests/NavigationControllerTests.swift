@@ -257,12 +257,7 @@ extension NavigationControllerTests {
     func exhaustivePush() {
         var w = Window(root: nav("N", vc("A")))
         w.send(Op.push("N", vc("B"))) {
-            $0.create("B") { $0.parent = "N" }
-            $0.appeared("B")
-            $0.disappeared("A")
-            $0.modify("N") { $0.children = ["A", "B"] }
-            $0.setStack("N", ["A", "B"])
-            $0.nextTransitionNumber += 1
+            $0.pushedNew("B", onto: "N", over: ["A"])
         }
     }
 

@@ -140,12 +140,7 @@ extension ShowTests {
     func exhaustiveShowPushes() {
         var w = Window(root: nav("N", vc("A")))
         w.send(Op.show("A", vc("B")), events: pushEventsOfB) {
-            $0.create("B") { $0.parent = "N" }
-            $0.appeared("B")
-            $0.disappeared("A")
-            $0.modify("N") { $0.children = ["A", "B"] }
-            $0.setStack("N", ["A", "B"])
-            $0.nextTransitionNumber += 1
+            $0.pushedNew("B", onto: "N", over: ["A"])
         }
     }
 

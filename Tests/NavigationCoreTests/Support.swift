@@ -203,8 +203,11 @@ struct Window {
 
     /// Applies an operation that must be accepted; returns its result.
     @discardableResult
-    mutating func perform(_ command: Command, sourceLocation: SourceLocation = #_sourceLocation) -> ActionResult {
-        let (next, outcome) = Navigator.apply(command, to: state)
+    mutating func perform(_ command: Command, segues: SegueDestinations = .none,
+                          sourceLocation: SourceLocation = #_sourceLocation) -> ActionResult {
+        let r = Navigator.run([command], on: state, segues: segues)
+        expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
+        let (next, outcome) = (r.state, r.outcomes[0])
         guard case .applied(let result) = outcome else {
             Issue.record("expected \(command) to apply, got \(outcome)", sourceLocation: sourceLocation)
             return ActionResult()
@@ -234,8 +237,9 @@ struct Window {
     }
 
     /// One run-loop turn.
-    mutating func turn(_ commands: [Command]) -> [OperationOutcome] {
+    mutating func turn(_ commands: [Command], sourceLocation: SourceLocation = #_sourceLocation) -> [OperationOutcome] {
         let r = Navigator.run(commands, on: state)
+        expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         state = r.state
         return r.outcomes
     }

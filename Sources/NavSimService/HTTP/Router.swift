@@ -54,12 +54,16 @@ struct Route<Context: Sendable>: Sendable {
     /// False for the routes a client may call without a bearer token (`/healthz`).
     let requiresToken: Bool
     let handler: Handler
+    /// `method="…",route="…"`: the route's labels in the request-duration histogram, quoted once
+    /// here rather than per request.
+    let metricLabels: String
 
     init(_ method: String, _ template: String, requiresToken: Bool = true, _ handler: @escaping Handler) {
         self.method = method
         self.template = PathTemplate(template)
         self.requiresToken = requiresToken
         self.handler = handler
+        metricLabels = "method=\(HistogramFamily.quoted(method)),route=\(HistogramFamily.quoted(template))"
     }
 }
 
@@ -68,10 +72,52 @@ struct Route<Context: Sendable>: Sendable {
 /// - a path some template matches, with a method none registers, is 405 whose `Allow` lists the
 ///   registered methods of the matching templates, HEAD wherever GET (RFC 9110 §15.5.6, §9.3.2);
 /// - HEAD runs the GET handler (libmicrohttpd leaves the content out).
+///
+/// Of two templates matching one path for the method, the one with more literal segments wins,
+/// the earlier registration on a tie. Lookup walks a tree of the templates' segments built once
+/// from the table (issue 11: no scan of every template per request); the table stays the one
+/// declaration, and the answers are those of trying every template in order.
 struct Router<Context: Sendable>: Sendable {
     let routes: [Route<Context>]
+    /// The templates' segments as a tree: `nodes[0]` is the root; a route ends at the node its
+    /// last segment leads to.
+    private let nodes: [Node]
 
-    init(_ routes: [Route<Context>]) { self.routes = routes }
+    private struct Node: Sendable {
+        /// The child for each literal segment.
+        var literals: [String: Int] = [:]
+        /// The child for a `{parameter}` segment, whatever its name.
+        var parameter: Int?
+        /// Indices into `routes` of the templates that end here, in registration order.
+        var endings: [Int] = []
+    }
+
+    init(_ routes: [Route<Context>]) {
+        self.routes = routes
+        var nodes = [Node()]
+        for (index, route) in routes.enumerated() {
+            var at = 0
+            for segment in route.template.segments {
+                let next: Int?
+                switch segment {
+                case let .literal(text): next = nodes[at].literals[text]
+                case .parameter: next = nodes[at].parameter
+                }
+                if let next {
+                    at = next
+                    continue
+                }
+                nodes.append(Node())
+                switch segment {
+                case let .literal(text): nodes[at].literals[text] = nodes.count - 1
+                case .parameter: nodes[at].parameter = nodes.count - 1
+                }
+                at = nodes.count - 1
+            }
+            nodes[at].endings.append(index)
+        }
+        self.nodes = nodes
+    }
 
     enum Resolution {
         case route(Route<Context>, PathParameters)
@@ -79,28 +125,46 @@ struct Router<Context: Sendable>: Sendable {
         case notFound
     }
 
+    /// The indices of every route whose template fits `path` segment for segment, ascending
+    /// (registration order). A literal and a parameter child may both fit one segment: both
+    /// branches are followed.
+    func matching(_ path: [String]) -> [Int] {
+        var found: [Int] = []
+        func walk(_ node: Int, _ depth: Int) {
+            guard depth < path.count else {
+                found += nodes[node].endings
+                return
+            }
+            if let literal = nodes[node].literals[path[depth]] { walk(literal, depth + 1) }
+            if let parameter = nodes[node].parameter { walk(parameter, depth + 1) }
+        }
+        walk(0, 0)
+        if found.count > 1 { found.sort() }
+        return found
+    }
+
     /// The route for `method` on `path` (split, then decoded), or why there is none.
     func resolve(method: String, path: [String]) -> Resolution {
         let lookup = method == "HEAD" ? "GET" : method
         var allow: [String] = []
-        var best: (route: Route<Context>, parameters: PathParameters)?
-        for route in routes {
-            guard let parameters = route.template.match(path) else { continue }
+        var best: Route<Context>?
+        for index in matching(path) {
+            let route = routes[index]
             if !allow.contains(route.method) { allow.append(route.method) }
-            if route.method == lookup, best.map({ route.template.literalCount > $0.route.template.literalCount }) ?? true {
-                best = (route, parameters)
+            if route.method == lookup, best.map({ route.template.literalCount > $0.template.literalCount }) ?? true {
+                best = route
             }
         }
-        if let best { return .route(best.route, best.parameters) }
+        if let best, let parameters = best.template.match(path) { return .route(best, parameters) }
         return allow.isEmpty ? .notFound : .methodNotAllowed(allow: allow)
     }
 
     /// Runs the handler of the request's route, or throws the 404/405 the registrations imply.
     /// `matched` is told the route's template before its handler runs (metrics label by it).
-    func dispatch(_ context: Context, _ request: HTTPRequest, matched: (PathTemplate) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
+    func dispatch(_ context: Context, _ request: HTTPRequest, matched: (Route<Context>) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
         switch resolve(method: request.method, path: request.pathSegments) {
         case let .route(route, parameters):
-            matched(route.template)
+            matched(route)
             return try route.handler(context, request, parameters)
         case let .methodNotAllowed(allow): throw Problem.methodNotAllowed(request.method, allow: allow)
         case .notFound: throw Problem.notFound(request.path)
@@ -110,8 +174,8 @@ struct Router<Context: Sendable>: Sendable {
     /// False when the path's routes are all registered without a token (`requiresToken: false`);
     /// an unknown path requires one, so a 404 tells nothing to a client without a token.
     func requiresToken(path: [String]) -> Bool {
-        let matching = routes.filter { $0.template.match(path) != nil }
-        return matching.isEmpty || matching.contains { $0.requiresToken }
+        let matching = matching(path)
+        return matching.isEmpty || matching.contains { routes[$0].requiresToken }
     }
 
     /// Every registered (method, template), in registration order: what `openapi.yaml` must list.

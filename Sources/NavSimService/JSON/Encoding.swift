@@ -80,7 +80,7 @@ enum Encode {
 
     static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> JSON {
         .object(sessionHead(id: id, version: version, createdAt: createdAt, state: s)
-            + [("controllers", .object(s.orderedControllers.map { ($0.id, controller($0, in: s)) }))])
+            + [("controllers", .object(s.order.compactMap { id in s.controllers[id].map { (id, controller($0, in: s)) } }))])
     }
 
     /// The Session members before `controllers`, in reply order.
@@ -89,7 +89,10 @@ enum Encode {
             ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
             ("traits", traits(s.traits)),
             ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue)),
-                                 ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))])),
+                                 ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))]
+                                // Release.swift: shown only when not the default, so replies of
+                                // `manual` sessions keep the bytes earlier releases sent.
+                                + (s.options.release == .manual ? [] : [("release", .string(s.options.release.rawValue))]))),
             ("window", window(s)),
         ]
     }
@@ -99,7 +102,7 @@ enum Encode {
         .object([
             ("rootViewController", .from(s.rootViewController)),
             ("visibleViewController", .from(s.visibleViewController)),
-            ("viewsInWindow", .from(s.orderedControllers.map(\.id).filter(s.isViewInWindow))),
+            ("viewsInWindow", .from(s.order.filter { s.controllers[$0] != nil && s.isViewInWindow($0) })),
         ])
     }
 
@@ -179,33 +182,131 @@ struct EncodedSession: Sendable {
     let pieces: [String: Range<Int>]
     /// The entity tag of this version, quoted (`"3"`), computed once.
     let etag: String
+    /// How many controller pieces were copied from the previous version instead of encoded.
+    var reusedPieces = 0
 
     /// Encodes `state` as version `version`.
+    ///
+    /// With `previous` (the encoding of `previousState`), a controller whose piece cannot have
+    /// changed keeps its bytes, copied from `previous` rather than encoded again, so a push on a
+    /// 500-deep stack encodes the few controllers it touched, not 500 (issue 11). A piece is a
+    /// function of the controller itself, of what its parent chain passes down (``Inherited``:
+    /// presenter, presented, kind, trait overrides, view in window, parent), of the window's
+    /// traits and of the transitions naming it (``Encode/controller(_:in:)`` reads nothing else);
+    /// when all of those are equal to the previous version's, so are the bytes. Debug builds
+    /// check that against a full encoding.
+    /// `changedControllers`, when known (the core's ``Navigator/TurnResult/changedControllers``),
+    /// are the only controllers whose own value can differ from `previousState`'s, so the others
+    /// are not compared value by value.
     /// - Returns: the encoding and the ids whose object differs byte for byte from the one in
     ///   `previous` (every id when `previous` is nil), in the session's order.
     static func make(id: String, version: Int, createdAt: String, state: SessionState,
-                     previous: EncodedSession?) -> (EncodedSession, changed: [String]) {
+                     previous: EncodedSession?, previousState: SessionState? = nil,
+                     changedControllers: [String]? = nil) -> (EncodedSession, changed: [String]) {
         var out = JSON.object(Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state)).bytes
         out.removeLast()  // "}"
         out.append(contentsOf: #","controllers":{"#.utf8)
         var pieces: [String: Range<Int>] = [:]
         pieces.reserveCapacity(state.controllers.count)
         var changed: [String] = []
-        for (i, c) in state.orderedControllers.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
+        var reuse = ReuseCheck(old: previous != nil ? previousState : nil, new: state,
+                               changed: changedControllers.map(Set.init))
+        var first = true
+        var reused = 0
+        for cid in state.order {
+            guard let c = state.controllers[cid] else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
             JSON.writeString(c.id, into: &out)
             out.append(UInt8(ascii: ":"))
             let start = out.count
-            Encode.controller(c, in: state).write(into: &out)
-            if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(out[start...]) {
-                // Unchanged: not reported to a minimal reply.
+            if let previous, let old = previous.pieces[c.id], reuse.unchanged(c) {
+                out.append(contentsOf: previous.body[old])
+                reused += 1
             } else {
-                changed.append(c.id)
+                Encode.controller(c, in: state).write(into: &out)
+                if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(out[start...]) {
+                    // Unchanged: not reported to a minimal reply.
+                } else {
+                    changed.append(c.id)
+                }
             }
             pieces[c.id] = start..<out.count
         }
         out.append(contentsOf: "}}".utf8)
-        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\""), changed)
+        assert(previous == nil || out == Encode.session(id: id, version: version, createdAt: createdAt, state: state).bytes,
+               "a reused controller piece differs from its full encoding")
+        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\"", reusedPieces: reused), changed)
+    }
+
+    /// Whether a controller's piece is the same in `new` as in `old`, from the inputs of
+    /// ``Encode/controller(_:in:)``. Answers false whenever it cannot tell (no `old`).
+    struct ReuseCheck {
+        let old: SessionState?
+        let new: SessionState
+        /// The window's traits and the running transitions are the same.
+        let sameWindow: Bool
+        let sameTransitions: Bool
+        /// The only controllers whose own value can differ, when the caller knows (nil: compare).
+        let changed: Set<String>?
+        /// Per id: whether what it passes down to its children differs, or its chain's does.
+        private var chainChanged: [String: Bool] = [:]
+
+        init(old: SessionState?, new: SessionState, changed: Set<String>? = nil) {
+            self.old = old
+            self.new = new
+            self.changed = changed
+            sameWindow = old?.traits == new.traits
+            sameTransitions = old?.transitions == new.transitions
+        }
+
+        /// What a controller's piece reads from an ancestor (or from itself, for its children).
+        struct Inherited: Equatable {
+            var parent: String?
+            var presenting: String?
+            var presented: String?
+            var kind: ControllerKind
+            var traitOverrides: TraitOverrides?
+            var viewInWindow: Bool
+
+            init(_ c: Controller) {
+                parent = c.parent
+                presenting = c.presentation?.presenting
+                presented = c.presentedID
+                kind = c.kind
+                traitOverrides = c.configuration.traitOverrides
+                viewInWindow = c.viewInWindow
+            }
+        }
+
+        mutating func unchanged(_ c: Controller) -> Bool {
+            guard let old, sameWindow, let before = old.controllers[c.id], same(c.id, before, c) else { return false }
+            if let parent = c.parent, changedChain(parent) { return false }
+            if !sameTransitions, old.transitionCoordinator(c.id) != new.transitionCoordinator(c.id) { return false }
+            return true
+        }
+
+        /// Whether a controller's own value is as before: known for one the turn did not change.
+        private func same(_ id: String, _ before: Controller, _ now: Controller) -> Bool {
+            untouched(id) || before == now
+        }
+
+        /// Known not to have changed (the turn's changed controllers are given and omit it).
+        private func untouched(_ id: String) -> Bool {
+            changed.map { !$0.contains(id) } ?? false
+        }
+
+        /// Whether `id` or one of its ancestors passes something different down than before.
+        private mutating func changedChain(_ id: String) -> Bool {
+            if let known = chainChanged[id] { return known }
+            var answer = true
+            if let now = new.controllers[id], let before = old?.controllers[id],
+               untouched(id) || Inherited(now) == Inherited(before) {
+                answer = now.parent.map { changedChain($0) } ?? false
+            }
+            chainChanged[id] = answer
+            return answer
+        }
     }
 
     /// The controller `id`'s object, or nil when the session has none of that id.

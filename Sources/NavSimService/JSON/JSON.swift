@@ -83,15 +83,23 @@ extension JSON {
         }
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// Appends `s` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control
+    /// characters escaped, everything else as its UTF-8 bytes. Text with nothing to escape (the
+    /// usual id or path) is appended in one copy.
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): out.append(92); out.append(34)
+            case UInt8(ascii: "\\"): out.append(92); out.append(92)
+            case 0x0A: out.append(92); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(92); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(92); out.append(UInt8(ascii: "t"))
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
                 out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])

@@ -1,17 +1,35 @@
+import HTTPServer
 import NavigationCore
 import Synchronization
 
-/// A session as the running service holds it: the authoritative in-memory state, its version and
-/// what replay needs. Guarded by its own lock, so sessions run in parallel (ARCHITECTURE.md).
+/// A session as the running service holds it, in two views (issue 11, pipelined writes):
+///
+/// - the **committed** view, `version`, `state` and ``encoded``: the last durable version, the
+///   only one reads show (`GET`, history, listings);
+/// - the **applied head**, ``headVersion`` and ``headState``: the committed view plus the
+///   versions in ``pending``, applied in order under the session's lock and queued for commit
+///   but not yet durable. Mutations run on it and check `If-Match` against it.
+///
+/// A pending version becomes the committed view when its commit is durable (``durable(_:in:)``),
+/// in version order; its reply goes out then and not before. When a commit fails, it and every
+/// version applied on top of it are dropped (``failed(from:)``): the head is the committed view
+/// again, nothing acknowledged is lost and nothing unacknowledged was shown.
+/// Guarded by its own lock, so sessions run in parallel (ARCHITECTURE.md).
 struct LiveSession {
     var id: String
     var createdAt: String
+    /// The last durable version.
     var version: Int
+    /// The last durable version's state.
     var state: SessionState
     /// The representation of `version` as bytes, once a read or a write needed it (issue 11);
     /// nil after a restart until then. Replaced only through ``replaceEncoding(_:in:)``, which
     /// keeps ``SessionRegistry/cachedBytes`` right.
     private(set) var encoded: EncodedSession?
+    /// Versions applied on top of `version` whose commits are queued, ascending and gapless.
+    private(set) var pending: [PendingVersion] = []
+    /// The session row's state of the head, kept for the next commit (``Persistence/Shell``).
+    var headShell: Persistence.Shell?
 
     init(id: String, createdAt: String, version: Int, state: SessionState) {
         self.id = id
@@ -20,8 +38,13 @@ struct LiveSession {
         self.state = state
     }
 
-    /// The current version's bytes, encoded now when not cached (once per version while the
-    /// registry's cache budget has room).
+    /// The version the next mutation builds on: the last pending one, else the committed one.
+    var headVersion: Int { pending.last?.version ?? version }
+    /// The state the next mutation runs on.
+    var headState: SessionState { pending.last?.state ?? state }
+
+    /// The current (committed) version's bytes, encoded now when not cached (once per version
+    /// while the registry's cache budget has room).
     mutating func encoding(in registry: SessionRegistry) -> EncodedSession {
         if let encoded, encoded.version == version { return encoded }
         let (fresh, _) = EncodedSession.make(id: id, version: version, createdAt: createdAt, state: state, previous: nil)
@@ -29,21 +52,38 @@ struct LiveSession {
         return fresh
     }
 
-    /// Moves to `state` at `version` (after its commit) and encodes it, from the previous
-    /// version's encoding when there is one.
-    /// - Returns: the new version's encoding, the ids whose object changed and those that left,
-    ///   in the session's order.
-    @discardableResult
-    mutating func advance(to state: SessionState, version: Int, in registry: SessionRegistry)
-        -> (encoded: EncodedSession, changed: [String], removed: [String]) {
-        let previous = encoding(in: registry)
-        let (fresh, changed) = EncodedSession.make(id: id, version: version, createdAt: createdAt, state: state,
-                                                   previous: previous)
-        let removed = self.state.orderedControllers.map(\.id).filter { state.controllers[$0] == nil }
-        self.state = state
-        self.version = version
-        keep(fresh, in: registry)
-        return (fresh, changed, removed)
+    /// The head's bytes: the last pending version's, else the committed one's.
+    mutating func headEncoding(in registry: SessionRegistry) -> EncodedSession {
+        pending.last?.encoded ?? encoding(in: registry)
+    }
+
+    /// Applies a version on top of the head (its commit just queued).
+    mutating func apply(_ next: PendingVersion) {
+        precondition(next.version == headVersion + 1, "pending versions are gapless")
+        pending.append(next)
+    }
+
+    /// The commit of `version` is durable: it becomes the committed view.
+    /// - Returns: that pending version (its reply may go out now), or nil when it is not the
+    ///   oldest pending one (already failed and dropped).
+    mutating func durable(_ version: Int, in registry: SessionRegistry) -> PendingVersion? {
+        guard let first = pending.first, first.version == version else { return nil }
+        pending.removeFirst()
+        self.version = first.version
+        state = first.state
+        keep(first.encoded, in: registry)
+        return first
+    }
+
+    /// The commit of `version` failed: drops it and every version applied on top of it, so the
+    /// head is the committed view again.
+    /// - Returns: the dropped versions, whose requests must fail.
+    mutating func failed(from version: Int) -> [PendingVersion] {
+        guard let at = pending.firstIndex(where: { $0.version >= version }) else { return [] }
+        let dropped = Array(pending[at...])
+        pending.removeSubrange(at...)
+        headShell = nil
+        return dropped
     }
 
     /// Caches `fresh` when the registry's budget has room for it, and drops the old bytes otherwise
@@ -61,86 +101,221 @@ struct LiveSession {
     }
 }
 
-/// One lock per session: operations on a session are serialised, different sessions are not.
-final class SessionBox: Sendable {
-    let live: Mutex<LiveSession?>
-    init(_ session: LiveSession) { live = Mutex(session) }
+/// A version applied to a session and queued for commit, not yet durable: what it is, and the
+/// reply that goes out once it is.
+struct PendingVersion: Sendable {
+    let version: Int
+    let state: SessionState
+    /// Its representation, encoded from the previous head's.
+    let encoded: EncodedSession
+    /// The reply, ready; sent through `deferred` when the commit is durable.
+    let reply: HTTPResponse
+    let deferred: DeferredResponse
 }
 
-/// The sessions of the process, by id, with the ids also kept in sorted order, so that a page of
-/// `GET /v1/sessions` is a binary search and a slice (keyset paging), not a sort of every id.
-final class SessionRegistry: Sendable {
-    private struct Index {
-        var boxes: [String: SessionBox] = [:]
-        /// Every id, ascending (String's `<`: Unicode scalar order, as the listing documents).
-        var sorted: [String] = []
 
-        /// The position of the first id greater than `id` (all of them when `id` is nil).
-        func firstIndex(after id: String?) -> Int {
-            guard let id else { return 0 }
-            var low = 0, high = sorted.count
-            while low < high {
-                let mid = (low + high) / 2
-                if sorted[mid] <= id { low = mid + 1 } else { high = mid }
-            }
-            return low
-        }
+extension LiveSession {
+    /// Whether the session may leave memory now: nothing about it is held only here.
+    ///
+    /// The committed view equals the stored rows, so an evicted session reloads to the same
+    /// state, version and bytes. A version applied but not yet durable (``pending``) lives only
+    /// here, with its waiting reply: while there is one, the registry keeps the session.
+    var isIdle: Bool { pending.isEmpty }
+}
+
+/// One lock per session: operations on a session are serialised, different sessions are not.
+///
+/// The box outlives its session's state: after start-up, or once the registry evicted it, the box
+/// holds nothing, and ``withLock(_:)`` loads the session from the store (under the box's lock, so
+/// exactly once) before running its body. A deleted session leaves a box holding nil, which every
+/// body reads as "no such session".
+final class SessionBox: Sendable {
+    /// The session's state when loaded (`session` nil and `loaded` true: deleted).
+    private struct Slot {
+        var session: LiveSession?
+        var loaded: Bool
     }
 
-    private let index = Mutex(Index())
+    let id: String
+    private let slot: Mutex<Slot>
+    /// Set by every use, cleared by the registry's eviction sweep: a used session gets a second chance.
+    fileprivate let touched = Atomic<Bool>(true)
+    private unowned let registry: SessionRegistry
+
+    fileprivate init(id: String, loaded session: LiveSession?, registry: SessionRegistry) {
+        self.id = id
+        self.registry = registry
+        slot = Mutex(Slot(session: session, loaded: session != nil))
+    }
+
+    /// Runs `body` on the session under its lock, loading it from the store first when it is not
+    /// in memory. `body` sees nil for a deleted session; setting nil deletes it from memory.
+    /// A session that cannot be loaded (the store failed, or holds a row this build cannot read)
+    /// is a 503 `storage-error` and nothing changes.
+    func withLock<T>(_ body: (inout LiveSession?) -> Result<T, Problem>) -> Result<T, Problem> {
+        let registry = self.registry
+        let id = self.id
+        let (result, loadedNow): (Result<T, Problem>, Bool) = slot.withLock { slot in
+            var loadedNow = false
+            if !slot.loaded {
+                do {
+                    slot.session = try registry.loader(id)
+                } catch {
+                    return (.failure(Problem.storage(error, "The session could not be loaded")), false)
+                }
+                slot.loaded = true
+                loadedNow = slot.session != nil
+            }
+            let resident = slot.session != nil
+            let result = body(&slot.session)
+            if resident, slot.session == nil { registry.resident.subtract(1, ordering: .relaxed) }
+            return (result, loadedNow)
+        }
+        touched.store(true, ordering: .relaxed)
+        if loadedNow { registry.didLoad(id) }
+        return result
+    }
+
+    /// Runs `body` on the session as it is in memory, under its lock, without loading it: for
+    /// the writer's commit callbacks and delete's wait, which concern only a session with
+    /// versions pending, and such a session is never evicted (``LiveSession/isIdle``).
+    func inMemory<T>(_ body: (inout LiveSession?) -> T) -> T {
+        slot.withLock { body(&$0.session) }
+    }
+
+    /// What ``evictIfIdle(from:)`` found.
+    fileprivate enum Eviction { case evicted, busy, notResident }
+
+    /// Drops the session's state and cached bytes when its lock is free and it is idle.
+    fileprivate func evictIfIdle(from registry: SessionRegistry) -> Eviction {
+        slot.withLockIfAvailable { slot -> Eviction in
+            guard slot.loaded, var session = slot.session else { return .notResident }
+            guard session.isIdle else { return .busy }
+            session.replaceEncoding(nil, in: registry)
+            slot.session = nil
+            slot.loaded = false
+            return .evicted
+        } ?? .busy
+    }
+
+    /// Whether the session's state is in memory now (tests).
+    var isResident: Bool { slot.withLock { $0.session != nil } }
+}
+
+/// Every session of the database by id, each with its own lock, and the budget of how many are
+/// in memory at once.
+///
+/// Start-up registers the ids only (``register(ids:)``); a session's state is read from the
+/// store on its first use (``SessionBox/withLock(_:)``). Once more than `residentBudget`
+/// sessions are in memory, idle ones are evicted (state and cached bytes) in the order they were
+/// loaded, a session used since its last sweep being kept once more (second chance), and reload
+/// on next use, identical: the store holds every acknowledged write. Listing is the store's
+/// (keyset on its primary key), not the registry's.
+final class SessionRegistry: Sendable {
+    /// Ids of the sessions in memory, in the order they were loaded (the eviction sweep's order).
+    private struct LoadOrder {
+        var ids: [String] = []
+        var head = 0
+
+        mutating func push(_ id: String) { ids.append(id) }
+
+        mutating func pop() -> String? {
+            guard head < ids.count else { return nil }
+            defer {
+                head += 1
+                if head > 1024, head * 2 > ids.count {
+                    ids.removeFirst(head)
+                    head = 0
+                }
+            }
+            return ids[head]
+        }
+
+        var count: Int { ids.count - head }
+    }
+
+    private let boxes = Mutex([String: SessionBox]())
+    private let order = Mutex(LoadOrder())
+    /// Reads a session from the store by id (nil: no such row).
+    let loader: @Sendable (String) throws -> LiveSession?
+    /// Sessions whose state is in memory (the `navsim_sessions_loaded` gauge).
+    let resident = Atomic<Int>(0)
+    /// The most sessions kept in memory; more are evicted once idle.
+    let residentBudget: Int
     /// Bytes of session representations held by the read cache (the `navsim_session_cache_bytes` gauge).
     let cachedBytes = Atomic<Int>(0)
     /// The most bytes the read cache keeps (checked without a global lock, so concurrent
     /// sessions may overshoot it by one encoding each).
     let cacheBudget: Int
 
-    /// `cacheBudget`: bytes of encoded sessions kept for reads, 256 MiB unless given.
-    init(cacheBudget: Int = 256 << 20) { self.cacheBudget = cacheBudget }
+    /// - Parameters:
+    ///   - cacheBudget: bytes of encoded sessions kept for reads.
+    ///   - residentBudget: sessions kept in memory (at least 1).
+    ///   - loader: reads a session from the store by id; the default knows none (tests of the cache alone).
+    init(cacheBudget: Int = NavSimService.defaultCacheBytes, residentBudget: Int = NavSimService.defaultLoadedSessions,
+         loader: @escaping @Sendable (String) throws -> LiveSession? = { _ in nil }) {
+        self.cacheBudget = cacheBudget
+        self.residentBudget = max(residentBudget, 1)
+        self.loader = loader
+    }
 
-    func box(_ id: String) -> SessionBox? { index.withLock { $0.boxes[id] } }
+    func box(_ id: String) -> SessionBox? { boxes.withLock { $0[id] } }
 
-    /// Registers a new session; nil when the id is taken.
+    /// Registers a new session, in memory; nil when the id is taken.
     func add(_ session: LiveSession) -> SessionBox? {
-        let box = SessionBox(session)
-        let added = index.withLock { index -> Bool in
-            guard index.boxes[session.id] == nil else { return false }
-            index.boxes[session.id] = box
-            index.sorted.insert(session.id, at: index.firstIndex(after: session.id))
+        let box = SessionBox(id: session.id, loaded: session, registry: self)
+        let added = boxes.withLock { boxes -> Bool in
+            guard boxes[session.id] == nil else { return false }
+            boxes[session.id] = box
             return true
         }
-        return added ? box : nil
+        guard added else { return nil }
+        resident.add(1, ordering: .relaxed)
+        didLoad(session.id, counted: true)
+        return box
     }
 
-    /// Registers the sessions loaded at start-up, sorting the ids once; ids already present are skipped.
-    func load(_ sessions: [LiveSession]) {
-        index.withLock { index in
-            for session in sessions where index.boxes[session.id] == nil {
-                index.boxes[session.id] = SessionBox(session)
-                index.sorted.append(session.id)
-            }
-            index.sorted.sort()
+    /// Registers the stored sessions at start-up by id, none loaded; ids already present are skipped.
+    func register(ids: [String]) {
+        boxes.withLock { boxes in
+            boxes.reserveCapacity(ids.count)
+            for id in ids where boxes[id] == nil { boxes[id] = SessionBox(id: id, loaded: nil, registry: self) }
         }
     }
 
+    /// Forgets a session (after its deletion, or a creation that could not be stored).
     func remove(_ id: String) {
-        index.withLock { index in
-            guard let box = index.boxes.removeValue(forKey: id) else { return }
-            let at = index.firstIndex(after: id) - 1
-            if at >= 0, index.sorted[at] == id { index.sorted.remove(at: at) }
-            _ = box
+        _ = boxes.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Notes that `id`'s state came into memory, then evicts idle sessions while over budget.
+    fileprivate func didLoad(_ id: String, counted: Bool = false) {
+        if !counted { resident.add(1, ordering: .relaxed) }
+        order.withLock { $0.push(id) }
+        trim()
+    }
+
+    /// Evicts idle sessions, oldest loaded first, until at most `residentBudget` are in memory.
+    /// A session in use (its lock held, or not idle) or used since the last sweep stays, queued
+    /// again; the sweep looks at each queued id at most twice, so it ends.
+    func trim() {
+        var looks = 2 * order.withLock { $0.count }
+        while resident.load(ordering: .relaxed) > residentBudget, looks > 0 {
+            looks -= 1
+            guard let id = order.withLock({ $0.pop() }) else { return }
+            guard let box = box(id) else { continue }  // deleted meanwhile
+            if box.touched.exchange(false, ordering: .relaxed) {
+                order.withLock { $0.push(id) }
+                continue
+            }
+            switch box.evictIfIdle(from: self) {
+            case .evicted: resident.subtract(1, ordering: .relaxed)
+            case .busy: order.withLock { $0.push(id) }
+            case .notResident: break
+            }
         }
     }
 
-    /// Up to `limit` sessions whose id is greater than `after`, in id order, and whether more follow.
-    func page(after: String?, limit: Int) -> (boxes: [SessionBox], more: Bool) {
-        index.withLock { index in
-            let start = index.firstIndex(after: after)
-            let end = min(start + limit, index.sorted.count)
-            return (index.sorted[start..<end].compactMap { index.boxes[$0] }, end < index.sorted.count)
-        }
-    }
-
-    /// Every id, ascending.
-    func ids() -> [String] { index.withLock { $0.sorted } }
-    var count: Int { index.withLock { $0.boxes.count } }
+    /// Sessions known (in memory or not).
+    var count: Int { boxes.withLock { $0.count } }
 }

@@ -10,7 +10,7 @@ import NavigationCore
 /// existed), so a client can tell whether `?version=N&replay=true` may differ from `?version=N`.
 public enum RulesVersion {
     /// The rules this binary runs.
-    public static let current = 1
+    public static let current = 2
 }
 
 /// What one history entry changed, as stored in `history.changes` (persistence format 1):
@@ -25,6 +25,17 @@ struct StoredChange: Codable, Equatable {
     var removed: [String]
 }
 
+/// A ``StoredChange`` read for its shell alone (the other members are skipped).
+private struct ShellOnly: Decodable {
+    var shell: StoredSessionState?
+}
+
+/// A ``StoredChange`` read without its shell.
+private struct ControllersOnly: Decodable {
+    var controllers: [StoredController]
+    var removed: [String]
+}
+
 /// How past versions are rebuilt from stored changes and checkpoints (docs/history.md).
 enum SessionHistory {
     /// Every entry whose version is a multiple of this keeps a full checkpoint (the whole stored
@@ -35,14 +46,6 @@ enum SessionHistory {
     /// Whether the entry of `version` keeps a checkpoint column (entry 0 has its `result`).
     static func keepsCheckpoint(_ version: Int) -> Bool {
         version > 0 && version % checkpointInterval == 0
-    }
-
-    /// The change from `old` to `new`: the shell only when it differs, `upserted` and `removed` as given.
-    static func change(from old: SessionState, to new: SessionState, upserted: [StoredController], removed: [String]) -> StoredChange {
-        let before = StoredSessionState(old, withControllers: false)
-        let after = StoredSessionState(new, withControllers: false)
-        return StoredChange(shell: before == after ? nil : after, controllers: upserted,
-                            removed: removed)
     }
 
     /// The state of `version` from the rows of `history` from a checkpoint up to it (ascending,
@@ -72,7 +75,9 @@ enum SessionHistory {
     static func apply(_ change: StoredChange, to state: inout SessionState) throws {
         if let shell = change.shell {
             var next = try shell.domain()
-            next.controllers = state.controllers
+            // Moved, not copied: a second reference to the dictionary would make the writes
+            // below copy every controller, once per entry with a shell (most of them).
+            swap(&next.controllers, &state.controllers)
             state = next
         }
         for id in change.removed { state.controllers[id] = nil }
@@ -80,6 +85,67 @@ enum SessionHistory {
             let controller = try c.domain()
             state.controllers[controller.id] = controller
         }
+    }
+
+    /// Version `version` of session `sid` rebuilt and encoded (`GET …?version=N`), or nil when
+    /// its rows cannot rebuild it without replay (entries of earlier releases).
+    ///
+    /// Starts from the checkpoint of `version`'s block kept in `kept`, reading only the entries
+    /// after it up to `version` (without their checkpoint column); on the block's first read the
+    /// checkpoint is decoded, encoded once and kept. The reply then encodes only the controllers
+    /// the block's entries touched up to `version`, splicing the others' pieces
+    /// (``EncodedSession/reusing(_:id:version:createdAt:state:touched:)``). So a read costs the
+    /// distance from the checkpoint, once the block was read once.
+    static func past(_ sid: String, createdAt: String, version: Int, store: SessionStore,
+                     kept: PastVersions) throws -> (state: SessionState, encoded: EncodedSession)? {
+        let first = firstRow(for: version)
+        let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)
+        let base: PastVersions.Base
+        let after: [HistoryRow]
+        if let hit = kept.base(key) {
+            base = hit
+            after = try store.history(session: sid, after: first, limit: version - first, checkpoints: false)
+        } else {
+            let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
+            guard let row = rows.first, row.version == first else { return nil }
+            let state: SessionState
+            if first == 0 {
+                state = try Persistence.decodeInitial(row)
+            } else {
+                guard let text = row.checkpoint else { return nil }
+                state = try Persistence.decode(StoredSessionState.self, text, format: row.format).domain()
+            }
+            let encoded = EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0
+            base = PastVersions.Base(version: first, state: state, encoded: encoded)
+            kept.keep(base, as: key)
+            after = Array(rows.dropFirst())
+        }
+        var state = base.state
+        var touched = Set<String>()
+        let rows = after.filter { $0.version <= version }
+        guard (rows.last?.version ?? first) == version, rows.allSatisfy({ $0.changes != nil }) else { return nil }
+        // A shell replaces the whole shell, so only the last one counts: decoding every entry's
+        // (its `order` lists every controller) was most of a late version's cost.
+        for row in rows.reversed() {
+            if let shell = try Persistence.decode(ShellOnly.self, row.changes ?? "", format: row.format).shell {
+                var next = try shell.domain()
+                swap(&next.controllers, &state.controllers)
+                state = next
+                break
+            }
+        }
+        for row in rows {
+            let change = try Persistence.decode(ControllersOnly.self, row.changes ?? "", format: row.format)
+            for id in change.removed { state.controllers[id] = nil }
+            for c in change.controllers {
+                let controller = try c.domain()
+                state.controllers[controller.id] = controller
+            }
+            touched.formUnion(change.controllers.map(\.properties.id))
+            touched.formUnion(change.removed)
+        }
+        let encoded = EncodedSession.reusing(base, id: sid, version: version, createdAt: createdAt, state: state, touched: touched)
+        return (state, encoded)
     }
 
     /// The first version whose rows ``rebuild(_:to:)`` needs for `version`.

@@ -110,15 +110,20 @@ public struct SessionCommit: Sendable {
     /// The operation's history entry; `nil` for session creation. Its version must be new for
     /// the session, or the commit fails with a `SQLITE_CONSTRAINT_PRIMARYKEY` ``SQLiteError``.
     public var history: HistoryRow?
+    /// Made on top of a commit of the same session that was queued and not yet durable (a
+    /// pipelined write): if that one fails, this one fails unwritten
+    /// (``SessionStore/enqueue(_:then:)``).
+    public var followsPending: Bool
 
     public init(
         session: SessionRow, upsertedControllers: [ControllerRow] = [], deletedControllers: [String] = [],
-        history: HistoryRow? = nil
+        history: HistoryRow? = nil, followsPending: Bool = false
     ) {
         self.session = session
         self.upsertedControllers = upsertedControllers
         self.deletedControllers = deletedControllers
         self.history = history
+        self.followsPending = followsPending
     }
 }
 
@@ -176,17 +181,42 @@ public struct StoredStoryboard: Sendable, Equatable {
 /// store shares one sync between concurrent callers: while one transaction is being written,
 /// arriving commits queue up, and the next transaction writes all of them. A lone caller pays
 /// exactly one transaction, as before; under load the number of syncs per commit falls with the
-/// queue length. Durability is the same for every caller: none returns before its own data has
-/// been synced.
+/// queue length. Callers need not wait on a thread: ``enqueue(_:then:)`` calls back once the
+/// commit is durable. Durability is the same for every caller: none is told of success before
+/// its own data has been synced.
 ///
-/// **Connections.** One writer connection, owned by a `Mutex`, does every write. A second,
-/// read-only connection in its own `Mutex` serves history pages and the start-up loads; WAL lets
-/// it read the last committed state while the writer is writing, so reads never wait for a sync.
+/// **Connections.** One writer connection, owned by a `Mutex`, does every write. A small pool of
+/// read-only connections (``defaultReaders``, each in its own `Mutex`) serves history pages,
+/// version reads, listing and the loads of sessions on first use; WAL lets them read the last
+/// committed state while the writer is writing, so reads never wait for a sync, and one long
+/// read (a `?version=N` far from a checkpoint) does not queue the others.
+///
+/// **Deleting.** ``deleteSession(_:)`` removes the session row at once and its controllers and
+/// history afterwards, a bounded chunk per transaction (``sweepDeletion(_:chunkRows:maxChunks:)``),
+/// so other sessions' commits interleave with a long session's removal.
 public final class SessionStore: Sendable {
     private let writer: Mutex<Connection>
-    private let reader: Mutex<Connection>
+    private let readers: [Reader]
+    /// Where the next read starts looking for a free reader (round robin).
+    private let nextReader = Atomic<Int>(0)
     private let queue = Mutex(CommitQueue())
     private let counters = Mutex(Counters())
+    /// The one thread that writes queued commits (``enqueue(_:then:)``).
+    private let writerQueue = DispatchQueue(label: "navsim.store.writer")
+    /// Commits ``failOnce(session:version:)`` makes fail.
+    /// Sessions whose commit at the given version failed, so their followers fail too.
+    private let brokenSessions = Mutex<[String: Int]>([:])
+    private let injected = Mutex(Set<InjectedFailure>())
+
+    /// Ids whose session row is gone but whose controllers or history may remain (migration 0005).
+    private let pendingDeletions = Mutex(Set<String>())
+    /// Runs the chunked removals after the reply, one at a time.
+    private let deletions = DispatchQueue(label: "navsim.store.deletions")
+
+    /// Read-only connections opened unless told otherwise.
+    public static let defaultReaders = 4
+    /// Rows (controllers or history entries) removed per transaction when a session is deleted.
+    public static let deletionChunkRows = 500
 
     /// Opens (creating) the database at `path`, applies the migrations found in `migrationsDirectory`.
     ///
@@ -197,7 +227,8 @@ public final class SessionStore: Sendable {
     /// - Throws: ``SQLiteError`` if the file cannot be opened, written, or put in WAL mode;
     ///   ``MigrationError`` if the migrations are invalid, fail, or the file was written by a
     ///   newer build.
-    public init(path: String, migrationsDirectory: String) throws {
+    ///   - readers: How many read-only connections the pool holds (at least 1).
+    public init(path: String, migrationsDirectory: String, readers: Int = SessionStore.defaultReaders) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
         let writer = try Connection(path: path, durability: .full)
         // Before migrating: a database that cannot be written is refused now, naming its path.
@@ -205,9 +236,12 @@ public final class SessionStore: Sendable {
         _ = try migrator.migrate(writer)
         // Opened after the writer, which has switched the file to WAL mode and created the -wal
         // and -shm files a read-only connection cannot create itself.
-        let reader = try Connection(path: path, readOnly: true, durability: .full)
+        self.readers = try (0..<max(readers, 1)).map { _ in
+            try Reader(path: path)
+        }
+        let pending = try writer.query("SELECT session_id FROM pending_deletions").map { try $0.required("session_id") }
         self.writer = Mutex(writer)
-        self.reader = Mutex(reader)
+        pendingDeletions.withLock { $0 = Set(pending) }
     }
 
     /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
@@ -222,59 +256,89 @@ public final class SessionStore: Sendable {
 
     // MARK: Writing
 
-    /// Writes one operation; durable before it returns (WAL + `synchronous=FULL`).
-    ///
-    /// Concurrent callers are batched into one transaction (group commit, leader/follower): the
-    /// first caller that finds no commit in flight becomes the leader and writes everything queued
-    /// so far in one `BEGIN IMMEDIATE` transaction; callers arriving meanwhile queue up and wait on
-    /// a semaphore for their own success or error. Each commit runs in its own `SAVEPOINT` inside
-    /// the batch, so one that fails (say, a duplicate history version) is rolled back alone and
-    /// reported to its caller alone; the others of the batch still commit.
-    ///
-    /// When a leader has written its batch it hands the lead to the oldest caller that queued up
-    /// meanwhile and returns at once, instead of looping over the queue itself: a caller waits at
-    /// most for the transaction in flight when it arrived and then the one carrying its own
-    /// commit, never for an unbounded stream of later ones.
+    /// Writes one operation; durable before it returns (WAL + `synchronous=FULL`). The same
+    /// queue as ``enqueue(_:then:)``, waited on.
     ///
     /// - Throws: This commit's own error, with none of its changes applied: a ``SQLiteError``
     ///   such as `SQLITE_CONSTRAINT_PRIMARYKEY` for a history version the session already has,
-    ///   or the error of `BEGIN`/`COMMIT` if the whole transaction failed.
+    ///   the error of `BEGIN`/`COMMIT` if the whole transaction failed, or
+    ///   ``SessionStoreError/predecessorFailed(session:version:)``.
     public func commit(_ commit: SessionCommit) throws {
-        let ticket = Ticket(commit)
-        let leads = queue.withLock { queue in
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        enqueue(commit) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }?.get()
+    }
+
+    /// Queues one operation for the writer and returns at once; `completion` is called with
+    /// its outcome once the transaction holding it has been synced (WAL + `synchronous=FULL`),
+    /// or has failed. Nothing is acknowledged before that call.
+    ///
+    /// **Group commit.** One writer (a serial dispatch queue) writes everything queued so far in
+    /// one `BEGIN IMMEDIATE` transaction; commits arriving while it syncs wait for the next one,
+    /// so batches grow with the load and no caller's thread waits on a sync. Each commit runs in
+    /// its own `SAVEPOINT` (see ``commitBatch(_:)``).
+    ///
+    /// **Order.** Completions are called on the writer, one at a time, in the order the commits
+    /// were queued: a session whose commits are queued under its lock is told in version order.
+    ///
+    /// **Pipelined followers.** A caller may queue version N+1 of a session before N is durable,
+    /// marking it ``SessionCommit/followsPending``. When N fails, every such follower of that
+    /// session queued after it with a higher version fails too, unwritten, with
+    /// ``SessionStoreError/predecessorFailed(session:version:)``: it was computed on top of N.
+    /// The session's next commit that follows nothing pending (the caller rolled back to the
+    /// last durable version) ends that.
+    public func enqueue(_ commit: SessionCommit, then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let ticket = Ticket(commit, completion)
+        let starts = queue.withLock { queue -> Bool in
             queue.waiting.append(ticket)
-            if queue.writing { return false }
+            guard !queue.writing, !queue.held else { return false }
             queue.writing = true
             return true
         }
-        if !leads, case .finished(let result) = ticket.wait() {
-            return try result.get()
-        }
-        // Either no transaction was in flight, or the previous leader handed over: write the
-        // queue, which includes this caller's own ticket.
-        try lead(ticket).get()
+        if starts { writerQueue.async { self.drain() } }
     }
 
-    /// Writes everything queued in one transaction, wakes the followers with their results, hands
-    /// the lead on if more arrived meanwhile, and returns `own`'s result.
-    private func lead(_ own: Ticket) -> Result<Void, any Error> {
-        let batch = queue.withLock { queue in
-            defer { queue.waiting.removeAll() }
-            return queue.waiting
+    /// The writer's loop: one batch per turn until the queue is empty.
+    private func drain() {
+        while true {
+            let batch = queue.withLock { queue -> [Ticket] in
+                guard !queue.held, !queue.waiting.isEmpty else {
+                    queue.writing = false
+                    return []
+                }
+                defer { queue.waiting.removeAll(keepingCapacity: true) }
+                return queue.waiting
+            }
+            if batch.isEmpty { return }
+            let results = commitBatch(batch.map(\.commit))
+            for (ticket, result) in zip(batch, results) { ticket.completion(result) }
         }
-        let results = commitBatch(batch.map(\.commit))
-        let next = queue.withLock { queue in
-            // Invariant: while nobody is writing, nobody is waiting; a caller arriving now will
-            // either find `writing` false and lead, or be in `waiting` and be handed the lead.
-            if queue.waiting.isEmpty { queue.writing = false }
-            return queue.waiting.first
+    }
+
+    /// Test hook: while held, queued commits wait (so a test can line several up in one batch,
+    /// or fail one with followers queued behind it); ``releaseWrites()`` lets them go.
+    func holdWrites() { queue.withLock { $0.held = true } }
+
+    /// Ends ``holdWrites()``.
+    func releaseWrites() {
+        let starts = queue.withLock { queue -> Bool in
+            queue.held = false
+            guard !queue.writing, !queue.waiting.isEmpty else { return false }
+            queue.writing = true
+            return true
         }
-        var ownResult: Result<Void, any Error> = .success(())
-        for (ticket, result) in zip(batch, results) {
-            if ticket === own { ownResult = result } else { ticket.resolve(.finished(result)) }
-        }
-        next?.resolve(.lead)
-        return ownResult
+        if starts { writerQueue.async { self.drain() } }
+    }
+
+    /// Test hook: the commit of `session` at history `version` fails once, unwritten, as if
+    /// its statements had failed (the injected error is ``SessionStoreError/injected``).
+    func failOnce(session: String, version: Int) {
+        injected.withLock { _ = $0.insert(InjectedFailure(session: session, version: version)) }
     }
 
     /// Writes `commits` in one `BEGIN IMMEDIATE` transaction, each inside its own savepoint, and
@@ -287,12 +351,28 @@ public final class SessionStore: Sendable {
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
         guard !commits.isEmpty else { return [] }
         let results = writer.withLock { db -> [Result<Void, any Error>] in
+            // Only ever read and written with the writer connection held.
+            var broken = brokenSessions.withLock { $0 }
+            defer { brokenSessions.withLock { [broken] in $0 = broken } }
             var results: [Result<Void, any Error>] = []
             results.reserveCapacity(commits.count)
             do {
                 try db.transaction {
                     for commit in commits {
+                        let id = commit.session.id, version = commit.history?.version ?? 0
+                        // A follower of a failed commit of its session fails unwritten.
+                        if let failed = broken[id] {
+                            if commit.followsPending, version > failed {
+                                results.append(.failure(SessionStoreError.predecessorFailed(session: id, version: failed)))
+                                continue
+                            }
+                            // Built on durable state (the caller rolled back): the chain is over.
+                            if !commit.followsPending { broken[id] = nil }
+                        }
                         do {
+                            if injected.withLock({ $0.remove(InjectedFailure(session: id, version: version)) }) != nil {
+                                throw SessionStoreError.injected
+                            }
                             // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error.
                             try db.transaction { try Self.apply(commit, to: db) }
                             results.append(.success(()))
@@ -301,21 +381,29 @@ public final class SessionStore: Sendable {
                             // transaction, taking the earlier commits with it; going on would
                             // start a new transaction per commit. Fail the batch instead.
                             guard db.isInTransaction else { throw error }
+                            broken[id] = version
                             results.append(.failure(error))
                         }
                     }
                 }
             } catch {
+                // Nothing of the batch was written: each session's first commit in it failed.
+                for commit in commits.reversed() { broken[commit.session.id] = commit.history?.version ?? 0 }
                 return Array(repeating: .failure(error), count: commits.count)
             }
             return results
         }
-        counters.withLock { counters in
+        var rows = 0
+        for (commit, result) in zip(commits, results) where (try? result.get()) != nil {
+            rows += commit.upsertedControllers.count + commit.deletedControllers.count
+        }
+        counters.withLock { [rows] counters in
             counters.commits += commits.count
             counters.batches += 1
             counters.largestBatch = max(counters.largestBatch, commits.count)
+            counters.controllerRows += rows
         }
-        batchObserver.withLock { $0 }?(commits.count)
+        batchObserver.withLock { $0 }?.observe(commits.count)
         return results
     }
 
@@ -366,14 +454,96 @@ public final class SessionStore: Sendable {
         }
     }
 
-    /// Deletes a session with its controllers and history (by `ON DELETE CASCADE`); durable
-    /// before it returns. Deleting an unknown session does nothing.
+    /// Deletes a session: durable before it returns, the session row is gone (a load by id finds
+    /// nothing, listing skips it, also after a crash), and its id is recorded in
+    /// `pending_deletions` in the same transaction. Its controllers and history go afterwards, a
+    /// chunk of ``deletionChunkRows`` rows per transaction on a background queue
+    /// (``sweepDeletion(_:chunkRows:maxChunks:)``), so other sessions' commits interleave with
+    /// them. Deleting an unknown session does nothing.
     ///
     /// Not group-committed: deletions are rare, and the caller's per-session lock already orders
-    /// this after the session's last ``commit(_:)``.
-    public func deleteSession(_ id: String) throws {
-        try writer.withLock { db in
-            try db.transaction { try db.run("DELETE FROM sessions WHERE id = ?", [.text(id)]) }
+    /// this after the session's last ``commit(_:)``. Foreign keys are off for this one
+    /// transaction (under the writer's lock, so no other write sees it): with them on, deleting
+    /// the row would cascade to every child row at once.
+    ///
+    /// - Parameter sweep: false leaves the rows for a later sweep (tests of a crash between chunks).
+    public func deleteSession(_ id: String, sweep: Bool = true) throws {
+        let existed = try writer.withLock { db -> Bool in
+            try db.execute("PRAGMA foreign_keys = OFF")
+            defer { try? db.execute("PRAGMA foreign_keys = ON") }
+            return try db.transaction {
+                try db.run("DELETE FROM sessions WHERE id = ?", [.text(id)])
+                guard db.changes > 0 else { return false }
+                try db.run("INSERT OR IGNORE INTO pending_deletions (session_id) VALUES (?)", [.text(id)])
+                return true
+            }
+        }
+        guard existed else { return }
+        pendingDeletions.withLock { _ = $0.insert(id) }
+        if sweep { deletions.async { [self] in _ = try? sweepDeletion(id) } }
+    }
+
+    /// Removes what is left of deleted session `id`, at most `chunkRows` rows per transaction
+    /// (history first, then controllers), for at most `maxChunks` transactions. The transaction
+    /// that finds nothing left also drops the id from `pending_deletions`. Each chunk first checks
+    /// that the id is still pending, so a sweep never touches a session created again under the
+    /// same id after ``finishDeletion(_:)``.
+    /// - Returns: whether nothing is left (the id is no longer pending).
+    @discardableResult
+    func sweepDeletion(_ id: String, chunkRows: Int = SessionStore.deletionChunkRows, maxChunks: Int = .max) throws -> Bool {
+        var chunks = 0
+        while chunks < maxChunks {
+            chunks += 1
+            let done = try writer.withLock { db -> Bool in
+                try db.transaction {
+                    guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = ?", [.text(id)]).isEmpty else {
+                        return true
+                    }
+                    for table in ["history", "controllers"] {
+                        try db.run("DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE session_id = ? LIMIT ?)",
+                                   [.text(id), .integer(Int64(max(chunkRows, 1)))])
+                        if db.changes > 0 { return false }
+                    }
+                    try db.run("DELETE FROM pending_deletions WHERE session_id = ?", [.text(id)])
+                    return true
+                }
+            }
+            if done {
+                pendingDeletions.withLock { _ = $0.remove(id) }
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Finishes the removal of deleted session `id` now, if any is pending: a session created
+    /// again under the id must not meet its predecessor's rows. Returns at once otherwise.
+    public func finishDeletion(_ id: String) throws {
+        guard pendingDeletions.withLock({ $0.contains(id) }) else { return }
+        try sweepDeletion(id)
+    }
+
+    /// Sweeps every deletion a previous run left unfinished, on the background queue (start-up).
+    public func resumeDeletions() {
+        for id in pendingDeletions.withLock({ $0.sorted() }) {
+            deletions.async { [self] in _ = try? sweepDeletion(id) }
+        }
+    }
+
+    /// Waits until the background removals queued so far have run (tests, shutdown).
+    public func waitForDeletions() {
+        deletions.sync {}
+    }
+
+    /// The ids whose rows are still being removed.
+    var pendingDeletionIDs: Set<String> { pendingDeletions.withLock { $0 } }
+
+    /// Rows of `controllers` and `history` that carry `session`'s id (tests of the chunked delete).
+    func childRowCount(session: String) throws -> Int {
+        try read { db in
+            let c = try db.query("SELECT (SELECT count(*) FROM controllers WHERE session_id = ?1) + (SELECT count(*) FROM history WHERE session_id = ?1) AS n",
+                                 [.text(session)])
+            return Int(c.first?.int("n") ?? 0)
         }
     }
 
@@ -449,13 +619,58 @@ public final class SessionStore: Sendable {
         }
     }
 
+    /// One session with its controllers (ordered by id, as ``loadSessions()``), read in one
+    /// transaction; nil when no session has the id. What a session's first use after start-up
+    /// (or after its eviction from memory) loads.
+    public func loadSession(_ id: String) throws -> StoredSession? {
+        try read { db in
+            guard let row = try db.query("SELECT id, version, created_at, state, format FROM sessions WHERE id = ?",
+                                         [.text(id)]).first else { return nil }
+            let session = SessionRow(
+                id: try row.required("id"), version: try row.requiredInt("version"),
+                createdAt: try row.required("created_at"), state: try row.required("state"),
+                format: try row.requiredInt("format"))
+            let controllers = try db.query(
+                "SELECT id, parent, presenting, presented, body, format FROM controllers WHERE session_id = ? ORDER BY id",
+                [.text(id)]
+            ).map { row in
+                ControllerRow(
+                    id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
+                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
+            }
+            return StoredSession(session: session, controllers: controllers)
+        }
+    }
+
+    /// Every session id, ascending (the primary key's order): what start-up registers, without
+    /// reading any session's state.
+    public func sessionIDs() throws -> [String] {
+        try read { db in try db.query("SELECT id FROM sessions ORDER BY id").map { try $0.required("id") } }
+    }
+
+    /// Up to `limit` sessions (id, version, creation time) whose id sorts after `after` (all when
+    /// nil), ascending, read from the primary key's index (keyset paging: `WHERE id > ? ORDER BY
+    /// id LIMIT ?`). Ids compare as SQLite's BINARY collation does: byte by byte in UTF-8, which is
+    /// Unicode scalar order.
+    public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
+        try read { db in
+            try db.query(
+                "SELECT id, version, created_at FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
+                [.text(after ?? ""), .integer(Int64(max(limit, 0)))]
+            ).map { (try $0.required("id"), try $0.requiredInt("version"), try $0.required("created_at")) }
+        }
+    }
+
     /// A page of a session's history: entries with `version > after`, ascending, at most `limit`.
-    /// Empty for an unknown session.
-    public func history(session: String, after: Int, limit: Int) throws -> [HistoryRow] {
+    /// Empty for an unknown session. Without `checkpoints` the rows' `checkpoint` is nil and the
+    /// column (a whole state every 64th entry) is not read: history pages and rebuilds that
+    /// start from a kept checkpoint do not use it.
+    public func history(session: String, after: Int, limit: Int, checkpoints: Bool = true) throws -> [HistoryRow] {
         try read { db in
             try db.query(
                 """
-                SELECT version, at, method, path, body, command, result, format, changes, checkpoint, rules_version
+                SELECT version, at, method, path, body, command, result, format, changes,
+                       \(checkpoints ? "checkpoint" : "NULL AS checkpoint"), rules_version
                 FROM history WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?
                 """,
                 [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]
@@ -490,13 +705,16 @@ public final class SessionStore: Sendable {
         }
     }
 
-    /// Runs `body` on the reader connection inside one read transaction, so that several
-    /// queries see the same snapshot of the database.
+    /// Runs `body` on a free reader of the pool inside one read transaction, so that several
+    /// queries see the same snapshot of the database. Takes the first reader that is free,
+    /// starting round robin; when all are busy, waits for one.
     ///
     /// `BEGIN` (DEFERRED), not ``Connection/transaction(_:)``: that one starts `BEGIN IMMEDIATE`,
     /// which asks for the write lock a read-only connection cannot take.
-    private func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try reader.withLock { db in
+    func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
+        if let value = try readIfAvailable(startingAt: start, body) { return value.value }
+        return try readers[start % readers.count].connection.withLock { db in
             try db.execute("BEGIN")
             do {
                 let value = try body(db)
@@ -509,10 +727,46 @@ public final class SessionStore: Sendable {
         }
     }
 
+    /// As ``read(_:)`` when a reader is free; nil, without waiting, when every reader is busy
+    /// (the pool's test hook: a read inside a read proves two are in flight at once).
+    func readIfAvailable<T: Sendable>(startingAt start: Int = 0, _ body: (Connection) throws -> T) throws -> Box<T>? {
+        for i in 0..<readers.count {
+            let found = try readers[(start + i) % readers.count].connection.withLockIfAvailable { db -> Box<T> in
+                try db.execute("BEGIN")
+                do {
+                    let value = try body(db)
+                    try db.execute("COMMIT")
+                    return Box(value)
+                } catch {
+                    if db.isInTransaction { try? db.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
+    /// One read-only connection of the pool, in its own lock (a `Mutex` cannot sit in an array).
+    private final class Reader: Sendable {
+        let connection: Mutex<Connection>
+        init(path: String) throws { connection = Mutex(try Connection(path: path, readOnly: true, durability: .full)) }
+    }
+
+    /// A value returned through `withLockIfAvailable`, whose own nil means "busy".
+    struct Box<T: Sendable>: Sendable {
+        let value: T
+        init(_ value: T) { self.value = value }
+    }
+
     // MARK: Metrics
 
     /// Told each transaction's commit count once it is written (the service's batch-size histogram).
-    public let batchObserver = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    ///
+    /// A class around the closure, not the closure itself in the `Mutex`: reading a function
+    /// value out of `Mutex.withLock` re-abstracted it and stored the thunk back, so every batch
+    /// wrapped the observer in two more thunks and calling it cost more with each batch.
+    public let batchObserver = Mutex<BatchObserver?>(nil)
 
     /// Counters for /metrics: commits, batches (transactions), largest batch.
     ///
@@ -520,64 +774,72 @@ public final class SessionStore: Sendable {
     public var statistics: (commits: Int, batches: Int, largestBatch: Int) {
         counters.withLock { ($0.commits, $0.batches, $0.largestBatch) }
     }
+
+    /// Controller rows written (upserted or deleted) by successful commits so far: a commit
+    /// writes the controllers its operation changed, not the whole session.
+    var controllerRowsWritten: Int { counters.withLock { $0.controllerRows } }
 }
 
 /// A stored value that does not have the type the schema gives its column. The STRICT tables
 /// make this unreachable short of someone editing the file by hand.
 public enum SessionStoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case unexpectedValue(column: String)
+    /// The commit was queued on top of the session's commit at `version`, which failed: it is
+    /// not written (see ``SessionStore/enqueue(_:then:)``).
+    case predecessorFailed(session: String, version: Int)
+    /// A failure a test asked for (``SessionStore/failOnce(session:version:)``).
+    case injected
 
     public var description: String {
         switch self {
         case .unexpectedValue(let column):
             "the database holds a value of the wrong type (or NULL) in column \(column)"
+        case .predecessorFailed(let session, let version):
+            "session \(session)'s commit of version \(version) failed, and this one was made on top of it"
+        case .injected:
+            "a failure injected by a test"
         }
     }
 }
 
+/// Who hears each transaction's commit count (``SessionStore/batchObserver``).
+public final class BatchObserver: Sendable {
+    let observe: @Sendable (Int) -> Void
+
+    /// `observe` is called on the store's writer once per transaction, with its commit count.
+    public init(_ observe: @escaping @Sendable (Int) -> Void) { self.observe = observe }
+}
+
 // MARK: - Group commit bookkeeping
 
-/// The commits waiting for the next transaction, and whether a leader is writing one.
+/// The commits waiting for the next transaction, and whether the writer is at work.
 private struct CommitQueue {
     var waiting: [Ticket] = []
     var writing = false
+    /// ``SessionStore/holdWrites()``: the writer starts no batch.
+    var held = false
 }
 
 private struct Counters {
     var commits = 0
     var batches = 0
     var largestBatch = 0
+    var controllerRows = 0
 }
 
-/// One caller's commit and the slot through which whoever writes it answers.
+private struct InjectedFailure: Hashable {
+    var session: String
+    var version: Int
+}
+
+/// One queued commit and whom to tell how it went.
 private final class Ticket: Sendable {
-    enum Outcome: Sendable {
-        /// Written (or failed) by another caller's transaction.
-        case finished(Result<Void, any Error>)
-        /// The previous leader is done and this caller writes the next batch.
-        case lead
-    }
-
     let commit: SessionCommit
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<Outcome?>(nil)
+    let completion: @Sendable (Result<Void, any Error>) -> Void
 
-    init(_ commit: SessionCommit) {
+    init(_ commit: SessionCommit, _ completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         self.commit = commit
-    }
-
-    /// Blocks until ``resolve(_:)``.
-    func wait() -> Outcome {
-        semaphore.wait()
-        return outcome.withLock { outcome in
-            guard let outcome else { preconditionFailure("a ticket was signalled without an outcome") }
-            return outcome
-        }
-    }
-
-    func resolve(_ outcome: Outcome) {
-        self.outcome.withLock { $0 = outcome }
-        semaphore.signal()
+        self.completion = completion
     }
 }
 

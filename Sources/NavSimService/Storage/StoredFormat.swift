@@ -66,6 +66,8 @@ struct StoredOptions: Codable, Equatable {
     var transitions: String
     /// Absent in sessions written before R81's option existed.
     var navTransitionPolicy: String?
+    /// `ReleasePolicy`; absent for `manual` (and in sessions written before the option existed).
+    var release: String? = nil
 }
 
 // MARK: - Controllers
@@ -100,6 +102,8 @@ struct StoredController: Equatable {
         var viewAddedToParent: Bool
         var isMoreNavigationController: Bool
         var segues: [StoredSegue]
+        /// `Controller.isHeldByClient`; absent when false (and in rows written before it existed).
+        var heldByClient: Bool? = nil
     }
 }
 
@@ -317,6 +321,16 @@ enum StoredTransitionEffect: Codable, Equatable {
 
 // MARK: - History commands
 
+/// `history.command` of an entry whose lifecycle code performed storyboard segues (issue 12
+/// item 1): the commands, and the nested segues as they were resolved against the catalogue of
+/// that request, in the order asked, so that a replay instantiates the same destinations even
+/// after the storyboard changed. Entries without nested segues keep the plain array (all rows
+/// written before have it), which is what older readers expect.
+struct StoredTurn: Codable, Equatable {
+    var commands: [StoredCommand]
+    var segueDestinations: [StoredCommand]
+}
+
 /// One replayable command of a history entry (`history.command` is a JSON array of these).
 /// Cases, labels and payload shapes are version 1's: renaming one is a format change.
 enum StoredCommand: Codable, Equatable {
@@ -350,6 +364,7 @@ enum StoredCommand: Codable, Equatable {
     case setTraits(StoredTraits)
     case completeTransition(id: String?)
     case cancelTransition(id: String)
+    case release(id: String)
 }
 
 indirect enum StoredControllerRef: Codable, Equatable {

@@ -59,11 +59,12 @@ extension StoredTraits {
 
 extension StoredOptions {
     init(_ o: Options) {
-        self.init(iOS: o.iOS.rawValue, transitions: o.transitions.rawValue, navTransitionPolicy: o.navTransitionPolicy.rawValue)
+        self.init(iOS: o.iOS.rawValue, transitions: o.transitions.rawValue, navTransitionPolicy: o.navTransitionPolicy.rawValue,
+                  release: o.release == .manual ? nil : o.release.rawValue)
     }
     func domain() throws -> Options {
         Options(iOS: try value(iOS), transitions: try value(transitions),
-                navTransitionPolicy: try value(navTransitionPolicy) ?? .queue)
+                navTransitionPolicy: try value(navTransitionPolicy) ?? .queue, release: try value(release) ?? .manual)
     }
 }
 
@@ -105,7 +106,7 @@ extension StoredController {
             presentedID: c.presentedID, viewControllers: viewControllers, selectedViewController: selected,
             moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
             viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
-            segues: c.segues.map(StoredSegue.init)),
+            segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil),
             configuration: StoredConfiguration(values: c.configuration, present: Set(ControllerConfiguration.fields.map(\.name))))
     }
 
@@ -147,6 +148,7 @@ extension StoredController {
         }
         c.viewAddedToParent = p.viewAddedToParent
         c.segues = try p.segues.map { try $0.domain() }
+        c.isHeldByClient = p.heldByClient ?? false
         return c
     }
 }
@@ -370,6 +372,7 @@ extension StoredCommand {
         case .setTraits(let t): self = .setTraits(StoredTraits(t))
         case .completeTransition(let id): self = .completeTransition(id: id)
         case .cancelTransition(let id): self = .cancelTransition(id: id)
+        case .release(let id): self = .release(id: id)
         }
     }
 
@@ -408,6 +411,7 @@ extension StoredCommand {
         case .setTraits(let t): .setTraits(try t.domain())
         case .completeTransition(let id): .completeTransition(id: id)
         case .cancelTransition(let id): .cancelTransition(id: id)
+        case .release(let id): .release(id)
         }
     }
 }

@@ -282,3 +282,35 @@ struct StoryboardSnapshot: Sendable {
         ])
     }
 }
+
+/// Item 1: what a request's lifecycle code needs to perform storyboard segues. The core asks
+/// ``destinations`` when a callback's `performSegue`/`triggerSegue` runs; it is answered by
+/// ``StoryboardSnapshot/resolveSegue(_:in:budget:)``, the same code as a top-level call, against
+/// this request's snapshot of the catalogue (references followed, class declarations applied,
+/// ids suffixed `~2` by the core), the destination counted against the request's budget.
+/// A problem it meets (D19, D20, a cycle, a limit) fails the turn; ``problem`` keeps it whole,
+/// status and slug included, for the reply.
+final class NestedSegues {
+    let snapshot: StoryboardSnapshot
+    let budget: SpecBudget
+    /// The first problem a nested segue met; the turn failed with it.
+    private(set) var problem: Problem?
+
+    init(_ snapshot: StoryboardSnapshot, budget: SpecBudget) {
+        self.snapshot = snapshot
+        self.budget = budget
+    }
+
+    /// The resolver handed to `Navigator.run`.
+    var destinations: SegueDestinations {
+        SegueDestinations(resolve: { [self] command, state in
+            do throws(Problem) {
+                return .success(try snapshot.resolveSegue(command, in: state, budget: budget))
+            } catch {
+                if problem == nil { problem = error }
+                if let d = error.uikit { return .failure(.uikit(d)) }
+                return .failure(.input(CommandError(kind: .invalid, message: error.detail, field: error.field)))
+            }
+        })
+    }
+}

@@ -1,0 +1,114 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+
+@testable import HTTPServer
+
+/// Deferred replies: the connection is suspended while the reply is pending and resumed with
+/// it (`MHD_suspend_connection` / `MHD_resume_connection`), keep-alive intact; stopping with
+/// connections still suspended answers them 503 and stops cleanly. In `HTTPServerTests`'
+/// serialized suite: they allocate request states, which its leak counter counts.
+extension HTTPServerTests {
+    /// Handlers' pending replies, for the test to complete.
+    final class Pending: Sendable {
+        let replies = Mutex<[DeferredResponse]>([])
+        func add(_ d: DeferredResponse) { replies.withLock { $0.append(d) } }
+        var count: Int { replies.withLock { $0.count } }
+        func completeAll(_ make: (Int) -> HTTPResponse) {
+            let all = replies.withLock { r in defer { r.removeAll() }; return r }
+            for (i, d) in all.enumerated() { d.complete(make(i)) }
+        }
+    }
+
+    @Test func aDeferredReplyIsSentWhenCompletedAndTheConnectionStaysOpen() throws {
+        let pending = Pending()
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2)) { request in
+            if request.path == "/now" { return HTTPResponse(status: 200, body: Array("now".utf8)) }
+            let d = DeferredResponse()
+            pending.add(d)
+            return HTTPResponse(deferred: d)
+        }
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        for round in 0..<3 {
+            let answered = Mutex<RawResponse?>(nil)
+            let afterwards = Mutex<String?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let port = server.port
+            DispatchQueue.global().async {
+                let send = try? RawClient(port: port)
+                let r = try? send?.request("POST", "/later", body: Array("x".utf8))
+                answered.withLock { $0 = r }
+                // The same connection carries the next request.
+                let next = try? send?.request("GET", "/now").text
+                afterwards.withLock { $0 = next }
+                done.signal()
+            }
+            // Suspended: the reply waits for the completion; the other connection is served.
+            while pending.count == 0 { usleep(1_000) }
+            #expect(server.suspendedConnections == 1)
+            #expect(try client.request("GET", "/now").text == "now")
+            #expect(answered.withLock { $0 } == nil)
+            pending.completeAll { _ in HTTPResponse(status: 201, body: Array("done \(round)".utf8)) }
+            done.wait()
+            let reply = try #require(answered.withLock { $0 })
+            #expect(reply.status == 201)
+            #expect(reply.text == "done \(round)")
+            #expect(reply.header("Connection")?.lowercased() != "close")
+            #expect(server.suspendedConnections == 0)
+            #expect(afterwards.withLock { $0 } == "now")
+        }
+    }
+
+    @Test func aReplyCompletedBeforeTheHandlerReturnsIsSent() throws {
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 1)) { _ in
+            let d = DeferredResponse()
+            d.complete(HTTPResponse(status: 200, body: Array("early".utf8)))
+            return HTTPResponse(deferred: d)
+        }
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        for _ in 0..<20 { #expect(try client.request("GET", "/").text == "early") }
+    }
+
+    @Test func stoppingWithSuspendedConnectionsAnswersThem503AndStops() throws {
+        let pending = Pending()
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2)) { _ in
+            let d = DeferredResponse()
+            pending.add(d)
+            return HTTPResponse(deferred: d)
+        }
+        let replies = Mutex<[Int]>([])
+        let group = DispatchGroup()
+        let port = server.port
+        for _ in 0..<4 {
+            group.enter()
+            DispatchQueue.global().async {
+                let client = try? RawClient(port: port)
+                let status = (try? client?.request("POST", "/never", body: Array("x".utf8)))??.status ?? -1
+                replies.withLock { $0.append(status) }
+                group.leave()
+            }
+        }
+        while pending.count < 4 { usleep(1_000) }
+        #expect(server.suspendedConnections == 4)
+        server.stop(drainTimeout: .milliseconds(50))
+        group.wait()
+        #expect(replies.withLock { $0 } == [503, 503, 503, 503])
+        #expect(server.suspendedConnections == 0)
+        // A completion after the stop touches nothing.
+        pending.completeAll { _ in HTTPResponse(status: 200) }
+        #expect(liveRequestBodies.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func finishingStepsRunBeforeTheReplyIsHandedOn() {
+        let d = DeferredResponse()
+        d.finishing { $0.headers.add("X-Step", "1") }
+        d.complete(HTTPResponse(status: 204))
+        d.complete(HTTPResponse(status: 500))  // the first completion wins
+        let reply = d.wait()
+        #expect(reply.status == 204)
+        #expect(reply.headers["x-step"] == "1")
+    }
+}

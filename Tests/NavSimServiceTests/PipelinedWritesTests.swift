@@ -1,0 +1,127 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import NavigationCore
+import Synchronization
+import Testing
+
+@testable import NavSimService
+
+/// Issue 11's write path: a commit writes what the turn changed; one session's writes apply
+/// on top of each other while earlier ones sync, and are answered in version order once
+/// durable; a failed commit fails the writes made on top of it and reads never show them.
+@Suite struct PipelinedWritesTests {
+    func request(_ method: String, _ path: String, _ body: String?, headers: [(String, String)] = []) -> HTTPRequest {
+        var h = HTTPHeaders(headers)
+        if body != nil { h.add("Content-Type", "application/json") }
+        return HTTPRequest(method: method, path: path, headers: h, body: body.map { Array($0.utf8) } ?? [])
+    }
+
+    func title(_ sid: String, _ cid: String, _ text: String) -> HTTPRequest {
+        request("PATCH", "/v1/sessions/\(sid)/controllers/\(cid)", #"{"title": "\#(text)"}"#)
+    }
+
+    func version(_ response: HTTPResponse) -> Int? {
+        (try? JSON.parse(response.body))?["version"]?.number.map { Int($0) }
+    }
+
+    @Test func aCommitWritesTheRowsOfTheControllersThatChangedOnly() throws {
+        let h = try ServiceHarness()
+        let stack = (0..<10).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
+        h.ok("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(stack)]}}"#,
+             status: 201)
+        let store = try #require(h.service?.store)
+        let before = store.controllerRowsWritten
+        h.ok("PATCH", "/v1/sessions/s/controllers/c3", #"{"title": "Three"}"#)
+        #expect(store.controllerRowsWritten - before == 1)
+        // A push writes the navigation controller, the new one and the one it covers.
+        h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "top"}, "animated": false}"#)
+        #expect(store.controllerRowsWritten - before == 4)
+        // A patch that changes nothing still adds its entry, and writes no controller row.
+        h.ok("PATCH", "/v1/sessions/s/controllers/c3", #"{"title": "Three"}"#)
+        #expect(store.controllerRowsWritten - before == 4)
+        // What was written is what a restart reads back.
+        let live = h.send("GET", "/v1/sessions/s").text
+        try h.restart()
+        #expect(h.send("GET", "/v1/sessions/s").text == live)
+        #expect(h.send("GET", "/v1/sessions/s?version=1")["controllers"]?["c3"]?["title"]?.string == "Three")
+    }
+
+    @Test func concurrentWritesToOneSessionGetGaplessVersionsAnsweredInOrder() throws {
+        let h = try ServiceHarness()
+        h.makeSession("one")
+        let service = try #require(h.service)
+        let threads = 8, each = 25
+        let answered = Mutex<[Int]>([])
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var waiting: [DeferredResponse] = []
+            for i in 0..<each {
+                let response = service.serve(title("one", "home", "t\(t)-\(i)"))
+                guard let deferred = response.deferred else {
+                    statuses.withLock { $0.append(response.status) }
+                    continue
+                }
+                // The order replies are handed on in, which is the order they go out.
+                deferred.finishing { reply in
+                    answered.withLock { $0.append(self.version(reply) ?? -1) }
+                    statuses.withLock { $0.append(reply.status) }
+                }
+                waiting.append(deferred)
+            }
+            for d in waiting { _ = d.wait() }
+        }
+        #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 })
+        #expect(answered.withLock { $0 } == Array(1...(threads * each)))
+        let history = h.send("GET", "/v1/sessions/one/history?after=0&limit=1000")
+        let versions = history["entries"]?.array?.compactMap { $0["version"]?.number.map { Int($0) } }
+        #expect(versions == Array(1...(threads * each)))
+        #expect(h.version("one") == threads * each)
+    }
+
+    @Test func aFailedCommitFailsTheWritesOnTopOfItAndReadsNeverShowThem() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        let service = try #require(h.service)
+        let store = service.store
+        store.holdWrites()
+        store.failOnce(session: "s", version: 2)
+        let first = service.serve(title("s", "home", "one"))
+        let second = service.serve(title("s", "home", "two"))
+        // If-Match is checked against the applied head, which is ahead of what reads show.
+        let third = service.serve(request("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "three"}"#,
+                                          headers: [("If-Match", #""2""#)]))
+        let stale = service.serve(request("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "x"}"#,
+                                          headers: [("If-Match", #""0""#)]))
+        #expect(stale.status == 412)
+        // Nothing durable yet: reads show version 0 and its history only.
+        #expect(h.version("s") == 0)
+        #expect(h.send("GET", "/v1/sessions/s")["controllers"]?["home"]?["title"]?.string == nil)
+        #expect(h.send("GET", "/v1/sessions/s/history?after=0")["entries"]?.array?.isEmpty == true)
+        #expect(first.deferred?.isComplete == false)
+        store.releaseWrites()
+        let replies = [first, second, third].map { $0.deferred?.wait() ?? $0 }
+        #expect(replies.map(\.status) == [200, 500, 500], "\(replies.map { String(decoding: $0.body, as: UTF8.self) })")
+        #expect(version(replies[0]) == 1)
+        // Back at the last durable version; the next write takes version 2 and sticks.
+        #expect(h.version("s") == 1)
+        #expect(h.send("GET", "/v1/sessions/s")["controllers"]?["home"]?["title"]?.string == "one")
+        let next = h.ok("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "again"}"#)
+        #expect(next["version"]?.number == 2)
+        try h.restart()
+        #expect(h.version("s") == 2)
+        let titles = h.send("GET", "/v1/sessions/s/history?after=0")["entries"]?.array?.map { $0["request"]?["body"]?["title"]?.string }
+        #expect(titles == ["one", "again"])
+    }
+
+    @Test func aDeleteWaitsForTheSessionsQueuedCommits() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        let service = try #require(h.service)
+        let write = service.serve(title("s", "home", "one"))
+        #expect(h.send("DELETE", "/v1/sessions/s").status == 204)
+        #expect(write.deferred?.wait().status == 200)
+        try h.restart()
+        #expect(h.send("GET", "/v1/sessions/s").status == 404)
+    }
+}

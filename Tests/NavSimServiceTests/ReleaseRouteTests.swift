@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import NavSimService
+
+/// `DELETE …/controllers/{cid}` and the `release` option (NavigationCore/Release.swift) through
+/// the service: history, replies, and what a restart reads back.
+@Suite(.serialized) struct ReleaseRouteTests {
+    static func ids(_ j: JSON?) -> [String] { j?.array?.compactMap(\.string) ?? [] }
+
+    @Test func releaseIsOneHistoryEntryAndAPastVersionStillShowsTheController() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        h.ok("POST", "/v1/sessions/s/controllers", #"{"id": "d"}"#, status: 201)
+        let held = h.send("DELETE", "/v1/sessions/s/controllers/home")
+        #expect(held.status == 409)
+        #expect(held["type"]?.string == "/v1/problems/controller-held")
+        #expect(h.version("s") == 1, "a refused release adds no entry")
+        let r = h.send("DELETE", "/v1/sessions/s/controllers/d", nil, headers: [("If-Match", #""1""#)])
+        #expect(r.status == 200)
+        #expect(Self.ids(r["released"]) == ["d"])
+        #expect(r.headers["etag"] == #""2""#)
+        #expect(h.send("GET", "/v1/sessions/s/controllers/d").status == 404)
+        #expect(h.send("GET", "/v1/sessions/s?version=1")["controllers"]?["d"] != nil)
+        let stale = h.send("DELETE", "/v1/sessions/s/controllers/nav", nil, headers: [("If-Match", #""1""#)])
+        #expect(stale.status == 412)
+        let history = h.send("GET", "/v1/sessions/s/history?after=1")
+        #expect(history["entries"]?.array?.first?["request"]?["method"]?.string == "DELETE")
+        #expect(h.send("DELETE", "/v1/sessions/s/controllers/d").status == 404)
+        #expect(h.send("DELETE", "/v1/sessions/s/controllers/home", #"{"x": 1}"#).status == 422)
+    }
+
+    @Test func automaticOptionAndClientReferencesSurviveARestart() throws {
+        let h = try ServiceHarness()
+        h.makeSession("a", options: #"{"release": "automatic"}"#)
+        h.ok("POST", "/v1/sessions/a/controllers", #"{"id": "kept"}"#, status: 201)
+        h.ok("POST", "/v1/sessions/a/controllers/nav/push", #"{"viewController": "kept", "animated": false}"#)
+        try h.restart()
+        #expect(h.send("GET", "/v1/sessions/a")["options"]?["release"]?.string == "automatic")
+        let pop = h.ok("POST", "/v1/sessions/a/controllers/nav/pop", #"{"animated": false}"#)
+        #expect(pop["released"] == nil, "the client still holds kept after the restart")
+        let push = h.ok("POST", "/v1/sessions/a/controllers/nav/push", #"{"viewController": {"id": "inline"}, "animated": false}"#)
+        #expect(push["released"] == nil)
+        let pop2 = h.ok("POST", "/v1/sessions/a/controllers/nav/pop", #"{"animated": false}"#)
+        #expect(Self.ids(pop2["released"]) == ["inline"])
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "b", "options": {"release": "sometimes"}}"#).status == 422)
+        h.makeSession("m")
+        #expect(h.send("GET", "/v1/sessions/m")["options"]?["release"] == nil, "manual, the default, is not shown")
+    }
+}
