@@ -1,5 +1,5 @@
 import Foundation
-import NavSimService
+@testable import NavSimService
 import PostgreSQL
 import SQLite
 import Synchronization
@@ -38,7 +38,7 @@ struct StoreContractTests {
                 try store.putStoryboards(storyboards)
             }
             let store = try db.open()
-            let loaded = try store.loadSessions()
+            let loaded = try store.allSessions()
             #expect(loaded.map(\.session) == [session("a", version: 4, state: #"{"after":4}"#), session("b", version: 1)])
             #expect(loaded.first?.controllers == [
                 ControllerRow(id: "c1", parent: "root", presented: "c3", body: #"{"n":"new"}"#),
@@ -46,7 +46,7 @@ struct StoreContractTests {
                 ControllerRow(id: "root", body: #"{"class":"UINavigationController"}"#),
             ])
             let expectedHistory = commits(for: "a", operations: 3).compactMap(\.history) + [entry(4, checkpoint: #"{"whole":true}"#)]
-            #expect(try store.history(session: "a", after: -1, limit: 100) == expectedHistory)
+            #expect(try store.history(session: "a", after: -1, limit: 100, checkpoints: true) == expectedHistory)
             #expect(try store.historyCount(session: "a") == 5)
             #expect(try store.historyCount(session: "nobody") == 0)
             #expect(try store.loadStoryboards() == storyboards)
@@ -61,10 +61,10 @@ struct StoreContractTests {
         try kind.with { db in
             let store = try db.open()
             for commit in commits(for: "s", operations: 7) { try store.commit(commit) }
-            #expect(try store.history(session: "s", after: 2, limit: 3).map(\.version) == [3, 4, 5])
-            #expect(try store.history(session: "s", after: 6, limit: 10).map(\.version) == [7])
-            #expect(try store.history(session: "s", after: 0, limit: 0) == [])
-            #expect(try store.history(session: "other", after: -1, limit: 10) == [])
+            #expect(try store.history(session: "s", after: 2, limit: 3, checkpoints: true).map(\.version) == [3, 4, 5])
+            #expect(try store.history(session: "s", after: 6, limit: 10, checkpoints: true).map(\.version) == [7])
+            #expect(try store.history(session: "s", after: 0, limit: 0, checkpoints: true) == [])
+            #expect(try store.history(session: "other", after: -1, limit: 10, checkpoints: true) == [])
         }
     }
 
@@ -74,7 +74,7 @@ struct StoreContractTests {
         try kind.with { db in
             let store = try db.open()
             for commit in commits(for: "s", operations: 1) { try store.commit(commit) }
-            let before = try store.loadSessions()
+            let before = try store.allSessions()
             // Version 2 on stored version 1, but carrying entry 1 again: the history insert fails
             // after the session row and a controller were already written in its transaction.
             let refused = SessionCommit(
@@ -82,11 +82,11 @@ struct StoreContractTests {
                 upsertedControllers: [ControllerRow(id: "must-not-stick", body: "{}")],
                 deletedControllers: ["root"], history: entry(1))
             #expect(throws: (any Error).self) { try store.commit(refused) }
-            #expect(try store.loadSessions() == before)
+            #expect(try store.allSessions() == before)
             #expect(try store.historyCount(session: "s") == 2)
             // The store goes on working after the refusal.
             try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
-            #expect(try store.loadSessions().first?.session.version == 2)
+            #expect(try store.allSessions().first?.session.version == 2)
         }
     }
 
@@ -110,7 +110,7 @@ struct StoreContractTests {
             if db.checksBaseVersion {
                 #expect(error as? PostgresStoreError == .staleVersion(session: "s", expected: 1, stored: 2))
             }
-            let stored = try #require(try second.loadSessions().first)
+            let stored = try #require(try second.allSessions().first)
             #expect(stored.session.state == #"{"by":"first"}"#)
             #expect(stored.controllers.map(\.id).contains("first"))
             #expect(!stored.controllers.map(\.id).contains("second"))
@@ -128,7 +128,7 @@ struct StoreContractTests {
             let started = Atomic<Int>(0)
             let batches = Mutex<[Int]>([])
             store.batchObserver.withLock {
-                $0 = { size in
+                $0 = BatchObserver { size in
                     let isFirst = batches.withLock { list in
                         list.append(size)
                         return list.count == 1
@@ -161,7 +161,7 @@ struct StoreContractTests {
             #expect(statistics.commits == threads * perThread)
             #expect(statistics.batches == sizes.count)
             #expect(statistics.largestBatch == sizes.max())
-            let loaded = try store.loadSessions()
+            let loaded = try store.allSessions()
             #expect(loaded.count == threads)
             #expect(loaded.allSatisfy { $0.session.version == perThread - 1 && $0.controllers.count == perThread })
         }
@@ -174,11 +174,143 @@ struct StoreContractTests {
             for commit in commits(for: "gone", operations: 2) + commits(for: "kept", operations: 1) {
                 try store.commit(commit)
             }
-            try store.deleteSession("gone")
-            try store.deleteSession("never-existed")
-            #expect(try store.loadSessions().map(\.session.id) == ["kept"])
+            try store.deleteSession("gone", sweep: true)
+            try store.deleteSession("never-existed", sweep: true)
+            #expect(try store.loadSession("gone") == nil)
+            store.waitForDeletions()
+            #expect(try store.allSessions().map(\.session.id) == ["kept"])
             #expect(try store.historyCount(session: "gone") == 0)
             #expect(try store.historyCount(session: "kept") == 2)
+        }
+    }
+
+    @Test("a deleted session is gone at once; finishDeletion clears its rows so the id can be created again",
+          arguments: stores)
+    func deleteThenRecreate(_ kind: StoreKind) throws {
+        try kind.with { db in
+            let store = try db.open()
+            for commit in commits(for: "s", operations: 3) { try store.commit(commit) }
+            // No background sweep: whatever the store leaves must go in finishDeletion.
+            try store.deleteSession("s", sweep: false)
+            #expect(try store.loadSession("s") == nil)
+            #expect(try store.sessionIDs() == [])
+            #expect(try store.sessionPage(after: nil, limit: 10).isEmpty)
+            try store.finishDeletion("s")
+            #expect(try store.historyCount(session: "s") == 0)
+            for commit in commits(for: "s", operations: 1) { try store.commit(commit) }
+            let again = try #require(try store.loadSession("s"))
+            #expect(again.session.version == 1)
+            #expect(again.controllers.map(\.id) == ["c1", "root"])
+            #expect(try store.history(session: "s", after: -1, limit: 10, checkpoints: true).map(\.version) == [0, 1])
+            try store.finishDeletion("never-deleted")
+            store.resumeDeletions()
+            store.waitForDeletions()
+            #expect(try store.historyCount(session: "s") == 2)
+        }
+    }
+
+    @Test("loadSession, sessionIDs and sessionPage: byte order of ids, keyset pages, nil for an unknown id",
+          arguments: stores)
+    func loadingAndPaging(_ kind: StoreKind) throws {
+        try kind.with { db in
+            do {
+                let store = try db.open()
+                for id in ["b", "a", "é", "Z", "a-1"] {
+                    for commit in commits(for: id, operations: id.count) { try store.commit(commit) }
+                }
+            }
+            let store = try db.open()
+            // Unicode scalar (UTF-8 byte) order, not a locale's: "Z" < "a" and "é" last.
+            #expect(try store.sessionIDs() == ["Z", "a", "a-1", "b", "é"])
+            #expect(try store.sessionPage(after: nil, limit: 2).map(\.id) == ["Z", "a"])
+            #expect(try store.sessionPage(after: "a", limit: 2).map(\.id) == ["a-1", "b"])
+            #expect(try store.sessionPage(after: "b", limit: 2).map(\.id) == ["é"])
+            #expect(try store.sessionPage(after: "é", limit: 2).isEmpty)
+            #expect(try store.sessionPage(after: nil, limit: 0).isEmpty)
+            let page = try store.sessionPage(after: "a", limit: 1)
+            #expect(page.map(\.version) == [3] && page.map(\.createdAt) == ["2026-01-01T00:00:00Z"])
+            #expect(try store.loadSession("nobody") == nil)
+            let a1 = try #require(try store.loadSession("a-1"))
+            #expect(a1.session == session("a-1", version: 3))
+            #expect(a1.controllers.map(\.id) == ["c1", "c2", "c3", "root"])
+        }
+    }
+
+    @Test("history without checkpoints leaves the column out; with them it is read", arguments: stores)
+    func historyCheckpoints(_ kind: StoreKind) throws {
+        try kind.with { db in
+            let store = try db.open()
+            try store.commit(SessionCommit(session: session("s"), history: entry(0, checkpoint: #"{"whole":0}"#)))
+            try store.commit(SessionCommit(session: session("s", version: 1), history: entry(1, changes: #"{"removed":[]}"#)))
+            let full = try store.history(session: "s", after: -1, limit: 10, checkpoints: true)
+            let lean = try store.history(session: "s", after: -1, limit: 10, checkpoints: false)
+            #expect(full.map(\.checkpoint) == [#"{"whole":0}"#, nil])
+            #expect(lean.map(\.checkpoint) == [nil, nil])
+            #expect(lean.map(\.changes) == full.map(\.changes))
+        }
+    }
+
+    @Test("enqueue: commits queued while the writer is busy share one transaction; completions in queue order",
+          arguments: stores)
+    func enqueueOrderAndBatching(_ kind: StoreKind) throws {
+        try kind.with { db in
+            let store = try db.open()
+            let batches = Mutex<[Int]>([])
+            store.batchObserver.withLock { $0 = BatchObserver { size in batches.withLock { $0.append(size) } } }
+            // Three sessions' creations and operations, interleaved as three clients would queue them.
+            let perSession = (0..<3).map { commits(for: "q\($0)", operations: 3) }
+            let queued = (0..<4).flatMap { n in perSession.map { $0[n] } }
+            let told = Mutex<[String]>([])
+            let done = DispatchGroup()
+            store.holdWrites()
+            for commit in queued {
+                done.enter()
+                let label = "\(commit.session.id)@\(commit.session.version)"
+                store.enqueue(commit) { result in
+                    told.withLock { $0.append((try? result.get()) == nil ? "failed " + label : label) }
+                    done.leave()
+                }
+            }
+            #expect(batches.withLock { $0 } == [])
+            store.releaseWrites()
+            done.wait()
+            #expect(told.withLock { $0 } == queued.map { "\($0.session.id)@\($0.session.version)" })
+            #expect(batches.withLock { $0 } == [queued.count])
+            #expect(store.statistics.batches == 1 && store.statistics.largestBatch == queued.count)
+            #expect(try store.allSessions().map(\.session.version) == [3, 3, 3])
+        }
+    }
+
+    @Test("a failed commit's pipelined followers fail unwritten; a commit on durable state ends the chain",
+          arguments: stores)
+    func followersOfAFailureFail(_ kind: StoreKind) throws {
+        try kind.with { db in
+            let store = try db.open()
+            for commit in commits(for: "s", operations: 1) + commits(for: "other", operations: 0) { try store.commit(commit) }
+            let outcomes = Mutex<[String: Result<Void, any Error>]>([:])
+            let done = DispatchGroup()
+            func enqueue(_ name: String, _ commit: SessionCommit) {
+                done.enter()
+                store.enqueue(commit) { result in
+                    outcomes.withLock { $0[name] = result }
+                    done.leave()
+                }
+            }
+            store.holdWrites()
+            // Version 2 carrying entry 1 again: refused (the session already has entry 1).
+            enqueue("bad", SessionCommit(session: session("s", version: 2), history: entry(1)))
+            enqueue("follower", SessionCommit(session: session("s", version: 3), history: entry(3), followsPending: true))
+            enqueue("unrelated", SessionCommit(session: session("other", version: 1), history: entry(1), followsPending: true))
+            enqueue("retry", SessionCommit(session: session("s", version: 2), history: entry(2)))
+            store.releaseWrites()
+            done.wait()
+            let results = outcomes.withLock { $0 }
+            #expect(throws: (any Error).self) { try results["bad"]?.get() }
+            #expect(throws: SessionStoreError.predecessorFailed(session: "s", version: 1)) { try results["follower"]?.get() }
+            #expect(throws: Never.self) { try results["unrelated"]?.get() }
+            #expect(throws: Never.self) { try results["retry"]?.get() }
+            #expect(try store.history(session: "s", after: -1, limit: 10, checkpoints: false).map(\.version) == [0, 1, 2])
+            #expect(try store.loadSession("other")?.session.version == 1)
         }
     }
 
@@ -190,7 +322,7 @@ struct StoreContractTests {
             #expect(try db.schemaVersion() == db.latestVersion)
             let again = try db.open()
             #expect(try db.schemaVersion() == db.latestVersion)
-            #expect(try again.loadSessions().map(\.session) == [session("s")])
+            #expect(try again.allSessions().map(\.session) == [session("s")])
         }
     }
 
@@ -244,8 +376,8 @@ struct PostgresStoreTests {
                 try store.commit(SessionCommit(session: session("nobody", version: 1), history: entry(1)))
             }
             #expect(missing == .staleVersion(session: "nobody", expected: 0, stored: nil))
-            #expect(try store.loadSessions().map(\.session) == [session("s", version: 1)])
-            #expect(try store.history(session: "s", after: -1, limit: 10).map(\.version) == [0, 1])
+            #expect(try store.allSessions().map(\.session) == [session("s", version: 1)])
+            #expect(try store.history(session: "s", after: -1, limit: 10, checkpoints: true).map(\.version) == [0, 1])
         }
     }
 
@@ -262,8 +394,8 @@ struct PostgresStoreTests {
             }
             // The failed commit wrote nothing, so version 2 is still free.
             try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
-            #expect(throws: PostgresError.self) { _ = try store.loadSessions() }
-            #expect(try store.loadSessions().map(\.session.version) == [2])
+            #expect(throws: PostgresError.self) { _ = try store.allSessions() }
+            #expect(try store.allSessions().map(\.session.version) == [2])
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import NavSimService
+@testable import NavSimService
 import PostgreSQL
 import SQLite
 
@@ -126,4 +126,24 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         }.start()
     }
     done.wait()
+}
+
+// MARK: - Store helpers
+
+extension SessionStoring {
+    /// Every session with its controllers, by id: ``SessionStoring/sessionIDs()`` then
+    /// ``SessionStoring/loadSession(_:)`` for each (what the service's lazy loads add up to).
+    func allSessions() throws -> [StoredSession] {
+        try sessionIDs().compactMap { try loadSession($0) }
+    }
+
+    /// The test hook that makes queued commits wait, on either store.
+    func holdWrites() {
+        if let sqlite = self as? SessionStore { sqlite.holdWrites() } else if let pg = self as? PostgresSessionStore { pg.holdWrites() }
+    }
+
+    /// Ends ``holdWrites()``.
+    func releaseWrites() {
+        if let sqlite = self as? SessionStore { sqlite.releaseWrites() } else if let pg = self as? PostgresSessionStore { pg.releaseWrites() }
+    }
 }

@@ -40,9 +40,12 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// only after the server flushed its WAL record (and, with synchronous standbys configured,
 /// after they confirmed it). The server must run with `fsync = on`, its default.
 ///
-/// **Group commit.** As in ``SessionStore``: one writer connection; concurrent commits queue
-/// while a transaction is in flight and the next transaction writes all of them, each inside
-/// its own `SAVEPOINT` so that one refused commit is rolled back alone (``GroupCommitter``).
+/// **Group commit.** As in ``SessionStore``: one writer connection on one writer thread
+/// (``WriterQueue``); commits queued while a transaction is in flight wait, and the next
+/// transaction writes all of them, each inside its own `SAVEPOINT` so that one refused commit
+/// is rolled back alone. Completions come on the writer in queue order. A follower
+/// (``SessionCommit/followsPending``) of a failed commit fails unwritten with
+/// ``SessionStoreError/predecessorFailed(session:version:)``, as in ``SessionStore``.
 ///
 /// **Optimistic concurrency.** A commit of version v updates the session row only
 /// `WHERE id = $1 AND version = v − 1`; a creation (version 0) inserts only if the id is free.
@@ -54,6 +57,14 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// database whose newest step is past this binary's is refused (``MigrationError/databaseTooNew(userVersion:latestKnown:)``).
 /// `schema` puts everything in a PostgreSQL schema of that name (created if missing) instead of
 /// the connection's default `search_path`: several deployments (or test runs) can share one database.
+///
+/// **Deleting.** One `DELETE` of the session row, whose `ON DELETE CASCADE` removes its
+/// controllers and history in the same transaction: not chunked, so nothing is left to sweep
+/// and `pending_deletions` (step 5) stays empty. PostgreSQL's row locks let other sessions'
+/// commits proceed meanwhile, apart from the writer connection being busy for that time.
+///
+/// **Listing.** `sessions.id` has the `"C"` collation (step 5), so the primary key's order is
+/// byte order whatever the database's locale, as SQLite's BINARY: keyset pages use that index.
 ///
 /// **Connections.** A writer and a reader, each in a `Mutex`, named ``applicationName(schema:)``
 /// in `pg_stat_activity`. One the server dropped (a restart, a failover) fails the batch or read
@@ -69,11 +80,14 @@ public final class PostgresSessionStore: SessionStoring {
     private let schema: String?
     private let writer: Mutex<PGConnection>
     private let reader: Mutex<PGConnection>
-    private let committer = GroupCommitter<SessionCommit>()
+    private let writes = WriterQueue<SessionCommit>(label: "navsim.postgres.writer")
     private let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
+    /// Sessions whose commit at the given version failed, so their followers fail too. Read and
+    /// written on the writer thread only.
+    private let brokenSessions = Mutex<[String: Int]>([:])
 
-    /// Told each transaction's commit count once it is written.
-    public let batchObserver = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    /// Told each transaction's commit count once it is written (on the writer).
+    public let batchObserver = Mutex<BatchObserver?>(nil)
 
     /// Connects (two connections: a writer and a reader) and applies the pending migrations.
     ///
@@ -146,43 +160,76 @@ public final class PostgresSessionStore: SessionStoring {
 
     // MARK: Writing
 
-    /// Writes one operation; durable before it returns. Batched with concurrent callers.
+    /// Writes one operation; durable before it returns. The queue of ``enqueue(_:then:)``, waited on.
     /// - Throws: ``PostgresStoreError/staleVersion(session:expected:stored:)`` when the stored
     ///   version is not the commit's base; a ``PostgresError`` (e.g. `23505` for a history
-    ///   version the session has) for this commit alone; or the transaction's error for all.
+    ///   version the session has) for this commit alone;
+    ///   ``SessionStoreError/predecessorFailed(session:version:)``; or the transaction's error.
     public func commit(_ commit: SessionCommit) throws {
-        try committer.submit(commit) { commitBatch($0) }
+        try writes.submit(commit) { [self] in commitBatch($0) }
     }
+
+    /// Queues one operation for the writer and returns at once; `completion` is called on the
+    /// writer, in queue order, once the transaction holding it committed (`synchronous_commit
+    /// = on`) or failed. Errors as for ``commit(_:)``.
+    public func enqueue(_ commit: SessionCommit, then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        writes.enqueue(commit, writeBatch: { [self] in commitBatch($0) }, then: completion)
+    }
+
+    /// Test hook: queued commits wait until ``releaseWrites()`` (to line several up in one batch).
+    func holdWrites() { writes.hold() }
+
+    /// Ends ``holdWrites()``.
+    func releaseWrites() { writes.release() }
 
     /// Writes `commits` in one transaction, each in its own savepoint; one result per commit.
     /// Internal so tests can build a batch deterministically.
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
         guard !commits.isEmpty else { return [] }
-        let results = withWriter { db -> [Result<Void, any Error>] in
+        var broken = brokenSessions.withLock { $0 }
+        let results = withWriter { [broken] db -> ([Result<Void, any Error>], [String: Int]) in
+            var broken = broken
             var results: [Result<Void, any Error>] = []
             results.reserveCapacity(commits.count)
             try db.transaction {
                 for commit in commits {
+                    let id = commit.session.id, version = commit.history?.version ?? 0
+                    // A follower of a failed commit of its session fails unwritten.
+                    if let failed = broken[id] {
+                        if commit.followsPending, version > failed {
+                            results.append(.failure(SessionStoreError.predecessorFailed(session: id, version: failed)))
+                            continue
+                        }
+                        // Built on durable state (the caller rolled back): the chain is over.
+                        if !commit.followsPending { broken[id] = nil }
+                    }
                     do {
                         try db.transaction { try Self.apply(commit, to: db) }
                         results.append(.success(()))
                     } catch {
                         // A broken connection ends the transaction: fail the whole batch.
                         guard db.isInTransaction else { throw error }
+                        broken[id] = version
                         results.append(.failure(error))
                     }
                 }
             }
-            return results
+            return (results, broken)
         }
+        switch results {
+        case .success(let (_, after)): broken = after
+        // Nothing of the batch was written: each session's first commit in it failed.
+        case .failure: for commit in commits.reversed() { broken[commit.session.id] = commit.history?.version ?? 0 }
+        }
+        brokenSessions.withLock { [broken] in $0 = broken }
         counters.withLock { c in
             c.commits += commits.count
             c.batches += 1
             c.largestBatch = max(c.largestBatch, commits.count)
         }
-        batchObserver.withLock { $0 }?(commits.count)
+        batchObserver.withLock { $0 }?.observe(commits.count)
         switch results {
-        case .success(let each): return each
+        case .success(let (each, _)): return each
         case .failure(let error): return Array(repeating: .failure(error), count: commits.count)
         }
     }
@@ -251,13 +298,23 @@ public final class PostgresSessionStore: SessionStoring {
         }
     }
 
-    /// Deletes a session with its controllers and history (`ON DELETE CASCADE`); durable before
-    /// it returns; an unknown id does nothing.
-    public func deleteSession(_ id: String) throws {
+    /// Deletes a session with its controllers and history in one transaction (`ON DELETE
+    /// CASCADE`, not chunked); durable before it returns; an unknown id does nothing.
+    /// - Parameter sweep: Ignored: nothing is left for a sweep.
+    public func deleteSession(_ id: String, sweep: Bool) throws {
         try withWriter { db in
             try db.transaction { _ = try db.run("DELETE FROM sessions WHERE id = $1", [.text(id)]) }
         }.get()
     }
+
+    /// Returns at once: ``deleteSession(_:sweep:)`` leaves nothing behind.
+    public func finishDeletion(_ id: String) throws {}
+
+    /// Does nothing: ``deleteSession(_:sweep:)`` leaves nothing behind.
+    public func resumeDeletions() {}
+
+    /// Returns at once: no removal runs in the background.
+    public func waitForDeletions() {}
 
     /// Stores a storyboard, replacing one of the same name, and notifies ``storyboardChannel``.
     public func putStoryboard(_ s: StoredStoryboard) throws {
@@ -296,33 +353,51 @@ public final class PostgresSessionStore: SessionStoring {
 
     // MARK: Reading
 
-    /// Every session with its controllers, ordered by id, from one snapshot.
-    public func loadSessions() throws -> [StoredSession] {
+    /// One session with its controllers (ordered by id), from one snapshot; nil for an unknown id.
+    public func loadSession(_ id: String) throws -> StoredSession? {
         try read { db in
-            var controllers: [String: [ControllerRow]] = [:]
-            for row in try db.query(
-                "SELECT session_id, id, parent, presenting, presented, body, format FROM controllers ORDER BY session_id, id")
-            {
-                controllers[try row.required("session_id"), default: []].append(ControllerRow(
+            guard let row = try db.query("SELECT id, version, created_at, state, format FROM sessions WHERE id = $1",
+                                         [.text(id)]).first else { return nil }
+            let session = SessionRow(
+                id: try row.required("id"), version: try row.requiredInt("version"),
+                createdAt: try row.required("created_at"), state: try row.required("state"),
+                format: try row.requiredInt("format"))
+            let controllers = try db.query(
+                "SELECT id, parent, presenting, presented, body, format FROM controllers WHERE session_id = $1 ORDER BY id COLLATE \"C\"",
+                [.text(id)]
+            ).map { row in
+                ControllerRow(
                     id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
-                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format")))
+                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
             }
-            return try db.query("SELECT id, version, created_at, state, format FROM sessions ORDER BY id").map { row in
-                let session = SessionRow(
-                    id: try row.required("id"), version: try row.requiredInt("version"),
-                    createdAt: try row.required("created_at"), state: try row.required("state"),
-                    format: try row.requiredInt("format"))
-                return StoredSession(session: session, controllers: controllers[session.id] ?? [])
-            }
+            return StoredSession(session: session, controllers: controllers)
         }
     }
 
-    /// A page of a session's history: `version > after`, ascending, at most `limit`.
-    public func history(session: String, after: Int, limit: Int) throws -> [HistoryRow] {
+    /// Every session id, ascending in byte order (the primary key's, collation `"C"`).
+    public func sessionIDs() throws -> [String] {
+        try read { db in try db.query("SELECT id FROM sessions ORDER BY id").map { try $0.required("id") } }
+    }
+
+    /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: one range
+    /// of the primary key's index (`WHERE id > $1 ORDER BY id LIMIT $2`, byte order).
+    public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
+        try read { db in
+            try db.query(
+                "SELECT id, version, created_at FROM sessions WHERE id > $1 ORDER BY id LIMIT $2",
+                [.text(after ?? ""), .integer(Int64(max(limit, 0)))]
+            ).map { (try $0.required("id"), try $0.requiredInt("version"), try $0.required("created_at")) }
+        }
+    }
+
+    /// A page of a session's history: `version > after`, ascending, at most `limit`; without
+    /// `checkpoints` the column is not read and every row's `checkpoint` is nil.
+    public func history(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
         try read { db in
             try db.query(
                 """
-                SELECT version, at, method, path, body, command, result, format, changes, checkpoint, rules_version
+                SELECT version, at, method, path, body, command, result, format, changes,
+                       \(checkpoints ? "checkpoint" : "NULL AS checkpoint"), rules_version
                 FROM history WHERE session_id = $1 AND version > $2 ORDER BY version LIMIT $3
                 """,
                 [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]
