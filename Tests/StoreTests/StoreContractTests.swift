@@ -359,6 +359,26 @@ struct PostgresStoreTests {
         #expect(try db.query("SHOW fsync").first?.text(0) == "on")
     }
 
+    @Test("in a database whose collation is a locale's (ICU en-US), ids still list and page in byte order")
+    func byteOrderUnderALocale() throws {
+        let url = try #require(postgresURL)
+        let name = "navsim_icu_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let admin = try PostgreSQL.Connection(url: url)
+        try admin.execute("CREATE DATABASE \(name) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'")
+        defer { try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        var components = try #require(URLComponents(string: url))
+        components.path = "/" + name
+        let localeURL = try #require(components.string)
+        // The locale itself sorts "a" < "é" < "Z"; without step 0005 the key would too.
+        let probe = try PostgreSQL.Connection(url: localeURL)
+        #expect(try probe.query("SELECT string_agg(x, ',' ORDER BY x) AS s FROM (VALUES ('Z'), ('a'), ('é')) v(x)").first?.text("s") == "a,é,Z")
+        let store = try PostgresSessionStore(url: localeURL, migrationsDirectory: repositoryRoot.appendingPathComponent("migrations-postgres").path)
+        for id in ["é", "a", "Z", "b"] { try store.commit(SessionCommit(session: session(id), history: entry(0))) }
+        #expect(try store.sessionIDs() == ["Z", "a", "b", "é"])
+        #expect(try store.sessionPage(after: "Z", limit: 2).map(\.id) == ["a", "b"])
+        #expect(try store.sessionPage(after: "b", limit: 2).map(\.id) == ["é"])
+    }
+
     @Test("a version gap and a second creation of one id are stale, nothing written")
     func gapAndRecreation() throws {
         try StoreKind.postgres.with { db in
