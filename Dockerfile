@@ -13,7 +13,7 @@ FROM swift:6.3.1-bookworm AS build
 # Debian stable replaces exact versions with security updates; pinning them breaks the build.
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
+ && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -25,12 +25,12 @@ RUN swift build -c release --static-swift-stdlib \
 # ---- run --------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# libmicrohttpd12 and libsqlite3-0: the system libraries navsim links; libxml2: FoundationXML
+# libmicrohttpd12, libsqlite3-0 and libpq5: the system libraries navsim links; libxml2: FoundationXML
 # (the Storyboards parser) links it even with --static-swift-stdlib; curl: the HEALTHCHECK;
 # graphviz: its `dot` renders the image/svg+xml pictures (docs/pictures.md).
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libxml2 ca-certificates curl graphviz \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libxml2 ca-certificates curl graphviz \
  && rm -rf /var/lib/apt/lists/*
 
 # A fixed uid/gid, so that USER is numeric (Kubernetes' runAsNonRoot can check it) and a host

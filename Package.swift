@@ -18,18 +18,24 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .target(name: "NavigationCore", swiftSettings: strict),
         .target(name: "Storyboards", dependencies: ["NavigationCore"], swiftSettings: strict),
         // `navsim lint` and `navsim refactor` (docs/lint.md, docs/refactor.md): no server, no database.
         .target(name: "StoryboardTools", dependencies: ["Storyboards"], swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(name: "NavSimService",
-                dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SQLite", "HTTPServer"],
+                dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SQLite", "PostgreSQL", "HTTPServer"],
                 swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
         .target(name: "Flows", dependencies: ["NavSimService", "HTTPServer"], swiftSettings: strict),
         .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools"], swiftSettings: strict),
+        // Commit round trips and batched throughput of either store (scripts/pg-bench.sh); not a product.
+        .executableTarget(name: "store-bench", dependencies: ["NavSimService", "PostgreSQL"], path: "Sources/StoreBench",
+                          swiftSettings: strict),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"], swiftSettings: strict),
@@ -41,6 +47,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer"], swiftSettings: strict),
+        // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
+        .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["NavSimService"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # Other scripts pass the Debian packages of their own tools as arguments (install-inspector-prereqs.sh).
-packages=(libmicrohttpd-dev libsqlite3-dev libxml2-dev pkg-config "$@")
+packages=(libmicrohttpd-dev libsqlite3-dev libpq-dev libxml2-dev pkg-config "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")

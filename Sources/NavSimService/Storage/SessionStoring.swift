@@ -1,0 +1,76 @@
+import Synchronization
+
+/// What the service needs of its durable store: sessions with their controllers and history,
+/// and storyboards. ``SessionStore`` (one SQLite file, the default) and
+/// ``PostgresSessionStore`` (a PostgreSQL database several instances can share) implement it,
+/// and `Tests/StoreTests` runs one suite against both.
+///
+/// The list is what `Service`, `LiveSession`'s loader, the storyboard catalog and `/metrics` use
+/// of the store, no more. Requirements carry no default arguments; an implementation may add
+/// them (``SessionStore`` defaults `sweep` and `checkpoints` to true).
+///
+/// The rows are the stored format's (`StoredFormat.swift`); a store keeps them as given and
+/// never reads their JSON.
+///
+/// Every implementation promises:
+/// - **Durable before acknowledged.** A write method returns (``enqueue(_:then:)`` calls back
+///   with success) only once its data would survive a crash of the process and a power loss
+///   (SQLite: WAL with `synchronous=FULL`; PostgreSQL: `synchronous_commit = on`).
+/// - **All or nothing.** A write that fails changed nothing.
+/// - **Batched, in order.** Commits queued while a transaction is in flight share the next one
+///   (group commit); each transaction's commit count is told to ``batchObserver``. Completions
+///   are called one at a time in the order the commits were queued.
+/// - **Followers of a failure fail.** A commit marked ``SessionCommit/followsPending`` queued
+///   after a failed commit of its session, with a higher version, fails unwritten with
+///   ``SessionStoreError/predecessorFailed(session:version:)``.
+/// - **One version after another.** `SessionCommit.session.version` is one past the version
+///   the commit was computed from (every accepted operation adds one; creation is version 0),
+///   and a commit whose history version the session already has is refused. PostgreSQL, where
+///   several instances write, also refuses a commit whose base version is not the stored one
+///   (``PostgresStoreError/staleVersion(session:expected:stored:)``).
+/// - **Gone at once.** After ``deleteSession(_:sweep:)`` returns, the session is absent from
+///   ``loadSession(_:)``, ``sessionIDs()`` and ``sessionPage(after:limit:)``; its controllers and
+///   history may go later (``finishDeletion(_:)`` removes them before the id is used again).
+public protocol SessionStoring: AnyObject, Sendable {
+    /// Queues one operation (or a session creation) and returns at once; `completion` is told
+    /// its outcome once the transaction holding it is durable, or has failed.
+    func enqueue(_ commit: SessionCommit, then completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
+    /// ``enqueue(_:then:)`` waited on: durable before it returns; throws this commit's error.
+    func commit(_ commit: SessionCommit) throws
+    /// Deletes a session; an unknown id does nothing. The session row goes in this call;
+    /// `sweep` false leaves any rows the store removes later for a later sweep (tests).
+    func deleteSession(_ id: String, sweep: Bool) throws
+    /// Removes now whatever a deletion of `id` left, so a session created again under the id
+    /// does not meet its predecessor's rows; returns at once when nothing is pending.
+    func finishDeletion(_ id: String) throws
+    /// Resumes, in the background, the removals a previous run left unfinished (start-up).
+    func resumeDeletions()
+    /// Waits until the background removals queued so far have run (tests, shutdown).
+    func waitForDeletions()
+    /// One session with its controllers (ordered by id), read as one snapshot; nil if none has the id.
+    func loadSession(_ id: String) throws -> StoredSession?
+    /// Every session id, ascending in Unicode scalar order (the primary key's).
+    func sessionIDs() throws -> [String]
+    /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: keyset
+    /// paging on the primary key. Ids compare byte by byte in UTF-8 (Unicode scalar order).
+    func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)]
+    /// A page of a session's history: `version > after`, ascending, at most `limit` entries;
+    /// without `checkpoints` every row's `checkpoint` is nil (the column is not read).
+    func history(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow]
+    /// The number of history entries of a session; 0 for an unknown one.
+    func historyCount(session: String) throws -> Int
+    /// Stores a storyboard, replacing one of the same name.
+    func putStoryboard(_ s: StoredStoryboard) throws
+    /// Stores several storyboards in one transaction, all or none.
+    func putStoryboards(_ list: [StoredStoryboard]) throws
+    /// Deletes a storyboard; returns whether one of that name existed.
+    func deleteStoryboard(_ name: String) throws -> Bool
+    /// Every storyboard, ordered by name.
+    func loadStoryboards() throws -> [StoredStoryboard]
+    /// Told each written transaction's commit count (the service's batch-size histogram).
+    var batchObserver: Mutex<BatchObserver?> { get }
+    /// Counters for /metrics: commits, batches (transactions), the largest batch.
+    var statistics: (commits: Int, batches: Int, largestBatch: Int) { get }
+}
+
+extension SessionStore: SessionStoring {}
