@@ -10,8 +10,10 @@ import NavSimService
 /// or headers, so those are derived: 201 for `POST …/controllers`, 200 otherwise, and the ETag of
 /// the entry's version. The session's creation (version 0) keeps the initial state, not the
 /// request body: the flow rebuilds the body from that state (id, traits, options and the root
-/// hierarchy) and expects the created window and controllers to equal the recorded ones, so a
-/// creation the rebuild cannot reproduce fails at step 1 instead of passing wrongly.
+/// hierarchy; a classic split from its primary and secondary, since collapsed it nests the
+/// secondary in the primary) and expects the created window, controllers, events and warnings to
+/// equal the recorded ones, so a creation the rebuild cannot reproduce fails at step 1 instead
+/// of passing wrongly.
 public struct Recorder: Sendable {
     /// Sent as `Authorization: Bearer TOKEN` when set.
     public var token: String?
@@ -57,7 +59,8 @@ public struct Recorder: Sendable {
         // Entry 0, the creation: its events (the root appearing) are expected again; entries
         // stored before they were kept have none, and then none are expected.
         let creation = try get("/v1/sessions/\(encoded)/history?after=-1&limit=1", on: target)["entries"]?.array?.first
-        var steps: [JSON] = [creationStep(sid: sid, initial: initial, events: creation?["events"]?.array ?? [])]
+        var steps: [JSON] = [creationStep(sid: sid, initial: initial, events: creation?["events"]?.array ?? [],
+                                          warnings: creation?["warnings"]?.array ?? [])]
         for entry in entries { steps.append(step(for: entry, sid: sid)) }
         return .object([
             ("name", .string("session \(sid) as recorded")),
@@ -66,7 +69,9 @@ public struct Recorder: Sendable {
         ])
     }
 
-    func creationStep(sid: String, initial: JSON, events: [JSON] = []) -> JSON {
+    /// Step 1: the creation, expecting the recorded window, controllers, events and — when the
+    /// root's lifecycle code warned (D7…) — the same warnings.
+    func creationStep(sid: String, initial: JSON, events: [JSON] = [], warnings: [JSON] = []) -> JSON {
         var body: [(String, JSON)] = [("id", .string("\(sid)-${run}"))]
         if let t = initial["traits"] { body.append(("traits", t)) }
         if let o = initial["options"] { body.append(("options", o)) }
@@ -81,15 +86,19 @@ public struct Recorder: Sendable {
             ("expect", .object([
                 ("status", .number(201)),
                 ("json", .object([("window", initial["window"] ?? .null), ("controllers", controllers)]
-                                 + (events.isEmpty ? [] : [("events", .array(events))]))),
+                                 + (events.isEmpty ? [] : [("events", .array(events))])
+                                 + (warnings.isEmpty ? [] : [("warnings", .array(warnings))]))),
             ])),
             ("save", .object([("sid", .string("id"))])),
         ])
     }
 
-    /// A ControllerSpec that builds controller `id` and what it contains as the state shows it.
-    func spec(_ id: String, in controllers: JSON) -> JSON {
+    /// A ControllerSpec that builds controller `id` and what it contains as the state shows it,
+    /// leaving out the controllers in `omitted` (a collapsed split's secondary, which the
+    /// collapse put inside the primary's stack: the rebuilt split collapses it there again).
+    func spec(_ id: String, in controllers: JSON, omitting omitted: Set<String> = []) -> JSON {
         guard let c = controllers[id] else { return .object([("id", .string(id))]) }
+        let spec = { (child: String) in self.spec(child, in: controllers, omitting: omitted) }
         if let sb = c["storyboard"], let name = sb["name"]?.string {
             var m: [(String, JSON)] = [("storyboard", .string(name))]
             if let ident = sb["identifier"]?.string { m.append(("identifier", .string(ident))) }
@@ -115,7 +124,7 @@ public struct Recorder: Sendable {
         switch kind {
         case "navigationController", "tabBarController", "pageViewController":
             contained = (c["viewControllers"]?.array ?? []).compactMap(\.string)
-            m.append(("viewControllers", .array(contained.map { spec($0, in: controllers) })))
+            m.append(("viewControllers", .array(contained.filter { !omitted.contains($0) }.map(spec))))
             if kind == "tabBarController", let i = c["selectedIndex"]?.number { m.append(("selectedIndex", .number(i))) }
             if kind == "pageViewController" {
                 for key in ["transitionStyle", "spineLocation", "isDoubleSided"] {
@@ -125,20 +134,32 @@ public struct Recorder: Sendable {
         case "splitViewController":
             if let style = c["style"]?.string { m.append(("style", .string(style))) }
             if c["style"]?.string == "unspecified" {
-                contained = (c["children"]?.array ?? []).compactMap(\.string)
-                m.append(("viewControllers", .array(contained.map { spec($0, in: controllers) })))
+                // A classic split is built from [primary, secondary]. Collapsed, its children
+                // are the primary alone, the secondary pushed onto (or nested in) the primary's
+                // stack: rebuilt from the children it would nest the secondary in the primary
+                // and lose it on expanding, so the split's own primary and secondary are used.
+                if let primary = c["primary"]?.string {
+                    let secondary = c["secondary"]?.string.flatMap { $0 == primary ? nil : $0 }
+                    contained = [primary] + (secondary.map { [$0] } ?? [])
+                    let inner = omitted.union(secondary.map { [$0] } ?? [])
+                    m.append(("viewControllers", .array(
+                        [self.spec(primary, in: controllers, omitting: inner)] + (secondary.map { [spec($0)] } ?? []))))
+                } else {
+                    contained = (c["children"]?.array ?? []).compactMap(\.string)
+                    m.append(("viewControllers", .array(contained.map(spec))))
+                }
             } else {
                 for column in ["primary", "supplementary", "secondary"] {
                     if let child = c[column]?.string {
                         contained.append(child)
-                        m.append((column, spec(child, in: controllers)))
+                        m.append((column, spec(child)))
                     }
                 }
             }
         default: break
         }
-        let others = (c["children"]?.array ?? []).compactMap(\.string).filter { !contained.contains($0) }
-        if !others.isEmpty { m.append(("children", .array(others.map { spec($0, in: controllers) }))) }
+        let others = (c["children"]?.array ?? []).compactMap(\.string).filter { !contained.contains($0) && !omitted.contains($0) }
+        if !others.isEmpty { m.append(("children", .array(others.map(spec)))) }
         return .object(m)
     }
 

@@ -38,10 +38,13 @@ enum Persistence {
     /// The rows of a new session, with its initial state as history entry 0 (the replay base).
     /// The creation's `events` (the root appearing) are kept beside the state in that entry's
     /// result, as `events`; decoding the state ignores them, and entries stored before have none.
-    static func creation(_ live: LiveSession, events: [Event] = []) throws -> SessionCommit {
+    /// `events` and `warnings` are what installing the root reported (its lifecycle code may
+    /// call operations UIKit refuses with a log line, D7…): entry 0 reports them as any entry does.
+    static func creation(_ live: LiveSession, events: [Event] = [], warnings: [Diagnostic] = []) throws -> SessionCommit {
         var result = try text(StoredSessionState(live.state, withControllers: true))
-        if !events.isEmpty, case .object(var members)? = try? JSON.parse(Array(result.utf8)) {
-            members.append(("events", .array(events.map(Encode.event))))
+        if !events.isEmpty || !warnings.isEmpty, case .object(var members)? = try? JSON.parse(Array(result.utf8)) {
+            if !events.isEmpty { members.append(("events", .array(events.map(Encode.event)))) }
+            if !warnings.isEmpty { members.append(("warnings", .array(warnings.map(Encode.warning)))) }
             result = JSON.object(members).text
         }
         let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: nil,

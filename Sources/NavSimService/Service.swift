@@ -409,7 +409,7 @@ public final class NavSimService: Sendable {
             do {
                 // A session deleted under this id may still have rows waiting for their chunk.
                 try store.finishDeletion(id)
-                try commitTimed(Persistence.creation(live, events: created.events))
+                try commitTimed(Persistence.creation(live, events: created.events, warnings: created.warnings))
                 return .success(())
             } catch {
                 return .failure(Problem.storage(error, "The session could not be stored"))
@@ -424,6 +424,8 @@ public final class NavSimService: Sendable {
         var reply = Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state)
         if case .object(var members) = reply {
             members.append(("events", .array(created.events.map(Encode.event))))
+            // What the root's lifecycle code did that UIKit only logs (D7…), as any reply has it.
+            if !created.warnings.isEmpty { members.append(("warnings", .array(created.warnings.map(Encode.warning)))) }
             reply = .object(members)
         }
         return Self.json(201, reply, etag: 0, location: "/v1/sessions/\(id.percentEncodedPathSegment)")

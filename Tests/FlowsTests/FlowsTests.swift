@@ -506,6 +506,56 @@ struct RecordTests {
         }
     }
 
+    /// Issue 12 trial: a collapsed classic split (iPhone) keeps its secondary inside the
+    /// primary's stack; the recording rebuilds the creation from the split's primary and
+    /// secondary, so the replay is created (no 409 D12) and has the secondary after expanding,
+    /// for a navigation-controller secondary and a plain one.
+    @Test(arguments: [
+        #"{"id": "dnav", "kind": "navigationController", "viewControllers": [{"id": "detail"}]}"#,
+        #"{"id": "detail"}"#,
+    ])
+    func aRecordedCollapsedSplitReplays(secondary: String) throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        let created = try send(original, "POST", "/v1/sessions", """
+        {"id": "sp", "options": {"transitions": "immediate"},
+         "root": {"id": "split", "kind": "splitViewController", "viewControllers": [
+            {"id": "mnav", "kind": "navigationController", "viewControllers": [
+               {"id": "master"}]},
+            \(secondary)]}}
+        """)
+        #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+        for (method, path, body) in [
+            ("PATCH", "/v1/sessions/sp", #"{"traits": {"horizontalSizeClass": "regular"}}"#),
+            ("POST", "/v1/sessions/sp/controllers/master/showDetail", #"{"viewController": {"id": "d2"}}"#),
+            ("PATCH", "/v1/sessions/sp", #"{"traits": {"horizontalSizeClass": "compact"}}"#),
+            ("PATCH", "/v1/sessions/sp", #"{"traits": {"horizontalSizeClass": "regular"}}"#),
+        ] {
+            let r = try send(original, method, path, body)
+            #expect(r.status == 200, "\(path): \(String(decoding: r.body, as: UTF8.self))")
+        }
+        let text = PrettyJSON.text(try Recorder().record(session: "sp", on: original))
+        let flow = try #require(try flows(text, file: "split.json").first)
+        guard case .json(let body)? = flow.steps.first?.body else { Issue.record("no JSON body: \(text)"); return }
+        let children = body["root"]?["viewControllers"]?.array?.compactMap { $0["id"]?.string }
+        let secondaryID = secondary.contains("dnav") ? "dnav" : "detail"
+        #expect(children == ["mnav", secondaryID], "\(text)")
+        let result = FlowRunner().play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
+        #expect(result.passed, "\(result.line)\n\(text)")
+    }
+
+    /// Issue 12 trial: the creation's warnings (D7: the root's `viewDidLoad` presents) are kept
+    /// in history entry 0 and step 1 expects them, as later steps expect theirs.
+    @Test func aRecordingExpectsTheCreationsWarnings() throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        #expect(try send(original, "POST", "/v1/sessions", """
+        {"id": "w", "root": {"id": "home", "on": {"viewDidLoad": [{"operation": "present", "viewController": {"id": "x"}}]}}}
+        """).status == 201)
+        let recorded = try Recorder().record(session: "w", on: original)
+        let step1 = recorded["steps"]?.array?.first
+        let warnings = step1?["expect"]?["json"]?["warnings"]?.array
+        #expect(warnings?.map { $0["uikit"]?["code"]?.string } == ["D7"], "\(PrettyJSON.text(recorded))")
+    }
+
     @Test func aRecordedFlowCatchesAChangedReply() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         try makeSession(on: original)

@@ -29,6 +29,29 @@ struct CallbackCodeServiceTests {
         #expect(again["on"]?["viewWillDisappear"]?.array?.count == 1, "\(again)")
     }
 
+    /// Issue 12 trial: a root whose `viewDidLoad` presents is refused with D7 by UIKit's log,
+    /// and the creation says so: the 201 reply and history entry 0 (also after a restart) carry
+    /// the warning that the same code gives through `PUT …/rootViewController`.
+    @Test func creationRepliesAndRecordsTheRootsWarnings() throws {
+        let h = try ServiceHarness()
+        let code = #"{"id": "home", "on": {"viewDidLoad": [{"operation": "present", "viewController": {"id": "x"}}]}}"#
+        let created = h.send("POST", "/v1/sessions", #"{"id": "s", "root": \#(code)}"#)
+        #expect(created.status == 201, "\(created)")
+        #expect(created["warnings"]?.array?.map { $0["type"]?.string } == ["/v1/problems/not-in-window-hierarchy"], "\(created)")
+        #expect(created["warnings"]?.array?.first?["uikit"]?["code"]?.string == "D7", "\(created)")
+        #expect(created["controllers"]?["x"] == nil, "UIKit presents nothing: \(created)")
+        let viaPut = h.send("PUT", "/v1/sessions/s/rootViewController", #"{"viewController": \#(code.replacingOccurrences(of: "home", with: "home2"))}"#)
+        #expect(viaPut["warnings"]?.array?.first?["type"] == created["warnings"]?.array?.first?["type"], "\(viaPut)")
+        for restarted in [false, true] {
+            if restarted { try h.restart() }
+            let entry0 = h.send("GET", "/v1/sessions/s/history?after=-1&limit=1")["entries"]?.array?.first
+            #expect(entry0?["warnings"]?.array?.first?["uikit"]?["code"]?.string == "D7", "restarted \(restarted): \(String(describing: entry0))")
+        }
+        // A creation whose code warns of nothing has no `warnings` member, as any reply.
+        let quiet = h.send("POST", "/v1/sessions", #"{"id": "q", "root": {"id": "a"}}"#)
+        #expect(quiet.status == 201 && quiet["warnings"] == nil, "\(quiet)")
+    }
+
     @Test func item8_badNestedOperationPointsAtTheNestedField() throws {
         let h = try ServiceHarness()
         #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "a"}}"#).status == 201)

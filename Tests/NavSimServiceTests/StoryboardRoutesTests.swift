@@ -1124,6 +1124,8 @@ private let mainXML = SB.document(
         let clash = h.send("POST", "/v1/sessions/\(sid)/controllers/A/triggerSegue", #"{"segue": "toB", "destination": {"id": "first"}}"#)
         #expect(clash.status == 422)
         #expect(clash.detail.contains("first"))
+        // The field the client wrote, not the scene's `id` (issue 12 trial).
+        #expect(clash["field"]?.string == "destination.id", "\(clash)")
         #expect(h.send("GET", "/v1/sessions/\(sid)")["version"] == named["version"])
         let other = h.send("POST", "/v1/sessions/\(sid)/controllers/A/triggerSegue", #"{"segue": "toB", "destination": {"id": "second"}}"#)
         #expect(other["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "first", "second"])

@@ -40,6 +40,26 @@ struct CallbackCodeTests {
         #expect(r.transition?.toViewController == "Home", "the command reports its own transition")
     }
 
+    /// Issue 12 trial: a root whose `viewDidLoad` presents warns D7 at the session's creation
+    /// exactly as through `setRoot`: ``Navigator/makeSessionReporting`` hands back the warning
+    /// with the state an exhaustive `setRoot` on an empty window gives.
+    @Test func creationKeepsTheRootsLifecycleWarnings() throws {
+        let early = code(.viewDidLoad, Op.present(me, vc("x"), .fullScreen, animated: false))
+        let root = vc("home") { $0.on = early }
+        var w = Window(root: nil)
+        let r = w.send(.setRoot(root, animated: false)) {
+            $0.create("home") { $0.configuration.on = early }
+            $0.appeared("home")
+            $0.rootViewController = "home"
+            $0.nextTransitionNumber += 1
+        }
+        #expect(r.warnings.map(\.code) == ["D7"])
+        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(), root: root).get()
+        #expect(made.result.warnings == r.warnings)
+        #expect(made.result.events == r.events)
+        expectSameState(w.state, made.state, "creation and setRoot differ", sourceLocation: #_sourceLocation)
+    }
+
     /// R13/D7 from `viewDidLoad`: the view is not in the window yet, so UIKit logs "whose view is
     /// not in the window hierarchy" and presents nothing; the outer presentation goes on.
     @Test func item8_presentInViewDidLoadWarnsNotInWindowHierarchy() throws {

@@ -221,6 +221,35 @@ struct FidelityRoundThreeTests {
         #expect(shallower.callbacks.failure == nil && shallower.callbacks.calls == 1)
     }
 
+    /// Issue 12 trial (limits.md "When code nests"): the one path on which code nests. A
+    /// child's `viewDidLoad` runs inside `addSubview` when the parent's view is loaded but off
+    /// screen (R31); a chain whose every `viewDidLoad` adds the next child's view nests one level
+    /// per child: 8 levels run, the 9th is `callbackDepth` and the turn changes nothing.
+    @Test func nestingThroughAddSubviewReachesCallbackDepth() throws {
+        func chain(_ i: Int, last: Int) -> ControllerRef {
+            vc("C\(i)") {
+                guard i < last else { return }
+                $0.on = CallbackCode([.viewDidLoad: [.init(.addChild(receiver: CallbackCode.selfReceiver, viewController: chain(i + 1, last: last))),
+                                                     .init(.addSubview(receiver: CallbackCode.selfReceiver, viewController: "C\(i + 1)", animated: false))]])
+            }
+        }
+        for (last, fails) in [(9, false), (10, true)] {
+            var w = Window(root: tabs("T", [vc("A"), vc("B")]))
+            _ = w.perform(.select(receiver: "T", index: 1, viewController: nil))
+            // A's view is loaded and off screen now.
+            _ = w.perform(.addChild(receiver: "A", viewController: chain(1, last: last)))
+            let add = Command.addSubview(receiver: "A", viewController: "C1", animated: false)
+            if fails {
+                let e = w.sendInvalid(add)
+                #expect(e?.kind == .limitExceeded && e?.limit == "callbackDepth", "\(String(describing: e))")
+            } else {
+                let r = w.perform(add)
+                let loads = r.events.filter { $0.callback == .viewDidLoad }.map(\.controller)
+                #expect(loads == (1...9).map { "C\($0)" }, "\(loads)")
+            }
+        }
+    }
+
     @Test("Item 6: two tabs selecting each other in viewDidAppear reach 256 calls: callbacksPerRequest")
     func item6_selfTriggeringTabsNameTheCallBound() throws {
         var w = Window(root: vc("Root"))
