@@ -8,12 +8,14 @@ import NavSimService
 /// What history keeps decides what is expected. Each entry keeps the request (method, path, JSON
 /// body) and its outcome (events, transition, returned value, warnings) but not the reply's status
 /// or headers, so those are derived: 201 for `POST …/controllers`, 200 otherwise, and the ETag of
-/// the entry's version. The session's creation (version 0) keeps the initial state, not the
-/// request body: the flow rebuilds the body from that state (id, traits, options and the root
+/// the entry's version. The session's creation (version 0) is sent again with the body entry 0
+/// kept (the session id made unique per run); an entry 0 stored before bodies were kept has none,
+/// and then the flow rebuilds the body from the initial state (id, traits, options and the root
 /// hierarchy; a classic split from its primary and secondary, since collapsed it nests the
-/// secondary in the primary) and expects the created window, controllers, events and warnings to
-/// equal the recorded ones, so a creation the rebuild cannot reproduce fails at step 1 instead
-/// of passing wrongly.
+/// secondary in the primary; a root's `on` code cannot be rebuilt, replies list it only as
+/// operation, receiver and `once`). Either way the step expects the created window, controllers,
+/// events and warnings to equal the recorded ones, so a creation that does not reproduce fails at
+/// step 1 instead of passing wrongly.
 public struct Recorder: Sendable {
     /// Sent as `Authorization: Bearer TOKEN` when set.
     public var token: String?
@@ -60,7 +62,7 @@ public struct Recorder: Sendable {
         // stored before they were kept have none, and then none are expected.
         let creation = try get("/v1/sessions/\(encoded)/history?after=-1&limit=1", on: target)["entries"]?.array?.first
         var steps: [JSON] = [creationStep(sid: sid, initial: initial, events: creation?["events"]?.array ?? [],
-                                          warnings: creation?["warnings"]?.array ?? [])]
+                                          warnings: creation?["warnings"]?.array ?? [], sent: creation?["request"]?["body"])]
         for entry in entries { steps.append(step(for: entry, sid: sid)) }
         return .object([
             ("name", .string("session \(sid) as recorded")),
@@ -70,14 +72,20 @@ public struct Recorder: Sendable {
     }
 
     /// Step 1: the creation, expecting the recorded window, controllers, events and — when the
-    /// root's lifecycle code warned (D7…) — the same warnings.
-    func creationStep(sid: String, initial: JSON, events: [JSON] = [], warnings: [JSON] = []) -> JSON {
-        var body: [(String, JSON)] = [("id", .string("\(sid)-${run}"))]
-        if let t = initial["traits"] { body.append(("traits", t)) }
-        if let o = initial["options"] { body.append(("options", o)) }
+    /// root's lifecycle code warned (D7…) — the same warnings. `sent` is the body entry 0 kept:
+    /// sent again with its `id` replaced; without one the body is rebuilt from `initial`.
+    func creationStep(sid: String, initial: JSON, events: [JSON] = [], warnings: [JSON] = [], sent: JSON? = nil) -> JSON {
+        let id: (String, JSON) = ("id", .string("\(sid)-${run}"))
+        var body: [(String, JSON)] = [id]
         let controllers = initial["controllers"] ?? .object([])
-        if let root = initial["window"]?["rootViewController"]?.string {
-            body.append(("root", spec(root, in: controllers)))
+        if let sent = sent?.object {
+            body += sent.filter { $0.0 != "id" }
+        } else {
+            if let t = initial["traits"] { body.append(("traits", t)) }
+            if let o = initial["options"] { body.append(("options", o)) }
+            if let root = initial["window"]?["rootViewController"]?.string {
+                body.append(("root", spec(root, in: controllers)))
+            }
         }
         return .object([
             ("name", .string("create the session")),

@@ -40,14 +40,17 @@ enum Persistence {
     /// result, as `events`; decoding the state ignores them, and entries stored before have none.
     /// `events` and `warnings` are what installing the root reported (its lifecycle code may
     /// call operations UIKit refuses with a log line, D7…): entry 0 reports them as any entry does.
-    static func creation(_ live: LiveSession, events: [Event] = [], warnings: [Diagnostic] = []) throws -> SessionCommit {
+    /// `body` is the creation request's JSON body (nil when it had none): entry 0 keeps it as any
+    /// entry keeps its request, so `navsim record` can send the same creation again (a root's
+    /// `on` code is in it and nowhere else in full).
+    static func creation(_ live: LiveSession, body: JSON? = nil, events: [Event] = [], warnings: [Diagnostic] = []) throws -> SessionCommit {
         var result = try text(StoredSessionState(live.state, withControllers: true))
         if !events.isEmpty || !warnings.isEmpty, case .object(var members)? = try? JSON.parse(Array(result.utf8)) {
             if !events.isEmpty { members.append(("events", .array(events.map(Encode.event)))) }
             if !warnings.isEmpty { members.append(("warnings", .array(warnings.map(Encode.warning)))) }
             result = JSON.object(members).text
         }
-        let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: nil,
+        let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: body?.text,
                                  command: "[]", result: result, rulesVersion: RulesVersion.current)
         return SessionCommit(
             session: SessionRow(id: live.id, version: 0, createdAt: live.createdAt, state: try sessionText(live.state)),

@@ -409,7 +409,7 @@ public final class NavSimService: Sendable {
             do {
                 // A session deleted under this id may still have rows waiting for their chunk.
                 try store.finishDeletion(id)
-                try commitTimed(Persistence.creation(live, events: created.events, warnings: created.warnings))
+                try commitTimed(Persistence.creation(live, body: req.body.isEmpty ? nil : body, events: created.events, warnings: created.warnings))
                 return .success(())
             } catch {
                 return .failure(Problem.storage(error, "The session could not be stored"))

@@ -187,7 +187,7 @@ extension Engine {
             let saved = journal.focus
             journal.focus = entry
             defer { journal.focus = saved }
-            let snapshot = state, pendingCount = pending.count, result = journal[entry].result
+            let snapshot = state, pendingCount = pending.count, result = journal[entry].result, startingSnapshot = starting
             do throws(Refusal) {
                 var command = call.command.replacingReceiver(CallbackCode.selfReceiver, with: id)
                 if command.needsSegueDestination { command = try segueDestination(for: command) }
@@ -201,6 +201,7 @@ extension Engine {
                 if case .uikit(let d) = error, d.severity == .warning {
                     state = snapshot
                     pending.removeLast(pending.count - pendingCount)
+                    starting = startingSnapshot
                     journal[entry].result = result
                     journal[entry].result.warnings.append(d)
                 } else if callbacks.failure == nil {

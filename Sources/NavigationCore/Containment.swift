@@ -39,12 +39,36 @@ extension Engine {
         guard !c.viewAddedToParent else { return }
         let before = state.settledViewsInWindow
         self[changing: child].viewAddedToParent = true
+        if joinStartingTransition(parent: parent, before: before) { return }
         if !state.settledViewsInWindow.contains(child) && !state.c(child).isViewLoaded && state.c(parent).isViewLoaded {
             // Inserting a view needs it loaded even off screen (R31).
             self[changing: child].isViewLoaded = true
             emit(Event(child, .viewDidLoad))
         }
         enqueue(TransitionPlan(operation: .addSubview, from: nil, to: child, animated: false, order: .navigation, before: before))
+    }
+
+    /// R71 with R31/R37: `addSubview` inside the `viewDidLoad` of a parent that a transition is
+    /// bringing on screen (the transition has started and not yet sent its `viewWillAppear`s).
+    /// Reading `child.view` loads it at once, and the child then appears with its parent, its
+    /// appearance forwarded by the container: the newly settled controllers load here, in window
+    /// order, and join that transition's appearing side (``StartingTransition``) instead of
+    /// queueing a transition of their own. False when no such transition holds the parent.
+    private mutating func joinStartingTransition(parent: ControllerID, before: [ControllerID]) -> Bool {
+        guard let f = starting.lastIndex(where: { $0.appearing.contains(parent) }) else { return false }
+        let beforeSet = Set(before)
+        let joining = state.settledViewsInWindow.filter {
+            !beforeSet.contains($0) && !isOnScreen($0) && !starting[f].appearing.contains($0)
+        }
+        guard !joining.isEmpty else { return false }
+        starting[f].appearing.formUnion(joining)
+        starting[f].joined += joining
+        starting[f].postFinish += adaptSplitsInWindow()  // R91/R92, as enqueue(_:) does
+        for id in joining where !state.c(id).isViewLoaded {
+            self[changing: id].isViewLoaded = true
+            emit(Event(id, .viewDidLoad))
+        }
+        return true
     }
 
     mutating func removeFromSuperview(_ child: ControllerID, animated: Bool) throws(Refusal) {

@@ -115,6 +115,8 @@ struct Engine {
     var touched: Set<ControllerID> = []
     /// Controllers dropped this turn, in the order they went (Release.swift).
     var released: [ControllerID] = []
+    /// Transitions loading their views right now, innermost last (``StartingTransition``).
+    var starting: [StartingTransition] = []
 
     init(state: SessionState) { self.state = state }
 

@@ -298,9 +298,21 @@ extension Engine {
             let a = state.c(id).appearance
             if a == .appearing || a == .disappearing { journal[entry].result.warnings.append(.unbalancedAppearance(name(id))) }
         }
+        // R71: a child whose view a loading parent adds joins this transition (Containment.swift).
+        starting.append(StartingTransition(appearing: Set(t.appearing)))
         for id in t.appearing where !state.c(id).isViewLoaded {
             self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad), in: entry)
+        }
+        if let joined = starting.popLast(), !joined.joined.isEmpty {
+            let window = state.settledViewsInWindow
+            let rank = Dictionary(window.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            let all = t.appearing + joined.joined
+            // Parent before child, as a transition planned with the child already added would list them.
+            t.appearing = all.enumerated().sorted { (rank[$0.element] ?? Int.max, $0.offset) < (rank[$1.element] ?? Int.max, $1.offset) }
+                .map(\.element)
+            if let after = t.after { t.after = after + joined.joined.filter { !after.contains($0) } }
+            t.postFinish += joined.postFinish
         }
         for e in t.beforeAppearance { emit(e, in: entry) }
         func wills(_ appearingSide: Bool) {
@@ -475,6 +487,18 @@ extension Engine {
         state.transitions.contains { $0.record.fromViewController == v || $0.record.toViewController == v }
             || pending.contains { $0.running.record.fromViewController == v || $0.running.record.toViewController == v }
     }
+}
+
+/// A transition between its start and its `viewWillAppear`s, while the views it brings on screen
+/// load: the controllers `addSubview` inside one of their `viewDidLoad`s adds to it (R71,
+/// Containment.swift). Turn-local, never stored.
+struct StartingTransition {
+    /// What it makes appear, the joined controllers included.
+    var appearing: Set<ControllerID>
+    /// Controllers that joined, in the order they did.
+    var joined: [ControllerID] = []
+    /// Calls to make when it ends (split adaptation of a joined controller, R91).
+    var postFinish: [Event] = []
 }
 
 /// A transition queued this turn, and the journal entry of the command that queued it.

@@ -556,6 +556,41 @@ struct RecordTests {
         #expect(warnings?.map { $0["uikit"]?["code"]?.string } == ["D7"], "\(PrettyJSON.text(recorded))")
     }
 
+    /// Issue 12: a root with `on` code cannot be rebuilt from replies (they list each call as
+    /// operation, receiver and `once` only), so history entry 0 keeps the creation body and the
+    /// recording sends it again: the root's viewDidLoad adds a child's view, and the replay
+    /// creates the same window with the same events. An entry 0 without a body (stored before)
+    /// still gets the body rebuilt from the initial state.
+    @Test func aRecordedRootWithLifecycleCodeReplaysFromTheKeptBody() throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        let sent = """
+        {"id": "code", "options": {"transitions": "immediate"},
+         "root": {"id": "P", "on": {"viewDidLoad": [{"operation": "addChild", "viewController": {"id": "C"}},
+                                                  {"operation": "addSubview", "viewController": "C"}]}}}
+        """
+        #expect(try send(original, "POST", "/v1/sessions", sent).status == 201)
+        #expect(try send(original, "POST", "/v1/sessions/code/controllers", #"{"id": "X"}"#).status == 201)
+        let entry0 = try JSON.parse(try send(original, "GET", "/v1/sessions/code/history?after=-1&limit=1").body)["entries"]?.array?.first
+        #expect(entry0?["request"]?["body"] == (try JSON.parse(Array(sent.utf8))), "entry 0 keeps the creation body")
+        let recorded = try Recorder().record(session: "code", on: original)
+        let text = PrettyJSON.text(recorded)
+        let flow = try #require(try flows(text, file: "code.json").first)
+        guard case .json(let body)? = flow.steps.first?.body else { Issue.record("no JSON body: \(text)"); return }
+        #expect(body["id"]?.string == "code-${run}")
+        #expect(body["root"]?["on"]?["viewDidLoad"]?.array?.count == 2, "\(text)")
+        let events = recorded["steps"]?.array?.first?["expect"]?["json"]?["events"]?.array?.compactMap { e in
+            e["controller"]?.string.flatMap { c in e["callback"]?.string.map { "\(c).\($0)" } }
+        }
+        #expect(events == ["P.viewDidLoad", "C.willMoveToParent", "C.viewDidLoad", "P.viewWillAppear", "P.viewIsAppearing",
+                           "C.viewWillAppear", "C.viewIsAppearing", "P.viewDidAppear", "C.viewDidAppear"], "\(text)")
+        let result = FlowRunner().play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
+        #expect(result.passed, "\(result.line)\n\(text)")
+        // Without a kept body (an entry 0 stored before): rebuilt, and the `on` code is lost.
+        let initial = try JSON.parse(try send(original, "GET", "/v1/sessions/code?version=0").body)
+        let rebuilt = Recorder().creationStep(sid: "code", initial: initial)
+        #expect(rebuilt["body"]?["root"]?["id"]?.string == "P" && rebuilt["body"]?["root"]?["on"] == nil)
+    }
+
     @Test func aRecordedFlowCatchesAChangedReply() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         try makeSession(on: original)
