@@ -54,23 +54,29 @@ import Testing
         let threads = 8, each = 25
         let answered = Mutex<[Int]>([])
         let statuses = Mutex<[Int]>([])
+        let waiting = Mutex<[DeferredResponse]>([])
+        // The writer is held while the requests apply, so every reply's finishing step is
+        // registered before any commit can complete it: the steps then run in the order the
+        // service hands the replies on. (Registered after a completion, a step runs at once on
+        // the registering thread, which says nothing about that order.)
+        service.store.holdWrites()
         DispatchQueue.concurrentPerform(iterations: threads) { t in
-            var waiting: [DeferredResponse] = []
             for i in 0..<each {
                 let response = service.serve(title("one", "home", "t\(t)-\(i)"))
                 guard let deferred = response.deferred else {
                     statuses.withLock { $0.append(response.status) }
                     continue
                 }
-                // The order replies are handed on in, which is the order they go out.
                 deferred.finishing { reply in
                     answered.withLock { $0.append(self.version(reply) ?? -1) }
                     statuses.withLock { $0.append(reply.status) }
                 }
-                waiting.append(deferred)
+                waiting.withLock { $0.append(deferred) }
             }
-            for d in waiting { _ = d.wait() }
         }
+        #expect(waiting.withLock { $0.allSatisfy { !$0.isComplete } })
+        service.store.releaseWrites()
+        for d in waiting.withLock({ $0 }) { _ = d.wait() }
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 })
         #expect(answered.withLock { $0 } == Array(1...(threads * each)))
         let history = h.send("GET", "/v1/sessions/one/history?after=0&limit=1000")
