@@ -179,22 +179,8 @@ struct FidelityRoundThreeTests {
         w.checkInvariants()
     }
 
-    // MARK: Item 4
-
-    @Test("Item 4 / R67, R90: expanded column style, showDetail of a plain controller is pushed by the secondary column's navigation controller")
-    func item4_columnShowDetailPushesOntoSecondaryColumn() {
-        var w = Window(root: columnSplit("S", primary: vc("P"), secondary: vc("D")), traits: iPadRegular)
-        w.send(Op.showDetail("P", vc("D2"))) {
-            $0.create("D2") { $0.parent = "S.secondary" }
-            $0.appeared("D2")
-            $0.disappeared("D")
-            $0.modify("S.secondary") { $0.children = ["D", "D2"] }
-            $0.setStack("S.secondary", ["D", "D2"])
-            $0.nextTransitionNumber += 1
-        }
-        // The controller the column holds: identical, nothing to do.
-        w.send(Op.showDetail("P", id("D")), events: []) { _ in }
-    }
+    // Item 4 (R67: an expanded column split pushes showDetail onto the secondary column) is
+    // `ColumnSplitTests.exhaustiveShowDetailExpanded`.
 
     // MARK: Item 6
 

@@ -77,6 +77,38 @@ struct ParsedCorpus {
         return (references, unresolved)
     }
 
+    /// Parses `entries` three times over on concurrent tasks, as the service parses uploads on
+    /// several request threads at once, and expects every result to be the serial parse's.
+    func expectConcurrentParsesAgree(_ entries: [Entry]) async throws {
+        let documents = try entries.map { entry in (file: entry.file, name: entry.name, data: try corpus.data(entry)) }
+        let parsed = await withTaskGroup(of: (String, Storyboard?).self) { group in
+            for _ in 0..<3 {
+                for document in documents {
+                    group.addTask { (document.file, try? StoryboardParser.parse(name: document.name, data: document.data)) }
+                }
+            }
+            var results: [(String, Storyboard?)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        #expect(parsed.count == documents.count * 3)
+        for (file, storyboard) in parsed {
+            #expect(storyboard != nil && storyboard == storyboards[file], "\(file)")
+        }
+    }
+
+    /// Every scene's element is one the parser knows, of the kind it maps to, with a class name.
+    func expectKnownControllerElements() {
+        for (file, storyboard) in storyboards {
+            for scene in storyboard.scenes {
+                #expect(ControllerElement.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
+                #expect((ControllerElement.kind(of: scene.elementName) ?? .viewController) == scene.kind)
+                #expect(!scene.className.isEmpty)
+                #expect(scene.isReference == (scene.elementName == ControllerElement.referenceElementName))
+            }
+        }
+    }
+
     /// The storyboard whose file name ends with `fileSuffix` (shared/ flattens paths with `__`,
     /// the fixtures keep them, so a suffix names a file in both).
     func storyboard(_ fileSuffix: String) throws -> Storyboard {
@@ -120,35 +152,12 @@ struct CorpusTests {
     /// The service parses uploads on several request threads at once.
     @Test func parsingIsSafeFromConcurrentTasks() async throws {
         let corpus = try Self.corpus.get()
-        let documents = try corpus.entries.map { entry in
-            (file: entry.file, name: entry.name, data: try corpus.corpus.data(entry))
-        }
-        let parsed = await withTaskGroup(of: (String, Storyboard?).self) { group in
-            for _ in 0..<3 {
-                for document in documents {
-                    group.addTask { (document.file, try? StoryboardParser.parse(name: document.name, data: document.data)) }
-                }
-            }
-            var results: [(String, Storyboard?)] = []
-            for await result in group { results.append(result) }
-            return results
-        }
-        #expect(parsed.count == documents.count * 3)
-        for (file, storyboard) in parsed {
-            #expect(storyboard == corpus.storyboards[file], "\(file)")
-        }
+        try await corpus.expectConcurrentParsesAgree(corpus.entries)
     }
 
     @Test func everyControllerElementMapsToAKnownKind() throws {
         let corpus = try Self.corpus.get()
-        for (file, storyboard) in corpus.storyboards {
-            for scene in storyboard.scenes {
-                #expect(ControllerElement.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
-                #expect((ControllerElement.kind(of: scene.elementName) ?? .viewController) == scene.kind)
-                #expect(!scene.className.isEmpty)
-                #expect(scene.isReference == (scene.elementName == ControllerElement.referenceElementName))
-            }
-        }
+        corpus.expectKnownControllerElements()
         let elements = Set(corpus.storyboards.values.flatMap { $0.scenes.map(\.elementName) })
         #expect(elements == ["viewController", "tableViewController", "navigationController", "viewControllerPlaceholder",
                              "tabBarController", "splitViewController", "avPlayerViewController", "pageViewController",

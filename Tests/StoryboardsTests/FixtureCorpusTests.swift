@@ -138,35 +138,12 @@ import TestSupport
     /// The service parses uploads on several request threads at once.
     @Test func parsingIsSafeFromConcurrentTasks() async throws {
         let corpus = try Self.corpus.get()
-        let documents = try corpus.entries.filter { $0.expectedRefusal == nil }.map { entry in
-            (file: entry.file, name: entry.name, data: try corpus.corpus.data(entry))
-        }
-        let parsed = await withTaskGroup(of: (String, Storyboard?).self) { group in
-            for _ in 0..<3 {
-                for document in documents {
-                    group.addTask { (document.file, try? StoryboardParser.parse(name: document.name, data: document.data)) }
-                }
-            }
-            var results: [(String, Storyboard?)] = []
-            for await result in group { results.append(result) }
-            return results
-        }
-        #expect(parsed.count == documents.count * 3)
-        for (file, storyboard) in parsed {
-            #expect(storyboard != nil && storyboard == corpus.storyboards[file], "\(file)")
-        }
+        try await corpus.expectConcurrentParsesAgree(corpus.entries.filter { $0.expectedRefusal == nil })
     }
 
     @Test func everyControllerElementMapsToAKnownKind() throws {
         let corpus = try Self.corpus.get()
-        for (file, storyboard) in corpus.storyboards {
-            for scene in storyboard.scenes {
-                #expect(ControllerElement.knownElementNames.contains(scene.elementName), "\(file): <\(scene.elementName)>")
-                #expect((ControllerElement.kind(of: scene.elementName) ?? .viewController) == scene.kind)
-                #expect(!scene.className.isEmpty)
-                #expect(scene.isReference == (scene.elementName == ControllerElement.referenceElementName))
-            }
-        }
+        corpus.expectKnownControllerElements()
         // The hand-written files alone use every element the parser knows.
         let handwritten = corpus.entries.filter(\.isHandwritten).compactMap { corpus.storyboards[$0.file] }
         #expect(Set(handwritten.flatMap { $0.scenes.map(\.elementName) }) == ControllerElement.knownElementNames)
