@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer"], swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 @testable import NavSimService
 
@@ -523,26 +524,7 @@ private func runToExit(_ arguments: [String], environment extra: [String: String
 }
 
 /// A valid storyboard of about `bytes` bytes: one scene, padded with a comment.
-private func storyboard(paddedTo bytes: Int) -> [UInt8] {
-    let head = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
-        targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="vc1">
-            <scenes>
-                <scene sceneID="sc1">
-                    <objects>
-                        <viewController storyboardIdentifier="Home" id="vc1" customClass="HomeViewController" sceneMemberID="viewController"/>
-                    </objects>
-                </scene>
-            </scenes>
-        <!--
-        """
-    let tail = "-->\n</document>\n"
-    let line = Array(String(repeating: "padding ", count: 15).utf8) + [10]
-    var out = Array(head.utf8)
-    while out.count + line.count + tail.utf8.count < bytes { out += line }
-    return out + Array(tail.utf8)
-}
+private func storyboard(paddedTo bytes: Int) -> [UInt8] { Array(StoryboardXML.home(paddedTo: bytes).utf8) }
 
 /// Hostile and large requests; in the serialized suite, so that no two binaries start at once.
 extension EndToEndTests {

@@ -103,19 +103,7 @@ private let apiMarkdownOperations = [
 ]
 
 /// A storyboard small enough to upload anywhere a `{name}` route needs one.
-let probeStoryboard = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
-    targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="vc1">
-        <scenes>
-            <scene sceneID="sc1">
-                <objects>
-                    <viewController storyboardIdentifier="Home" id="vc1" customClass="HomeViewController" sceneMemberID="viewController"/>
-                </objects>
-            </scene>
-        </scenes>
-    </document>
-    """
+let probeStoryboard = StoryboardXML.home()
 
 @Suite("openapi.yaml agrees with the routes")
 struct OpenAPITests {
