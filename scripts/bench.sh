@@ -43,9 +43,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/raw_mhd" scripts/bench/raw_mhd.c $(pkg-config --cflags --libs libmicrohttpd)
 cc -O2 -o "$tmp/naive_sqlite" scripts/bench/naive_sqlite.c $(pkg-config --cflags --libs sqlite3)
+cc -O2 -shared -fPIC -o "$tmp/slow_fsync.so" scripts/bench/slow_fsync.c -ldl
 # Ten minutes at most, whatever happens.
 if (( main )); then
   timeout 600 python3 scripts/bench/bench.py --navsim .build/release/navsim --raw "$tmp/raw_mhd" \
-    --naive "$tmp/naive_sqlite" "${main_args[@]}"
+    --naive "$tmp/naive_sqlite" --slow-fsync "$tmp/slow_fsync.so" "${main_args[@]}"
 fi
 if (( scale )); then scale_figures; fi

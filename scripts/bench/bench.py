@@ -3,7 +3,7 @@
 
 Called by scripts/bench.sh, which builds the binary and the two C anchors first:
 
-    bench.py --navsim BIN --raw RAW_MHD --naive NAIVE_SQLITE [--quick] [--rounds N] [--seconds S]
+    bench.py --navsim BIN --raw RAW_MHD --naive NAIVE_SQLITE [--slow-fsync SHIM.so] [--quick] [--rounds N] [--seconds S]
 
 Everything listens on 127.0.0.1 and every load is bounded by a duration (wrk -d) or a count.
 Anchors and navsim alternate round by round and each figure is the median of the rounds, so a
@@ -62,9 +62,9 @@ class Client:
 
 
 class Navsim:
-    def __init__(self, binary, folder):
-        env = dict(os.environ, NAVSIM_DB=os.path.join(folder, "navsim.sqlite"), NAVSIM_PORT="0",
-                   NAVSIM_HOST="127.0.0.1")
+    def __init__(self, binary, folder, extra_env=None, db="navsim.sqlite"):
+        env = dict(os.environ, NAVSIM_DB=os.path.join(folder, db), NAVSIM_PORT="0",
+                   NAVSIM_HOST="127.0.0.1", **(extra_env or {}))
         args = [binary, "serve", "--max-stack-depth", "1000", "--max-spec-width", "1000",
                 "--max-controllers", "5000"]
         self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -160,6 +160,7 @@ def main():
     p.add_argument("--navsim", required=True)
     p.add_argument("--raw", required=True)
     p.add_argument("--naive", required=True)
+    p.add_argument("--slow-fsync", help="LD_PRELOAD shim (slow_fsync.c) for the figure where fsync dominates")
     p.add_argument("--quick", action="store_true", help="one round of 2 s runs and smaller sessions")
     p.add_argument("--rounds", type=int)
     p.add_argument("--seconds", type=int)
@@ -223,6 +224,28 @@ def main():
         stats = dict(re.findall(r"^(navsim_store_\w+_total) (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M))
         commits, batches = int(stats.get("navsim_store_commits_total", 0)), int(stats.get("navsim_store_transactions_total", 1))
         print(f"{'average group-commit batch so far':<52} {commits / max(batches, 1):>12.2f}")
+
+        # (b2) the same when fsync dominates: navsim and the naive writer under slow_fsync.c, which
+        # makes every fsync/fdatasync sleep 2 ms first (a disk whose cache flush takes 2 ms), so
+        # the rate is bound by flushes and group commit is what tells the two apart.
+        if a.slow_fsync:
+            slow_env = {"LD_PRELOAD": a.slow_fsync, "SLOW_FSYNC_US": "2000"}
+            slow = Navsim(a.navsim, folder, slow_env, db="slow.sqlite")
+            try:
+                sc = Client(slow.port)
+                for i in range(64):
+                    make_nav_session(sc, f"w{i:02d}", 10)
+                slow_own, slow_naive = [], []
+                for _ in range(rounds):
+                    slow_own.append(wrk(slow.proc.pid, slow.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": own}))
+                    out = subprocess.run([a.naive, os.path.join(folder, "slow-naive.sqlite"), str(seconds), "600"],
+                                         capture_output=True, text=True, check=True,
+                                         env=dict(os.environ, **slow_env)).stdout.split()
+                    slow_naive.append((float(out[0]), float(out[1])))
+            finally:
+                slow.stop()
+            report.line("fsync +2 ms: durable writes, 64 conns own, ops/s", median([r for r, _ in slow_own]),
+                        median([r for r, _ in slow_naive]), ">= 3.5x naive when fsync dominates")
 
         # (c) time travel: ?version=10 against ?version=N-10 of an N-entry push/pop session.
         make_nav_session(c, "hist", 1)
