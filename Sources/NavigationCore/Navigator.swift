@@ -256,11 +256,9 @@ struct Engine {
         let c = try existing(id)
         if c.kind == kind { return id }
         if let found = state.nearestAncestor(id, kind: kind) { return found }
-        let (article, property) = switch kind {
-        case .tabBarController: ("a tab bar controller", "tabBarController")
-        case .splitViewController: ("a split view controller", "splitViewController")
-        default: ("a navigation controller", "navigationController")
-        }
+        // Only navigation and tab bar operations look for an ancestor container this way.
+        let (article, property) = kind == .tabBarController
+            ? ("a tab bar controller", "tabBarController") : ("a navigation controller", "navigationController")
         throw .input(.invalid("\(c.descriptionForMessages) is not \(article) and has no \(property).", field: "controller"))
     }
 
