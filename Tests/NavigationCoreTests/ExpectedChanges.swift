@@ -94,14 +94,7 @@ extension SessionState {
     /// A split view controller's state (R90–R93).
     mutating func modifySplit(_ split: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
                               _ body: (inout SplitState) -> Void) {
-        modify(split, sourceLocation: sourceLocation) {
-            guard var s = $0.split else {
-                Issue.record("\(split) has no split state", sourceLocation: sourceLocation)
-                return
-            }
-            body(&s)
-            $0.splitState = s
-        }
+        modifyState(split, \.splitState, "split", sourceLocation: sourceLocation, body)
     }
 
     /// A page view controller's current pages (`viewControllers`, R94).
@@ -112,13 +105,19 @@ extension SessionState {
     /// A page view controller's settings (R94, R95).
     mutating func modifyPage(_ pageViewController: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
                              _ body: (inout PageState) -> Void) {
-        modify(pageViewController, sourceLocation: sourceLocation) {
-            guard var p = $0.page else {
-                Issue.record("\(pageViewController) has no page state", sourceLocation: sourceLocation)
+        modifyState(pageViewController, \.pageContainer, "page", sourceLocation: sourceLocation) { body(&$0.settings) }
+    }
+
+    /// Changes the kind-specific state at `state` of `id`; a controller without it is a recorded issue.
+    private mutating func modifyState<S>(_ id: ControllerID, _ state: WritableKeyPath<Controller, S?>, _ kind: String,
+                                         sourceLocation: SourceLocation, _ body: (inout S) -> Void) {
+        modify(id, sourceLocation: sourceLocation) {
+            guard var value = $0[keyPath: state] else {
+                Issue.record("\(id) has no \(kind) state", sourceLocation: sourceLocation)
                 return
             }
-            body(&p)
-            $0.pageContainer?.settings = p
+            body(&value)
+            $0[keyPath: state] = value
         }
     }
 
