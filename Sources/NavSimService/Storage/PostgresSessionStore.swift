@@ -84,7 +84,7 @@ public final class PostgresSessionStore: SessionStoring {
     private let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
     /// Sessions whose commit at the given version failed, so their followers fail too. Read and
     /// written on the writer thread only.
-    private let brokenSessions = Mutex<[String: Int]>([:])
+    private let brokenChains = Mutex(BrokenChains())
 
     /// Told each transaction's commit count once it is written (on the writer).
     public let batchObserver = Mutex<BatchObserver?>(nil)
@@ -186,42 +186,21 @@ public final class PostgresSessionStore: SessionStoring {
     /// Internal so tests can build a batch deterministically.
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
         guard !commits.isEmpty else { return [] }
-        var broken = brokenSessions.withLock { $0 }
-        let results = withWriter { [broken] db -> ([Result<Void, any Error>], [String: Int]) in
-            var broken = broken
-            var results: [Result<Void, any Error>] = []
-            results.reserveCapacity(commits.count)
-            try db.transaction {
-                for commit in commits {
-                    let id = commit.session.id, version = commit.history?.version ?? 0
-                    // A follower of a failed commit of its session fails unwritten.
-                    if let failed = broken[id] {
-                        if commit.followsPending, version > failed {
-                            results.append(.failure(SessionStoreError.predecessorFailed(session: id, version: failed)))
-                            continue
-                        }
-                        // Built on durable state (the caller rolled back): the chain is over.
-                        if !commit.followsPending { broken[id] = nil }
-                    }
-                    do {
-                        try db.transaction { try Self.apply(commit, to: db) }
-                        results.append(.success(()))
-                    } catch {
-                        // A broken connection ends the transaction: fail the whole batch.
-                        guard db.isInTransaction else { throw error }
-                        broken[id] = version
-                        results.append(.failure(error))
-                    }
+        var chains = brokenChains.withLock { $0 }
+        let results = withWriter { [chains] db -> ([Result<Void, any Error>], BrokenChains) in
+            var chains = chains
+            let each = try db.transaction {
+                try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
+                    try db.transaction { try Self.apply(commit, to: db) }
                 }
             }
-            return (results, broken)
+            return (each, chains)
         }
         switch results {
-        case .success(let (_, after)): broken = after
-        // Nothing of the batch was written: each session's first commit in it failed.
-        case .failure: for commit in commits.reversed() { broken[commit.session.id] = commit.history?.version ?? 0 }
+        case .success(let (_, after)): chains = after
+        case .failure: chains.batchFailed(commits)
         }
-        brokenSessions.withLock { [broken] in $0 = broken }
+        brokenChains.withLock { [chains] in $0 = chains }
         counters.withLock { c in
             c.commits += commits.count
             c.batches += 1
@@ -249,8 +228,7 @@ public final class PostgresSessionStore: SessionStoring {
 
     private static func apply(_ commit: SessionCommit, to db: PGConnection) throws {
         let s = commit.session
-        let values: [PostgresValue] = [.text(s.id), .integer(Int64(s.version)), .text(s.createdAt), .text(s.state),
-                                       .integer(Int64(s.format))]
+        let values: [PostgresValue] = s.parameters()
         let written: Int
         if s.version == 0 {
             written = try db.run(
@@ -270,32 +248,7 @@ public final class PostgresSessionStore: SessionStoring {
             throw PostgresStoreError.staleVersion(
                 session: s.id, expected: s.version == 0 ? nil : s.version - 1, stored: stored.map { Int($0) })
         }
-        for id in commit.deletedControllers {
-            try db.run("DELETE FROM controllers WHERE session_id = $1 AND id = $2", [.text(s.id), .text(id)])
-        }
-        for c in commit.upsertedControllers {
-            try db.run(
-                """
-                INSERT INTO controllers (session_id, id, parent, presenting, presented, body, format)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                ON CONFLICT (session_id, id) DO UPDATE SET
-                    parent = excluded.parent, presenting = excluded.presenting,
-                    presented = excluded.presented, body = excluded.body, format = excluded.format
-                """,
-                [.text(s.id), .text(c.id), .optional(c.parent), .optional(c.presenting), .optional(c.presented),
-                 .text(c.body), .integer(Int64(c.format))])
-        }
-        if let e = commit.history {
-            try db.run(
-                """
-                INSERT INTO history (session_id, version, at, method, path, body, command, result, format,
-                                     changes, checkpoint, rules_version)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-                """,
-                [.text(s.id), .integer(Int64(e.version)), .text(e.at), .text(e.method), .text(e.path),
-                 .optional(e.body), .text(e.command), .text(e.result), .integer(Int64(e.format)),
-                 .optional(e.changes), .optional(e.checkpoint), .optional(e.rulesVersion)])
-        }
+        try db.writeChildren(of: commit)
     }
 
     /// Deletes a session with its controllers and history in one transaction (`ON DELETE
@@ -326,14 +279,7 @@ public final class PostgresSessionStore: SessionStoring {
         try withWriter { db in
             try db.transaction {
                 for s in list {
-                    try db.run(
-                        """
-                        INSERT INTO storyboards (name, xml, custom_segues, classes, updated_at) VALUES ($1, $2, $3, $4, $5)
-                        ON CONFLICT (name) DO UPDATE SET
-                            xml = excluded.xml, custom_segues = excluded.custom_segues, classes = excluded.classes,
-                            updated_at = excluded.updated_at
-                        """,
-                        [.text(s.name), .bytes(s.xml), .optional(s.customSegues), .optional(s.classes), .text(s.updatedAt)])
+                    try db.upsert(s)
                     try db.notify(Self.storyboardChannel, payload: s.name)
                 }
             }
@@ -344,7 +290,7 @@ public final class PostgresSessionStore: SessionStoring {
     public func deleteStoryboard(_ name: String) throws -> Bool {
         try withWriter { db in
             try db.transaction {
-                let deleted = try db.run("DELETE FROM storyboards WHERE name = $1", [.text(name)]) > 0
+                let deleted = try db.run(PGConnection.statements.deleteStoryboard, [.text(name)]) > 0
                 if deleted { try db.notify(Self.storyboardChannel, payload: name) }
                 return deleted
             }
@@ -355,81 +301,34 @@ public final class PostgresSessionStore: SessionStoring {
 
     /// One session with its controllers (ordered by id), from one snapshot; nil for an unknown id.
     public func loadSession(_ id: String) throws -> StoredSession? {
-        try read { db in
-            guard let row = try db.query("SELECT id, version, created_at, state, format FROM sessions WHERE id = $1",
-                                         [.text(id)]).first else { return nil }
-            let session = SessionRow(
-                id: try row.required("id"), version: try row.requiredInt("version"),
-                createdAt: try row.required("created_at"), state: try row.required("state"),
-                format: try row.requiredInt("format"))
-            let controllers = try db.query(
-                "SELECT id, parent, presenting, presented, body, format FROM controllers WHERE session_id = $1 ORDER BY id COLLATE \"C\"",
-                [.text(id)]
-            ).map { row in
-                ControllerRow(
-                    id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
-                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
-            }
-            return StoredSession(session: session, controllers: controllers)
-        }
+        try read { db in try db.readSession(id) }
     }
 
     /// Every session id, ascending in byte order (the primary key's, collation `"C"`).
     public func sessionIDs() throws -> [String] {
-        try read { db in try db.query("SELECT id FROM sessions ORDER BY id").map { try $0.required("id") } }
+        try read { db in try db.readSessionIDs() }
     }
 
     /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: one range
     /// of the primary key's index (`WHERE id > $1 ORDER BY id LIMIT $2`, byte order).
     public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
-        try read { db in
-            try db.query(
-                "SELECT id, version, created_at FROM sessions WHERE id > $1 ORDER BY id LIMIT $2",
-                [.text(after ?? ""), .integer(Int64(max(limit, 0)))]
-            ).map { (try $0.required("id"), try $0.requiredInt("version"), try $0.required("created_at")) }
-        }
+        try read { db in try db.readSessionPage(after: after, limit: limit) }
     }
 
     /// A page of a session's history: `version > after`, ascending, at most `limit`; without
     /// `checkpoints` the column is not read and every row's `checkpoint` is nil.
     public func history(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
-        try read { db in
-            try db.query(
-                """
-                SELECT version, at, method, path, body, command, result, format, changes,
-                       \(checkpoints ? "checkpoint" : "NULL AS checkpoint"), rules_version
-                FROM history WHERE session_id = $1 AND version > $2 ORDER BY version LIMIT $3
-                """,
-                [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]
-            ).map { row in
-                HistoryRow(
-                    version: try row.requiredInt("version"), at: try row.required("at"),
-                    method: try row.required("method"), path: try row.required("path"), body: row.text("body"),
-                    command: try row.required("command"), result: try row.required("result"),
-                    format: try row.requiredInt("format"), changes: row.text("changes"),
-                    checkpoint: row.text("checkpoint"), rulesVersion: row.int("rules_version").map { Int($0) })
-            }
-        }
+        try read { db in try db.readHistory(session: session, after: after, limit: limit, checkpoints: checkpoints) }
     }
 
     /// The number of history entries of a session; 0 for an unknown one.
     public func historyCount(session: String) throws -> Int {
-        try read { db in
-            Int(try db.query("SELECT count(*) AS count FROM history WHERE session_id = $1", [.text(session)])
-                .first?.int("count") ?? 0)
-        }
+        try read { db in try db.readHistoryCount(session: session) }
     }
 
     /// Every storyboard, ordered by name.
     public func loadStoryboards() throws -> [StoredStoryboard] {
-        try read { db in
-            try db.query("SELECT name, xml, custom_segues, classes, updated_at FROM storyboards ORDER BY name").map { row in
-                guard let xml = row.bytes("xml") else { throw SessionStoreError.unexpectedValue(column: "xml") }
-                return StoredStoryboard(
-                    name: try row.required("name"), xml: xml, customSegues: row.text("custom_segues"),
-                    classes: row.text("classes"), updatedAt: try row.required("updated_at"))
-            }
-        }
+        try read { db in try db.readStoryboards() }
     }
 
     /// Runs `body` on the reader in one `REPEATABLE READ READ ONLY` transaction: one snapshot.
@@ -455,17 +354,5 @@ public final class PostgresSessionStore: SessionStoring {
     /// Commits, batches (transactions) and the largest batch so far.
     public var statistics: (commits: Int, batches: Int, largestBatch: Int) {
         counters.withLock { $0 }
-    }
-}
-
-extension PostgreSQL.Row {
-    fileprivate func required(_ column: String) throws -> String {
-        guard let value = text(column) else { throw SessionStoreError.unexpectedValue(column: column) }
-        return value
-    }
-
-    fileprivate func requiredInt(_ column: String) throws -> Int {
-        guard let value = int(column) else { throw SessionStoreError.unexpectedValue(column: column) }
-        return Int(value)
     }
 }
