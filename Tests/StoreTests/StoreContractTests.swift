@@ -408,7 +408,7 @@ struct PostgresStoreTests {
             for commit in commits(for: "s", operations: 1) { try store.commit(commit) }
             // pg_terminate_backend(pid, 5000) returns once each backend has exited (bounded: 5 s).
             let drop = try #require(db.dropConnections)
-            #expect(try drop() == 2)  // the writer and the reader
+            #expect(try drop() == 3)  // the writer, the reader and the storyboard revision's reader
             #expect(throws: PostgresError.self) {
                 try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
             }
@@ -416,6 +416,8 @@ struct PostgresStoreTests {
             try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
             #expect(throws: PostgresError.self) { _ = try store.allSessions() }
             #expect(try store.allSessions().map(\.session.version) == [2])
+            #expect(throws: PostgresError.self) { _ = try store.storyboardRevision() }
+            #expect(try store.storyboardRevision() != nil)
         }
     }
 

@@ -70,8 +70,9 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// in `pg_stat_activity`. One the server dropped (a restart, a failover) fails the batch or read
 /// in flight with its error; the next one reconnects.
 ///
-/// **Storyboards.** Puts and deletes send `NOTIFY navsim_storyboards, '<name>'` in their
-/// transaction, so instances listening (``storyboardChannel``) hear of uploads by others.
+/// **Storyboards.** Puts and deletes add one to `storyboard_revision` (step 6) in their
+/// transaction, which ``storyboardRevision()`` reads, so every instance's catalog sees a change
+/// on its next use; they also send `NOTIFY navsim_storyboards, '<name>'` (``storyboardChannel``).
 public final class PostgresSessionStore: SessionStoring {
     /// The channel storyboard puts and deletes notify, with the storyboard's name as payload.
     public static let storyboardChannel = "navsim_storyboards"
@@ -80,6 +81,8 @@ public final class PostgresSessionStore: SessionStoring {
     private let schema: String?
     private let writer: Mutex<PGConnection>
     private let reader: Mutex<PGConnection>
+    /// Reads only the storyboard revision (``storyboardRevision()``), outside any transaction.
+    private let revisionReader: Mutex<PGConnection>
     private let writes = WriterQueue<SessionCommit>(label: "navsim.postgres.writer")
     private let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
     /// Sessions whose commit at the given version failed, so their followers fail too. Read and
@@ -108,6 +111,7 @@ public final class PostgresSessionStore: SessionStoring {
         try Self.migrate(writer, migrator.migrations)
         self.writer = Mutex(writer)
         self.reader = Mutex(try Self.connect(url, schema: schema, create: false))
+        self.revisionReader = Mutex(try Self.connect(url, schema: schema, create: false))
     }
 
     private static func connect(_ url: String, schema: String?, create: Bool) throws -> PGConnection {
@@ -278,10 +282,8 @@ public final class PostgresSessionStore: SessionStoring {
     public func putStoryboards(_ list: [StoredStoryboard]) throws {
         try withWriter { db in
             try db.transaction {
-                for s in list {
-                    try db.upsert(s)
-                    try db.notify(Self.storyboardChannel, payload: s.name)
-                }
+                try db.upsert(list)
+                for s in list { try db.notify(Self.storyboardChannel, payload: s.name) }
             }
         }.get()
     }
@@ -291,7 +293,10 @@ public final class PostgresSessionStore: SessionStoring {
         try withWriter { db in
             try db.transaction {
                 let deleted = try db.run(PGConnection.statements.deleteStoryboard, [.text(name)]) > 0
-                if deleted { try db.notify(Self.storyboardChannel, payload: name) }
+                if deleted {
+                    try db.bumpStoryboardRevision()
+                    try db.notify(Self.storyboardChannel, payload: name)
+                }
                 return deleted
             }
         }.get()
@@ -329,6 +334,17 @@ public final class PostgresSessionStore: SessionStoring {
     /// Every storyboard, ordered by name.
     public func loadStoryboards() throws -> [StoredStoryboard] {
         try read { db in try db.readStoryboards() }
+    }
+
+    /// The storyboard revision (migration 0006), which every storyboard-changing transaction of
+    /// any instance bumps: one primary-key row, read on a connection of its own so that the
+    /// catalog's check before each use never waits behind a long read. Reconnects when the
+    /// server dropped the connection.
+    public func storyboardRevision() throws -> Int? {
+        try revisionReader.withLock { db in
+            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
+            return try db.readStoryboardRevision()
+        }
     }
 
     /// Runs `body` on the reader in one `REPEATABLE READ READ ONLY` transaction: one snapshot.

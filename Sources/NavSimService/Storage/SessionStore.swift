@@ -461,9 +461,7 @@ public final class SessionStore: Sendable {
     /// a refactor's two documents (`POST /v1/storyboards/{name}/refactor`).
     public func putStoryboards(_ list: [StoredStoryboard]) throws {
         try writer.withLock { db in
-            try db.transaction {
-                for s in list { try db.upsert(s) }
-            }
+            try db.transaction { try db.upsert(list) }
         }
     }
 
@@ -473,7 +471,9 @@ public final class SessionStore: Sendable {
         try writer.withLock { db in
             try db.transaction {
                 try db.write(Connection.statements.deleteStoryboard, [.text(name)])
-                return db.changes > 0
+                guard db.changes > 0 else { return false }
+                try db.bumpStoryboardRevision()
+                return true
             }
         }
     }
@@ -536,6 +536,10 @@ public final class SessionStore: Sendable {
     public func loadStoryboards() throws -> [StoredStoryboard] {
         try read { db in try db.readStoryboards() }
     }
+
+    /// nil: one SQLite file is written by one navsim process, so no storyboard changes behind
+    /// its catalog and the catalog never checks (the file's `storyboard_revision` still counts).
+    public func storyboardRevision() throws -> Int? { nil }
 
     /// Runs `body` on a free reader of the pool inside one read transaction, so that several
     /// queries see the same snapshot of the database. Takes the first reader that is free,

@@ -116,6 +116,9 @@ struct StoreStatements: Sendable {
     let insertHistory: String
     let upsertStoryboard: String
     let deleteStoryboard: String
+    /// Adds one to `storyboard_revision` (migration 0006), in every storyboard-changing transaction.
+    let bumpStoryboardRevision: String
+    let storyboardRevision: String
     let selectSession: String
     let selectControllers: String
     let sessionIDs: String
@@ -148,6 +151,8 @@ struct StoreStatements: Sendable {
                 updated_at = excluded.updated_at
             """
         deleteStoryboard = "DELETE FROM storyboards WHERE name = \(p(1))"
+        bumpStoryboardRevision = "UPDATE storyboard_revision SET revision = revision + 1 WHERE id = 1"
+        storyboardRevision = "SELECT revision FROM storyboard_revision WHERE id = 1"
         selectSession = "SELECT id, version, created_at, state, format FROM sessions WHERE id = \(p(1))"
         selectControllers = """
             SELECT id, parent, presenting, presented, body, format FROM controllers
@@ -250,9 +255,24 @@ extension StoreConnection {
         }
     }
 
-    /// Stores `storyboard`, replacing one of the same name.
-    func upsert(_ storyboard: StoredStoryboard) throws {
-        try write(Self.statements.upsertStoryboard, storyboard.parameters())
+    /// Stores `storyboards`, each replacing one of the same name, and adds one to the storyboard
+    /// revision; call inside the transaction that is to hold them.
+    func upsert(_ storyboards: [StoredStoryboard]) throws {
+        for storyboard in storyboards { try write(Self.statements.upsertStoryboard, storyboard.parameters()) }
+        try bumpStoryboardRevision()
+    }
+
+    /// Adds one to the storyboard revision (migration 0006); call inside the changing transaction.
+    func bumpStoryboardRevision() throws {
+        try write(Self.statements.bumpStoryboardRevision, [])
+    }
+
+    /// The storyboard revision: how many transactions have changed the storyboards.
+    func readStoryboardRevision() throws -> Int {
+        guard let row = try query(Self.statements.storyboardRevision, []).first else {
+            throw SessionStoreError.unexpectedValue(column: "revision")
+        }
+        return try row.requiredInt("revision")
     }
 
     /// One session with its controllers (ordered by id, byte order); nil for an unknown id.
