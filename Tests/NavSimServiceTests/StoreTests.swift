@@ -83,7 +83,7 @@ struct StoreTests {
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
             ).compactMap { $0.text(0) }
             #expect(indexes == ["controllers_by_parent", "controllers_by_presenting"])
-            #expect(try db.userVersion == 6)
+            #expect(try db.userVersion == 7)
             #expect(try db.query("PRAGMA journal_mode").first?.text(0) == "wal")
         }
     }

@@ -147,3 +147,25 @@ extension SessionStoring {
         if let sqlite = self as? SessionStore { sqlite.releaseWrites() } else if let pg = self as? PostgresSessionStore { pg.releaseWrites() }
     }
 }
+
+// MARK: - Chunked deletion hooks
+
+extension SessionStoring {
+    /// Rows of `controllers` and `history` left with `session`'s id, on either store.
+    func childRows(_ session: String) throws -> Int {
+        if let sqlite = self as? SessionStore { return try sqlite.childRowCount(session: session) }
+        return try (self as! PostgresSessionStore).childRowCount(session: session)
+    }
+
+    /// At most `maxChunks` chunks of `chunkRows` rows of deleted session `id`; whether it is done.
+    func sweep(_ id: String, chunkRows: Int, maxChunks: Int) throws -> Bool {
+        if let sqlite = self as? SessionStore { return try sqlite.sweepDeletion(id, chunkRows: chunkRows, maxChunks: maxChunks) }
+        return try (self as! PostgresSessionStore).sweepDeletion(id, chunkRows: chunkRows, maxChunks: maxChunks)
+    }
+
+    /// The ids the store still lists as being removed, ascending.
+    func pendingDeletions() throws -> [String] {
+        if let sqlite = self as? SessionStore { return sqlite.pendingDeletionIDs.sorted() }
+        return try (self as! PostgresSessionStore).pendingDeletionIDs(nil)
+    }
+}

@@ -1,3 +1,4 @@
+import Dispatch
 import PostgreSQL
 import SQLite
 import Synchronization
@@ -58,10 +59,14 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// `schema` puts everything in a PostgreSQL schema of that name (created if missing) instead of
 /// the connection's default `search_path`: several deployments (or test runs) can share one database.
 ///
-/// **Deleting.** One `DELETE` of the session row, whose `ON DELETE CASCADE` removes its
-/// controllers and history in the same transaction: not chunked, so nothing is left to sweep
-/// and `pending_deletions` (step 5) stays empty. PostgreSQL's row locks let other sessions'
-/// commits proceed meanwhile, apart from the writer connection being busy for that time.
+/// **Deleting.** As in ``SessionStore``: the session row goes and its id is recorded in
+/// `pending_deletions` in one transaction (gone at once, for every instance); its controllers
+/// and history go afterwards, ``deletionChunkRows`` rows per transaction on a background queue
+/// (``sweepDeletion(_:chunkRows:maxChunks:)``), so a long session's removal never holds the
+/// writer connection for long and other commits interleave. The pending ids live in the
+/// database, not in memory: ``finishDeletion(_:)`` asks it (another instance may have deleted
+/// the id), and ``resumeDeletions()`` sweeps whatever any instance left unfinished. Step 7 drops
+/// the children's `ON DELETE CASCADE`, which would remove them all in the row's own `DELETE`.
 ///
 /// **Listing.** `sessions.id` has the `"C"` collation (step 5), so the primary key's order is
 /// byte order whatever the database's locale, as SQLite's BINARY: keyset pages use that index.
@@ -85,6 +90,8 @@ public final class PostgresSessionStore: SessionStoring {
     private let revisionReader: Mutex<PGConnection>
     private let writes = WriterQueue<SessionCommit>(label: "navsim.postgres.writer")
     private let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
+    /// Runs the chunked removals of deleted sessions after the reply, one at a time.
+    private let deletions = DispatchQueue(label: "navsim.postgres.deletions")
     /// Sessions whose commit at the given version failed, so their followers fail too. Read and
     /// written on the writer thread only.
     private let brokenChains = Mutex(BrokenChains())
@@ -255,23 +262,102 @@ public final class PostgresSessionStore: SessionStoring {
         try db.writeChildren(of: commit)
     }
 
-    /// Deletes a session with its controllers and history in one transaction (`ON DELETE
-    /// CASCADE`, not chunked); durable before it returns; an unknown id does nothing.
-    /// - Parameter sweep: Ignored: nothing is left for a sweep.
+    /// Rows (controllers or history entries) removed per transaction when a session is
+    /// deleted, as in ``SessionStore/deletionChunkRows``.
+    public static let deletionChunkRows = SessionStore.deletionChunkRows
+
+    /// Deletes a session: durable before it returns; the session row is gone (for every instance)
+    /// and its id is in `pending_deletions`, in one transaction. Its controllers and history are
+    /// removed afterwards, a chunk per transaction, on the background queue. Not group-committed
+    /// (deletions are rare; the caller's session lock orders it after the session's commits).
+    /// An unknown id does nothing.
+    /// - Parameter sweep: false leaves the rows for a later sweep (tests of a stop between chunks).
     public func deleteSession(_ id: String, sweep: Bool) throws {
-        try withWriter { db in
-            try db.transaction { _ = try db.run("DELETE FROM sessions WHERE id = $1", [.text(id)]) }
+        let existed = try withWriter { db -> Bool in
+            try db.transaction {
+                guard try db.run("DELETE FROM sessions WHERE id = $1", [.text(id)]) > 0 else { return false }
+                try db.run("INSERT INTO pending_deletions (session_id) VALUES ($1) ON CONFLICT DO NOTHING", [.text(id)])
+                return true
+            }
         }.get()
+        guard existed, sweep else { return }
+        deletions.async { [self] in _ = try? sweepDeletion(id) }
     }
 
-    /// Returns at once: ``deleteSession(_:sweep:)`` leaves nothing behind.
-    public func finishDeletion(_ id: String) throws {}
+    /// Removes what is left of deleted session `id`, at most `chunkRows` rows per transaction
+    /// (history first, then controllers), for at most `maxChunks` transactions; the transaction
+    /// that finds nothing left drops the id from `pending_deletions`. Each chunk first locks the
+    /// id's pending row (`FOR UPDATE`): instances sweeping one id take turns, and a sweep that
+    /// finds the id no longer pending stops, so it never touches a session created again under
+    /// the id after ``finishDeletion(_:)``.
+    /// - Returns: whether nothing is left (the id is no longer pending).
+    @discardableResult
+    func sweepDeletion(_ id: String, chunkRows: Int = PostgresSessionStore.deletionChunkRows,
+                       maxChunks: Int = .max) throws -> Bool {
+        let limit = Int64(max(chunkRows, 1))
+        var chunks = 0
+        while chunks < maxChunks {
+            chunks += 1
+            let done = try withWriter { db -> Bool in
+                try db.transaction {
+                    guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = $1 FOR UPDATE",
+                                        [.text(id)]).isEmpty else { return true }
+                    if try db.run(
+                        """
+                        DELETE FROM history WHERE session_id = $1
+                        AND version IN (SELECT version FROM history WHERE session_id = $1 LIMIT $2)
+                        """, [.text(id), .integer(limit)]) > 0 { return false }
+                    if try db.run(
+                        """
+                        DELETE FROM controllers WHERE session_id = $1
+                        AND id IN (SELECT id FROM controllers WHERE session_id = $1 LIMIT $2)
+                        """, [.text(id), .integer(limit)]) > 0 { return false }
+                    try db.run("DELETE FROM pending_deletions WHERE session_id = $1", [.text(id)])
+                    return true
+                }
+            }.get()
+            if done { return true }
+        }
+        return false
+    }
 
-    /// Does nothing: ``deleteSession(_:sweep:)`` leaves nothing behind.
-    public func resumeDeletions() {}
+    /// Finishes the removal of deleted session `id` now if the database lists it as pending
+    /// (whichever instance deleted it): a session created again under the id must not meet its
+    /// predecessor's rows. One read when nothing is pending.
+    public func finishDeletion(_ id: String) throws {
+        guard try !pendingDeletionIDs(id).isEmpty else { return }
+        try sweepDeletion(id)
+    }
 
-    /// Returns at once: no removal runs in the background.
-    public func waitForDeletions() {}
+    /// Sweeps, on the background queue, every deletion the database lists as unfinished (left
+    /// by this instance or another; start-up). A failure to read the list leaves it for the
+    /// next start, or for ``finishDeletion(_:)``.
+    public func resumeDeletions() {
+        guard let ids = try? pendingDeletionIDs(nil) else { return }
+        for id in ids { deletions.async { [self] in _ = try? sweepDeletion(id) } }
+    }
+
+    /// Waits until the background removals queued so far on this instance have run (tests, shutdown).
+    public func waitForDeletions() {
+        deletions.sync {}
+    }
+
+    /// The ids `pending_deletions` lists, ascending; only `id` when given.
+    func pendingDeletionIDs(_ id: String?) throws -> [String] {
+        try read { db in
+            try db.query("SELECT session_id FROM pending_deletions WHERE $1::text IS NULL OR session_id = $1 ORDER BY session_id",
+                         [.optional(id)]).map { try $0.required("session_id") }
+        }
+    }
+
+    /// Rows of `controllers` and `history` that carry `session`'s id (tests of the chunked delete).
+    func childRowCount(session: String) throws -> Int {
+        try read { db in
+            Int(try db.query(
+                "SELECT (SELECT count(*) FROM controllers WHERE session_id = $1) + (SELECT count(*) FROM history WHERE session_id = $1) AS n",
+                [.text(session)]).first?.int("n") ?? 0)
+        }
+    }
 
     /// Stores a storyboard, replacing one of the same name, and notifies ``storyboardChannel``.
     public func putStoryboard(_ s: StoredStoryboard) throws {
