@@ -2,9 +2,6 @@ import Foundation
 @testable import NavSimService
 import Testing
 
-/// The stores these cases run on: SQLite always, PostgreSQL when `NAVSIM_TEST_POSTGRES` is set.
-private let stores: [StoreKind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
-
 /// A deleted session's rows go a bounded chunk per transaction (SessionStoring's "gone at once").
 @Suite("Chunked deletion")
 struct ChunkedDeletionTests {

@@ -5,10 +5,6 @@ import SQLite
 import Synchronization
 import Testing
 
-/// The stores the contract runs on: SQLite always, PostgreSQL when `NAVSIM_TEST_POSTGRES` is set.
-/// Without it the PostgreSQL suite below shows as skipped, with the reason.
-private let stores: [StoreKind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
-
 private let noPostgres = "NAVSIM_TEST_POSTGRES is not set (scripts/pg-cluster.sh start prints a URL): store cases ran on SQLite only"
 
 /// What every `SessionStoring` must do (the protocol's doc comment), run on each store.

@@ -13,6 +13,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath)
 /// (scripts/pg-cluster.sh prints one), or nil, and then those cases are skipped.
 let postgresURL: String? = ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
 
+/// The stores the cases that take `arguments: stores` run on: SQLite always, PostgreSQL when
+/// `NAVSIM_TEST_POSTGRES` is set.
+let stores: [StoreKind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+
 /// One fresh database and the ways a test reaches it besides the store itself.
 struct StoreUnderTest {
     /// A new store on this database: the first call creates the schema, later ones are a restart.

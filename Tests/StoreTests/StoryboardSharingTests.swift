@@ -4,9 +4,6 @@ import HTTPServer
 import Testing
 import TestSupport
 
-/// The stores these cases run on: SQLite always, PostgreSQL when `NAVSIM_TEST_POSTGRES` is set.
-private let stores: [StoreKind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
-
 /// A storyboard whose entry point is the scene `initial` (class `AViewController`), with a
 /// second scene `other` reachable by identifier.
 private func document(initial: String) -> [UInt8] {
