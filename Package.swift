@@ -48,7 +48,8 @@ let package = Package(
         .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer"], swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
-        .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL", "HTTPServer", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

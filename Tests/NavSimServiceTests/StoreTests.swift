@@ -78,12 +78,12 @@ struct StoreTests {
             let db = try Connection(path: path, readOnly: true)
             let tables = try db.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
                 .compactMap { $0.text(0) }
-            #expect(tables == ["controllers", "history", "pending_deletions", "sessions", "storyboards"])
+            #expect(tables == ["controllers", "history", "pending_deletions", "sessions", "storyboard_revision", "storyboards"])
             let indexes = try db.query(
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
             ).compactMap { $0.text(0) }
             #expect(indexes == ["controllers_by_parent", "controllers_by_presenting"])
-            #expect(try db.userVersion == 5)
+            #expect(try db.userVersion == 7)
             #expect(try db.query("PRAGMA journal_mode").first?.text(0) == "wal")
         }
     }

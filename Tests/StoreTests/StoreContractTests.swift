@@ -5,10 +5,6 @@ import SQLite
 import Synchronization
 import Testing
 
-/// The stores the contract runs on: SQLite always, PostgreSQL when `NAVSIM_TEST_POSTGRES` is set.
-/// Without it the PostgreSQL suite below shows as skipped, with the reason.
-private let stores: [StoreKind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
-
 private let noPostgres = "NAVSIM_TEST_POSTGRES is not set (scripts/pg-cluster.sh start prints a URL): store cases ran on SQLite only"
 
 /// What every `SessionStoring` must do (the protocol's doc comment), run on each store.
@@ -408,7 +404,7 @@ struct PostgresStoreTests {
             for commit in commits(for: "s", operations: 1) { try store.commit(commit) }
             // pg_terminate_backend(pid, 5000) returns once each backend has exited (bounded: 5 s).
             let drop = try #require(db.dropConnections)
-            #expect(try drop() == 2)  // the writer and the reader
+            #expect(try drop() == 3)  // the writer, the reader and the storyboard revision's reader
             #expect(throws: PostgresError.self) {
                 try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
             }
@@ -416,6 +412,8 @@ struct PostgresStoreTests {
             try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
             #expect(throws: PostgresError.self) { _ = try store.allSessions() }
             #expect(try store.allSessions().map(\.session.version) == [2])
+            #expect(throws: PostgresError.self) { _ = try store.storyboardRevision() }
+            #expect(try store.storyboardRevision() != nil)
         }
     }
 

@@ -13,6 +13,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath)
 /// (scripts/pg-cluster.sh prints one), or nil, and then those cases are skipped.
 let postgresURL: String? = ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
 
+/// The stores the cases that take `arguments: stores` run on: SQLite always, PostgreSQL when
+/// `NAVSIM_TEST_POSTGRES` is set.
+let stores: [StoreKind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+
 /// One fresh database and the ways a test reaches it besides the store itself.
 struct StoreUnderTest {
     /// A new store on this database: the first call creates the schema, later ones are a restart.
@@ -145,5 +149,27 @@ extension SessionStoring {
     /// Ends ``holdWrites()``.
     func releaseWrites() {
         if let sqlite = self as? SessionStore { sqlite.releaseWrites() } else if let pg = self as? PostgresSessionStore { pg.releaseWrites() }
+    }
+}
+
+// MARK: - Chunked deletion hooks
+
+extension SessionStoring {
+    /// Rows of `controllers` and `history` left with `session`'s id, on either store.
+    func childRows(_ session: String) throws -> Int {
+        if let sqlite = self as? SessionStore { return try sqlite.childRowCount(session: session) }
+        return try (self as! PostgresSessionStore).childRowCount(session: session)
+    }
+
+    /// At most `maxChunks` chunks of `chunkRows` rows of deleted session `id`; whether it is done.
+    func sweep(_ id: String, chunkRows: Int, maxChunks: Int) throws -> Bool {
+        if let sqlite = self as? SessionStore { return try sqlite.sweepDeletion(id, chunkRows: chunkRows, maxChunks: maxChunks) }
+        return try (self as! PostgresSessionStore).sweepDeletion(id, chunkRows: chunkRows, maxChunks: maxChunks)
+    }
+
+    /// The ids the store still lists as being removed, ascending.
+    func pendingDeletions() throws -> [String] {
+        if let sqlite = self as? SessionStore { return sqlite.pendingDeletionIDs.sorted() }
+        return try (self as! PostgresSessionStore).pendingDeletionIDs(nil)
     }
 }

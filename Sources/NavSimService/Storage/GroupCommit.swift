@@ -11,8 +11,7 @@ import Synchronization
 /// lets the store create this queue before `self` exists), then calls the batch's completions one at a time in the
 /// order the jobs were queued, and goes on until the queue is empty.
 ///
-/// ``PostgresSessionStore`` uses it. `SessionStore` (SQLite) has the same algorithm inline,
-/// from before this type; it can move onto this one without a change of behaviour.
+/// Both stores write through it: ``SessionStore`` (SQLite) and ``PostgresSessionStore``.
 final class WriterQueue<Job: Sendable>: Sendable {
     private let state = Mutex(State())
     private let thread: DispatchQueue
@@ -88,5 +87,56 @@ final class WriterQueue<Job: Sendable>: Sendable {
             return true
         }
         if starts { thread.async { self.drain() } }
+    }
+}
+
+/// The pipelined-follower rule both stores apply inside a batch: after a commit of a session
+/// fails at version v, a later commit of that session marked ``SessionCommit/followsPending``
+/// with a higher version fails unwritten with ``SessionStoreError/predecessorFailed(session:version:)``
+/// (it was computed on top of v); the session's next commit that follows nothing pending (the
+/// caller rolled back to durable state) ends the chain. Kept by the store between batches, read
+/// and written on the writer only.
+struct BrokenChains: Sendable {
+    /// Per session, the version of its commit that failed.
+    private var failed: [String: Int] = [:]
+
+    /// Writes each commit of a batch, in order, inside the batch's open transaction, and returns
+    /// one result per commit: a follower of a failed commit is refused unwritten; otherwise
+    /// `write` runs (the store's savepoint and statements), and its error fails that commit alone.
+    /// - Parameters:
+    ///   - isInTransaction: Whether the batch's transaction is still open after an error.
+    ///     When it is not (SQLite's `SQLITE_FULL`/`SQLITE_IOERR`, a dropped PostgreSQL
+    ///     connection), the earlier commits went with it: the error is rethrown so that the
+    ///     caller fails the whole batch (and then calls ``batchFailed(_:)``).
+    /// - Throws: that error only.
+    mutating func writeEach(_ commits: [SessionCommit], isInTransaction: () -> Bool,
+                            write: (SessionCommit) throws -> Void) throws -> [Result<Void, any Error>] {
+        var results: [Result<Void, any Error>] = []
+        results.reserveCapacity(commits.count)
+        for commit in commits {
+            let id = commit.session.id, version = commit.history?.version ?? 0
+            if let failedVersion = failed[id] {
+                if commit.followsPending, version > failedVersion {
+                    results.append(.failure(SessionStoreError.predecessorFailed(session: id, version: failedVersion)))
+                    continue
+                }
+                // Built on durable state (the caller rolled back): the chain is over.
+                if !commit.followsPending { failed[id] = nil }
+            }
+            do {
+                try write(commit)
+                results.append(.success(()))
+            } catch {
+                guard isInTransaction() else { throw error }
+                failed[id] = version
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    /// Nothing of the batch was written: each session's first commit in it failed.
+    mutating func batchFailed(_ commits: [SessionCommit]) {
+        for commit in commits.reversed() { failed[commit.session.id] = commit.history?.version ?? 0 }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import PostgreSQL
 import SQLite
 import Synchronization
@@ -58,10 +59,14 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// `schema` puts everything in a PostgreSQL schema of that name (created if missing) instead of
 /// the connection's default `search_path`: several deployments (or test runs) can share one database.
 ///
-/// **Deleting.** One `DELETE` of the session row, whose `ON DELETE CASCADE` removes its
-/// controllers and history in the same transaction: not chunked, so nothing is left to sweep
-/// and `pending_deletions` (step 5) stays empty. PostgreSQL's row locks let other sessions'
-/// commits proceed meanwhile, apart from the writer connection being busy for that time.
+/// **Deleting.** As in ``SessionStore``: the session row goes and its id is recorded in
+/// `pending_deletions` in one transaction (gone at once, for every instance); its controllers
+/// and history go afterwards, ``deletionChunkRows`` rows per transaction on a background queue
+/// (``sweepDeletion(_:chunkRows:maxChunks:)``), so a long session's removal never holds the
+/// writer connection for long and other commits interleave. The pending ids live in the
+/// database, not in memory: ``finishDeletion(_:)`` asks it (another instance may have deleted
+/// the id), and ``resumeDeletions()`` sweeps whatever any instance left unfinished. Step 7 drops
+/// the children's `ON DELETE CASCADE`, which would remove them all in the row's own `DELETE`.
 ///
 /// **Listing.** `sessions.id` has the `"C"` collation (step 5), so the primary key's order is
 /// byte order whatever the database's locale, as SQLite's BINARY: keyset pages use that index.
@@ -70,8 +75,9 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// in `pg_stat_activity`. One the server dropped (a restart, a failover) fails the batch or read
 /// in flight with its error; the next one reconnects.
 ///
-/// **Storyboards.** Puts and deletes send `NOTIFY navsim_storyboards, '<name>'` in their
-/// transaction, so instances listening (``storyboardChannel``) hear of uploads by others.
+/// **Storyboards.** Puts and deletes add one to `storyboard_revision` (step 6) in their
+/// transaction, which ``storyboardRevision()`` reads, so every instance's catalog sees a change
+/// on its next use; they also send `NOTIFY navsim_storyboards, '<name>'` (``storyboardChannel``).
 public final class PostgresSessionStore: SessionStoring {
     /// The channel storyboard puts and deletes notify, with the storyboard's name as payload.
     public static let storyboardChannel = "navsim_storyboards"
@@ -80,11 +86,15 @@ public final class PostgresSessionStore: SessionStoring {
     private let schema: String?
     private let writer: Mutex<PGConnection>
     private let reader: Mutex<PGConnection>
+    /// Reads only the storyboard revision (``storyboardRevision()``), outside any transaction.
+    private let revisionReader: Mutex<PGConnection>
     private let writes = WriterQueue<SessionCommit>(label: "navsim.postgres.writer")
     private let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
+    /// Runs the chunked removals of deleted sessions after the reply, one at a time.
+    private let deletions = DispatchQueue(label: "navsim.postgres.deletions")
     /// Sessions whose commit at the given version failed, so their followers fail too. Read and
     /// written on the writer thread only.
-    private let brokenSessions = Mutex<[String: Int]>([:])
+    private let brokenChains = Mutex(BrokenChains())
 
     /// Told each transaction's commit count once it is written (on the writer).
     public let batchObserver = Mutex<BatchObserver?>(nil)
@@ -108,6 +118,7 @@ public final class PostgresSessionStore: SessionStoring {
         try Self.migrate(writer, migrator.migrations)
         self.writer = Mutex(writer)
         self.reader = Mutex(try Self.connect(url, schema: schema, create: false))
+        self.revisionReader = Mutex(try Self.connect(url, schema: schema, create: false))
     }
 
     private static func connect(_ url: String, schema: String?, create: Bool) throws -> PGConnection {
@@ -186,42 +197,21 @@ public final class PostgresSessionStore: SessionStoring {
     /// Internal so tests can build a batch deterministically.
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
         guard !commits.isEmpty else { return [] }
-        var broken = brokenSessions.withLock { $0 }
-        let results = withWriter { [broken] db -> ([Result<Void, any Error>], [String: Int]) in
-            var broken = broken
-            var results: [Result<Void, any Error>] = []
-            results.reserveCapacity(commits.count)
-            try db.transaction {
-                for commit in commits {
-                    let id = commit.session.id, version = commit.history?.version ?? 0
-                    // A follower of a failed commit of its session fails unwritten.
-                    if let failed = broken[id] {
-                        if commit.followsPending, version > failed {
-                            results.append(.failure(SessionStoreError.predecessorFailed(session: id, version: failed)))
-                            continue
-                        }
-                        // Built on durable state (the caller rolled back): the chain is over.
-                        if !commit.followsPending { broken[id] = nil }
-                    }
-                    do {
-                        try db.transaction { try Self.apply(commit, to: db) }
-                        results.append(.success(()))
-                    } catch {
-                        // A broken connection ends the transaction: fail the whole batch.
-                        guard db.isInTransaction else { throw error }
-                        broken[id] = version
-                        results.append(.failure(error))
-                    }
+        var chains = brokenChains.withLock { $0 }
+        let results = withWriter { [chains] db -> ([Result<Void, any Error>], BrokenChains) in
+            var chains = chains
+            let each = try db.transaction {
+                try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
+                    try db.transaction { try Self.apply(commit, to: db) }
                 }
             }
-            return (results, broken)
+            return (each, chains)
         }
         switch results {
-        case .success(let (_, after)): broken = after
-        // Nothing of the batch was written: each session's first commit in it failed.
-        case .failure: for commit in commits.reversed() { broken[commit.session.id] = commit.history?.version ?? 0 }
+        case .success(let (_, after)): chains = after
+        case .failure: chains.batchFailed(commits)
         }
-        brokenSessions.withLock { [broken] in $0 = broken }
+        brokenChains.withLock { [chains] in $0 = chains }
         counters.withLock { c in
             c.commits += commits.count
             c.batches += 1
@@ -249,8 +239,7 @@ public final class PostgresSessionStore: SessionStoring {
 
     private static func apply(_ commit: SessionCommit, to db: PGConnection) throws {
         let s = commit.session
-        let values: [PostgresValue] = [.text(s.id), .integer(Int64(s.version)), .text(s.createdAt), .text(s.state),
-                                       .integer(Int64(s.format))]
+        let values: [PostgresValue] = s.parameters()
         let written: Int
         if s.version == 0 {
             written = try db.run(
@@ -270,51 +259,105 @@ public final class PostgresSessionStore: SessionStoring {
             throw PostgresStoreError.staleVersion(
                 session: s.id, expected: s.version == 0 ? nil : s.version - 1, stored: stored.map { Int($0) })
         }
-        for id in commit.deletedControllers {
-            try db.run("DELETE FROM controllers WHERE session_id = $1 AND id = $2", [.text(s.id), .text(id)])
-        }
-        for c in commit.upsertedControllers {
-            try db.run(
-                """
-                INSERT INTO controllers (session_id, id, parent, presenting, presented, body, format)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                ON CONFLICT (session_id, id) DO UPDATE SET
-                    parent = excluded.parent, presenting = excluded.presenting,
-                    presented = excluded.presented, body = excluded.body, format = excluded.format
-                """,
-                [.text(s.id), .text(c.id), .optional(c.parent), .optional(c.presenting), .optional(c.presented),
-                 .text(c.body), .integer(Int64(c.format))])
-        }
-        if let e = commit.history {
-            try db.run(
-                """
-                INSERT INTO history (session_id, version, at, method, path, body, command, result, format,
-                                     changes, checkpoint, rules_version)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-                """,
-                [.text(s.id), .integer(Int64(e.version)), .text(e.at), .text(e.method), .text(e.path),
-                 .optional(e.body), .text(e.command), .text(e.result), .integer(Int64(e.format)),
-                 .optional(e.changes), .optional(e.checkpoint), .optional(e.rulesVersion)])
-        }
+        try db.writeChildren(of: commit)
     }
 
-    /// Deletes a session with its controllers and history in one transaction (`ON DELETE
-    /// CASCADE`, not chunked); durable before it returns; an unknown id does nothing.
-    /// - Parameter sweep: Ignored: nothing is left for a sweep.
+    /// Rows (controllers or history entries) removed per transaction when a session is
+    /// deleted, as in ``SessionStore/deletionChunkRows``.
+    public static let deletionChunkRows = SessionStore.deletionChunkRows
+
+    /// Deletes a session: durable before it returns; the session row is gone (for every instance)
+    /// and its id is in `pending_deletions`, in one transaction. Its controllers and history are
+    /// removed afterwards, a chunk per transaction, on the background queue. Not group-committed
+    /// (deletions are rare; the caller's session lock orders it after the session's commits).
+    /// An unknown id does nothing.
+    /// - Parameter sweep: false leaves the rows for a later sweep (tests of a stop between chunks).
     public func deleteSession(_ id: String, sweep: Bool) throws {
-        try withWriter { db in
-            try db.transaction { _ = try db.run("DELETE FROM sessions WHERE id = $1", [.text(id)]) }
+        let existed = try withWriter { db -> Bool in
+            try db.transaction {
+                guard try db.run("DELETE FROM sessions WHERE id = $1", [.text(id)]) > 0 else { return false }
+                try db.run("INSERT INTO pending_deletions (session_id) VALUES ($1) ON CONFLICT DO NOTHING", [.text(id)])
+                return true
+            }
         }.get()
+        guard existed, sweep else { return }
+        deletions.async { [self] in _ = try? sweepDeletion(id) }
     }
 
-    /// Returns at once: ``deleteSession(_:sweep:)`` leaves nothing behind.
-    public func finishDeletion(_ id: String) throws {}
+    /// Removes what is left of deleted session `id`, at most `chunkRows` rows per transaction
+    /// (history first, then controllers), for at most `maxChunks` transactions; the transaction
+    /// that finds nothing left drops the id from `pending_deletions`. Each chunk first locks the
+    /// id's pending row (`FOR UPDATE`): instances sweeping one id take turns, and a sweep that
+    /// finds the id no longer pending stops, so it never touches a session created again under
+    /// the id after ``finishDeletion(_:)``.
+    /// - Returns: whether nothing is left (the id is no longer pending).
+    @discardableResult
+    func sweepDeletion(_ id: String, chunkRows: Int = PostgresSessionStore.deletionChunkRows,
+                       maxChunks: Int = .max) throws -> Bool {
+        let limit = Int64(max(chunkRows, 1))
+        var chunks = 0
+        while chunks < maxChunks {
+            chunks += 1
+            let done = try withWriter { db -> Bool in
+                try db.transaction {
+                    guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = $1 FOR UPDATE",
+                                        [.text(id)]).isEmpty else { return true }
+                    if try db.run(
+                        """
+                        DELETE FROM history WHERE session_id = $1
+                        AND version IN (SELECT version FROM history WHERE session_id = $1 LIMIT $2)
+                        """, [.text(id), .integer(limit)]) > 0 { return false }
+                    if try db.run(
+                        """
+                        DELETE FROM controllers WHERE session_id = $1
+                        AND id IN (SELECT id FROM controllers WHERE session_id = $1 LIMIT $2)
+                        """, [.text(id), .integer(limit)]) > 0 { return false }
+                    try db.run("DELETE FROM pending_deletions WHERE session_id = $1", [.text(id)])
+                    return true
+                }
+            }.get()
+            if done { return true }
+        }
+        return false
+    }
 
-    /// Does nothing: ``deleteSession(_:sweep:)`` leaves nothing behind.
-    public func resumeDeletions() {}
+    /// Finishes the removal of deleted session `id` now if the database lists it as pending
+    /// (whichever instance deleted it): a session created again under the id must not meet its
+    /// predecessor's rows. One read when nothing is pending.
+    public func finishDeletion(_ id: String) throws {
+        guard try !pendingDeletionIDs(id).isEmpty else { return }
+        try sweepDeletion(id)
+    }
 
-    /// Returns at once: no removal runs in the background.
-    public func waitForDeletions() {}
+    /// Sweeps, on the background queue, every deletion the database lists as unfinished (left
+    /// by this instance or another; start-up). A failure to read the list leaves it for the
+    /// next start, or for ``finishDeletion(_:)``.
+    public func resumeDeletions() {
+        guard let ids = try? pendingDeletionIDs(nil) else { return }
+        for id in ids { deletions.async { [self] in _ = try? sweepDeletion(id) } }
+    }
+
+    /// Waits until the background removals queued so far on this instance have run (tests, shutdown).
+    public func waitForDeletions() {
+        deletions.sync {}
+    }
+
+    /// The ids `pending_deletions` lists, ascending; only `id` when given.
+    func pendingDeletionIDs(_ id: String?) throws -> [String] {
+        try read { db in
+            try db.query("SELECT session_id FROM pending_deletions WHERE $1::text IS NULL OR session_id = $1 ORDER BY session_id",
+                         [.optional(id)]).map { try $0.required("session_id") }
+        }
+    }
+
+    /// Rows of `controllers` and `history` that carry `session`'s id (tests of the chunked delete).
+    func childRowCount(session: String) throws -> Int {
+        try read { db in
+            Int(try db.query(
+                "SELECT (SELECT count(*) FROM controllers WHERE session_id = $1) + (SELECT count(*) FROM history WHERE session_id = $1) AS n",
+                [.text(session)]).first?.int("n") ?? 0)
+        }
+    }
 
     /// Stores a storyboard, replacing one of the same name, and notifies ``storyboardChannel``.
     public func putStoryboard(_ s: StoredStoryboard) throws {
@@ -325,17 +368,8 @@ public final class PostgresSessionStore: SessionStoring {
     public func putStoryboards(_ list: [StoredStoryboard]) throws {
         try withWriter { db in
             try db.transaction {
-                for s in list {
-                    try db.run(
-                        """
-                        INSERT INTO storyboards (name, xml, custom_segues, classes, updated_at) VALUES ($1, $2, $3, $4, $5)
-                        ON CONFLICT (name) DO UPDATE SET
-                            xml = excluded.xml, custom_segues = excluded.custom_segues, classes = excluded.classes,
-                            updated_at = excluded.updated_at
-                        """,
-                        [.text(s.name), .bytes(s.xml), .optional(s.customSegues), .optional(s.classes), .text(s.updatedAt)])
-                    try db.notify(Self.storyboardChannel, payload: s.name)
-                }
+                try db.upsert(list)
+                for s in list { try db.notify(Self.storyboardChannel, payload: s.name) }
             }
         }.get()
     }
@@ -344,8 +378,11 @@ public final class PostgresSessionStore: SessionStoring {
     public func deleteStoryboard(_ name: String) throws -> Bool {
         try withWriter { db in
             try db.transaction {
-                let deleted = try db.run("DELETE FROM storyboards WHERE name = $1", [.text(name)]) > 0
-                if deleted { try db.notify(Self.storyboardChannel, payload: name) }
+                let deleted = try db.run(PGConnection.statements.deleteStoryboard, [.text(name)]) > 0
+                if deleted {
+                    try db.bumpStoryboardRevision()
+                    try db.notify(Self.storyboardChannel, payload: name)
+                }
                 return deleted
             }
         }.get()
@@ -355,80 +392,44 @@ public final class PostgresSessionStore: SessionStoring {
 
     /// One session with its controllers (ordered by id), from one snapshot; nil for an unknown id.
     public func loadSession(_ id: String) throws -> StoredSession? {
-        try read { db in
-            guard let row = try db.query("SELECT id, version, created_at, state, format FROM sessions WHERE id = $1",
-                                         [.text(id)]).first else { return nil }
-            let session = SessionRow(
-                id: try row.required("id"), version: try row.requiredInt("version"),
-                createdAt: try row.required("created_at"), state: try row.required("state"),
-                format: try row.requiredInt("format"))
-            let controllers = try db.query(
-                "SELECT id, parent, presenting, presented, body, format FROM controllers WHERE session_id = $1 ORDER BY id COLLATE \"C\"",
-                [.text(id)]
-            ).map { row in
-                ControllerRow(
-                    id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
-                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
-            }
-            return StoredSession(session: session, controllers: controllers)
-        }
+        try read { db in try db.readSession(id) }
     }
 
     /// Every session id, ascending in byte order (the primary key's, collation `"C"`).
     public func sessionIDs() throws -> [String] {
-        try read { db in try db.query("SELECT id FROM sessions ORDER BY id").map { try $0.required("id") } }
+        try read { db in try db.readSessionIDs() }
     }
 
     /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: one range
     /// of the primary key's index (`WHERE id > $1 ORDER BY id LIMIT $2`, byte order).
     public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
-        try read { db in
-            try db.query(
-                "SELECT id, version, created_at FROM sessions WHERE id > $1 ORDER BY id LIMIT $2",
-                [.text(after ?? ""), .integer(Int64(max(limit, 0)))]
-            ).map { (try $0.required("id"), try $0.requiredInt("version"), try $0.required("created_at")) }
-        }
+        try read { db in try db.readSessionPage(after: after, limit: limit) }
     }
 
     /// A page of a session's history: `version > after`, ascending, at most `limit`; without
     /// `checkpoints` the column is not read and every row's `checkpoint` is nil.
     public func history(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
-        try read { db in
-            try db.query(
-                """
-                SELECT version, at, method, path, body, command, result, format, changes,
-                       \(checkpoints ? "checkpoint" : "NULL AS checkpoint"), rules_version
-                FROM history WHERE session_id = $1 AND version > $2 ORDER BY version LIMIT $3
-                """,
-                [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]
-            ).map { row in
-                HistoryRow(
-                    version: try row.requiredInt("version"), at: try row.required("at"),
-                    method: try row.required("method"), path: try row.required("path"), body: row.text("body"),
-                    command: try row.required("command"), result: try row.required("result"),
-                    format: try row.requiredInt("format"), changes: row.text("changes"),
-                    checkpoint: row.text("checkpoint"), rulesVersion: row.int("rules_version").map { Int($0) })
-            }
-        }
+        try read { db in try db.readHistory(session: session, after: after, limit: limit, checkpoints: checkpoints) }
     }
 
     /// The number of history entries of a session; 0 for an unknown one.
     public func historyCount(session: String) throws -> Int {
-        try read { db in
-            Int(try db.query("SELECT count(*) AS count FROM history WHERE session_id = $1", [.text(session)])
-                .first?.int("count") ?? 0)
-        }
+        try read { db in try db.readHistoryCount(session: session) }
     }
 
     /// Every storyboard, ordered by name.
     public func loadStoryboards() throws -> [StoredStoryboard] {
-        try read { db in
-            try db.query("SELECT name, xml, custom_segues, classes, updated_at FROM storyboards ORDER BY name").map { row in
-                guard let xml = row.bytes("xml") else { throw SessionStoreError.unexpectedValue(column: "xml") }
-                return StoredStoryboard(
-                    name: try row.required("name"), xml: xml, customSegues: row.text("custom_segues"),
-                    classes: row.text("classes"), updatedAt: try row.required("updated_at"))
-            }
+        try read { db in try db.readStoryboards() }
+    }
+
+    /// The storyboard revision (migration 0006), which every storyboard-changing transaction of
+    /// any instance bumps: one primary-key row, read on a connection of its own so that the
+    /// catalog's check before each use never waits behind a long read. Reconnects when the
+    /// server dropped the connection.
+    public func storyboardRevision() throws -> Int? {
+        try revisionReader.withLock { db in
+            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
+            return try db.readStoryboardRevision()
         }
     }
 
@@ -455,17 +456,5 @@ public final class PostgresSessionStore: SessionStoring {
     /// Commits, batches (transactions) and the largest batch so far.
     public var statistics: (commits: Int, batches: Int, largestBatch: Int) {
         counters.withLock { $0 }
-    }
-}
-
-extension PostgreSQL.Row {
-    fileprivate func required(_ column: String) throws -> String {
-        guard let value = text(column) else { throw SessionStoreError.unexpectedValue(column: column) }
-        return value
-    }
-
-    fileprivate func requiredInt(_ column: String) throws -> Int {
-        guard let value = int(column) else { throw SessionStoreError.unexpectedValue(column: column) }
-        return Int(value)
     }
 }

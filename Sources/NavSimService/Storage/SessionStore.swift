@@ -199,13 +199,12 @@ public final class SessionStore: Sendable {
     private let readers: [Reader]
     /// Where the next read starts looking for a free reader (round robin).
     private let nextReader = Atomic<Int>(0)
-    private let queue = Mutex(CommitQueue())
     private let counters = Mutex(Counters())
-    /// The one thread that writes queued commits (``enqueue(_:then:)``).
-    private let writerQueue = DispatchQueue(label: "navsim.store.writer")
-    /// Commits ``failOnce(session:version:)`` makes fail.
+    /// The one thread that writes queued commits (``enqueue(_:then:)``), batching them.
+    private let writes = WriterQueue<SessionCommit>(label: "navsim.store.writer")
     /// Sessions whose commit at the given version failed, so their followers fail too.
-    private let brokenSessions = Mutex<[String: Int]>([:])
+    private let brokenChains = Mutex(BrokenChains())
+    /// Commits ``failOnce(session:version:)`` makes fail.
     private let injected = Mutex(Set<InjectedFailure>())
 
     /// Ids whose session row is gone but whose controllers or history may remain (migration 0005).
@@ -264,14 +263,7 @@ public final class SessionStore: Sendable {
     ///   the error of `BEGIN`/`COMMIT` if the whole transaction failed, or
     ///   ``SessionStoreError/predecessorFailed(session:version:)``.
     public func commit(_ commit: SessionCommit) throws {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
-        enqueue(commit) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        try outcome.withLock { $0 }?.get()
+        try writes.submit(commit) { [self] in commitBatch($0) }
     }
 
     /// Queues one operation for the writer and returns at once; `completion` is called with
@@ -293,47 +285,15 @@ public final class SessionStore: Sendable {
     /// The session's next commit that follows nothing pending (the caller rolled back to the
     /// last durable version) ends that.
     public func enqueue(_ commit: SessionCommit, then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        let ticket = Ticket(commit, completion)
-        let starts = queue.withLock { queue -> Bool in
-            queue.waiting.append(ticket)
-            guard !queue.writing, !queue.held else { return false }
-            queue.writing = true
-            return true
-        }
-        if starts { writerQueue.async { self.drain() } }
-    }
-
-    /// The writer's loop: one batch per turn until the queue is empty.
-    private func drain() {
-        while true {
-            let batch = queue.withLock { queue -> [Ticket] in
-                guard !queue.held, !queue.waiting.isEmpty else {
-                    queue.writing = false
-                    return []
-                }
-                defer { queue.waiting.removeAll(keepingCapacity: true) }
-                return queue.waiting
-            }
-            if batch.isEmpty { return }
-            let results = commitBatch(batch.map(\.commit))
-            for (ticket, result) in zip(batch, results) { ticket.completion(result) }
-        }
+        writes.enqueue(commit, writeBatch: { [self] in commitBatch($0) }, then: completion)
     }
 
     /// Test hook: while held, queued commits wait (so a test can line several up in one batch,
     /// or fail one with followers queued behind it); ``releaseWrites()`` lets them go.
-    func holdWrites() { queue.withLock { $0.held = true } }
+    func holdWrites() { writes.hold() }
 
     /// Ends ``holdWrites()``.
-    func releaseWrites() {
-        let starts = queue.withLock { queue -> Bool in
-            queue.held = false
-            guard !queue.writing, !queue.waiting.isEmpty else { return false }
-            queue.writing = true
-            return true
-        }
-        if starts { writerQueue.async { self.drain() } }
-    }
+    func releaseWrites() { writes.release() }
 
     /// Test hook: the commit of `session` at history `version` fails once, unwritten, as if
     /// its statements had failed (the injected error is ``SessionStoreError/injected``).
@@ -352,46 +312,23 @@ public final class SessionStore: Sendable {
         guard !commits.isEmpty else { return [] }
         let results = writer.withLock { db -> [Result<Void, any Error>] in
             // Only ever read and written with the writer connection held.
-            var broken = brokenSessions.withLock { $0 }
-            defer { brokenSessions.withLock { [broken] in $0 = broken } }
-            var results: [Result<Void, any Error>] = []
-            results.reserveCapacity(commits.count)
+            var chains = brokenChains.withLock { $0 }
+            defer { brokenChains.withLock { [chains] in $0 = chains } }
             do {
-                try db.transaction {
-                    for commit in commits {
-                        let id = commit.session.id, version = commit.history?.version ?? 0
-                        // A follower of a failed commit of its session fails unwritten.
-                        if let failed = broken[id] {
-                            if commit.followsPending, version > failed {
-                                results.append(.failure(SessionStoreError.predecessorFailed(session: id, version: failed)))
-                                continue
-                            }
-                            // Built on durable state (the caller rolled back): the chain is over.
-                            if !commit.followsPending { broken[id] = nil }
-                        }
-                        do {
-                            if injected.withLock({ $0.remove(InjectedFailure(session: id, version: version)) }) != nil {
-                                throw SessionStoreError.injected
-                            }
-                            // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error.
-                            try db.transaction { try Self.apply(commit, to: db) }
-                            results.append(.success(()))
-                        } catch {
-                            // Some errors (SQLITE_FULL, SQLITE_IOERR, …) roll back the whole
-                            // transaction, taking the earlier commits with it; going on would
-                            // start a new transaction per commit. Fail the batch instead.
-                            guard db.isInTransaction else { throw error }
-                            broken[id] = version
-                            results.append(.failure(error))
-                        }
+                return try db.transaction {
+                    try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
+                        let key = InjectedFailure(session: commit.session.id, version: commit.history?.version ?? 0)
+                        if injected.withLock({ $0.remove(key) }) != nil { throw SessionStoreError.injected }
+                        // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error. Some
+                        // errors (SQLITE_FULL, SQLITE_IOERR, …) roll back the whole transaction,
+                        // taking the earlier commits with it: writeEach then fails the batch.
+                        try db.transaction { try Self.apply(commit, to: db) }
                     }
                 }
             } catch {
-                // Nothing of the batch was written: each session's first commit in it failed.
-                for commit in commits.reversed() { broken[commit.session.id] = commit.history?.version ?? 0 }
+                chains.batchFailed(commits)
                 return Array(repeating: .failure(error), count: commits.count)
             }
-            return results
         }
         var rows = 0
         for (commit, result) in zip(commits, results) where (try? result.get()) != nil {
@@ -418,40 +355,8 @@ public final class SessionStore: Sendable {
                 version = excluded.version, created_at = excluded.created_at, state = excluded.state,
                 format = excluded.format
             """,
-            [.text(session.id), .integer(Int64(session.version)), .text(session.createdAt), .text(session.state),
-             .integer(Int64(session.format))])
-        for id in commit.deletedControllers {
-            try db.run("DELETE FROM controllers WHERE session_id = ? AND id = ?", [.text(session.id), .text(id)])
-        }
-        for controller in commit.upsertedControllers {
-            try db.run(
-                """
-                INSERT INTO controllers (session_id, id, parent, presenting, presented, body, format)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (session_id, id) DO UPDATE SET
-                    parent = excluded.parent, presenting = excluded.presenting,
-                    presented = excluded.presented, body = excluded.body, format = excluded.format
-                """,
-                [
-                    .text(session.id), .text(controller.id), .optional(controller.parent),
-                    .optional(controller.presenting), .optional(controller.presented), .text(controller.body),
-                    .integer(Int64(controller.format)),
-                ])
-        }
-        if let entry = commit.history {
-            try db.run(
-                """
-                INSERT INTO history (session_id, version, at, method, path, body, command, result, format,
-                                     changes, checkpoint, rules_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(session.id), .integer(Int64(entry.version)), .text(entry.at), .text(entry.method),
-                    .text(entry.path), .optional(entry.body), .text(entry.command), .text(entry.result),
-                    .integer(Int64(entry.format)), .optional(entry.changes), .optional(entry.checkpoint),
-                    entry.rulesVersion.map { .integer(Int64($0)) } ?? .null,
-                ])
-        }
+            session.parameters())
+        try db.writeChildren(of: commit)
     }
 
     /// Deletes a session: durable before it returns, the session row is gone (a load by id finds
@@ -549,36 +454,14 @@ public final class SessionStore: Sendable {
 
     /// Stores a storyboard, replacing one of the same name; durable before it returns.
     public func putStoryboard(_ s: StoredStoryboard) throws {
-        try writer.withLock { db in
-            try db.transaction {
-                try db.run(
-                    """
-                    INSERT INTO storyboards (name, xml, custom_segues, classes, updated_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (name) DO UPDATE SET
-                        xml = excluded.xml, custom_segues = excluded.custom_segues, classes = excluded.classes,
-                        updated_at = excluded.updated_at
-                    """,
-                    [.text(s.name), .blob(s.xml), .optional(s.customSegues), .optional(s.classes), .text(s.updatedAt)])
-            }
-        }
+        try putStoryboards([s])
     }
 
     /// Stores several storyboards in one transaction (all or none), durable before it returns:
     /// a refactor's two documents (`POST /v1/storyboards/{name}/refactor`).
     public func putStoryboards(_ list: [StoredStoryboard]) throws {
         try writer.withLock { db in
-            try db.transaction {
-                for s in list {
-                    try db.run(
-                        """
-                        INSERT INTO storyboards (name, xml, custom_segues, classes, updated_at) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT (name) DO UPDATE SET
-                            xml = excluded.xml, custom_segues = excluded.custom_segues, classes = excluded.classes,
-                        updated_at = excluded.updated_at
-                        """,
-                        [.text(s.name), .blob(s.xml), .optional(s.customSegues), .optional(s.classes), .text(s.updatedAt)])
-                }
-            }
+            try db.transaction { try db.upsert(list) }
         }
     }
 
@@ -587,8 +470,10 @@ public final class SessionStore: Sendable {
     public func deleteStoryboard(_ name: String) throws -> Bool {
         try writer.withLock { db in
             try db.transaction {
-                try db.run("DELETE FROM storyboards WHERE name = ?", [.text(name)])
-                return db.changes > 0
+                try db.write(Connection.statements.deleteStoryboard, [.text(name)])
+                guard db.changes > 0 else { return false }
+                try db.bumpStoryboardRevision()
+                return true
             }
         }
     }
@@ -604,16 +489,10 @@ public final class SessionStore: Sendable {
             for row in try db.query(
                 "SELECT session_id, id, parent, presenting, presented, body, format FROM controllers ORDER BY session_id, id")
             {
-                let controller = ControllerRow(
-                    id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
-                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
-                controllers[try row.required("session_id"), default: []].append(controller)
+                controllers[try row.required("session_id"), default: []].append(try ControllerRow(row: row))
             }
             return try sessions.map { row in
-                let session = SessionRow(
-                    id: try row.required("id"), version: try row.requiredInt("version"),
-                    createdAt: try row.required("created_at"), state: try row.required("state"),
-                    format: try row.requiredInt("format"))
+                let session = try SessionRow(row: row)
                 return StoredSession(session: session, controllers: controllers[session.id] ?? [])
             }
         }
@@ -623,29 +502,13 @@ public final class SessionStore: Sendable {
     /// transaction; nil when no session has the id. What a session's first use after start-up
     /// (or after its eviction from memory) loads.
     public func loadSession(_ id: String) throws -> StoredSession? {
-        try read { db in
-            guard let row = try db.query("SELECT id, version, created_at, state, format FROM sessions WHERE id = ?",
-                                         [.text(id)]).first else { return nil }
-            let session = SessionRow(
-                id: try row.required("id"), version: try row.requiredInt("version"),
-                createdAt: try row.required("created_at"), state: try row.required("state"),
-                format: try row.requiredInt("format"))
-            let controllers = try db.query(
-                "SELECT id, parent, presenting, presented, body, format FROM controllers WHERE session_id = ? ORDER BY id",
-                [.text(id)]
-            ).map { row in
-                ControllerRow(
-                    id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
-                    presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
-            }
-            return StoredSession(session: session, controllers: controllers)
-        }
+        try read { db in try db.readSession(id) }
     }
 
     /// Every session id, ascending (the primary key's order): what start-up registers, without
     /// reading any session's state.
     public func sessionIDs() throws -> [String] {
-        try read { db in try db.query("SELECT id FROM sessions ORDER BY id").map { try $0.required("id") } }
+        try read { db in try db.readSessionIDs() }
     }
 
     /// Up to `limit` sessions (id, version, creation time) whose id sorts after `after` (all when
@@ -653,12 +516,7 @@ public final class SessionStore: Sendable {
     /// id LIMIT ?`). Ids compare as SQLite's BINARY collation does: byte by byte in UTF-8, which is
     /// Unicode scalar order.
     public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
-        try read { db in
-            try db.query(
-                "SELECT id, version, created_at FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
-                [.text(after ?? ""), .integer(Int64(max(limit, 0)))]
-            ).map { (try $0.required("id"), try $0.requiredInt("version"), try $0.required("created_at")) }
-        }
+        try read { db in try db.readSessionPage(after: after, limit: limit) }
     }
 
     /// A page of a session's history: entries with `version > after`, ascending, at most `limit`.
@@ -666,44 +524,22 @@ public final class SessionStore: Sendable {
     /// column (a whole state every 64th entry) is not read: history pages and rebuilds that
     /// start from a kept checkpoint do not use it.
     public func history(session: String, after: Int, limit: Int, checkpoints: Bool = true) throws -> [HistoryRow] {
-        try read { db in
-            try db.query(
-                """
-                SELECT version, at, method, path, body, command, result, format, changes,
-                       \(checkpoints ? "checkpoint" : "NULL AS checkpoint"), rules_version
-                FROM history WHERE session_id = ? AND version > ? ORDER BY version LIMIT ?
-                """,
-                [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))]
-            ).map { row in
-                HistoryRow(
-                    version: try row.requiredInt("version"), at: try row.required("at"),
-                    method: try row.required("method"), path: try row.required("path"), body: row.text("body"),
-                    command: try row.required("command"), result: try row.required("result"),
-                    format: try row.requiredInt("format"), changes: row.text("changes"),
-                    checkpoint: row.text("checkpoint"), rulesVersion: row.int("rules_version").map { Int($0) })
-            }
-        }
+        try read { db in try db.readHistory(session: session, after: after, limit: limit, checkpoints: checkpoints) }
     }
 
     /// The number of history entries of a session; 0 for an unknown session.
     public func historyCount(session: String) throws -> Int {
-        try read { db in
-            let row = try db.query("SELECT count(*) AS count FROM history WHERE session_id = ?", [.text(session)])
-            return Int(row.first?.int("count") ?? 0)
-        }
+        try read { db in try db.readHistoryCount(session: session) }
     }
 
     /// Every storyboard, ordered by name.
     public func loadStoryboards() throws -> [StoredStoryboard] {
-        try read { db in
-            try db.query("SELECT name, xml, custom_segues, classes, updated_at FROM storyboards ORDER BY name").map { row in
-                guard let xml = row.blob("xml") else { throw SessionStoreError.unexpectedValue(column: "xml") }
-                return StoredStoryboard(
-                    name: try row.required("name"), xml: xml, customSegues: row.text("custom_segues"),
-                    classes: row.text("classes"), updatedAt: try row.required("updated_at"))
-            }
-        }
+        try read { db in try db.readStoryboards() }
     }
+
+    /// nil: one SQLite file is written by one navsim process, so no storyboard changes behind
+    /// its catalog and the catalog never checks (the file's `storyboard_revision` still counts).
+    public func storyboardRevision() throws -> Int? { nil }
 
     /// Runs `body` on a free reader of the pool inside one read transaction, so that several
     /// queries see the same snapshot of the database. Takes the first reader that is free,
@@ -810,15 +646,7 @@ public final class BatchObserver: Sendable {
     public init(_ observe: @escaping @Sendable (Int) -> Void) { self.observe = observe }
 }
 
-// MARK: - Group commit bookkeeping
-
-/// The commits waiting for the next transaction, and whether the writer is at work.
-private struct CommitQueue {
-    var waiting: [Ticket] = []
-    var writing = false
-    /// ``SessionStore/holdWrites()``: the writer starts no batch.
-    var held = false
-}
+// MARK: - Bookkeeping
 
 private struct Counters {
     var commits = 0
@@ -830,36 +658,4 @@ private struct Counters {
 private struct InjectedFailure: Hashable {
     var session: String
     var version: Int
-}
-
-/// One queued commit and whom to tell how it went.
-private final class Ticket: Sendable {
-    let commit: SessionCommit
-    let completion: @Sendable (Result<Void, any Error>) -> Void
-
-    init(_ commit: SessionCommit, _ completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        self.commit = commit
-        self.completion = completion
-    }
-}
-
-// MARK: - Row helpers
-
-extension SQLiteValue {
-    /// `.text(value)`, or `.null` for `nil`.
-    fileprivate static func optional(_ value: String?) -> SQLiteValue {
-        value.map(SQLiteValue.text) ?? .null
-    }
-}
-
-extension Row {
-    fileprivate func required(_ column: String) throws -> String {
-        guard let value = text(column) else { throw SessionStoreError.unexpectedValue(column: column) }
-        return value
-    }
-
-    fileprivate func requiredInt(_ column: String) throws -> Int {
-        guard let value = int(column) else { throw SessionStoreError.unexpectedValue(column: column) }
-        return Int(value)
-    }
 }

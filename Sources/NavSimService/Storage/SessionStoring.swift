@@ -67,6 +67,12 @@ public protocol SessionStoring: AnyObject, Sendable {
     func deleteStoryboard(_ name: String) throws -> Bool
     /// Every storyboard, ordered by name.
     func loadStoryboards() throws -> [StoredStoryboard]
+    /// The storyboard revision: a number every transaction that changes storyboards (put,
+    /// declarations, delete) moves, read cheaply; nil when only this process writes the store's
+    /// storyboards, so a catalog need never check (SQLite). A catalog holding storyboards in
+    /// memory compares it with the revision it loaded at before each use and reloads when it
+    /// moved (issue 15: a change through one instance is seen by every other on its next use).
+    func storyboardRevision() throws -> Int?
     /// Told each written transaction's commit count (the service's batch-size histogram).
     var batchObserver: Mutex<BatchObserver?> { get }
     /// Counters for /metrics: commits, batches (transactions), the largest batch.

@@ -8,12 +8,21 @@ import Synchronization
 /// segue destinations (R96–R98). Serves `/v1/storyboards/…` (API.md "Storyboards").
 ///
 /// The parsed library lives in memory behind one lock; every upload, replacement, declaration
-/// and deletion is written to SQLite (table `storyboards`, byte for byte as uploaded) before it
-/// is answered, and `init(store:)` parses them all again, so storyboards survive a restart.
+/// and deletion is written to the store (table `storyboards`, byte for byte as uploaded) before
+/// it is answered, and `init(store:)` parses them all again, so storyboards survive a restart.
+///
+/// **Several instances on one database** (PostgreSQL): every use of the library (a request's
+/// snapshot, an instantiation, a segue lookup, each route) first reads the store's
+/// ``SessionStoring/storyboardRevision()`` and, when it moved from the revision the library was
+/// loaded at, reloads the library from the store under the lock (documents whose bytes did not
+/// change keep their parsed form). So an upload, declaration or delete answered by instance A is
+/// seen by instance B on its next use. The check costs one primary-key read per use; with SQLite
+/// the store answers nil once at start and the catalog never checks again. When the check
+/// itself fails (the database is unreachable), the library in memory is used as it is.
 /// Diagnostics that depend on other storyboards (`unresolved-reference`, cross-file cycles) and on
 /// declared custom segue classes are computed on every read, so they follow later uploads.
 final class StoryboardCatalog: Sendable {
-    let store: SessionStore
+    let store: any SessionStoring
     /// The service's limits: `storyboard` bounds an uploaded document (bytes, attributes,
     /// elements, nesting), the JSON ones a `customSegues` body.
     let serviceLimits: Limits
@@ -30,9 +39,12 @@ final class StoryboardCatalog: Sendable {
         /// Per storyboard, what its view controller classes do (`PUT …/classes`).
         var classes: [String: ClassDeclarations] = [:]
         var xml: [String: [UInt8]] = [:]
-        /// Counts uploads, replacements, declarations and deletions: a storyboard's reply (its
-        /// diagnostics) may change with any of them, so cached pictures are keyed by it.
+        /// Counts uploads, replacements, declarations, deletions and reloads: a storyboard's
+        /// reply (its diagnostics) may change with any of them, so cached pictures are keyed by it.
         var generation = 0
+        /// The store's storyboard revision the contents agree with; nil when the store never
+        /// changes behind this catalog (``SessionStoring/storyboardRevision()``).
+        var revision: Int?
 
         var snapshot: StoryboardSnapshot { StoryboardSnapshot(library: library, declarations: declarations, classes: classes) }
 
@@ -47,33 +59,76 @@ final class StoryboardCatalog: Sendable {
     /// Loads and parses every stored storyboard. A stored document that no longer parses (the
     /// parser got stricter) is skipped with a line on standard error rather than failing start-up.
     /// - Throws: the store's error when the table cannot be read.
-    init(store: SessionStore, limits: Limits = .defaults, pictures: Pictures = Pictures()) throws {
+    init(store: any SessionStoring, limits: Limits = .defaults, pictures: Pictures = Pictures()) throws {
         self.store = store
         self.pictures = pictures
         self.serviceLimits = limits
-        let classLimits = limits
-        let limits = limits.storyboard
+        // Read before the rows: a change landing in between moves the revision again, and the
+        // next use reloads (once more than needed, never less).
+        let revision = try store.storyboardRevision()
+        var contents = Self.load(try store.loadStoryboards(), limits: limits, reusing: Contents())
+        contents.revision = revision
+        self.contents = Mutex(contents)
+    }
+
+    /// Contents built from the stored rows; a document whose bytes equal those in `previous`
+    /// keeps its parsed storyboard instead of being parsed again.
+    private static func load(_ rows: [StoredStoryboard], limits serviceLimits: Limits, reusing previous: Contents) -> Contents {
         var contents = Contents()
-        for stored in try store.loadStoryboards() {
+        for stored in rows {
             do {
-                let storyboard = try StoryboardParser.parse(name: stored.name, data: stored.xml, limits: limits)
+                let storyboard: Storyboard
+                if previous.xml[stored.name] == stored.xml, let parsed = previous.library[stored.name] {
+                    storyboard = parsed
+                } else {
+                    storyboard = try StoryboardParser.parse(name: stored.name, data: stored.xml, limits: serviceLimits.storyboard)
+                }
                 contents.library.insert(storyboard)
                 contents.xml[stored.name] = stored.xml
                 if let text = stored.customSegues {
                     contents.declarations[stored.name] = try CustomSegueDeclarations.decode(stored: text)
                 }
                 if let text = stored.classes {
-                    contents.classes[stored.name] = try ClassDeclarations.decode(stored: text, limits: classLimits)
+                    contents.classes[stored.name] = try ClassDeclarations.decode(stored: text, limits: serviceLimits)
                 }
             } catch {
                 FileHandle.standardError.write(Data("navsim: stored storyboard '\(stored.name)' skipped: \(error)\n".utf8))
             }
         }
-        self.contents = Mutex(contents)
+        contents.generation = previous.generation + 1
+        return contents
+    }
+
+    /// Runs `body` on the contents under the lock, after reloading them from the store if its
+    /// storyboard revision moved since they were loaded (another instance changed storyboards).
+    /// Every use of the contents goes through here.
+    func withContents<T>(_ body: (inout Contents) -> T) -> T {
+        contents.withLock { contents in
+            refresh(&contents)
+            return body(&contents)
+        }
+    }
+
+    /// Reloads `contents` when the store's revision is not theirs. Nothing for a store whose
+    /// revision is nil; the contents as they are when the revision or the rows cannot be read.
+    private func refresh(_ contents: inout Contents) {
+        guard let known = contents.revision, let now = try? store.storyboardRevision(), now != known else { return }
+        guard let rows = try? store.loadStoryboards() else { return }
+        contents = Self.load(rows, limits: serviceLimits, reusing: contents)
+        contents.revision = now
+    }
+
+    /// After this catalog's own storyboard write (inside ``withContents(_:)``, the contents
+    /// already changed to match): the write moved the revision by one, so when the store is at
+    /// `known + 1` the contents agree with it; otherwise another instance wrote too, and the
+    /// revision stays at `known` so that the next use reloads.
+    func wrote(_ contents: inout Contents) {
+        guard let known = contents.revision, let now = try? store.storyboardRevision(), now == known + 1 else { return }
+        contents.revision = now
     }
 
     /// A consistent view of the library for one request.
-    var snapshot: StoryboardSnapshot { contents.withLock { $0.snapshot } }
+    var snapshot: StoryboardSnapshot { withContents { $0.snapshot } }
 
     // MARK: - Core hooks
 
@@ -150,7 +205,7 @@ final class StoryboardCatalog: Sendable {
     /// JSON, or the flow as text, DOT or SVG, as `Accept` asks (docs/pictures.md).
     func get(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         let representation = try pictures.choose(req)
-        let (snapshot, generation) = contents.withLock { ($0.snapshot, $0.generation) }
+        let (snapshot, generation) = withContents { ($0.snapshot, $0.generation) }
         guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
         return try pictures.response(representation, resource: "storyboard \(name)", version: "\(generation)", etag: nil,
                                      json: reply, text: StoryboardPicture.text, dot: StoryboardPicture.dot)
@@ -169,7 +224,7 @@ final class StoryboardCatalog: Sendable {
         } catch {
             throw Self.problem(error)
         }
-        let result: Result<(created: Bool, snapshot: StoryboardSnapshot), Problem> = contents.withLock { contents in
+        let result: Result<(created: Bool, snapshot: StoryboardSnapshot), Problem> = withContents { contents in
             do {
                 try store.putStoryboard(contents.stored(name, xml: req.body))
             } catch {
@@ -178,6 +233,7 @@ final class StoryboardCatalog: Sendable {
             let created = contents.library.insert(storyboard) == nil
             contents.xml[name] = req.body
             contents.generation += 1
+            wrote(&contents)
             return .success((created, contents.snapshot))
         }
         let (created, snapshot) = try result.get()
@@ -187,7 +243,7 @@ final class StoryboardCatalog: Sendable {
     }
 
     func delete(_ name: String) throws(Problem) -> HTTPResponse {
-        let result: Result<Void, Problem> = contents.withLock { contents in
+        let result: Result<Void, Problem> = withContents { contents in
             guard contents.library[name] != nil else { return .failure(Self.unknownStoryboard(name)) }
             do { _ = try store.deleteStoryboard(name) } catch { return .failure(Self.storageFailure(error)) }
             contents.library.remove(named: name)
@@ -195,6 +251,7 @@ final class StoryboardCatalog: Sendable {
             contents.classes[name] = nil
             contents.xml[name] = nil
             contents.generation += 1
+            wrote(&contents)
             return .success(())
         }
         try result.get()
@@ -213,7 +270,7 @@ final class StoryboardCatalog: Sendable {
             body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
         }
         let declarations = try CustomSegueDeclarations.decode(body)
-        let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
+        let result: Result<StoryboardSnapshot, Problem> = withContents { contents in
             guard contents.library[name] != nil, let xml = contents.xml[name] else {
                 return .failure(Self.unknownStoryboard(name))
             }
@@ -224,6 +281,7 @@ final class StoryboardCatalog: Sendable {
             }
             contents.declarations[name] = declarations
             contents.generation += 1
+            wrote(&contents)
             return .success(contents.snapshot)
         }
         guard let reply = try result.get().reply(for: name) else { throw Self.unknownStoryboard(name) }
@@ -243,7 +301,7 @@ final class StoryboardCatalog: Sendable {
             body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
         }
         let classes = try ClassDeclarations.decode(body, limits: serviceLimits)
-        let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
+        let result: Result<StoryboardSnapshot, Problem> = withContents { contents in
             guard contents.library[name] != nil, let xml = contents.xml[name] else {
                 return .failure(Self.unknownStoryboard(name))
             }
@@ -254,6 +312,7 @@ final class StoryboardCatalog: Sendable {
             }
             contents.classes[name] = classes
             contents.generation += 1
+            wrote(&contents)
             return .success(contents.snapshot)
         }
         guard let reply = try result.get().reply(for: name) else { throw Self.unknownStoryboard(name) }

@@ -24,7 +24,7 @@ extension StoryboardCatalog {
             throw Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
                           detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own.")
         }
-        let result: Result<StoryboardSnapshot, Problem> = contents.withLock { contents in
+        let result: Result<StoryboardSnapshot, Problem> = withContents { contents in
             guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
             guard contents.library[into] == nil else {
                 return .failure(Problem.conflict("storyboard-exists",
@@ -59,6 +59,8 @@ extension StoryboardCatalog {
             contents.library.insert(extracted)
             contents.xml[name] = refactored.original
             contents.xml[into] = refactored.extracted
+            contents.generation += 1
+            wrote(&contents)
             return .success(contents.snapshot)
         }
         let snapshot = try result.get()
