@@ -7,22 +7,60 @@ import NavigationCore
 /// entry keeps what it changed (plus a full checkpoint every `SessionHistory.checkpointInterval`
 /// entries) so any version can be rebuilt as it was, and the commands so it can also be replayed
 /// with the current rules (docs/history.md). The JSON is
-/// the persistence format's (`Storage/StoredFormat.swift`), never the core's types themselves;
-/// each row records its format version and is read by that version's decoder.
+/// the persistence format's (`Storage/StoredFormat.swift`), never the core's types themselves,
+/// written and read by its codec (`Storage/StoredCodec.swift`); each row records its format
+/// version and is read by that version's decoder.
 enum Persistence {
-    static func encoder() -> JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return e
-    }
-
+    /// `value` as a stored row's JSON text (``StoredCodec``).
     static func text<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try encoder().encode(value), as: UTF8.self)
+        try StoredCodec.text(value)
     }
 
-    /// `[]`, or the ids as a JSON array, as ``encoder()`` writes `[String]`.
-    static func text(_ ids: [String]) throws -> String {
-        ids.isEmpty ? "[]" : String(decoding: try encoder().encode(ids), as: UTF8.self)
+    /// `[]`, or the ids as a JSON array.
+    static func text(_ ids: [String]) -> String {
+        if ids.isEmpty { return "[]" }
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (i, id) in ids.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(id, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `date` as rows store times (`created_at`, `history.at`): ISO 8601 in UTC with
+    /// milliseconds, `2026-12-01T10:17:42.152Z`, the form Foundation's `.iso8601` format style
+    /// wrote before, built from the civil calendar directly (that style cost several µs a write).
+    static func timestamp(_ date: Date = Date()) -> String {
+        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let (days, msOfDay) = ms.quotientAndRemainder(dividingBy: 86_400_000)
+        let (d, m) = msOfDay < 0 ? (days - 1, msOfDay + 86_400_000) : (days, msOfDay)
+        // Days since 1970-01-01 to year, month, day (proleptic Gregorian; H. Hinnant's algorithm).
+        let z = d + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        func digits(_ v: Int64, _ width: Int) {
+            var buffer = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+            var rest = v
+            for i in stride(from: width - 1, through: 0, by: -1) {
+                buffer[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            out.append(contentsOf: buffer)
+        }
+        digits(year, 4); out.append(UInt8(ascii: "-")); digits(month, 2); out.append(UInt8(ascii: "-")); digits(day, 2)
+        out.append(UInt8(ascii: "T")); digits(m / 3_600_000, 2); out.append(UInt8(ascii: ":"))
+        digits(m / 60_000 % 60, 2); out.append(UInt8(ascii: ":")); digits(m / 1000 % 60, 2)
+        out.append(UInt8(ascii: ".")); digits(m % 1000, 3); out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The session row's `state`: the session without its controllers.
@@ -79,7 +117,7 @@ enum Persistence {
     /// ``Navigator/TurnResult/changedControllers``, never a comparison of every controller),
     /// the new version and the history entry. Each changed controller is converted and encoded
     /// once; its text serves both its row and the entry's change-set, which is spliced from
-    /// those texts (the same bytes `JSONEncoder` writes for a ``StoredChange``).
+    /// those texts (JSON that reads back as the ``StoredChange`` it stands for).
     /// - Parameters:
     ///   - old: the state the turn ran on (the session's applied head); `shell` its row state, if known.
     /// - Returns: the commit and the new version's row state, for the next commit.
@@ -101,7 +139,7 @@ enum Persistence {
         let before = try shell ?? Shell(old)
         let afterStored = StoredSessionState(newState, withControllers: false)
         let after = afterStored == before.stored ? before : Shell(stored: afterStored, text: try text(afterStored))
-        let change = changeText(upserts: upserts, removed: try text(deleted),
+        let change = changeText(upserts: upserts, removed: text(deleted),
                                 shell: afterStored == before.stored ? nil : after.text)
         let checkpoint = SessionHistory.keepsCheckpoint(version)
             ? try text(StoredSessionState(newState, withControllers: true)) : nil
@@ -115,9 +153,8 @@ enum Persistence {
         return (commit, after)
     }
 
-    /// A ``StoredChange``'s text from texts already encoded: keys in sorted order
-    /// (`controllers`, `removed`, `shell`), as ``encoder()`` writes them, so
-    /// `decode(StoredChange.self, …)` reads it back as the value it stands for.
+    /// A ``StoredChange``'s text from texts already encoded (`controllers`, `removed`, `shell`),
+    /// so `decode(StoredChange.self, …)` reads it back as the value it stands for.
     static func changeText(upserts: [ControllerRow], removed: String, shell: String?) -> String {
         var out = #"{"controllers":["#
         out.reserveCapacity(upserts.reduce(64 + removed.utf8.count + (shell?.utf8.count ?? 0)) { $0 + $1.body.utf8.count + 1 })
@@ -139,7 +176,22 @@ enum Persistence {
     /// so far; a later one adds its case here, decoding into its own stored types.
     static func decode<T: Decodable>(_ type: T.Type, _ text: String, format: Int) throws -> T {
         switch format {
-        case 1: return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        case 1: return try StoredCodec.decode(T.self, from: text)
+        default: throw StoredFormatError.unsupportedFormat(format)
+        }
+    }
+
+    /// A stored row's text parsed once, to read several of its members with
+    /// ``decode(_:_:format:)-(_,JSON,_)``; checks the format as ``decode(_:_:format:)`` does.
+    static func parse(_ text: String, format: Int) throws -> JSON {
+        guard StoredFormat.readable.contains(format) else { throw StoredFormatError.unsupportedFormat(format) }
+        return try JSON.parse(Array(text.utf8), maxDepth: StoredCodec.maxDepth)
+    }
+
+    /// Reads part of a row parsed by ``parse(_:format:)`` as a `T`.
+    static func decode<T: Decodable>(_ type: T.Type, _ json: JSON, format: Int) throws -> T {
+        switch format {
+        case 1: return try StoredCodec.decode(T.self, from: json)
         default: throw StoredFormatError.unsupportedFormat(format)
         }
     }

@@ -175,9 +175,7 @@ public final class NavSimService: Sendable {
         ])),
     ])
 
-    static func now() -> String {
-        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-    }
+    static func now() -> String { Persistence.timestamp() }
 
     // MARK: - Routing
 

@@ -25,11 +25,6 @@ struct StoredChange: Codable, Equatable {
     var removed: [String]
 }
 
-/// A ``StoredChange`` read for its shell alone (the other members are skipped).
-private struct ShellOnly: Decodable {
-    var shell: StoredSessionState?
-}
-
 /// A ``StoredChange`` read without its shell.
 private struct ControllersOnly: Decodable {
     var controllers: [StoredController]
@@ -124,18 +119,20 @@ enum SessionHistory {
         var touched = Set<String>()
         let rows = after.filter { $0.version <= version }
         guard (rows.last?.version ?? first) == version, rows.allSatisfy({ $0.changes != nil }) else { return nil }
-        // A shell replaces the whole shell, so only the last one counts: decoding every entry's
-        // (its `order` lists every controller) was most of a late version's cost.
-        for row in rows.reversed() {
-            if let shell = try Persistence.decode(ShellOnly.self, row.changes ?? "", format: row.format).shell {
-                var next = try shell.domain()
+        // Each change-set is parsed once. A shell replaces the whole shell, so only the last one
+        // counts: decoding every entry's (its `order` lists every controller) was most of a late
+        // version's cost.
+        let parsed = try rows.map { try Persistence.parse($0.changes ?? "", format: $0.format) }
+        for (row, change) in zip(rows, parsed).reversed() {
+            if let shell = change["shell"], !shell.isNull {
+                var next = try Persistence.decode(StoredSessionState.self, shell, format: row.format).domain()
                 swap(&next.controllers, &state.controllers)
                 state = next
                 break
             }
         }
-        for row in rows {
-            let change = try Persistence.decode(ControllersOnly.self, row.changes ?? "", format: row.format)
+        for (row, json) in zip(rows, parsed) {
+            let change = try Persistence.decode(ControllersOnly.self, json, format: row.format)
             for id in change.removed { state.controllers[id] = nil }
             for c in change.controllers {
                 let controller = try c.domain()

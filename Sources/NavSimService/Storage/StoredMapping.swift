@@ -107,7 +107,7 @@ extension StoredController {
             moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
             viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
             segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil),
-            configuration: StoredConfiguration(values: c.configuration, present: Set(ControllerConfiguration.fields.map(\.name))))
+            configuration: StoredConfiguration(values: c.configuration, present: StoredConfiguration.everyField))
     }
 
     /// A property the row lacks (added after it was written) keeps the kind's default.
