@@ -291,9 +291,15 @@ extension JSON {
             i += 1 // opening quote
             // Most strings have no escape: made straight from the input bytes (no buffer).
             let start = i
-            while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+            var high: UInt8 = 0  // any byte >= 0x80 sets the top bit: the text is not plain ASCII
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
+                high |= bytes[i]
+                i += 1
+            }
             if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
-                guard let s = String(validating: bytes[start..<i], as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+                let end = i
+                let s = bytes.withUnsafeBufferPointer { UTF8Text.make(UnsafeBufferPointer(rebasing: $0[start..<end]), ascii: high < 0x80) }
+                guard let s else { throw fail("invalid UTF-8 in string") }
                 i += 1
                 return s
             }
@@ -333,9 +339,28 @@ extension JSON {
                 default: throw fail("invalid escape")
                 }
             }
-            guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+            guard let s = out.withUnsafeBufferPointer({ UTF8Text.make($0, ascii: false) }) else { throw fail("invalid UTF-8 in string") }
             return s
         }
+    }
+}
+
+/// Strings from UTF-8 bytes that must be valid, without the standard library's generic
+/// `String(validating:as:)`: across the module boundary it runs unspecialized, and a profile of a
+/// 1 MiB array of 200,000 short strings spent about a third of its time in generic-metadata
+/// lookups (`swift_getGenericMetadata`, `swift_getAssociatedTypeWitness`) under it (issue 11,
+/// `scripts/hostile.py` item 1). `String(decoding:as:)` on a buffer of bytes is the standard
+/// library's concrete fast path; it repairs invalid sequences with U+FFFD, so text that it did
+/// not keep byte for byte was not valid UTF-8.
+enum UTF8Text {
+    /// `bytes` as a String, or nil when they are not valid UTF-8 (RFC 3629). `ascii`: the caller
+    /// has seen that every byte is below 0x80, which is valid UTF-8 as it stands.
+    static func make(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+        let s = String(decoding: bytes, as: UTF8.self)
+        if ascii { return s }
+        var copy = s
+        let same = copy.withUTF8 { $0.elementsEqual(bytes) }
+        return same ? s : nil
     }
 }
 
