@@ -35,7 +35,18 @@ public struct HTTPRequest: Sendable {
     /// `/v1/x/a%2Fb` is `["v1", "x", "a/b"]`. Empty segments are left out (`//a/` is `["a"]`).
     /// A malformed escape stays as written; bytes that are not UTF-8 become U+FFFD.
     public var pathSegments: [String] {
-        path.utf8.split(separator: UInt8(ascii: "/")).map { percentDecoded($0) }
+        var path = path
+        return path.withUTF8 { bytes in
+            // One pass over the bytes, one array (a request path has few segments).
+            var segments: [String] = []
+            segments.reserveCapacity(6)
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+                if end > start { segments.append(percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<end]))) }
+                start = end + 1
+            }
+            return segments
+        }
     }
 
     /// The media type of the body: `Content-Type` without parameters, trimmed and lower-cased

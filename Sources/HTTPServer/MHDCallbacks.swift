@@ -275,7 +275,7 @@ private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _
         method: cString(method),
         path: cString(url),
         query: queryParameters(connection),
-        headers: HTTPHeaders(values(connection, .HEADER_KIND)),
+        headers: HTTPHeaders(values(connection, .HEADER_KIND, expected: 8)),
         body: body,
         bodyTooLarge: tooLarge,
         bodyLimit: limit)
@@ -333,7 +333,9 @@ private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ repl
     defer { MHD_destroy_response(response) }
     for (name, value) in reply.headers.pairs {
         // Refused fields (CR/LF inside, Content-Length, ...) are dropped, not fatal.
-        _ = MHD_add_response_header(response, name, value)
+        // `withCString`, not the implicit String-to-pointer conversion: that one copies a small
+        // string into a fresh heap array (`utf8CString`), two allocations per field (issue 11).
+        _ = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
     }
     if close || context.closing.load(ordering: .acquiring) {
         _ = MHD_add_response_header(response, "Connection", "close")
@@ -370,9 +372,17 @@ private let releaseResponseBytes: MHD_ContentReaderFreeCallback = { cls in
     Unmanaged<ResponseBytes>.fromOpaque(cls).release()
 }
 
-/// The first value of a request header field, or `nil`.
-private func header(_ connection: OpaquePointer, _ name: String) -> String? {
-    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map(cString)
+/// The first value of a request header field, or `nil`. The name is a literal, handed to C as
+/// it is (no conversion of a String per lookup).
+private func header(_ connection: OpaquePointer, _ name: StaticString) -> String? {
+    lookup(connection, name).map(cString)
+}
+
+/// `MHD_lookup_connection_value` for a literal field name.
+private func lookup(_ connection: OpaquePointer, _ name: StaticString) -> UnsafePointer<CChar>? {
+    name.withUTF8Buffer { utf8 in
+        utf8.withMemoryRebound(to: CChar.self) { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
+    }
 }
 
 private func cString(_ pointer: UnsafePointer<CChar>) -> String {
@@ -381,7 +391,7 @@ private func cString(_ pointer: UnsafePointer<CChar>) -> String {
 
 /// `Content-Length` as a byte count (saturating); `nil` when absent or not a number.
 private func contentLength(_ connection: OpaquePointer) -> Int? {
-    guard let raw = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
+    guard let raw = lookup(connection, "Content-Length") else { return nil }
     var value = 0
     var digits = 0
     for byte in UnsafeRawBufferPointer(start: raw, count: strlen(raw)) {
@@ -398,16 +408,18 @@ private func contentLength(_ connection: OpaquePointer) -> Int? {
 /// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here.
 private func queryParameters(_ connection: OpaquePointer) -> [String: String] {
     var query: [String: String] = [:]
-    for (name, value) in values(connection, .GET_ARGUMENT_KIND) {
+    for (name, value) in values(connection, .GET_ARGUMENT_KIND, expected: 0) {
         query[percentDecoded(name.utf8)] = percentDecoded(value.utf8)
     }
     return query
 }
 
 /// Every `(key, value)` of one kind, read with explicit lengths so embedded NULs and invalid
-/// UTF-8 cannot trap (invalid bytes become U+FFFD). Missing values read as `""`.
-private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
+/// UTF-8 cannot trap (invalid bytes become U+FFFD). Missing values read as `""`. `expected`:
+/// the room to allocate at once (a request's usual header count), so appends do not regrow.
+private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, expected: Int) -> [(String, String)] {
     var pairs: [(String, String)] = []
+    if expected > 0 { pairs.reserveCapacity(expected) }
     withUnsafeMutablePointer(to: &pairs) { pointer in
         _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
             guard let cls, let key else { return .YES }

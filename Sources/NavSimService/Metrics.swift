@@ -14,12 +14,31 @@ final class HistogramFamily: Sendable {
     /// Upper bounds of the buckets, ascending, in the metric's unit; `+Inf` is implied.
     let bounds: [Double]
     private let boundLabels: [String]
-    private let series = Mutex<[String: Series]>([:])
+    private let state = Mutex(State())
 
     private struct Series {
+        /// The rendered label set, e.g. `method="GET",route="/"`; empty for none.
+        let labels: String
         var buckets: [Int]
         var sum = 0.0
         var count = 0
+    }
+
+    /// The series in the order they were first seen, found by their label text or by a
+    /// caller's interned ``SeriesKey``.
+    private struct State {
+        var series: [Series] = []
+        var byLabels: [String: Int] = [:]
+        var byKey: [SeriesKey: Int] = [:]
+    }
+
+    /// A caller's compact name for one label set (for the request histogram: the route's index
+    /// in the router, HEAD or not, and the status), so a request observes without rendering or
+    /// hashing label text (issue 11: `/healthz` and `GET` allocation-light). Two keys must not
+    /// stand for different label sets.
+    struct SeriesKey: Hashable, Sendable {
+        var a: Int
+        var b: Int
     }
 
     init(name: String, help: String, bounds: [Double]) {
@@ -35,16 +54,42 @@ final class HistogramFamily: Sendable {
     /// Records `value` in the series named by `labels`, already rendered (`method="GET",route="/"`;
     /// empty for none).
     func observe(_ value: Double, labels: String = "") {
-        var index = bounds.count
-        for (i, bound) in bounds.enumerated() where value <= bound {
-            index = i
-            break
-        }
-        let width = bounds.count + 1
-        series.withLock { all in
+        let index = bucket(value)
+        state.withLock { state in
             // One hash of the label set per observation, not one per field.
-            Self.record(&all[labels, default: Series(buckets: Array(repeating: 0, count: width))], index, value)
+            let at = state.byLabels[labels] ?? Self.add(labels, to: &state, width: bounds.count + 1)
+            Self.record(&state.series[at], index, value)
         }
+    }
+
+    /// Records `value` in the series `key` stands for; `labels` renders that series' label set
+    /// the first time the key is seen (the exposition is the same as from ``observe(_:labels:)``
+    /// with that text).
+    func observe(_ value: Double, key: SeriesKey, labels: () -> String) {
+        let index = bucket(value)
+        state.withLock { state in
+            let at: Int
+            if let known = state.byKey[key] {
+                at = known
+            } else {
+                let text = labels()
+                at = state.byLabels[text] ?? Self.add(text, to: &state, width: bounds.count + 1)
+                state.byKey[key] = at
+            }
+            Self.record(&state.series[at], index, value)
+        }
+    }
+
+    /// The index of the first bucket whose bound is at least `value`; `bounds.count` for `+Inf`.
+    private func bucket(_ value: Double) -> Int {
+        for (i, bound) in bounds.enumerated() where value <= bound { return i }
+        return bounds.count
+    }
+
+    private static func add(_ labels: String, to state: inout State, width: Int) -> Int {
+        state.series.append(Series(labels: labels, buckets: Array(repeating: 0, count: width)))
+        state.byLabels[labels] = state.series.count - 1
+        return state.series.count - 1
     }
 
     private static func record(_ series: inout Series, _ index: Int, _ value: Double) {
@@ -55,10 +100,10 @@ final class HistogramFamily: Sendable {
 
     /// `# HELP`, `# TYPE … histogram` and every series' lines, label sets in sorted order.
     func write(into out: inout String) {
-        let snapshot = series.withLock { $0 }
+        let snapshot = state.withLock { $0.series }
         out += "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
-        for labels in snapshot.keys.sorted() {
-            guard let s = snapshot[labels] else { continue }
+        for s in snapshot.sorted(by: { $0.labels < $1.labels }) {
+            let labels = s.labels
             let prefix = labels.isEmpty ? "" : labels + ","
             var cumulative = 0
             for (i, count) in s.buckets.enumerated() {

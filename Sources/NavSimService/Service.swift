@@ -94,31 +94,39 @@ public final class NavSimService: Sendable {
     public func serve(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
         let started = ContinuousClock.now
-        var labels = #"method="other",route="unmatched""#
+        var matched: Route<NavSimService>?
         let response: HTTPResponse
         if let refusal = screen(request) {
             response = refusal
         } else {
             do {
                 // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
-                response = try route(request) { route in
-                    labels = route.method == request.method ? route.metricLabels
-                        : "method=\(HistogramFamily.quoted(request.method)),route=\(HistogramFamily.quoted(route.template.description))"
-                }
+                response = try route(request) { matched = $0 }
             } catch {
                 if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
                 response = Self.problem(error)
             }
         }
         // Labels from bounded sets only: a registered template and its method, or "unmatched".
-        if let deferred = response.deferred {
-            deferred.finishing { [histograms, labels] reply in
-                histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
-                                                   labels: labels + ",status=\"\(reply.status)\"")
+        // The series is named by (route, HEAD or not, status); its label text is rendered once.
+        let found = matched
+        let head = found.map { $0.method != request.method } ?? false
+        let route = found.map { $0.index * 2 + (head ? 1 : 0) } ?? -1
+        let durations = histograms.requestDuration
+        let method = request.method
+        @Sendable func observe(_ status: Int) {
+            durations.observe(ServiceMetrics.seconds(ContinuousClock.now - started), key: .init(a: route, b: status)) {
+                let labels = found.map { route in
+                    head ? "method=\(HistogramFamily.quoted(method)),route=\(HistogramFamily.quoted(route.template.description))"
+                        : route.metricLabels
+                } ?? #"method="other",route="unmatched""#
+                return labels + ",status=\"\(status)\""
             }
+        }
+        if let deferred = response.deferred {
+            deferred.finishing { reply in observe(reply.status) }
         } else {
-            histograms.requestDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started),
-                                               labels: labels + ",status=\"\(response.status)\"")
+            observe(response.status)
         }
         return response
     }
@@ -148,11 +156,14 @@ public final class NavSimService: Sendable {
 
     /// A JSON reply from bytes already encoded; `etag` is the quoted tag (`"3"`).
     static func json(_ status: Int, bytes: [UInt8], etag: String?, location: String? = nil, vary: String? = nil) -> HTTPResponse {
-        var headers = HTTPHeaders([("Content-Type", "application/json")])
-        if let etag { headers.add("ETag", etag) }
-        if let location { headers.add("Location", location) }
-        if let vary { headers.add("Vary", vary) }
-        return HTTPResponse(status: status, headers: headers, body: bytes)
+        // Room for every field here and the request log's `X-Request-Id`: one allocation.
+        var pairs: [(String, String)] = []
+        pairs.reserveCapacity(5)
+        pairs.append(("Content-Type", "application/json"))
+        if let etag { pairs.append(("ETag", etag)) }
+        if let location { pairs.append(("Location", location)) }
+        if let vary { pairs.append(("Vary", vary)) }
+        return HTTPResponse(status: status, headers: HTTPHeaders(pairs), body: bytes)
     }
 
     /// `GET /healthz`'s reply, built once: nothing in it changes (issue 11: no per-request work
@@ -452,9 +463,10 @@ public final class NavSimService: Sendable {
     func withSessionMutating<T>(_ sid: String, _ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let result: Result<T, Problem> = box.withLock { slot in
-            guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
-            defer { slot = live }
-            do throws(Problem) { return .success(try body(&live)) } catch { return .failure(error) }
+            // In place: a copy would hold a second reference to every buffer of the session while
+            // `body` runs, so its first write to one would copy it.
+            guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
+            do throws(Problem) { return .success(try body(&slot!)) } catch { return .failure(error) }
         }
         return try result.get()
     }
@@ -487,7 +499,10 @@ public final class NavSimService: Sendable {
         default: throw Problem.invalidField("replay", "replay is true or false.")
         }
         // The current version's JSON is served from its cached bytes, under the session's lock.
-        let current: (snapshot: LiveSession, reply: HTTPResponse?) = try withSessionMutating(sid) { live throws(Problem) in
+        // Only a read that goes on past the lock takes a copy of the session (issue 11: the cached
+        // reply costs no copy of the session's fields).
+        enum Current { case reply(HTTPResponse), snapshot(LiveSession) }
+        let current: Current = try withSessionMutating(sid) { live throws(Problem) in
             if let n = requested, n > live.version {
                 throw Problem(status: 404, slug: "unknown-version", title: "Unknown version",
                               detail: "Session '\(sid)' has versions 0…\(live.version).")
@@ -495,14 +510,17 @@ public final class NavSimService: Sendable {
             let version = requested ?? live.version
             // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it.
             if !replaying, let notModified = try Self.notModified(req, etag: representation.entityTag(version), vary: "Accept") {
-                return (live, notModified)
+                return .reply(notModified)
             }
-            guard representation == .json, version == live.version, !replaying else { return (live, nil) }
+            guard representation == .json, version == live.version, !replaying else { return .snapshot(live) }
             let encoded = live.encoding(in: sessions)
-            return (live, Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept"))
+            return .reply(Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept"))
         }
-        if let reply = current.reply { return reply }
-        let snapshot = current.snapshot
+        let snapshot: LiveSession
+        switch current {
+        case let .reply(reply): return reply
+        case let .snapshot(live): snapshot = live
+        }
         let version = requested ?? snapshot.version
         // A past version's JSON: from its checkpoint's kept pieces (SessionHistory.past).
         var past: (state: SessionState, encoded: EncodedSession)?
@@ -624,9 +642,11 @@ public final class NavSimService: Sendable {
     /// `etag` under weak comparison (`W/"3"` matches `"3"`); nil when absent or not matching.
     /// A value that is not `*` or a list of entity tags is 400 `invalid-header`, as for `If-Match`.
     /// The 304 carries the `ETag` (and `Vary`) a 200 would (RFC 9110 §15.4.5) and no content.
-    static func notModified(_ req: HTTPRequest, etag: String, vary: String? = nil) throws(Problem) -> HTTPResponse? {
+    /// `etag` is built only when the request has the field.
+    static func notModified(_ req: HTTPRequest, etag makeTag: @autoclosure () -> String, vary: String? = nil) throws(Problem) -> HTTPResponse? {
         let lines = req.headers.values(for: "If-None-Match")
         guard !lines.isEmpty else { return nil }
+        let etag = makeTag()
         let header = lines.joined(separator: ", ")
         guard let tags = EntityTags(ifMatch: header) else {
             throw Problem.invalidHeader("If-None-Match", "If-None-Match is * or a list of entity tags such as \"3\"; got \(header).")

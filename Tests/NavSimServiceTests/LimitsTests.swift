@@ -98,6 +98,26 @@ struct JSONParsingTests {
         #expect(throws: JSONParseError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
     }
 
+    /// The parser makes strings without `String(validating:)` (``UTF8Text``); it still refuses
+    /// every kind of invalid UTF-8, with and without an escape in the string, and keeps valid
+    /// multi-byte text byte for byte.
+    @Test func stringsAreValidUTF8OrRefused() throws {
+        let invalid: [[UInt8]] = [
+            [0xFF], [0xC0, 0xAF],  // not a lead byte; an overlong "/"
+            [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80],  // overlong; a UTF-16 surrogate
+            [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],  // past U+10FFFF; cut short
+            [0x61, 0x80],  // a lone continuation byte after ASCII
+        ]
+        for bytes in invalid {
+            #expect(throws: JSONParseError.self, "\(bytes)") { try JSON.parse([0x22] + bytes + [0x22]) }
+            #expect(throws: JSONParseError.self, "\(bytes), escaped") { try JSON.parse([0x22, 0x5C, 0x6E] + bytes + [0x22]) }
+        }
+        let valid = "é€😀 ﬁ \u{10FFFF}"
+        #expect(try JSON.parse(Array("\"\(valid)\"".utf8)) == .string(valid))
+        #expect(try JSON.parse(Array("\"\\n\(valid)\"".utf8)) == .string("\n" + valid))
+        #expect(try JSON.parse(Array(#""plain ascii""#.utf8)) == .string("plain ascii"))
+    }
+
     @Test func depthIsStillLimited() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         #expect(throws: JSONParseError.self) { try JSON.parse(Array(deep.utf8)) }

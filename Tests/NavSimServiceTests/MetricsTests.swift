@@ -102,6 +102,54 @@ import Testing
         }
     }
 
+    /// A series named by a ``HistogramFamily/SeriesKey`` is the one its label text names: the
+    /// text is rendered once, and observations by key or by text add up in one series.
+    @Test func keyedSeriesAreTheSeriesOfTheirLabels() {
+        let family = HistogramFamily(name: "x_seconds", help: "h", bounds: [1])
+        var rendered = 0
+        for value in [0.5, 3] {
+            family.observe(value, key: .init(a: 1, b: 200)) {
+                rendered += 1
+                return #"route="/",status="200""#
+            }
+        }
+        family.observe(0.25, labels: #"route="/",status="200""#)
+        family.observe(0.5, key: .init(a: 0, b: 200)) { #"route="/a",status="200""# }
+        #expect(rendered == 1)
+        var out = ""
+        family.write(into: &out)
+        #expect(out == """
+            # HELP x_seconds h
+            # TYPE x_seconds histogram
+            x_seconds_bucket{route="/",status="200",le="1"} 2
+            x_seconds_bucket{route="/",status="200",le="+Inf"} 3
+            x_seconds_sum{route="/",status="200"} 3.75
+            x_seconds_count{route="/",status="200"} 3
+            x_seconds_bucket{route="/a",status="200",le="1"} 1
+            x_seconds_bucket{route="/a",status="200",le="+Inf"} 1
+            x_seconds_sum{route="/a",status="200"} 0.5
+            x_seconds_count{route="/a",status="200"} 1
+
+            """)
+    }
+
+    /// HEAD runs the GET handler but is its own series; each status is its own series.
+    @Test func headAndStatusesAreSeriesOfTheirOwn() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        #expect(h.send("HEAD", "/v1/sessions/s").status == 200)
+        #expect(h.send("GET", "/v1/sessions/s").status == 200)
+        #expect(h.send("HEAD", "/v1/sessions/zz").status == 404)
+        #expect(h.send("HEAD", "/healthz").status == 200)
+        let text = h.ok("GET", "/metrics").text
+        for labels in [#"method="HEAD",route="/v1/sessions/{sid}",status="200""#,
+                       #"method="GET",route="/v1/sessions/{sid}",status="200""#,
+                       #"method="HEAD",route="/v1/sessions/{sid}",status="404""#,
+                       #"method="HEAD",route="/healthz",status="200""#] {
+            #expect(text.contains("navsim_http_request_duration_seconds_count{\(labels)} 1\n"), "\(labels)")
+        }
+    }
+
     @Test func labelValuesAreEscaped() {
         #expect(HistogramFamily.quoted(#"a"b\c"#) == #""a\"b\\c""#)
         let family = HistogramFamily(name: "x_seconds", help: "h", bounds: [1, 2])

@@ -37,7 +37,7 @@ import Testing
     }
 
     static func render(_ p: PathParameters) -> String {
-        p.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        p.values.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
     }
 
     /// Raw request paths (escapes as sent) built from every template: each parameter filled with

@@ -4,10 +4,12 @@
  *   raw_mhd PORT HEALTHZ_FILE SESSION_FILE
  *
  * Same daemon flags, pool and connection options as navsim's HTTPServer defaults
- * (AUTO_INTERNAL_THREAD | ITC | ERROR_LOG, 8 pool threads, 64 KiB per connection, 30 s idle
- * timeout), loopback only. `GET /healthz` answers HEALTHZ_FILE's bytes, any other GET the
- * bytes of SESSION_FILE (what navsim answered for the session), each with the same headers navsim
- * sends. Like navsim, each reply is created per request with MHD_RESPMEM_MUST_COPY.
+ * (AUTO_INTERNAL_THREAD | ITC | ERROR_LOG | ALLOW_SUSPEND_RESUME, 8 pool threads, 64 KiB per
+ * connection, 30 s idle timeout), loopback only. `GET /healthz` answers HEALTHZ_FILE's bytes,
+ * any other GET the bytes of SESSION_FILE (what navsim answered for the session), each with the
+ * same headers navsim sends. A reply is created per request, as navsim does, from the loaded bytes
+ * without a copy (MHD_RESPMEM_PERSISTENT; navsim lends its cached bytes the same way, through a
+ * free callback), so the anchor does no work navsim skips.
  * Runs until SIGTERM/SIGINT.
  */
 #include <microhttpd.h>
@@ -52,7 +54,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
   *upload_data_size = 0;
   int is_health = strcmp(url, "/healthz") == 0;
   struct body *b = is_health ? &healthz : &session;
-  struct MHD_Response *r = MHD_create_response_from_buffer(b->size, b->bytes, MHD_RESPMEM_MUST_COPY);
+  struct MHD_Response *r = MHD_create_response_from_buffer(b->size, b->bytes, MHD_RESPMEM_PERSISTENT);
   if (!r) return MHD_NO;
   MHD_add_response_header(r, "Content-Type", "application/json");
   if (!is_health) {
@@ -79,7 +81,8 @@ int main(int argc, char **argv) {
   address.sin_port = htons((uint16_t) atoi(argv[1]));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   struct MHD_Daemon *d = MHD_start_daemon(
-      MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, (uint16_t) atoi(argv[1]),
+      MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME,
+      (uint16_t) atoi(argv[1]),
       NULL, NULL, answer, NULL,
       MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
       MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) 8,

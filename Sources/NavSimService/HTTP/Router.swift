@@ -11,38 +11,41 @@ struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     let segments: [Segment]
     /// The template as written (`/` for the root).
     let description: String
+    /// How many segments are literal: of two templates matching one path, the more literal wins.
+    let literalCount: Int
 
     init(_ template: String) {
         description = template
         segments = template.split(separator: "/").map { s in
             s.hasPrefix("{") && s.hasSuffix("}") ? .parameter(String(s.dropFirst().dropLast())) : .literal(String(s))
         }
+        literalCount = segments.count { if case .literal = $0 { true } else { false } }
     }
-
-    /// How many segments are literal: of two templates matching one path, the more literal wins.
-    var literalCount: Int { segments.count { if case .literal = $0 { true } else { false } } }
 
     /// The parameters when `path` (already split, then percent-decoded: ``HTTPRequest/pathSegments``)
     /// fits this template segment for segment; nil otherwise.
     func match(_ path: [String]) -> PathParameters? {
         guard path.count == segments.count else { return nil }
-        var values: [String: String] = [:]
+        var values: [(String, String)] = []
         for (segment, value) in zip(segments, path) {
             switch segment {
             case let .literal(text): if text != value { return nil }
-            case let .parameter(name): values[name] = value
+            case let .parameter(name):
+                if values.isEmpty { values.reserveCapacity(segments.count - literalCount) }
+                values.append((name, value))
             }
         }
         return PathParameters(values: values)
     }
 }
 
-/// The values of a matched template's `{name}` parameters, decoded.
+/// The values of a matched template's `{name}` parameters, decoded, in the template's order:
+/// at most a few, so a scan (no hashing, one allocation) finds one.
 struct PathParameters: Sendable {
-    var values: [String: String]
+    var values: [(String, String)]
     /// The value of `{name}`; a name the template does not have is a programming error caught by
     /// the route tests, and reads as `""` rather than trapping.
-    subscript(_ name: String) -> String { values[name] ?? "" }
+    subscript(_ name: String) -> String { values.first { $0.0 == name }?.1 ?? "" }
 }
 
 /// One registered route: a method on a path template, its handler, and its attributes.
@@ -57,6 +60,9 @@ struct Route<Context: Sendable>: Sendable {
     /// `method="…",route="…"`: the route's labels in the request-duration histogram, quoted once
     /// here rather than per request.
     let metricLabels: String
+    /// The route's position in its ``Router``'s table (set by the router; -1 before): the
+    /// request-duration histogram names the route's series by it instead of by label text.
+    fileprivate(set) var index = -1
 
     init(_ method: String, _ template: String, requiresToken: Bool = true, _ handler: @escaping Handler) {
         self.method = method
@@ -93,7 +99,11 @@ struct Router<Context: Sendable>: Sendable {
     }
 
     init(_ routes: [Route<Context>]) {
-        self.routes = routes
+        self.routes = routes.enumerated().map { index, route in
+            var route = route
+            route.index = index
+            return route
+        }
         var nodes = [Node()]
         for (index, route) in routes.enumerated() {
             var at = 0
@@ -144,19 +154,37 @@ struct Router<Context: Sendable>: Sendable {
     }
 
     /// The route for `method` on `path` (split, then decoded), or why there is none.
+    ///
+    /// The tree is walked without collecting the matches: the best route for the method is kept
+    /// as it is found, and `Allow` is built only for a 405 (issue 11: no allocation on a `GET`
+    /// beyond the parameters). The answer is that of ``matching(_:)`` in registration order.
     func resolve(method: String, path: [String]) -> Resolution {
         let lookup = method == "HEAD" ? "GET" : method
-        var allow: [String] = []
-        var best: Route<Context>?
-        for index in matching(path) {
-            let route = routes[index]
-            if !allow.contains(route.method) { allow.append(route.method) }
-            if route.method == lookup, best.map({ route.template.literalCount > $0.template.literalCount }) ?? true {
-                best = route
+        var best = -1
+        var any = false
+        func walk(_ node: Int, _ depth: Int) {
+            guard depth < path.count else {
+                for index in nodes[node].endings {
+                    any = true
+                    let route = routes[index]
+                    guard route.method == lookup else { continue }
+                    // More literal segments win; on a tie, the earlier registration.
+                    if best < 0 || route.template.literalCount > routes[best].template.literalCount
+                        || (route.template.literalCount == routes[best].template.literalCount && index < best) {
+                        best = index
+                    }
+                }
+                return
             }
+            if let literal = nodes[node].literals[path[depth]] { walk(literal, depth + 1) }
+            if let parameter = nodes[node].parameter { walk(parameter, depth + 1) }
         }
-        if let best, let parameters = best.template.match(path) { return .route(best, parameters) }
-        return allow.isEmpty ? .notFound : .methodNotAllowed(allow: allow)
+        walk(0, 0)
+        if best >= 0, let parameters = routes[best].template.match(path) { return .route(routes[best], parameters) }
+        guard any else { return .notFound }
+        var allow: [String] = []
+        for index in matching(path) where !allow.contains(routes[index].method) { allow.append(routes[index].method) }
+        return .methodNotAllowed(allow: allow)
     }
 
     /// Runs the handler of the request's route, or throws the 404/405 the registrations imply.

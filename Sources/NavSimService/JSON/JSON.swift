@@ -88,8 +88,15 @@ extension JSON {
     /// usual id or path) is appended in one copy.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: s.utf8)
+        var text = s
+        let plain = text.withUTF8 { bytes in
+            // A loop over the buffer (not `contains(where:)` over the UTF-8 view, which a request
+            // log line pays for three times per request), then one copy.
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
             out.append(UInt8(ascii: "\""))
             return
         }
@@ -134,16 +141,26 @@ extension JSON {
     /// to `maxDepth` nested containers, and the whole text to `maxContainers` arrays and objects
     /// (each one is an allocation: 1 MiB can hold 500,000 of them, about 80 ms of work).
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 64, maxContainers: Int = .max) throws(JSONParseError) -> JSON {
-        var p = Parser(bytes: bytes, maxDepth: maxDepth, maxContainers: maxContainers)
-        p.skipSpace()
-        let value = try p.value(depth: 0)
-        p.skipSpace()
-        if p.i != bytes.count { throw p.fail("unexpected data after the value") }
-        return value
+        // The parser reads a buffer, not the array: every read is already behind an index check,
+        // so the array's own bounds checks and uniqueness checks per read are work for nothing.
+        let result: Result<JSON, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var p = Parser(bytes: buffer, maxDepth: maxDepth, maxContainers: maxContainers)
+            do throws(JSONParseError) {
+                p.skipSpace()
+                let value = try p.value(depth: 0)
+                p.skipSpace()
+                if p.i != buffer.count { throw p.fail("unexpected data after the value") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     private struct Parser {
-        let bytes: [UInt8]
+        /// The text; valid while `parse` runs, and read only at indices below `count`.
+        let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
         let maxContainers: Int
         var containers = 0
@@ -291,9 +308,15 @@ extension JSON {
             i += 1 // opening quote
             // Most strings have no escape: made straight from the input bytes (no buffer).
             let start = i
-            while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+            var high: UInt8 = 0  // any byte >= 0x80 sets the top bit: the text is not plain ASCII
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
+                high |= bytes[i]
+                i += 1
+            }
             if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
-                guard let s = String(validating: bytes[start..<i], as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+                guard let s = UTF8Text.make(UnsafeBufferPointer(rebasing: bytes[start..<i]), ascii: high < 0x80) else {
+                    throw fail("invalid UTF-8 in string")
+                }
                 i += 1
                 return s
             }
@@ -333,9 +356,28 @@ extension JSON {
                 default: throw fail("invalid escape")
                 }
             }
-            guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+            guard let s = out.withUnsafeBufferPointer({ UTF8Text.make($0, ascii: false) }) else { throw fail("invalid UTF-8 in string") }
             return s
         }
+    }
+}
+
+/// Strings from UTF-8 bytes that must be valid, without the standard library's generic
+/// `String(validating:as:)`: across the module boundary it runs unspecialized, and a profile of a
+/// 1 MiB array of 200,000 short strings spent about a third of its time in generic-metadata
+/// lookups (`swift_getGenericMetadata`, `swift_getAssociatedTypeWitness`) under it (issue 11,
+/// `scripts/hostile.py` item 1). `String(decoding:as:)` on a buffer of bytes is the standard
+/// library's concrete fast path; it repairs invalid sequences with U+FFFD, so text that it did
+/// not keep byte for byte was not valid UTF-8.
+enum UTF8Text {
+    /// `bytes` as a String, or nil when they are not valid UTF-8 (RFC 3629). `ascii`: the caller
+    /// has seen that every byte is below 0x80, which is valid UTF-8 as it stands.
+    static func make(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+        let s = String(decoding: bytes, as: UTF8.self)
+        if ascii { return s }
+        var copy = s
+        let same = copy.withUTF8 { $0.elementsEqual(bytes) }
+        return same ? s : nil
     }
 }
 
