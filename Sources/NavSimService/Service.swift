@@ -238,13 +238,6 @@ public final class NavSimService: Sendable {
         return try Self.router.dispatch(self, req, matched: matched)
     }
 
-    /// `store.commit`, timed into the commit-latency histogram.
-    func commitTimed(_ commit: SessionCommit) throws {
-        let started = ContinuousClock.now
-        defer { histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started)) }
-        try store.commit(commit)
-    }
-
     // MARK: - Session routes
 
     /// `PATCH /v1/sessions/{sid}`: `{"traits": …}` changes the window's traits.
@@ -413,31 +406,47 @@ public final class NavSimService: Sendable {
         }
         try limits.check(state)
         let live = LiveSession(id: id, createdAt: Self.now(), version: 0, state: state)
-        guard let box = sessions.add(live) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
-        let stored: Result<Void, Problem> = box.withLock { _ in
-            do {
-                // A session deleted under this id may still have rows waiting for their chunk.
-                try store.finishDeletion(id)
-                try commitTimed(Persistence.creation(live, body: req.body.isEmpty ? nil : body, events: created.events, warnings: created.warnings))
-                return .success(())
-            } catch {
-                return .failure(Problem.storage(error, "The session could not be stored"))
-            }
-        }
-        if case .failure(let problem) = stored {
-            _ = box.withLock { slot -> Result<Void, Problem> in slot = nil; return .success(()) }
-            sessions.remove(id)
-            throw problem
+        let commit: SessionCommit
+        do {
+            commit = try Persistence.creation(live, body: req.body.isEmpty ? nil : body, events: created.events, warnings: created.warnings)
+        } catch {
+            throw Problem.storage(error, "The session could not be stored")
         }
         // Item 6: the root's callbacks, as `makeKeyAndVisible()` fires them.
-        var reply = Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state)
-        if case .object(var members) = reply {
+        var replyJSON = Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state)
+        if case .object(var members) = replyJSON {
             members.append(("events", .array(created.events.map(Encode.event))))
             // What the root's lifecycle code did that UIKit only logs (D7…), as any reply has it.
             if !created.warnings.isEmpty { members.append(("warnings", .array(created.warnings.map(Encode.warning)))) }
-            reply = .object(members)
+            replyJSON = .object(members)
         }
-        return Self.json(201, reply, etag: 0, location: "/v1/sessions/\(id.percentEncodedPathSegment)")
+        let reply = Self.json(201, replyJSON, etag: 0, location: "/v1/sessions/\(id.percentEncodedPathSegment)")
+        // Everything above writes nothing; from here the id is taken until the commit's outcome.
+        guard sessions.reserve(id) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
+        let deferred = DeferredResponse()
+        // Off the handler thread, as a mutation (issue 11): the reply waits for the durable
+        // commit, and only then does the session exist for other requests. A failed commit
+        // answers 5xx and leaves no session and no row.
+        store.afterDeletion(of: id) { [self] finished in
+            let fail: @Sendable (any Error) -> Void = { error in
+                self.sessions.unreserve(id)
+                deferred.complete(Self.problem(Problem.storage(error, "The session could not be stored")))
+            }
+            // A session deleted under this id may still have had rows waiting for their chunk.
+            if case .failure(let error) = finished { return fail(error) }
+            let started = ContinuousClock.now
+            store.enqueue(commit) { [self] outcome in
+                histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
+                switch outcome {
+                case .success:
+                    _ = sessions.add(live, reserved: true)
+                    deferred.complete(reply)
+                case .failure(let error):
+                    fail(error)
+                }
+            }
+        }
+        return HTTPResponse(deferred: deferred)
     }
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
@@ -588,16 +597,31 @@ public final class NavSimService: Sendable {
         }
     }
 
+    /// `DELETE /v1/sessions/{sid}`: 204 once the session row is gone, durably (its history and
+    /// controllers go afterwards in chunks, `SessionStore.deleteSession`). The work runs on
+    /// ``deletions``, not on the handler thread: the reply is deferred until the delete is durable.
     func deleteSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        // After the session's queued commits, which would otherwise write its rows again.
+        let ifMatch = Self.ifMatch(req)
+        let deferred = DeferredResponse()
+        Self.deletions.async { [self] in deferred.complete(delete(box, sid, ifMatch: ifMatch)) }
+        return HTTPResponse(deferred: deferred)
+    }
+
+    /// Where deletes wait for the session's commits and write: one at a time (they are rare, and
+    /// every write goes through the one writer connection anyway).
+    static let deletions = DispatchQueue(label: "navsim.sessions.delete")
+
+    /// The delete itself: after the session's queued commits (which would otherwise write its
+    /// rows again), `If-Match` against the committed version, the durable delete, then the box goes.
+    func delete(_ box: SessionBox, _ sid: String, ifMatch: String?) -> HTTPResponse {
         Self.waitForCommits(box)
         let result: Result<Void, Problem> = box.withLock { live in
             guard let current = live else { return .failure(Problem.unknownSession(sid)) }
             guard current.pending.isEmpty else {
                 return .failure(Problem.conflict("writes-pending", "Session '\(sid)' is still being written; try again."))
             }
-            do throws(Problem) { try Self.checkIfMatch(Self.ifMatch(req), version: current.version) } catch { return .failure(error) }
+            do throws(Problem) { try Self.checkIfMatch(ifMatch, version: current.version) } catch { return .failure(error) }
             do { try store.deleteSession(sid) } catch {
                 return .failure(Problem.storage(error, "Delete failed"))
             }
@@ -605,7 +629,7 @@ public final class NavSimService: Sendable {
             live = nil
             return .success(())
         }
-        try result.get()
+        if case .failure(let problem) = result { return Self.problem(problem) }
         sessions.remove(sid)
         return HTTPResponse(status: 204)
     }

@@ -234,7 +234,14 @@ final class SessionRegistry: Sendable {
         var count: Int { ids.count - head }
     }
 
-    private let boxes = Mutex([String: SessionBox]())
+    /// The sessions by id, and the ids of creations whose commit is not yet durable.
+    private struct Boxes {
+        var byID: [String: SessionBox] = [:]
+        /// Taken by ``reserve(_:)``: not a session yet (404 to every route), but not free for another creation.
+        var reserved: Set<String> = []
+    }
+
+    private let boxes = Mutex(Boxes())
     private let order = Mutex(LoadOrder())
     /// Reads a session from the store by id (nil: no such row).
     let loader: @Sendable (String) throws -> LiveSession?
@@ -247,26 +254,57 @@ final class SessionRegistry: Sendable {
     /// The most bytes the read cache keeps (checked without a global lock, so concurrent
     /// sessions may overshoot it by one encoding each).
     let cacheBudget: Int
+    /// Gives the allocator's free pages back to the kernel after eviction batches, so reloading
+    /// evicted sessions does not ratchet RSS up (``FreePages``).
+    let freePages: FreePages
+    /// Evictions between two ``freePages`` passes: an eighth of the budget (about 25 MiB of
+    /// 10-controller sessions at the default 20,000), at least 64.
+    let freePagesEvery: Int
+    /// Evictions since the last ``freePages`` pass was asked for.
+    private let evictedSincePass = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - cacheBudget: bytes of encoded sessions kept for reads.
     ///   - residentBudget: sessions kept in memory (at least 1).
+    ///   - freePagesEvery: evictions between two passes of ``freePages``; nil: an eighth of the budget, at least 64.
+    ///   - freePages: the passes' pacing (tests give one without the minimum interval).
     ///   - loader: reads a session from the store by id; the default knows none (tests of the cache alone).
     init(cacheBudget: Int = NavSimService.defaultCacheBytes, residentBudget: Int = NavSimService.defaultLoadedSessions,
+         freePagesEvery: Int? = nil, freePages: FreePages = FreePages(),
          loader: @escaping @Sendable (String) throws -> LiveSession? = { _ in nil }) {
         self.cacheBudget = cacheBudget
         self.residentBudget = max(residentBudget, 1)
+        self.freePagesEvery = max(freePagesEvery ?? self.residentBudget / 8, freePagesEvery == nil ? 64 : 1)
+        self.freePages = freePages
         self.loader = loader
     }
 
-    func box(_ id: String) -> SessionBox? { boxes.withLock { $0[id] } }
+    func box(_ id: String) -> SessionBox? { boxes.withLock { $0.byID[id] } }
 
-    /// Registers a new session, in memory; nil when the id is taken.
-    func add(_ session: LiveSession) -> SessionBox? {
+    /// Takes `id` for a creation whose commit is being written: no other creation may take it
+    /// until ``add(_:reserved:)`` or ``unreserve(_:)``, and no route sees a session under it yet.
+    /// - Returns: false when a session or another creation holds the id.
+    func reserve(_ id: String) -> Bool {
+        boxes.withLock { boxes in
+            guard boxes.byID[id] == nil, !boxes.reserved.contains(id) else { return false }
+            boxes.reserved.insert(id)
+            return true
+        }
+    }
+
+    /// Gives up a reservation whose creation was not stored.
+    func unreserve(_ id: String) {
+        _ = boxes.withLock { $0.reserved.remove(id) }
+    }
+
+    /// Registers a new session, in memory; nil when the id is taken. `reserved`: the id was
+    /// taken by ``reserve(_:)`` for this session, whose creation is now durable.
+    func add(_ session: LiveSession, reserved: Bool = false) -> SessionBox? {
         let box = SessionBox(id: session.id, loaded: session, registry: self)
         let added = boxes.withLock { boxes -> Bool in
-            guard boxes[session.id] == nil else { return false }
-            boxes[session.id] = box
+            guard boxes.byID[session.id] == nil, reserved == boxes.reserved.contains(session.id) else { return false }
+            boxes.reserved.remove(session.id)
+            boxes.byID[session.id] = box
             return true
         }
         guard added else { return nil }
@@ -278,14 +316,14 @@ final class SessionRegistry: Sendable {
     /// Registers the stored sessions at start-up by id, none loaded; ids already present are skipped.
     func register(ids: [String]) {
         boxes.withLock { boxes in
-            boxes.reserveCapacity(ids.count)
-            for id in ids where boxes[id] == nil { boxes[id] = SessionBox(id: id, loaded: nil, registry: self) }
+            boxes.byID.reserveCapacity(ids.count)
+            for id in ids where boxes.byID[id] == nil { boxes.byID[id] = SessionBox(id: id, loaded: nil, registry: self) }
         }
     }
 
-    /// Forgets a session (after its deletion, or a creation that could not be stored).
+    /// Forgets a session (after its deletion).
     func remove(_ id: String) {
-        _ = boxes.withLock { $0.removeValue(forKey: id) }
+        _ = boxes.withLock { $0.byID.removeValue(forKey: id) }
     }
 
     /// Notes that `id`'s state came into memory, then evicts idle sessions while over budget.
@@ -297,8 +335,16 @@ final class SessionRegistry: Sendable {
 
     /// Evicts idle sessions, oldest loaded first, until at most `residentBudget` are in memory.
     /// A session in use (its lock held, or not idle) or used since the last sweep stays, queued
-    /// again; the sweep looks at each queued id at most twice, so it ends.
+    /// again; the sweep looks at each queued id at most twice, so it ends. Once
+    /// ``freePagesEvery`` sessions have been evicted, asks ``freePages`` for a pass.
     func trim() {
+        var evicted = 0
+        defer {
+            if evicted > 0, evictedSincePass.add(evicted, ordering: .relaxed).newValue >= freePagesEvery {
+                evictedSincePass.store(0, ordering: .relaxed)
+                freePages.schedule()
+            }
+        }
         var looks = 2 * order.withLock { $0.count }
         while resident.load(ordering: .relaxed) > residentBudget, looks > 0 {
             looks -= 1
@@ -309,7 +355,9 @@ final class SessionRegistry: Sendable {
                 continue
             }
             switch box.evictIfIdle(from: self) {
-            case .evicted: resident.subtract(1, ordering: .relaxed)
+            case .evicted:
+                resident.subtract(1, ordering: .relaxed)
+                evicted += 1
             case .busy: order.withLock { $0.push(id) }
             case .notResident: break
             }
@@ -317,5 +365,5 @@ final class SessionRegistry: Sendable {
     }
 
     /// Sessions known (in memory or not).
-    var count: Int { boxes.withLock { $0.count } }
+    var count: Int { boxes.withLock { $0.byID.count } }
 }
