@@ -75,6 +75,14 @@ final class WriterQueue<Job: Sendable>: Sendable {
         }
     }
 
+    /// Runs `work` on the writer after what its queue was given so far: a batch being written,
+    /// or one that starts before `work` was queued, goes first (the SQLite store queues its
+    /// deletion chunks this way, between group-commit batches).
+    func perform(_ work: @escaping @Sendable () -> Void) { thread.async(execute: work) }
+
+    /// Waits until everything queued on the writer so far has run.
+    func waitForQueuedWork() { thread.sync {} }
+
     /// Test hook: while held, queued jobs wait (so a test can line several up in one batch).
     func hold() { state.withLock { $0.held = true } }
 

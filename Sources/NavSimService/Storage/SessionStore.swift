@@ -402,7 +402,7 @@ public final class SessionStore: Sendable {
 
     /// One chunk of ``scheduleSweep(_:)``, queued on the writer's queue; queues the next one.
     private func sweepStep(_ id: String) {
-        writerQueue.async { [self] in
+        writes.perform { [self] in
             let done = (try? sweepDeletion(id, maxChunks: 1)) ?? true
             if done { sweeping.subtract(1, ordering: .relaxed) } else { sweepStep(id) }
         }
@@ -454,7 +454,7 @@ public final class SessionStore: Sendable {
     /// not hold a handler thread. `body` receives the sweep's error, if any.
     public func afterDeletion(of id: String, _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         guard pendingDeletions.withLock({ $0.contains(id) }) else { return body(.success(())) }
-        writerQueue.async { [self] in body(Result { try finishDeletion(id) }) }
+        writes.perform { [self] in body(Result { try finishDeletion(id) }) }
     }
 
     /// Sweeps every deletion a previous run left unfinished, in the background (start-up).
@@ -465,7 +465,7 @@ public final class SessionStore: Sendable {
     /// Waits until the background removals scheduled so far have run (tests, shutdown).
     public func waitForDeletions() {
         // Each pass lets every queued chunk run; a sweep ends after finitely many.
-        while sweeping.load(ordering: .relaxed) > 0 { writerQueue.sync {} }
+        while sweeping.load(ordering: .relaxed) > 0 { writes.waitForQueuedWork() }
     }
 
     /// The ids whose rows are still being removed.
