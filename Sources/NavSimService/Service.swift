@@ -476,9 +476,28 @@ public final class NavSimService: Sendable {
         return Self.json(200, .object(members))
     }
 
+    /// On a store other instances write (``SessionStoring/isShared``): compares the copy in
+    /// memory with the session's version in the database (one read on the primary key) and
+    /// drops it when the database is ahead or has no such session, so the read that follows
+    /// loads it again. A read on any instance thus never shows a version older than the newest
+    /// acknowledged one (docs/deployment.md, "Reads"). A copy with writes pending is kept: this
+    /// instance is writing it, and its commits are checked against the database.
+    /// - Throws: 500 `storage-failure` when the database cannot be read.
+    func refreshIfBehind(_ box: SessionBox) throws(Problem) {
+        guard store.isShared else { return }
+        let stored: Int?
+        do { stored = try store.sessionVersion(box.id) } catch { throw Problem.storage(error, "The session could not be read") }
+        box.inMemory { slot, reload in
+            guard let live = slot, live.isIdle else { return }
+            if let stored, stored <= live.version { return }
+            reload = true
+        }
+    }
+
     /// Runs `body` on the session under its lock, letting it update what the session caches.
     func withSessionMutating<T>(_ sid: String, _ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        try refreshIfBehind(box)
         let result: Result<T, Problem> = box.withLock { slot in
             guard var live = slot else { return .failure(Problem.unknownSession(sid)) }
             defer { slot = live }
@@ -487,8 +506,10 @@ public final class NavSimService: Sendable {
         return try result.get()
     }
 
+    /// Runs `body` on the session under its lock (a read: the copy is checked as by ``refreshIfBehind(_:)``).
     func withSession<T>(_ sid: String, _ body: (LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        try refreshIfBehind(box)
         let result: Result<T, Problem> = box.withLock { live in
             guard let live else { return .failure(Problem.unknownSession(sid)) }
             do throws(Problem) { return .success(try body(live)) } catch { return .failure(error) }

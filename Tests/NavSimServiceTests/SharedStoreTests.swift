@@ -202,4 +202,41 @@ struct SharedStoreServiceTests {
         #expect(entries.count - 1 == acknowledged.count)
         print("two instances, \(writers) writers: \(acknowledged.count) of \(all.count) writes acknowledged, the rest write-conflict")
     }
+
+    // MARK: Reads on an instance that did not write
+
+    @Test("an instance that cached a session serves the version another instance acknowledged since")
+    func readsAreNotStale() throws {
+        let db = try SharedDatabase()
+        var a: NavSimService? = try db.instance()
+        let b = try db.instance()
+        #expect(createSession(a!, "s").status == 201)
+        #expect(retitle(a!, "s", "one").status == 200)
+        // B caches version 1 (the session, a controller, the transitions, the history).
+        #expect(call(b, "GET", "/v1/sessions/s")["version"]?.number == 1)
+        #expect(call(b, "GET", "/v1/sessions/s/controllers/home")["title"]?.string == "one")
+        for n in 2...4 { #expect(retitle(a!, "s", "t\(n)").status == 200) }
+        // A leaves (as if killed after acknowledging): B shows what A acknowledged.
+        a = nil
+        let session = call(b, "GET", "/v1/sessions/s")
+        #expect(session["version"]?.number == 4 && session.headers["etag"] == "\"4\"", "\(session)")
+        #expect(call(b, "GET", "/v1/sessions/s/controllers/home")["title"]?.string == "t4")
+        #expect(call(b, "GET", "/v1/sessions/s/transitions").headers["etag"] == "\"4\"")
+        let history = call(b, "GET", "/v1/sessions/s/history")
+        #expect(history["entries"]?.array?.count == 4, "\(history)")
+        #expect(history.headers["etag"] == "\"4\"")
+        #expect(call(b, "GET", "/v1/sessions/s?version=2").status == 200)
+        // And B writes on from there.
+        #expect(retitle(b, "s", "t5")["version"]?.number == 5)
+    }
+
+    @Test("a read on an instance that cached a session deleted elsewhere is 404")
+    func readAfterDeletionElsewhere() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "s").status == 201)
+        #expect(call(b, "GET", "/v1/sessions/s").status == 200)
+        #expect(call(a, "DELETE", "/v1/sessions/s").status == 204)
+        expectProblem(call(b, "GET", "/v1/sessions/s"), 404, "unknown-session")
+    }
 }

@@ -374,6 +374,15 @@ public final class PostgresSessionStore: SessionStoring {
         }
     }
 
+    /// The session's version in the database, nil when there is none: one statement on the
+    /// primary key, outside a transaction (the service's check before it serves a cached copy).
+    public func sessionVersion(_ id: String) throws -> Int? {
+        try reader.withLock { db in
+            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
+            return try db.query("SELECT version FROM sessions WHERE id = $1", [.text(id)]).first?.int("version").map { Int($0) }
+        }
+    }
+
     /// Every session id, ascending in byte order (the primary key's, collation `"C"`).
     public func sessionIDs() throws -> [String] {
         try read { db in try db.query("SELECT id FROM sessions ORDER BY id").map { try $0.required("id") } }
