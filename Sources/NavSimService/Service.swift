@@ -940,7 +940,7 @@ public final class NavSimService: Sendable {
         # HELP navsim_store_commits_total Durable commits.
         # TYPE navsim_store_commits_total counter
         navsim_store_commits_total \(stats.commits)
-        # HELP navsim_store_transactions_total SQLite transactions (group commit batches).
+        # HELP navsim_store_transactions_total Store transactions, SQLite or PostgreSQL (group commit batches).
         # TYPE navsim_store_transactions_total counter
         navsim_store_transactions_total \(stats.batches)
         # HELP navsim_sessions_loaded Sessions whose state is in memory (at most --max-loaded-sessions, once idle).
