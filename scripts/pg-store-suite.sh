@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the store suite (Tests/StoreTests) against a throwaway PostgreSQL cluster as well as
-# SQLite (issue 15): starts the cluster with scripts/pg-cluster.sh, always stops and removes it,
-# and fails if the PostgreSQL cases did not actually run. Needs scripts/install-cluster-prereqs.sh.
+# SQLite (issue 15), and the service's cases on PostgreSQL (SharedStoreServiceTests: several
+# instances on one database): starts the cluster with scripts/pg-cluster.sh, always stops and
+# removes it, and fails if the PostgreSQL cases did not actually run. Needs scripts/install-cluster-prereqs.sh.
 # Bounded: 10 minutes for the test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,12 +19,13 @@ export NAVSIM_MIGRATIONS=${NAVSIM_MIGRATIONS:-$PWD/migrations}
 swift build --build-tests
 start=$(date +%s.%N)
 set +e
-timeout 600 swift test --skip-build --disable-xctest --filter 'StoreContractTests|PostgresStoreTests|ChunkedDeletionTests|StoryboardSharingTests' 2>&1 | tee "$log"
+timeout 600 swift test --skip-build --disable-xctest --filter 'StoreContractTests|PostgresStoreTests|ChunkedDeletionTests|StoryboardSharingTests|SharedStoreServiceTests' 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 end=$(date +%s.%N)
 [ "$status" -eq 0 ] || exit "$status"
-if grep -qE 'skipped' "$log" || ! grep -qE 'Suite "PostgreSQL store" passed' "$log"; then
+if grep -qE 'skipped' "$log" || ! grep -qE 'Suite "PostgreSQL store" passed' "$log" \
+    || ! grep -qE 'Suite "Service on PostgreSQL" passed' "$log"; then
   echo "pg-store-suite: the PostgreSQL cases did not run" >&2
   exit 1
 fi

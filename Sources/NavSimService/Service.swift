@@ -8,7 +8,8 @@ import Synchronization
 /// and durable commits. Runs on libmicrohttpd's threads, so everything here is synchronous and
 /// `Sendable` (ENGINEERING.md §2.3).
 public final class NavSimService: Sendable {
-    let store: SessionStore
+    /// The durable side: SQLite (the default) or a PostgreSQL database shared by several instances.
+    let store: any SessionStoring
     /// Every session by id; their state is loaded on first use and evicted when idle past the budget.
     let sessions: SessionRegistry
     let storyboards: StoryboardCatalog
@@ -37,9 +38,9 @@ public final class NavSimService: Sendable {
     /// Bytes of encoded sessions kept for reads by default (`--session-cache-bytes`), 64 MiB.
     public static let defaultCacheBytes = 64 << 20
 
-    /// Opens the store, applies migrations, loads every storyboard and registers every session
-    /// by id; a session's state is read from the store on its first use, so the port can open
-    /// at once however many sessions are stored.
+    /// Opens the SQLite store at `databasePath`, applies migrations, loads every storyboard and
+    /// registers every session by id; a session's state is read from the store on its first
+    /// use, so the port can open at once however many sessions are stored.
     /// - Parameters:
     ///   - limits: what one request may create (``Limits``); the documented defaults unless given.
     ///   - tokens: when not empty, every route but `/healthz` answers 401 without one of them.
@@ -57,14 +58,36 @@ public final class NavSimService: Sendable {
     }
 
     /// As above, with the renderer (tests give one without Graphviz, or a small cache).
-    init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
+    convenience init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
+                     tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
+                     cacheBytes: Int = NavSimService.defaultCacheBytes, readers: Int = SessionStore.defaultReaders) throws {
+        try self.init(store: SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory, readers: readers),
+                      openAPI: openAPI, limits: limits, tokens: tokens, pictures: pictures,
+                      loadedSessions: loadedSessions, cacheBytes: cacheBytes)
+    }
+
+    /// Serves from `store`, already opened and migrated: ``SessionStore`` (SQLite) or
+    /// ``PostgresSessionStore`` (`navsim --store postgres://…`). Loads every storyboard and
+    /// registers every stored session by id, none loaded. On a shared store
+    /// (``SessionStoring/isShared``) sessions other instances create later are found by id on
+    /// first use. Parameters as for ``init(databasePath:migrationsDirectory:openAPI:limits:tokens:loadedSessions:cacheBytes:)``.
+    /// - Throws: the store's error when storyboards or session ids cannot be read.
+    public convenience init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
+                            tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
+                            cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
+        try self.init(store: store, openAPI: openAPI, limits: limits, tokens: tokens, pictures: Pictures(),
+                      loadedSessions: loadedSessions, cacheBytes: cacheBytes)
+    }
+
+    /// The designated initialiser: `store` as above, with the renderer.
+    init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
          tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
-         cacheBytes: Int = NavSimService.defaultCacheBytes, readers: Int = SessionStore.defaultReaders) throws {
+         cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
         self.tokens = tokens
         self.pictures = pictures
-        let store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory, readers: readers)
         self.store = store
-        sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions) { id in
+        sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions,
+                                   findsUnregistered: store.isShared) { id in
             try store.loadSession(id).map { stored in
                 LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
                             version: stored.session.version, state: try Persistence.decodeState(stored))
@@ -441,6 +464,10 @@ public final class NavSimService: Sendable {
                 case .success:
                     _ = sessions.add(live, reserved: true)
                     deferred.complete(reply)
+                case .failure(let error) where error.isStaleVersion:
+                    // Another instance created the id meanwhile (a shared store); nothing was written.
+                    sessions.unreserve(id)
+                    deferred.complete(Self.problem(Problem.conflict("session-exists", "A session with id '\(id)' already exists.")))
                 case .failure(let error):
                     fail(error)
                 }
@@ -468,9 +495,28 @@ public final class NavSimService: Sendable {
         return Self.json(200, .object(members))
     }
 
+    /// On a store other instances write (``SessionStoring/isShared``): compares the copy in
+    /// memory with the session's version in the database (one read on the primary key) and
+    /// drops it when the database is ahead or has no such session, so the read that follows
+    /// loads it again. A read on any instance thus never shows a version older than the newest
+    /// acknowledged one (docs/deployment.md, "Reads"). A copy with writes pending is kept: this
+    /// instance is writing it, and its commits are checked against the database.
+    /// - Throws: 500 `storage-failure` when the database cannot be read.
+    func refreshIfBehind(_ box: SessionBox) throws(Problem) {
+        guard store.isShared else { return }
+        let stored: Int?
+        do { stored = try store.sessionVersion(box.id) } catch { throw Problem.storage(error, "The session could not be read") }
+        box.inMemory { slot, reload in
+            guard let live = slot, live.isIdle else { return }
+            if let stored, stored <= live.version { return }
+            reload = true
+        }
+    }
+
     /// Runs `body` on the session under its lock, letting it update what the session caches.
     func withSessionMutating<T>(_ sid: String, _ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        try refreshIfBehind(box)
         let result: Result<T, Problem> = box.withLock { slot in
             // In place: a copy would hold a second reference to every buffer of the session while
             // `body` runs, so its first write to one would copy it.
@@ -480,8 +526,10 @@ public final class NavSimService: Sendable {
         return try result.get()
     }
 
+    /// Runs `body` on the session under its lock (a read: the copy is checked as by ``refreshIfBehind(_:)``).
     func withSession<T>(_ sid: String, _ body: (LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        try refreshIfBehind(box)
         let result: Result<T, Problem> = box.withLock { live in
             guard let live else { return .failure(Problem.unknownSession(sid)) }
             do throws(Problem) { return .success(try body(live)) } catch { return .failure(error) }
@@ -713,15 +761,49 @@ public final class NavSimService: Sendable {
     /// Runs the commands a request decodes to as one turn on the session's applied head, under
     /// its lock; queues the history entry and changed rows for commit and releases the lock, so
     /// the session's next write can apply on top while this one syncs (issue 11). The reply is
-    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:_:since:)``
+    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:deferred:_:since:)``
     /// once the commit is durable, in version order, never before; if the commit fails, this
     /// request and those applied on top of it fail and the session is back at its last durable
     /// version. Refused single operations change nothing and add no entry.
+    ///
+    /// On a store other instances write (PostgreSQL), the commit may be refused as stale: the
+    /// session was written elsewhere since this copy was loaded. The request is then run once
+    /// more on the session reloaded from the store, `If-Match` checked against the fresh
+    /// version, and that run's reply is the client's; stale again, it is 409 `write-conflict`.
     func mutate(_ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
-                _ decode: @escaping (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
+                _ decode: @escaping @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
-        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let deferred = DeferredResponse()
+        try apply(Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
+                  answering: deferred, retried: false)
+        return HTTPResponse(deferred: deferred)
+    }
+
+    /// One mutating request, decoded enough to be run again on a reloaded session.
+    struct Mutation: Sendable {
+        let request: HTTPRequest
+        let sid: String
+        let body: JSON
+        let created: Bool
+        let turn: Bool
+        let decode: @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]
+    }
+
+    /// Applies `m` on the session's head and queues its commit; `deferred` gets the reply once
+    /// the commit is durable. `retried`: this is the run after a stale commit (no third run).
+    /// - Throws: the request's problem when it is refused before anything is queued.
+    func apply(_ m: Mutation, answering deferred: DeferredResponse, retried: Bool) throws(Problem) {
+        let (req, sid, body, created, turn) = (m.request, m.sid, m.body, m.created, m.turn)
+        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        // A stale commit's rerun: the same request, answering the same client.
+        var retry: (@Sendable () -> Void)? = nil
+        if !retried, store.isShared {
+            retry = { @Sendable [self] in
+                do throws(Problem) { try apply(m, answering: deferred, retried: true) } catch {
+                    deferred.complete(Self.problem(error))
+                }
+            }
+        }
         let result: Result<Void, Problem> = box.withLock { slot in
             guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
             do {
@@ -730,7 +812,7 @@ public final class NavSimService: Sendable {
                 let head = slot!.headState
                 // One decoder per request: its budget counts every spec the request creates.
                 let requestDecoder = self.decoder(existing: head.controllers.count)
-                let commands = try decode(body, head, requestDecoder)
+                let commands = try m.decode(body, head, requestDecoder)
                 // Segues performed inside lifecycle code find their destinations in the
                 // catalogue as of this request, counted against the same budget.
                 let nested = NestedSegues(storyboards.snapshot, budget: requestDecoder.budget)
@@ -771,11 +853,13 @@ public final class NavSimService: Sendable {
                                                    removed: commit.deletedControllers)
                 commit.followsPending = !slot!.pending.isEmpty
                 slot!.apply(PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
-                                           deferred: deferred))
+                                           deferred: deferred, retry: retry))
                 slot!.headShell = shell
                 // Queued under the lock: the session's commits reach the store in version order.
                 let started = ContinuousClock.now
-                store.enqueue(commit) { [self] outcome in committed(box, version: version, outcome, since: started) }
+                store.enqueue(commit) { [self] outcome in
+                    committed(box, version: version, deferred: deferred, outcome, since: started)
+                }
                 return .success(())
             } catch let p as Problem {
                 return .failure(p)
@@ -784,27 +868,52 @@ public final class NavSimService: Sendable {
             }
         }
         try result.get()
-        return HTTPResponse(deferred: deferred)
     }
 
     /// The store's answer for the commit of `version` (on its writer, in queue order): durable,
     /// that version becomes the session's committed view and its reply goes out; failed, it
     /// and every version applied on top of it are dropped and their requests answered with the
     /// storage problem.
-    func committed(_ box: SessionBox, version: Int, _ outcome: Result<Void, any Error>, since started: ContinuousClock.Instant) {
+    ///
+    /// Refused as stale (another instance wrote the session first), the copy in memory is
+    /// dropped so the next use reads the session again, and the dropped requests (the stale one
+    /// and its pipelined followers, which the store fails as `predecessorFailed`) run again in
+    /// version order on a Dispatch worker, never on the writer; a rerun refused as stale is
+    /// answered 409 `write-conflict`. Nothing was written by any of them.
+    ///
+    /// `deferred` identifies the request: a failure whose version is no longer pending as that
+    /// request's (a follower dropped with its failed predecessor, whose number a rerun on the
+    /// reloaded session may have taken since) changes nothing.
+    func committed(_ box: SessionBox, version: Int, deferred: DeferredResponse, _ outcome: Result<Void, any Error>,
+                   since started: ContinuousClock.Instant) {
         histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
-        let replies: [(DeferredResponse, HTTPResponse)] = box.inMemory { slot in
+        var reruns: [@Sendable () -> Void] = []
+        let replies: [(DeferredResponse, HTTPResponse)] = box.inMemory { slot, reload in
             guard slot != nil else { return [] }
             switch outcome {
             case .success:
                 guard let done = slot!.durable(version, in: sessions) else { return [] }
                 return [(done.deferred, done.reply)]
+            case .failure where !slot!.pending.contains(where: { $0.version == version && $0.deferred === deferred }):
+                return []
+            case .failure(let error) where error.isStaleVersion:
+                reload = true
+                var answered: [(DeferredResponse, HTTPResponse)] = []
+                for dropped in slot!.failed(from: version) {
+                    if let retry = dropped.retry { reruns.append(retry) } else {
+                        answered.append((dropped.deferred, Self.problem(.writeConflict(box.id))))
+                    }
+                }
+                return answered
             case .failure(let error):
                 let problem = Self.problem(Problem.storage(error, "The operation could not be stored"))
                 return slot!.failed(from: version).map { ($0.deferred, problem) }
             }
         }
         for (deferred, reply) in replies { deferred.complete(reply) }
+        if !reruns.isEmpty {
+            DispatchQueue.global().async { [reruns] in for rerun in reruns { rerun() } }
+        }
     }
 
     /// A mutation's 200 (or 201 for a created controller): the result members and the session,
@@ -874,7 +983,7 @@ public final class NavSimService: Sendable {
         # HELP navsim_store_commits_total Durable commits.
         # TYPE navsim_store_commits_total counter
         navsim_store_commits_total \(stats.commits)
-        # HELP navsim_store_transactions_total SQLite transactions (group commit batches).
+        # HELP navsim_store_transactions_total Store transactions, SQLite or PostgreSQL (group commit batches).
         # TYPE navsim_store_transactions_total counter
         navsim_store_transactions_total \(stats.batches)
         # HELP navsim_sessions_loaded Sessions whose state is in memory (at most --max-loaded-sessions, once idle).

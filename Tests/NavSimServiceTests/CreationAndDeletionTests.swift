@@ -25,7 +25,7 @@ import Testing
     @Test func aCreationIsAnsweredOnceDurableAndIsInvisibleUntilThen() throws {
         let h = try ServiceHarness()
         let service = try #require(h.service)
-        service.store.holdWrites()
+        service.sqlite.holdWrites()
         let response = service.serve(request("POST", "/v1/sessions", Self.body))
         let deferred = try #require(response.deferred, "a creation's reply waits for its commit, off the handler thread")
         #expect(!deferred.isComplete)
@@ -33,7 +33,7 @@ import Testing
         expectProblem(h.send("GET", "/v1/sessions/s"), 404, "unknown-session")
         expectProblem(h.send("POST", "/v1/sessions", Self.body), 409, "session-exists")
         #expect(listed(h).isEmpty)
-        service.store.releaseWrites()
+        service.sqlite.releaseWrites()
         let reply = deferred.wait()
         #expect(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
         #expect(reply.headers["etag"] == #""0""#)
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aFailedCreationCommitAnswers5xxAndLeavesNoSession() throws {
         let h = try ServiceHarness()
-        let store = try #require(h.service?.store)
+        let store = try #require(h.service?.sqlite)
         store.failOnce(session: "s", version: 0)
         let reply = h.send("POST", "/v1/sessions", Self.body)
         expectProblem(reply, 500, "storage-failure")
@@ -63,7 +63,7 @@ import Testing
 
     @Test func aRefusedCreationWritesNothing() throws {
         let h = try ServiceHarness()
-        let store = try #require(h.service?.store)
+        let store = try #require(h.service?.sqlite)
         let commits = store.statistics.commits
         let refused = [
             #"{"id": "s", "root": "nav"}"#,
@@ -105,12 +105,12 @@ import Testing
         for i in 0..<5 { h.ok("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "t\#(i)"}"#) }
         let service = try #require(h.service)
         // The row goes, its history stays pending (as after a crash between chunks).
-        try service.store.deleteSession("s", sweep: false)
+        try service.sqlite.deleteSession("s", sweep: false)
         service.sessions.remove("s")
-        #expect(service.store.pendingDeletionIDs == ["s"])
+        #expect(service.sqlite.pendingDeletionIDs == ["s"])
         let reply = h.send("POST", "/v1/sessions", Self.body)
         #expect(reply.status == 201, "\(reply)")
-        #expect(service.store.pendingDeletionIDs.isEmpty)
+        #expect(service.sqlite.pendingDeletionIDs.isEmpty)
         // Only the new session's creation is left under the id.
         #expect(h.send("GET", "/v1/sessions/s/history?after=-1")["entries"]?.array?.count == 1)
         #expect(h.send("GET", "/v1/sessions/s")["controllers"]?["home"]?["title"]?.string == nil)

@@ -111,6 +111,9 @@ struct PendingVersion: Sendable {
     /// The reply, ready; sent through `deferred` when the commit is durable.
     let reply: HTTPResponse
     let deferred: DeferredResponse
+    /// Runs the request again on the session reloaded from the store, answering `deferred`,
+    /// when the store refuses this commit as stale (a shared store); nil on SQLite and for a rerun.
+    var retry: (@Sendable () -> Void)? = nil
 }
 
 
@@ -181,6 +184,24 @@ final class SessionBox: Sendable {
     /// versions pending, and such a session is never evicted (``LiveSession/isIdle``).
     func inMemory<T>(_ body: (inout LiveSession?) -> T) -> T {
         slot.withLock { body(&$0.session) }
+    }
+
+    /// As ``inMemory(_:)``; when `body` sets its second argument, the session's state is then
+    /// dropped, if idle, so that its next use reads it from the store again (a copy the store
+    /// found stale: another instance wrote the session).
+    func inMemory<T>(_ body: (inout LiveSession?, inout Bool) -> T) -> T {
+        let registry = self.registry
+        let (result, dropped): (T, Bool) = slot.withLock { slot in
+            var reload = false
+            let result = body(&slot.session, &reload)
+            guard reload, slot.loaded, var session = slot.session, session.isIdle else { return (result, false) }
+            session.replaceEncoding(nil, in: registry)
+            slot.session = nil
+            slot.loaded = false
+            return (result, true)
+        }
+        if dropped { registry.resident.subtract(1, ordering: .relaxed) }
+        return result
     }
 
     /// What ``evictIfIdle(from:)`` found.
@@ -263,23 +284,36 @@ final class SessionRegistry: Sendable {
     /// Evictions since the last ``freePages`` pass was asked for.
     private let evictedSincePass = Atomic<Int>(0)
 
+    /// Whether an id not registered is looked up in the store (a store shared with other
+    /// instances, which create sessions this one never registered).
+    let findsUnregistered: Bool
+
     /// - Parameters:
     ///   - cacheBudget: bytes of encoded sessions kept for reads.
     ///   - residentBudget: sessions kept in memory (at least 1).
     ///   - freePagesEvery: evictions between two passes of ``freePages``; nil: an eighth of the budget, at least 64.
     ///   - freePages: the passes' pacing (tests give one without the minimum interval).
+    ///   - findsUnregistered: look an unknown id up through `loader` (a shared store).
     ///   - loader: reads a session from the store by id; the default knows none (tests of the cache alone).
     init(cacheBudget: Int = NavSimService.defaultCacheBytes, residentBudget: Int = NavSimService.defaultLoadedSessions,
-         freePagesEvery: Int? = nil, freePages: FreePages = FreePages(),
+         freePagesEvery: Int? = nil, freePages: FreePages = FreePages(), findsUnregistered: Bool = false,
          loader: @escaping @Sendable (String) throws -> LiveSession? = { _ in nil }) {
         self.cacheBudget = cacheBudget
         self.residentBudget = max(residentBudget, 1)
         self.freePagesEvery = max(freePagesEvery ?? self.residentBudget / 8, freePagesEvery == nil ? 64 : 1)
         self.freePages = freePages
+        self.findsUnregistered = findsUnregistered
         self.loader = loader
     }
 
-    func box(_ id: String) -> SessionBox? { boxes.withLock { $0.byID[id] } }
+    /// The box of `id`. On a shared store an id not registered here is read from the store and
+    /// registered, loaded, when another instance created it; a store that cannot be read then
+    /// counts as "no such session" (the caller answers 404).
+    func box(_ id: String) -> SessionBox? {
+        if let box = boxes.withLock({ $0.byID[id] }) { return box }
+        guard findsUnregistered, let found = try? loader(id) else { return nil }
+        return add(found) ?? boxes.withLock { $0.byID[id] }
+    }
 
     /// Takes `id` for a creation whose commit is being written: no other creation may take it
     /// until ``add(_:reserved:)`` or ``unreserve(_:)``, and no route sees a session under it yet.

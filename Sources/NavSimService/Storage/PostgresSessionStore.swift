@@ -329,6 +329,12 @@ public final class PostgresSessionStore: SessionStoring {
         try sweepDeletion(id)
     }
 
+    /// Calls `body` on the background queue once ``finishDeletion(_:)`` has run for `id` (the
+    /// database decides whether anything is pending, whichever instance deleted it).
+    public func afterDeletion(of id: String, _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        deletions.async { [self] in body(Result { try finishDeletion(id) }) }
+    }
+
     /// Sweeps, on the background queue, every deletion the database lists as unfinished (left
     /// by this instance or another; start-up). A failure to read the list leaves it for the
     /// next start, or for ``finishDeletion(_:)``.
@@ -393,6 +399,15 @@ public final class PostgresSessionStore: SessionStoring {
     /// One session with its controllers (ordered by id), from one snapshot; nil for an unknown id.
     public func loadSession(_ id: String) throws -> StoredSession? {
         try read { db in try db.readSession(id) }
+    }
+
+    /// The session's version in the database, nil when there is none: one statement on the
+    /// primary key, outside a transaction (the service's check before it serves a cached copy).
+    public func sessionVersion(_ id: String) throws -> Int? {
+        try reader.withLock { db in
+            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
+            return try db.query("SELECT version FROM sessions WHERE id = $1", [.text(id)]).first?.int("version").map { Int($0) }
+        }
     }
 
     /// Every session id, ascending in byte order (the primary key's, collation `"C"`).

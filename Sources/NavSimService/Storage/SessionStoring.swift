@@ -43,6 +43,10 @@ public protocol SessionStoring: AnyObject, Sendable {
     /// Removes now whatever a deletion of `id` left, so a session created again under the id
     /// does not meet its predecessor's rows; returns at once when nothing is pending.
     func finishDeletion(_ id: String) throws
+    /// Calls `body` once no rows of a deleted session `id` are left (``finishDeletion(_:)``
+    /// without holding the caller's thread: a creation under a recently deleted id is answered
+    /// from there). `body` receives the removal's error, if any.
+    func afterDeletion(of id: String, _ body: @escaping @Sendable (Result<Void, any Error>) -> Void)
     /// Resumes, in the background, the removals a previous run left unfinished (start-up).
     func resumeDeletions()
     /// Waits until the background removals queued so far have run (tests, shutdown).
@@ -77,6 +81,49 @@ public protocol SessionStoring: AnyObject, Sendable {
     var batchObserver: Mutex<BatchObserver?> { get }
     /// Counters for /metrics: commits, batches (transactions), the largest batch.
     var statistics: (commits: Int, batches: Int, largestBatch: Int) { get }
+    /// The session's version as stored, nil when there is none: what a shared store's reads
+    /// check a cached copy against (``isShared``).
+    func sessionVersion(_ id: String) throws -> Int?
+    /// Whether other processes may write this store's sessions (several navsim instances on one
+    /// PostgreSQL database). The service then looks up a session id it has not registered in
+    /// the store (another instance created it), and treats its in-memory copies as caches that
+    /// a stale-version refusal invalidates.
+    var isShared: Bool { get }
 }
 
-extension SessionStore: SessionStoring {}
+extension SessionStoring {
+    /// ``history(session:after:limit:checkpoints:)`` with the checkpoint column read.
+    public func history(session: String, after: Int, limit: Int) throws -> [HistoryRow] {
+        try history(session: session, after: after, limit: limit, checkpoints: true)
+    }
+
+    /// ``deleteSession(_:sweep:)`` sweeping what the deletion leaves.
+    public func deleteSession(_ id: String) throws { try deleteSession(id, sweep: true) }
+}
+
+extension SessionStore: SessionStoring {
+    /// One process owns the SQLite file (it takes the writer): no other instance writes it.
+    public var isShared: Bool { false }
+
+    /// The session's version as stored, nil when there is none (one read on the primary key).
+    public func sessionVersion(_ id: String) throws -> Int? {
+        try read { db in
+            try db.query("SELECT version FROM sessions WHERE id = ?", [.text(id)]).first?.int("version").map { Int($0) }
+        }
+    }
+}
+
+extension PostgresSessionStore {
+    /// Any number of navsim instances may share the database.
+    public var isShared: Bool { true }
+}
+
+/// Why a store refused a commit because another writer changed the session first: what the
+/// service's stale-cache handling looks for (``PostgresStoreError/staleVersion(session:expected:stored:)``).
+extension Error {
+    /// Whether this is a refusal of a commit computed from a version the database no longer holds.
+    var isStaleVersion: Bool {
+        if case PostgresStoreError.staleVersion? = self as? PostgresStoreError { return true }
+        return false
+    }
+}
