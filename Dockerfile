@@ -41,11 +41,12 @@ RUN groupadd --system --gid 10001 navsim \
 
 COPY --from=build /out/navsim /usr/local/bin/navsim
 COPY migrations/ /usr/share/navsim/migrations/
+COPY migrations-postgres/ /usr/share/navsim/migrations-postgres/
 
 ENV NAVSIM_HOST=0.0.0.0 \
     NAVSIM_PORT=8080 \
-    NAVSIM_DB=/data/navsim.sqlite \
-    NAVSIM_MIGRATIONS=/usr/share/navsim/migrations
+    NAVSIM_MIGRATIONS=/usr/share/navsim/migrations \
+    NAVSIM_POSTGRES_MIGRATIONS=/usr/share/navsim/migrations-postgres
 
 VOLUME /data
 WORKDIR /data

@@ -45,7 +45,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport", "PostgreSQL"], swiftSettings: strict),
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer"], swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL"], swiftSettings: strict),

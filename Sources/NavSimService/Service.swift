@@ -8,7 +8,8 @@ import Synchronization
 /// and durable commits. Runs on libmicrohttpd's threads, so everything here is synchronous and
 /// `Sendable` (ENGINEERING.md §2.3).
 public final class NavSimService: Sendable {
-    let store: SessionStore
+    /// The durable side: SQLite (the default) or a PostgreSQL database shared by several instances.
+    let store: any SessionStoring
     /// Every session by id; their state is loaded on first use and evicted when idle past the budget.
     let sessions: SessionRegistry
     let storyboards: StoryboardCatalog
@@ -37,9 +38,9 @@ public final class NavSimService: Sendable {
     /// Bytes of encoded sessions kept for reads by default (`--session-cache-bytes`), 64 MiB.
     public static let defaultCacheBytes = 64 << 20
 
-    /// Opens the store, applies migrations, loads every storyboard and registers every session
-    /// by id; a session's state is read from the store on its first use, so the port can open
-    /// at once however many sessions are stored.
+    /// Opens the SQLite store at `databasePath`, applies migrations, loads every storyboard and
+    /// registers every session by id; a session's state is read from the store on its first
+    /// use, so the port can open at once however many sessions are stored.
     /// - Parameters:
     ///   - limits: what one request may create (``Limits``); the documented defaults unless given.
     ///   - tokens: when not empty, every route but `/healthz` answers 401 without one of them.
@@ -57,14 +58,36 @@ public final class NavSimService: Sendable {
     }
 
     /// As above, with the renderer (tests give one without Graphviz, or a small cache).
-    init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
+    convenience init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
+                     tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
+                     cacheBytes: Int = NavSimService.defaultCacheBytes, readers: Int = SessionStore.defaultReaders) throws {
+        try self.init(store: SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory, readers: readers),
+                      openAPI: openAPI, limits: limits, tokens: tokens, pictures: pictures,
+                      loadedSessions: loadedSessions, cacheBytes: cacheBytes)
+    }
+
+    /// Serves from `store`, already opened and migrated: ``SessionStore`` (SQLite) or
+    /// ``PostgresSessionStore`` (`navsim --store postgres://…`). Loads every storyboard and
+    /// registers every stored session by id, none loaded. On a shared store
+    /// (``SessionStoring/isShared``) sessions other instances create later are found by id on
+    /// first use. Parameters as for ``init(databasePath:migrationsDirectory:openAPI:limits:tokens:loadedSessions:cacheBytes:)``.
+    /// - Throws: the store's error when storyboards or session ids cannot be read.
+    public convenience init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
+                            tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
+                            cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
+        try self.init(store: store, openAPI: openAPI, limits: limits, tokens: tokens, pictures: Pictures(),
+                      loadedSessions: loadedSessions, cacheBytes: cacheBytes)
+    }
+
+    /// The designated initialiser: `store` as above, with the renderer.
+    init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
          tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
-         cacheBytes: Int = NavSimService.defaultCacheBytes, readers: Int = SessionStore.defaultReaders) throws {
+         cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
         self.tokens = tokens
         self.pictures = pictures
-        let store = try SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory, readers: readers)
         self.store = store
-        sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions) { id in
+        sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions,
+                                   findsUnregistered: store.isShared) { id in
             try store.loadSession(id).map { stored in
                 LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
                             version: stored.session.version, state: try Persistence.decodeState(stored))

@@ -4,15 +4,19 @@ import NavSimService
 
 /// `navsim serve`: opens (and migrates) the database, serves the API until SIGINT/SIGTERM.
 enum Serve {
-    static let usage = "navsim [serve] [--host 127.0.0.1] [--port 8080] [--db ./navsim.sqlite]"
+    static let usage = "navsim [serve] [--host 127.0.0.1] [--port 8080] [--db ./navsim.sqlite | --store postgres://…]"
 
     static let flags: [Flags.Flag] = [
         .init(name: "host", env: "NAVSIM_HOST", defaultValue: "127.0.0.1", help: "IPv4 address to listen on"),
         .init(name: "port", env: "NAVSIM_PORT", defaultValue: "8080", help: "TCP port (0: any free port)"),
         .init(name: "db", env: "NAVSIM_DB", defaultValue: "./navsim.sqlite",
               help: "SQLite database, created and migrated on start"),
+        .init(name: "store", env: "NAVSIM_STORE", defaultValue: nil,
+              help: "postgres://… or postgresql://… (a libpq URL): keep sessions in a PostgreSQL database several instances share, instead of --db"),
         .init(name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
               help: "folder of NNNN_name.sql files (default: beside the binary, then /usr/share/navsim)"),
+        .init(name: "postgres-migrations", env: "NAVSIM_POSTGRES_MIGRATIONS", defaultValue: nil,
+              help: "folder of PostgreSQL NNNN_name.sql files for --store (default: migrations-postgres, found as --migrations is)"),
         .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
               help: "openapi.yaml served at /openapi.yaml (default: found like migrations)"),
         // Authentication (RFC 6750). A token on the command line shows in `ps`: prefer the environment or a file.
@@ -125,16 +129,14 @@ enum Serve {
         Signals.block()
         let flags = Flags(command: "serve", usage: usage, flags, args: args)
         guard flags.positional.isEmpty else { fail("serve: unexpected argument \(flags.positional[0])") }
-        let host = flags["host"]!, port = flags["port"]!, db = flags["db"]!
+        let host = flags["host"]!, port = flags["port"]!
         guard let portNumber = UInt16(port) else { fail("--port must be 0…65535, got \(port)") }
         // Checked here, before the database file is created, as every other flag is.
         var address = in_addr()
         guard inet_pton(AF_INET, host, &address) == 1 else {
             fail("--host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \(host)")
         }
-        let migrations = Resources.locate("migrations", given: flags["migrations"], flag: "--migrations / NAVSIM_MIGRATIONS")!
-        let steps = (try? FileManager.default.contentsOfDirectory(atPath: migrations))?.filter { $0.hasSuffix(".sql") } ?? []
-        guard !steps.isEmpty else { fail("--migrations / NAVSIM_MIGRATIONS: \(migrations) holds no NNNN_name.sql files") }
+        let choice = storeChoice(flags)
         let openAPI = Resources.locate("openapi.yaml", given: flags["openapi"], flag: "--openapi / NAVSIM_OPENAPI", required: false)
             .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
 
@@ -152,14 +154,20 @@ enum Serve {
             connectionLimit: number(flags, "max-connections", UInt32.self, min: 1),
             perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self))
 
+        let store: any SessionStoring
+        do {
+            store = try choice.open()
+        } catch {
+            fail("cannot open the \(choice.description): \(error)")
+        }
         let service: NavSimService
         do {
-            service = try NavSimService(databasePath: db, migrationsDirectory: migrations, openAPI: openAPI,
+            service = try NavSimService(store: store, openAPI: openAPI,
                                         limits: limits(flags, storyboardBytes: xmlLimit), tokens: tokens,
                                         loadedSessions: number(flags, "max-loaded-sessions", Int.self, min: 1),
                                         cacheBytes: number(flags, "session-cache-bytes", Int.self))
         } catch {
-            fail("cannot open the database \(db): \(error)")
+            fail("cannot read the \(choice.description): \(error)")
         }
         let server: HTTPServer
         do {
@@ -170,7 +178,7 @@ enum Serve {
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
         }
-        Log.event("listening", [("url", .string("http://\(host):\(server.port)")), ("db", .string(db)),
+        Log.event("listening", [("url", .string("http://\(host):\(server.port)")), choice.logField,
                                 ("version", .string(NavSimVersion.current)),
                                 ("tokens", .number(Double(tokens.count))),  // how many, never which
                                 ("maxConnections", .number(Double(server.connectionLimit))),
@@ -179,6 +187,85 @@ enum Serve {
         Log.event("stopping")
         server.stop()
         exit(0)
+    }
+}
+
+extension Serve {
+    /// Where sessions and storyboards live, as the flags chose it.
+    enum StoreChoice {
+        /// One SQLite file (`--db`, the default).
+        case sqlite(path: String, migrations: String)
+        /// A PostgreSQL database (`--store postgres://…`); `url` is passed to libpq as given.
+        case postgres(url: String, migrations: String)
+
+        /// Opens and migrates the store.
+        /// - Throws: the store's error (unreachable server, refused login, failed migration).
+        func open() throws -> any SessionStoring {
+            switch self {
+            case .sqlite(let path, let migrations): try SessionStore(path: path, migrationsDirectory: migrations)
+            case .postgres(let url, let migrations): try PostgresSessionStore(url: url, migrationsDirectory: migrations)
+            }
+        }
+
+        /// "database ./navsim.sqlite" or "PostgreSQL database postgres://navsim@db/navsim", password hidden.
+        var description: String {
+            switch self {
+            case .sqlite(let path, _): "database \(path)"
+            case .postgres(let url, _): "PostgreSQL database \(Serve.redacted(url))"
+            }
+        }
+
+        /// The `listening` log line's field naming the store (no password).
+        var logField: (String, JSON) {
+            switch self {
+            case .sqlite(let path, _): ("db", .string(path))
+            case .postgres(let url, _): ("store", .string(Serve.redacted(url)))
+            }
+        }
+    }
+
+    /// The store the flags ask for; exits 2 when `--store` and `--db` are both given (flag or
+    /// environment), when `--store` is not a PostgreSQL URL, or when migrations are missing.
+    static func storeChoice(_ flags: Flags) -> StoreChoice {
+        guard let url = flags["store"] else {
+            return .sqlite(path: flags["db"]!, migrations: migrations(flags, name: "migrations", flag: "migrations", env: "NAVSIM_MIGRATIONS"))
+        }
+        guard !flags.isSet("db") else {
+            fail("--store / NAVSIM_STORE and --db / NAVSIM_DB exclude each other: give one (a PostgreSQL URL or a SQLite file)")
+        }
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            fail("--store / NAVSIM_STORE must be a postgres://… or postgresql://… URL, got \(redacted(url)); for SQLite use --db PATH")
+        }
+        return .postgres(url: url, migrations: migrations(flags, name: "migrations-postgres", flag: "postgres-migrations",
+                                                          env: "NAVSIM_POSTGRES_MIGRATIONS"))
+    }
+
+    /// A folder of migrations, given or found (``Resources/locate(_:given:flag:required:)``); exits 2 when it holds no step.
+    static func migrations(_ flags: Flags, name: String, flag: String, env: String) -> String {
+        let label = "--\(flag) / \(env)"
+        let folder = Resources.locate(name, given: flags[flag], flag: label)!
+        let steps = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".sql") } ?? []
+        guard !steps.isEmpty else { fail("\(label): \(folder) holds no NNNN_name.sql files") }
+        return folder
+    }
+
+    /// `url` with its password replaced by `***` (`user:secret@` in the authority, `password=`
+    /// in the query), so messages and logs never show it.
+    static func redacted(_ url: String) -> String {
+        var text = url
+        if let scheme = text.range(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@"),
+               let colon = rest[..<at].firstIndex(of: ":") {
+                text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+            }
+        }
+        if let range = text.range(of: "password=") {
+            let end = text[range.upperBound...].firstIndex(of: "&") ?? text.endIndex
+            text.replaceSubrange(range.upperBound..<end, with: "***")
+        }
+        return text
     }
 }
 

@@ -498,6 +498,26 @@ struct EndToEndTests {
             #expect(!FileManager.default.fileExists(atPath: scratch.file(name)), "\(name) was created before the refusal")
         }
     }
+
+    /// `--store` (issue 15): with `--db` a usage error, anything but a PostgreSQL URL refused, an
+    /// unreachable server a clear start-up failure whose message hides the password.
+    @Test func storeFlagRefusals() throws {
+        let scratch = try Scratch()
+        let both = try runToExit(["--port", "0", "--store", "postgresql://127.0.0.1:1/x", "--db", scratch.file("a.sqlite")])
+        #expect(both.status == 2 && both.output.contains("exclude each other"), "\(both)")
+        let fromEnvironment = try runToExit(["--port", "0", "--db", scratch.file("a.sqlite")],
+                                            environment: ["NAVSIM_STORE": "postgresql://127.0.0.1:1/x"])
+        #expect(fromEnvironment.status == 2 && fromEnvironment.output.contains("exclude each other"), "\(fromEnvironment)")
+        let other = try runToExit(["--port", "0", "--store", "mysql://u:hunter2@127.0.0.1/x"])
+        #expect(other.status == 2 && other.output.contains("postgres://") && !other.output.contains("hunter2"), "\(other)")
+        // Port 1 on loopback: nothing listens, the connection is refused at once.
+        let down = try runToExit(["--port", "0", "--store", "postgresql://navsim:hunter2@127.0.0.1:1/navsim"])
+        #expect(down.status == 2, "\(down)")
+        #expect(down.output.hasPrefix("navsim: cannot open the PostgreSQL database postgresql://navsim:***@127.0.0.1:1/navsim"),
+                "\(down)")
+        #expect(!down.output.contains("hunter2"), "\(down)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("a.sqlite")), "no SQLite file is made for --store")
+    }
 }
 
 /// Runs the binary to its end (bounded: 10 s) and returns its status and its stdout+stderr.

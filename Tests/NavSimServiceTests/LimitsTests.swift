@@ -283,7 +283,7 @@ struct StorageFaultTests {
         h.makeSession("s")
         let service = try #require(h.service)
         let title = String(repeating: "t", count: 50_000)  // overflow pages: the file must grow
-        try service.store.capPages(extra: 0)
+        try service.sqlite.capPages(extra: 0)
         h.expectUnchanged("s") {
             let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p", "title": "\#(title)"}}"#)
             expectProblem(r, 507, "insufficient-storage")
@@ -300,7 +300,7 @@ struct StorageFaultTests {
         }
         #expect(h.send("GET", "/v1/sessions/t").status == 404)
         #expect(h.send("GET", "/v1/storyboards/Big").status == 404)
-        try service.store.capPages(extra: nil)
+        try service.sqlite.capPages(extra: nil)
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p", "title": "\#(title)"}}"#)
         try h.restart()
         #expect(h.version("s") == 1)

@@ -46,7 +46,7 @@ struct PastVersionsTests {
         for version in versions {
             let read = h.send("GET", "/v1/sessions/p?version=\(version)")
             #expect(read.status == 200)
-            let rows = try service.store.history(session: "p", after: SessionHistory.firstRow(for: version) - 1, limit: 64)
+            let rows = try service.sqlite.history(session: "p", after: SessionHistory.firstRow(for: version) - 1, limit: 64)
             let state = try #require(try SessionHistory.rebuild(rows, to: version))
             let expected = Encode.session(id: "p", version: version, createdAt: createdAt, state: state).bytes
             #expect(read.body == expected, "version \(version): the spliced bytes differ from a full encoding")
@@ -58,10 +58,10 @@ struct PastVersionsTests {
         let h = try ServiceHarness()
         Self.drive(h, count: 70)
         let service = try #require(h.service)
-        let rows = try service.store.history(session: "p", after: 60, limit: 10, checkpoints: false)
+        let rows = try service.sqlite.history(session: "p", after: 60, limit: 10, checkpoints: false)
         #expect(rows.contains { $0.version == 64 })
         #expect(rows.allSatisfy { $0.checkpoint == nil })
-        #expect(try service.store.history(session: "p", after: 63, limit: 1).first?.checkpoint != nil)
+        #expect(try service.sqlite.history(session: "p", after: 63, limit: 1).first?.checkpoint != nil)
         // Each entry names the rules that produced it.
         let page = h.send("GET", "/v1/sessions/p/history?after=60&limit=5")["entries"]?.array ?? []
         #expect(page.count == 5)

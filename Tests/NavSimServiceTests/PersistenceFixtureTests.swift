@@ -91,7 +91,7 @@ struct PersistenceFixtureTests {
             let push = service.handle(HTTPRequest(method: "POST", path: "/v1/sessions/nav/controllers/nav/push", query: [:],
                                                   headers: headers, body: body))
             #expect(push.status == 200, "\(String(decoding: push.body, as: UTF8.self))")
-            let stored = try #require(try service.store.loadSessions().first { $0.session.id == "nav" })
+            let stored = try #require(try service.sqlite.loadSessions().first { $0.session.id == "nav" })
             #expect(stored.controllers.allSatisfy { $0.format == 1 } && stored.session.format == StoredFormat.current)
             before = targets.map { Self.get(service, $0) }
         }

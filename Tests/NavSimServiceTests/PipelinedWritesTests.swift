@@ -30,7 +30,7 @@ import Testing
         let stack = (0..<10).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
         h.ok("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(stack)]}}"#,
              status: 201)
-        let store = try #require(h.service?.store)
+        let store = try #require(h.service?.sqlite)
         let before = store.controllerRowsWritten
         h.ok("PATCH", "/v1/sessions/s/controllers/c3", #"{"title": "Three"}"#)
         #expect(store.controllerRowsWritten - before == 1)
@@ -59,7 +59,7 @@ import Testing
         // registered before any commit can complete it: the steps then run in the order the
         // service hands the replies on. (Registered after a completion, a step runs at once on
         // the registering thread, which says nothing about that order.)
-        service.store.holdWrites()
+        service.sqlite.holdWrites()
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             for i in 0..<each {
                 let response = service.serve(title("one", "home", "t\(t)-\(i)"))
@@ -75,7 +75,7 @@ import Testing
             }
         }
         #expect(waiting.withLock { $0.allSatisfy { !$0.isComplete } })
-        service.store.releaseWrites()
+        service.sqlite.releaseWrites()
         for d in waiting.withLock({ $0 }) { _ = d.wait() }
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 })
         #expect(answered.withLock { $0 } == Array(1...(threads * each)))
@@ -89,7 +89,7 @@ import Testing
         let h = try ServiceHarness()
         h.makeSession("s")
         let service = try #require(h.service)
-        let store = service.store
+        let store = service.sqlite
         store.holdWrites()
         store.failOnce(session: "s", version: 2)
         let first = service.serve(title("s", "home", "one"))

@@ -37,7 +37,7 @@ import Testing
         #expect(service.sessions.resident.load(ordering: .relaxed) == 0, "start-up decodes no session")
         #expect(service.sessions.count == StoredFormatTests.sessions.count)
         // What the eager start-up decoded: every stored session at once.
-        let eager = try Dictionary(uniqueKeysWithValues: service.store.loadSessions().map {
+        let eager = try Dictionary(uniqueKeysWithValues: service.sqlite.loadSessions().map {
             ($0.session.id, try Persistence.decodeState($0))
         })
         for (sid, readBefore) in zip(StoredFormatTests.sessions, before) {
@@ -120,7 +120,7 @@ import Testing
         h.makeSession("long")
         h.makeSession("other")
         for i in 0..<30 { h.ok("PATCH", "/v1/sessions/long/controllers/nav", #"{"title": "t\#(i)"}"#) }
-        let store = try #require(h.service?.store)
+        let store = try #require(h.service?.sqlite)
         let otherBefore = Self.readable(h, "other")
         #expect(try store.childRowCount(session: "long") == 31 + 2)
         h.ok("DELETE", "/v1/sessions/long", status: 204)
@@ -141,7 +141,7 @@ import Testing
         h.makeSession("kept")
         for i in 0..<30 { h.ok("PATCH", "/v1/sessions/long/controllers/nav", #"{"title": "t\#(i)"}"#) }
         let kept = Self.readable(h, "kept")
-        let store = try #require(h.service?.store)
+        let store = try #require(h.service?.sqlite)
         // What DELETE does, stopped after two chunks of five rows: then the process dies.
         try store.deleteSession("long", sweep: false)
         #expect(try store.sweepDeletion("long", chunkRows: 5, maxChunks: 2) == false)
@@ -152,7 +152,7 @@ import Testing
         expectProblem(h.send("GET", "/v1/sessions/long"), 404, "unknown-session")
         expectProblem(h.send("GET", "/v1/sessions/long/history"), 404, "unknown-session")
         #expect(!h.send("GET", "/v1/sessions").text.contains("long"))
-        let reopened = try #require(h.service?.store)
+        let reopened = try #require(h.service?.sqlite)
         reopened.waitForDeletions()
         #expect(try reopened.childRowCount(session: "long") == 0)
         #expect(reopened.pendingDeletionIDs.isEmpty)
@@ -164,7 +164,7 @@ import Testing
         let h = try ServiceHarness()
         h.makeSession("s")
         for i in 0..<5 { h.ok("PATCH", "/v1/sessions/s/controllers/nav", #"{"title": "t\#(i)"}"#) }
-        let store = try #require(h.service?.store)
+        let store = try #require(h.service?.sqlite)
         try store.deleteSession("s", sweep: false)
         try store.finishDeletion("s")
         #expect(try store.childRowCount(session: "s") == 0)

@@ -85,7 +85,7 @@ final class ServiceHarness {
 
     /// Drops the running service, then builds a new one on the same database file: a restart.
     func restart() throws {
-        service?.store.waitForDeletions()
+        service?.sqlite.waitForDeletions()
         service = nil
         service = try Self.open(databasePath, limits: limits, tokens: tokens, loadedSessions: loadedSessions)
     }

@@ -116,11 +116,11 @@ struct StoredFormatTests {
         let h = try ServiceHarness()
         try Self.populate(h)
         let service = try #require(h.service)
-        let stored = try service.store.loadSessions()
+        let stored = try service.sqlite.loadSessions()
         #expect(stored.count == Self.sessions.count)
         #expect(stored.allSatisfy { $0.session.format == StoredFormat.current })
         #expect(stored.flatMap(\.controllers).allSatisfy { $0.format == StoredFormat.current })
-        let history = try service.store.history(session: "nav", after: -1, limit: 100)
+        let history = try service.sqlite.history(session: "nav", after: -1, limit: 100)
         #expect(history.count == 8 && history.allSatisfy { $0.format == StoredFormat.current })
     }
 
@@ -135,7 +135,7 @@ struct StoredFormatTests {
         }
         let service = try #require(h.service)
         for sid in Self.sessions {
-            for row in try service.store.history(session: sid, after: 0, limit: 100) {
+            for row in try service.sqlite.history(session: sid, after: 0, limit: 100) {
                 let commands = try Persistence.decodeCommands(row)
                 #expect(try Persistence.text(commands.map(StoredCommand.init)) == row.command, "\(sid) v\(row.version)")
             }

@@ -248,18 +248,31 @@ final class SessionRegistry: Sendable {
     /// sessions may overshoot it by one encoding each).
     let cacheBudget: Int
 
+    /// Whether an id not registered is looked up in the store (a store shared with other
+    /// instances, which create sessions this one never registered).
+    let findsUnregistered: Bool
+
     /// - Parameters:
     ///   - cacheBudget: bytes of encoded sessions kept for reads.
     ///   - residentBudget: sessions kept in memory (at least 1).
+    ///   - findsUnregistered: look an unknown id up through `loader` (a shared store).
     ///   - loader: reads a session from the store by id; the default knows none (tests of the cache alone).
     init(cacheBudget: Int = NavSimService.defaultCacheBytes, residentBudget: Int = NavSimService.defaultLoadedSessions,
-         loader: @escaping @Sendable (String) throws -> LiveSession? = { _ in nil }) {
+         findsUnregistered: Bool = false, loader: @escaping @Sendable (String) throws -> LiveSession? = { _ in nil }) {
         self.cacheBudget = cacheBudget
         self.residentBudget = max(residentBudget, 1)
+        self.findsUnregistered = findsUnregistered
         self.loader = loader
     }
 
-    func box(_ id: String) -> SessionBox? { boxes.withLock { $0[id] } }
+    /// The box of `id`. On a shared store an id not registered here is read from the store and
+    /// registered, loaded, when another instance created it; a store that cannot be read then
+    /// counts as "no such session" (the caller answers 404).
+    func box(_ id: String) -> SessionBox? {
+        if let box = boxes.withLock({ $0[id] }) { return box }
+        guard findsUnregistered, let found = try? loader(id) else { return nil }
+        return add(found) ?? boxes.withLock { $0[id] }
+    }
 
     /// Registers a new session, in memory; nil when the id is taken.
     func add(_ session: LiveSession) -> SessionBox? {

@@ -96,7 +96,7 @@ enum SessionHistory {
     /// the block's entries touched up to `version`, splicing the others' pieces
     /// (``EncodedSession/reusing(_:id:version:createdAt:state:touched:)``). So a read costs the
     /// distance from the checkpoint, once the block was read once.
-    static func past(_ sid: String, createdAt: String, version: Int, store: SessionStore,
+    static func past(_ sid: String, createdAt: String, version: Int, store: any SessionStoring,
                      kept: PastVersions) throws -> (state: SessionState, encoded: EncodedSession)? {
         let first = firstRow(for: version)
         let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)

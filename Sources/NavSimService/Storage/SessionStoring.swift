@@ -71,6 +71,39 @@ public protocol SessionStoring: AnyObject, Sendable {
     var batchObserver: Mutex<BatchObserver?> { get }
     /// Counters for /metrics: commits, batches (transactions), the largest batch.
     var statistics: (commits: Int, batches: Int, largestBatch: Int) { get }
+    /// Whether other processes may write this store's sessions (several navsim instances on one
+    /// PostgreSQL database). The service then looks up a session id it has not registered in
+    /// the store (another instance created it), and treats its in-memory copies as caches that
+    /// a stale-version refusal invalidates.
+    var isShared: Bool { get }
 }
 
-extension SessionStore: SessionStoring {}
+extension SessionStoring {
+    /// ``history(session:after:limit:checkpoints:)`` with the checkpoint column read.
+    public func history(session: String, after: Int, limit: Int) throws -> [HistoryRow] {
+        try history(session: session, after: after, limit: limit, checkpoints: true)
+    }
+
+    /// ``deleteSession(_:sweep:)`` sweeping what the deletion leaves.
+    public func deleteSession(_ id: String) throws { try deleteSession(id, sweep: true) }
+}
+
+extension SessionStore: SessionStoring {
+    /// One process owns the SQLite file (it takes the writer): no other instance writes it.
+    public var isShared: Bool { false }
+}
+
+extension PostgresSessionStore {
+    /// Any number of navsim instances may share the database.
+    public var isShared: Bool { true }
+}
+
+/// Why a store refused a commit because another writer changed the session first: what the
+/// service's stale-cache handling looks for (``PostgresStoreError/staleVersion(session:expected:stored:)``).
+extension Error {
+    /// Whether this is a refusal of a commit computed from a version the database no longer holds.
+    var isStaleVersion: Bool {
+        if case PostgresStoreError.staleVersion? = self as? PostgresStoreError { return true }
+        return false
+    }
+}

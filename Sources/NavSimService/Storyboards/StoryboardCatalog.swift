@@ -8,12 +8,12 @@ import Synchronization
 /// segue destinations (R96–R98). Serves `/v1/storyboards/…` (API.md "Storyboards").
 ///
 /// The parsed library lives in memory behind one lock; every upload, replacement, declaration
-/// and deletion is written to SQLite (table `storyboards`, byte for byte as uploaded) before it
+/// and deletion is written to the store (table `storyboards`, byte for byte as uploaded) before it
 /// is answered, and `init(store:)` parses them all again, so storyboards survive a restart.
 /// Diagnostics that depend on other storyboards (`unresolved-reference`, cross-file cycles) and on
 /// declared custom segue classes are computed on every read, so they follow later uploads.
 final class StoryboardCatalog: Sendable {
-    let store: SessionStore
+    let store: any SessionStoring
     /// The service's limits: `storyboard` bounds an uploaded document (bytes, attributes,
     /// elements, nesting), the JSON ones a `customSegues` body.
     let serviceLimits: Limits
@@ -47,7 +47,7 @@ final class StoryboardCatalog: Sendable {
     /// Loads and parses every stored storyboard. A stored document that no longer parses (the
     /// parser got stricter) is skipped with a line on standard error rather than failing start-up.
     /// - Throws: the store's error when the table cannot be read.
-    init(store: SessionStore, limits: Limits = .defaults, pictures: Pictures = Pictures()) throws {
+    init(store: any SessionStoring, limits: Limits = .defaults, pictures: Pictures = Pictures()) throws {
         self.store = store
         self.pictures = pictures
         self.serviceLimits = limits

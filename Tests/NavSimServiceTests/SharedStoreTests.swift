@@ -1,0 +1,113 @@
+import Foundation
+import HTTPServer
+import PostgreSQL
+import Testing
+
+@testable import NavSimService
+
+// The service on PostgreSQL (issue 15): `navsim --store postgres://…`, and several instances on
+// one database. These cases run only when NAVSIM_TEST_POSTGRES names a server (a libpq URL;
+// scripts/pg-cluster.sh starts a throwaway one), as the store suite's PostgreSQL cases do.
+
+/// The server these cases run on, or nil (they are skipped).
+private let sharedStoreURL: String? = ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+
+/// One PostgreSQL schema (dropped at the end) and any number of navsim instances on it, each
+/// with its own store and its own in-memory sessions: what several processes on one database see.
+final class SharedDatabase {
+    let url: String
+    let schema: String
+    private let admin: PostgreSQL.Connection
+    static let migrations = ServiceFiles.root.appendingPathComponent("migrations-postgres").path
+
+    init() throws {
+        url = try #require(sharedStoreURL)
+        schema = "navsim_service_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        admin = try PostgreSQL.Connection(url: url)
+    }
+
+    deinit { try? admin.execute("DROP SCHEMA IF EXISTS \(PostgreSQL.Connection.quoteIdentifier(schema)) CASCADE") }
+
+    /// A new instance: a store of its own on the schema (migrated once), and a service on it.
+    func instance(loadedSessions: Int = NavSimService.defaultLoadedSessions) throws -> NavSimService {
+        let store = try PostgresSessionStore(url: url, migrationsDirectory: Self.migrations, schema: schema)
+        return try NavSimService(store: store, openAPI: [], loadedSessions: loadedSessions)
+    }
+
+    /// The history versions stored for `sid`, ascending, read straight from the table.
+    func storedVersions(_ sid: String) throws -> [Int] {
+        try admin.query("SELECT version FROM \(PostgreSQL.Connection.quoteIdentifier(schema)).history WHERE session_id = $1 ORDER BY version",
+                        [.text(sid)]).map { Int($0.int("version") ?? -1) }
+    }
+}
+
+/// Sends one request to `service` in process and waits for its reply.
+@discardableResult
+func call(_ service: NavSimService, _ method: String, _ path: String, _ body: String? = nil,
+          headers extra: [(String, String)] = []) -> ServiceReply {
+    var headers = HTTPHeaders(extra)
+    var query: [String: String] = [:]
+    var target = path
+    if let q = path.firstIndex(of: "?") {
+        target = String(path[..<q])
+        for pair in path[path.index(after: q)...].split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            query[String(kv[0])] = kv.count > 1 ? String(kv[1]) : ""
+        }
+    }
+    if body != nil { headers.add("Content-Type", "application/json") }
+    let response = service.handle(HTTPRequest(method: method, path: target, query: query, headers: headers,
+                                              body: body.map { Array($0.utf8) } ?? []))
+    return ServiceReply(status: response.status, headers: response.headers, body: response.body)
+}
+
+/// A session with a navigation controller `nav` holding `home`.
+private let sessionBody = #"{"id": "%@", "options": {"transitions": "immediate"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home", "class": "HomeViewController"}]}}"#
+
+func createSession(_ service: NavSimService, _ sid: String) -> ServiceReply {
+    call(service, "POST", "/v1/sessions", String(format: sessionBody, sid))
+}
+
+/// One write: `home`'s title, a new one each time, so every write is a new version.
+func retitle(_ service: NavSimService, _ sid: String, _ title: String, ifMatch: String? = nil) -> ServiceReply {
+    call(service, "PATCH", "/v1/sessions/\(sid)/controllers/home", #"{"title": "\#(title)"}"#,
+         headers: ifMatch.map { [("If-Match", $0)] } ?? [])
+}
+
+@Suite("Service on PostgreSQL", .enabled(if: sharedStoreURL != nil, "set NAVSIM_TEST_POSTGRES to a PostgreSQL URL"))
+struct SharedStoreServiceTests {
+    @Test("creates, mutates, restarts and reads back the same session")
+    func restartReadsBack() throws {
+        let db = try SharedDatabase()
+        var service: NavSimService? = try db.instance()
+        #expect(createSession(service!, "s").status == 201)
+        for n in 1...5 { #expect(retitle(service!, "s", "t\(n)").status == 200) }
+        let before = call(service!, "GET", "/v1/sessions/s")
+        let historyBefore = call(service!, "GET", "/v1/sessions/s/history?after=-1")
+        #expect(before["version"]?.number == 5)
+        service = nil
+        let restarted = try db.instance()
+        let after = call(restarted, "GET", "/v1/sessions/s")
+        #expect(after.status == 200)
+        #expect(after.text == before.text)
+        #expect(after.headers["etag"] == "\"5\"")
+        #expect(call(restarted, "GET", "/v1/sessions/s/history?after=-1").text == historyBefore.text)
+        #expect(call(restarted, "GET", "/v1/sessions").text.contains(#""id":"s""#))
+        // And writes on after the restart, at the next version.
+        #expect(retitle(restarted, "s", "t6")["version"]?.number == 6)
+        #expect(try db.storedVersions("s") == Array(0...6))
+    }
+
+    @Test("an instance serves a session another instance created after it started")
+    func findsSessionsOfOtherInstances() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "made-on-a").status == 201)
+        let read = call(b, "GET", "/v1/sessions/made-on-a")
+        #expect(read.status == 200, "\(read)")
+        #expect(read["version"]?.number == 0)
+        // Creating the same id on the other instance is a conflict, not a second session.
+        expectProblem(createSession(b, "made-on-a"), 409, "session-exists")
+        expectProblem(call(b, "GET", "/v1/sessions/never-made"), 404, "unknown-session")
+    }
+}
