@@ -507,6 +507,11 @@ def kill_under_load(report: Report, cluster: Cluster, navsims: dict[str, tuple[C
                 f"at t={killed_at:.2f} s; statuses {dict(sorted(tally.statuses.items()))}")
 
     failed = [o for o in tally.outcomes if not 200 <= o.status < 300 and not o.benign]
+    kinds: dict[str, int] = {}
+    for o in failed:
+        kind = o.error.split(":")[0] if o.status == 0 else f"{o.status}{' problem+json' if o.problem_json else ''}"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    report.info(f"failed requests by kind: {dict(sorted(kinds.items())) or 'none'}")
     early = [o for o in failed if o.ended < killed_at]
     report.check(not early, f"no failed request before the kill ({len(early)})"
                  + (f": {early[0]}" if early else ""))
