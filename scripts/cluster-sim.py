@@ -609,9 +609,45 @@ def wal_counters(cluster: Cluster) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
-def bench_run(cluster: Cluster, port: int, clients: int, seconds: float, tag: str) -> tuple[float, float, float]:
-    """(acknowledged writes, PostgreSQL transactions, WAL flushes) per second through `port`, with
-    `clients` clients each on its own session."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes (all their threads), from /proc/<pid>/stat."""
+    total = 0
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLOCK_TICKS
+
+
+def postgres_pids(cluster: Cluster) -> list[int]:
+    """The cluster's postmaster and its children (backends, WAL writer, checkpointer)."""
+    try:
+        master = int((Path(cluster.pg_dir or "") / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    pids = [master]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == master:
+                pids.append(int(entry.name))
+    return pids
+
+
+def bench_run(cluster: Cluster, port: int, clients: int, seconds: float, tag: str,
+              navsim_pids: list[int]) -> tuple[float, float, float, float, float]:
+    """(acknowledged writes, PostgreSQL transactions, WAL flushes, navsim CPU seconds, PostgreSQL
+    CPU seconds, this client's CPU seconds) per second through `port`, with `clients` clients each
+    on its own session."""
     tally = Tally()
     stop = threading.Event()
     t0 = time.monotonic()
@@ -622,10 +658,13 @@ def bench_run(cluster: Cluster, port: int, clients: int, seconds: float, tag: st
     with tally.lock:
         a0, m0 = len(tally.acks), time.monotonic()
     s0, x0 = wal_counters(cluster)
+    pg = postgres_pids(cluster)
+    n0, p0, c0 = cpu_seconds(navsim_pids), cpu_seconds(pg), time.process_time()
     time.sleep(seconds)
     with tally.lock:
         a1, m1 = len(tally.acks), time.monotonic()
         bad = sum(n for s, n in tally.statuses.items() if not 200 <= s < 300)
+    n1, p1, c1 = cpu_seconds(navsim_pids), cpu_seconds(pg), time.process_time()
     s1, x1 = wal_counters(cluster)
     stop.set()
     for w in writers:
@@ -633,34 +672,38 @@ def bench_run(cluster: Cluster, port: int, clients: int, seconds: float, tag: st
     if bad:
         print(f"  (run {tag}: {bad} failed requests)", flush=True)
     span = m1 - m0
-    return (a1 - a0) / span, (x1 - x0) / span, (s1 - s0) / span
+    return ((a1 - a0) / span, (x1 - x0) / span, (s1 - s0) / span, (n1 - n0) / span, (p1 - p0) / span,
+            (c1 - c0) / span)
 
 
 def bench(args: argparse.Namespace, cluster: Cluster, navsims: dict[str, tuple[Child, int]]) -> int:
     names = sorted(navsims)
     one = cluster.start_haproxy("haproxy-1", [(names[0], navsims[names[0]][1])])
     three = cluster.start_haproxy("haproxy-3", [(n, navsims[n][1]) for n in names])
-    version = cluster.psql_csv("SHOW server_version")[0][0]
+    version = cluster.psql_csv("SELECT current_setting('server_version')")[0][0]
     print(f"machine: {os.cpu_count()} cores, shared with other work; PostgreSQL {version} (fsync, "
           f"synchronous_commit on) on the same machine; {args.clients} clients, each on its own session, "
           f"push/pop through HAProxy; {args.rounds} interleaved rounds of {args.bench_seconds:.0f} s", flush=True)
-    results: dict[int, list[tuple[float, float, float]]] = {1: [], 3: []}
+    results: dict[int, list[tuple[float, ...]]] = {1: [], 3: []}
+    pids = [navsims[n][0].proc.pid for n in names]
     for r in range(args.rounds):
         order = [(1, one), (3, three)] if r % 2 == 0 else [(3, three), (1, one)]
         for n, port in order:
-            rate, xacts, flushes = bench_run(cluster, port, args.clients, args.bench_seconds, f"b{r}i{n}")
-            results[n].append((rate, xacts, flushes))
-            print(f"  round {r + 1}: {n} instance{'s' if n > 1 else ' '} {rate:6.0f} writes/s, "
-                  f"{xacts:5.0f} transactions/s, {flushes:5.0f} WAL flushes/s", flush=True)
+            run = bench_run(cluster, port, args.clients, args.bench_seconds, f"b{r}i{n}", pids)
+            results[n].append(run)
+            print(f"  round {r + 1}: {n} instance{'s' if n > 1 else ' '} {run[0]:6.0f} writes/s, "
+                  f"{run[1]:5.0f} transactions/s, {run[2]:5.0f} WAL flushes/s, CPU: navsim {run[3]:.2f}, "
+                  f"PostgreSQL {run[4]:.2f}, clients {run[5]:.2f} cores", flush=True)
     medians = {}
     for n in (1, 3):
         xs = results[n]
-        med = [statistics.median(x[i] for x in xs) for i in range(3)]
+        med = [statistics.median(x[i] for x in xs) for i in range(6)]
         medians[n] = med[0]
         print(f"{n} instance{'s' if n > 1 else ' '} on one PostgreSQL: median {med[0]:.0f} durable writes/s "
               f"(min {min(x[0] for x in xs):.0f}, max {max(x[0] for x in xs):.0f}, {len(xs)} runs); "
               f"{med[1]:.0f} transactions/s, {med[2]:.0f} WAL flushes/s, "
-              f"{med[0] / med[2] if med[2] else 0:.1f} writes per flush")
+              f"{med[0] / med[2] if med[2] else 0:.1f} writes per flush; CPU navsim {med[3]:.2f} + "
+              f"PostgreSQL {med[4]:.2f} + clients {med[5]:.2f} cores")
     print(f"3 instances / 1 instance: {medians[3] / medians[1]:.2f}")
     return 0
 
