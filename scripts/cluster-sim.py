@@ -467,7 +467,8 @@ def play_flows(report: Report, cluster: Cluster, port: int) -> None:
                           str(REPO / "Tests" / "Flows")], capture_output=True, text=True, timeout=120)
     last = (out.stdout.strip().splitlines() or ["(no output)"])[-1]
     if out.returncode != 0:
-        print(out.stdout[-3000:], out.stderr[-1000:], sep="\n")
+        failing = [line[:400] for line in out.stdout.splitlines() if not line.startswith("ok ")]
+        print("\n".join(failing[-40:]), out.stderr[-1000:], sep="\n")
     report.check(out.returncode == 0, f"flows through HAProxy: {last} ({time.monotonic() - started:.1f} s)")
 
 
