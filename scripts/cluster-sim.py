@@ -30,6 +30,8 @@ The simulation:
   5. stops everything and removes the cluster and the temporary folder, also on failure.
 
 Prints one line per check and a summary; exits 1 if any check fails, 2 if the setup fails.
+`--sabotage` shows that the acknowledged-write check can fail: after the kill it deletes the newest
+history entry of one session and rolls its version back, and the run must then report it.
 
 `--bench` measures durable writes per second through HAProxy with 1 and with 3 instances on the
 same PostgreSQL, the same clients (each on its own sessions), in interleaved runs, and prints the
@@ -473,7 +475,7 @@ def play_flows(report: Report, cluster: Cluster, port: int) -> None:
 
 
 def kill_under_load(report: Report, cluster: Cluster, navsims: dict[str, tuple[Child, int]], port: int,
-                    clients: int, seconds: float) -> str:
+                    clients: int, seconds: float, sabotage: bool = False) -> str:
     """The write load with a SIGKILL in its middle; returns the killed instance's name."""
     tally = Tally()
     stop = threading.Event()
@@ -538,6 +540,16 @@ def kill_under_load(report: Report, cluster: Cluster, navsims: dict[str, tuple[C
     stray = [o for o in tally.outcomes if o.started > killed_at + 1.0 and o.served_by == victim]
     report.check(not stray, f"nothing served by {victim} once it was killed ({len(stray)})")
 
+    if sabotage and tally.acks:
+        # Shows that the check can fail: drop the newest history entry of one session and roll
+        # its version back, as a store that lost an acknowledged write would.
+        sid = tally.acks[-1].sid
+        q = sid.replace("'", "''")
+        cluster.psql_csv(f"WITH gone AS (DELETE FROM history WHERE session_id = '{q}' AND version = "
+                         f"(SELECT max(version) FROM history WHERE session_id = '{q}') RETURNING version), "
+                         f"back AS (UPDATE sessions SET version = version - 1 WHERE id = '{q}' RETURNING id) "
+                         f"SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM back)")
+        report.info(f"--sabotage: deleted the newest history entry of {sid}; the next check must fail")
     history, versions = stored_history(cluster), stored_versions(cluster)
     check_acks(report, tally.acks, history, versions, "after the kill")
     # Reads through HAProxy show what the database holds (no stale cached copy after failover).
@@ -720,6 +732,8 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run")
     ap.add_argument("--keep-logs", type=Path, help="after a failed run, copy the processes' logs here")
     ap.add_argument("--bench", action="store_true", help="measure 1 vs 3 instances instead")
+    ap.add_argument("--sabotage", action="store_true",
+                    help="lose one acknowledged write in the database after the kill: the run must fail")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--bench-seconds", type=float, default=6.0)
     args = ap.parse_args()
@@ -757,7 +771,7 @@ def main() -> int:
         print("== flows through HAProxy", flush=True)
         play_flows(report, cluster, hp)
         print("== write load, one instance SIGKILLed", flush=True)
-        victim = kill_under_load(report, cluster, navsims, hp, args.clients, args.load_seconds)
+        victim = kill_under_load(report, cluster, navsims, hp, args.clients, args.load_seconds, args.sabotage)
         # The killed instance starts again (as a supervisor would restart it) and joins the others
         # for the one-session test, which goes to the instances directly.
         navsims[victim] = cluster.start_navsim(victim + "-restarted")
