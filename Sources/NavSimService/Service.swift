@@ -434,6 +434,9 @@ public final class NavSimService: Sendable {
                 try store.finishDeletion(id)
                 try commitTimed(Persistence.creation(live, body: req.body.isEmpty ? nil : body, events: created.events, warnings: created.warnings))
                 return .success(())
+            } catch where error.isStaleVersion {
+                // Another instance created the id meanwhile (a shared store); nothing was written.
+                return .failure(Problem.conflict("session-exists", "A session with id '\(id)' already exists."))
             } catch {
                 return .failure(Problem.storage(error, "The session could not be stored"))
             }
@@ -694,15 +697,49 @@ public final class NavSimService: Sendable {
     /// Runs the commands a request decodes to as one turn on the session's applied head, under
     /// its lock; queues the history entry and changed rows for commit and releases the lock, so
     /// the session's next write can apply on top while this one syncs (issue 11). The reply is
-    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:_:since:)``
+    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:deferred:_:since:)``
     /// once the commit is durable, in version order, never before; if the commit fails, this
     /// request and those applied on top of it fail and the session is back at its last durable
     /// version. Refused single operations change nothing and add no entry.
+    ///
+    /// On a store other instances write (PostgreSQL), the commit may be refused as stale: the
+    /// session was written elsewhere since this copy was loaded. The request is then run once
+    /// more on the session reloaded from the store, `If-Match` checked against the fresh
+    /// version, and that run's reply is the client's; stale again, it is 409 `write-conflict`.
     func mutate(_ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
-                _ decode: @escaping (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
+                _ decode: @escaping @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
-        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let deferred = DeferredResponse()
+        try apply(Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
+                  answering: deferred, retried: false)
+        return HTTPResponse(deferred: deferred)
+    }
+
+    /// One mutating request, decoded enough to be run again on a reloaded session.
+    struct Mutation: Sendable {
+        let request: HTTPRequest
+        let sid: String
+        let body: JSON
+        let created: Bool
+        let turn: Bool
+        let decode: @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]
+    }
+
+    /// Applies `m` on the session's head and queues its commit; `deferred` gets the reply once
+    /// the commit is durable. `retried`: this is the run after a stale commit (no third run).
+    /// - Throws: the request's problem when it is refused before anything is queued.
+    func apply(_ m: Mutation, answering deferred: DeferredResponse, retried: Bool) throws(Problem) {
+        let (req, sid, body, created, turn) = (m.request, m.sid, m.body, m.created, m.turn)
+        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        // A stale commit's rerun: the same request, answering the same client.
+        var retry: (@Sendable () -> Void)? = nil
+        if !retried, store.isShared {
+            retry = { @Sendable [self] in
+                do throws(Problem) { try apply(m, answering: deferred, retried: true) } catch {
+                    deferred.complete(Self.problem(error))
+                }
+            }
+        }
         let result: Result<Void, Problem> = box.withLock { slot in
             guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
             do {
@@ -711,7 +748,7 @@ public final class NavSimService: Sendable {
                 let head = slot!.headState
                 // One decoder per request: its budget counts every spec the request creates.
                 let requestDecoder = self.decoder(existing: head.controllers.count)
-                let commands = try decode(body, head, requestDecoder)
+                let commands = try m.decode(body, head, requestDecoder)
                 // Segues performed inside lifecycle code find their destinations in the
                 // catalogue as of this request, counted against the same budget.
                 let nested = NestedSegues(storyboards.snapshot, budget: requestDecoder.budget)
@@ -752,11 +789,13 @@ public final class NavSimService: Sendable {
                                                    removed: commit.deletedControllers)
                 commit.followsPending = !slot!.pending.isEmpty
                 slot!.apply(PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
-                                           deferred: deferred))
+                                           deferred: deferred, retry: retry))
                 slot!.headShell = shell
                 // Queued under the lock: the session's commits reach the store in version order.
                 let started = ContinuousClock.now
-                store.enqueue(commit) { [self] outcome in committed(box, version: version, outcome, since: started) }
+                store.enqueue(commit) { [self] outcome in
+                    committed(box, version: version, deferred: deferred, outcome, since: started)
+                }
                 return .success(())
             } catch let p as Problem {
                 return .failure(p)
@@ -765,27 +804,52 @@ public final class NavSimService: Sendable {
             }
         }
         try result.get()
-        return HTTPResponse(deferred: deferred)
     }
 
     /// The store's answer for the commit of `version` (on its writer, in queue order): durable,
     /// that version becomes the session's committed view and its reply goes out; failed, it
     /// and every version applied on top of it are dropped and their requests answered with the
     /// storage problem.
-    func committed(_ box: SessionBox, version: Int, _ outcome: Result<Void, any Error>, since started: ContinuousClock.Instant) {
+    ///
+    /// Refused as stale (another instance wrote the session first), the copy in memory is
+    /// dropped so the next use reads the session again, and the dropped requests (the stale one
+    /// and its pipelined followers, which the store fails as `predecessorFailed`) run again in
+    /// version order on a Dispatch worker, never on the writer; a rerun refused as stale is
+    /// answered 409 `write-conflict`. Nothing was written by any of them.
+    ///
+    /// `deferred` identifies the request: a failure whose version is no longer pending as that
+    /// request's (a follower dropped with its failed predecessor, whose number a rerun on the
+    /// reloaded session may have taken since) changes nothing.
+    func committed(_ box: SessionBox, version: Int, deferred: DeferredResponse, _ outcome: Result<Void, any Error>,
+                   since started: ContinuousClock.Instant) {
         histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
-        let replies: [(DeferredResponse, HTTPResponse)] = box.inMemory { slot in
+        var reruns: [@Sendable () -> Void] = []
+        let replies: [(DeferredResponse, HTTPResponse)] = box.inMemory { slot, reload in
             guard slot != nil else { return [] }
             switch outcome {
             case .success:
                 guard let done = slot!.durable(version, in: sessions) else { return [] }
                 return [(done.deferred, done.reply)]
+            case .failure where !slot!.pending.contains(where: { $0.version == version && $0.deferred === deferred }):
+                return []
+            case .failure(let error) where error.isStaleVersion:
+                reload = true
+                var answered: [(DeferredResponse, HTTPResponse)] = []
+                for dropped in slot!.failed(from: version) {
+                    if let retry = dropped.retry { reruns.append(retry) } else {
+                        answered.append((dropped.deferred, Self.problem(.writeConflict(box.id))))
+                    }
+                }
+                return answered
             case .failure(let error):
                 let problem = Self.problem(Problem.storage(error, "The operation could not be stored"))
                 return slot!.failed(from: version).map { ($0.deferred, problem) }
             }
         }
         for (deferred, reply) in replies { deferred.complete(reply) }
+        if !reruns.isEmpty {
+            DispatchQueue.global().async { [reruns] in for rerun in reruns { rerun() } }
+        }
     }
 
     /// A mutation's 200 (or 201 for a created controller): the result members and the session,

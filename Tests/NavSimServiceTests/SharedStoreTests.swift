@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import PostgreSQL
+import Synchronization
 import Testing
 
 @testable import NavSimService
@@ -32,6 +33,12 @@ final class SharedDatabase {
     func instance(loadedSessions: Int = NavSimService.defaultLoadedSessions) throws -> NavSimService {
         let store = try PostgresSessionStore(url: url, migrationsDirectory: Self.migrations, schema: schema)
         return try NavSimService(store: store, openAPI: [], loadedSessions: loadedSessions)
+    }
+
+    /// Each history entry of `sid` as stored: its version and request body, ascending.
+    func storedEntries(_ sid: String) throws -> [(version: Int, body: String?)] {
+        try admin.query("SELECT version, body FROM \(PostgreSQL.Connection.quoteIdentifier(schema)).history WHERE session_id = $1 ORDER BY version",
+                        [.text(sid)]).map { (Int($0.int("version") ?? -1), $0.text("body")) }
     }
 
     /// The history versions stored for `sid`, ascending, read straight from the table.
@@ -109,5 +116,90 @@ struct SharedStoreServiceTests {
         // Creating the same id on the other instance is a conflict, not a second session.
         expectProblem(createSession(b, "made-on-a"), 409, "session-exists")
         expectProblem(call(b, "GET", "/v1/sessions/never-made"), 404, "unknown-session")
+    }
+
+    // MARK: Stale caches (optimistic concurrency across instances)
+
+    @Test("writes alternating between two instances all succeed, versions 1…N without a gap")
+    func alternatingInstances() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "s").status == 201)
+        for n in 1...12 {
+            // Each instance's copy is stale by the other's previous write (from the second on).
+            let reply = retitle(n % 2 == 0 ? a : b, "s", "t\(n)")
+            #expect(reply.status == 200, "write \(n): \(reply)")
+            #expect(reply["version"]?.number == Double(n), "write \(n): \(reply)")
+            #expect(reply.headers["etag"] == "\"\(n)\"")
+        }
+        #expect(try db.storedVersions("s") == Array(0...12))
+        // Both serve the last version once they wrote on it or reloaded it.
+        #expect(call(a, "GET", "/v1/sessions/s/controllers/home")["title"]?.string == "t12")
+    }
+
+    @Test("a stale If-Match after another instance's write is 412, and nothing is written")
+    func staleIfMatchAcrossInstances() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "s").status == 201)
+        #expect(retitle(a, "s", "on-a", ifMatch: "\"0\"")["version"]?.number == 1)
+        #expect(retitle(b, "s", "on-b", ifMatch: "\"1\"")["version"]?.number == 2)
+        // A still holds version 1 and accepts the tag; the database refuses the commit, the
+        // rerun on the reloaded version 2 answers as a stale tag does.
+        expectProblem(retitle(a, "s", "late", ifMatch: "\"1\""), 412, "version-mismatch")
+        #expect(try db.storedVersions("s") == [0, 1, 2])
+        // The current tag works on A now that it reloaded.
+        let fresh = retitle(a, "s", "fresh", ifMatch: "\"2\"")
+        #expect(fresh.status == 200 && fresh["version"]?.number == 3, "\(fresh)")
+    }
+
+    @Test("a session deleted on one instance is 404 on the other's next write")
+    func deletedElsewhere() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "s").status == 201)
+        #expect(call(b, "GET", "/v1/sessions/s").status == 200)
+        #expect(call(a, "DELETE", "/v1/sessions/s").status == 204)
+        expectProblem(retitle(b, "s", "gone"), 404, "unknown-session")
+        #expect(try db.storedVersions("s") == [])
+    }
+
+    @Test("64 writers spread over two instances on one session: a gapless history holding every 2xx")
+    func concurrentWritersOnTwoInstances() throws {
+        let db = try SharedDatabase()
+        let instances = [try db.instance(), try db.instance()]
+        #expect(createSession(instances[0], "s").status == 201)
+        let writers = 64, writesEach = 4
+        let replies = Mutex<[(title: String, status: Int, version: Int?, slug: String?)]>([])
+        let done = DispatchGroup()
+        for w in 0..<writers {
+            done.enter()
+            Thread {
+                for n in 0..<writesEach {
+                    let title = "w\(w)-\(n)"
+                    let reply = retitle(instances[(w + n) % 2], "s", title)
+                    replies.withLock { $0.append((title, reply.status, reply["version"]?.number.map { Int($0) }, reply.slug)) }
+                }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        let all = replies.withLock { $0 }
+        #expect(all.count == writers * writesEach)
+        // Every reply is a success or the documented conflict; nothing else (no 5xx).
+        for r in all { #expect(r.status == 200 || (r.status == 409 && r.slug == "write-conflict"), "\(r)") }
+        let entries = try db.storedEntries("s")
+        #expect(entries.map(\.version) == Array(0..<entries.count), "the stored history has a gap")
+        let byVersion = Dictionary(uniqueKeysWithValues: entries.map { ($0.version, $0.body ?? "") })
+        let acknowledged = all.filter { $0.status == 200 }
+        #expect(!acknowledged.isEmpty)
+        #expect(Set(acknowledged.compactMap(\.version)).count == acknowledged.count, "two replies name one version")
+        for r in acknowledged {
+            let stored = r.version.flatMap { byVersion[$0] } ?? "missing"
+            #expect(stored.contains("\"\(r.title)\""), "acknowledged \(r.title) at \(r.version ?? -1), stored \(stored)")
+        }
+        // And only acknowledged writes are stored (entry 0 is the creation).
+        #expect(entries.count - 1 == acknowledged.count)
+        print("two instances, \(writers) writers: \(acknowledged.count) of \(all.count) writes acknowledged, the rest write-conflict")
     }
 }

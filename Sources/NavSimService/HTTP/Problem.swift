@@ -138,6 +138,14 @@ public struct Problem: Error, Sendable {
     static func conflict(_ slug: String, _ detail: String) -> Problem {
         Problem(status: 409, slug: slug, title: "Conflict", detail: detail)
     }
+
+    /// 409 `write-conflict`: on a store several instances share, the request's commit was
+    /// refused as stale twice (another instance wrote the session first, then again while the
+    /// request ran on the reloaded session). Nothing was stored; the client may read and retry.
+    static func writeConflict(_ sid: String) -> Problem {
+        Problem(status: 409, slug: "write-conflict", title: "Write conflict",
+                detail: "Session '\(sid)' was changed by another instance while this request was applied, twice; nothing was stored. Read the session and retry.")
+    }
 }
 
 /// Lines for the operator on standard error: internal failures whose text must not reach

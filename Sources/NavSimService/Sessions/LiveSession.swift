@@ -111,6 +111,9 @@ struct PendingVersion: Sendable {
     /// The reply, ready; sent through `deferred` when the commit is durable.
     let reply: HTTPResponse
     let deferred: DeferredResponse
+    /// Runs the request again on the session reloaded from the store, answering `deferred`,
+    /// when the store refuses this commit as stale (a shared store); nil on SQLite and for a rerun.
+    var retry: (@Sendable () -> Void)? = nil
 }
 
 
@@ -181,6 +184,24 @@ final class SessionBox: Sendable {
     /// versions pending, and such a session is never evicted (``LiveSession/isIdle``).
     func inMemory<T>(_ body: (inout LiveSession?) -> T) -> T {
         slot.withLock { body(&$0.session) }
+    }
+
+    /// As ``inMemory(_:)``; when `body` sets its second argument, the session's state is then
+    /// dropped, if idle, so that its next use reads it from the store again (a copy the store
+    /// found stale: another instance wrote the session).
+    func inMemory<T>(_ body: (inout LiveSession?, inout Bool) -> T) -> T {
+        let registry = self.registry
+        let (result, dropped): (T, Bool) = slot.withLock { slot in
+            var reload = false
+            let result = body(&slot.session, &reload)
+            guard reload, slot.loaded, var session = slot.session, session.isIdle else { return (result, false) }
+            session.replaceEncoding(nil, in: registry)
+            slot.session = nil
+            slot.loaded = false
+            return (result, true)
+        }
+        if dropped { registry.resident.subtract(1, ordering: .relaxed) }
+        return result
     }
 
     /// What ``evictIfIdle(from:)`` found.
