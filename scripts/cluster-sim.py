@@ -17,13 +17,13 @@ The simulation:
   2. plays the repository's flows (Tests/Flows) through HAProxy: all must pass;
   3. write load: `--clients` threads, each on its own two sessions, push and pop through HAProxy;
      every acknowledged write (a 2xx whose whole reply was read) is recorded with its session,
-     version and request. Midway it SIGKILLs the instance that holds the most sessions and keeps
-     going. Checks: every acknowledged write is in PostgreSQL's history at its version, for the
+     version and request. At 40 % of it, it SIGKILLs the instance that holds the most sessions and
+     keeps going. Checks: every acknowledged write is in PostgreSQL's history at its version, for the
      same request; each session's history is gapless; HAProxy-side failures (502/503) happen only
      in the failover window after the kill and none come from navsim itself (no problem+json 5xx);
      every session the killed instance held gets acknowledged writes from a survivor afterwards;
      a GET of each session through HAProxy at the end shows the database's version;
-  4. one session, `--one-session-clients` clients, each sent straight to an instance (round robin,
+  4. the killed instance starts again; then one session, `--one-session-clients` clients, each sent straight to an instance (round robin,
      bypassing HAProxy's affinity), each doing `--one-session-writes` writes: the history is
      gapless 0…V, holds every acknowledged write at its version, and V equals the number of
      acknowledged writes (a refused write, 409 included, wrote nothing);
