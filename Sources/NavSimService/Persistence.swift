@@ -28,40 +28,8 @@ enum Persistence {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `date` as rows store times (`created_at`, `history.at`): ISO 8601 in UTC with
-    /// milliseconds, `2026-12-01T10:17:42.152Z`, the form Foundation's `.iso8601` format style
-    /// wrote before, built from the civil calendar directly (that style cost several µs a write).
-    static func timestamp(_ date: Date = Date()) -> String {
-        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let (days, msOfDay) = ms.quotientAndRemainder(dividingBy: 86_400_000)
-        let (d, m) = msOfDay < 0 ? (days - 1, msOfDay + 86_400_000) : (days, msOfDay)
-        // Days since 1970-01-01 to year, month, day (proleptic Gregorian; H. Hinnant's algorithm).
-        let z = d + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        func digits(_ v: Int64, _ width: Int) {
-            var buffer = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-            var rest = v
-            for i in stride(from: width - 1, through: 0, by: -1) {
-                buffer[i] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            out.append(contentsOf: buffer)
-        }
-        digits(year, 4); out.append(UInt8(ascii: "-")); digits(month, 2); out.append(UInt8(ascii: "-")); digits(day, 2)
-        out.append(UInt8(ascii: "T")); digits(m / 3_600_000, 2); out.append(UInt8(ascii: ":"))
-        digits(m / 60_000 % 60, 2); out.append(UInt8(ascii: ":")); digits(m / 1000 % 60, 2)
-        out.append(UInt8(ascii: ".")); digits(m % 1000, 3); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// `date` as rows store times (`created_at`, `history.at`), ``RFC3339``.
+    static func timestamp(_ date: Date = Date()) -> String { RFC3339.string(date) }
 
     /// The session row's `state`: the session without its controllers.
     static func sessionText(_ state: SessionState) throws -> String {

@@ -14,7 +14,7 @@ import Synchronization
 /// ids) from forging or splitting lines.
 enum Log {
     static func event(_ message: String, _ fields: [(String, JSON)] = []) {
-        write([("time", .string(timestamp())), ("message", .string(message))] + fields)
+        write([("time", .string(RFC3339.now())), ("message", .string(message))] + fields)
     }
 
     /// Writes an event line at once, after every request line queued before it.
@@ -42,62 +42,6 @@ enum Log {
                 base += n
             }
         }
-    }
-
-    /// RFC 3339 with milliseconds, in UTC: `2026-12-01T09:30:00.123Z`.
-    static func timestamp() -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        writeTimestamp(into: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The same from `clock_gettime(CLOCK_REALTIME)`, the date computed from the day count
-    /// (proleptic Gregorian, Howard Hinnant's `civil_from_days`) and written as ASCII digits into
-    /// `out`: no formatter, and not `gmtime_r`, which takes glibc's time-zone lock on every call.
-    static func writeTimestamp(into out: inout [UInt8]) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        writeTimestamp(seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000, into: &out)
-    }
-
-    /// `seconds` since 1970 (UTC) and the milliseconds past them as RFC 3339.
-    static func writeTimestamp(seconds: Int, milliseconds: Int, into out: inout [UInt8]) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let inDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var v = value
-            for _ in 0..<count {
-                out.append(UInt8(ascii: "0") + UInt8(v / divisor % 10))
-                v %= divisor
-                divisor /= 10
-            }
-        }
-        digits(year, 4)
-        out.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        out.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        out.append(UInt8(ascii: "T"))
-        digits(inDay / 3600, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(inDay / 60 % 60, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(inDay % 60, 2)
-        out.append(UInt8(ascii: "."))
-        digits(milliseconds, 3)
-        out.append(UInt8(ascii: "Z"))
     }
 }
 
@@ -153,7 +97,7 @@ enum RequestLog {
         var out: [UInt8] = []
         out.reserveCapacity(128 + path.utf8.count)
         out.append(contentsOf: #"{"time":""#.utf8)
-        Log.writeTimestamp(into: &out)
+        RFC3339.writeNow(into: &out)
         out.append(contentsOf: #"","method":"#.utf8)
         JSON.writeString(method, into: &out)
         out.append(contentsOf: #","path":"#.utf8)
