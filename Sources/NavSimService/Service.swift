@@ -497,18 +497,20 @@ public final class NavSimService: Sendable {
 
     /// On a store other instances write (``SessionStoring/isShared``): compares the copy in
     /// memory with the session's version in the database (one read on the primary key) and
-    /// drops it when the database is ahead or has no such session, so the read that follows
+    /// drops it when the database is ahead, has no such session, or has another session under
+    /// the id (deleted and created again elsewhere: another creation time), so the read that follows
     /// loads it again. A read on any instance thus never shows a version older than the newest
     /// acknowledged one (docs/deployment.md, "Reads"). A copy with writes pending is kept: this
     /// instance is writing it, and its commits are checked against the database.
     /// - Throws: 500 `storage-failure` when the database cannot be read.
     func refreshIfBehind(_ box: SessionBox) throws(Problem) {
         guard store.isShared else { return }
-        let stored: Int?
+        let stored: (version: Int, createdAt: String)?
         do { stored = try store.sessionVersion(box.id) } catch { throw Problem.storage(error, "The session could not be read") }
         box.inMemory { slot, reload in
             guard let live = slot, live.isIdle else { return }
-            if let stored, stored <= live.version { return }
+            // The same session (not one deleted and created again elsewhere), no newer version.
+            if let stored, stored.createdAt == live.createdAt, stored.version <= live.version { return }
             reload = true
         }
     }

@@ -239,4 +239,20 @@ struct SharedStoreServiceTests {
         #expect(call(a, "DELETE", "/v1/sessions/s").status == 204)
         expectProblem(call(b, "GET", "/v1/sessions/s"), 404, "unknown-session")
     }
+
+    @Test("a read on an instance that cached a session deleted and created again elsewhere shows the new one")
+    func readAfterRecreationElsewhere() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "s").status == 201)
+        for title in ["t1", "t2", "t3"] { _ = retitle(a, "s", title) }
+        #expect(call(b, "GET", "/v1/sessions/s")["version"]?.number == 3)
+        // B does not look at the session again until A has replaced it with a new one at version 1.
+        #expect(call(a, "DELETE", "/v1/sessions/s").status == 204)
+        #expect(createSession(a, "s").status == 201)
+        #expect(retitle(a, "s", "new")["version"]?.number == 1)
+        let read = call(b, "GET", "/v1/sessions/s")
+        #expect(read["version"]?.number == 1, "\(read)")
+        #expect(read.headers["etag"] == "\"1\"")
+    }
 }

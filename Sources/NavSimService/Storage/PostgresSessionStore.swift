@@ -403,10 +403,12 @@ public final class PostgresSessionStore: SessionStoring {
 
     /// The session's version in the database, nil when there is none: one statement on the
     /// primary key, outside a transaction (the service's check before it serves a cached copy).
-    public func sessionVersion(_ id: String) throws -> Int? {
+    public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
         try reader.withLock { db in
             if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-            return try db.query("SELECT version FROM sessions WHERE id = $1", [.text(id)]).first?.int("version").map { Int($0) }
+            guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = $1", [.text(id)]).first,
+                  let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
+            return (Int(version), createdAt)
         }
     }
 

@@ -81,9 +81,10 @@ public protocol SessionStoring: AnyObject, Sendable {
     var batchObserver: Mutex<BatchObserver?> { get }
     /// Counters for /metrics: commits, batches (transactions), the largest batch.
     var statistics: (commits: Int, batches: Int, largestBatch: Int) { get }
-    /// The session's version as stored, nil when there is none: what a shared store's reads
-    /// check a cached copy against (``isShared``).
-    func sessionVersion(_ id: String) throws -> Int?
+    /// The session's version and creation time as stored, nil when there is none: what a
+    /// shared store's reads check a cached copy against (``isShared``). The creation time tells
+    /// a session deleted and created again under the same id from the one the copy is of.
+    func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)?
     /// Whether other processes may write this store's sessions (several navsim instances on one
     /// PostgreSQL database). The service then looks up a session id it has not registered in
     /// the store (another instance created it), and treats its in-memory copies as caches that
@@ -105,10 +106,13 @@ extension SessionStore: SessionStoring {
     /// One process owns the SQLite file (it takes the writer): no other instance writes it.
     public var isShared: Bool { false }
 
-    /// The session's version as stored, nil when there is none (one read on the primary key).
-    public func sessionVersion(_ id: String) throws -> Int? {
+    /// The session's version and creation time as stored, nil when there is none (one read on
+    /// the primary key).
+    public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
         try read { db in
-            try db.query("SELECT version FROM sessions WHERE id = ?", [.text(id)]).first?.int("version").map { Int($0) }
+            guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = ?", [.text(id)]).first,
+                  let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
+            return (Int(version), createdAt)
         }
     }
 }
