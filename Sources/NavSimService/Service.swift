@@ -413,7 +413,9 @@ public final class NavSimService: Sendable {
         guard !id.isEmpty, id.utf8.count <= 200, !id.contains("/") else {
             throw Problem.invalidField("id", "A session id is 1–200 characters without '/'.")
         }
-        if sessions.box(id) != nil { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
+        if let existing = sessions.box(id), !forgetIfDeletedElsewhere(existing) {
+            throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
+        }
         if r.raw("root")?.string != nil {
             throw Problem.invalidField("root", "A new session has no controllers yet: root is a ControllerSpec object, not an id.")
         }
@@ -493,6 +495,16 @@ public final class NavSimService: Sendable {
         var members: [(String, JSON)] = [("sessions", .array(items))]
         if rows.count > limit, let last = page.last { members.append(("next", .string(last.id))) }
         return Self.json(200, .object(members))
+    }
+
+    /// On a store other instances write (``SessionStoring/isShared``): whether `box` is of a
+    /// session another instance has deleted (the database has no row, and this instance has no
+    /// write of it pending); the box is then forgotten, so the id can be created again here.
+    func forgetIfDeletedElsewhere(_ box: SessionBox) -> Bool {
+        guard store.isShared, case .some(.none) = try? store.sessionVersion(box.id),
+              box.inMemory({ slot in slot?.isIdle ?? true }) else { return false }
+        sessions.remove(box.id)
+        return true
     }
 
     /// On a store other instances write (``SessionStoring/isShared``): compares the copy in

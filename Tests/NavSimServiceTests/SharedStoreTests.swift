@@ -240,6 +240,20 @@ struct SharedStoreServiceTests {
         expectProblem(call(b, "GET", "/v1/sessions/s"), 404, "unknown-session")
     }
 
+    @Test("an instance that cached a session deleted elsewhere can create one under its id")
+    func creationAfterDeletionElsewhere() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "s").status == 201)
+        #expect(call(b, "GET", "/v1/sessions/s").status == 200)
+        #expect(call(a, "DELETE", "/v1/sessions/s").status == 204)
+        #expect(createSession(b, "s").status == 201)
+        #expect(call(a, "GET", "/v1/sessions/s")["version"]?.number == 0)
+        // While the session exists, a second creation is still refused, on either instance.
+        expectProblem(createSession(a, "s"), 409, "session-exists")
+        expectProblem(createSession(b, "s"), 409, "session-exists")
+    }
+
     @Test("a read on an instance that cached a session deleted and created again elsewhere shows the new one")
     func readAfterRecreationElsewhere() throws {
         let db = try SharedDatabase()
