@@ -520,7 +520,9 @@ public final class NavSimService: Sendable {
         let stored: (version: Int, createdAt: String)?
         do { stored = try store.sessionVersion(box.id) } catch { throw Problem.storage(error, "The session could not be read") }
         box.inMemory { slot, reload in
-            guard let live = slot, live.isIdle else { return }
+            // Known deleted here: the database may hold a session created since under the id.
+            guard let live = slot else { reload = stored != nil; return }
+            guard live.isIdle else { return }
             // The same session (not one deleted and created again elsewhere), no newer version.
             if let stored, stored.createdAt == live.createdAt, stored.version <= live.version { return }
             reload = true

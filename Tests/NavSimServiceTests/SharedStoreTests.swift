@@ -240,6 +240,20 @@ struct SharedStoreServiceTests {
         expectProblem(call(b, "GET", "/v1/sessions/s"), 404, "unknown-session")
     }
 
+    @Test("an instance that saw a session deleted serves the one created again under its id elsewhere")
+    func readOfRecreatedAfterSeenDeleted() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        #expect(createSession(a, "s").status == 201)
+        #expect(call(b, "GET", "/v1/sessions/s").status == 200)
+        #expect(call(a, "DELETE", "/v1/sessions/s").status == 204)
+        expectProblem(call(b, "GET", "/v1/sessions/s"), 404, "unknown-session")
+        #expect(createSession(a, "s").status == 201)
+        #expect(retitle(a, "s", "again")["version"]?.number == 1)
+        #expect(call(b, "GET", "/v1/sessions/s")["version"]?.number == 1)
+        #expect(retitle(b, "s", "from b")["version"]?.number == 2)
+    }
+
     @Test("an instance that cached a session deleted elsewhere can create one under its id")
     func creationAfterDeletionElsewhere() throws {
         let db = try SharedDatabase()

@@ -397,7 +397,7 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("after the server drops the store's connections, the commit in flight fails and the next ones reconnect")
+    @Test("after the server drops the store's connections, the commit in flight fails, the next ones reconnect, and reads reconnect at once")
     func reconnects() throws {
         try StoreKind.postgres.with { db in
             let store = try db.open()
@@ -410,10 +410,13 @@ struct PostgresStoreTests {
             }
             // The failed commit wrote nothing, so version 2 is still free.
             try store.commit(SessionCommit(session: session("s", version: 2), history: entry(2)))
-            #expect(throws: PostgresError.self) { _ = try store.allSessions() }
+            // A read whose connection broke runs once more on a fresh one (reads change nothing):
+            // the first read after the drop already answers.
             #expect(try store.allSessions().map(\.session.version) == [2])
-            #expect(throws: PostgresError.self) { _ = try store.storyboardRevision() }
             #expect(try store.storyboardRevision() != nil)
+            #expect(try drop() == 3)
+            #expect(try store.sessionVersion("s")?.version == 2)
+            #expect(try store.loadSession("s")?.session.version == 2)
         }
     }
 

@@ -194,6 +194,8 @@ final class SessionBox: Sendable {
         let (result, dropped): (T, Bool) = slot.withLock { slot in
             var reload = false
             let result = body(&slot.session, &reload)
+            // A session known to be deleted is read again too (a shared store may hold a new one).
+            if reload, slot.loaded, slot.session == nil { slot.loaded = false }
             guard reload, slot.loaded, var session = slot.session, session.isIdle else { return (result, false) }
             session.replaceEncoding(nil, in: registry)
             slot.session = nil

@@ -405,10 +405,11 @@ public final class PostgresSessionStore: SessionStoring {
     /// primary key, outside a transaction (the service's check before it serves a cached copy).
     public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
         try reader.withLock { db in
-            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-            guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = $1", [.text(id)]).first,
-                  let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
-            return (Int(version), createdAt)
+            try reconnectingRead(&db) { db -> (version: Int, createdAt: String)? in
+                guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = $1", [.text(id)]).first,
+                      let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
+                return (Int(version), createdAt)
+            }
         }
     }
 
@@ -445,13 +446,22 @@ public final class PostgresSessionStore: SessionStoring {
     /// server dropped the connection.
     public func storyboardRevision() throws -> Int? {
         try revisionReader.withLock { db in
-            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-            return try db.readStoryboardRevision()
+            try reconnectingRead(&db) { db in try db.readStoryboardRevision() }
         }
     }
 
     /// Runs `body` on the reader in one `REPEATABLE READ READ ONLY` transaction: one snapshot.
+    /// A read whose connection broke under it runs once more, as ``reconnectingRead(_:_:)``
+    /// says; ``snapshot(_:)`` reconnects first.
     private func read<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
+        do {
+            return try snapshot(body)
+        } catch where !reader.withLock({ $0.isConnected }) {
+            return try snapshot(body)
+        }
+    }
+
+    private func snapshot<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
         try reader.withLock { db in
             if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
             // Spelled out rather than through transaction(begin:_:): a closure capturing both
@@ -465,6 +475,21 @@ public final class PostgresSessionStore: SessionStoring {
                 if db.isInTransaction { try? db.execute("ROLLBACK") }
                 throw error
             }
+        }
+    }
+
+    /// Runs the read `body` on `db`, connecting first when it is not connected. A read whose
+    /// connection broke under it (the server restarted: libpq learns it on the next statement)
+    /// runs once more on a fresh connection, so a restart of PostgreSQL does not fail the first
+    /// read on each connection; a read changes nothing, so running it again is safe. (Writes are
+    /// not run again: a batch whose connection broke at COMMIT may have been written.)
+    private func reconnectingRead<T>(_ db: inout PGConnection, _ body: (PGConnection) throws -> T) throws -> T {
+        if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
+        do {
+            return try body(db)
+        } catch where !db.isConnected {
+            db = try Self.connect(url, schema: schema, create: false)
+            return try body(db)
         }
     }
 
