@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # navsim's performance figures beside their anchors (issue 11), measured in one run: not a test,
 # and not part of .ci/run or test.sh. Needs wrk and a C compiler (scripts/install-bench-prereqs.sh
-# installs them); installs nothing itself. Loopback only; about 4 minutes, --quick about 1.
+# installs them); installs nothing itself. Loopback only; the figures about 4 minutes (--quick
+# about 1), then the scale part (below).
 #
-#   scripts/bench.sh [--quick] [--rounds N] [--seconds S] [--skip-scale | --scale-only]
+#   scripts/bench.sh [--quick] [--rounds N] [--seconds S] [--skip-scale | --scale-only] [--help]
 #
 # After those figures, scale_figures runs scripts/bench/scale.py: restart and RSS at 50,000 and
 # 100,000 sessions of 10 controllers (seeded by copying one session's rows with SQL), a DELETE of
 # a 10,000-entry session beside other writers, history pages beside ?version=N loops. That part
-# takes about 5 more minutes (--quick: 5,000 / 10,000 sessions); --skip-scale leaves it out,
+# takes about 6 more minutes (--quick: 5,000 / 10,000 sessions); --skip-scale leaves it out,
 # --scale-only runs only it. BENCH_SCALE_ARGS passes more options to scale.py (--skip-big, …).
 #
 # Builds the release binary, compiles the anchors (scripts/bench/raw_mhd.c against libmicrohttpd,
@@ -23,6 +24,7 @@ done
 main_args=() scale=1 main=1
 for arg in "$@"; do
   case "$arg" in
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     --skip-scale) scale=0 ;;
     --scale-only) main=0 ;;
     *) main_args+=("$arg") ;;
