@@ -149,9 +149,10 @@ public final class HTTPServer: Sendable {
             }
             // Replies still pending get a 503 and every suspended connection is resumed:
             // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). Then a bounded
-            // wait (2 s: pool threads on a loaded machine) lets them send those replies.
+            // wait lets them send those replies: 5 s, as pool threads on a loaded machine took
+            // over 2 s to be scheduled (a test saw one of four 503s lost); it ends once all are sent.
             if context.resumeAll(with: stoppingReply) > 0 {
-                let sent = clock.now.advanced(by: .seconds(2))
+                let sent = clock.now.advanced(by: .seconds(5))
                 while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
             }
             MHD_stop_daemon(current.raw)
