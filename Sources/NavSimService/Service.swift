@@ -777,7 +777,7 @@ public final class NavSimService: Sendable {
     /// Runs the commands a request decodes to as one turn on the session's applied head, under
     /// its lock; queues the history entry and changed rows for commit and releases the lock, so
     /// the session's next write can apply on top while this one syncs (issue 11). The reply is
-    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:deferred:_:since:)``
+    /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:token:_:since:)``
     /// once the commit is durable, in version order, never before; if the commit fails, this
     /// request and those applied on top of it fail and the session is back at its last durable
     /// version. Refused single operations change nothing and add no entry.
@@ -868,13 +868,15 @@ public final class NavSimService: Sendable {
                                                    resultJSON: resultJSON, encoded: encoded, changed: changed,
                                                    removed: commit.deletedControllers)
                 commit.followsPending = !slot!.pending.isEmpty
-                slot!.apply(PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
-                                           deferred: deferred, retry: retry))
+                let applied = PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
+                                             deferred: deferred, retry: retry)
+                let token = applied.token
+                slot!.apply(applied)
                 slot!.headShell = shell
                 // Queued under the lock: the session's commits reach the store in version order.
                 let started = ContinuousClock.now
                 store.enqueue(commit) { [self] outcome in
-                    committed(box, version: version, deferred: deferred, outcome, since: started)
+                    committed(box, version: version, token: token, outcome, since: started)
                 }
                 return .success(())
             } catch let p as Problem {
@@ -897,10 +899,11 @@ public final class NavSimService: Sendable {
     /// version order on a Dispatch worker, never on the writer; a rerun refused as stale is
     /// answered 409 `write-conflict`. Nothing was written by any of them.
     ///
-    /// `deferred` identifies the request: a failure whose version is no longer pending as that
-    /// request's (a follower dropped with its failed predecessor, whose number a rerun on the
-    /// reloaded session may have taken since) changes nothing.
-    func committed(_ box: SessionBox, version: Int, deferred: DeferredResponse, _ outcome: Result<Void, any Error>,
+    /// `token` identifies the applied version: an answer for one no longer pending (a follower
+    /// dropped with its failed predecessor, whose number and request a rerun on the reloaded
+    /// session may have taken since) changes nothing. Matching by version and request instead
+    /// let a dropped follower's `predecessorFailed` fail its own rerun with 500.
+    func committed(_ box: SessionBox, version: Int, token: CommitToken, _ outcome: Result<Void, any Error>,
                    since started: ContinuousClock.Instant) {
         histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
         var reruns: [@Sendable () -> Void] = []
@@ -908,9 +911,9 @@ public final class NavSimService: Sendable {
             guard slot != nil else { return [] }
             switch outcome {
             case .success:
-                guard let done = slot!.durable(version, in: sessions) else { return [] }
+                guard slot!.pending.first?.token === token, let done = slot!.durable(version, in: sessions) else { return [] }
                 return [(done.deferred, done.reply)]
-            case .failure where !slot!.pending.contains(where: { $0.version == version && $0.deferred === deferred }):
+            case .failure where !slot!.pending.contains(where: { $0.token === token }):
                 return []
             case .failure(let error) where error.isStaleVersion:
                 reload = true

@@ -114,7 +114,13 @@ struct PendingVersion: Sendable {
     /// Runs the request again on the session reloaded from the store, answering `deferred`,
     /// when the store refuses this commit as stale (a shared store); nil on SQLite and for a rerun.
     var retry: (@Sendable () -> Void)? = nil
+    /// This version's own identity, which the store's answer to its commit is matched by: a
+    /// rerun keeps its request's `deferred` and may take the version number of a dropped one.
+    let token = CommitToken()
 }
+
+/// The identity of one applied version (``PendingVersion/token``); compared with `===`.
+final class CommitToken: Sendable {}
 
 
 extension LiveSession {
