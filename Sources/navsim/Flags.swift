@@ -2,7 +2,8 @@ import Foundation
 
 /// A command's flags, declared once: each has a name, an environment variable, a default and a
 /// line of help, from which parsing, `--help` and the precedence rule (flag, then environment,
-/// then default) follow.
+/// then default) follow. An environment variable set to the empty string counts as unset, as a
+/// blank line of an env file (`NAVSIM_DB=`) means "not given".
 struct Flags {
     struct Flag {
         var name: String
@@ -26,7 +27,7 @@ struct Flags {
         self.command = command
         self.declared = declared
         for flag in declared {
-            if let name = flag.env, let value = env[name] { values[flag.name] = value }
+            if let name = flag.env, let value = env[name], !value.isEmpty { values[flag.name] = value }
         }
         var rest = args[...]
         while let arg = rest.popFirst() {

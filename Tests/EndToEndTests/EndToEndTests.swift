@@ -509,6 +509,10 @@ struct EndToEndTests {
         let fromEnvironment = try runToExit(["--port", "0", "--db", scratch.file("a.sqlite")],
                                             environment: ["NAVSIM_STORE": "postgresql://127.0.0.1:1/x"])
         #expect(fromEnvironment.status == 2 && fromEnvironment.output.contains("exclude each other"), "\(fromEnvironment)")
+        // An empty NAVSIM_DB (a blank line of an env file) is not given: --store alone goes on to connect.
+        let blank = try runToExit(["--port", "0", "--store", "postgresql://127.0.0.1:1/x"], environment: ["NAVSIM_DB": ""])
+        #expect(blank.status == 2 && !blank.output.contains("exclude each other")
+                && blank.output.contains("cannot open the PostgreSQL database"), "\(blank)")
         let other = try runToExit(["--port", "0", "--store", "mysql://u:hunter2@127.0.0.1/x"])
         #expect(other.status == 2 && other.output.contains("postgres://") && !other.output.contains("hunter2"), "\(other)")
         // Port 1 on loopback: nothing listens, the connection is refused at once.
