@@ -95,10 +95,20 @@ enum Persistence {
         var upserts: [ControllerRow] = []
         upserts.reserveCapacity(changed.count)
         var inserted = 0
+        var linksUnchanged: Set<String> = []
         for cid in changed {
             guard let c = newState.controllers[cid] else { continue }
-            if old.controllers[cid] == nil { inserted += 1 }
-            upserts.append(try row(c))
+            let r = try row(c)
+            if let before = old.controllers[cid] {
+                // The stored row is the old state's (commits are written in version order), so
+                // when its links stay the store need only rewrite its body.
+                if before.parent == r.parent, before.presentation?.presenting == r.presenting, before.presentedID == r.presented {
+                    linksUnchanged.insert(cid)
+                }
+            } else {
+                inserted += 1
+            }
+            upserts.append(r)
         }
         // Only a release (NavigationCore/Release.swift) removes controllers; the counts tell,
         // so a turn without one never scans the order.
@@ -117,7 +127,7 @@ enum Persistence {
                                changes: change, checkpoint: checkpoint, rulesVersion: RulesVersion.current)
         let commit = SessionCommit(
             session: SessionRow(id: id, version: version, createdAt: createdAt, state: after.text),
-            upsertedControllers: upserts, deletedControllers: deleted, history: entry)
+            upsertedControllers: upserts, deletedControllers: deleted, history: entry, linksUnchanged: linksUnchanged)
         return (commit, after)
     }
 

@@ -65,9 +65,19 @@ public struct ControllerConfiguration: Sendable, Equatable {
     ]
 
     /// The entry of ``fields`` named `name`, or nil.
-    public static func field(named name: String) -> Field? { fields.first { $0.name == name } }
+    public static func field(named name: String) -> Field? { fieldIndex[name].map { fields[$0] } }
 
-    /// One client-settable property: its API name and how to copy, store and read it generically.
+    /// Each field's position in ``fields``, by name.
+    static let fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+
+    /// One client-settable property: its API name and how to copy, store and read it.
+    ///
+    /// Each entry is built by the initializer for its value's shape, chosen at compile time
+    /// (an optional string, a `Bool`, an enumeration stored as its `String` raw value, any other
+    /// optional, anything else `Codable`), so writing a field calls the container's method for
+    /// that type directly: no dynamic cast, no generic encoding of a `String` or a raw value.
+    /// The bytes are those of the value's own `Codable` conformance (issue 11: the generic walk
+    /// was most of a stored controller row's encoding time).
     public struct Field: Sendable {
         /// The API and storage name (`modalPresentationStyle`).
         public let name: String
@@ -75,40 +85,85 @@ public struct ControllerConfiguration: Sendable, Equatable {
         let copy: @Sendable (inout ControllerConfiguration, ControllerConfiguration) -> Void
         let encode: @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void
         let decode: @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
-
-        /// A field whose values are not `Codable` (nested commands): ``encode(to:fields:nilAsNull:)``
-        /// and ``decode(from:over:)`` skip it and the service stores it itself (`isEncoded` false).
-        init<T: Equatable & Sendable>(unencoded name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
-            self.name = name
-            self.keyPath = keyPath
-            isEncoded = false
-            copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
-            encode = { _, _, _ in }
-            decode = { _, _ in false }
-        }
-
         /// False for a field ``encode(to:fields:nilAsNull:)`` does not write.
         public let isEncoded: Bool
 
-        init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
+        private init<T: Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, isEncoded: Bool,
+                                  encode: @escaping @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void,
+                                  decode: @escaping @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool) {
             self.name = name
             self.keyPath = keyPath
-            isEncoded = true
+            self.isEncoded = isEncoded
             copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
+            self.encode = encode
+            self.decode = decode
+        }
+
+        /// Reads a field through `T`'s `Decodable` conformance (start-up and history reads).
+        private static func decoder<T: Decodable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable)
+            -> @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool {
             let key = FieldKey(name)
-            encode = { value, container, nilAsNull in
-                let v = value[keyPath: keyPath]
-                if let o = v as? any OptionalValue, o.isNone {
-                    if nilAsNull { try container.encodeNil(forKey: key) }
-                } else {
-                    try container.encode(v, forKey: key)
-                }
-            }
-            decode = { value, container in
+            return { value, container in
                 guard container.contains(key) else { return false }
                 value[keyPath: keyPath] = try container.decode(T.self, forKey: key)
                 return true
             }
+        }
+
+        /// A field whose values are not `Codable` (nested commands): ``encode(to:fields:nilAsNull:)``
+        /// and ``decode(from:over:)`` skip it and the service stores it itself (`isEncoded` false).
+        init<T: Equatable & Sendable>(unencoded name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
+            self.init(name, keyPath, isEncoded: false, encode: { _, _, _ in }, decode: { _, _ in false })
+        }
+
+        /// An optional string: written with the container's `String` method, omitted (or null) when nil.
+        init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, String?> & Sendable) {
+            let key = FieldKey(name)
+            self.init(name, keyPath, isEncoded: true, encode: { value, container, nilAsNull in
+                if let v = value[keyPath: keyPath] {
+                    try container.encode(v, forKey: key)
+                } else if nilAsNull {
+                    try container.encodeNil(forKey: key)
+                }
+            }, decode: Self.decoder(name, keyPath))
+        }
+
+        /// A `Bool`: written with the container's `Bool` method.
+        init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, Bool> & Sendable) {
+            let key = FieldKey(name)
+            self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
+                try container.encode(value[keyPath: keyPath], forKey: key)
+            }, decode: Self.decoder(name, keyPath))
+        }
+
+        /// An enumeration stored as its raw value: written as that `String`, as its `Codable`
+        /// conformance (`RawRepresentable`'s) writes it.
+        init<T: RawRepresentable & Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable)
+            where T.RawValue == String {
+            let key = FieldKey(name)
+            self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
+                try container.encode(value[keyPath: keyPath].rawValue, forKey: key)
+            }, decode: Self.decoder(name, keyPath))
+        }
+
+        /// Any other optional: its payload through its `Codable` conformance, omitted (or null) when nil.
+        init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable) {
+            let key = FieldKey(name)
+            self.init(name, keyPath, isEncoded: true, encode: { value, container, nilAsNull in
+                if let v = value[keyPath: keyPath] {
+                    try container.encode(v, forKey: key)
+                } else if nilAsNull {
+                    try container.encodeNil(forKey: key)
+                }
+            }, decode: Self.decoder(name, keyPath))
+        }
+
+        /// Any other value, through its `Codable` conformance.
+        init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
+            let key = FieldKey(name)
+            self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
+                try container.encode(value[keyPath: keyPath], forKey: key)
+            }, decode: Self.decoder(name, keyPath))
         }
     }
 
@@ -138,10 +193,6 @@ public struct ControllerConfiguration: Sendable, Equatable {
         return (value, present)
     }
 }
-
-/// Lets generic code see that an `Optional` holds nothing.
-protocol OptionalValue { var isNone: Bool { get } }
-extension Optional: OptionalValue { var isNone: Bool { self == nil } }
 
 /// A set of configuration changes: the properties a run-time `PATCH` sets (null clears an
 /// optional one), or the ones a spec gives for a new controller (the rest keep UIKit's defaults).
@@ -195,7 +246,15 @@ public struct ControllerPatch: Sendable, Equatable {
     /// `configuration` with this patch's properties set.
     public func applied(to configuration: ControllerConfiguration) -> ControllerConfiguration {
         var c = configuration
-        for f in ControllerConfiguration.fields where fields.contains(f.name) { f.copy(&c, values) }
+        // Each field is copied on its own, so the order does not matter: a patch of a few
+        // fields (a run-time PATCH) looks up just those instead of testing every entry.
+        if fields.count * 2 < ControllerConfiguration.fields.count {
+            for name in fields {
+                if let i = ControllerConfiguration.fieldIndex[name] { ControllerConfiguration.fields[i].copy(&c, values) }
+            }
+        } else {
+            for f in ControllerConfiguration.fields where fields.contains(f.name) { f.copy(&c, values) }
+        }
         return c
     }
 

@@ -244,8 +244,8 @@ public final class Connection {
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
-        let name = "navsim_savepoint_\(savepointDepth)"
-        try perform("SAVEPOINT \(name)")
+        let sql = SavepointSQL.at(savepointDepth)
+        try perform(sql.begin)
         let value: T
         do {
             value = try body()
@@ -253,13 +253,34 @@ public final class Connection {
             // ROLLBACK TO undoes the work but keeps the savepoint; RELEASE then pops it. If an
             // error already rolled back the whole transaction there is nothing left to undo.
             if isInTransaction {
-                try? perform("ROLLBACK TO \(name)")
-                try? perform("RELEASE \(name)")
+                try? perform(sql.rollback)
+                try? perform(sql.release)
             }
             throw error
         }
-        try perform("RELEASE \(name)")
+        try perform(sql.release)
         return value
+    }
+
+    /// The three statements of the savepoint at one nesting depth, built once: a group commit
+    /// runs a savepoint per queued write, and building their texts per use was string work
+    /// repeated for every write.
+    private struct SavepointSQL: Sendable {
+        let begin: String, release: String, rollback: String
+
+        init(depth: Int) {
+            let name = "navsim_savepoint_\(depth)"
+            begin = "SAVEPOINT \(name)"
+            release = "RELEASE \(name)"
+            rollback = "ROLLBACK TO \(name)"
+        }
+
+        /// The depths a store nests (a batch's savepoint inside its transaction, and a few more).
+        private static let built = (1...4).map(SavepointSQL.init(depth:))
+
+        static func at(_ depth: Int) -> SavepointSQL {
+            depth <= built.count ? built[depth - 1] : SavepointSQL(depth: depth)
+        }
     }
 
     /// Copies the whole write-ahead log into the database and truncates it to zero bytes

@@ -114,16 +114,23 @@ public struct SessionCommit: Sendable {
     /// pipelined write): if that one fails, this one fails unwritten
     /// (``SessionStore/enqueue(_:then:)``).
     public var followsPending: Bool
+    /// Ids among `upsertedControllers` whose stored row already has the same `parent`,
+    /// `presenting` and `presented`: the store rewrites only their `body` and `format`, which
+    /// leaves the two link indexes (`controllers_by_parent`, `controllers_by_presenting`) and
+    /// their pages untouched; an upsert would rewrite both index entries and dirty their pages
+    /// for every write. A row found missing is upserted all the same.
+    public var linksUnchanged: Set<String>
 
     public init(
         session: SessionRow, upsertedControllers: [ControllerRow] = [], deletedControllers: [String] = [],
-        history: HistoryRow? = nil, followsPending: Bool = false
+        history: HistoryRow? = nil, followsPending: Bool = false, linksUnchanged: Set<String> = []
     ) {
         self.session = session
         self.upsertedControllers = upsertedControllers
         self.deletedControllers = deletedControllers
         self.history = history
         self.followsPending = followsPending
+        self.linksUnchanged = linksUnchanged
     }
 }
 
@@ -348,6 +355,12 @@ public final class SessionStore: Sendable {
 
     private static func apply(_ commit: SessionCommit, to db: Connection) throws {
         let session = commit.session
+        // A later version of a stored session updates its row in place (one B-tree seek); a
+        // creation, or a row found missing, takes the upsert.
+        if session.version > 0 {
+            try db.run(Self.updateSession, session.parameters())
+            if db.changes == 1 { return try db.writeChildren(of: commit) }
+        }
         // An upsert, not INSERT OR REPLACE: REPLACE deletes the old row first, and with
         // foreign keys on that delete would cascade to the session's controllers and history.
         try db.run(
@@ -360,6 +373,11 @@ public final class SessionStore: Sendable {
             session.parameters())
         try db.writeChildren(of: commit)
     }
+
+    /// The session row's update, with ``SessionRow/parameters()``'s order (`?1` is the id).
+    private static let updateSession = """
+        UPDATE sessions SET version = ?2, created_at = ?3, state = ?4, format = ?5 WHERE id = ?1
+        """
 
     /// Deletes a session: durable before it returns, the session row is gone (a load by id finds
     /// nothing, listing skips it, also after a crash), and its id is recorded in

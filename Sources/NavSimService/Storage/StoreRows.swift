@@ -73,16 +73,23 @@ protocol StoreConnection: AnyObject {
     func query(_ sql: String, _ bindings: [Value]) throws -> [ResultRow]
     /// Runs one statement, discarding its rows and row count.
     func write(_ sql: String, _ bindings: [Value]) throws
+    /// Runs one statement and returns how many rows it inserted, updated or deleted.
+    func writeCountingRows(_ sql: String, _ bindings: [Value]) throws -> Int
 }
 
 extension SQLite.Connection: StoreConnection {
     static let statements = StoreStatements(dialect: .sqlite)
     func write(_ sql: String, _ bindings: [SQLiteValue]) throws { try run(sql, bindings) }
+    func writeCountingRows(_ sql: String, _ bindings: [SQLiteValue]) throws -> Int {
+        try run(sql, bindings)
+        return changes
+    }
 }
 
 extension PostgreSQL.Connection: StoreConnection {
     static let statements = StoreStatements(dialect: .postgres)
     func write(_ sql: String, _ bindings: [PostgresValue]) throws { try run(sql, bindings) }
+    func writeCountingRows(_ sql: String, _ bindings: [PostgresValue]) throws -> Int { try run(sql, bindings) }
 }
 
 /// What the two SQL dialects spell differently in the shared statements.
@@ -112,6 +119,8 @@ enum StoreDialect: Sendable {
 /// (SQLite's statement cache is keyed by the text, so the text must not be rebuilt per call).
 struct StoreStatements: Sendable {
     let upsertController: String
+    /// A controller row's `body` and `format` only (``SessionCommit/linksUnchanged``).
+    let updateControllerBody: String
     let deleteController: String
     let insertHistory: String
     let upsertStoryboard: String
@@ -138,6 +147,7 @@ struct StoreStatements: Sendable {
                 parent = excluded.parent, presenting = excluded.presenting,
                 presented = excluded.presented, body = excluded.body, format = excluded.format
             """
+        updateControllerBody = "UPDATE controllers SET body = \(p(3)), format = \(p(4)) WHERE session_id = \(p(1)) AND id = \(p(2))"
         deleteController = "DELETE FROM controllers WHERE session_id = \(p(1)) AND id = \(p(2))"
         insertHistory = """
             INSERT INTO history (session_id, version, at, method, path, body, command, result, format,
@@ -202,6 +212,11 @@ extension ControllerRow {
         [.text(session), .text(id), .optionalText(parent), .optionalText(presenting), .optionalText(presented),
          .text(body), .integer(Int64(format))]
     }
+
+    /// The parameters of ``StoreStatements/updateControllerBody`` for this controller of `session`.
+    func bodyParameters<V: StoreValue>(session: String) -> [V] {
+        [.text(session), .text(id), .text(body), .integer(Int64(format))]
+    }
 }
 
 extension HistoryRow {
@@ -242,12 +257,18 @@ extension StoredStoryboard {
 extension StoreConnection {
     /// Deletes `commit.deletedControllers`, upserts `commit.upsertedControllers` and inserts
     /// `commit.history`, in that order (``SessionCommit``); the session row is the store's own.
+    /// A controller in `commit.linksUnchanged` has its body updated in place, and is upserted
+    /// only if no row was there to update.
     func writeChildren(of commit: SessionCommit) throws {
         let id = commit.session.id, sql = Self.statements
         for controller in commit.deletedControllers {
             try write(sql.deleteController, [.text(id), .text(controller)])
         }
         for controller in commit.upsertedControllers {
+            if !commit.linksUnchanged.isEmpty, commit.linksUnchanged.contains(controller.id),
+               try writeCountingRows(sql.updateControllerBody, controller.bodyParameters(session: id)) == 1 {
+                continue
+            }
             try write(sql.upsertController, controller.parameters(session: id))
         }
         if let entry = commit.history {

@@ -137,22 +137,30 @@ final class StoredWriter {
     }
 
     /// Writes `value` as the value that starts here, its containers at index `level` and deeper.
+    ///
+    /// The scalar types and `[String]` are told apart by comparing metatypes, not by dynamic
+    /// casts: a cast costs a runtime call per case tried, and `as? [String]` on another array
+    /// type checks it element by element. Any other value writes itself through its `Encodable`
+    /// conformance (an optional as its payload or null, as before).
     func writeValue<T: Encodable>(_ value: T, level: Int, encoder parent: StoredEncoder?, key: (any CodingKey)? = nil) throws {
-        switch value {
-        case let s as String: JSON.writeString(s, into: &out)
-        case let b as Bool: out.append(contentsOf: (b ? "true" : "false").utf8)
-        case let i as Int: writeInt(i)
-        case let d as Double: try writeDouble(d, path: (parent?.codingPath ?? []) + [key].compactMap { $0 })
-        case let ids as [String]:
+        if T.self == String.self {
+            JSON.writeString(unsafeBitCast(value, to: String.self), into: &out)
+        } else if T.self == Bool.self {
+            out.append(contentsOf: (unsafeBitCast(value, to: Bool.self) ? "true" : "false").utf8)
+        } else if T.self == Int.self {
+            writeInt(unsafeBitCast(value, to: Int.self))
+        } else if T.self == Double.self {
+            try writeDouble(unsafeBitCast(value, to: Double.self), path: (parent?.codingPath ?? []) + [key].compactMap { $0 })
+        } else if T.self == [String].self {
             out.append(UInt8(ascii: "["))
-            for (i, s) in ids.enumerated() {
+            for (i, s) in unsafeBitCast(value, to: [String].self).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSON.writeString(s, into: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case let dictionary as any SortedKeysEncodable:
+        } else if let dictionary = value as? any SortedKeysEncodable {
             try dictionary.writeSorted(self, level: level)
-        default:
+        } else {
             let encoder = StoredEncoder(writer: self, level: level, parent: parent, key: key)
             let start = out.count
             try value.encode(to: encoder)
@@ -302,13 +310,12 @@ private struct StoredSingleEncoding: SingleValueEncodingContainer {
     mutating func encode(_ value: Int) throws { writer.writeInt(value) }
     mutating func encode(_ value: Double) throws { try writer.writeDouble(value, path: encoder.codingPath) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        switch value {
-        case let s as String: try encode(s)
-        case let b as Bool: try encode(b)
-        case let i as Int: try encode(i)
-        case let d as Double: try encode(d)
-        default: try value.encode(to: encoder)
-        }
+        // Metatype comparisons, as in `StoredWriter.writeValue`.
+        if T.self == String.self { try encode(unsafeBitCast(value, to: String.self)) }
+        else if T.self == Bool.self { try encode(unsafeBitCast(value, to: Bool.self)) }
+        else if T.self == Int.self { try encode(unsafeBitCast(value, to: Int.self)) }
+        else if T.self == Double.self { try encode(unsafeBitCast(value, to: Double.self)) }
+        else { try value.encode(to: encoder) }
     }
 }
 
