@@ -26,7 +26,7 @@ private func startServer(maxBodyBytes: Int = 1 << 20, threads: Int = 4,
                    handler: handler)
 }
 
-/// Serialized: the body-leak counter is process-wide, and the machine has 2 cores.
+/// Serialized: the machine has 2 cores, and every case starts a server and clients of its own.
 @Suite(.serialized)
 struct HTTPServerTests {
     @Test func getReturnsHandlerReplyAndKeepsConnectionAlive() throws {
