@@ -133,7 +133,10 @@ public final class HTTPServer: Sendable {
     /// not per connection, because idle keep-alive connections never finish on their own
     /// (ENGINEERING.md §1.6). Replies sent while draining carry `Connection: close`.
     /// A deferred reply still pending at `drainTimeout` is answered 503 and its connection
-    /// resumed: `MHD_stop_daemon` must not find one suspended.
+    /// resumed: `MHD_stop_daemon` must not find one suspended. Then, for up to
+    /// ``stopReplyTimeout``, it waits until every request still in flight has been answered
+    /// and sent: `MHD_stop_daemon` closes the connections it finds without serving them, so a
+    /// resumed connection whose 503 is not out yet would see its connection close instead.
     /// Must not be called from inside the handler: stopping joins the handler's thread.
     public func stop(drainTimeout: Duration = .seconds(5)) {
         daemon.withLock { handle in
@@ -148,13 +151,19 @@ public final class HTTPServer: Sendable {
                 usleep(2_000)
             }
             // Replies still pending get a 503 and every suspended connection is resumed:
-            // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). Then a bounded
-            // wait lets them send those replies: 5 s, as pool threads on a loaded machine took
-            // over 2 s to be scheduled (a test saw one of four 503s lost); it ends once all are sent.
-            if context.resumeAll(with: stoppingReply) > 0 {
-                let sent = clock.now.advanced(by: .seconds(5))
-                while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
-            }
+            // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). From here on a
+            // handler's deferred reply is answered 503 at once instead of suspending.
+            context.resumeAll(with: stoppingReply)
+            // libmicrohttpd serves a resumed connection only on its pool thread's next turn,
+            // and once MHD_stop_daemon has set its shutdown flag no thread takes another turn:
+            // each worker leaves its loop, resumes what is pending and closes every connection
+            // unserved (daemon.c, MHD_polling_thread and close_all_connections; and
+            // MHD_queue_response then queues nothing). So wait, bounded, until no request is
+            // in flight: those 503s are sent, and so is the one a handler that was still
+            // running during resumeAll queues itself. Always, not only when resumeAll found a
+            // pending reply: such a handler's reply is not in the table yet.
+            let sent = clock.now.advanced(by: Self.stopReplyTimeout)
+            while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
             MHD_stop_daemon(current.raw)
             if listenSocket >= 0 {
                 close(listenSocket)
@@ -164,6 +173,10 @@ public final class HTTPServer: Sendable {
             current.context.release()
         }
     }
+
+    /// How long ``stop(drainTimeout:)`` waits, after answering pending deferred replies 503, for
+    /// the requests in flight to be sent.
+    public static let stopReplyTimeout: Duration = .seconds(5)
 
     deinit {
         stop(drainTimeout: .zero)
@@ -177,6 +190,8 @@ public final class HTTPServer: Sendable {
     public var suspendedConnections: Int { context.suspendedCount }
     /// Reply bodies libmicrohttpd still holds (sent from the reply's own bytes, not copied).
     var lentResponseBodies: Int { context.lentBodies.load(ordering: .relaxed) }
+    /// This server's request states not yet released; 0 after ``stop(drainTimeout:)``.
+    var liveRequestStates: Int { context.liveRequestStates.load(ordering: .relaxed) }
 }
 
 /// The process's file-descriptor limit (`RLIMIT_NOFILE`), which bounds the connections a

@@ -16,6 +16,10 @@ final class ServerContext: Sendable {
     /// Reply bodies lent to libmicrohttpd and not yet given back (``ResponseBytes``); 0 once
     /// the daemon has stopped, or a response leaked.
     let lentBodies = Atomic<Int>(0)
+    /// Request states of this server allocated and not yet released (``RequestState``): 0 once
+    /// the daemon has stopped, or a request skipped `NOTIFY_COMPLETED` cleanup. Per server, so
+    /// that tests of one server are not disturbed by others running in the same process.
+    let liveRequestStates = Atomic<Int>(0)
 
     init(handler: @escaping HTTPHandler, screen: HTTPScreen?, limits: HTTPServerConfiguration) {
         self.handler = handler
@@ -70,6 +74,7 @@ extension ServerContext {
 
     /// For `stop`: answers every pending reply with `reply` (which resumes its connection) and
     /// refuses suspensions from now on. Returns how many were still pending.
+    @discardableResult
     func resumeAll(with reply: HTTPResponse) -> Int {
         let pending = suspended.withLock { Array($0.replies.values) }
         for deferred in pending { deferred.complete(reply) }
@@ -104,18 +109,18 @@ private final class RequestState {
     /// libmicrohttpd calls again after `MHD_resume_connection`.
     var deferred: DeferredResponse?
 
-    init(limit: Int) {
+    /// Counts this state in ``ServerContext/liveRequestStates``.
+    private let context: ServerContext
+
+    init(limit: Int, context: ServerContext) {
         self.limit = limit
-        liveRequestBodies.add(1, ordering: .relaxed)
+        self.context = context
+        context.liveRequestStates.add(1, ordering: .relaxed)
     }
-    deinit { liveRequestBodies.subtract(1, ordering: .relaxed) }
+    deinit { context.liveRequestStates.subtract(1, ordering: .relaxed) }
 
     var discarding: Bool { tooLarge || refusal != nil }
 }
-
-/// Request states allocated and not yet released: tests check it returns to 0 (a leak would
-/// mean a request skipped `NOTIFY_COMPLETED` cleanup).
-let liveRequestBodies = Atomic<Int>(0)
 
 /// `*req_cls` of a request that has no state (yet): bodiless requests allocate nothing
 /// (ENGINEERING.md §1.2: one of the two costs behind
@@ -145,7 +150,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         // Call 2: upload_data is valid only during this call; copy it and mark it consumed.
         let body: RequestState
         if state == noBodyYet {
-            body = RequestState(limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")))
+            body = RequestState(limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")), context: context)
             if let length = contentLength(connection) {
                 body.bytes.reserveCapacity(length)  // <= limit, checked in call 1
             }
@@ -234,7 +239,7 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
         if hasBody && (waitsForContinue || beyondDiscard) {
             return queue(context, connection, refusal, close: true)
         }
-        let state = RequestState(limit: limit)
+        let state = RequestState(limit: limit, context: context)
         state.refusal = refusal
         state.tooLarge = hasBody && (length ?? 0) > limit
         reqCls.pointee = Unmanaged.passRetained(state).toOpaque()
@@ -244,7 +249,7 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
         if waitsForContinue || beyondDiscard {
             return respond(context, connection, url, method, body: [], limit: limit, tooLarge: true, reqCls: reqCls)
         }
-        let state = RequestState(limit: limit)
+        let state = RequestState(limit: limit, context: context)
         state.tooLarge = true
         reqCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
@@ -297,7 +302,7 @@ private func respond(
     if let raw = reqCls.pointee, raw != noBodyYet {
         state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     } else {
-        state = RequestState(limit: limit)
+        state = RequestState(limit: limit, context: context)
         reqCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
     state.tooLarge = tooLarge

@@ -192,6 +192,9 @@ public final class NavSimService: Sendable {
     /// `GET /healthz`'s reply, built once: nothing in it changes (issue 11: no per-request work
     /// that can be done once).
     static let healthz = json(200, .object([("status", .string("ok"))]))
+    /// `GET /healthz`'s reply while the store is unreachable (``SessionStoring/checkReachability()``),
+    /// built once: 503 `store-unreachable`, so a load balancer routes elsewhere.
+    static let healthzStoreUnreachable = problem(Problem.storeUnreachable)
     /// `GET /`'s reply, built once.
     static let indexResponse = json(200, index)
 
@@ -218,7 +221,9 @@ public final class NavSimService: Sendable {
     /// reads `requiresToken` from it, and the OpenAPI tests compare it with the spec.
     static let router = Router<NavSimService>([
         Route("GET", "/") { _, _, _ throws(Problem) in indexResponse },
-        Route("GET", "/healthz", requiresToken: false) { _, _, _ throws(Problem) in healthz },
+        Route("GET", "/healthz", requiresToken: false) { s, _, _ throws(Problem) in
+            s.store.checkReachability() ? healthz : healthzStoreUnreachable
+        },
         Route("GET", "/openapi.yaml") { s, _, _ throws(Problem) in
             HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: s.openAPI)
         },
@@ -486,7 +491,7 @@ public final class NavSimService: Sendable {
         // versions are the committed ones, no session is loaded for it.
         let rows: [(id: String, version: Int, createdAt: String)]
         do { rows = try store.sessionPage(after: req.query["after"], limit: limit + 1) } catch {
-            throw Problem.storage(error, "Sessions could not be listed")
+            throw Problem.storage(error, "Sessions could not be listed", access: .read)
         }
         let page = rows.prefix(limit)
         let items: [JSON] = page.map { s in
@@ -518,7 +523,7 @@ public final class NavSimService: Sendable {
     func refreshIfBehind(_ box: SessionBox) throws(Problem) {
         guard store.isShared else { return }
         let stored: (version: Int, createdAt: String)?
-        do { stored = try store.sessionVersion(box.id) } catch { throw Problem.storage(error, "The session could not be read") }
+        do { stored = try store.sessionVersion(box.id) } catch { throw Problem.storage(error, "The session could not be read", access: .read) }
         box.inMemory { slot, reload in
             // Known deleted here: the database may hold a session created since under the id.
             guard let live = slot else { reload = stored != nil; return }
@@ -601,7 +606,7 @@ public final class NavSimService: Sendable {
             do {
                 past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions)
             } catch {
-                throw Problem.storage(error, "History could not be read")
+                throw Problem.storage(error, "History could not be read", access: .read)
             }
             if let past, representation == .json {
                 return Self.json(200, bytes: past.encoded.body, etag: past.encoded.etag, vary: "Accept")
@@ -637,7 +642,7 @@ public final class NavSimService: Sendable {
         } catch let p as Problem {
             throw p
         } catch {
-            throw Problem.storage(error, "History could not be read")
+            throw Problem.storage(error, "History could not be read", access: .read)
         }
         return try replay(sid, to: version)
     }
@@ -657,7 +662,7 @@ public final class NavSimService: Sendable {
         } catch let p as Problem {
             throw p
         } catch {
-            throw Problem.storage(error, "History could not be read")
+            throw Problem.storage(error, "History could not be read", access: .read)
         }
     }
 
@@ -768,7 +773,7 @@ public final class NavSimService: Sendable {
             if rows.count > limit, let last = page.last { members.append(("next", .number(Double(last.version)))) }
             return Self.json(200, .object(members), etag: version)
         } catch {
-            throw Problem.storage(error, "History could not be read")
+            throw Problem.storage(error, "History could not be read", access: .read)
         }
     }
 

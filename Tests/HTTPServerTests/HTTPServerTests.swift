@@ -26,7 +26,7 @@ private func startServer(maxBodyBytes: Int = 1 << 20, threads: Int = 4,
                    handler: handler)
 }
 
-/// Serialized: the body-leak counter is process-wide, and the machine has 2 cores.
+/// Serialized: the machine has 2 cores, and every case starts a server and clients of its own.
 @Suite(.serialized)
 struct HTTPServerTests {
     @Test func getReturnsHandlerReplyAndKeepsConnectionAlive() throws {
@@ -272,7 +272,7 @@ struct HTTPServerTests {
         #expect(response.header("Connection")?.lowercased() == "close")
         #expect(RawClient.connectError(port: port) == ECONNREFUSED)
         server.stop()  // idempotent
-        #expect(liveRequestBodies.load(ordering: .relaxed) == 0)
+        #expect(server.liveRequestStates == 0)
     }
 
     @Test func manyThreadsManyRequests() throws {
@@ -331,7 +331,7 @@ struct HTTPServerTests {
         try aborted.send("POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\nhalf")
         usleep(50_000)
         server.stop(drainTimeout: .milliseconds(100))
-        #expect(liveRequestBodies.load(ordering: .relaxed) == 0)
+        #expect(server.liveRequestStates == 0)
     }
 
     @Test func headersLookUpCaseInsensitively() {

@@ -111,18 +111,44 @@ public struct Problem: Error, Sendable {
         p.max = max
         return p
     }
+    /// What a request was doing with the store when it failed, for the problem's detail.
+    enum StorageAccess {
+        /// Writing: nothing was stored (all or nothing), unless the outcome is unknown.
+        case write
+        /// Reading: nothing was changed.
+        case read
+    }
+
     /// A storage fault as a reply that names no SQL, table or file: 507 Insufficient Storage
-    /// (RFC 4918 §11.5) when the database or its disk is full, else 500. The full error goes to
-    /// standard error, where the operator can read it.
-    static func storage(_ error: any Error, _ title: String) -> Problem {
+    /// (RFC 4918 §11.5) when the database or its disk is full, else 500. `access` says whether a
+    /// write or a read failed; a write whose connection broke at `COMMIT`
+    /// (``PostgresStoreError/commitOutcomeUnknown(_:)``) says it may have been stored. The full
+    /// error goes to standard error, where the operator can read it.
+    static func storage(_ error: any Error, _ title: String, access: StorageAccess = .write) -> Problem {
         ServerLog.error(title, error)
         if let e = error as? SQLiteError, e.isFull {
             return Problem(status: 507, slug: "insufficient-storage", title: title,
                            detail: "The database is full; nothing was stored. Free space (or raise the database's size limit) and retry.")
         }
-        return Problem(status: 500, slug: "storage-failure", title: title,
-                       detail: "The database could not complete the write; nothing was stored. The server log has the cause.")
+        switch access {
+        case .read:
+            return Problem(status: 500, slug: "storage-failure", title: title,
+                           detail: "The database could not be read; nothing was changed. The server log has the cause.")
+        case .write:
+            if case .commitOutcomeUnknown? = error as? PostgresStoreError {
+                return Problem(status: 500, slug: "storage-failure", title: title,
+                               detail: "The connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying.")
+            }
+            return Problem(status: 500, slug: "storage-failure", title: title,
+                           detail: "The database could not complete the write; nothing was stored. The server log has the cause.")
+        }
     }
+
+    /// 503 `store-unreachable` for `GET /healthz`: the last attempt to reach the store's
+    /// database failed and none has succeeded since (RFC 9110 §15.6.4).
+    static let storeUnreachable = Problem(
+        status: 503, slug: "store-unreachable", title: "Store unreachable",
+        detail: "The last attempt to reach the database failed and none has succeeded since; this instance cannot serve sessions until it answers again.")
     /// 400: a request header field is malformed (e.g. `If-Match` that is not `*` or entity tags).
     static func invalidHeader(_ field: String, _ detail: String) -> Problem {
         Problem(status: 400, slug: "invalid-header", title: "Malformed header field", detail: detail, field: field)

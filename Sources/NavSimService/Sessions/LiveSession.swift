@@ -170,7 +170,7 @@ final class SessionBox: Sendable {
                 do {
                     slot.session = try registry.loader(id)
                 } catch {
-                    return (.failure(Problem.storage(error, "The session could not be loaded")), false)
+                    return (.failure(Problem.storage(error, "The session could not be loaded", access: .read)), false)
                 }
                 slot.loaded = true
                 loadedNow = slot.session != nil

@@ -15,6 +15,10 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
     case staleVersion(session: String, expected: Int?, stored: Int?)
     /// A schema step failed and was rolled back with every step of its run.
     case migrationFailed(version: Int, name: String, error: PostgresError)
+    /// The connection broke while `COMMIT` was on its way: the transaction may or may not have
+    /// been written, and it is not run again. The associated text is libpq's error. A session's
+    /// next write finds out through the version check (``staleVersion(session:expected:stored:)``).
+    case commitOutcomeUnknown(String)
 
     /// One line naming the session and versions, or the failed step.
     public var description: String {
@@ -24,6 +28,8 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
                 + "not \(expected.map(String.init) ?? "none") as this commit assumed: another instance wrote it first"
         case .migrationFailed(let version, let name, let error):
             "migration \(Migration.fileName(version: version, name: name)) failed and was rolled back: \(error)"
+        case .commitOutcomeUnknown(let error):
+            "the connection broke while the transaction was being committed; it may have been written: \(error)"
         }
     }
 }
@@ -72,8 +78,17 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// byte order whatever the database's locale, as SQLite's BINARY: keyset pages use that index.
 ///
 /// **Connections.** A writer and a reader, each in a `Mutex`, named ``applicationName(schema:)``
-/// in `pg_stat_activity`. One the server dropped (a restart, a failover) fails the batch or read
-/// in flight with its error; the next one reconnects.
+/// in `pg_stat_activity`. One the server dropped (a restart, a failover, `pg_terminate_backend`)
+/// is replaced by a fresh one, and what ran on it runs once more there when that is safe: a read
+/// always (it changes nothing); a write transaction only when it broke before its `COMMIT` was
+/// sent, because the server rolls back a transaction whose connection ends uncommitted. A
+/// transaction whose connection broke at `COMMIT` may have been written, so it is never run
+/// again: it fails with ``PostgresStoreError/commitOutcomeUnknown(_:)``.
+///
+/// **Reachability.** Every use of a connection reports whether the database answered
+/// (``reachability``); ``checkReachability()`` reads that for `/healthz` and, when nothing has
+/// used the database for ``StoreReachability/probeIntervalMillis``, probes it (`SELECT 1`) in
+/// the background.
 ///
 /// **Storyboards.** Puts and deletes add one to `storyboard_revision` (step 6) in their
 /// transaction, which ``storyboardRevision()`` reads, so every instance's catalog sees a change
@@ -99,6 +114,14 @@ public final class PostgresSessionStore: SessionStoring {
     /// Told each transaction's commit count once it is written (on the writer).
     public let batchObserver = Mutex<BatchObserver?>(nil)
 
+    /// Whether the database answered the last attempt to use it (`/healthz`).
+    public let reachability: StoreReachability
+    /// Runs the probes ``checkReachability()`` starts, one at a time.
+    private let probes = DispatchQueue(label: "navsim.postgres.probe")
+    /// Test hook: runs on the writer once a transaction's statements are done, just before its
+    /// `COMMIT` is sent (to break the connection exactly there).
+    let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
+
     /// Connects (two connections: a writer and a reader) and applies the pending migrations.
     ///
     /// - Parameters:
@@ -107,13 +130,17 @@ public final class PostgresSessionStore: SessionStoring {
     ///     (the repository's `migrations-postgres`).
     ///   - schema: A PostgreSQL schema to keep the tables in, created if missing; nil for the
     ///     connection's default.
+    ///   - probeIntervalMillis: the least time, in milliseconds, between two probes of an idle
+    ///     database by ``checkReachability()``.
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a setting;
     ///   ``MigrationError`` for invalid migration files or a database newer than this build;
     ///   ``PostgresStoreError/migrationFailed(version:name:error:)`` when a step fails.
-    public init(url: String, migrationsDirectory: String, schema: String? = nil) throws {
+    public init(url: String, migrationsDirectory: String, schema: String? = nil,
+                probeIntervalMillis: Int64 = 1_000) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
         self.url = url
         self.schema = schema
+        self.reachability = StoreReachability(probeIntervalMillis: probeIntervalMillis)
         let writer = try Self.connect(url, schema: schema, create: true)
         try Self.migrate(writer, migrator.migrations)
         self.writer = Mutex(writer)
@@ -137,6 +164,9 @@ public final class PostgresSessionStore: SessionStoring {
     public static func applicationName(schema: String?) -> String {
         schema.map { "navsim:" + $0 } ?? "navsim"
     }
+
+    /// This store's ``applicationName(schema:)``.
+    var applicationName: String { Self.applicationName(schema: schema) }
 
     /// Applies the steps past the newest recorded one, all in one transaction under an advisory
     /// lock (so concurrent openers wait, then find nothing left to do). Returns the version reached.
@@ -198,12 +228,11 @@ public final class PostgresSessionStore: SessionStoring {
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
         guard !commits.isEmpty else { return [] }
         var chains = brokenChains.withLock { $0 }
-        let results = withWriter { [chains] db -> ([Result<Void, any Error>], BrokenChains) in
+        // Each run starts from the chains as they were: a run that broke before COMMIT wrote nothing.
+        let results = writing { [chains] db -> ([Result<Void, any Error>], BrokenChains) in
             var chains = chains
-            let each = try db.transaction {
-                try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
-                    try db.transaction { try Self.apply(commit, to: db) }
-                }
+            let each = try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
+                try db.transaction { try Self.apply(commit, to: db) }
             }
             return (each, chains)
         }
@@ -224,14 +253,56 @@ public final class PostgresSessionStore: SessionStoring {
         }
     }
 
-    /// Runs `body` on the writer, reconnecting first if the connection broke (a server restart):
-    /// the failed batch was answered with its error, the next one gets a fresh connection.
+    /// Runs `body` in one transaction on the writer (`BEGIN` … `COMMIT`).
+    ///
+    /// When the connection turns out broken before `COMMIT` was sent (the server restarted or
+    /// dropped it: libpq learns that from the first statement that fails), the server has rolled
+    /// the transaction back, so the whole transaction runs once more on a fresh connection. When
+    /// it broke at `COMMIT`, the outcome is unknown and it fails with
+    /// ``PostgresStoreError/commitOutcomeUnknown(_:)``; any other error fails it as it is.
+    private func writing<T: Sendable>(_ body: (PGConnection) throws -> T) -> Result<T, any Error> {
+        switch writingOnce(body) {
+        case .failure(is BrokeBeforeCommit):
+            return writingOnce(body).mapError { ($0 as? BrokeBeforeCommit)?.error ?? $0 }
+        case let other:
+            return other
+        }
+    }
+
+    /// The error of a transaction whose connection broke before its `COMMIT` was sent.
+    private struct BrokeBeforeCommit: Error {
+        let error: any Error
+    }
+
+    private func writingOnce<T: Sendable>(_ body: (PGConnection) throws -> T) -> Result<T, any Error> {
+        let hook = beforeCommit.withLock { $0 }
+        return withWriter { db in
+            var committing = false
+            do {
+                return try db.transaction {
+                    let value = try body(db)
+                    hook?()
+                    committing = true
+                    return value
+                }
+            } catch where !db.isConnected {
+                if committing { throw PostgresStoreError.commitOutcomeUnknown(String(describing: error)) }
+                throw BrokeBeforeCommit(error: error)
+            }
+        }
+    }
+
+    /// Runs `body` on the writer, connecting first if the connection broke, and reports whether
+    /// the database answered (``reachability``).
     private func withWriter<T: Sendable>(_ body: (PGConnection) throws -> T) -> Result<T, any Error> {
         writer.withLock { db in
             do {
                 if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-                return .success(try body(db))
+                let value = try body(db)
+                reachability.attempted(reached: true)
+                return .success(value)
             } catch {
+                reachability.attempted(reached: db.isConnected)
                 return .failure(error)
             }
         }
@@ -273,12 +344,10 @@ public final class PostgresSessionStore: SessionStoring {
     /// An unknown id does nothing.
     /// - Parameter sweep: false leaves the rows for a later sweep (tests of a stop between chunks).
     public func deleteSession(_ id: String, sweep: Bool) throws {
-        let existed = try withWriter { db -> Bool in
-            try db.transaction {
-                guard try db.run("DELETE FROM sessions WHERE id = $1", [.text(id)]) > 0 else { return false }
-                try db.run("INSERT INTO pending_deletions (session_id) VALUES ($1) ON CONFLICT DO NOTHING", [.text(id)])
-                return true
-            }
+        let existed = try writing { db -> Bool in
+            guard try db.run("DELETE FROM sessions WHERE id = $1", [.text(id)]) > 0 else { return false }
+            try db.run("INSERT INTO pending_deletions (session_id) VALUES ($1) ON CONFLICT DO NOTHING", [.text(id)])
+            return true
         }.get()
         guard existed, sweep else { return }
         deletions.async { [self] in _ = try? sweepDeletion(id) }
@@ -298,23 +367,21 @@ public final class PostgresSessionStore: SessionStoring {
         var chunks = 0
         while chunks < maxChunks {
             chunks += 1
-            let done = try withWriter { db -> Bool in
-                try db.transaction {
-                    guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = $1 FOR UPDATE",
-                                        [.text(id)]).isEmpty else { return true }
-                    if try db.run(
-                        """
-                        DELETE FROM history WHERE session_id = $1
-                        AND version IN (SELECT version FROM history WHERE session_id = $1 LIMIT $2)
-                        """, [.text(id), .integer(limit)]) > 0 { return false }
-                    if try db.run(
-                        """
-                        DELETE FROM controllers WHERE session_id = $1
-                        AND id IN (SELECT id FROM controllers WHERE session_id = $1 LIMIT $2)
-                        """, [.text(id), .integer(limit)]) > 0 { return false }
-                    try db.run("DELETE FROM pending_deletions WHERE session_id = $1", [.text(id)])
-                    return true
-                }
+            let done = try writing { db -> Bool in
+                guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = $1 FOR UPDATE",
+                                    [.text(id)]).isEmpty else { return true }
+                if try db.run(
+                    """
+                    DELETE FROM history WHERE session_id = $1
+                    AND version IN (SELECT version FROM history WHERE session_id = $1 LIMIT $2)
+                    """, [.text(id), .integer(limit)]) > 0 { return false }
+                if try db.run(
+                    """
+                    DELETE FROM controllers WHERE session_id = $1
+                    AND id IN (SELECT id FROM controllers WHERE session_id = $1 LIMIT $2)
+                    """, [.text(id), .integer(limit)]) > 0 { return false }
+                try db.run("DELETE FROM pending_deletions WHERE session_id = $1", [.text(id)])
+                return true
             }.get()
             if done { return true }
         }
@@ -372,25 +439,21 @@ public final class PostgresSessionStore: SessionStoring {
 
     /// Stores several storyboards in one transaction (all or none) and notifies each name.
     public func putStoryboards(_ list: [StoredStoryboard]) throws {
-        try withWriter { db in
-            try db.transaction {
-                try db.upsert(list)
-                for s in list { try db.notify(Self.storyboardChannel, payload: s.name) }
-            }
+        try writing { db in
+            try db.upsert(list)
+            for s in list { try db.notify(Self.storyboardChannel, payload: s.name) }
         }.get()
     }
 
     /// Deletes a storyboard and notifies ``storyboardChannel``; returns whether it existed.
     public func deleteStoryboard(_ name: String) throws -> Bool {
-        try withWriter { db in
-            try db.transaction {
-                let deleted = try db.run(PGConnection.statements.deleteStoryboard, [.text(name)]) > 0
-                if deleted {
-                    try db.bumpStoryboardRevision()
-                    try db.notify(Self.storyboardChannel, payload: name)
-                }
-                return deleted
+        try writing { db in
+            let deleted = try db.run(PGConnection.statements.deleteStoryboard, [.text(name)]) > 0
+            if deleted {
+                try db.bumpStoryboardRevision()
+                try db.notify(Self.storyboardChannel, payload: name)
             }
+            return deleted
         }.get()
     }
 
@@ -463,16 +526,22 @@ public final class PostgresSessionStore: SessionStoring {
 
     private func snapshot<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
         try reader.withLock { db in
-            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-            // Spelled out rather than through transaction(begin:_:): a closure capturing both
-            // `body` and `db` would merge their isolation regions, which the Mutex's inout forbids.
-            try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             do {
-                let value = try body(db)
-                try db.execute("COMMIT")
-                return value
+                if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
+                // Spelled out rather than through transaction(begin:_:): a closure capturing both
+                // `body` and `db` would merge their isolation regions, which the Mutex's inout forbids.
+                try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                do {
+                    let value = try body(db)
+                    try db.execute("COMMIT")
+                    reachability.attempted(reached: true)
+                    return value
+                } catch {
+                    if db.isInTransaction { try? db.execute("ROLLBACK") }
+                    throw error
+                }
             } catch {
-                if db.isInTransaction { try? db.execute("ROLLBACK") }
+                reachability.attempted(reached: db.isConnected)
                 throw error
             }
         }
@@ -481,16 +550,43 @@ public final class PostgresSessionStore: SessionStoring {
     /// Runs the read `body` on `db`, connecting first when it is not connected. A read whose
     /// connection broke under it (the server restarted: libpq learns it on the next statement)
     /// runs once more on a fresh connection, so a restart of PostgreSQL does not fail the first
-    /// read on each connection; a read changes nothing, so running it again is safe. (Writes are
-    /// not run again: a batch whose connection broke at COMMIT may have been written.)
+    /// read on each connection; a read changes nothing, so running it again is safe. (Writes run
+    /// again only when they broke before `COMMIT`: ``writing(_:)``.) Reports to ``reachability``.
     private func reconnectingRead<T>(_ db: inout PGConnection, _ body: (PGConnection) throws -> T) throws -> T {
-        if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
         do {
-            return try body(db)
-        } catch where !db.isConnected {
-            db = try Self.connect(url, schema: schema, create: false)
-            return try body(db)
+            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
+            let value: T
+            do {
+                value = try body(db)
+            } catch where !db.isConnected {
+                db = try Self.connect(url, schema: schema, create: false)
+                value = try body(db)
+            }
+            reachability.attempted(reached: true)
+            return value
+        } catch {
+            reachability.attempted(reached: db.isConnected)
+            throw error
         }
+    }
+
+    // MARK: Reachability
+
+    /// Whether the database answered the last attempt to use it; no round trip. When nothing
+    /// has used it for ``StoreReachability/probeIntervalMillis``, starts one probe (`SELECT 1`
+    /// on the storyboard revision's connection, reconnecting when needed) on a background queue,
+    /// whose outcome a later call sees.
+    public func checkReachability() -> Bool {
+        let (reachable, probe) = reachability.check()
+        if probe {
+            probes.async { [self] in
+                let reached = (try? revisionReader.withLock { db in
+                    try reconnectingRead(&db) { db in try db.run("SELECT 1") }
+                }) != nil
+                reachability.probeFinished(reached: reached)
+            }
+        }
+        return reachable
     }
 
     // MARK: Metrics

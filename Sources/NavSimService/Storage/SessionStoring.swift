@@ -90,6 +90,10 @@ public protocol SessionStoring: AnyObject, Sendable {
     /// the store (another instance created it), and treats its in-memory copies as caches that
     /// a stale-version refusal invalidates.
     var isShared: Bool { get }
+    /// Whether the store's database answered the last attempt to use it, and none has failed
+    /// since: what `GET /healthz` reports. Cheap, no round trip; a store may start a background
+    /// probe from here when it has not used its database for a while (``StoreReachability``).
+    func checkReachability() -> Bool
 }
 
 extension SessionStoring {
@@ -105,6 +109,9 @@ extension SessionStoring {
 extension SessionStore: SessionStoring {
     /// One process owns the SQLite file (it takes the writer): no other instance writes it.
     public var isShared: Bool { false }
+
+    /// A local file is always reachable; a failing disk shows in the writes' own errors.
+    public func checkReachability() -> Bool { true }
 
     /// The session's version and creation time as stored, nil when there is none (one read on
     /// the primary key).
