@@ -155,6 +155,10 @@ def make_nav_session(client, sid, depth):
     client.ok("POST", "/v1/sessions", {"id": sid, "root": {"id": "nav", "kind": "navigationController", "viewControllers": vcs}})
 
 
+# The sections of main, in the order they run; --only picks some (each figure as in a full run).
+SECTIONS = ("reads", "writes", "fsync", "history", "push", "listing")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--navsim", required=True)
@@ -164,7 +168,11 @@ def main():
     p.add_argument("--quick", action="store_true", help="one round of 2 s runs and smaller sessions")
     p.add_argument("--rounds", type=int)
     p.add_argument("--seconds", type=int)
+    p.add_argument("--only", help="comma-separated sections to run (default all): " + ",".join(SECTIONS))
     a = p.parse_args()
+    only = set(a.only.split(",")) if a.only else set(SECTIONS)
+    if only - set(SECTIONS):
+        sys.exit(f"bench: --only knows {','.join(SECTIONS)}, not {','.join(sorted(only - set(SECTIONS)))}")
     rounds = a.rounds or (1 if a.quick else 3)
     seconds = a.seconds or (2 if a.quick else 5)
     history_entries = 2000
@@ -182,53 +190,55 @@ def main():
             make_nav_session(c, f"w{i:02d}", 10)
         listing_small = [c.timed("GET", "/v1/sessions?limit=100")[0] for _ in range(50)]
 
-        # (a) reads: the 10-controller session's bytes, served by navsim and by raw libmicrohttpd.
-        _, session_bytes = c.ok("GET", "/v1/sessions/w00")
-        _, healthz_bytes = c.ok("GET", "/healthz")
-        with open(os.path.join(folder, "session.json"), "wb") as f:
-            f.write(session_bytes)
-        with open(os.path.join(folder, "healthz.json"), "wb") as f:
-            f.write(healthz_bytes)
-        raw = Raw(a.raw, free_port(), os.path.join(folder, "healthz.json"), os.path.join(folder, "session.json"))
-        ours, theirs = {"get": [], "health": []}, {"get": [], "health": []}
-        for _ in range(rounds):
-            ours["get"].append(wrk(server.proc.pid, server.port, "/v1/sessions/w00", seconds, 16))
-            theirs["get"].append(wrk(raw.proc.pid, raw.port, "/v1/sessions/w00", seconds, 16))
-            ours["health"].append(wrk(server.proc.pid, server.port, "/healthz", seconds, 16))
-            theirs["health"].append(wrk(raw.proc.pid, raw.port, "/healthz", seconds, 16))
-        raw.stop()
-        raw = None
-        get_rate = median([r for r, _ in ours["get"]]), median([r for r, _ in theirs["get"]])
-        get_cpu = median([u for _, u in ours["get"]]), median([u for _, u in theirs["get"]])
-        health_cpu = median([u for _, u in ours["health"]]), median([u for _, u in theirs["health"]])
-        report.line(f"GET session, 10 controllers ({len(session_bytes)} B), req/s", *get_rate, ">= 0.7x raw")
-        report.line("GET session, CPU us/req", *get_cpu, "<= 1.5x raw")
-        report.line("GET /healthz, CPU us/req", *health_cpu, "near raw")
-        status, _, _ = c.call("GET", "/v1/sessions/w00", headers={"If-None-Match": '"0"'})
-        print(f"{'conditional GET (If-None-Match: current tag)':<52} {'status ' + str(status):>12}{'':>24}  (304)")
+        if "reads" in only:
+            # (a) reads: the 10-controller session's bytes, served by navsim and by raw libmicrohttpd.
+            _, session_bytes = c.ok("GET", "/v1/sessions/w00")
+            _, healthz_bytes = c.ok("GET", "/healthz")
+            with open(os.path.join(folder, "session.json"), "wb") as f:
+                f.write(session_bytes)
+            with open(os.path.join(folder, "healthz.json"), "wb") as f:
+                f.write(healthz_bytes)
+            raw = Raw(a.raw, free_port(), os.path.join(folder, "healthz.json"), os.path.join(folder, "session.json"))
+            ours, theirs = {"get": [], "health": []}, {"get": [], "health": []}
+            for _ in range(rounds):
+                ours["get"].append(wrk(server.proc.pid, server.port, "/v1/sessions/w00", seconds, 16))
+                theirs["get"].append(wrk(raw.proc.pid, raw.port, "/v1/sessions/w00", seconds, 16))
+                ours["health"].append(wrk(server.proc.pid, server.port, "/healthz", seconds, 16))
+                theirs["health"].append(wrk(raw.proc.pid, raw.port, "/healthz", seconds, 16))
+            raw.stop()
+            raw = None
+            get_rate = median([r for r, _ in ours["get"]]), median([r for r, _ in theirs["get"]])
+            get_cpu = median([u for _, u in ours["get"]]), median([u for _, u in theirs["get"]])
+            health_cpu = median([u for _, u in ours["health"]]), median([u for _, u in theirs["health"]])
+            report.line(f"GET session, 10 controllers ({len(session_bytes)} B), req/s", *get_rate, ">= 0.7x raw")
+            report.line("GET session, CPU us/req", *get_cpu, "<= 1.5x raw")
+            report.line("GET /healthz, CPU us/req", *health_cpu, "near raw")
+            status, _, _ = c.call("GET", "/v1/sessions/w00", headers={"If-None-Match": '"0"'})
+            print(f"{'conditional GET (If-None-Match: current tag)':<52} {'status ' + str(status):>12}{'':>24}  (304)")
 
-        # (b) durable writes: 64 connections on their own sessions, on one session, and the naive writer.
-        own = ",".join(f"w{i:02d}" for i in range(64))
-        writes_own, writes_one, naive = [], [], []
-        for _ in range(rounds):
-            writes_own.append(wrk(server.proc.pid, server.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": own}))
-            out = subprocess.run([a.naive, os.path.join(folder, "naive.sqlite"), str(seconds), "600"],
-                                 capture_output=True, text=True, check=True).stdout.split()
-            naive.append((float(out[0]), float(out[1])))
-            writes_one.append(wrk(server.proc.pid, server.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": "w63"}))
-        own_rate = median([r for r, _ in writes_own])
-        report.line("durable writes, 64 conns, own sessions, ops/s", own_rate, median([r for r, _ in naive]), ">= 3.5x naive")
-        report.line("durable write CPU us/op (navsim vs naive)", median([u for _, u in writes_own]),
-                    median([u for _, u in naive]), "navsim <= 120 us")
-        report.line("64 conns on ONE session vs own sessions, ops/s", median([r for r, _ in writes_one]), own_rate, ">= 0.8x")
-        stats = dict(re.findall(r"^(navsim_store_\w+_total) (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M))
-        commits, batches = int(stats.get("navsim_store_commits_total", 0)), int(stats.get("navsim_store_transactions_total", 1))
-        print(f"{'average group-commit batch so far':<52} {commits / max(batches, 1):>12.2f}")
+        if "writes" in only:
+            # (b) durable writes: 64 connections on their own sessions, on one session, and the naive writer.
+            own = ",".join(f"w{i:02d}" for i in range(64))
+            writes_own, writes_one, naive = [], [], []
+            for _ in range(rounds):
+                writes_own.append(wrk(server.proc.pid, server.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": own}))
+                out = subprocess.run([a.naive, os.path.join(folder, "naive.sqlite"), str(seconds), "600"],
+                                     capture_output=True, text=True, check=True).stdout.split()
+                naive.append((float(out[0]), float(out[1])))
+                writes_one.append(wrk(server.proc.pid, server.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": "w63"}))
+            own_rate = median([r for r, _ in writes_own])
+            report.line("durable writes, 64 conns, own sessions, ops/s", own_rate, median([r for r, _ in naive]), ">= 3.5x naive")
+            report.line("durable write CPU us/op (navsim vs naive)", median([u for _, u in writes_own]),
+                        median([u for _, u in naive]), "navsim <= 120 us")
+            report.line("64 conns on ONE session vs own sessions, ops/s", median([r for r, _ in writes_one]), own_rate, ">= 0.8x")
+            stats = dict(re.findall(r"^(navsim_store_\w+_total) (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M))
+            commits, batches = int(stats.get("navsim_store_commits_total", 0)), int(stats.get("navsim_store_transactions_total", 1))
+            print(f"{'average group-commit batch so far':<52} {commits / max(batches, 1):>12.2f}")
 
         # (b2) the same when fsync dominates: navsim and the naive writer under slow_fsync.c, which
         # makes every fsync/fdatasync sleep 2 ms first (a disk whose cache flush takes 2 ms), so
         # the rate is bound by flushes and group commit is what tells the two apart.
-        if a.slow_fsync:
+        if a.slow_fsync and "fsync" in only:
             slow_env = {"LD_PRELOAD": a.slow_fsync, "SLOW_FSYNC_US": "2000"}
             slow = Navsim(a.navsim, folder, slow_env, db="slow.sqlite")
             try:
@@ -247,78 +257,81 @@ def main():
             report.line("fsync +2 ms: durable writes, 64 conns own, ops/s", median([r for r, _ in slow_own]),
                         median([r for r, _ in slow_naive]), ">= 3.5x naive when fsync dominates")
 
-        # (c) time travel: ?version=10 against ?version=N-10 of an N-entry push/pop session. With
-        # "release": "automatic" a popped controller is released, as ARC would free it, so both
-        # versions hold the same few controllers and the figure is the cost of going back in time.
-        # With manual release (the default) version N-10 also holds the ~N/2 popped controllers,
-        # so its reply is ~N/2 controllers larger: that line is told, not targeted.
-        for sid, release in (("hist", "automatic"), ("histm", "manual")):
-            c.ok("POST", "/v1/sessions", {"id": sid, "options": {"release": release},
-                                          "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "c0"}]}})
-            for i in range(1, history_entries):
-                if i % 2:
-                    c.ok("POST", f"/v1/sessions/{sid}/controllers/nav/push", {"viewController": {"id": f"h{i}"}, "animated": False})
+        if "history" in only:
+            # (c) time travel: ?version=10 against ?version=N-10 of an N-entry push/pop session. With
+            # "release": "automatic" a popped controller is released, as ARC would free it, so both
+            # versions hold the same few controllers and the figure is the cost of going back in time.
+            # With manual release (the default) version N-10 also holds the ~N/2 popped controllers,
+            # so its reply is ~N/2 controllers larger: that line is told, not targeted.
+            for sid, release in (("hist", "automatic"), ("histm", "manual")):
+                c.ok("POST", "/v1/sessions", {"id": sid, "options": {"release": release},
+                                              "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "c0"}]}})
+                for i in range(1, history_entries):
+                    if i % 2:
+                        c.ok("POST", f"/v1/sessions/{sid}/controllers/nav/push", {"viewController": {"id": f"h{i}"}, "animated": False})
+                    else:
+                        c.ok("POST", f"/v1/sessions/{sid}/controllers/nav/pop", {"animated": False})
+                early, late, size = [], [], 0
+                for _ in range(3 if a.quick else 5):
+                    early.append(c.timed("GET", f"/v1/sessions/{sid}?version=10")[0])
+                    t, _, body = c.timed("GET", f"/v1/sessions/{sid}?version={history_entries - 10}")
+                    late.append(t)
+                    size = len(body)
+                if release == "automatic":
+                    report.line(f"?version={history_entries - 10} vs ?version=10, ms", median(late) * 1e3, median(early) * 1e3,
+                                "<= 2x, under 5 ms", "ms")
                 else:
+                    report.line(f"  manual release: ?version={history_entries - 10} ({size} B) vs 10, ms", median(late) * 1e3,
+                                median(early) * 1e3, "told: holds the popped controllers", "ms")
+
+        if "push" in only:
+            # (d) a push at depth 500 against one at depth 10, and the size of its reply.
+            make_nav_session(c, "d10", 10)
+            make_nav_session(c, "d500", 500)
+            pushes = {"d10": [], "d500": []}
+            sizes = {}
+            for i in range(10 if a.quick else 30):
+                for sid in ("d10", "d500"):
+                    t, _, full = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
+                                         {"viewController": {"id": f"p{i}"}, "animated": False})
+                    pushes[sid].append(t)
+                    sizes[sid] = len(full)
                     c.ok("POST", f"/v1/sessions/{sid}/controllers/nav/pop", {"animated": False})
-            early, late, size = [], [], 0
-            for _ in range(3 if a.quick else 5):
-                early.append(c.timed("GET", f"/v1/sessions/{sid}?version=10")[0])
-                t, _, body = c.timed("GET", f"/v1/sessions/{sid}?version={history_entries - 10}")
-                late.append(t)
-                size = len(body)
-            if release == "automatic":
-                report.line(f"?version={history_entries - 10} vs ?version=10, ms", median(late) * 1e3, median(early) * 1e3,
-                            "<= 2x, under 5 ms", "ms")
-            else:
-                report.line(f"  manual release: ?version={history_entries - 10} ({size} B) vs 10, ms", median(late) * 1e3,
-                            median(early) * 1e3, "told: holds the popped controllers", "ms")
-
-        # (d) a push at depth 500 against one at depth 10, and the size of its reply.
-        make_nav_session(c, "d10", 10)
-        make_nav_session(c, "d500", 500)
-        pushes = {"d10": [], "d500": []}
-        sizes = {}
-        for i in range(10 if a.quick else 30):
+            report.line("push at depth 500 vs depth 10, ms", median(pushes["d500"]) * 1e3, median(pushes["d10"]) * 1e3,
+                        "<= 2x", "ms")
+            minimal, applied = {}, "none"
             for sid in ("d10", "d500"):
-                t, _, full = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
-                                     {"viewController": {"id": f"p{i}"}, "animated": False})
-                pushes[sid].append(t)
-                sizes[sid] = len(full)
-                c.ok("POST", f"/v1/sessions/{sid}/controllers/nav/pop", {"animated": False})
-        report.line("push at depth 500 vs depth 10, ms", median(pushes["d500"]) * 1e3, median(pushes["d10"]) * 1e3,
-                    "<= 2x", "ms")
-        minimal, applied = {}, "none"
-        for sid in ("d10", "d500"):
-            _, h, body = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
-                                 {"viewController": {"id": "pmin"}, "animated": False}, {"Prefer": "return=minimal"})
-            minimal[sid] = len(body)
-            applied = h.get("Preference-Applied", "none")
-        report.line("push reply bytes at depth 500, minimal vs full", minimal["d500"], sizes["d500"],
-                    f"small; Preference-Applied: {applied}")
-        # The navigation controller that changes is in the reply with its whole stack (children and
-        # viewControllers: 2 x 500 ids), so this one grows with the stack it changes, by design.
-        report.line("minimal push bytes, depth 500 vs 10 (lists the 500)", minimal["d500"], minimal["d10"],
-                    "grows with the changed stack only")
-        # Independence of the session's size: the same push at the same depth (10) in a session that
-        # also holds 501 controllers off screen (a detached navigation controller and its stack).
-        make_nav_session(c, "s10", 10)
-        make_nav_session(c, "b10", 10)
-        others = [{"id": f"o{i}"} for i in range(500)]
-        c.ok("POST", "/v1/sessions/b10/controllers", {"id": "other", "kind": "navigationController", "viewControllers": others})
-        small_big = {}
-        for sid in ("s10", "b10"):
-            _, _, body = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
-                                 {"viewController": {"id": "pmin"}, "animated": False}, {"Prefer": "return=minimal"})
-            small_big[sid] = len(body)
-        report.line("minimal push bytes, +501 off-screen ctrls vs none", small_big["b10"], small_big["s10"],
-                    "1.00x: independent of size")
+                _, h, body = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
+                                     {"viewController": {"id": "pmin"}, "animated": False}, {"Prefer": "return=minimal"})
+                minimal[sid] = len(body)
+                applied = h.get("Preference-Applied", "none")
+            report.line("push reply bytes at depth 500, minimal vs full", minimal["d500"], sizes["d500"],
+                        f"small; Preference-Applied: {applied}")
+            # The navigation controller that changes is in the reply with its whole stack (children and
+            # viewControllers: 2 x 500 ids), so this one grows with the stack it changes, by design.
+            report.line("minimal push bytes, depth 500 vs 10 (lists the 500)", minimal["d500"], minimal["d10"],
+                        "grows with the changed stack only")
+            # Independence of the session's size: the same push at the same depth (10) in a session that
+            # also holds 501 controllers off screen (a detached navigation controller and its stack).
+            make_nav_session(c, "s10", 10)
+            make_nav_session(c, "b10", 10)
+            others = [{"id": f"o{i}"} for i in range(500)]
+            c.ok("POST", "/v1/sessions/b10/controllers", {"id": "other", "kind": "navigationController", "viewControllers": others})
+            small_big = {}
+            for sid in ("s10", "b10"):
+                _, _, body = c.timed("POST", f"/v1/sessions/{sid}/controllers/nav/push",
+                                     {"viewController": {"id": "pmin"}, "animated": False}, {"Prefer": "return=minimal"})
+                small_big[sid] = len(body)
+            report.line("minimal push bytes, +501 off-screen ctrls vs none", small_big["b10"], small_big["s10"],
+                        "1.00x: independent of size")
 
-        # (e) listing one page of 100 with many sessions against the same with 64.
-        wrk(server.proc.pid, server.port, "/", listing_seconds, 16, "create.lua")
-        count = int(re.search(r"^navsim_sessions (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M).group(1))
-        listing_big = [c.timed("GET", "/v1/sessions?limit=100")[0] for _ in range(50)]
-        report.line(f"list 100 of {count} sessions vs of 64, p50 ms", median(listing_big) * 1e3, median(listing_small) * 1e3,
-                    "flat", "ms")
+        if "listing" in only:
+            # (e) listing one page of 100 with many sessions against the same with 64.
+            wrk(server.proc.pid, server.port, "/", listing_seconds, 16, "create.lua")
+            count = int(re.search(r"^navsim_sessions (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M).group(1))
+            listing_big = [c.timed("GET", "/v1/sessions?limit=100")[0] for _ in range(50)]
+            report.line(f"list 100 of {count} sessions vs of 64, p50 ms", median(listing_big) * 1e3, median(listing_small) * 1e3,
+                        "flat", "ms")
     finally:
         if raw:
             raw.stop()
