@@ -958,7 +958,9 @@ public final class NavSimService: Sendable {
             members.append(("results", resultJSON))
         } else {
             guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
-            members += Encode.resultMembers(r)
+            // `Persistence.resultJSON` of an applied operation is `Encode.resultMembers` of it,
+            // built for the history entry: reused, not encoded a second time.
+            if case .object(let result) = resultJSON { members += result } else { members += Encode.resultMembers(r) }
         }
         // What the turn dropped (NavigationCore/Release.swift); in a minimal reply these ids are
         // also among `removed`.

@@ -117,6 +117,52 @@ extension HTTPServerTests {
         #expect(server.liveRequestStates == 0)
     }
 
+    /// More suspensions than lock shards (``SuspendedShard/count``), completed in reverse order:
+    /// each connection is resumed with its own reply and stays open.
+    @Test func manySuspendedConnectionsEachGetTheirOwnReply() throws {
+        let waiting = Mutex<[(String, DeferredResponse)]>([])
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 4)) { request in
+            if request.path == "/now" { return HTTPResponse(status: 200, body: Array("now".utf8)) }
+            let d = DeferredResponse()
+            waiting.withLock { $0.append((request.path, d)) }
+            return HTTPResponse(deferred: d)
+        }
+        defer { server.stop() }
+        let count = 2 * SuspendedShard.count + 3
+        let results = Mutex<[String: (String?, String?)]>([:])
+        let group = DispatchGroup()
+        let port = server.port
+        for i in 0..<count {
+            group.enter()
+            // A thread each: every client blocks until the last one is suspended, more than
+            // Dispatch's pool runs at once on a small machine.
+            Thread.detachNewThread {
+                let client = try? RawClient(port: port)
+                let reply = try? client?.request("POST", "/n/\(i)", body: Array("x".utf8))
+                let next = try? client?.request("GET", "/now")
+                results.withLock { $0["/n/\(i)"] = (reply?.text, next?.text) }
+                group.leave()
+            }
+        }
+        // The server suspends a connection just after its handler returns: wait for both (30 s at most).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (waiting.withLock({ $0.count }) < count || server.suspendedConnections < count), ContinuousClock.now < deadline {
+            usleep(1_000)
+        }
+        #expect(server.suspendedConnections == count)
+        for (path, d) in waiting.withLock({ $0 }).reversed() {
+            d.complete(HTTPResponse(status: 200, body: Array("for \(path)".utf8)))
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        let all = results.withLock { $0 }
+        #expect(all.count == count)
+        for (path, (reply, next)) in all {
+            #expect(reply == "for \(path)")
+            #expect(next == "now")
+        }
+        #expect(server.suspendedConnections == 0)
+    }
+
     @Test func finishingStepsRunBeforeTheReplyIsHandedOn() {
         let d = DeferredResponse()
         d.finishing { $0.headers.add("X-Step", "1") }

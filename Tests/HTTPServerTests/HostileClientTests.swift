@@ -43,6 +43,17 @@ extension HTTPServerTests {
         #expect(HTTPHeaders.mediaType("application/problem+json; q=1") == "application/problem+json")
     }
 
+    /// The byte-level reading of a media type (ASCII) agrees with the Character-level one it
+    /// replaced, which non-ASCII text still takes.
+    @Test(arguments: [
+        ("application/json", "application/json"), (" \tApplication/JSON\t ; charset=utf-8", "application/json"),
+        ("TEXT/XML;", "text/xml"), (";charset=utf-8", ""), ("", ""), ("   ", ""), ("a; b; c", "a"),
+        ("Text/Ä-Type ; x", "text/ä-type"),
+    ])
+    func mediaTypeIsTheEssenceLowerCased(value: String, expected: String) {
+        #expect(HTTPHeaders.mediaType(value) == expected)
+    }
+
     // MARK: Framing (RFC 9112 §6.1)
 
     @Test func chunkedWithContentLengthIs400AndCloses() throws {

@@ -65,4 +65,31 @@ import Testing
         #expect(s.encoded?.reusedPieces == 49, "\(String(describing: s.encoded?.reusedPieces))")
         try expectFresh(h, "d", "push")
     }
+    /// A PATCH of one controller's title (the write benchmark's request) copies the session's
+    /// head but for its version, and every other controller's piece; a push, which changes the
+    /// window, encodes the head again. Either way the bytes are those of a full encoding.
+    @Test func aTitlePatchCopiesTheHeadAndTheOtherPieces() throws {
+        let h = try ServiceHarness()
+        let children = (0..<10).map { #"{"id": "c\#($0)", "title": "Screen \#($0)"}"#}.joined(separator: ",")
+        h.ok("POST", "/v1/sessions", #"{"id": "p", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
+             status: 201)
+        h.send("GET", "/v1/sessions/p")
+        for i in 0..<3 {
+            let reply = h.send("PATCH", "/v1/sessions/p/controllers/c0", #"{"title": "t\#(i)"}"#)
+            #expect(reply.status == 200, "\(reply)")
+            let s = try live(h, "p")
+            #expect(s.encoded?.head?.reused == true)
+            #expect(s.encoded?.reusedPieces == 10, "\(String(describing: s.encoded?.reusedPieces))")
+            try expectFresh(h, "p", "PATCH \(i)")
+            // The reply's session is the cached version's bytes.
+            let session = try #require(JSON.parse(reply.body)["session"])
+            #expect(session.bytes == s.encoded?.body)
+        }
+        h.ok("POST", "/v1/sessions/p/controllers/nav/push", #"{"viewController": {"id": "top"}, "animated": false}"#)
+        #expect(try live(h, "p").encoded?.head?.reused == false)
+        try expectFresh(h, "p", "push")
+        h.ok("PATCH", "/v1/sessions/p/controllers/top", #"{"title": "Top"}"#)
+        #expect(try live(h, "p").encoded?.head?.reused == true)
+        try expectFresh(h, "p", "PATCH top")
+    }
 }

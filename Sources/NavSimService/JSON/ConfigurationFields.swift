@@ -70,14 +70,17 @@ enum ConfigurationFields {
 
     /// The reply members of one section, in table order; absent values are left out.
     static func reply(_ c: ControllerConfiguration, _ section: ConfigurationField.Section) -> [(String, JSON)] {
-        all.filter { $0.section == section }.compactMap { f in f.reply(c).map { (f.name, $0) } }
+        bySection[section, default: []].compactMap { f in f.reply(c).map { (f.name, $0) } }
     }
+
+    /// ``all`` split by section once, in table order (every controller reply asks for each section).
+    static let bySection: [ConfigurationField.Section: [ConfigurationField]] = Dictionary(grouping: all, by: \.section)
 }
 
 /// One row of ``ConfigurationFields``.
 struct ConfigurationField: Sendable {
     /// Where the Controller reply (API.md) lists the property.
-    enum Section: Sendable { case identity, styles, flags, delegates, segues }
+    enum Section: Sendable, Hashable { case identity, styles, flags, delegates, segues }
 
     let name: String
     let section: Section

@@ -109,7 +109,10 @@ enum Encode {
     /// `{…members, "<key>": <raw>}`: an object whose last member is already-encoded JSON, so a
     /// cached representation is spliced in, not encoded again. Same bytes as encoding the whole.
     static func object(_ members: [(String, JSON)], lastKey: String, raw: [UInt8]) -> [UInt8] {
-        var out = JSON.object(members).bytes
+        var out: [UInt8] = []
+        // One allocation: the members are small next to `raw` (a whole session, say).
+        out.reserveCapacity(raw.count + 256)
+        JSON.object(members).write(into: &out)
         out.removeLast()  // "}"
         if !members.isEmpty { out.append(UInt8(ascii: ",")) }
         JSON.writeString(lastKey, into: &out)
@@ -184,6 +187,8 @@ struct EncodedSession: Sendable {
     let etag: String
     /// How many controller pieces were copied from the previous version instead of encoded.
     var reusedPieces = 0
+    /// Where the members before `controllers` lie in ``body``; nil: not known (the next version encodes them).
+    var head: Head? = nil
 
     /// Encodes `state` as version `version`.
     ///
@@ -203,8 +208,11 @@ struct EncodedSession: Sendable {
     static func make(id: String, version: Int, createdAt: String, state: SessionState,
                      previous: EncodedSession?, previousState: SessionState? = nil,
                      changedControllers: [String]? = nil) -> (EncodedSession, changed: [String]) {
-        var out = JSON.object(Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state)).bytes
-        out.removeLast()  // "}"
+        // Room for the whole at once: a new version is about the size of the previous one.
+        var out: [UInt8] = []
+        out.reserveCapacity((previous?.body.count ?? 0) + 512)
+        let head = Head.write(id: id, version: version, createdAt: createdAt, state: state, into: &out,
+                              reusing: previous, previousState: previousState, changed: changedControllers)
         out.append(contentsOf: #","controllers":{"#.utf8)
         var pieces: [String: Range<Int>] = [:]
         pieces.reserveCapacity(state.controllers.count)
@@ -214,9 +222,21 @@ struct EncodedSession: Sendable {
         var first = true
         var reused = 0
         for cid in state.order {
-            guard let c = state.controllers[cid] else { continue }
+            guard let index = state.controllers.index(forKey: cid) else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
+            // Nothing the turn changed passes anything new down, so a controller it did not
+            // change keeps its bytes: copied without reading the controller (issue 11).
+            if reuse.quiet, reuse.untouched(cid), let previous, let old = previous.pieces[cid] {
+                JSON.writeString(cid, into: &out)
+                out.append(UInt8(ascii: ":"))
+                let start = out.count
+                out.append(contentsOf: previous.body[old])
+                pieces[cid] = start..<out.count
+                reused += 1
+                continue
+            }
+            let c = state.controllers[index].value
             JSON.writeString(c.id, into: &out)
             out.append(UInt8(ascii: ":"))
             let start = out.count
@@ -235,8 +255,65 @@ struct EncodedSession: Sendable {
         }
         out.append(contentsOf: "}}".utf8)
         assert(previous == nil || out == Encode.session(id: id, version: version, createdAt: createdAt, state: state).bytes,
-               "a reused controller piece differs from its full encoding")
-        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\"", reusedPieces: reused), changed)
+               "a reused controller piece or head differs from its full encoding")
+        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\"", reusedPieces: reused,
+                               head: head), changed)
+    }
+
+    /// Where the Session members before `controllers` lie in ``body`` (``Encode/sessionHead(id:version:createdAt:state:)``),
+    /// so the next version copies them and writes only its own number when nothing they show changed.
+    struct Head: Sendable {
+        let id: String
+        let createdAt: String
+        /// The digits of `version`.
+        let version: Range<Int>
+        /// From `{` to the end of the `window` member (no closing brace).
+        let end: Int
+        /// Whether `reused` came from the previous version's bytes (tests).
+        var reused = false
+
+        /// Writes `{"id":…,"version":…,…,"window":{…}` of `state` into `out` (empty): copied from
+        /// `previous` but for the version number when the traits, options and window cannot
+        /// differ from `previousState`'s, encoded otherwise. Same bytes either way.
+        static func write(id: String, version: Int, createdAt: String, state: SessionState, into out: inout [UInt8],
+                          reusing previous: EncodedSession?, previousState: SessionState?, changed: [String]?) -> Head {
+            if let previous, let old = previous.head, let previousState, let changed, old.id == id,
+               old.createdAt == createdAt, sameHead(previousState, state, changed: changed) {
+                out.append(contentsOf: previous.body[..<old.version.lowerBound])
+                let start = out.count
+                JSON.number(Double(version)).write(into: &out)
+                let digits = start..<out.count
+                out.append(contentsOf: previous.body[old.version.upperBound..<old.end])
+                return Head(id: id, createdAt: createdAt, version: digits, end: out.count, reused: true)
+            }
+            out.append(UInt8(ascii: "{"))
+            var digits = 0..<0
+            for (i, (key, value)) in Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSON.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                let start = out.count
+                value.write(into: &out)
+                if key == "version" { digits = start..<out.count }
+            }
+            return Head(id: id, createdAt: createdAt, version: digits, end: out.count)
+        }
+
+        /// Whether the head members (traits, options, window) of `new` equal `old`'s, given the
+        /// only controllers whose value can differ (``Navigator/TurnResult/changedControllers``).
+        /// The window reads the root and, of each controller, its links, container, appearance
+        /// and view flags, never its client-set `configuration`: a turn that changed only
+        /// configurations (a PATCH of a title) leaves it as it was.
+        static func sameHead(_ old: SessionState, _ new: SessionState, changed: [String]) -> Bool {
+            guard old.traits == new.traits, old.options == new.options, old.rootViewController == new.rootViewController,
+                  old.controllers.count == new.controllers.count, old.order == new.order else { return false }
+            for id in changed {
+                guard let before = old.controllers[id], var now = new.controllers[id] else { return false }
+                now.configuration = before.configuration
+                guard now == before else { return false }
+            }
+            return true
+        }
     }
 
     /// Whether a controller's piece is the same in `new` as in `old`, from the inputs of
@@ -252,12 +329,26 @@ struct EncodedSession: Sendable {
         /// Per id: whether what it passes down to its children differs, or its chain's does.
         private var chainChanged: [String: Bool] = [:]
 
+        /// Every controller the turn did not change keeps its piece: the changed ones are
+        /// known, each existed before and passes the same ``Inherited`` down, and the window's
+        /// traits and the transitions are as they were. Then no chain changed, and
+        /// ``unchanged(_:)`` of an untouched controller is true without looking at it.
+        let quiet: Bool
+
         init(old: SessionState?, new: SessionState, changed: Set<String>? = nil) {
             self.old = old
             self.new = new
             self.changed = changed
             sameWindow = old?.traits == new.traits
             sameTransitions = old?.transitions == new.transitions
+            var quiet = false
+            if let old, let changed, sameWindow, sameTransitions {
+                quiet = changed.allSatisfy { id in
+                    guard let before = old.controllers[id], let now = new.controllers[id] else { return false }
+                    return Inherited(now) == Inherited(before)
+                }
+            }
+            self.quiet = quiet
         }
 
         /// What a controller's piece reads from an ancestor (or from itself, for its children).
@@ -292,7 +383,7 @@ struct EncodedSession: Sendable {
         }
 
         /// Known not to have changed (the turn's changed controllers are given and omit it).
-        private func untouched(_ id: String) -> Bool {
+        func untouched(_ id: String) -> Bool {
             changed.map { !$0.contains(id) } ?? false
         }
 
