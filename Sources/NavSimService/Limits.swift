@@ -63,13 +63,16 @@ public struct Limits: Sendable, Equatable {
     /// Checks a session after a request ran, before it is committed: the controller count, every
     /// navigation stack and every tab bar. The decoder already bounded how much the request could
     /// create, so this walk is the only work an over-limit request costs.
+    /// `changed`, when given, are the only controllers whose stacks or tabs can differ from a
+    /// state that passed this check (``Navigator/TurnResult/changedControllers``): only those
+    /// are walked, so a push on a deep stack does not read every controller of the session.
     /// - Throws: 422 `limit-exceeded` naming the first limit exceeded.
-    func check(_ state: SessionState) throws(Problem) {
+    func check(_ state: SessionState, changed: [ControllerID]? = nil) throws(Problem) {
         if state.controllers.count > controllersPerSession {
             throw Problem.limitExceeded("controllersPerSession", max: controllersPerSession,
                                         detail: "The session would hold \(state.controllers.count) controllers; at most \(controllersPerSession) are allowed.")
         }
-        for id in state.order {
+        for id in changed ?? state.order {
             guard let c = state.controllers[id] else { continue }
             switch c.kind {
             case .navigationController where c.viewControllers.count > navigationStackDepth:

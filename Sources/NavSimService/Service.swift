@@ -855,7 +855,7 @@ public final class NavSimService: Sendable {
                 }
                 // Stack depth and tabs grow by operations on existing controllers too; checked
                 // on the outcome, before anything is committed, so an over-limit request changes nothing.
-                try limits.check(outcome.state)
+                try limits.check(outcome.state, changed: outcome.changedControllers)
                 let version = slot!.headVersion + 1
                 let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
                 // Only what the turn changed is converted, encoded and written.

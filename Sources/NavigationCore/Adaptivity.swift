@@ -94,7 +94,7 @@ extension Engine {
     mutating func adaptSplitsInWindow() -> [Event] {
         guard let root = state.rootViewController else { return [] }
         var postFinish: [Event] = []
-        for id in state.order where state.controllers[id]?.kind == .splitViewController {
+        for id in state.splitViewControllers {
             guard let collapsed = state.c(id).split?.isCollapsed, state.isInWindowTree(id, root: root) else { continue }
             let width = state.traitCollection(id).horizontalSizeClass  // R74
             if width == .compact && !collapsed { postFinish += collapse(id) }

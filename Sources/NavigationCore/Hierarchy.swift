@@ -183,6 +183,21 @@ extension SessionState {
 
     /// Controllers in creation order.
     public var orderedControllers: [Controller] { order.compactMap { controllers[$0] } }
+
+    /// The split view controllers in creation order (R91/R92 adapt those in the window): one
+    /// pass over the controllers, with no lookup by id per controller, so a session of many
+    /// controllers and no split pays little to find none.
+    var splitViewControllers: [ControllerID] {
+        var found: [ControllerID] = []
+        for (id, c) in controllers where c.kind == .splitViewController { found.append(id) }
+        switch found.count {
+        case 0: return []
+        case 1: return order.contains(found[0]) ? found : []
+        default:
+            let set = Set(found)
+            return order.filter { set.contains($0) }
+        }
+    }
 }
 
 extension SessionState {
@@ -198,6 +213,16 @@ extension SessionState {
             hops += 1
         }
         return true
+    }
+
+    /// R6: the controllers whose views are in the window now, in creation order (a Session's
+    /// `window.viewsInWindow`): those for which ``isViewInWindow(_:)`` holds, each read once
+    /// and its parent chain only when its own view is attached.
+    public var viewsInWindow: [ControllerID] {
+        order.filter { id in
+            guard let c = controllers[id], c.viewInWindow else { return false }
+            return c.parent.map(isViewInWindow) ?? true
+        }
     }
 
     /// R62: `transitionCoordinator` is non-nil on the controllers a transition involves (its from

@@ -126,6 +126,12 @@ struct Engine {
         let changed = touched.filter { state.controllers[$0] != original.controllers[$0] }
         guard !changed.isEmpty else { return [] }
         if changed.count == 1, let only = changed.first, state.controllers[only] != nil { return [only] }
+        // A turn changes a few controllers of a session that may hold hundreds (a push on a deep
+        // stack changes two): comparing ids against a short list costs less than hashing each.
+        if changed.count <= 8 {
+            let few = Array(changed)
+            return state.order.filter { few.contains($0) }
+        }
         return state.order.filter { changed.contains($0) }
     }
 

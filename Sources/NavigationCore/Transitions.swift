@@ -242,10 +242,20 @@ extension Engine {
         guard let after = t.after else { return }
         let afterSet = Set(after)
         t.appearing = after.filter { !isOnScreen($0) }
-        var seen = Set<ControllerID>()
-        t.disappearing = ((t.before ?? []) + state.order).filter {
-            seen.insert($0).inserted && isOnScreen($0) && !afterSet.contains($0)
+        // `before` first, then the rest of the session in its order, each id once. The session
+        // is scanned for what is on screen only, so a deep stack costs one lookup per controller,
+        // not an array copy and a set insertion each.
+        let before = t.before ?? []
+        var seen = Set(before)
+        var disappearing: [ControllerID] = []
+        var listed = Set<ControllerID>()
+        for id in before where listed.insert(id).inserted && isOnScreen(id) && !afterSet.contains(id) {
+            disappearing.append(id)
         }
+        for id in state.order where isOnScreen(id) && !afterSet.contains(id) && seen.insert(id).inserted {
+            disappearing.append(id)
+        }
+        t.disappearing = disappearing
     }
 
     /// Starts a transition and finishes it at once unless it animates in manual mode; its callbacks

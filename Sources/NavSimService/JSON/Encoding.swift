@@ -102,7 +102,7 @@ enum Encode {
         .object([
             ("rootViewController", .from(s.rootViewController)),
             ("visibleViewController", .from(s.visibleViewController)),
-            ("viewsInWindow", .from(s.order.filter { s.controllers[$0] != nil && s.isViewInWindow($0) })),
+            ("viewsInWindow", .from(s.viewsInWindow)),
         ])
     }
 
@@ -225,9 +225,10 @@ struct EncodedSession: Sendable {
             guard let index = state.controllers.index(forKey: cid) else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            // Nothing the turn changed passes anything new down, so a controller it did not
-            // change keeps its bytes: copied without reading the controller (issue 11).
-            if reuse.quiet, reuse.untouched(cid), let previous, let old = previous.pieces[cid] {
+            // Known unaffected (``ReuseCheck/affected``): its bytes are copied without reading
+            // the controller, so a retitle, or a push on a deep stack, costs a copy per
+            // untouched piece (issue 11).
+            if let previous, let affected = reuse.affected, !affected.contains(cid), let old = previous.pieces[cid] {
                 JSON.writeString(cid, into: &out)
                 out.append(UInt8(ascii: ":"))
                 let start = out.count
@@ -328,12 +329,13 @@ struct EncodedSession: Sendable {
         let changed: Set<String>?
         /// Per id: whether what it passes down to its children differs, or its chain's does.
         private var chainChanged: [String: Bool] = [:]
-
-        /// Every controller the turn did not change keeps its piece: the changed ones are
-        /// known, each existed before and passes the same ``Inherited`` down, and the window's
-        /// traits and the transitions are as they were. Then no chain changed, and
-        /// ``unchanged(_:)`` of an untouched controller is true without looking at it.
-        let quiet: Bool
+        /// The only controllers whose piece can differ from `old`'s, when that follows from
+        /// `changed` alone: the changed ones and everything below (through `children`) one that
+        /// passes something different down (``Inherited``). Every other controller's piece is
+        /// what ``unchanged(_:)`` would find unchanged, without reading it. Nil (check each
+        /// one) without `old` or `changed`, when the traits or running transitions differ, or
+        /// when what is below a changed controller is not all in `children` (a tab bar's).
+        let affected: Set<String>?
 
         init(old: SessionState?, new: SessionState, changed: Set<String>? = nil) {
             self.old = old
@@ -341,14 +343,39 @@ struct EncodedSession: Sendable {
             self.changed = changed
             sameWindow = old?.traits == new.traits
             sameTransitions = old?.transitions == new.transitions
-            var quiet = false
-            if let old, let changed, sameWindow, sameTransitions {
-                quiet = changed.allSatisfy { id in
-                    guard let before = old.controllers[id], let now = new.controllers[id] else { return false }
-                    return Inherited(now) == Inherited(before)
+            affected = Self.affected(old: old, new: new, changed: changed, sameWindow: sameWindow, sameTransitions: sameTransitions)
+        }
+
+        private static func affected(old: SessionState?, new: SessionState, changed: Set<String>?,
+                                     sameWindow: Bool, sameTransitions: Bool) -> Set<String>? {
+            guard let old, let changed, sameWindow, sameTransitions else { return nil }
+            // Everything whose parent is `c`, where `children` is known to list it all: plain
+            // controllers and navigation controllers. Other containers have children that
+            // `children` omits (a tab bar's More navigation controller), so below one of those
+            // each controller is checked instead.
+            func below(_ c: Controller) -> [String]? {
+                switch c.kind {
+                case .viewController, .tableViewController, .collectionViewController, .navigationController: return c.children
+                default: return nil
                 }
             }
-            self.quiet = quiet
+            var affected = changed
+            var pending: [String] = []
+            for id in changed {
+                guard let now = new.controllers[id] else { continue }
+                if let before = old.controllers[id], Inherited(before) == Inherited(now) { continue }
+                guard let kids = below(now) else { return nil }
+                pending.append(contentsOf: kids)
+            }
+            var visited = Set<String>()
+            while let id = pending.popLast() {
+                guard visited.insert(id).inserted else { continue }
+                affected.insert(id)
+                guard let c = new.controllers[id] else { continue }
+                guard let kids = below(c) else { return nil }
+                pending.append(contentsOf: kids)
+            }
+            return affected
         }
 
         /// What a controller's piece reads from an ancestor (or from itself, for its children).
