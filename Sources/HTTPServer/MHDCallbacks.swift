@@ -273,7 +273,7 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
     } else if hasBody {
         // The body's state now, with the limit just computed: call 2 would otherwise look the
         // media type up again.
-        let state = RequestState(limit: limit)
+        let state = RequestState(limit: limit, context: context)
         if let length { state.bytes.reserveCapacity(length) }  // <= limit
         reqCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }

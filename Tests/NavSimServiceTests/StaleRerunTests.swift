@@ -67,6 +67,7 @@ final class ScriptedStore: SessionStoring {
     let batchObserver = Mutex<BatchObserver?>(nil)
     var statistics: (commits: Int, batches: Int, largestBatch: Int) { inner.statistics }
     func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? { try inner.sessionVersion(id) }
+    func checkReachability() -> Bool { inner.checkReachability() }
 }
 
 /// The reruns after a commit refused as stale (issue 15, `Service.committed`).
