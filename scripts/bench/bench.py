@@ -164,6 +164,8 @@ def main():
     p.add_argument("--quick", action="store_true", help="one round of 2 s runs and smaller sessions")
     p.add_argument("--rounds", type=int)
     p.add_argument("--seconds", type=int)
+    p.add_argument("--only", choices=["reads"],
+                   help="run only these figures (reads: the GET session and /healthz lines, against raw_mhd)")
     a = p.parse_args()
     rounds = a.rounds or (1 if a.quick else 3)
     seconds = a.seconds or (2 if a.quick else 5)
@@ -206,6 +208,8 @@ def main():
         report.line("GET /healthz, CPU us/req", *health_cpu, "near raw")
         status, _, _ = c.call("GET", "/v1/sessions/w00", headers={"If-None-Match": '"0"'})
         print(f"{'conditional GET (If-None-Match: current tag)':<52} {'status ' + str(status):>12}{'':>24}  (304)")
+        if a.only == "reads":
+            return
 
         # (b) durable writes: 64 connections on their own sessions, on one session, and the naive writer.
         own = ",".join(f"w{i:02d}" for i in range(64))
