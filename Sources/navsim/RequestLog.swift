@@ -51,7 +51,7 @@ enum Log {
 enum RequestLog {
     static func wrapping(_ handle: @escaping HTTPHandler) -> HTTPHandler {
         { request in
-            let started = ContinuousClock.now
+            let started = monotonicNanoseconds()
             let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
             var response = handle(request)
             // A deferred reply (a mutation waiting for its commit) is logged when it is sent.
@@ -72,7 +72,7 @@ enum RequestLog {
     /// answered with an `X-Request-Id` like any other.
     static func screening(_ screen: @escaping HTTPScreen) -> HTTPScreen {
         { request in
-            let started = ContinuousClock.now
+            let started = monotonicNanoseconds()
             guard var response = screen(request) else { return nil }
             let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
             response.headers.add("X-Request-Id", id)
@@ -82,9 +82,8 @@ enum RequestLog {
     }
 
     /// One line: method, path as sent, status, duration, bytes, id. Never a header value (tokens).
-    private static func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - started
-        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+    private static func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: Int64) {
+        let micros = (monotonicNanoseconds() - started) / 1000
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         withLine(method: request.method, path: request.path, status: response.status, microseconds: micros,
@@ -133,6 +132,13 @@ enum RequestLog {
             out.append("}\n")
             return body(UnsafeRawBufferPointer(rebasing: buffer[..<out.count]))
         }
+    }
+
+    /// `CLOCK_MONOTONIC` in nanoseconds: a request's duration without `Duration`'s 128-bit arithmetic.
+    static func monotonicNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// A client's id is kept when it is 1–128 visible ASCII characters (no spaces or controls,
