@@ -26,12 +26,29 @@ final class ServerContext: Sendable {
     /// that tests of one server are not disturbed by others running in the same process.
     let liveRequestStates = Atomic<Int>(0)
 
+    /// `limits`' body limits, kept apart: reading them through `limits` copied the whole
+    /// configuration (its strings and dictionary retained and released) on every request (issue 11).
+    private let bodyLimit: Int
+    private let bodyLimitByMediaType: [String: Int]
+    let maxDiscardBytes: Int
+
     init(handler: @escaping HTTPHandler, screen: HTTPScreen?, limits: HTTPServerConfiguration) {
         self.handler = handler
         self.screen = screen
         self.limits = limits
+        bodyLimit = limits.maxBodyBytes
+        bodyLimitByMediaType = limits.maxBodyBytesByMediaType
+        maxDiscardBytes = limits.maxDiscardBytes
         deadlines = ConnectionDeadlines(headerSeconds: limits.headerTimeoutSeconds,
                                         requestSeconds: limits.requestTimeoutSeconds)
+    }
+}
+
+extension ServerContext {
+    /// ``HTTPServerConfiguration/maxBodyBytes(for:)`` of `limits`.
+    func maxBodyBytes(for contentType: String?) -> Int {
+        guard let contentType else { return bodyLimit }
+        return bodyLimitByMediaType[HTTPHeaders.mediaType(contentType)] ?? bodyLimit
     }
 }
 
@@ -168,7 +185,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         // Call 2: upload_data is valid only during this call; copy it and mark it consumed.
         let body: RequestState
         if state == noBodyYet {
-            body = RequestState(limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")), context: context)
+            body = RequestState(limit: context.maxBodyBytes(for: header(connection, "Content-Type")), context: context)
             if let length = contentLength(connection) {
                 body.bytes.reserveCapacity(length)  // <= limit, checked in call 1
             }
@@ -186,7 +203,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
             body.discarded += size
             // Past the bound nothing readable can be sent any more (MHD refuses replies
             // mid-body): drop the connection.
-            return body.discarded > context.limits.maxDiscardBytes ? .NO : .YES
+            return body.discarded > context.maxDiscardBytes ? .NO : .YES
         }
         if let uploadData {
             body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
@@ -198,7 +215,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
     if state == noBodyYet {
         connectionClock(connection)?.requestReceived()
         return respond(context, connection, url, method, body: [],
-                       limit: context.limits.maxBodyBytes(for: header(connection, "Content-Type")), reqCls: reqCls)
+                       limit: context.maxBodyBytes(for: header(connection, "Content-Type")), reqCls: reqCls)
     }
     let body = Unmanaged<RequestState>.fromOpaque(state).takeUnretainedValue()
     if let deferred = body.deferred {
@@ -249,8 +266,8 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
     let hasBody = chunked || (length ?? 0) > 0
     let waitsForContinue = header(connection, "Expect").map { HTTPHeaders.mediaType($0) == "100-continue" } ?? false
     let contentType = header(connection, "Content-Type")
-    let limit = context.limits.maxBodyBytes(for: contentType)
-    let beyondDiscard = (length ?? 0) > context.limits.maxDiscardBytes
+    let limit = context.maxBodyBytes(for: contentType)
+    let beyondDiscard = (length ?? 0) > context.maxDiscardBytes
 
     if let screen = context.screen,
        let refusal = screen(request(connection, url, method, body: [], limit: limit)) {

@@ -1,11 +1,18 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Prometheus histograms (text exposition format 0.0.4) for `/metrics`, one series per label set.
 ///
 /// Each series keeps a count per bucket, the sum and the count of observations; the exposition
 /// writes the buckets cumulatively (`_bucket{le="…"}`, ending with `le="+Inf"`), then `_sum` and
 /// `_count`, as Prometheus expects. Observing takes one lock and no allocation once a label set
-/// has been seen. Label sets must come from a bounded set (route templates, status codes), never
+/// has been seen; the lock is one of ``shardCount``, picked by the observing thread
+/// (``ThreadNumber``), so pool threads recording at once do not wait on each other (issue 11: one
+/// lock for every request made concurrent GETs spin on it), and the exposition adds the shards up. Label sets must come from a bounded set (route templates, status codes), never
 /// from raw client input.
 final class HistogramFamily: Sendable {
     /// Metric name without suffixes, e.g. `navsim_http_request_duration_seconds`.
@@ -14,7 +21,20 @@ final class HistogramFamily: Sendable {
     /// Upper bounds of the buckets, ascending, in the metric's unit; `+Inf` is implied.
     let bounds: [Double]
     private let boundLabels: [String]
-    private let state = Mutex(State())
+    /// The observations, split by observing thread (``ThreadNumber``): a thread always records in
+    /// the same shard, so a shard's lock is almost never contended.
+    private let shards: [Shard]
+    /// Shards per family: more than the HTTP server's default pool of 8 threads.
+    static let shardCount = 16
+
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    /// Runs `body` on the calling thread's shard, under its lock.
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        shards[ThreadNumber.current % Self.shardCount].state.withLock { body(&$0) }
+    }
 
     private struct Series {
         /// The rendered label set, e.g. `method="GET",route="/"`; empty for none.
@@ -46,6 +66,7 @@ final class HistogramFamily: Sendable {
         self.help = help
         self.bounds = bounds
         boundLabels = bounds.map { Self.number($0) }
+        shards = (0..<Self.shardCount).map { _ in Shard() }
     }
 
     /// Durations from 100 µs to 10 s, in seconds.
@@ -55,7 +76,7 @@ final class HistogramFamily: Sendable {
     /// empty for none).
     func observe(_ value: Double, labels: String = "") {
         let index = bucket(value)
-        state.withLock { state in
+        withState { state in
             // One hash of the label set per observation, not one per field.
             let at = state.byLabels[labels] ?? Self.add(labels, to: &state, width: bounds.count + 1)
             Self.record(&state.series[at], index, value)
@@ -67,7 +88,7 @@ final class HistogramFamily: Sendable {
     /// with that text).
     func observe(_ value: Double, key: SeriesKey, labels: () -> String) {
         let index = bucket(value)
-        state.withLock { state in
+        withState { state in
             let at: Int
             if let known = state.byKey[key] {
                 at = known
@@ -100,9 +121,19 @@ final class HistogramFamily: Sendable {
 
     /// `# HELP`, `# TYPE … histogram` and every series' lines, label sets in sorted order.
     func write(into out: inout String) {
-        let snapshot = state.withLock { $0.series }
+        // The shards' series added up by label set.
+        var merged: [String: Series] = [:]
+        for shard in shards {
+            for s in shard.state.withLock({ $0.series }) {
+                guard var sum = merged[s.labels] else { merged[s.labels] = s; continue }
+                for i in sum.buckets.indices { sum.buckets[i] += s.buckets[i] }
+                sum.sum += s.sum
+                sum.count += s.count
+                merged[s.labels] = sum
+            }
+        }
         out += "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
-        for s in snapshot.sorted(by: { $0.labels < $1.labels }) {
+        for s in merged.values.sorted(by: { $0.labels < $1.labels }) {
             let labels = s.labels
             let prefix = labels.isEmpty ? "" : labels + ","
             var cumulative = 0
@@ -157,5 +188,25 @@ struct ServiceMetrics: Sendable {
     /// Seconds in a `Duration`.
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+}
+
+/// A small number for the calling thread: 0 for the first thread that asks, 1 for the next, and
+/// so on, kept in a `pthread` key (no allocation, and no lock after a thread's first call). Used to
+/// spread per-request records over shards.
+enum ThreadNumber {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+    private static let next = Atomic<Int>(0)
+
+    /// The calling thread's number.
+    static var current: Int {
+        if let stored = pthread_getspecific(key) { return Int(bitPattern: stored) - 1 }
+        let number = next.wrappingAdd(1, ordering: .relaxed).oldValue & Int(Int32.max)
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: number + 1))
+        return number
     }
 }

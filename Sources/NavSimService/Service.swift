@@ -576,10 +576,12 @@ public final class NavSimService: Sendable {
         case "true": replaying = true
         default: throw Problem.invalidField("replay", "replay is true or false.")
         }
-        // The current version's JSON is served from its cached bytes, under the session's lock.
-        // Only a read that goes on past the lock takes a copy of the session (issue 11: the cached
-        // reply costs no copy of the session's fields).
-        enum Current { case reply(HTTPResponse), snapshot(LiveSession) }
+        // The current version's JSON is served from its cached bytes: the lock is held only to
+        // take a reference to them, and the reply is built after it (issue 11: every GET of one
+        // session takes this lock, so what it holds it for is what concurrent readers spin on).
+        // Only a read that goes on past the lock takes a copy of the session (the cached reply
+        // costs no copy of the session's fields).
+        enum Current { case reply(HTTPResponse), encoded(EncodedSession), snapshot(LiveSession) }
         let current: Current = try withSessionMutating(sid) { live throws(Problem) in
             if let n = requested, n > live.version {
                 throw Problem(status: 404, slug: "unknown-version", title: "Unknown version",
@@ -591,12 +593,12 @@ public final class NavSimService: Sendable {
                 return .reply(notModified)
             }
             guard representation == .json, version == live.version, !replaying else { return .snapshot(live) }
-            let encoded = live.encoding(in: sessions)
-            return .reply(Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept"))
+            return .encoded(live.encoding(in: sessions))
         }
         let snapshot: LiveSession
         switch current {
         case let .reply(reply): return reply
+        case let .encoded(encoded): return Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept")
         case let .snapshot(live): snapshot = live
         }
         let version = requested ?? snapshot.version

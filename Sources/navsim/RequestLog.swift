@@ -47,12 +47,12 @@ enum Log {
 
 /// One log line per request (method, path, status, duration, bytes, request id) and the
 /// `X-Request-Id` header on every reply: the client's own id when it sent a usable one,
-/// else a fresh one, so a client can quote it and an operator can find the line.
+/// else a fresh one (``RequestIDs``), so a client can quote it and an operator can find the line.
 enum RequestLog {
     static func wrapping(_ handle: @escaping HTTPHandler) -> HTTPHandler {
         { request in
-            let started = ContinuousClock.now
-            let id = clientID(request.headers["x-request-id"]) ?? freshID()
+            let started = monotonicNanoseconds()
+            let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
             var response = handle(request)
             // A deferred reply (a mutation waiting for its commit) is logged when it is sent.
             if let deferred = response.deferred {
@@ -72,9 +72,9 @@ enum RequestLog {
     /// answered with an `X-Request-Id` like any other.
     static func screening(_ screen: @escaping HTTPScreen) -> HTTPScreen {
         { request in
-            let started = ContinuousClock.now
+            let started = monotonicNanoseconds()
             guard var response = screen(request) else { return nil }
-            let id = clientID(request.headers["x-request-id"]) ?? freshID()
+            let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
             response.headers.add("X-Request-Id", id)
             write(request, response, id: id, since: started)
             return response
@@ -82,60 +82,63 @@ enum RequestLog {
     }
 
     /// One line: method, path as sent, status, duration, bytes, id. Never a header value (tokens).
-    private static func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - started
-        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        LogSink.shared.append(line(method: request.method, path: request.path, status: response.status,
-                                   microseconds: micros, bytes: response.body.count, id: id))
+    private static func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: Int64) {
+        let micros = (monotonicNanoseconds() - started) / 1000
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        withLine(method: request.method, path: request.path, status: response.status, microseconds: micros,
+                 bytes: response.body.count, id: id, seconds: Int(now.tv_sec),
+                 milliseconds: Int(now.tv_nsec) / 1_000_000) { LogSink.shared.append($0) }
     }
 
-    /// The line `write` logs, newline included, written byte by byte (issue 11: no JSON value
-    /// tree and no formatter per request): the members `time`, `method`, `path`, `status`,
-    /// `durationMs` (milliseconds with three decimals, from `microseconds`), `bytes` and
-    /// `requestId`, in that order, strings escaped as `JSON` escapes them.
-    static func line(method: String, path: String, status: Int, microseconds: Int64, bytes: Int, id: String) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(128 + path.utf8.count)
-        out.append(contentsOf: #"{"time":""#.utf8)
-        RFC3339.writeNow(into: &out)
-        out.append(contentsOf: #"","method":"#.utf8)
-        JSON.writeString(method, into: &out)
-        out.append(contentsOf: #","path":"#.utf8)
-        JSON.writeString(path, into: &out)
-        out.append(contentsOf: #","status":"#.utf8)
-        writeInteger(Int64(status), into: &out)
-        out.append(contentsOf: #","durationMs":"#.utf8)
-        let us = max(0, microseconds)
-        writeInteger(us / 1000, into: &out)
-        let fraction = us % 1000
-        if fraction != 0 {
-            // The shortest decimal of the milliseconds, as JSON numbers print them: 1.5, not 1.500.
-            out.append(UInt8(ascii: "."))
-            var rest = fraction, place: Int64 = 100
-            while rest > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(rest / place))
-                rest %= place
-                place /= 10
+    /// Builds the line `write` logs, newline included, in a buffer on the stack (issue 11: no
+    /// heap array or string per request or per field) and hands it to `body` for the call only:
+    /// the members `time` (RFC 3339 UTC with milliseconds, from `seconds` since 1970 and
+    /// `milliseconds`), `method`, `path`, `status`, `durationMs` (milliseconds with up to three
+    /// decimals, from `microseconds`), `bytes` and `requestId`, in that order, strings escaped
+    /// as ``JSON/writeString(_:into:)`` escapes them (RFC 8259 §7).
+    static func withLine<T>(method: String, path: String, status: Int, microseconds: Int64, bytes: Int, id: String,
+                            seconds: Int, milliseconds: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        // The fixed text and numbers take under 200 bytes; an escaped byte at most 6.
+        let room = 256 + 6 * (method.utf8.count + path.utf8.count + id.utf8.count)
+        return withUnsafeTemporaryAllocation(byteCount: room, alignment: 1) { buffer in
+            var out = LineWriter(buffer)
+            out.append(#"{"time":""#)
+            out.time(seconds: seconds, milliseconds: milliseconds)
+            out.append(#"","method":"#)
+            out.string(method)
+            out.append(#","path":"#)
+            out.string(path)
+            out.append(#","status":"#)
+            out.integer(Int64(status))
+            out.append(#","durationMs":"#)
+            let us = max(0, microseconds)
+            out.integer(us / 1000)
+            var fraction = us % 1000
+            if fraction != 0 {
+                // The shortest decimal of the milliseconds, as JSON numbers print them: 1.5, not 1.500.
+                out.byte(UInt8(ascii: "."))
+                var place: Int64 = 100
+                while fraction > 0 {
+                    out.byte(UInt8(ascii: "0") + UInt8(fraction / place))
+                    fraction %= place
+                    place /= 10
+                }
             }
+            out.append(#","bytes":"#)
+            out.integer(Int64(bytes))
+            out.append(#","requestId":"#)
+            out.string(id)
+            out.append("}\n")
+            return body(UnsafeRawBufferPointer(rebasing: buffer[..<out.count]))
         }
-        out.append(contentsOf: #","bytes":"#.utf8)
-        writeInteger(Int64(bytes), into: &out)
-        out.append(contentsOf: #","requestId":"#.utf8)
-        JSON.writeString(id, into: &out)
-        out.append(contentsOf: "}\n".utf8)
-        return out
     }
 
-    /// A whole number in decimal ASCII.
-    private static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        let v = value.magnitude
-        var divisor: UInt64 = 1
-        while divisor <= v / 10 { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(v / divisor % 10))
-            divisor /= 10
-        }
+    /// `CLOCK_MONOTONIC` in nanoseconds: a request's duration without `Duration`'s 128-bit arithmetic.
+    static func monotonicNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// A client's id is kept when it is 1–128 visible ASCII characters (no spaces or controls,
@@ -145,50 +148,163 @@ enum RequestLog {
               value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
         return value
     }
+}
 
-    /// Fresh ids: a counter from a random start, through the SplitMix64 finaliser, a bijection of
-    /// 64-bit values, so no two ids of one process repeat and they do not read as a sequence.
-    /// One random draw per process instead of one `getrandom` call per request.
-    private static let nextID = Atomic<UInt64>(UInt64.random(in: .min ... .max))
-    private static let idSalt = UInt64.random(in: .min ... .max)
+/// Writes one log line into a buffer sized for it by ``RequestLog/withLine``: plain stores,
+/// no capacity checks or reference counting per byte as an `[UInt8]`'s `append` has.
+private struct LineWriter {
+    let buffer: UnsafeMutableRawBufferPointer
+    private(set) var count = 0
 
-    /// 16 hex digits.
-    static func freshID() -> String {
-        var z = nextID.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue ^ idSalt
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return String(unsafeUninitializedCapacity: 16) { buffer in
-            for i in 0..<16 {
+    init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
+
+    mutating func byte(_ value: UInt8) {
+        buffer[count] = value
+        count += 1
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { utf8 in
+            UnsafeMutableRawBufferPointer(rebasing: buffer[count..<count + utf8.count]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+            count += utf8.count
+        }
+    }
+
+    /// A JSON string (RFC 8259 §7), quotes included, escaped as ``JSON/writeString(_:into:)`` does:
+    /// `"` and `\` with a backslash, LF, CR and tab by letter, other controls as `\u00XX`.
+    mutating func string(_ text: String) {
+        byte(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            for b in utf8 {
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte(92); byte(b)
+                case 0x0A: byte(92); byte(UInt8(ascii: "n"))
+                case 0x0D: byte(92); byte(UInt8(ascii: "r"))
+                case 0x09: byte(92); byte(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    byte(92); byte(UInt8(ascii: "u")); byte(48); byte(48)
+                    byte(hexDigit(b >> 4)); byte(hexDigit(b & 15))
+                default: byte(b)
+                }
+            }
+        }
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// A whole number in decimal ASCII.
+    mutating func integer(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        let v = value.magnitude
+        var divisor: UInt64 = 1
+        while divisor <= v / 10 { divisor *= 10 }
+        while divisor > 0 {
+            byte(UInt8(ascii: "0") + UInt8(v / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// `value` in `width` decimal digits, zero-padded.
+    mutating func digits(_ value: Int, _ width: Int) {
+        var v = value
+        for i in stride(from: width - 1, through: 0, by: -1) {
+            buffer[count + i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        }
+        count += width
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for `seconds` since 1970 (UTC), as ``RFC3339`` writes it
+    /// (days to civil date: Howard Hinnant's algorithm, proleptic Gregorian).
+    mutating func time(seconds: Int, milliseconds: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        digits(year, 4); byte(UInt8(ascii: "-")); digits(month, 2); byte(UInt8(ascii: "-")); digits(day, 2)
+        byte(UInt8(ascii: "T"))
+        digits(inDay / 3600, 2); byte(UInt8(ascii: ":")); digits(inDay / 60 % 60, 2); byte(UInt8(ascii: ":"))
+        digits(inDay % 60, 2); byte(UInt8(ascii: ".")); digits(milliseconds, 3); byte(UInt8(ascii: "Z"))
+    }
+
+    private func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
+
+/// Fresh request ids: 15 lower-case hex digits (60 bits), so an id is a small string (Swift keeps
+/// up to 15 UTF-8 bytes inline: no heap allocation per request).
+///
+/// The number is a counter that starts at the process's start time: milliseconds since
+/// 2024-01-01T00:00:00Z times 2^20, plus one per id. Within a process ids never repeat (the
+/// counter only goes up, and 60 bits last until 2058). Across restarts they do not repeat
+/// either: the next process starts at its own start time times 2^20, above every id of the one
+/// before unless that one averaged more than 2^20 (about a million) ids per millisecond of its
+/// life, or the wall clock was set back between the two. Ids of two instances running at once
+/// may coincide; each instance's log is its own.
+enum RequestIDs {
+    /// 2024-01-01T00:00:00Z in milliseconds since 1970.
+    static let epochMilliseconds: UInt64 = 1_704_067_200_000
+
+    /// The first id's number: the start time in milliseconds since ``epochMilliseconds``, shifted left 20 bits.
+    static func start(nowMilliseconds: UInt64) -> UInt64 {
+        ((nowMilliseconds &- epochMilliseconds) << 20) & 0x0FFF_FFFF_FFFF_FFFF
+    }
+
+    private static let counter: Atomic<UInt64> = {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Atomic(start(nowMilliseconds: UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000))
+    }()
+
+    /// The next id.
+    static func next() -> String { format(counter.wrappingAdd(1, ordering: .relaxed).oldValue) }
+
+    /// `number`'s low 60 bits as 15 hex digits.
+    static func format(_ number: UInt64) -> String {
+        var z = number
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            for i in 0..<15 {
                 let nibble = UInt8(z & 0xF)
-                buffer[15 - i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                buffer[14 - i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
                 z >>= 4
             }
-            return 16
+            return 15
         }
     }
 }
 
-/// Request lines go to stderr through one writer thread: a handler appends its line to a buffer
-/// and goes on; the writer takes whatever has gathered and writes it with one `write(2)`. Under
-/// load many lines share a call, and pool threads no longer queue on the pipe's or file's lock
-/// (issue 11: a GET loop spent 9% of its samples in that write, and twice raw libmicrohttpd's
-/// context switches). The writer waits `gatherMicroseconds` after the first line of a batch, so
-/// a line reaches stderr about 2 ms after its reply. Lines keep their order. An event line (`Log.event`) and the process's
-/// exit (`atexit`) flush the buffer first, so `stopping` follows every line before it and
-/// nothing queued is lost on a normal exit; a crash may lose the lines of its last moments.
+/// Request lines go to stderr through one writer thread: a handler copies its line into a
+/// buffer and goes on; the writer takes whatever has gathered and writes it with one `write(2)`.
+/// Under load many lines share a call, and pool threads do not queue on the pipe's or file's
+/// lock (issue 11). The writer waits `gatherMicroseconds` after the first line of a batch, so a
+/// line reaches stderr about that long after its reply. Lines keep their order, and each is
+/// copied into the buffer whole, under its lock, so lines never interleave. The two buffers
+/// (the one filling, the one being written) keep their capacity, so a steady load allocates
+/// nothing. An event line (`Log.event`), `navsim serve`'s stop and the process's exit
+/// (`atexit`) flush the buffer, so `stopping` follows every line before it and nothing queued
+/// is lost on a normal exit or SIGTERM; a crash or SIGKILL may lose the lines of its last
+/// `gatherMicroseconds`.
 final class LogSink: Sendable {
     static let shared = LogSink()
 
     /// Bytes the writer has not taken yet; past `limit` new lines are counted and dropped
     /// (a stderr nobody reads must not grow the heap without bound).
     private let pending = Mutex<(bytes: [UInt8], dropped: Int)>(([], 0))
-    /// Held while a batch is taken and written, so batches go out in the order they were taken.
-    private let writing = Mutex<Void>(())
+    /// Held while a batch is taken and written, so batches go out in the order they were taken;
+    /// holds the buffer last written, emptied and swapped in for the next batch.
+    private let writing = Mutex<[UInt8]>([])
     private let wake = DispatchSemaphore(value: 0)
     static let limit = 8 << 20
     /// How long the writer waits after the first line of a batch before writing it.
-    static let gatherMicroseconds: UInt32 = 2_000
+    static let gatherMicroseconds: UInt32 = 5_000
 
     private init() {
         Thread.detachNewThread { [self] in
@@ -204,7 +320,7 @@ final class LogSink: Sendable {
     }
 
     /// Queues one line (newline included); wakes the writer when the buffer was empty.
-    func append(_ line: [UInt8]) {
+    func append(_ line: UnsafeRawBufferPointer) {
         let wasEmpty = pending.withLock { state -> Bool in
             guard state.bytes.count + line.count <= Self.limit else {
                 state.dropped += 1
@@ -217,17 +333,26 @@ final class LogSink: Sendable {
         if wasEmpty { wake.signal() }
     }
 
+    /// Queues one line (newline included).
+    func append(_ line: [UInt8]) {
+        line.withUnsafeBytes { append($0) }
+    }
+
     /// Writes everything queued so far, on the calling thread.
     func flush() {
-        writing.withLock { _ in
-            let (batch, dropped) = pending.withLock { state -> ([UInt8], Int) in
-                defer { state = ([], 0) }
-                return state
+        writing.withLock { batch in
+            batch.removeAll(keepingCapacity: true)
+            let dropped = pending.withLock { state -> Int in
+                swap(&state.bytes, &batch)
+                defer { state.dropped = 0 }
+                return state.dropped
             }
             if !batch.isEmpty { Log.emit(batch) }
             if dropped > 0 {
                 Log.emit(Array("{\"message\":\"log lines dropped: stderr is not being read\",\"dropped\":\(dropped)}\n".utf8))
             }
+            // A burst's buffer is not kept for ever: past 1 MiB it goes (the next batch grows a new one).
+            if batch.capacity > 1 << 20 { batch = [] }
         }
     }
 }

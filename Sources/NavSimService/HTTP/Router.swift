@@ -90,12 +90,19 @@ struct Router<Context: Sendable>: Sendable {
     private let nodes: [Node]
 
     private struct Node: Sendable {
-        /// The child for each literal segment.
-        var literals: [String: Int] = [:]
+        /// The child for each literal segment. A node has a few, so a scan of small strings is
+        /// cheaper than hashing the request's segment (issue 11: three hashes per `GET`).
+        var literals: [(text: String, node: Int)] = []
         /// The child for a `{parameter}` segment, whatever its name.
         var parameter: Int?
         /// Indices into `routes` of the templates that end here, in registration order.
         var endings: [Int] = []
+
+        /// The child for the literal segment `text`.
+        func literal(_ text: String) -> Int? {
+            for child in literals where child.text == text { return child.node }
+            return nil
+        }
     }
 
     init(_ routes: [Route<Context>]) {
@@ -110,7 +117,7 @@ struct Router<Context: Sendable>: Sendable {
             for segment in route.template.segments {
                 let next: Int?
                 switch segment {
-                case let .literal(text): next = nodes[at].literals[text]
+                case let .literal(text): next = nodes[at].literal(text)
                 case .parameter: next = nodes[at].parameter
                 }
                 if let next {
@@ -119,7 +126,7 @@ struct Router<Context: Sendable>: Sendable {
                 }
                 nodes.append(Node())
                 switch segment {
-                case let .literal(text): nodes[at].literals[text] = nodes.count - 1
+                case let .literal(text): nodes[at].literals.append((text, nodes.count - 1))
                 case .parameter: nodes[at].parameter = nodes.count - 1
                 }
                 at = nodes.count - 1
@@ -145,7 +152,7 @@ struct Router<Context: Sendable>: Sendable {
                 found += nodes[node].endings
                 return
             }
-            if let literal = nodes[node].literals[path[depth]] { walk(literal, depth + 1) }
+            if let literal = nodes[node].literal(path[depth]) { walk(literal, depth + 1) }
             if let parameter = nodes[node].parameter { walk(parameter, depth + 1) }
         }
         walk(0, 0)
@@ -176,7 +183,7 @@ struct Router<Context: Sendable>: Sendable {
                 }
                 return
             }
-            if let literal = nodes[node].literals[path[depth]] { walk(literal, depth + 1) }
+            if let literal = nodes[node].literal(path[depth]) { walk(literal, depth + 1) }
             if let parameter = nodes[node].parameter { walk(parameter, depth + 1) }
         }
         walk(0, 0)
