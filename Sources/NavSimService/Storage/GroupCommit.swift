@@ -23,6 +23,25 @@ final class WriterQueue<Job: Sendable>: Sendable {
         var held = false
         /// The last `writeBatch` given to ``enqueue(_:writeBatch:then:)``.
         var writeBatch: BatchWriter?
+        /// What the writer does when no job is waiting (``setIdleWork(_:)``).
+        var idleWork: IdleWork?
+        /// ``wakeIdleWork()`` calls so far, and the count an idle step last answered "nothing
+        /// more" for: idle steps run while they differ (a wake during a step is not lost).
+        var idleWakes = 0
+        var idleAnswered = 0
+    }
+
+    /// A class around the closure (a function value read out of `Mutex.withLock` is
+    /// re-abstracted on every read, see `SessionStore.batchObserver`).
+    private final class IdleWork: Sendable {
+        let step: @Sendable () -> Bool
+        init(_ step: @escaping @Sendable () -> Bool) { self.step = step }
+    }
+
+    private enum Turn {
+        case batch([(job: Job, completion: @Sendable (Result<Void, any Error>) -> Void)], BatchWriter)
+        case idle(IdleWork, wakes: Int)
+        case stop
     }
 
     /// - Parameter label: The writer's dispatch queue label.
@@ -58,32 +77,66 @@ final class WriterQueue<Job: Sendable>: Sendable {
         try outcome.withLock { $0 }?.get()
     }
 
+    /// Writes batches while jobs wait; when none does (or while ``hold()`` holds them) and idle
+    /// work was asked for, runs one idle step, then queues itself again, so that work given to
+    /// ``perform(_:)`` meanwhile runs between two steps.
     private func drain() {
         while true {
-            let (batch, writeBatch) = state.withLock { state -> ([(job: Job, completion: @Sendable (Result<Void, any Error>) -> Void)], BatchWriter?) in
-                guard !state.held, !state.waiting.isEmpty else {
-                    state.writing = false
-                    return ([], nil)
+            let turn = state.withLock { state -> Turn in
+                if !state.held, !state.waiting.isEmpty, let writeBatch = state.writeBatch {
+                    defer { state.waiting.removeAll(keepingCapacity: true) }
+                    return .batch(state.waiting, writeBatch)
                 }
-                defer { state.waiting.removeAll(keepingCapacity: true) }
-                return (state.waiting, state.writeBatch)
+                if state.idleWakes != state.idleAnswered, let work = state.idleWork {
+                    return .idle(work, wakes: state.idleWakes)
+                }
+                state.writing = false
+                return .stop
             }
-            guard let writeBatch, !batch.isEmpty else { return }
-            let results = writeBatch(batch.map(\.job))
-            precondition(results.count == batch.count, "writeBatch returns one result per job")
-            for (queued, result) in zip(batch, results) { queued.completion(result) }
+            switch turn {
+            case .stop:
+                return
+            case .batch(let batch, let writeBatch):
+                let results = writeBatch(batch.map(\.job))
+                precondition(results.count == batch.count, "writeBatch returns one result per job")
+                for (queued, result) in zip(batch, results) { queued.completion(result) }
+            case .idle(let work, let wakes):
+                let more = work.step()
+                if !more { state.withLock { if $0.idleWakes == wakes { $0.idleAnswered = wakes } } }
+                // Still `writing`: no second drain starts; this one goes on after queued work.
+                thread.async { self.drain() }
+                return
+            }
         }
     }
 
+    /// Sets the work the writer does, one step at a time, when no job is waiting: after
+    /// ``wakeIdleWork()``, steps run between batches until one answers false (nothing more to
+    /// do). A step runs on the writer, like a batch, never beside one. Set once, before use.
+    func setIdleWork(_ step: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.idleWork = IdleWork(step) }
+    }
+
+    /// Tells the writer that its idle work has something to do (starting it when it is idle).
+    func wakeIdleWork() {
+        let starts = state.withLock { state -> Bool in
+            state.idleWakes &+= 1
+            guard !state.writing else { return false }
+            state.writing = true
+            return true
+        }
+        if starts { thread.async { self.drain() } }
+    }
+
     /// Runs `work` on the writer after what its queue was given so far: a batch being written,
-    /// or one that starts before `work` was queued, goes first (the SQLite store queues its
-    /// deletion chunks this way, between group-commit batches).
+    /// or one that starts before `work` was queued, goes first.
     func perform(_ work: @escaping @Sendable () -> Void) { thread.async(execute: work) }
 
     /// Waits until everything queued on the writer so far has run.
     func waitForQueuedWork() { thread.sync {} }
 
-    /// Test hook: while held, queued jobs wait (so a test can line several up in one batch).
+    /// Test hook: while held, queued jobs wait (so a test can line several up in one batch);
+    /// idle work still runs.
     func hold() { state.withLock { $0.held = true } }
 
     /// Ends ``hold()``.
