@@ -75,7 +75,7 @@ struct ChunkedDeletionTests {
                 return store.commitBatch([SessionCommit(session: session("kept", version: version), history: entry(version))])
             }
             var left = 500, batches = store.statistics.batches, carrying = 0
-            while left > 0, carrying < 20 {
+            while left > 0, carrying < 100 {
                 let results = keptCommit()
                 #expect(results.count == 1 && (try? results[0].get()) != nil, "the batch's own commit is written")
                 batches += 1

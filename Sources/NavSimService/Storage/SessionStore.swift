@@ -221,8 +221,14 @@ public final class SessionStore: Sendable {
     /// other writers' p99 1.5x of without a delete, issue 11).
     public static let deletionChunkRows = 100
     /// Rows removed by the chunk a group-commit batch carries (``commitBatch(_:)``): the batch's
-    /// commits wait for these deletes, but not for a sync of their own.
-    static let batchChunkRows = 100
+    /// commits wait for these deletes, but not for a sync of their own. Under load every batch
+    /// carries one, so fewer than ``deletionChunkRows`` (issue 11: 100 per batch made the writes
+    /// overlapping a 10,000-entry sweep slower by about a chunk's deletes each).
+    static let batchChunkRows = 25
+    /// How long the writer must have had no commit before it removes a chunk alone: longer than
+    /// a client answered by the last batch takes to send its next write, so that write rides in
+    /// a batch with the next chunk instead of waiting behind a chunk's own sync.
+    static let idleSweepDelay = Duration.milliseconds(5)
 
     /// Opens (creating) the database at `path`, applies the migrations found in `migrationsDirectory`.
     ///
@@ -248,7 +254,7 @@ public final class SessionStore: Sendable {
         let pending = try writer.query("SELECT session_id FROM pending_deletions").map { try $0.required("session_id") }
         self.writer = Mutex(writer)
         pendingDeletions.withLock { $0 = Set(pending) }
-        writes.setIdleWork { [weak self] in self?.idleSweepStep() ?? false }
+        writes.setIdleWork(after: Self.idleSweepDelay) { [weak self] in self?.idleSweepStep() ?? false }
     }
 
     /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
@@ -417,8 +423,8 @@ public final class SessionStore: Sendable {
     /// Removes deleted session `id`'s rows in the background, a chunk at a time on the writer:
     /// ``commitBatch(_:)`` removes ``batchChunkRows`` rows of the first id in ``sweeps`` inside
     /// each batch's transaction, so under load the chunks cost no sync of their own; when no
-    /// commit is waiting, ``idleSweepStep()`` removes ``deletionChunkRows`` in a transaction of
-    /// its own, and a commit arriving meanwhile waits for that one chunk at most. Ends when
+    /// commit has come for ``idleSweepDelay``, ``idleSweepStep()`` removes ``deletionChunkRows``
+    /// in a transaction of its own, and a commit arriving meanwhile waits for that one chunk at most. Ends when
     /// nothing is left or a chunk fails (the id stays pending; start-up sweeps it again).
     /// - Parameter whenIdle: false leaves the chunks to batches alone (tests).
     func scheduleSweep(_ id: String, whenIdle: Bool = true) {
@@ -512,8 +518,13 @@ public final class SessionStore: Sendable {
 
     /// Waits until the background removals scheduled so far have run (tests, shutdown).
     public func waitForDeletions() {
-        // Each pass lets the writer run at least one more chunk; a sweep ends after finitely many.
-        while !sweeps.withLock({ $0.isEmpty }) { writes.waitForQueuedWork() }
+        // Each pass lets the writer run what is queued; an idle chunk is queued once its delay
+        // has passed, so the loop pauses for about that long between passes. A sweep ends after
+        // finitely many chunks.
+        while !sweeps.withLock({ $0.isEmpty }) {
+            writes.waitForQueuedWork()
+            if !sweeps.withLock({ $0.isEmpty }) { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(1)) }
+        }
     }
 
     /// The ids whose rows are still being removed.
