@@ -57,6 +57,52 @@ struct ChunkedDeletionTests {
         }
     }
 
+    @Test("SQLite: each group-commit batch carries one chunk of a deletion in its own transaction, and touches no other session")
+    func chunksRideInBatches() throws {
+        try StoreKind.sqlite.with { db in
+            let store = try #require(try db.open() as? SessionStore)
+            // 250 history entries and 250 controllers.
+            for commit in commits(for: "long", operations: 249) + commits(for: "kept", operations: 1) {
+                try store.commit(commit)
+            }
+            try store.deleteSession("long", sweep: false)
+            // Only batches remove chunks: no idle step runs.
+            store.scheduleSweep("long", whenIdle: false)
+            #expect(store.sweepingIDs == ["long"])
+            var version = 1
+            func keptCommit() -> [Result<Void, any Error>] {
+                version += 1
+                return store.commitBatch([SessionCommit(session: session("kept", version: version), history: entry(version))])
+            }
+            var left = 500, batches = store.statistics.batches, carrying = 0
+            while left > 0, carrying < 100 {
+                let results = keptCommit()
+                #expect(results.count == 1 && (try? results[0].get()) != nil, "the batch's own commit is written")
+                batches += 1
+                carrying += 1
+                #expect(store.statistics.batches == batches, "one transaction per batch, the chunk inside it")
+                let now = try store.childRows("long")
+                #expect(now < left && left - now <= SessionStore.batchChunkRows, "\(left) → \(now)")
+                left = now
+            }
+            #expect(left == 0)
+            // History in chunks, then controllers: one chunk per batch.
+            let perTable = (250 + SessionStore.batchChunkRows - 1) / SessionStore.batchChunkRows
+            #expect(carrying == 2 * perTable)
+            #expect(try store.pendingDeletions() == ["long"])
+            // The next batch finds nothing left and drops the id; none after it carries a chunk.
+            _ = keptCommit()
+            #expect(try store.pendingDeletions() == [])
+            #expect(store.sweepingIDs.isEmpty)
+            #expect(try store.historyCount(session: "kept") == version + 1)
+            #expect(try store.loadSession("kept")?.controllers.count == 2)
+            // A session created again under the id keeps its rows: no sweep is left to touch them.
+            for commit in commits(for: "long", operations: 1) { try store.commit(commit) }
+            _ = keptCommit()
+            #expect(try store.childRows("long") == 4)
+        }
+    }
+
     @Test("PostgreSQL: an instance that did not delete the session finishes its removal before reusing the id",
           .enabled(if: postgresURL != nil, "NAVSIM_TEST_POSTGRES is not set: several instances share only a PostgreSQL database"))
     func finishedByAnotherInstance() throws {

@@ -11,7 +11,9 @@ import Synchronization
 /// lets the store create this queue before `self` exists), then calls the batch's completions one at a time in the
 /// order the jobs were queued, and goes on until the queue is empty.
 ///
-/// Both stores write through it: ``SessionStore`` (SQLite) and ``PostgresSessionStore``.
+/// Both stores write through it: ``SessionStore`` (SQLite) and ``PostgresSessionStore``. A store
+/// may also give it idle work (``setIdleWork(after:_:)``, SQLite's deletion chunks), done a step
+/// at a time when no job has come for a while.
 final class WriterQueue<Job: Sendable>: Sendable {
     private let state = Mutex(State())
     private let thread: DispatchQueue
@@ -23,6 +25,42 @@ final class WriterQueue<Job: Sendable>: Sendable {
         var held = false
         /// The last `writeBatch` given to ``enqueue(_:writeBatch:then:)``.
         var writeBatch: BatchWriter?
+        /// What the writer does when no job is waiting (``setIdleWork(_:)``).
+        var idleWork: IdleWork?
+        /// ``wakeIdleWork()`` calls so far, and the count an idle step last answered "nothing
+        /// more" for: idle steps run while they differ (a wake during a step is not lost).
+        var idleWakes = 0
+        var idleAnswered = 0
+        /// An idle step is armed (``idleTick()`` is scheduled).
+        var idleArmed = false
+        /// When the writer last had a job: queued, or its batch written (uptime nanoseconds).
+        var lastBusy: UInt64 = 0
+    }
+
+    /// A class around the closure (a function value read out of `Mutex.withLock` is
+    /// re-abstracted on every read, see `SessionStore.batchObserver`).
+    private final class IdleWork: Sendable {
+        let step: @Sendable () -> Bool
+        /// How long the writer must have had no job before a step, in nanoseconds.
+        let delay: UInt64
+        init(_ step: @escaping @Sendable () -> Bool, delay: Duration) {
+            self.step = step
+            let parts = delay.components
+            self.delay = UInt64(max(0, parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000))
+        }
+    }
+
+    private enum Turn {
+        case batch([(job: Job, completion: @Sendable (Result<Void, any Error>) -> Void)], BatchWriter)
+        /// Nothing to write; an idle step is to be tried after that many nanoseconds.
+        case stop(armingIdleAfter: UInt64?)
+    }
+
+    /// What ``idleTick()`` does: the step, the check again later, or nothing.
+    private enum Tick {
+        case run(IdleWork, wakes: Int)
+        case later(UInt64)
+        case none
     }
 
     /// - Parameter label: The writer's dispatch queue label.
@@ -39,6 +77,7 @@ final class WriterQueue<Job: Sendable>: Sendable {
         let starts = state.withLock { state -> Bool in
             state.waiting.append((job, completion))
             state.writeBatch = writeBatch
+            if state.idleWork != nil { state.lastBusy = DispatchTime.now().uptimeNanoseconds }
             guard !state.writing, !state.held else { return false }
             state.writing = true
             return true
@@ -58,32 +97,96 @@ final class WriterQueue<Job: Sendable>: Sendable {
         try outcome.withLock { $0 }?.get()
     }
 
+    /// Writes batches while jobs wait. When none does (or while ``hold()`` holds them) and idle
+    /// work was asked for, arms ``idleTick()``: the step runs only if still no job has come by
+    /// then, so that clients answered by the last batch, whose next commits are on their way,
+    /// find the writer free rather than behind an idle step.
     private func drain() {
         while true {
-            let (batch, writeBatch) = state.withLock { state -> ([(job: Job, completion: @Sendable (Result<Void, any Error>) -> Void)], BatchWriter?) in
-                guard !state.held, !state.waiting.isEmpty else {
-                    state.writing = false
-                    return ([], nil)
+            let turn = state.withLock { state -> Turn in
+                if !state.held, !state.waiting.isEmpty, let writeBatch = state.writeBatch {
+                    defer { state.waiting.removeAll(keepingCapacity: true) }
+                    return .batch(state.waiting, writeBatch)
                 }
-                defer { state.waiting.removeAll(keepingCapacity: true) }
-                return (state.waiting, state.writeBatch)
+                state.writing = false
+                guard state.idleWakes != state.idleAnswered, let work = state.idleWork else { return .stop(armingIdleAfter: nil) }
+                state.lastBusy = DispatchTime.now().uptimeNanoseconds
+                guard !state.idleArmed else { return .stop(armingIdleAfter: nil) }
+                state.idleArmed = true
+                return .stop(armingIdleAfter: work.delay)
             }
-            guard let writeBatch, !batch.isEmpty else { return }
-            let results = writeBatch(batch.map(\.job))
-            precondition(results.count == batch.count, "writeBatch returns one result per job")
-            for (queued, result) in zip(batch, results) { queued.completion(result) }
+            switch turn {
+            case .batch(let batch, let writeBatch):
+                let results = writeBatch(batch.map(\.job))
+                precondition(results.count == batch.count, "writeBatch returns one result per job")
+                for (queued, result) in zip(batch, results) { queued.completion(result) }
+            case .stop(let delay):
+                if let delay { armIdleTick(after: delay) }
+                return
+            }
         }
     }
 
+    /// One idle step, when the writer is still without a job (or held): then the batches that
+    /// came meanwhile, and the next step armed again while the work answers that it has more.
+    private func idleTick() {
+        let tick = state.withLock { state -> Tick in
+            // A drain is queued (it arms the next step when it is done), or nothing is asked.
+            guard !state.writing, state.held || state.waiting.isEmpty, state.idleWakes != state.idleAnswered,
+                  let work = state.idleWork else {
+                state.idleArmed = false
+                return .none
+            }
+            // Busy since the step was armed: wait until it has been quiet for the whole delay.
+            let quiet = DispatchTime.now().uptimeNanoseconds &- state.lastBusy
+            if quiet < work.delay { return .later(work.delay - quiet) }
+            state.idleArmed = false
+            state.writing = true
+            return .run(work, wakes: state.idleWakes)
+        }
+        switch tick {
+        case .none:
+            return
+        case .later(let nanoseconds):
+            armIdleTick(after: nanoseconds)
+        case .run(let work, let wakes):
+            if !work.step() { state.withLock { if $0.idleWakes == wakes { $0.idleAnswered = wakes } } }
+            drain()
+        }
+    }
+
+    private func armIdleTick(after nanoseconds: UInt64) {
+        thread.asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, 1_000_000_000)))) { self.idleTick() }
+    }
+
+    /// Sets the work the writer does, one step at a time, when it has had no job for `delay`:
+    /// after ``wakeIdleWork()``, steps run until one answers false (nothing more to do). A step
+    /// runs on the writer, like a batch, never beside one. Set once, before use.
+    func setIdleWork(after delay: Duration, _ step: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.idleWork = IdleWork(step, delay: delay) }
+    }
+
+    /// Tells the writer that its idle work has something to do (arming a step when it is idle).
+    func wakeIdleWork() {
+        let starts = state.withLock { state -> Bool in
+            state.idleWakes &+= 1
+            guard !state.writing else { return false }
+            state.writing = true
+            return true
+        }
+        if starts { thread.async { self.drain() } }
+    }
+
     /// Runs `work` on the writer after what its queue was given so far: a batch being written,
-    /// or one that starts before `work` was queued, goes first (the SQLite store queues its
-    /// deletion chunks this way, between group-commit batches).
+    /// or one that starts before `work` was queued, goes first.
     func perform(_ work: @escaping @Sendable () -> Void) { thread.async(execute: work) }
 
-    /// Waits until everything queued on the writer so far has run.
+    /// Waits until everything queued on the writer so far has run (an armed idle step is not
+    /// queued until its delay has passed).
     func waitForQueuedWork() { thread.sync {} }
 
-    /// Test hook: while held, queued jobs wait (so a test can line several up in one batch).
+    /// Test hook: while held, queued jobs wait (so a test can line several up in one batch);
+    /// idle work still runs.
     func hold() { state.withLock { $0.held = true } }
 
     /// Ends ``hold()``.

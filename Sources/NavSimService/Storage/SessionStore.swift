@@ -216,8 +216,10 @@ public final class SessionStore: Sendable {
 
     /// Ids whose session row is gone but whose controllers or history may remain (migration 0005).
     private let pendingDeletions = Mutex(Set<String>())
-    /// Background removals scheduled and not finished (``waitForDeletions()``).
-    private let sweeping = Atomic<Int>(0)
+    /// Deleted sessions whose rows are being removed, in the order they were deleted: the
+    /// writer removes a chunk of the first one inside each batch's transaction, and alone when
+    /// no commit is waiting (``scheduleSweep(_:)``).
+    private let sweeps = Mutex<[String]>([])
 
     /// Read-only connections opened unless told otherwise.
     public static let defaultReaders = 4
@@ -225,6 +227,15 @@ public final class SessionStore: Sendable {
     /// small enough that a commit arriving behind a chunk waits about a millisecond more (500 made
     /// other writers' p99 1.5x of without a delete, issue 11).
     public static let deletionChunkRows = 100
+    /// Rows removed by the chunk a group-commit batch carries (``commitBatch(_:)``): the batch's
+    /// commits wait for these deletes, but not for a sync of their own. Under load every batch
+    /// carries one, so fewer than ``deletionChunkRows`` (issue 11: 100 per batch made the writes
+    /// overlapping a 10,000-entry sweep slower by about a chunk's deletes each).
+    static let batchChunkRows = 25
+    /// How long the writer must have had no commit before it removes a chunk alone: longer than
+    /// a client answered by the last batch takes to send its next write, so that write rides in
+    /// a batch with the next chunk instead of waiting behind a chunk's own sync.
+    static let idleSweepDelay = Duration.milliseconds(5)
 
     /// Opens (creating) the database at `path`, applies the migrations found in `migrationsDirectory`.
     ///
@@ -250,6 +261,7 @@ public final class SessionStore: Sendable {
         let pending = try writer.query("SELECT session_id FROM pending_deletions").map { try $0.required("session_id") }
         self.writer = Mutex(writer)
         pendingDeletions.withLock { $0 = Set(pending) }
+        writes.setIdleWork(after: Self.idleSweepDelay) { [weak self] in self?.idleSweepStep() ?? false }
     }
 
     /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
@@ -323,20 +335,38 @@ public final class SessionStore: Sendable {
             // Only ever read and written with the writer connection held.
             var chains = brokenChains.withLock { $0 }
             defer { brokenChains.withLock { [chains] in $0 = chains } }
-            do {
-                return try db.transaction {
-                    try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
-                        let key = InjectedFailure(session: commit.session.id, version: commit.history?.version ?? 0)
-                        if injected.withLock({ $0.remove(key) }) != nil { throw SessionStoreError.injected }
-                        // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error. Some
-                        // errors (SQLITE_FULL, SQLITE_IOERR, …) roll back the whole transaction,
-                        // taking the earlier commits with it: writeEach then fails the batch.
-                        try db.transaction { try Self.apply(commit, to: db) }
+            // A deletion's chunk rides along (issue 11): it shares the batch's sync instead of
+            // costing one of its own that the next batch would wait behind.
+            var sweep = sweeps.withLock { $0.first }
+            while true {
+                var swept: Bool?
+                do {
+                    let results = try db.transaction {
+                        if let id = sweep {
+                            // Its own savepoint, first: a chunk that fails is undone alone, and
+                            // one whose error ends the transaction has cost no commit anything.
+                            swept = try? db.transaction { try Self.removeChunk(of: id, rows: Self.batchChunkRows, in: db) }
+                            guard db.isInTransaction else { throw ChunkEndedTransaction() }
+                        }
+                        return try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
+                            let key = InjectedFailure(session: commit.session.id, version: commit.history?.version ?? 0)
+                            if injected.withLock({ $0.remove(key) }) != nil { throw SessionStoreError.injected }
+                            // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error. Some
+                            // errors (SQLITE_FULL, SQLITE_IOERR, …) roll back the whole transaction,
+                            // taking the earlier commits with it: writeEach then fails the batch.
+                            try db.transaction { try Self.apply(commit, to: db) }
+                        }
                     }
+                    if let id = sweep { sweptChunk(of: id, done: swept) }
+                    return results
+                } catch is ChunkEndedTransaction {
+                    // Written again without the chunk; the id stays pending for the next start.
+                    if let id = sweep { sweptChunk(of: id, done: nil) }
+                    sweep = nil
+                } catch {
+                    chains.batchFailed(commits)
+                    return Array(repeating: .failure(error), count: commits.count)
                 }
-            } catch {
-                chains.batchFailed(commits)
-                return Array(repeating: .failure(error), count: commits.count)
             }
         }
         var rows = 0
@@ -381,10 +411,9 @@ public final class SessionStore: Sendable {
 
     /// Deletes a session: durable before it returns, the session row is gone (a load by id finds
     /// nothing, listing skips it, also after a crash), and its id is recorded in
-    /// `pending_deletions` in the same transaction. Its controllers and history go afterwards, a
-    /// chunk of ``deletionChunkRows`` rows per transaction (``scheduleSweep(_:)``): each chunk
-    /// waits on the writer's queue behind the group-commit batches queued before it, so other
-    /// sessions' commits interleave with them, one chunk between two batches at most.
+    /// `pending_deletions` in the same transaction. Its controllers and history go afterwards, in
+    /// chunks on the writer (``scheduleSweep(_:)``): one inside each group-commit batch's
+    /// transaction, sharing its sync, and one at a time alone when no commit is waiting.
     /// Deleting an unknown session does nothing.
     ///
     /// Not group-committed: deletions are rare, and the caller's per-session lock already orders
@@ -409,21 +438,57 @@ public final class SessionStore: Sendable {
         if sweep { scheduleSweep(id) }
     }
 
-    /// Removes deleted session `id`'s rows in the background, one chunk per turn of the writer's
-    /// queue: a chunk runs, then queues the next one behind whatever the writer was given
-    /// meanwhile (a batch of commits queued during the chunk goes first). Ends when nothing is
-    /// left or a chunk fails (the id stays pending; start-up sweeps it again).
-    private func scheduleSweep(_ id: String) {
-        sweeping.add(1, ordering: .relaxed)
-        sweepStep(id)
+    /// Removes deleted session `id`'s rows in the background, a chunk at a time on the writer:
+    /// ``commitBatch(_:)`` removes ``batchChunkRows`` rows of the first id in ``sweeps`` inside
+    /// each batch's transaction, so under load the chunks cost no sync of their own; when no
+    /// commit has come for ``idleSweepDelay``, ``idleSweepStep()`` removes ``deletionChunkRows``
+    /// in a transaction of its own, and a commit arriving meanwhile waits for that one chunk at most. Ends when
+    /// nothing is left or a chunk fails (the id stays pending; start-up sweeps it again).
+    /// - Parameter whenIdle: false leaves the chunks to batches alone (tests).
+    func scheduleSweep(_ id: String, whenIdle: Bool = true) {
+        sweeps.withLock { if !$0.contains(id) { $0.append(id) } }
+        if whenIdle { writes.wakeIdleWork() }
     }
 
-    /// One chunk of ``scheduleSweep(_:)``, queued on the writer's queue; queues the next one.
-    private func sweepStep(_ id: String) {
-        writes.perform { [self] in
-            let done = (try? sweepDeletion(id, maxChunks: 1)) ?? true
-            if done { sweeping.subtract(1, ordering: .relaxed) } else { sweepStep(id) }
+    /// The writer's idle work: one chunk of the first sweep, alone in its transaction. Returns
+    /// whether sweeps remain.
+    private func idleSweepStep() -> Bool {
+        guard let id = sweeps.withLock({ $0.first }) else { return false }
+        let done = (try? sweepDeletion(id, maxChunks: 1)) ?? true
+        if done { sweeps.withLock { $0.removeAll { $0 == id } } }
+        return sweeps.withLock { !$0.isEmpty }
+    }
+
+    /// After a batch carrying a chunk of `id` committed: `done` says whether nothing is left
+    /// (the chunk also dropped the id from `pending_deletions`), nil when the chunk failed (the
+    /// sweep ends; the id stays pending).
+    private func sweptChunk(of id: String, done: Bool?) {
+        guard done != false else { return }
+        if done == true { pendingDeletions.withLock { _ = $0.remove(id) } }
+        sweeps.withLock { $0.removeAll { $0 == id } }
+    }
+
+    /// Thrown inside a batch's transaction when its chunk's error ended the transaction
+    /// (SQLite rolls everything back on `SQLITE_FULL`, `SQLITE_IOERR`, …): the batch is
+    /// written again without it.
+    private struct ChunkEndedTransaction: Error {}
+
+    /// One chunk of deleted session `id`'s removal, inside the caller's transaction: at most
+    /// `rows` rows of `history`, else of `controllers`; when neither has any left, the id leaves
+    /// `pending_deletions`. Touches nothing when the id is not pending, so it never removes rows
+    /// of a session created again under it.
+    /// - Returns: whether nothing is left (the id is not pending after the transaction).
+    private static func removeChunk(of id: String, rows: Int, in db: Connection) throws -> Bool {
+        guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = ?", [.text(id)]).isEmpty else {
+            return true
         }
+        for table in ["history", "controllers"] {
+            try db.run("DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE session_id = ? LIMIT ?)",
+                       [.text(id), .integer(Int64(max(rows, 1)))])
+            if db.changes > 0 { return false }
+        }
+        try db.run("DELETE FROM pending_deletions WHERE session_id = ?", [.text(id)])
+        return true
     }
 
     /// Removes what is left of deleted session `id`, at most `chunkRows` rows per transaction
@@ -438,18 +503,7 @@ public final class SessionStore: Sendable {
         while chunks < maxChunks {
             chunks += 1
             let done = try writer.withLock { db -> Bool in
-                try db.transaction {
-                    guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = ?", [.text(id)]).isEmpty else {
-                        return true
-                    }
-                    for table in ["history", "controllers"] {
-                        try db.run("DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE session_id = ? LIMIT ?)",
-                                   [.text(id), .integer(Int64(max(chunkRows, 1)))])
-                        if db.changes > 0 { return false }
-                    }
-                    try db.run("DELETE FROM pending_deletions WHERE session_id = ?", [.text(id)])
-                    return true
-                }
+                try db.transaction { try Self.removeChunk(of: id, rows: chunkRows, in: db) }
             }
             if done {
                 pendingDeletions.withLock { _ = $0.remove(id) }
@@ -482,12 +536,20 @@ public final class SessionStore: Sendable {
 
     /// Waits until the background removals scheduled so far have run (tests, shutdown).
     public func waitForDeletions() {
-        // Each pass lets every queued chunk run; a sweep ends after finitely many.
-        while sweeping.load(ordering: .relaxed) > 0 { writes.waitForQueuedWork() }
+        // Each pass lets the writer run what is queued; an idle chunk is queued once its delay
+        // has passed, so the loop pauses for about that long between passes. A sweep ends after
+        // finitely many chunks.
+        while !sweeps.withLock({ $0.isEmpty }) {
+            writes.waitForQueuedWork()
+            if !sweeps.withLock({ $0.isEmpty }) { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(1)) }
+        }
     }
 
     /// The ids whose rows are still being removed.
     var pendingDeletionIDs: Set<String> { pendingDeletions.withLock { $0 } }
+
+    /// The ids the writer is sweeping, in order (tests of the chunked delete).
+    var sweepingIDs: [String] { sweeps.withLock { $0 } }
 
     /// Rows of `controllers` and `history` that carry `session`'s id (tests of the chunked delete).
     func childRowCount(session: String) throws -> Int {

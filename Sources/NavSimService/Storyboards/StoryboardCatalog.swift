@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HTTPServer
 import NavigationCore
@@ -10,6 +11,15 @@ import Synchronization
 /// The parsed library lives in memory behind one lock; every upload, replacement, declaration
 /// and deletion is written to the store (table `storyboards`, byte for byte as uploaded) before
 /// it is answered, and `init(store:)` parses them all again, so storyboards survive a restart.
+///
+/// **Writes off the handler thread** (issue 11). A writing route parses and checks its body on
+/// the handler thread, then answers with a deferred reply (``DeferredResponse``, the suspended
+/// connection of a session mutation) and leaves the rest to one serial queue
+/// (``deferredWrite(_:)``): the checks against the library and the rows to store under the
+/// lock, the store's durable write with the lock released (so requests reading the library do
+/// not wait for the sync), then the change to the library under the lock, and the reply. One
+/// write at a time, so each is computed from the one before it; the library shows a change
+/// only once it is durable.
 ///
 /// **Several instances on one database** (PostgreSQL): every use of the library (a request's
 /// snapshot, an instantiation, a segue lookup, each route) first reads the store's
@@ -31,6 +41,8 @@ final class StoryboardCatalog: Sendable {
     let contents: Mutex<Contents>
     /// Text, DOT and SVG renderings of a storyboard's flow (docs/pictures.md).
     let pictures: Pictures
+    /// Where storyboard writes run, one at a time (``deferredWrite(_:)``).
+    private let writes = DispatchQueue(label: "navsim.storyboards.write")
 
     /// What the lock guards: the library and, per storyboard, its declared custom segue classes.
     struct Contents: Sendable {
@@ -127,6 +139,18 @@ final class StoryboardCatalog: Sendable {
         contents.revision = now
     }
 
+    /// Runs `write` on the catalog's write queue and answers at once with a reply deferred until
+    /// it is done: its response, or its problem as problem+json. `write` checks what it needs
+    /// against the contents, calls the store (durable when it returns) outside the lock, and only
+    /// then changes the contents; writes run one after another in the order they were queued.
+    func deferredWrite(_ write: @escaping @Sendable () throws(Problem) -> HTTPResponse) -> HTTPResponse {
+        let reply = DeferredResponse()
+        writes.async {
+            do throws(Problem) { reply.complete(try write()) } catch { reply.complete(NavSimService.problem(error)) }
+        }
+        return HTTPResponse(deferred: reply)
+    }
+
     /// A consistent view of the library for one request.
     var snapshot: StoryboardSnapshot { withContents { $0.snapshot } }
 
@@ -156,7 +180,7 @@ final class StoryboardCatalog: Sendable {
             Route("GET", "/v1/storyboards") { c, _, _ throws(Problem) in catalog(c).list() },
             Route("GET", "/v1/storyboards/{name}") { c, req, p throws(Problem) in try catalog(c).get(try validName(p["name"]), req) },
             Route("PUT", "/v1/storyboards/{name}") { c, req, p throws(Problem) in try catalog(c).put(try validName(p["name"]), req) },
-            Route("DELETE", "/v1/storyboards/{name}") { c, _, p throws(Problem) in try catalog(c).delete(try validName(p["name"])) },
+            Route("DELETE", "/v1/storyboards/{name}") { c, _, p throws(Problem) in catalog(c).delete(try validName(p["name"])) },
             Route("POST", "/v1/storyboards/{name}/refactor") { c, req, p throws(Problem) in
                 try catalog(c).refactor(try validName(p["name"]), req)
             },
@@ -224,38 +248,38 @@ final class StoryboardCatalog: Sendable {
         } catch {
             throw Self.problem(error)
         }
-        let result: Result<(created: Bool, snapshot: StoryboardSnapshot), Problem> = withContents { contents in
-            do {
-                try store.putStoryboard(contents.stored(name, xml: req.body))
-            } catch {
-                return .failure(Self.storageFailure(error))
+        let xml = req.body
+        return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
+            let (created, row) = withContents { ($0.library[name] == nil, $0.stored(name, xml: xml)) }
+            do { try store.putStoryboard(row) } catch { throw Self.storageFailure(error) }
+            let snapshot = withContents { contents in
+                contents.library.insert(storyboard)
+                contents.xml[name] = xml
+                contents.generation += 1
+                wrote(&contents)
+                return contents.snapshot
             }
-            let created = contents.library.insert(storyboard) == nil
-            contents.xml[name] = req.body
-            contents.generation += 1
-            wrote(&contents)
-            return .success((created, contents.snapshot))
+            guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
+            let location = "/v1/storyboards/" + name.percentEncodedPathSegment
+            return NavSimService.json(created ? 201 : 200, reply, location: created ? location : nil)
         }
-        let (created, snapshot) = try result.get()
-        guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
-        let location = "/v1/storyboards/" + name.percentEncodedPathSegment
-        return NavSimService.json(created ? 201 : 200, reply, location: created ? location : nil)
     }
 
-    func delete(_ name: String) throws(Problem) -> HTTPResponse {
-        let result: Result<Void, Problem> = withContents { contents in
-            guard contents.library[name] != nil else { return .failure(Self.unknownStoryboard(name)) }
-            do { _ = try store.deleteStoryboard(name) } catch { return .failure(Self.storageFailure(error)) }
-            contents.library.remove(named: name)
-            contents.declarations[name] = nil
-            contents.classes[name] = nil
-            contents.xml[name] = nil
-            contents.generation += 1
-            wrote(&contents)
-            return .success(())
+    /// `DELETE /v1/storyboards/{name}`: 204 once the deletion is durable; 404 for an unknown name.
+    func delete(_ name: String) -> HTTPResponse {
+        deferredWrite { [self] () throws(Problem) -> HTTPResponse in
+            guard withContents({ $0.library[name] != nil }) else { throw Self.unknownStoryboard(name) }
+            do { _ = try store.deleteStoryboard(name) } catch { throw Self.storageFailure(error) }
+            withContents { contents in
+                contents.library.remove(named: name)
+                contents.declarations[name] = nil
+                contents.classes[name] = nil
+                contents.xml[name] = nil
+                contents.generation += 1
+                wrote(&contents)
+            }
+            return HTTPResponse(status: 204)
         }
-        try result.get()
-        return HTTPResponse(status: 204)
     }
 
     /// `PUT /v1/storyboards/{name}/customSegues`: replaces the declarations of the storyboard's
@@ -270,22 +294,22 @@ final class StoryboardCatalog: Sendable {
             body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
         }
         let declarations = try CustomSegueDeclarations.decode(body)
-        let result: Result<StoryboardSnapshot, Problem> = withContents { contents in
-            guard contents.library[name] != nil, let xml = contents.xml[name] else {
-                return .failure(Self.unknownStoryboard(name))
+        return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
+            let row = withContents { contents -> StoredStoryboard? in
+                guard contents.library[name] != nil, let xml = contents.xml[name] else { return nil }
+                return contents.stored(name, xml: xml, customSegues: declarations)
             }
-            do {
-                try store.putStoryboard(contents.stored(name, xml: xml, customSegues: declarations))
-            } catch {
-                return .failure(Self.storageFailure(error))
+            guard let row else { throw Self.unknownStoryboard(name) }
+            do { try store.putStoryboard(row) } catch { throw Self.storageFailure(error) }
+            let snapshot = withContents { contents in
+                contents.declarations[name] = declarations
+                contents.generation += 1
+                wrote(&contents)
+                return contents.snapshot
             }
-            contents.declarations[name] = declarations
-            contents.generation += 1
-            wrote(&contents)
-            return .success(contents.snapshot)
+            guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
+            return NavSimService.json(200, reply)
         }
-        guard let reply = try result.get().reply(for: name) else { throw Self.unknownStoryboard(name) }
-        return NavSimService.json(200, reply)
     }
 
     /// `PUT /v1/storyboards/{name}/classes`: replaces what the storyboard's view controller
@@ -301,22 +325,22 @@ final class StoryboardCatalog: Sendable {
             body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
         }
         let classes = try ClassDeclarations.decode(body, limits: serviceLimits)
-        let result: Result<StoryboardSnapshot, Problem> = withContents { contents in
-            guard contents.library[name] != nil, let xml = contents.xml[name] else {
-                return .failure(Self.unknownStoryboard(name))
+        return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
+            let row = withContents { contents -> StoredStoryboard? in
+                guard contents.library[name] != nil, let xml = contents.xml[name] else { return nil }
+                return contents.stored(name, xml: xml, classes: classes)
             }
-            do {
-                try store.putStoryboard(contents.stored(name, xml: xml, classes: classes))
-            } catch {
-                return .failure(Self.storageFailure(error))
+            guard let row else { throw Self.unknownStoryboard(name) }
+            do { try store.putStoryboard(row) } catch { throw Self.storageFailure(error) }
+            let snapshot = withContents { contents in
+                contents.classes[name] = classes
+                contents.generation += 1
+                wrote(&contents)
+                return contents.snapshot
             }
-            contents.classes[name] = classes
-            contents.generation += 1
-            wrote(&contents)
-            return .success(contents.snapshot)
+            guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
+            return NavSimService.json(200, reply)
         }
-        guard let reply = try result.get().reply(for: name) else { throw Self.unknownStoryboard(name) }
-        return NavSimService.json(200, reply)
     }
 
     /// Parser errors as problems: not XML → 400 `invalid-body` (with line and column); XML that

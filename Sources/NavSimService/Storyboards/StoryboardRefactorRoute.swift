@@ -10,6 +10,7 @@ extension StoryboardCatalog {
     /// storyboard already uploaded; 422 `refactor-refused` with the reason (unknown scene id, a
     /// container split from its relationship or embed children); 422 `invalid-field` for a bad body.
     /// The new storyboard starts with no custom segue declarations; the source keeps its own.
+    /// The reply is deferred (``deferredWrite(_:)``) until both documents are durable.
     func refactor(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard let type = req.mediaType, NavSimService.jsonMediaTypes.contains(type) else {
             throw Problem.unsupportedMediaType(req.headers["content-type"], expected: "application/json")
@@ -24,49 +25,49 @@ extension StoryboardCatalog {
             throw Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
                           detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own.")
         }
-        let result: Result<StoryboardSnapshot, Problem> = withContents { contents in
-            guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
-            guard contents.library[into] == nil else {
-                return .failure(Problem.conflict("storyboard-exists",
-                                                 "Storyboard '\(into)' is already uploaded; refactor into a new name."))
+        // The rewrite and its parses read the library: on the write queue, like the store's write.
+        return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
+            let planned: Result<(rows: [StoredStoryboard], source: Storyboard, extracted: Storyboard), Problem> = withContents { contents in
+                guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
+                guard contents.library[into] == nil else {
+                    return .failure(Problem.conflict("storyboard-exists",
+                                                     "Storyboard '\(into)' is already uploaded; refactor into a new name."))
+                }
+                let refactored: RefactorResult
+                do {
+                    refactored = try StoryboardRefactor.refactor(xml: xml, name: name, scenes: scenes, into: into)
+                } catch {
+                    return .failure(Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
+                                            detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(error)."))
+                }
+                do {
+                    let source = try StoryboardParser.parse(name: name, data: refactored.original, limits: limits)
+                    let extracted = try StoryboardParser.parse(name: into, data: refactored.extracted, limits: limits)
+                    let now = NavSimService.now()
+                    return .success(([
+                        StoredStoryboard(name: name, xml: refactored.original, customSegues: contents.declarations[name]?.storedText,
+                                         classes: contents.classes[name]?.storedText, updatedAt: now),
+                        StoredStoryboard(name: into, xml: refactored.extracted, customSegues: nil, updatedAt: now),
+                    ], source, extracted))
+                } catch {
+                    return .failure((error as? StoryboardError).map(Self.problem) ?? Problem.invalidBody("\(error)"))
+                }
             }
-            let refactored: RefactorResult
-            let source: Storyboard
-            let extracted: Storyboard
-            do {
-                refactored = try StoryboardRefactor.refactor(xml: xml, name: name, scenes: scenes, into: into)
-            } catch {
-                return .failure(Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
-                                        detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(error)."))
+            let plan = try planned.get()
+            do { try store.putStoryboards(plan.rows) } catch { throw Self.storageFailure(error) }
+            let snapshot = withContents { contents in
+                contents.library.insert(plan.source)
+                contents.library.insert(plan.extracted)
+                contents.xml[name] = plan.rows[0].xml
+                contents.xml[into] = plan.rows[1].xml
+                contents.generation += 1
+                wrote(&contents)
+                return contents.snapshot
             }
-            do {
-                source = try StoryboardParser.parse(name: name, data: refactored.original, limits: limits)
-                extracted = try StoryboardParser.parse(name: into, data: refactored.extracted, limits: limits)
-            } catch {
-                return .failure((error as? StoryboardError).map(Self.problem) ?? Problem.invalidBody("\(error)"))
+            guard let first = snapshot.reply(for: name), let second = snapshot.reply(for: into) else {
+                throw Self.unknownStoryboard(name)
             }
-            let now = NavSimService.now()
-            do {
-                try store.putStoryboards([
-                    StoredStoryboard(name: name, xml: refactored.original, customSegues: contents.declarations[name]?.storedText,
-                                     classes: contents.classes[name]?.storedText, updatedAt: now),
-                    StoredStoryboard(name: into, xml: refactored.extracted, customSegues: nil, updatedAt: now),
-                ])
-            } catch {
-                return .failure(Self.storageFailure(error))
-            }
-            contents.library.insert(source)
-            contents.library.insert(extracted)
-            contents.xml[name] = refactored.original
-            contents.xml[into] = refactored.extracted
-            contents.generation += 1
-            wrote(&contents)
-            return .success(contents.snapshot)
+            return NavSimService.json(200, .object([("storyboards", .array([first, second]))]))
         }
-        let snapshot = try result.get()
-        guard let first = snapshot.reply(for: name), let second = snapshot.reply(for: into) else {
-            throw Self.unknownStoryboard(name)
-        }
-        return NavSimService.json(200, .object([("storyboards", .array([first, second]))]))
     }
 }
