@@ -6,70 +6,6 @@ import Testing
 
 @testable import NavSimService
 
-/// A shared store whose commits the test answers by hand: the SQLite store underneath keeps the
-/// rows, `isShared` makes the service treat its copies as caches (as on PostgreSQL), and while
-/// ``holding`` is set every `enqueue` is kept, not forwarded, until the test answers it. That
-/// lets a test play the store's answers in any interleaving a real shared store can produce.
-final class ScriptedStore: SessionStoring {
-    struct Held: Sendable {
-        let commit: SessionCommit
-        let completion: @Sendable (Result<Void, any Error>) -> Void
-    }
-
-    let inner: SessionStore
-    let holding = Atomic<Bool>(false)
-    private let held = Mutex<[Held]>([])
-    private let arrivals = DispatchSemaphore(value: 0)
-
-    init(_ inner: SessionStore) { self.inner = inner }
-
-    /// The next `count` commits kept while ``holding``, in the order they came; nil when they did
-    /// not all come within 10 s.
-    func awaitHeld(_ count: Int) -> [Held]? {
-        for _ in 0..<count where arrivals.wait(timeout: .now() + 10) == .timedOut { return nil }
-        return held.withLock { kept in
-            let first = Array(kept.prefix(count))
-            kept.removeFirst(first.count)
-            return first
-        }
-    }
-
-    var isShared: Bool { true }
-    func enqueue(_ commit: SessionCommit, then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        guard holding.load(ordering: .acquiring) else { return inner.enqueue(commit, then: completion) }
-        held.withLock { $0.append(Held(commit: commit, completion: completion)) }
-        arrivals.signal()
-    }
-
-    func commit(_ commit: SessionCommit) throws { try inner.commit(commit) }
-    func deleteSession(_ id: String, sweep: Bool) throws { try inner.deleteSession(id, sweep: sweep) }
-    func finishDeletion(_ id: String) throws { try inner.finishDeletion(id) }
-    func afterDeletion(of id: String, _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        inner.afterDeletion(of: id, body)
-    }
-    func resumeDeletions() { inner.resumeDeletions() }
-    func waitForDeletions() { inner.waitForDeletions() }
-    func loadSession(_ id: String) throws -> StoredSession? { try inner.loadSession(id) }
-    func sessionIDs() throws -> [String] { try inner.sessionIDs() }
-    func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
-        try inner.sessionPage(after: after, limit: limit)
-    }
-    func history(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
-        try inner.history(session: session, after: after, limit: limit, checkpoints: checkpoints)
-    }
-    func historyCount(session: String) throws -> Int { try inner.historyCount(session: session) }
-    func putStoryboard(_ s: StoredStoryboard) throws { try inner.putStoryboard(s) }
-    func putStoryboards(_ list: [StoredStoryboard]) throws { try inner.putStoryboards(list) }
-    func deleteStoryboard(_ name: String) throws -> Bool { try inner.deleteStoryboard(name) }
-    func loadStoryboards() throws -> [StoredStoryboard] { try inner.loadStoryboards() }
-    func storyboardRevision() throws -> Int? { try inner.storyboardRevision() }
-    /// The service's batch-size histogram is not fed from here (the test does not read it).
-    let batchObserver = Mutex<BatchObserver?>(nil)
-    var statistics: (commits: Int, batches: Int, largestBatch: Int) { inner.statistics }
-    func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? { try inner.sessionVersion(id) }
-    func checkReachability() -> Bool { inner.checkReachability() }
-}
-
 /// The reruns after a commit refused as stale (issue 15, `Service.committed`).
 @Suite struct StaleRerunTests {
     /// A request in process, answered at once; a mutation's reply is deferred until its commit.
@@ -90,10 +26,10 @@ final class ScriptedStore: SessionStoring {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let sqlite = try SessionStore(path: directory + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations)
-        let store = ScriptedStore(sqlite)
+        let store = ScriptedStore(sqlite, shared: true)
         let service = try NavSimService(store: store, openAPI: [])
         // The other instance: its own copies, on the same rows.
-        let elsewhere = try NavSimService(store: ScriptedStore(sqlite), openAPI: [])
+        let elsewhere = try NavSimService(store: ScriptedStore(sqlite, shared: true), openAPI: [])
         #expect(createSession(service, "s").status == 201)
         #expect(retitle(service, "s", "one")["version"]?.number == 1)
 

@@ -30,15 +30,15 @@ import TestSupport
 
     /// Sends `req`, checks that its reply is deferred and still pending while the store's write
     /// is held, runs `meanwhile`, then lets the write go and returns the reply.
-    func held(_ service: NavSimService, _ store: GatedStoryboardStore, _ req: HTTPRequest,
+    func held(_ service: NavSimService, _ store: ScriptedStore, _ req: HTTPRequest,
               meanwhile: () -> Void = {}) throws -> HTTPResponse {
         let response = service.serve(req)
         let deferred = try #require(response.deferred, "\(req.method) \(req.path): the reply waits for the write, off the handler thread")
-        store.writeStarted.wait()
+        store.storyboardWriteStarted.wait()
         #expect(!deferred.isComplete, "\(req.method) \(req.path) is not answered before its write is durable")
         meanwhile()
         #expect(!deferred.isComplete)
-        store.gate.signal()
+        store.storyboardGate.signal()
         return deferred.wait()
     }
 
@@ -48,7 +48,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let inner = try SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
                                      migrationsDirectory: ServiceFiles.migrations)
-        let store = GatedStoryboardStore(inner)
+        let store = ScriptedStore(inner, shared: false)
+        store.storyboardsGated.store(true, ordering: .relaxed)
         let service = try NavSimService(store: store, openAPI: [], pictures: Pictures())
 
         let created = try held(service, store, request("PUT", "/v1/storyboards/Main", Self.xml, type: "application/xml")) {
@@ -97,8 +98,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let inner = try SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
                                      migrationsDirectory: ServiceFiles.migrations)
-        let store = GatedStoryboardStore(inner)
-        store.gated.store(false, ordering: .relaxed)
+        let store = ScriptedStore(inner, shared: false)
         let service = try NavSimService(store: store, openAPI: [], pictures: Pictures())
         // Refused before the write queue: the body itself is wrong.
         #expect(status(service, "PUT", "/v1/storyboards/Main") == 415)
@@ -118,65 +118,4 @@ import TestSupport
         #expect((try? JSON.parse(clash.body))?["type"]?.string == "/v1/problems/storyboard-exists")
         #expect(store.storyboardWrites.load(ordering: .relaxed) == 2, "only the two uploads wrote")
     }
-}
-
-/// A SQLite store whose storyboard writes wait for ``gate`` (one signal per write) when
-/// ``gated`` is set, after signalling ``writeStarted``: a store whose commit is held back.
-/// Everything else goes straight to the store inside.
-final class GatedStoryboardStore: SessionStoring {
-    let inner: SessionStore
-    let gate = DispatchSemaphore(value: 0)
-    let writeStarted = DispatchSemaphore(value: 0)
-    let gated = Atomic<Bool>(true)
-    let storyboardWrites = Atomic<Int>(0)
-
-    init(_ inner: SessionStore) { self.inner = inner }
-
-    private func waitForGate() {
-        storyboardWrites.add(1, ordering: .relaxed)
-        guard gated.load(ordering: .relaxed) else { return }
-        writeStarted.signal()
-        gate.wait()
-    }
-
-    func putStoryboard(_ s: StoredStoryboard) throws {
-        waitForGate()
-        try inner.putStoryboard(s)
-    }
-    func putStoryboards(_ list: [StoredStoryboard]) throws {
-        waitForGate()
-        try inner.putStoryboards(list)
-    }
-    func deleteStoryboard(_ name: String) throws -> Bool {
-        waitForGate()
-        return try inner.deleteStoryboard(name)
-    }
-
-    func enqueue(_ commit: SessionCommit, then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        inner.enqueue(commit, then: completion)
-    }
-    func commit(_ commit: SessionCommit) throws { try inner.commit(commit) }
-    func deleteSession(_ id: String, sweep: Bool) throws { try inner.deleteSession(id, sweep: sweep) }
-    func finishDeletion(_ id: String) throws { try inner.finishDeletion(id) }
-    func afterDeletion(of id: String, _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        inner.afterDeletion(of: id, body)
-    }
-    func resumeDeletions() { inner.resumeDeletions() }
-    func waitForDeletions() { inner.waitForDeletions() }
-    func loadSession(_ id: String) throws -> StoredSession? { try inner.loadSession(id) }
-    func sessionIDs() throws -> [String] { try inner.sessionIDs() }
-    func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
-        try inner.sessionPage(after: after, limit: limit)
-    }
-    func history(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
-        try inner.history(session: session, after: after, limit: limit, checkpoints: checkpoints)
-    }
-    func historyCount(session: String) throws -> Int { try inner.historyCount(session: session) }
-    func loadStoryboards() throws -> [StoredStoryboard] { try inner.loadStoryboards() }
-    func storyboardRevision() throws -> Int? { try inner.storyboardRevision() }
-    /// The service's batch-size observer lands here and hears nothing (tests only).
-    let batchObserver = Mutex<BatchObserver?>(nil)
-    var statistics: (commits: Int, batches: Int, largestBatch: Int) { inner.statistics }
-    func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? { try inner.sessionVersion(id) }
-    var isShared: Bool { false }
 }
