@@ -37,7 +37,9 @@ extension HTTPServerTests {
             let afterwards = Mutex<String?>(nil)
             let done = DispatchSemaphore(value: 0)
             let port = server.port
-            DispatchQueue.global().async {
+            // A thread of its own: on DispatchQueue.global() this blocking client could wait
+            // seconds for a pool thread while other suites hold them.
+            Thread.detachNewThread {
                 let send = try? RawClient(port: port)
                 let r = try? send?.request("POST", "/later", body: Array("x".utf8))
                 answered.withLock { $0 = r }
@@ -47,12 +49,18 @@ extension HTTPServerTests {
                 done.signal()
             }
             // Suspended: the reply waits for the completion; the other connection is served.
-            while pending.count == 0 { usleep(1_000) }
+            // The server suspends the connection just after the handler returns, so wait (30 s
+            // at most) for the suspension itself, not only for the handler's call.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while (pending.count == 0 || server.suspendedConnections == 0), ContinuousClock.now < deadline {
+                usleep(1_000)
+            }
+            #expect(pending.count == 1)
             #expect(server.suspendedConnections == 1)
             #expect(try client.request("GET", "/now").text == "now")
             #expect(answered.withLock { $0 } == nil)
             pending.completeAll { _ in HTTPResponse(status: 201, body: Array("done \(round)".utf8)) }
-            done.wait()
+            #expect(done.wait(timeout: .now() + 30) == .success)
             let reply = try #require(answered.withLock { $0 })
             #expect(reply.status == 201)
             #expect(reply.text == "done \(round)")
