@@ -423,19 +423,25 @@ public final class SessionStore: Sendable {
     ///
     /// - Parameter sweep: false leaves the rows for a later sweep (tests of a crash between chunks).
     public func deleteSession(_ id: String, sweep: Bool = true) throws {
+        // The in-memory sets change under the writer's lock, as the chunks' do: between a
+        // sweep's last chunk and its bookkeeping, a session created and deleted again under the
+        // id would otherwise be dropped from them and its rows left until a restart.
         let existed = try writer.withLock { db -> Bool in
             try db.execute("PRAGMA foreign_keys = OFF")
             defer { try? db.execute("PRAGMA foreign_keys = ON") }
-            return try db.transaction {
+            let existed = try db.transaction {
                 try db.run("DELETE FROM sessions WHERE id = ?", [.text(id)])
                 guard db.changes > 0 else { return false }
                 try db.run("INSERT OR IGNORE INTO pending_deletions (session_id) VALUES (?)", [.text(id)])
                 return true
             }
+            if existed {
+                pendingDeletions.withLock { _ = $0.insert(id) }
+                if sweep { sweeps.withLock { if !$0.contains(id) { $0.append(id) } } }
+            }
+            return existed
         }
-        guard existed else { return }
-        pendingDeletions.withLock { _ = $0.insert(id) }
-        if sweep { scheduleSweep(id) }
+        if existed, sweep { writes.wakeIdleWork() }
     }
 
     /// Removes deleted session `id`'s rows in the background, a chunk at a time on the writer:
@@ -454,8 +460,9 @@ public final class SessionStore: Sendable {
     /// whether sweeps remain.
     private func idleSweepStep() -> Bool {
         guard let id = sweeps.withLock({ $0.first }) else { return false }
-        let done = (try? sweepDeletion(id, maxChunks: 1)) ?? true
-        if done { sweeps.withLock { $0.removeAll { $0 == id } } }
+        // A finished sweep leaves `sweeps` inside ``sweepDeletion``, under the writer's lock; a
+        // failed one ends here (the id stays pending; start-up sweeps it again).
+        if (try? sweepDeletion(id, maxChunks: 1)) == nil { sweeps.withLock { $0.removeAll { $0 == id } } }
         return sweeps.withLock { !$0.isEmpty }
     }
 
@@ -503,12 +510,14 @@ public final class SessionStore: Sendable {
         while chunks < maxChunks {
             chunks += 1
             let done = try writer.withLock { db -> Bool in
-                try db.transaction { try Self.removeChunk(of: id, rows: chunkRows, in: db) }
+                let done = try db.transaction { try Self.removeChunk(of: id, rows: chunkRows, in: db) }
+                if done {
+                    pendingDeletions.withLock { _ = $0.remove(id) }
+                    sweeps.withLock { $0.removeAll { $0 == id } }
+                }
+                return done
             }
-            if done {
-                pendingDeletions.withLock { _ = $0.remove(id) }
-                return true
-            }
+            if done { return true }
         }
         return false
     }
