@@ -36,8 +36,9 @@ public enum RFC3339 {
         write(seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000, into: &out)
     }
 
-    /// Appends `seconds` since 1970 (UTC) and `milliseconds` (0…999) past them.
-    public static func write(seconds: Int, milliseconds: Int, into out: inout [UInt8]) {
+    /// The UTC calendar fields of `seconds` since 1970: the one place the day count becomes a
+    /// civil date (Howard Hinnant's `civil_from_days`), for every writer of these times.
+    public static func fields(seconds: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
         let z = days + 719_468
@@ -49,6 +50,12 @@ public enum RFC3339 {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day, inDay / 3600, inDay / 60 % 60, inDay % 60)
+    }
+
+    /// Appends `seconds` since 1970 (UTC) and `milliseconds` (0…999) past them.
+    public static func write(seconds: Int, milliseconds: Int, into out: inout [UInt8]) {
+        let t = fields(seconds: seconds)
         func digits(_ value: Int, _ count: Int) {
             var divisor = 1
             for _ in 1..<count { divisor *= 10 }
@@ -59,17 +66,17 @@ public enum RFC3339 {
                 divisor /= 10
             }
         }
-        digits(year, 4)
+        digits(t.year, 4)
         out.append(UInt8(ascii: "-"))
-        digits(month, 2)
+        digits(t.month, 2)
         out.append(UInt8(ascii: "-"))
-        digits(day, 2)
+        digits(t.day, 2)
         out.append(UInt8(ascii: "T"))
-        digits(inDay / 3600, 2)
+        digits(t.hour, 2)
         out.append(UInt8(ascii: ":"))
-        digits(inDay / 60 % 60, 2)
+        digits(t.minute, 2)
         out.append(UInt8(ascii: ":"))
-        digits(inDay % 60, 2)
+        digits(t.second, 2)
         out.append(UInt8(ascii: "."))
         digits(milliseconds, 3)
         out.append(UInt8(ascii: "Z"))

@@ -214,24 +214,14 @@ private struct LineWriter {
         count += width
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for `seconds` since 1970 (UTC), as ``RFC3339`` writes it
-    /// (days to civil date: Howard Hinnant's algorithm, proleptic Gregorian).
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for `seconds` since 1970 (UTC), as ``RFC3339`` writes it, from
+    /// its calendar fields (``RFC3339/fields(seconds:)``), into the stack buffer.
     mutating func time(seconds: Int, milliseconds: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let inDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day, hour, minute, second) = RFC3339.fields(seconds: seconds)
         digits(year, 4); byte(UInt8(ascii: "-")); digits(month, 2); byte(UInt8(ascii: "-")); digits(day, 2)
         byte(UInt8(ascii: "T"))
-        digits(inDay / 3600, 2); byte(UInt8(ascii: ":")); digits(inDay / 60 % 60, 2); byte(UInt8(ascii: ":"))
-        digits(inDay % 60, 2); byte(UInt8(ascii: ".")); digits(milliseconds, 3); byte(UInt8(ascii: "Z"))
+        digits(hour, 2); byte(UInt8(ascii: ":")); digits(minute, 2); byte(UInt8(ascii: ":"))
+        digits(second, 2); byte(UInt8(ascii: ".")); digits(milliseconds, 3); byte(UInt8(ascii: "Z"))
     }
 
     private func hexDigit(_ nibble: UInt8) -> UInt8 {
