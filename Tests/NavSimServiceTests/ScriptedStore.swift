@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 @testable import NavSimService
@@ -27,10 +28,25 @@ final class ScriptedStore: SessionStoring {
     /// Storyboard writes that reached the store, held or not.
     let storyboardWrites = Atomic<Int>(0)
 
+    /// The temporary folder of ``onFreshFile(shared:)``'s database, removed with the store.
+    private let folder: String?
+
     init(_ inner: SessionStore, shared: Bool) {
         self.inner = inner
         isShared = shared
+        folder = nil
     }
+
+    /// A store on a SQLite file of its own, in a fresh temporary folder that goes with the store.
+    init(onFreshFile shared: Bool) throws {
+        let folder = NSTemporaryDirectory() + "ScriptedStore-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        inner = try SessionStore(path: folder + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations)
+        isShared = shared
+        self.folder = folder
+    }
+
+    deinit { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
 
     /// The next `count` commits kept while ``holding``, in the order they came; nil when they did
     /// not all come within 10 s.

@@ -22,11 +22,8 @@ import Testing
     /// first run had. The store's late `predecessorFailed` for that first run must not fail the
     /// rerun: each applied version is matched by its own token, not by (version, reply).
     @Test func aDroppedFollowersLateAnswerDoesNotFailItsRerun() throws {
-        let directory = NSTemporaryDirectory() + "StaleRerun-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sqlite = try SessionStore(path: directory + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations)
-        let store = ScriptedStore(sqlite, shared: true)
+        let store = try ScriptedStore(onFreshFile: true)
+        let sqlite = store.inner
         let service = try NavSimService(store: store, openAPI: [])
         // The other instance: its own copies, on the same rows.
         let elsewhere = try NavSimService(store: ScriptedStore(sqlite, shared: true), openAPI: [])

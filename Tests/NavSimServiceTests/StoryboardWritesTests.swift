@@ -43,12 +43,7 @@ import TestSupport
     }
 
     @Test func everyStoryboardWriteIsAnsweredOnceDurable() throws {
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("StoryboardWritesTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let inner = try SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                     migrationsDirectory: ServiceFiles.migrations)
-        let store = ScriptedStore(inner, shared: false)
+        let store = try ScriptedStore(onFreshFile: false)
         store.storyboardsGated.store(true, ordering: .relaxed)
         let service = try NavSimService(store: store, openAPI: [], pictures: Pictures())
 
@@ -86,19 +81,14 @@ import TestSupport
         #expect(status(service, "GET", "/v1/storyboards/Flow") == 404)
 
         // Everything acknowledged is stored, declarations included.
-        let rows = try inner.loadStoryboards()
+        let rows = try store.inner.loadStoryboards()
         #expect(rows.map(\.name) == ["Main"])
         #expect(rows.first?.customSegues?.contains("FadeSegue") == true)
         #expect(rows.first?.classes?.contains("AViewController") == true)
     }
 
     @Test func refusalsAreDeferredWithTheSameAnswersAndWriteNothing() throws {
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("StoryboardWritesTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let inner = try SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                     migrationsDirectory: ServiceFiles.migrations)
-        let store = ScriptedStore(inner, shared: false)
+        let store = try ScriptedStore(onFreshFile: false)
         let service = try NavSimService(store: store, openAPI: [], pictures: Pictures())
         // Refused before the write queue: the body itself is wrong.
         #expect(status(service, "PUT", "/v1/storyboards/Main") == 415)
