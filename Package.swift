@@ -27,8 +27,11 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        // Starting programs (Graphviz's dot; the test suites' navsim) without Foundation's Process.
+        .target(name: "ProcessSpawning", swiftSettings: strict),
         .target(name: "NavSimService",
-                dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SQLite", "PostgreSQL", "HTTPServer"],
+                dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SQLite", "PostgreSQL", "HTTPServer",
+                               "ProcessSpawning"],
                 swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
         .target(name: "Flows", dependencies: ["NavSimService", "HTTPServer"], swiftSettings: strict),
@@ -45,12 +48,13 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: strict),
         .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport", "PostgreSQL"], swiftSettings: strict),
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer", "ProcessSpawning"], swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "TestSupport", "ProcessSpawning"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
