@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessSpawning
 import Synchronization
 import Testing
 import TestSupport
@@ -149,7 +150,7 @@ private func exchange(port: UInt16, _ method: String, _ target: String, body: [U
 /// One run of the binary on a database file. Its log goes to a file (a pipe nobody drains
 /// would block the server once full).
 final class Server {
-    let process = Process()
+    let process: ChildProcess
     let port: UInt16
     let logPath: String
 
@@ -157,28 +158,19 @@ final class Server {
     init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         port = try freePort()
         self.logPath = logPath
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        process.executableURL = URL(fileURLWithPath: try locateBinary())
-        process.arguments = ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath] + arguments
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)  // each run's log starts empty
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
         environment["NAVSIM_OPENAPI"] = Checkout.openAPI
-        process.environment = environment
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try log.close()
+        process = try ChildProcess(executable: try locateBinary(),
+                                   arguments: ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath] + arguments,
+                                   environment: environment,
+                                   standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
         try waitUntilHealthy()
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            _ = waitForExit(seconds: 5)
-        }
+        if process.signal(SIGKILL) { process.wait(timeout: 5) }
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -205,7 +197,7 @@ final class Server {
     private func waitUntilHealthy() throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            guard process.isRunning else { throw E2EError("navsim exited with \(process.terminationStatus): \(log)") }
+            if let ended = process.termination { throw E2EError("navsim ended (\(ended)): \(log)") }
             if let r = try? exchange(port: port, "GET", "/healthz"), r.status == 200 { return }  // no token needed
             usleep(20_000)
         }
@@ -219,14 +211,8 @@ final class Server {
 
     /// Sends a signal and waits (bounded) for the process to end.
     func stop(with sig: Int32, seconds: Double = 10) -> Bool {
-        kill(process.processIdentifier, sig)
-        return waitForExit(seconds: seconds)
-    }
-
-    func waitForExit(seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        return !process.isRunning
+        process.signal(sig)
+        return process.wait(timeout: seconds) != nil
     }
 }
 
@@ -322,8 +308,7 @@ struct EndToEndTests {
         #expect(inFlight["transitions"]?.array?.count == 1, "\(inFlight)")
 
         try #require(first.stop(with: SIGKILL), "navsim did not die on SIGKILL")
-        #expect(first.process.terminationReason == .uncaughtSignal)
-        #expect(first.process.terminationStatus == SIGKILL)
+        #expect(first.process.termination == .signalled(SIGKILL))
         server = nil
 
         let second = try Server(databasePath: db, logPath: scratch.file("second.log"))
@@ -351,8 +336,7 @@ struct EndToEndTests {
         let r = try server.request("POST", "/v1/sessions", #"{"id": "s"}"#)
         #expect(r.status == 201, "\(r)")
         try #require(server.stop(with: SIGTERM), "navsim did not stop within 10 s of SIGTERM")
-        #expect(server.process.terminationReason == .exit)
-        #expect(server.process.terminationStatus == 0, "exit status; log: \(server.log)")
+        #expect(server.process.termination == .exited(0), "exit status; log: \(server.log)")
         #expect(server.logLines.contains { $0["message"] as? String == "stopping" }, "\(server.log)")
         #expect((try? exchange(port: server.port, "GET", "/healthz")) == nil, "the port still answers after the stop")
 
@@ -360,7 +344,7 @@ struct EndToEndTests {
         let again = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("again.log"))
         #expect(try again.request("GET", "/v1/sessions/s").status == 200)
         try #require(again.stop(with: SIGINT), "navsim did not stop within 10 s of SIGINT")
-        #expect(again.process.terminationReason == .exit && again.process.terminationStatus == 0)
+        #expect(again.process.termination == .exited(0))
     }
 
     /// A signal sent the moment the server answers (its first request served) still stops it:
@@ -370,7 +354,7 @@ struct EndToEndTests {
         for (i, sig) in [SIGTERM, SIGINT, SIGTERM, SIGINT, SIGTERM, SIGINT].enumerated() {
             let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("run\(i).log"))
             try #require(server.stop(with: sig, seconds: 5), "run \(i): navsim ignored signal \(sig) sent right after start-up")
-            #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0,
+            #expect(server.process.termination == .exited(0),
                     "run \(i): \(server.log)")
         }
     }
@@ -579,24 +563,20 @@ struct EndToEndTests {
 
 /// Runs the binary to its end (bounded: 10 s) and returns its status and its stdout+stderr.
 private func runToExit(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try locateBinary())
-    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
     environment["NAVSIM_OPENAPI"] = Checkout.openAPI
     for (k, v) in extra { environment[k] = v }
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(10)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL); throw E2EError("navsim \(arguments) did not exit within 10 s") }
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return (process.terminationStatus, output.trimmingCharacters(in: .whitespacesAndNewlines))
+    let scratch = try Scratch()
+    let outputPath = scratch.file("output")
+    let process = try ChildProcess(executable: try locateBinary(), arguments: arguments, environment: environment,
+                                   standardOutput: .appending(toFile: outputPath), standardError: .appending(toFile: outputPath))
+    guard case .exited(let status) = process.wait(timeout: 10) else {
+        process.signal(SIGKILL)
+        throw E2EError("navsim \(arguments) did not exit within 10 s, or died of a signal: \(String(describing: process.termination))")
+    }
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    return (status, output.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
 /// A valid storyboard of about `bytes` bytes: one scene, padded with a comment.

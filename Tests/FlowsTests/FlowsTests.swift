@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 import HTTPServer
 import NavSimService
+import ProcessSpawning
 import Synchronization
 import Testing
 
@@ -623,22 +624,27 @@ struct TestCommandTests {
     }
 
     /// Runs `navsim ARGS` to its end in `folder`; its status and stdout (stderr appended).
+    struct RunError: Error, CustomStringConvertible {
+        let description: String
+    }
+
     func navsim(_ args: [String], in folder: URL) throws -> (status: Int32, lines: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = args
-        process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text.split(separator: "\n").map(String.init))
+        // Beside the folder, not in it: the command under test may list the folder.
+        let outputPath = folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent).output").path
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let process = try ChildProcess(executable: try Self.binary(), arguments: args, environment: environment,
+                                       workingDirectory: folder.path,
+                                       standardOutput: .appending(toFile: outputPath), standardError: .appending(toFile: outputPath))
+        let ended = process.wait(timeout: 120)
+        guard case .exited(let status) = ended else {
+            process.signal(SIGKILL)
+            throw RunError(description: "navsim \(args) did not exit within 120 s, or died of a signal: \(String(describing: ended))")
+        }
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return (status, text.split(separator: "\n").map(String.init))
     }
 
     @Test func aFailingFlowExitsNonZeroNamingTheStepAndWritesJUnit() throws {

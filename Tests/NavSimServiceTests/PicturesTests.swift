@@ -245,6 +245,18 @@ struct SessionPictureTests {
         small.maxInputBytes = 4
         #expect(throws: Graphviz.Failure.inputTooLarge(4)) { try small.svg("digraph { a -> b }") }
     }
+
+    /// DOT that `dot` rejects: the failure carries dot's exit status and the first line it wrote
+    /// to standard error.
+    @Test(.enabled(if: dotInstalled, "Graphviz dot is not installed"))
+    func aRejectedGraphReportsDotsStatusAndMessage() {
+        #expect {
+            _ = try Graphviz.system.svg("digraph { a -> }")
+        } throws: { error in
+            guard case .failed(let status, let message)? = error as? Graphviz.Failure else { return false }
+            return status == 1 && message.contains("syntax error in line 1")
+        }
+    }
 }
 
 @Suite("Pictures: storyboards")

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 import Synchronization
 
 /// Renders DOT to SVG with Graphviz's `dot` program, run as a subprocess (docs/pictures.md).
@@ -55,33 +56,30 @@ struct Graphviz: Sendable {
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             try Data(input).write(to: inURL)
-            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         } catch {
             throw .failed(status: -1, message: "temporary files: \(error)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-Tsvg", "-o", outURL.path, inURL.path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errHandle = try? FileHandle(forWritingTo: errURL)
-        process.standardError = errHandle ?? FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        do { try process.run() } catch {
-            throw .failed(status: -1, message: "\(executable) could not be started: \(error)")
+        // ChildProcess, not Foundation's Process: Process.run() can crash the server on Linux
+        // (see ChildProcess's doc comment).
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(executable: executable, arguments: ["-Tsvg", "-o", outURL.path, inURL.path],
+                                       standardError: .appending(toFile: errURL.path))
+        } catch {
+            throw .failed(status: -1, message: error.description)
         }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-            try? errHandle?.close()
+        guard let termination = process.wait(timeout: timeout) else {
+            process.signal(SIGKILL)
+            process.wait()
             throw .timedOut(timeout)
         }
-        try? errHandle?.close()
-        guard process.terminationStatus == 0 else {
+        guard termination == .exited(0) else {
             let message = (try? String(contentsOf: errURL, encoding: .utf8))?.split(separator: "\n").first.map(String.init) ?? ""
-            throw .failed(status: process.terminationStatus, message: message)
+            let status: Int32 = switch termination {
+            case .exited(let code): code
+            case .signalled(let signal): 128 + signal
+            }
+            throw .failed(status: status, message: message)
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: outURL.path))?[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maxOutputBytes else { throw .outputTooLarge(maxOutputBytes) }
