@@ -124,4 +124,24 @@ struct ChildProcessTests {
         #expect(masks["SigBlk:"] == 0)
         #expect(masks["SigIgn:"].map { $0 & 0x7fff_ffff } == 0, "SIGPIPE is bit \(SIGPIPE - 1): \(masks)")
     }
+
+    /// Nothing in the package goes back to Foundation's `Process` (see `ChildProcess`'s doc
+    /// comment for the crash it can cause).
+    @Test func noSourceUsesFoundationsProcess() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // `Process()`, or a declaration of that type (`: Process`); not `ChildProcess`, not prose.
+        let use = try NSRegularExpression(pattern: #"(?<![A-Za-z])Process\(\)|:\s*Process\b(?![.:])"#)
+        var offenders: [String] = [], scanned = 0
+        for folder in ["Sources", "Tests"] {
+            let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+            while let file = files?.nextObject() as? String {
+                guard file.hasSuffix(".swift"), !file.hasSuffix("ChildProcessTests.swift") else { continue }
+                let text = try String(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
+                scanned += 1
+                if use.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { offenders.append("\(folder)/\(file)") }
+            }
+        }
+        #expect(offenders.isEmpty, "use ChildProcess: \(offenders)")
+        #expect(scanned > 100, "the walk found the package's sources")
+    }
 }
