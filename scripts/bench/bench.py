@@ -3,7 +3,8 @@
 
 Called by scripts/bench.sh, which builds the binary and the two C anchors first:
 
-    bench.py --navsim BIN --raw RAW_MHD --naive NAIVE_SQLITE [--slow-fsync SHIM.so] [--quick] [--rounds N] [--seconds S] [--only SECTION ...]
+    bench.py --navsim BIN --raw RAW_MHD --naive NAIVE_SQLITE [--slow-fsync SHIM.so] [--quick] [--rounds N] [--seconds S]
+             [--read-rounds N] [--read-seconds S] [--only SECTION ...]
 
 Everything listens on 127.0.0.1 and every load is bounded by a duration (wrk -d) or a count.
 Anchors and navsim alternate round by round and each figure is the median of the rounds, so a
@@ -182,7 +183,8 @@ def main():
     p.add_argument("--naive", required=True)
     p.add_argument("--slow-fsync", help="LD_PRELOAD shim (slow_fsync.c) for the figure where fsync dominates")
     p.add_argument("--quick", action="store_true", help="one round of 2 s runs and smaller sessions")
-    p.add_argument("--read-rounds", type=int, help="rounds of the reads figures (default: --rounds, at least 5)")
+    p.add_argument("--read-rounds", type=int, help="rounds of the reads figures (default 9; --quick: 3)")
+    p.add_argument("--read-seconds", type=int, help="seconds of each reads run (default 2; --quick: 1)")
     p.add_argument("--rounds", type=int)
     p.add_argument("--seconds", type=int)
     p.add_argument("--only", action="append", choices=["reads", "writes", "history", "push", "listing"],
@@ -216,12 +218,15 @@ def main():
                 f.write(healthz_bytes)
             raw = Raw(a.raw, free_port(), os.path.join(folder, "healthz.json"), os.path.join(folder, "session.json"))
             ours, theirs = {"get": [], "health": []}, {"get": [], "health": []}
-            for i in range(a.read_rounds or (1 if a.quick else max(rounds, 5))):
+            # Many short rounds rather than a few long ones: the load of a shared machine comes and
+            # goes in seconds, and a pair measured within a few seconds sees about the same load.
+            read_seconds = a.read_seconds or (1 if a.quick else 2)
+            for i in range(a.read_rounds or (3 if a.quick else 9)):
                 # Which side goes first alternates (ABBA), so a drifting load favours neither.
                 for path, kind in (("/v1/sessions/w00", "get"), ("/healthz", "health")):
                     sides = [(ours, server.proc.pid, server.port), (theirs, raw.proc.pid, raw.port)]
                     for results, pid, port in (sides if i % 2 == 0 else sides[::-1]):
-                        results[kind].append(wrk(pid, port, path, seconds, 16))
+                        results[kind].append(wrk(pid, port, path, read_seconds, 16))
             raw.stop()
             raw = None
             get_rate = median([r for r, _ in ours["get"]]), median([r for r, _ in theirs["get"]])
