@@ -263,7 +263,7 @@ extension ReadsAndRepliesTests {
     /// A GET of the current JSON reads the bytes the session's box publishes, not under the
     /// session's lock (issue 11: the pool's readers of one session spun on that lock): with the
     /// lock held by another thread it is still answered, with the committed version's bytes; a
-    /// write then republishes them, an eviction and a deletion withdraw them.
+    /// write then republishes them, a deletion withdraws them.
     @Test func aReadOfTheCurrentVersionDoesNotWaitForTheSessionsLock() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
