@@ -4,7 +4,7 @@
 # installs them); installs nothing itself. Loopback only; the figures about 4 minutes (--quick
 # about 1), then the scale part (below).
 #
-#   scripts/bench.sh [--quick] [--rounds N] [--seconds S] [--only reads|writes|history|push|listing ...] [--skip-scale | --scale-only] [--help]
+#   scripts/bench.sh [--quick] [--rounds N] [--seconds S] [--read-rounds N] [--read-seconds S] [--only reads|writes|history|push|listing ...] [--skip-scale | --scale-only] [--help]
 #
 # After those figures, scale_figures runs scripts/bench/scale.py: restart and RSS at 50,000 and
 # 100,000 sessions of 10 controllers (seeded by copying one session's rows with SQL), a DELETE of

@@ -576,6 +576,16 @@ public final class NavSimService: Sendable {
         case "true": replaying = true
         default: throw Problem.invalidField("replay", "replay is true or false.")
         }
+        // The current version's JSON, cached: served from the bytes the session's box publishes,
+        // without the session's lock (``SessionBox/publishedEncoding()``). When none are cached the
+        // locked path below encodes them (on a shared store it checks the stored version once more).
+        if requested == nil, !replaying, representation == .json, let box = sessions.box(sid) {
+            try refreshIfBehind(box)
+            if let encoded = box.publishedEncoding() {
+                if let notModified = try Self.notModified(req, etag: encoded.etag, vary: "Accept") { return notModified }
+                return Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept")
+            }
+        }
         // The current version's JSON is served from its cached bytes: the lock is held only to
         // take a reference to them, and the reply is built after it (issue 11: every GET of one
         // session takes this lock, so what it holds it for is what concurrent readers spin on).

@@ -47,7 +47,8 @@ enum Log {
 
 /// One log line per request (method, path, status, duration, bytes, request id) and the
 /// `X-Request-Id` header on every reply: the client's own id when it sent a usable one,
-/// else a fresh one (``RequestIDs``), so a client can quote it and an operator can find the line.
+/// else a fresh one (``RequestIDs`` in HTTPServer: unique across instances), so a client can quote
+/// it and an operator can find the line.
 enum RequestLog {
     static func wrapping(_ handle: @escaping HTTPHandler) -> HTTPHandler {
         { request in
@@ -226,48 +227,6 @@ private struct LineWriter {
 
     private func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
-}
-
-/// Fresh request ids: 15 lower-case hex digits (60 bits), so an id is a small string (Swift keeps
-/// up to 15 UTF-8 bytes inline: no heap allocation per request).
-///
-/// The number is a counter that starts at the process's start time: milliseconds since
-/// 2024-01-01T00:00:00Z times 2^20, plus one per id. Within a process ids never repeat (the
-/// counter only goes up, and 60 bits last until 2058). Across restarts they do not repeat
-/// either: the next process starts at its own start time times 2^20, above every id of the one
-/// before unless that one averaged more than 2^20 (about a million) ids per millisecond of its
-/// life, or the wall clock was set back between the two. Ids of two instances running at once
-/// may coincide; each instance's log is its own.
-enum RequestIDs {
-    /// 2024-01-01T00:00:00Z in milliseconds since 1970.
-    static let epochMilliseconds: UInt64 = 1_704_067_200_000
-
-    /// The first id's number: the start time in milliseconds since ``epochMilliseconds``, shifted left 20 bits.
-    static func start(nowMilliseconds: UInt64) -> UInt64 {
-        ((nowMilliseconds &- epochMilliseconds) << 20) & 0x0FFF_FFFF_FFFF_FFFF
-    }
-
-    private static let counter: Atomic<UInt64> = {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Atomic(start(nowMilliseconds: UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000))
-    }()
-
-    /// The next id.
-    static func next() -> String { format(counter.wrappingAdd(1, ordering: .relaxed).oldValue) }
-
-    /// `number`'s low 60 bits as 15 hex digits.
-    static func format(_ number: UInt64) -> String {
-        var z = number
-        return String(unsafeUninitializedCapacity: 15) { buffer in
-            for i in 0..<15 {
-                let nibble = UInt8(z & 0xF)
-                buffer[14 - i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-                z >>= 4
-            }
-            return 15
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import Synchronization
 import Testing
 
 @testable import NavSimService
@@ -255,5 +256,57 @@ import Testing
         #expect(page("?limit=2&after=s04").ids == ["s05", "s06"])
         try h.restart()
         #expect(page("?limit=100").ids == ids.sorted())
+    }
+}
+
+extension ReadsAndRepliesTests {
+    /// A GET of the current JSON reads the bytes the session's box publishes, not under the
+    /// session's lock (issue 11: the pool's readers of one session spun on that lock): with the
+    /// lock held by another thread it is still answered, with the committed version's bytes; a
+    /// write then republishes them, a deletion withdraws them.
+    @Test func aReadOfTheCurrentVersionDoesNotWaitForTheSessionsLock() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        #expect(push(h, "s", "a").status == 200)
+        let first = h.send("GET", "/v1/sessions/s")  // encodes and caches version 1
+        let box = try #require(h.service?.sessions.box("s"))
+        #expect(box.publishedEncoding()?.version == 1 && box.publishedEncoding()?.body == first.body)
+
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), answered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = box.withLock { _ -> Result<Int, Problem> in
+                holding.signal()
+                release.wait()
+                return .success(0)
+            }
+        }
+        holding.wait()
+        let service = try #require(h.service)
+        let reply = Mutex<HTTPResponse?>(nil)
+        Thread.detachNewThread {
+            let response = service.handle(HTTPRequest(method: "GET", path: "/v1/sessions/s"))
+            reply.withLock { $0 = response }
+            answered.signal()
+        }
+        let inTime = answered.wait(timeout: .now() + 10) == .success
+        release.signal()
+        if !inTime { _ = answered.wait(timeout: .now() + 10) }
+        #expect(inTime, "the GET waited for the session's lock")
+        let got = try #require(reply.withLock { $0 })
+        #expect(got.status == 200 && got.body == first.body && got.headers["etag"] == "\"1\"")
+
+        // A write's durable version is published once its commit is: the next read shows it.
+        #expect(push(h, "s", "b").status == 200)
+        let second = h.send("GET", "/v1/sessions/s")
+        let s = try #require(live(h, "s"))
+        #expect(s.version == 2 && second.headers["etag"] == "\"2\"")
+        #expect(second.body == Encode.session(id: "s", version: 2, createdAt: s.createdAt, state: s.state).bytes)
+        #expect(box.publishedEncoding()?.body == second.body)
+        // 304 from the published tag as from the locked path.
+        #expect(h.send("GET", "/v1/sessions/s", headers: [("If-None-Match", "\"2\"")]).status == 304)
+
+        #expect(h.send("DELETE", "/v1/sessions/s").status == 204)
+        #expect(box.publishedEncoding() == nil)
+        #expect(h.send("GET", "/v1/sessions/s").status == 404)
     }
 }

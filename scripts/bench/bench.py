@@ -3,16 +3,24 @@
 
 Called by scripts/bench.sh, which builds the binary and the two C anchors first:
 
-    bench.py --navsim BIN --raw RAW_MHD --naive NAIVE_SQLITE [--slow-fsync SHIM.so] [--quick] [--rounds N] [--seconds S] [--only SECTION ...]
+    bench.py --navsim BIN --raw RAW_MHD --naive NAIVE_SQLITE [--slow-fsync SHIM.so] [--quick] [--rounds N] [--seconds S]
+             [--read-rounds N] [--read-seconds S] [--only SECTION ...]
 
 Everything listens on 127.0.0.1 and every load is bounded by a duration (wrk -d) or a count.
 Anchors and navsim alternate round by round and each figure is the median of the rounds, so a
 noisy neighbour hurts both sides alike. CPU per request is the server process's utime + stime
-(/proc/PID/stat) over the run divided by the requests wrk counted.
+(/proc/PID/stat: every thread of that process, kernel time included) over the run divided by
+the requests wrk counted; wrk's own CPU counts for neither side.
 
-Output, one line per figure:  figure  navsim  anchor  ratio  (target)
+navsim's log (one JSON line per request) goes to a file in the bench's temporary folder, not
+through a pipe this script drains: writing it is navsim's work and counts in navsim's CPU, but
+reading a pipe of it in Python would take a core's share from both servers on a 2-core machine.
+The raw anchor logs nothing.
+
+Output, one line per figure:  figure  navsim  anchor  ratio  (target); a figure measured in
+interleaved rounds adds the spread of its per-round ratios (min-max) and the number of rounds.
 """
-import argparse, http.client, json, os, re, shutil, statistics, subprocess, sys, tempfile, threading, time
+import argparse, http.client, json, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 TICK = os.sysconf("SC_CLK_TCK")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -67,21 +75,23 @@ class Navsim:
                    NAVSIM_HOST="127.0.0.1", **(extra_env or {}))
         args = [binary, "serve", "--max-stack-depth", "1000", "--max-spec-width", "1000",
                 "--max-controllers", "5000"]
-        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # The log to a file (see the top of this file): navsim's writes, no reader on our side.
+        self.log_path = os.path.join(folder, os.path.splitext(db)[0] + ".log")
+        self.log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         self.port = None
-        while time.time() < deadline and self.port is None:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        while time.time() < deadline and self.port is None and self.proc.poll() is None:
+            with open(self.log_path, "rb") as f:
+                m = re.search(rb"http://127\.0\.0\.1:(\d+)", f.read(1 << 16))
             if m:
                 self.port = int(m.group(1))
+            else:
+                time.sleep(0.05)
         if self.port is None:
             self.stop()
-            sys.exit("bench: navsim did not say where it listens")
-        # Drain the request log, or the server blocks once the pipe is full.
-        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+            with open(self.log_path, "rb") as f:
+                sys.exit("bench: navsim did not say where it listens:\n" + f.read(4000).decode(errors="replace"))
 
     def stop(self):
         self.proc.terminate()
@@ -89,6 +99,8 @@ class Navsim:
             self.proc.wait(15)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
+        self.log.close()
 
 
 class Raw:
@@ -144,9 +156,18 @@ class Report:
         self.rows = []
         print(f"{'figure':<52} {'navsim':>12} {'anchor':>12} {'ratio':>8}  target")
 
-    def line(self, figure, ours, anchor, target, unit=""):
+    def line(self, figure, ours, anchor, target, unit="", rounds=None):
+        """One figure; `rounds`, when given, are its (navsim, anchor) pairs measured side by side,
+        whose ratios' spread is printed after the target."""
         ratio = ours / anchor if anchor else float("inf")
-        print(f"{figure:<52} {ours:>10.1f}{unit:>2} {anchor:>10.1f}{unit:>2} {ratio:>7.2f}x  ({target})", flush=True)
+        spread = ""
+        if rounds:
+            # The ratio of each round's pair, measured back to back, then their median: a load
+            # that comes and goes between rounds moves both sides of a pair alike.
+            ratios = sorted(o / t if t else float("inf") for o, t in rounds)
+            ratio = median(ratios)
+            spread = f"  [{ratios[0]:.2f}-{ratios[-1]:.2f}x over {len(ratios)} rounds]"
+        print(f"{figure:<52} {ours:>10.1f}{unit:>2} {anchor:>10.1f}{unit:>2} {ratio:>7.2f}x  ({target}){spread}", flush=True)
 
 
 def make_nav_session(client, sid, depth):
@@ -162,6 +183,8 @@ def main():
     p.add_argument("--naive", required=True)
     p.add_argument("--slow-fsync", help="LD_PRELOAD shim (slow_fsync.c) for the figure where fsync dominates")
     p.add_argument("--quick", action="store_true", help="one round of 2 s runs and smaller sessions")
+    p.add_argument("--read-rounds", type=int, help="rounds of the reads figures (default 9; --quick: 3)")
+    p.add_argument("--read-seconds", type=int, help="seconds of each reads run (default 2; --quick: 1)")
     p.add_argument("--rounds", type=int)
     p.add_argument("--seconds", type=int)
     p.add_argument("--only", action="append", choices=["reads", "writes", "history", "push", "listing"],
@@ -195,19 +218,27 @@ def main():
                 f.write(healthz_bytes)
             raw = Raw(a.raw, free_port(), os.path.join(folder, "healthz.json"), os.path.join(folder, "session.json"))
             ours, theirs = {"get": [], "health": []}, {"get": [], "health": []}
-            for _ in range(rounds):
-                ours["get"].append(wrk(server.proc.pid, server.port, "/v1/sessions/w00", seconds, 16))
-                theirs["get"].append(wrk(raw.proc.pid, raw.port, "/v1/sessions/w00", seconds, 16))
-                ours["health"].append(wrk(server.proc.pid, server.port, "/healthz", seconds, 16))
-                theirs["health"].append(wrk(raw.proc.pid, raw.port, "/healthz", seconds, 16))
+            # Many short rounds rather than a few long ones: the load of a shared machine comes and
+            # goes in seconds, and a pair measured within a few seconds sees about the same load.
+            read_seconds = a.read_seconds or (1 if a.quick else 2)
+            for i in range(a.read_rounds or (3 if a.quick else 9)):
+                # Which side goes first alternates (ABBA), so a drifting load favours neither.
+                for path, kind in (("/v1/sessions/w00", "get"), ("/healthz", "health")):
+                    sides = [(ours, server.proc.pid, server.port), (theirs, raw.proc.pid, raw.port)]
+                    for results, pid, port in (sides if i % 2 == 0 else sides[::-1]):
+                        results[kind].append(wrk(pid, port, path, read_seconds, 16))
             raw.stop()
             raw = None
             get_rate = median([r for r, _ in ours["get"]]), median([r for r, _ in theirs["get"]])
             get_cpu = median([u for _, u in ours["get"]]), median([u for _, u in theirs["get"]])
+            health_rate = median([r for r, _ in ours["health"]]), median([r for r, _ in theirs["health"]])
             health_cpu = median([u for _, u in ours["health"]]), median([u for _, u in theirs["health"]])
-            report.line(f"GET session, 10 controllers ({len(session_bytes)} B), req/s", *get_rate, ">= 0.7x raw")
-            report.line("GET session, CPU us/req", *get_cpu, "<= 1.5x raw")
-            report.line("GET /healthz, CPU us/req", *health_cpu, "near raw")
+            pairs = lambda kind, i: list(zip([x[i] for x in ours[kind]], [x[i] for x in theirs[kind]]))
+            report.line(f"GET session, 10 controllers ({len(session_bytes)} B), req/s", *get_rate, ">= 0.7x raw",
+                        rounds=pairs("get", 0))
+            report.line("GET session, CPU us/req", *get_cpu, "<= 1.5x raw", rounds=pairs("get", 1))
+            report.line("GET /healthz, req/s", *health_rate, "near raw", rounds=pairs("health", 0))
+            report.line("GET /healthz, CPU us/req", *health_cpu, "near raw", rounds=pairs("health", 1))
             status, _, _ = c.call("GET", "/v1/sessions/w00", headers={"If-None-Match": '"0"'})
             print(f"{'conditional GET (If-None-Match: current tag)':<52} {'status ' + str(status):>12}{'':>24}  (304)")
 
@@ -222,10 +253,12 @@ def main():
                 naive.append((float(out[0]), float(out[1])))
                 writes_one.append(wrk(server.proc.pid, server.port, "/", seconds, 64, "patch.lua", {"BENCH_SESSIONS": "w63"}))
             own_rate = median([r for r, _ in writes_own])
-            report.line("durable writes, 64 conns, own sessions, ops/s", own_rate, median([r for r, _ in naive]), ">= 3.5x naive")
+            report.line("durable writes, 64 conns, own sessions, ops/s", own_rate, median([r for r, _ in naive]), ">= 3.5x naive",
+                        rounds=[(o[0], n[0]) for o, n in zip(writes_own, naive)])
             report.line("durable write CPU us/op (navsim vs naive)", median([u for _, u in writes_own]),
                         median([u for _, u in naive]), "navsim <= 120 us")
-            report.line("64 conns on ONE session vs own sessions, ops/s", median([r for r, _ in writes_one]), own_rate, ">= 0.8x")
+            report.line("64 conns on ONE session vs own sessions, ops/s", median([r for r, _ in writes_one]), own_rate, ">= 0.8x",
+                        rounds=[(one[0], o[0]) for one, o in zip(writes_one, writes_own)])
             stats = dict(re.findall(r"^(navsim_store_\w+_total) (\d+)", c.ok("GET", "/metrics")[1].decode(), re.M))
             commits, batches = int(stats.get("navsim_store_commits_total", 0)), int(stats.get("navsim_store_transactions_total", 1))
             print(f"{'average group-commit batch so far':<52} {commits / max(batches, 1):>12.2f}")
@@ -250,7 +283,8 @@ def main():
                 finally:
                     slow.stop()
                 report.line("fsync +2 ms: durable writes, 64 conns own, ops/s", median([r for r, _ in slow_own]),
-                            median([r for r, _ in slow_naive]), ">= 3.5x naive when fsync dominates")
+                            median([r for r, _ in slow_naive]), ">= 3.5x naive when fsync dominates",
+                            rounds=[(o[0], n[0]) for o, n in zip(slow_own, slow_naive)])
 
         if wants("history"):
             # (c) time travel: ?version=10 against ?version=N-10 of an N-entry push/pop session. With

@@ -3,9 +3,12 @@
  *
  *   raw_mhd PORT HEALTHZ_FILE SESSION_FILE
  *
- * Same daemon flags, pool and connection options as navsim's HTTPServer defaults
- * (AUTO_INTERNAL_THREAD | ITC | ERROR_LOG | ALLOW_SUSPEND_RESUME, 8 pool threads, 64 KiB per
- * connection, 30 s idle timeout), loopback only. `GET /healthz` answers HEALTHZ_FILE's bytes,
+ * Same daemon flags, pool and connection options as `navsim serve` (AUTO_INTERNAL_THREAD | ITC |
+ * ERROR_LOG | ALLOW_SUSPEND_RESUME, 8 pool threads, 4096 connections, 256 per IP address, 64 KiB
+ * per connection, 30 s idle timeout), loopback only: the transport settings, so that both
+ * servers' libmicrohttpd does the same work. navsim's other options are its own features and
+ * their cost is navsim's: NOTIFY_COMPLETED (request state), NOTIFY_CONNECTION (header and
+ * request deadlines), UNESCAPE_CALLBACK (it decodes paths itself), EXTERNAL_LOGGER. `GET /healthz` answers HEALTHZ_FILE's bytes,
  * any other GET the bytes of SESSION_FILE (what navsim answered for the session), each with the
  * same headers navsim sends. A reply is created per request, as navsim does, from the loaded bytes
  * without a copy (MHD_RESPMEM_PERSISTENT; navsim lends its cached bytes the same way, through a
@@ -87,6 +90,7 @@ int main(int argc, char **argv) {
       MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
       MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) 8,
       MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 4096,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int) 256,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 30,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
       MHD_OPTION_END);
