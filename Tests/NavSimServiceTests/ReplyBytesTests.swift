@@ -143,6 +143,18 @@ import Testing
         }
     }
 
+    /// `actual == expected`, byte for byte; a failure names the first differing byte and shows the
+    /// text around it rather than both arrays.
+    static func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ what: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) {
+        guard actual != expected else { return }
+        let common = min(actual.count, expected.count)
+        let at = (0..<common).first { actual[$0] != expected[$0] } ?? common
+        func around(_ b: [UInt8]) -> String { String(decoding: b[max(0, at - 60)..<min(b.count, at + 60)], as: UTF8.self) }
+        Issue.record("\(what): differs at byte \(at) of \(actual.count) (expected \(expected.count)):\n  new: …\(around(actual))…\n  old: …\(around(expected))…",
+                     sourceLocation: sourceLocation)
+    }
+
     /// The old per-controller bytes of `state`, by id.
     static func legacyPieces(_ state: SessionState) -> [String: [UInt8]] {
         var out: [String: [UInt8]] = [:]
@@ -154,10 +166,10 @@ import Testing
     static func expectSameEncoding(_ id: String, _ version: Int, _ createdAt: String, _ state: SessionState,
                                    _ encoded: EncodedSession, _ what: String) {
         let legacy = LegacyJSON.bytes(LegacyEncode.session(id: id, version: version, createdAt: createdAt, state: state))
-        #expect(Encode.session(id: id, version: version, createdAt: createdAt, state: state) == legacy, "\(what): session")
-        #expect(encoded.body == legacy, "\(what): incremental encoding")
+        expectSameBytes(Encode.session(id: id, version: version, createdAt: createdAt, state: state), legacy, "\(what): session")
+        expectSameBytes(encoded.body, legacy, "\(what): incremental encoding")
         for (cid, piece) in legacyPieces(state) {
-            #expect(encoded.piece(cid).map(Array.init) == piece, "\(what): piece \(cid)")
+            expectSameBytes(encoded.piece(cid).map(Array.init) ?? [], piece, "\(what): piece \(cid)")
         }
     }
 
@@ -175,10 +187,10 @@ import Testing
                 traits: traits, options: options, root: .new(Self.spec(&g, next: &next))) else { continue }
             let sid = Self.text(&g) + "s\(session)"
             let createdAt = "2026-12-02T00:00:00.\(session)Z"
-            #expect(Encode.created(id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
-                                   warnings: made.result.warnings)
-                    == LegacyEncode.created(id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
-                                            warnings: made.result.warnings), "creation reply \(session)")
+            Self.expectSameBytes(Encode.created(id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
+                                                warnings: made.result.warnings),
+                                 LegacyEncode.created(id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
+                                                      warnings: made.result.warnings), "creation reply \(session)")
             var state = made.state
             var version = 0
             var encoded = EncodedSession.make(id: sid, version: 0, createdAt: createdAt, state: state, previous: nil).0
@@ -204,20 +216,20 @@ import Testing
                 Self.expectSameEncoding(sid, version, createdAt, outcome.state, next, what)
                 // The result as the history keeps it, and the replies around it.
                 let results = Encode.results(outcome.outcomes, turn: turn)
-                #expect(results == LegacyJSON.bytes(LegacyEncode.resultJSON(outcome.outcomes, turn: turn)), "\(what): results")
+                Self.expectSameBytes(results, LegacyJSON.bytes(LegacyEncode.resultJSON(outcome.outcomes, turn: turn)), "\(what): results")
                 let removed = state.order.filter { outcome.state.controllers[$0] == nil }
                 let minimal = next.minimal(id: sid, state: outcome.state, changed: changedPieces, removed: removed)
                 let legacyMinimal = LegacyEncode.minimal(id: sid, version: version,
                                                          window: LegacyEncode.window(outcome.state),
                                                          pieces: Self.legacyPieces(outcome.state), changed: changedPieces, removed: removed)
-                #expect(minimal == legacyMinimal, "\(what): minimal session")
+                Self.expectSameBytes(minimal, legacyMinimal, "\(what): minimal session")
                 if turn || outcome.outcomes.first.map({ if case .applied = $0 { true } else { false } }) == true {
                     for session in [next.body, minimal] {
-                        #expect(Encode.mutationReply(version: version, turn: turn, results: results, released: outcome.released,
-                                                     session: session)
-                                == LegacyEncode.mutationReply(version: version, turn: turn, outcomes: outcome.outcomes,
-                                                              released: outcome.released, session: session),
-                                "\(what): mutation reply")
+                        Self.expectSameBytes(Encode.mutationReply(version: version, turn: turn, results: results,
+                                                                  released: outcome.released, session: session),
+                                             LegacyEncode.mutationReply(version: version, turn: turn, outcomes: outcome.outcomes,
+                                                                        released: outcome.released, session: session),
+                                             "\(what): mutation reply")
                     }
                 }
                 state = outcome.state
@@ -271,11 +283,12 @@ import Testing
             for outcomes in [[.applied(r)], [.applied(r), refused, invalid]] {
                 for turn in [false, true] where turn || outcomes.count == 1 {
                     let results = Encode.results(outcomes, turn: turn)
-                    #expect(results == LegacyJSON.bytes(LegacyEncode.resultJSON(outcomes, turn: turn)))
+                    Self.expectSameBytes(results, LegacyJSON.bytes(LegacyEncode.resultJSON(outcomes, turn: turn)), "results")
                     let released = Bool.random(using: &g) ? [Self.text(&g)] : []
-                    #expect(Encode.mutationReply(version: 3, turn: turn, results: results, released: released, session: Array("{}".utf8))
-                            == LegacyEncode.mutationReply(version: 3, turn: turn, outcomes: outcomes, released: released,
-                                                          session: Array("{}".utf8)))
+                    Self.expectSameBytes(Encode.mutationReply(version: 3, turn: turn, results: results, released: released,
+                                                              session: Array("{}".utf8)),
+                                         LegacyEncode.mutationReply(version: 3, turn: turn, outcomes: outcomes, released: released,
+                                                                    session: Array("{}".utf8)), "mutation reply")
                 }
             }
         }

@@ -6,22 +6,24 @@ import NavigationCore
 /// properties). Adding a property: the core's type, one entry here, `openapi.yaml`.
 enum ConfigurationFields {
     static let all: [ConfigurationField] = [
-        .optional("title", \.title, .identity, read: { r, k throws(Problem) in try r.string(k) }, reply: { w, k, v in w.member(k, v) }),
+        .optional("title", \.title, .identity, read: { r, k throws(Problem) in try r.string(k) }, reply: { w, k, c in w.member(k, c.title) }),
         .value("modalPresentationStyle", \.modalPresentationStyle, .styles,
-               read: { r, k throws(Problem) in try r.enumValue(k, PresentationStyle.self) }, reply: { w, k, v in w.member(k, v.rawValue) }),
+               read: { r, k throws(Problem) in try r.enumValue(k, PresentationStyle.self) },
+               reply: { w, k, c in w.member(k, c.modalPresentationStyle.rawValue) }),
         .value("modalTransitionStyle", \.modalTransitionStyle, .styles,
-               read: { r, k throws(Problem) in try r.enumValue(k, TransitionStyle.self) }, reply: { w, k, v in w.member(k, v.rawValue) }),
+               read: { r, k throws(Problem) in try r.enumValue(k, TransitionStyle.self) },
+               reply: { w, k, c in w.member(k, c.modalTransitionStyle.rawValue) }),
         .value("definesPresentationContext", \.definesPresentationContext, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, v in w.member(k, v) }),
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.definesPresentationContext) }),
         .value("providesPresentationContextTransitionStyle", \.providesPresentationContextTransitionStyle, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, v in w.member(k, v) }),
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.providesPresentationContextTransitionStyle) }),
         .value("isModalInPresentation", \.isModalInPresentation, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, v in w.member(k, v) }),
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.isModalInPresentation) }),
         // Listed only when true, so replies of controllers that never set it are unchanged.
         .value("prefersStatusBarHidden", \.prefersStatusBarHidden, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, v in if v { w.member(k, true) } }),
-        .optional("traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) }, reply: { w, k, o in
-            guard let o else { return }
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in if c.prefersStatusBarHidden { w.member(k, true) } }),
+        .optional("traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) }, reply: { w, k, c in
+            guard let o = c.traitOverrides else { return }
             w.key(k)
             w.openObject()
             w.member("horizontalSizeClass", o.horizontalSizeClass?.rawValue)
@@ -29,8 +31,8 @@ enum ConfigurationFields {
             w.closeObject()
         }),
         .optional("transitioningDelegate", \.transitioningDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.transitioningDelegate(k) }, reply: { w, k, d in
-            guard let d else { return }
+                  read: { r, k throws(Problem) in try r.transitioningDelegate(k) }, reply: { w, k, c in
+            guard let d = c.transitioningDelegate else { return }
             w.key(k)
             w.openObject()
             w.member("name", d.name)
@@ -39,8 +41,8 @@ enum ConfigurationFields {
             w.closeObject()
         }),
         .optional("presentationDelegate", \.presentationDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.presentationDelegate(k) }, reply: { w, k, d in
-            guard let d else { return }
+                  read: { r, k throws(Problem) in try r.presentationDelegate(k) }, reply: { w, k, c in
+            guard let d = c.presentationDelegate else { return }
             w.key(k)
             w.openObject()
             w.member("shouldDismiss", d.shouldDismiss)
@@ -48,30 +50,30 @@ enum ConfigurationFields {
             w.closeObject()
         }),
         .optional("navigationDelegate", \.navigationDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.navigationDelegate(k) }, reply: { w, k, d in
-            guard d != nil else { return }
+                  read: { r, k throws(Problem) in try r.navigationDelegate(k) }, reply: { w, k, c in
+            guard c.navigationDelegate != nil else { return }
             w.key(k)
             w.openObject()
             w.closeObject()
         }),
         .optional("tabBarDelegate", \.tabBarDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.tabBarDelegate(k) }, reply: { w, k, d in
-            guard let d else { return }
+                  read: { r, k throws(Problem) in try r.tabBarDelegate(k) }, reply: { w, k, c in
+            guard let d = c.tabBarDelegate else { return }
             w.key(k)
             w.openObject()
             w.member("shouldSelect", d.shouldSelect)
             w.closeObject()
         }),
         .optional("preferredContentSize", \.preferredContentSize, .delegates,
-                  read: { r, k throws(Problem) in try r.size(k) }, reply: { w, k, size in
-            guard let size else { return }
+                  read: { r, k throws(Problem) in try r.size(k) }, reply: { w, k, c in
+            guard let size = c.preferredContentSize else { return }
             w.key(k)
             w.openArray()
             for n in size { w.number(n) }
             w.closeArray()
         }),
         .value("unwindActions", \.unwindActions, .segues,
-               read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, v in if !v.isEmpty { w.member(k, v) } }),
+               read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, c in if !c.unwindActions.isEmpty { w.member(k, c.unwindActions) } }),
         // Lifecycle code (issue 12 item 8): nested operations, read with the one operation table.
         // The reply lists each method's remaining calls by operation name and receiver.
         ConfigurationField(name: "on", section: .segues, read: { r, patch, clears, decoder throws(Problem) in
@@ -93,7 +95,8 @@ enum ConfigurationFields {
             }
             w.closeObject()
         }),
-        .value("shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) }, reply: { w, k, m in
+        .value("shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) }, reply: { w, k, c in
+            let m = c.shouldPerformSegue
             guard !m.isEmpty else { return }
             w.key(k)
             w.openObject()
@@ -110,8 +113,10 @@ enum ConfigurationFields {
 
     /// Reads every property `r` gives into a patch. `clears`: a PATCH, where null clears an
     /// optional property; in a spec null gives nothing (UIKit's default, or the scene's value).
+    /// A property the body does not name sets nothing whichever row reads it, so only the rows of
+    /// the members given run (a PATCH of a title reads one, not sixteen).
     static func read(_ r: BodyReader, into patch: inout ControllerPatch, clears: Bool, decoder: Decoder) throws(Problem) {
-        for f in all { try f.read(r, &patch, clears, decoder) }
+        for f in all where r.has(f.name) { try f.read(r, &patch, clears, decoder) }
     }
 
     /// Writes the reply members of one section into an open object, in table order; absent
@@ -139,21 +144,27 @@ struct ConfigurationField: Sendable {
     /// Writes the reply member, name and value, into an open object, or nothing to leave it out.
     let write: @Sendable (ControllerConfiguration, inout JSONWriter) -> Void
 
-    /// A property with a non-optional value: absent or null sets nothing. `reply` writes its
-    /// member under the given name (the field's, encoded once), or nothing.
+    /// Writes a property's reply member under the given name (the field's, encoded once), or
+    /// nothing. It reads the property itself (`c.title`), not through the row's key path: a key
+    /// path applied at run time (`swift_getAtKeyPath`) cost about 600 instructions a property,
+    /// most of a controller's encoding (issue 11); ConfigurationFieldsTests checks that each
+    /// reply shows the property its key path sets.
+    typealias Reply = @Sendable (inout JSONWriter, JSONWriter.Key, ControllerConfiguration) -> Void
+
+    /// A property with a non-optional value: absent or null sets nothing.
     static func value<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, _ section: Section,
                          read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
-                         reply: @escaping @Sendable (inout JSONWriter, JSONWriter.Key, T) -> Void) -> ConfigurationField {
+                         reply: @escaping Reply) -> ConfigurationField {
         let key = JSONWriter.Key(name)
         return ConfigurationField(name: name, section: section, read: { r, patch, _, _ throws(Problem) in
             if let v = try read(r, name) { patch.set(keyPath, v) }
-        }, write: { c, w in reply(&w, key, c[keyPath: keyPath]) })
+        }, write: { c, w in reply(&w, key, c) })
     }
 
     /// An optional property: in a PATCH, null clears it.
     static func optional<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable, _ section: Section,
                             read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
-                            reply: @escaping @Sendable (inout JSONWriter, JSONWriter.Key, T?) -> Void) -> ConfigurationField {
+                            reply: @escaping Reply) -> ConfigurationField {
         let key = JSONWriter.Key(name)
         return ConfigurationField(name: name, section: section, read: { r, patch, clears, _ throws(Problem) in
             if clears && r.has(name) {
@@ -161,7 +172,7 @@ struct ConfigurationField: Sendable {
             } else if let v = try read(r, name) {
                 patch.set(keyPath, v)
             }
-        }, write: { c, w in reply(&w, key, c[keyPath: keyPath]) })
+        }, write: { c, w in reply(&w, key, c) })
     }
 }
 
