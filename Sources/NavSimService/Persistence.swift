@@ -51,10 +51,23 @@ enum Persistence {
     /// `on` code is in it and nowhere else in full).
     static func creation(_ live: LiveSession, body: JSON? = nil, events: [Event] = [], warnings: [Diagnostic] = []) throws -> SessionCommit {
         var result = try text(StoredSessionState(live.state, withControllers: true))
-        if !events.isEmpty || !warnings.isEmpty, case .object(var members)? = try? JSON.parse(Array(result.utf8)) {
-            if !events.isEmpty { members.append(("events", .array(events.map(Encode.event)))) }
-            if !warnings.isEmpty { members.append(("warnings", .array(warnings.map(Encode.warning)))) }
-            result = JSON.object(members).text
+        if !events.isEmpty || !warnings.isEmpty, case .object(let members)? = try? JSON.parse(Array(result.utf8)) {
+            var w = JSONWriter(capacity: result.utf8.count + 256)
+            w.openObject()
+            for (name, value) in members {
+                w.key(name)
+                w.value(value)
+            }
+            if !events.isEmpty {
+                w.key("events")
+                Encode.events(events, into: &w)
+            }
+            if !warnings.isEmpty {
+                w.key("warnings")
+                Encode.warnings(warnings, into: &w)
+            }
+            w.closeObject()
+            result = String(decoding: w.bytes, as: UTF8.self)
         }
         let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: body?.text,
                                  command: "[]", result: result, rulesVersion: RulesVersion.current)
@@ -91,7 +104,7 @@ enum Persistence {
     /// - Returns: the commit and the new version's row state, for the next commit.
     static func commit(id: String, createdAt: String, old: SessionState, shell: Shell?, newState: SessionState,
                        changed: [ControllerID], version: Int, at: String, request: HTTPRequest,
-                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: JSON) throws -> (SessionCommit, Shell) {
+                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: [UInt8]) throws -> (SessionCommit, Shell) {
         var upserts: [ControllerRow] = []
         upserts.reserveCapacity(changed.count)
         var inserted = 0
@@ -123,7 +136,7 @@ enum Persistence {
             ? try text(StoredSessionState(newState, withControllers: true)) : nil
         let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
                                body: request.body.isEmpty ? nil : body.text,
-                               command: try commandText(commands, resolvedSegues: resolvedSegues), result: result.text,
+                               command: try commandText(commands, resolvedSegues: resolvedSegues), result: String(decoding: result, as: UTF8.self),
                                changes: change, checkpoint: checkpoint, rulesVersion: RulesVersion.current)
         let commit = SessionCommit(
             session: SessionRow(id: id, version: version, createdAt: createdAt, state: after.text),
@@ -207,18 +220,6 @@ enum Persistence {
             return (try turn.commands.map { try $0.domain() }, try turn.segueDestinations.map { try $0.domain() })
         }
         return (try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }, [])
-    }
-
-    /// What a history entry reports: the events and transition of the request (API.md History).
-    static func resultJSON(_ outcomes: [OperationOutcome], turn: Bool) -> JSON {
-        let items: [JSON] = outcomes.map { outcome in
-            switch outcome {
-            case .applied(let r): return .object(Encode.resultMembers(r))
-            case .refused(let d): return Problem(d).json
-            case .invalid(let e): return Problem.fromCore(e).json
-            }
-        }
-        return turn ? .array(items) : (items.first ?? .null)
     }
 
     static func historyJSON(_ row: HistoryRow) -> JSON {

@@ -353,7 +353,12 @@ public final class NavSimService: Sendable {
     /// `GET /v1/sessions/{sid}/transitions`: the transitions in flight.
     func transitions(_ sid: String) throws(Problem) -> HTTPResponse {
         try withSession(sid) { live throws(Problem) in
-            Self.json(200, .object([("transitions", .array(live.state.transitions.map { Encode.transition($0.record) }))]), etag: live.version)
+            var w = JSONWriter()
+            w.openObject()
+            w.key("transitions")
+            w.raw(Encode.transitions(live.state.transitions.map(\.record)))
+            w.closeObject()
+            return Self.json(200, bytes: w.bytes, etag: "\"\(live.version)\"")
         }
     }
 
@@ -443,14 +448,10 @@ public final class NavSimService: Sendable {
             throw Problem.storage(error, "The session could not be stored")
         }
         // Item 6: the root's callbacks, as `makeKeyAndVisible()` fires them.
-        var replyJSON = Encode.session(id: id, version: 0, createdAt: live.createdAt, state: state)
-        if case .object(var members) = replyJSON {
-            members.append(("events", .array(created.events.map(Encode.event))))
-            // What the root's lifecycle code did that UIKit only logs (D7…), as any reply has it.
-            if !created.warnings.isEmpty { members.append(("warnings", .array(created.warnings.map(Encode.warning)))) }
-            replyJSON = .object(members)
-        }
-        let reply = Self.json(201, replyJSON, etag: 0, location: "/v1/sessions/\(id.percentEncodedPathSegment)")
+        // What the root's lifecycle code did that UIKit only logs (D7…) is in it, as any reply has it.
+        let reply = Self.json(201, bytes: Encode.created(id: id, createdAt: live.createdAt, state: state, events: created.events,
+                                                         warnings: created.warnings),
+                              etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
         // Everything above writes nothing; from here the id is taken until the commit's outcome.
         guard sessions.reserve(id) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
         let deferred = DeferredResponse()
@@ -632,13 +633,19 @@ public final class NavSimService: Sendable {
         let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
         guard representation != .json else {
             // A replay's answer is not the version's representation: no tag a cache could confuse with it.
-            var response = replaying ? Self.json(200, session) : Self.json(200, session, etag: version)
-            response.headers.add("Vary", "Accept")
-            return response
+            return Self.json(200, bytes: session, etag: replaying ? nil : "\"\(version)\"", vary: "Accept")
         }
-        let transitions = JSON.array(state.transitions.map { Encode.transition($0.record) })
+        // The pictures read the JSON as a tree.
+        let tree: JSON, transitions: JSON
+        do throws(JSONParseError) {
+            tree = try JSON.parse(session)
+            transitions = try JSON.parse(Encode.transitions(state.transitions.map(\.record)))
+        } catch {
+            // Unreachable: the encoder writes JSON the parser reads.
+            throw Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: error.description)
+        }
         return try pictures.response(representation, resource: "session \(sid) \(snapshot.createdAt)", version: "\(version)",
-                                     etag: version, json: session,
+                                     etag: version, json: tree,
                                      text: { SessionPicture(session: $0, transitions: transitions).text },
                                      dot: { SessionPicture(session: $0, transitions: transitions).dot })
     }
@@ -869,12 +876,12 @@ public final class NavSimService: Sendable {
                 // on the outcome, before anything is committed, so an over-limit request changes nothing.
                 try limits.check(outcome.state, changed: outcome.changedControllers)
                 let version = slot!.headVersion + 1
-                let resultJSON = Persistence.resultJSON(outcome.outcomes, turn: turn)
+                let results = Encode.results(outcome.outcomes, turn: turn)
                 // Only what the turn changed is converted, encoded and written.
                 var (commit, shell) = try Persistence.commit(
                     id: sid, createdAt: slot!.createdAt, old: head, shell: slot!.headShell, newState: outcome.state,
                     changed: outcome.changedControllers, version: version, at: Self.now(), request: req, body: body,
-                    commands: commands, resolvedSegues: outcome.resolvedSegues, result: resultJSON)
+                    commands: commands, resolvedSegues: outcome.resolvedSegues, result: results)
                 // The new version is encoded once, from the head's pieces; the reply splices its
                 // bytes (full) or the changed pieces (return=minimal).
                 let (encoded, changed) = EncodedSession.make(
@@ -882,7 +889,7 @@ public final class NavSimService: Sendable {
                     previous: slot!.headEncoding(in: sessions), previousState: head,
                     changedControllers: outcome.changedControllers)
                 let reply = try Self.mutationReply(req, sid: sid, created: created, turn: turn, outcome: outcome,
-                                                   resultJSON: resultJSON, encoded: encoded, changed: changed,
+                                                   results: results, encoded: encoded, changed: changed,
                                                    removed: commit.deletedControllers)
                 commit.followsPending = !slot!.pending.isEmpty
                 let applied = PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
@@ -955,7 +962,7 @@ public final class NavSimService: Sendable {
     /// A mutation's 200 (or 201 for a created controller): the result members and the session,
     /// whole or, with `Prefer: return=minimal`, only what changed.
     static func mutationReply(_ req: HTTPRequest, sid: String, created: Bool, turn: Bool, outcome: Navigator.TurnResult,
-                              resultJSON: JSON, encoded: EncodedSession, changed: [String],
+                              results: [UInt8], encoded: EncodedSession, changed: [String],
                               removed: [String]) throws(Problem) -> HTTPResponse {
         if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
             return json(201, bytes: Array(piece), etag: encoded.etag,
@@ -963,22 +970,12 @@ public final class NavSimService: Sendable {
         }
         let minimal = prefersMinimal(req)
         let session = minimal
-            ? encoded.minimal(id: sid, window: Encode.window(outcome.state), changed: changed, removed: removed)
+            ? encoded.minimal(id: sid, state: outcome.state, changed: changed, removed: removed)
             : encoded.body
-        var members: [(String, JSON)] = [("version", .number(Double(encoded.version)))]
-        if turn {
-            members.append(("results", resultJSON))
-        } else {
-            guard case .applied(let r) = outcome.outcomes[0] else { throw Problem.invalidBody("unreachable") }
-            // `Persistence.resultJSON` of an applied operation is `Encode.resultMembers` of it,
-            // built for the history entry: reused, not encoded a second time.
-            if case .object(let result) = resultJSON { members += result } else { members += Encode.resultMembers(r) }
-        }
-        // What the turn dropped (NavigationCore/Release.swift); in a minimal reply these ids are
-        // also among `removed`.
-        if !outcome.released.isEmpty { members.append(("released", .from(outcome.released))) }
-        var response = json(200, bytes: Encode.object(members, lastKey: "session", raw: session),
-                            etag: encoded.etag, vary: "Prefer")
+        // `results` is the history entry's text, reused: not encoded a second time.
+        let body = Encode.mutationReply(version: encoded.version, turn: turn, results: results,
+                                        released: outcome.released, session: session)
+        var response = json(200, bytes: body, etag: encoded.etag, vary: "Prefer")
         if minimal { response.headers.add("Preference-Applied", "return=minimal") }
         return response
     }

@@ -104,4 +104,33 @@ struct PrefersStatusBarHiddenTests {
         #expect(h.send("GET", "/v1/sessions/s/controllers/a")["prefersStatusBarHidden"] == nil)
         #expect(h.send("GET", "/v1/sessions/s?version=0")["controllers"]?["a"]?["prefersStatusBarHidden"]?.bool == true)
     }
+
+    /// The members of one configuration's reply (every section, in table order) by name.
+    static func replyMembers(_ c: ControllerConfiguration) throws -> [(String, JSON)] {
+        var w = JSONWriter()
+        w.openObject()
+        for section in ConfigurationField.Section.allCases { ConfigurationFields.write(c, section, into: &w) }
+        w.closeObject()
+        return try #require(try JSON.parse(w.bytes).object)
+    }
+
+    /// A row's reply reads the property itself, its read sets it through the row's key path: the
+    /// two must name the same property. Each row's member of the rich configuration's reply,
+    /// read back through the row alone into a default configuration, must reply as that member
+    /// again, with every other member as the default's.
+    @Test func eachReplyShowsThePropertyItsRowSets() throws {
+        let decoder = Decoder(instantiate: { _, _, _, _ throws(Problem) in nil }, budget: SpecBudget(Limits(), existing: 0))
+        let rich = try Self.replyMembers(ConfigurationEncodingTests.rich)
+        let defaults = try Self.replyMembers(ControllerConfiguration())
+        for f in ConfigurationFields.all {
+            let value = try #require(rich.first { $0.0 == f.name }?.1, "\(f.name): not in the rich configuration's reply")
+            var patch = ControllerPatch()
+            try f.read(try BodyReader(.object([(f.name, value)]), allowed: ConfigurationFields.names), &patch, true, decoder)
+            let one = try Self.replyMembers(patch.applied(to: ControllerConfiguration()))
+            #expect(one.first { $0.0 == f.name }?.1 == value, "\(f.name): the reply does not show what the row read")
+            let others = one.filter { $0.0 != f.name }, defaultOthers = defaults.filter { $0.0 != f.name }
+            #expect(others.map(\.0) == defaultOthers.map(\.0) && zip(others, defaultOthers).allSatisfy { $0.1 == $1.1 },
+                    "\(f.name): setting it changed another member of the reply")
+        }
+    }
 }

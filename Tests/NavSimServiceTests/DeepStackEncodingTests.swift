@@ -16,7 +16,7 @@ import Testing
     func expectFresh(_ h: ServiceHarness, _ sid: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let s = try live(h, sid)
         let cached = try #require(s.encoded, "\(step): nothing cached", sourceLocation: sourceLocation)
-        #expect(cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state).bytes,
+        #expect(cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state),
                 "\(step): the spliced bytes differ from a full encoding", sourceLocation: sourceLocation)
     }
 

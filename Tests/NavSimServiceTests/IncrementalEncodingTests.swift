@@ -19,7 +19,7 @@ import Testing
         let s = try live(h, sid)
         let cached = try #require(s.encoded, "\(step): nothing cached", sourceLocation: sourceLocation)
         #expect(cached.version == s.version, "\(step)", sourceLocation: sourceLocation)
-        #expect(cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state).bytes,
+        #expect(cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state),
                 "\(step): the spliced bytes differ from a full encoding", sourceLocation: sourceLocation)
     }
 

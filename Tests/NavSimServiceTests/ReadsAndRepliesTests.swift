@@ -29,19 +29,19 @@ import Testing
             let reply = h.send("GET", "/v1/sessions/s")
             let s = try #require(live(h, "s"))
             #expect(reply.status == 200)
-            #expect(reply.body == Encode.session(id: "s", version: s.version, createdAt: s.createdAt, state: s.state).bytes)
+            #expect(reply.body == Encode.session(id: "s", version: s.version, createdAt: s.createdAt, state: s.state))
             #expect(reply.headers["etag"] == "\"\(s.version)\"")
             #expect(reply.headers["vary"] == "Accept")
         }
         let controller = h.send("GET", "/v1/sessions/s/controllers/b")
         let s = try #require(live(h, "s"))
-        #expect(controller.body == Encode.controller(try #require(s.state.controllers["b"]), in: s.state).bytes)
+        #expect(controller.body == Encode.controller(try #require(s.state.controllers["b"]), in: s.state))
         #expect((h.service?.sessions.cachedBytes.load(ordering: .relaxed) ?? 0) > 0)
         try h.restart()
         let after = h.send("GET", "/v1/sessions/s")
         let reloaded = try #require(live(h, "s"))
         #expect(after.body == Encode.session(id: "s", version: reloaded.version, createdAt: reloaded.createdAt,
-                                             state: reloaded.state).bytes)
+                                             state: reloaded.state))
     }
 
     @Test func theCacheKeepsToItsBudget() throws {
@@ -51,7 +51,7 @@ import Testing
         // Neither has been read, so neither copy carries bytes yet.
         var a = try #require(live(h, "a")), b = try #require(live(h, "b"))
         #expect(a.encoded == nil && b.encoded == nil)
-        let one = Encode.session(id: "a", version: 0, createdAt: a.createdAt, state: a.state).bytes.count
+        let one = Encode.session(id: "a", version: 0, createdAt: a.createdAt, state: a.state).count
         let registry = SessionRegistry(cacheBudget: one + one / 2)
         #expect(a.encoding(in: registry).body.count == one)
         #expect(registry.cachedBytes.load(ordering: .relaxed) == one)
@@ -118,7 +118,7 @@ import Testing
         // The bytes the reply had before it was spliced from cached pieces: one JSON value encoded whole.
         guard case .object(let members) = reply.json else { Issue.record("not an object: \(reply)"); return }
         let expected = JSON.object(members.filter { $0.0 != "session" }
-            + [("session", Encode.session(id: "s", version: s.version, createdAt: s.createdAt, state: s.state))]).bytes
+            + [("session", try JSON.parse(Encode.session(id: "s", version: s.version, createdAt: s.createdAt, state: s.state)))]).bytes
         #expect(reply.body == expected)
         #expect(members.last?.0 == "session")
         #expect(reply.headers["preference-applied"] == nil)
@@ -208,12 +208,12 @@ import Testing
         let (commit, _) = try Persistence.commit(
             id: "three", createdAt: three.createdAt, old: three.state, shell: nil, newState: two.state, changed: [],
             version: three.version + 1, at: "now", request: HTTPRequest(method: "POST", path: "/"), body: .object([]),
-            commands: [], result: .null)
+            commands: [], result: Array("null".utf8))
         let removed = commit.deletedControllers
         #expect(removed == ["gone"])
         let (encoded, changed) = EncodedSession.make(id: "three", version: three.version + 1, createdAt: three.createdAt,
                                                      state: two.state, previous: three.encoding(in: registry))
-        let minimal = try JSON.parse(encoded.minimal(id: "three", window: Encode.window(two.state), changed: changed, removed: removed))
+        let minimal = try JSON.parse(encoded.minimal(id: "three", state: two.state, changed: changed, removed: removed))
         #expect(minimal["removed"] == .array([.string("gone")]))
         #expect(minimal["controllers"]?["gone"] == nil)
     }

@@ -77,7 +77,7 @@ struct StoreWritePathTests {
             return try Persistence.commit(
                 id: "s", createdAt: live.createdAt, old: old, shell: nil, newState: new, changed: changed,
                 version: live.version + 1, at: "now", request: HTTPRequest(method: "PATCH", path: "/"), body: .object([]),
-                commands: [], result: .null).0
+                commands: [], result: Array("null".utf8)).0
         }
         #expect(try commit({ $0.controllers["home"]?.configuration.title = "x" }, changed: ["home"]).linksUnchanged == ["home"])
         #expect(try commit({ $0.controllers["home"]?.presentedID = "other" }, changed: ["home"]).linksUnchanged == [])

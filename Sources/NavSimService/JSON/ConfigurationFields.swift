@@ -6,41 +6,74 @@ import NavigationCore
 /// properties). Adding a property: the core's type, one entry here, `openapi.yaml`.
 enum ConfigurationFields {
     static let all: [ConfigurationField] = [
-        .optional("title", \.title, .identity, read: { r, k throws(Problem) in try r.string(k) }, reply: { .from($0) }),
+        .optional("title", \.title, .identity, read: { r, k throws(Problem) in try r.string(k) }, reply: { w, k, c in w.member(k, c.title) }),
         .value("modalPresentationStyle", \.modalPresentationStyle, .styles,
-               read: { r, k throws(Problem) in try r.enumValue(k, PresentationStyle.self) }, reply: { .string($0.rawValue) }),
+               read: { r, k throws(Problem) in try r.enumValue(k, PresentationStyle.self) },
+               reply: { w, k, c in w.member(k, c.modalPresentationStyle.rawValue) }),
         .value("modalTransitionStyle", \.modalTransitionStyle, .styles,
-               read: { r, k throws(Problem) in try r.enumValue(k, TransitionStyle.self) }, reply: { .string($0.rawValue) }),
+               read: { r, k throws(Problem) in try r.enumValue(k, TransitionStyle.self) },
+               reply: { w, k, c in w.member(k, c.modalTransitionStyle.rawValue) }),
         .value("definesPresentationContext", \.definesPresentationContext, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.definesPresentationContext) }),
         .value("providesPresentationContextTransitionStyle", \.providesPresentationContextTransitionStyle, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.providesPresentationContextTransitionStyle) }),
         .value("isModalInPresentation", \.isModalInPresentation, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { .bool($0) }),
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.isModalInPresentation) }),
         // Listed only when true, so replies of controllers that never set it are unchanged.
         .value("prefersStatusBarHidden", \.prefersStatusBarHidden, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { $0 ? .bool(true) : nil }),
-        .optional("traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) }, reply: { o in
-            o.map { .object([("horizontalSizeClass", .from($0.horizontalSizeClass?.rawValue)),
-                             ("verticalSizeClass", .from($0.verticalSizeClass?.rawValue))]) }
+               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in if c.prefersStatusBarHidden { w.member(k, true) } }),
+        .optional("traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) }, reply: { w, k, c in
+            guard let o = c.traitOverrides else { return }
+            w.key(k)
+            w.openObject()
+            w.member("horizontalSizeClass", o.horizontalSizeClass?.rawValue)
+            w.member("verticalSizeClass", o.verticalSizeClass?.rawValue)
+            w.closeObject()
         }),
         .optional("transitioningDelegate", \.transitioningDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.transitioningDelegate(k) }, reply: { d in
-            d.map { .object([("name", .string($0.name)), ("duration", .number($0.duration))]) }
+                  read: { r, k throws(Problem) in try r.transitioningDelegate(k) }, reply: { w, k, c in
+            guard let d = c.transitioningDelegate else { return }
+            w.key(k)
+            w.openObject()
+            w.member("name", d.name)
+            w.key("duration")
+            w.number(d.duration)
+            w.closeObject()
         }),
         .optional("presentationDelegate", \.presentationDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.presentationDelegate(k) }, reply: { d in
-            d.map { .object([("shouldDismiss", .from($0.shouldDismiss)),
-                             ("adaptivePresentationStyle", .from($0.adaptivePresentationStyle?.rawValue))]) }
+                  read: { r, k throws(Problem) in try r.presentationDelegate(k) }, reply: { w, k, c in
+            guard let d = c.presentationDelegate else { return }
+            w.key(k)
+            w.openObject()
+            w.member("shouldDismiss", d.shouldDismiss)
+            w.member("adaptivePresentationStyle", d.adaptivePresentationStyle?.rawValue)
+            w.closeObject()
         }),
         .optional("navigationDelegate", \.navigationDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.navigationDelegate(k) }, reply: { d in d.map { _ in .object([]) } }),
+                  read: { r, k throws(Problem) in try r.navigationDelegate(k) }, reply: { w, k, c in
+            guard c.navigationDelegate != nil else { return }
+            w.key(k)
+            w.openObject()
+            w.closeObject()
+        }),
         .optional("tabBarDelegate", \.tabBarDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.tabBarDelegate(k) }, reply: { d in d.map { .object([("shouldSelect", .from($0.shouldSelect))]) } }),
+                  read: { r, k throws(Problem) in try r.tabBarDelegate(k) }, reply: { w, k, c in
+            guard let d = c.tabBarDelegate else { return }
+            w.key(k)
+            w.openObject()
+            w.member("shouldSelect", d.shouldSelect)
+            w.closeObject()
+        }),
         .optional("preferredContentSize", \.preferredContentSize, .delegates,
-                  read: { r, k throws(Problem) in try r.size(k) }, reply: { s in s.map { .array($0.map { .number($0) }) } }),
+                  read: { r, k throws(Problem) in try r.size(k) }, reply: { w, k, c in
+            guard let size = c.preferredContentSize else { return }
+            w.key(k)
+            w.openArray()
+            for n in size { w.number(n) }
+            w.closeArray()
+        }),
         .value("unwindActions", \.unwindActions, .segues,
-               read: { r, k throws(Problem) in try r.strings(k) }, reply: { $0.isEmpty ? nil : .from($0) }),
+               read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, c in if !c.unwindActions.isEmpty { w.member(k, c.unwindActions) } }),
         // Lifecycle code (issue 12 item 8): nested operations, read with the one operation table.
         // The reply lists each method's remaining calls by operation name and receiver.
         ConfigurationField(name: "on", section: .segues, read: { r, patch, clears, decoder throws(Problem) in
@@ -49,13 +82,29 @@ enum ConfigurationFields {
             } else if clears && r.has("on") {
                 patch.set(\.on, CallbackCode())
             }
-        }, reply: { c in
-            c.on.isEmpty ? nil : .object(CallbackCode.Method.allCases.compactMap { m in
-                c.on.calls[m].map { calls in (m.rawValue, .array(calls.map(Encode.call))) }
-            })
+        }, write: { c, w in
+            guard !c.on.isEmpty else { return }
+            w.key("on")
+            w.openObject()
+            for m in CallbackCode.Method.allCases {
+                guard let calls = c.on.calls[m] else { continue }
+                w.key(m.rawValue)
+                w.openArray()
+                for call in calls { Encode.call(call, into: &w) }
+                w.closeArray()
+            }
+            w.closeObject()
         }),
-        .value("shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) }, reply: { m in
-            m.isEmpty ? nil : .object(m.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })
+        .value("shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) }, reply: { w, k, c in
+            let m = c.shouldPerformSegue
+            guard !m.isEmpty else { return }
+            w.key(k)
+            w.openObject()
+            for (identifier, answer) in m.sorted(by: { $0.key < $1.key }) {
+                w.key(identifier)
+                w.bool(answer)
+            }
+            w.closeObject()
         }),
     ]
 
@@ -64,51 +113,66 @@ enum ConfigurationFields {
 
     /// Reads every property `r` gives into a patch. `clears`: a PATCH, where null clears an
     /// optional property; in a spec null gives nothing (UIKit's default, or the scene's value).
+    /// A property the body does not name sets nothing whichever row reads it, so only the rows of
+    /// the members given run (a PATCH of a title reads one, not sixteen).
     static func read(_ r: BodyReader, into patch: inout ControllerPatch, clears: Bool, decoder: Decoder) throws(Problem) {
-        for f in all { try f.read(r, &patch, clears, decoder) }
+        for f in all where r.has(f.name) { try f.read(r, &patch, clears, decoder) }
     }
 
-    /// The reply members of one section, in table order; absent values are left out.
-    static func reply(_ c: ControllerConfiguration, _ section: ConfigurationField.Section) -> [(String, JSON)] {
-        bySection[section, default: []].compactMap { f in f.reply(c).map { (f.name, $0) } }
+    /// Writes the reply members of one section into an open object, in table order; absent
+    /// values are left out.
+    static func write(_ c: ControllerConfiguration, _ section: ConfigurationField.Section, into w: inout JSONWriter) {
+        for f in bySection[section.rawValue] { f.write(c, &w) }
     }
 
-    /// ``all`` split by section once, in table order (every controller reply asks for each section).
-    static let bySection: [ConfigurationField.Section: [ConfigurationField]] = Dictionary(grouping: all, by: \.section)
+    /// ``all`` split by section once, in table order, indexed by the section's raw value (every
+    /// controller reply asks for each section).
+    static let bySection: [[ConfigurationField]] = ConfigurationField.Section.allCases.map { section in
+        all.filter { $0.section == section }
+    }
 }
 
 /// One row of ``ConfigurationFields``.
 struct ConfigurationField: Sendable {
     /// Where the Controller reply (API.md) lists the property.
-    enum Section: Sendable, Hashable { case identity, styles, flags, delegates, segues }
+    enum Section: Int, Sendable, Hashable, CaseIterable { case identity, styles, flags, delegates, segues }
 
     let name: String
     let section: Section
     /// Reads the property from the body; the request's decoder reads nested operations (`on`).
     let read: @Sendable (BodyReader, inout ControllerPatch, _ clears: Bool, Decoder) throws(Problem) -> Void
-    /// The reply member's value; nil leaves the member out.
-    let reply: @Sendable (ControllerConfiguration) -> JSON?
+    /// Writes the reply member, name and value, into an open object, or nothing to leave it out.
+    let write: @Sendable (ControllerConfiguration, inout JSONWriter) -> Void
+
+    /// Writes a property's reply member under the given name (the field's, encoded once), or
+    /// nothing. It reads the property itself (`c.title`), not through the row's key path: a key
+    /// path applied at run time (`swift_getAtKeyPath`) cost about 600 instructions a property,
+    /// most of a controller's encoding (issue 11); ConfigurationFieldsTests checks that each
+    /// reply shows the property its key path sets.
+    typealias Reply = @Sendable (inout JSONWriter, JSONWriter.Key, ControllerConfiguration) -> Void
 
     /// A property with a non-optional value: absent or null sets nothing.
     static func value<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, _ section: Section,
                          read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
-                         reply: @escaping @Sendable (T) -> JSON?) -> ConfigurationField {
-        ConfigurationField(name: name, section: section, read: { r, patch, _, _ throws(Problem) in
+                         reply: @escaping Reply) -> ConfigurationField {
+        let key = JSONWriter.Key(name)
+        return ConfigurationField(name: name, section: section, read: { r, patch, _, _ throws(Problem) in
             if let v = try read(r, name) { patch.set(keyPath, v) }
-        }, reply: { reply($0[keyPath: keyPath]) })
+        }, write: { c, w in reply(&w, key, c) })
     }
 
     /// An optional property: in a PATCH, null clears it.
     static func optional<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable, _ section: Section,
                             read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
-                            reply: @escaping @Sendable (T?) -> JSON?) -> ConfigurationField {
-        ConfigurationField(name: name, section: section, read: { r, patch, clears, _ throws(Problem) in
+                            reply: @escaping Reply) -> ConfigurationField {
+        let key = JSONWriter.Key(name)
+        return ConfigurationField(name: name, section: section, read: { r, patch, clears, _ throws(Problem) in
             if clears && r.has(name) {
                 patch.set(keyPath, try read(r, name))
             } else if let v = try read(r, name) {
                 patch.set(keyPath, v)
             }
-        }, reply: { reply($0[keyPath: keyPath]) })
+        }, write: { c, w in reply(&w, key, c) })
     }
 }
 

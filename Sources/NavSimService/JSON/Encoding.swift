@@ -1,154 +1,235 @@
 import NavigationCore
 
-/// The reply shapes of API.md, built from core values.
+/// The reply shapes of API.md, written from core values straight to bytes (``JSONWriter``):
+/// each shape's members are listed once, here, in reply order.
 enum Encode {
-    static func controller(_ c: Controller, in s: SessionState) -> JSON {
-        var m: [(String, JSON)] = [
-            ("id", .string(c.id)), ("kind", .string(c.kind.rawValue)), ("class", .string(c.className)),
-        ]
-        m += ConfigurationFields.reply(c.configuration, .identity)
-        m += [
-            ("parent", .from(c.parent)), ("children", .from(c.children)),
-            ("presentingViewController", .from(s.presentingViewController(c.id))),
-            ("presentedViewController", .from(s.presentedViewController(c.id))),
-            ("navigationController", .from(s.nearestAncestor(c.id, kind: .navigationController))),
-            ("tabBarController", .from(s.nearestAncestor(c.id, kind: .tabBarController))),
-            ("splitViewController", .from(s.nearestAncestor(c.id, kind: .splitViewController))),
-        ]
-        m += ConfigurationFields.reply(c.configuration, .styles)
+    /// A Controller object (API.md), written as one value.
+    static func controller(_ c: Controller, in s: SessionState, into w: inout JSONWriter) {
+        w.openObject()
+        w.member("id", c.id)
+        w.member("kind", c.kind.rawValue)
+        w.member("class", c.className)
+        ConfigurationFields.write(c.configuration, .identity, into: &w)
+        w.member("parent", c.parent)
+        w.member("children", c.children)
+        w.member("presentingViewController", s.presentingViewController(c.id))
+        w.member("presentedViewController", s.presentedViewController(c.id))
+        w.member("navigationController", s.nearestAncestor(c.id, kind: .navigationController))
+        w.member("tabBarController", s.nearestAncestor(c.id, kind: .tabBarController))
+        w.member("splitViewController", s.nearestAncestor(c.id, kind: .splitViewController))
+        ConfigurationFields.write(c.configuration, .styles, into: &w)
         // R26: the presentation (UIKit's presentationController) exists only while presented.
         if let p = c.presentation {
-            m.append(("presentation", .object([
-                ("style", .string(p.style.rawValue)), ("transitionStyle", .string(p.transitionStyle.rawValue)),
-                ("contextViewController", .from(p.contextViewController)),
-            ])))
+            w.key("presentation")
+            w.openObject()
+            w.member("style", p.style.rawValue)
+            w.member("transitionStyle", p.transitionStyle.rawValue)
+            w.member("contextViewController", p.contextViewController)
+            w.closeObject()
         }
-        m += ConfigurationFields.reply(c.configuration, .flags)
-        m += [
-            ("isViewLoaded", .bool(c.isViewLoaded)), ("appearance", .string(c.appearance.rawValue)),
-            ("viewInWindow", .bool(s.isViewInWindow(c.id))),
-            ("isBeingPresented", .bool(c.isBeingPresented)), ("isBeingDismissed", .bool(c.isBeingDismissed)),
-            ("isMovingToParent", .bool(c.isMovingToParent)), ("isMovingFromParent", .bool(c.isMovingFromParent)),
-            ("transitionCoordinator", .from(s.transitionCoordinator(c.id))),
-            ("traitCollection", traits(s.traitCollection(c.id))),
-        ]
-        m += ConfigurationFields.reply(c.configuration, .delegates)
+        ConfigurationFields.write(c.configuration, .flags, into: &w)
+        w.member("isViewLoaded", c.isViewLoaded)
+        w.member("appearance", c.appearance.rawValue)
+        w.member("viewInWindow", s.isViewInWindow(c.id))
+        w.member("isBeingPresented", c.isBeingPresented)
+        w.member("isBeingDismissed", c.isBeingDismissed)
+        w.member("isMovingToParent", c.isMovingToParent)
+        w.member("isMovingFromParent", c.isMovingFromParent)
+        w.member("transitionCoordinator", s.transitionCoordinator(c.id))
+        w.key("traitCollection")
+        traits(s.traitCollection(c.id), into: &w)
+        ConfigurationFields.write(c.configuration, .delegates, into: &w)
         switch c.kind {
         case .navigationController:
-            m.append(("viewControllers", .from(c.viewControllers)))
-            m.append(("topViewController", .from(s.topViewController(c.id))))
-            m.append(("visibleViewController", .from(s.navigationVisibleViewController(c.id))))
+            w.member("viewControllers", c.viewControllers)
+            w.member("topViewController", s.topViewController(c.id))
+            w.member("visibleViewController", s.navigationVisibleViewController(c.id))
         case .tabBarController:
-            m.append(("viewControllers", .from(c.viewControllers)))
-            m.append(("selectedIndex", .from(s.selectedIndex(c.id))))
-            m.append(("selectedViewController", .from(c.selectedViewController)))
-            m.append(("moreNavigationController", .from(c.moreNavigationController)))
+            w.member("viewControllers", c.viewControllers)
+            w.member("selectedIndex", s.selectedIndex(c.id))
+            w.member("selectedViewController", c.selectedViewController)
+            w.member("moreNavigationController", c.moreNavigationController)
         case .splitViewController:
             if let split = c.split {
-                m.append(("style", .string(split.style.rawValue)))
-                m.append(("isCollapsed", .bool(split.isCollapsed)))
+                w.member("style", split.style.rawValue)
+                w.member("isCollapsed", split.isCollapsed)
                 // What is on screen: every column when expanded (three for tripleColumn).
                 let expanded = split.style == .tripleColumn ? "twoBesideSecondary" : "oneBesideSecondary"
-                m.append(("displayMode", .string(split.isCollapsed ? "secondaryOnly" : expanded)))
-                m.append(("primary", .from(split.primary)))
-                m.append(("supplementary", .from(split.supplementary)))
-                m.append(("secondary", .from(split.secondary)))
+                w.member("displayMode", split.isCollapsed ? "secondaryOnly" : expanded)
+                w.member("primary", split.primary)
+                w.member("supplementary", split.supplementary)
+                w.member("secondary", split.secondary)
             }
         case .pageViewController:
-            m.append(("viewControllers", .from(c.viewControllers)))
+            w.member("viewControllers", c.viewControllers)
             if let page = c.page {
-                m.append(("transitionStyle", .string(page.transitionStyle.rawValue)))
-                m.append(("spineLocation", .from(page.spineLocation?.rawValue)))
-                m.append(("isDoubleSided", .bool(page.isDoubleSided)))
+                w.member("transitionStyle", page.transitionStyle.rawValue)
+                w.member("spineLocation", page.spineLocation?.rawValue)
+                w.member("isDoubleSided", page.isDoubleSided)
             }
         case .alertController:
-            m.append(("preferredStyle", .string((c.preferredStyle ?? .alert).rawValue)))
+            w.member("preferredStyle", (c.preferredStyle ?? .alert).rawValue)
         default: break
         }
-        m += ConfigurationFields.reply(c.configuration, .segues)
+        ConfigurationFields.write(c.configuration, .segues, into: &w)
         if let sb = c.storyboard {
-            m.append(("storyboard", .object([("name", .string(sb.name)), ("identifier", .from(sb.identifier))])))
+            w.key("storyboard")
+            w.openObject()
+            w.member("name", sb.name)
+            w.member("identifier", sb.identifier)
+            w.closeObject()
         }
-        return .object(m)
+        w.closeObject()
     }
 
-    static func traits(_ t: Traits) -> JSON {
-        .object([("userInterfaceIdiom", .string(t.userInterfaceIdiom.rawValue)),
-                 ("horizontalSizeClass", .string(t.horizontalSizeClass.rawValue)),
-                 ("verticalSizeClass", .string(t.verticalSizeClass.rawValue))])
+    /// A Controller object's bytes.
+    static func controller(_ c: Controller, in s: SessionState) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024)
+        controller(c, in: s, into: &w)
+        return w.bytes
     }
 
-    static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> JSON {
-        .object(sessionHead(id: id, version: version, createdAt: createdAt, state: s)
-            + [("controllers", .object(s.order.compactMap { id in s.controllers[id].map { (id, controller($0, in: s)) } }))])
+    /// A Traits object: `{"userInterfaceIdiom", "horizontalSizeClass", "verticalSizeClass"}`.
+    static func traits(_ t: Traits, into w: inout JSONWriter) {
+        w.openObject()
+        w.member("userInterfaceIdiom", t.userInterfaceIdiom.rawValue)
+        w.member("horizontalSizeClass", t.horizontalSizeClass.rawValue)
+        w.member("verticalSizeClass", t.verticalSizeClass.rawValue)
+        w.closeObject()
     }
 
-    /// The Session members before `controllers`, in reply order.
-    static func sessionHead(id: String, version: Int, createdAt: String, state s: SessionState) -> [(String, JSON)] {
-        [
-            ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
-            ("traits", traits(s.traits)),
-            ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue)),
-                                 ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))]
-                                // Release.swift: shown only when not the default, so replies of
-                                // `manual` sessions keep the bytes earlier releases sent.
-                                + (s.options.release == .manual ? [] : [("release", .string(s.options.release.rawValue))]))),
-            ("window", window(s)),
-        ]
+    /// A whole Session object (API.md): the head, then every controller in creation order.
+    static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024 * (s.controllers.count + 1))
+        w.openObject()
+        sessionMembers(id: id, version: version, createdAt: createdAt, state: s, into: &w)
+        w.closeObject()
+        return w.bytes
     }
 
-    /// The Session's `window` member.
-    static func window(_ s: SessionState) -> JSON {
-        .object([
-            ("rootViewController", .from(s.rootViewController)),
-            ("visibleViewController", .from(s.visibleViewController)),
-            ("viewsInWindow", .from(s.viewsInWindow)),
-        ])
+    /// A new session's 201 body: the Session with the `events` of installing its root and, when
+    /// its lifecycle code did what UIKit only logs (D7…), the `warnings`.
+    static func created(id: String, createdAt: String, state s: SessionState, events: [Event], warnings: [Diagnostic]) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024 * (s.controllers.count + 1))
+        w.openObject()
+        sessionMembers(id: id, version: 0, createdAt: createdAt, state: s, into: &w)
+        w.key("events")
+        self.events(events, into: &w)
+        if !warnings.isEmpty {
+            w.key("warnings")
+            self.warnings(warnings, into: &w)
+        }
+        w.closeObject()
+        return w.bytes
     }
 
-    /// `{…members, "<key>": <raw>}`: an object whose last member is already-encoded JSON, so a
-    /// cached representation is spliced in, not encoded again. Same bytes as encoding the whole.
-    static func object(_ members: [(String, JSON)], lastKey: String, raw: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        // One allocation: the members are small next to `raw` (a whole session, say).
-        out.reserveCapacity(raw.count + 256)
-        JSON.object(members).write(into: &out)
-        out.removeLast()  // "}"
-        if !members.isEmpty { out.append(UInt8(ascii: ",")) }
-        JSON.writeString(lastKey, into: &out)
-        out.append(UInt8(ascii: ":"))
-        out.append(contentsOf: raw)
-        out.append(UInt8(ascii: "}"))
-        return out
+    /// The Session's members, into an open object.
+    static func sessionMembers(id: String, version: Int, createdAt: String, state s: SessionState, into w: inout JSONWriter) {
+        sessionHead(id: id, version: version, createdAt: createdAt, state: s, into: &w)
+        w.key("controllers")
+        w.openObject()
+        for cid in s.order {
+            guard let c = s.controllers[cid] else { continue }
+            w.key(cid)
+            controller(c, in: s, into: &w)
+        }
+        w.closeObject()
     }
 
-    static func event(_ e: Event) -> JSON {
-        var m: [(String, JSON)] = [("controller", .string(e.controller)), ("callback", .string(e.callback.rawValue))]
-        if let a = e.animated { m.append(("animated", .bool(a))) }
-        if e.hasParentArgument { m.append(("parent", .from(e.parent))) }
+    /// The Session members before `controllers`, in reply order, into an open object.
+    /// - Returns: where the digits of `version` lie in `w.bytes`.
+    @discardableResult
+    static func sessionHead(id: String, version: Int, createdAt: String, state s: SessionState,
+                            into w: inout JSONWriter) -> Range<Int> {
+        w.member("id", id)
+        w.key("version")
+        let start = w.bytes.count
+        w.int(version)
+        let digits = start..<w.bytes.count
+        w.member("createdAt", createdAt)
+        w.key("traits")
+        traits(s.traits, into: &w)
+        w.key("options")
+        w.openObject()
+        w.member("iOS", s.options.iOS.rawValue)
+        w.member("transitions", s.options.transitions.rawValue)
+        w.member("navTransitionPolicy", s.options.navTransitionPolicy.rawValue)
+        // Release.swift: shown only when not the default, so replies of `manual` sessions keep
+        // the bytes earlier releases sent.
+        if s.options.release != .manual { w.member("release", s.options.release.rawValue) }
+        w.closeObject()
+        w.key("window")
+        window(s, into: &w)
+        return digits
+    }
+
+    /// The Session's `window` member: `{"rootViewController", "visibleViewController", "viewsInWindow"}`.
+    static func window(_ s: SessionState, into w: inout JSONWriter) {
+        w.openObject()
+        w.member("rootViewController", s.rootViewController)
+        w.member("visibleViewController", s.visibleViewController)
+        w.member("viewsInWindow", s.viewsInWindow)
+        w.closeObject()
+    }
+
+    /// An Event object.
+    static func event(_ e: Event, into w: inout JSONWriter) {
+        w.openObject()
+        w.member("controller", e.controller)
+        w.member("callback", e.callback.rawValue)
+        if let a = e.animated { w.member("animated", a) }
+        if e.hasParentArgument { w.member("parent", e.parent) }
         if let seg = e.segue {
-            m.append(("segue", .object([("identifier", .from(seg.identifier)), ("source", .string(seg.source)),
-                                         ("destination", .from(seg.destination))])))
+            w.key("segue")
+            w.openObject()
+            w.member("identifier", seg.identifier)
+            w.member("source", seg.source)
+            w.member("destination", seg.destination)
+            w.closeObject()
         }
-        if let a = e.action { m.append(("action", .string(a))) }
-        if let st = e.style { m.append(("style", .string(st.rawValue))) }
-        return .object(m)
+        if let a = e.action { w.member("action", a) }
+        if let st = e.style { w.member("style", st.rawValue) }
+        w.closeObject()
     }
 
-    static func transition(_ t: TransitionRecord?) -> JSON {
-        guard let t else { return .null }
-        return .object([
-            ("id", .string(t.id)), ("operation", .string(t.operation.rawValue)),
-            ("fromViewController", .from(t.fromViewController)), ("toViewController", .from(t.toViewController)),
-            ("presentationStyle", .from(t.presentationStyle?.rawValue)), ("transitionStyle", .from(t.transitionStyle?.rawValue)),
-            ("animated", .bool(t.animated)), ("duration", .number(t.duration)), ("animator", .from(t.animator)),
-            ("containerView", .from(t.containerView)), ("state", .string(t.state.rawValue)),
-        ])
+    /// An array of Event objects.
+    static func events(_ events: [Event], into w: inout JSONWriter) {
+        w.openArray()
+        for e in events { event(e, into: &w) }
+        w.closeArray()
+    }
+
+    /// A Transition object, or `null`.
+    static func transition(_ t: TransitionRecord?, into w: inout JSONWriter) {
+        guard let t else { return w.null() }
+        w.openObject()
+        w.member("id", t.id)
+        w.member("operation", t.operation.rawValue)
+        w.member("fromViewController", t.fromViewController)
+        w.member("toViewController", t.toViewController)
+        w.member("presentationStyle", t.presentationStyle?.rawValue)
+        w.member("transitionStyle", t.transitionStyle?.rawValue)
+        w.member("animated", t.animated)
+        w.key("duration")
+        w.number(t.duration)
+        w.member("animator", t.animator)
+        w.member("containerView", t.containerView)
+        w.member("state", t.state.rawValue)
+        w.closeObject()
+    }
+
+    /// An array of Transition objects.
+    static func transitions(_ records: [TransitionRecord]) -> [UInt8] {
+        var w = JSONWriter()
+        w.openArray()
+        for t in records { transition(t, into: &w) }
+        w.closeArray()
+        return w.bytes
     }
 
     /// A warning UIKit only logs while the call goes on (D21): a problem object without `status`,
     /// since the reply itself is a success (RFC 9457 §3.1.3: status is the response's).
-    static func warning(_ d: Diagnostic) -> JSON {
+    static func warning(_ d: Diagnostic, into w: inout JSONWriter) {
         var p = Problem(d)
         p.title = "UIKit logs a warning"
         // A warning without a code is navsim's own (R76's pushed tab bar controller): UIKit logs
@@ -157,18 +238,74 @@ enum Encode {
             p.title = "navsim warns"
             p.uikit = nil
         }
-        guard case .object(let members) = p.json else { return p.json }
-        return .object(members.filter { $0.0 != "status" })
+        // Rare (a warning is a client's mistake): the problem's own tree, less its status.
+        guard case .object(let members) = p.json else { return w.value(p.json) }
+        w.value(.object(members.filter { $0.0 != "status" }))
     }
 
-    /// ActionResult without the session: what history entries and turn results carry.
-    static func resultMembers(_ r: ActionResult) -> [(String, JSON)] {
-        var m: [(String, JSON)] = [
-            ("transition", transition(r.transition)), ("events", .array(r.events.map(event))),
-        ]
-        if r.returnsValue || r.returned != nil { m.append(("returned", r.returned.map { .from($0) } ?? .null)) }
-        if !r.warnings.isEmpty { m.append(("warnings", .array(r.warnings.map(warning)))) }
-        return m
+    /// An array of warnings.
+    static func warnings(_ warnings: [Diagnostic], into w: inout JSONWriter) {
+        w.openArray()
+        for d in warnings { warning(d, into: &w) }
+        w.closeArray()
+    }
+
+    /// ActionResult without the session, as members of an open object: what history entries
+    /// and turn results carry.
+    static func resultMembers(_ r: ActionResult, into w: inout JSONWriter) {
+        w.key("transition")
+        transition(r.transition, into: &w)
+        w.key("events")
+        events(r.events, into: &w)
+        if r.returnsValue || r.returned != nil { w.member("returned", r.returned) }
+        if !r.warnings.isEmpty {
+            w.key("warnings")
+            warnings(r.warnings, into: &w)
+        }
+    }
+
+    /// What a request's operations report (API.md History `result`): of one operation, its
+    /// ActionResult members (or the problem it was refused with) as an object; of a turn
+    /// (`turn`), an array of those, one per operation.
+    static func results(_ outcomes: [OperationOutcome], turn: Bool) -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        if turn { w.openArray() }
+        for outcome in turn ? outcomes[...] : outcomes.prefix(1) {
+            switch outcome {
+            case .applied(let r):
+                w.openObject()
+                resultMembers(r, into: &w)
+                w.closeObject()
+            case .refused(let d): w.value(Problem(d).json)
+            case .invalid(let e): w.value(Problem.fromCore(e).json)
+            }
+        }
+        if turn { w.closeArray() } else if outcomes.isEmpty { w.null() }
+        return w.bytes
+    }
+
+    /// A mutation's 200 body: `{"version", <the result's members> or "results", "released"?,
+    /// "session"}`, the session being bytes already encoded (the whole one, or a minimal one).
+    /// `results` is ``results(_:turn:)``'s text of the request: a turn's array, or one
+    /// operation's object whose members are spliced in.
+    static func mutationReply(version: Int, turn: Bool, results: [UInt8], released: [String], session: [UInt8]) -> [UInt8] {
+        var w = JSONWriter(capacity: session.count + results.count + 64)
+        w.openObject()
+        w.key("version")
+        w.int(version)
+        if turn {
+            w.key("results")
+            w.raw(results)
+        } else {
+            w.rawMembers(ofObject: results)
+        }
+        // What the turn dropped (NavigationCore/Release.swift); in a minimal reply these ids are
+        // also among `removed`.
+        if !released.isEmpty { w.member("released", released) }
+        w.key("session")
+        w.raw(session)
+        w.closeObject()
+        return w.bytes
     }
 }
 
@@ -209,55 +346,51 @@ struct EncodedSession: Sendable {
                      previous: EncodedSession?, previousState: SessionState? = nil,
                      changedControllers: [String]? = nil) -> (EncodedSession, changed: [String]) {
         // Room for the whole at once: a new version is about the size of the previous one.
-        var out: [UInt8] = []
-        out.reserveCapacity((previous?.body.count ?? 0) + 512)
-        let head = Head.write(id: id, version: version, createdAt: createdAt, state: state, into: &out,
+        var w = JSONWriter(capacity: (previous?.body.count ?? 0) + 512)
+        let head = Head.write(id: id, version: version, createdAt: createdAt, state: state, into: &w,
                               reusing: previous, previousState: previousState, changed: changedControllers)
-        out.append(contentsOf: #","controllers":{"#.utf8)
+        w.key("controllers")
+        w.openObject()
         var pieces: [String: Range<Int>] = [:]
         pieces.reserveCapacity(state.controllers.count)
         var changed: [String] = []
         var reuse = ReuseCheck(old: previous != nil ? previousState : nil, new: state,
                                changed: changedControllers.map(Set.init))
-        var first = true
         var reused = 0
         for cid in state.order {
             guard let index = state.controllers.index(forKey: cid) else { continue }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
             // Known unaffected (``ReuseCheck/affected``): its bytes are copied without reading
             // the controller, so a retitle, or a push on a deep stack, costs a copy per
             // untouched piece (issue 11).
             if let previous, let affected = reuse.affected, !affected.contains(cid), let old = previous.pieces[cid] {
-                JSON.writeString(cid, into: &out)
-                out.append(UInt8(ascii: ":"))
-                let start = out.count
-                out.append(contentsOf: previous.body[old])
-                pieces[cid] = start..<out.count
+                w.key(cid)
+                let start = w.bytes.count
+                w.raw(previous.body[old])
+                pieces[cid] = start..<w.bytes.count
                 reused += 1
                 continue
             }
             let c = state.controllers[index].value
-            JSON.writeString(c.id, into: &out)
-            out.append(UInt8(ascii: ":"))
-            let start = out.count
+            w.key(c.id)
+            let start = w.bytes.count
             if let previous, let old = previous.pieces[c.id], reuse.unchanged(c) {
-                out.append(contentsOf: previous.body[old])
+                w.raw(previous.body[old])
                 reused += 1
             } else {
-                Encode.controller(c, in: state).write(into: &out)
-                if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(out[start...]) {
+                Encode.controller(c, in: state, into: &w)
+                if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(w.bytes[start...]) {
                     // Unchanged: not reported to a minimal reply.
                 } else {
                     changed.append(c.id)
                 }
             }
-            pieces[c.id] = start..<out.count
+            pieces[c.id] = start..<w.bytes.count
         }
-        out.append(contentsOf: "}}".utf8)
-        assert(previous == nil || out == Encode.session(id: id, version: version, createdAt: createdAt, state: state).bytes,
+        w.closeObject()
+        w.closeObject()
+        assert(previous == nil || w.bytes == Encode.session(id: id, version: version, createdAt: createdAt, state: state),
                "a reused controller piece or head differs from its full encoding")
-        return (EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\"", reusedPieces: reused,
+        return (EncodedSession(version: version, body: w.bytes, pieces: pieces, etag: "\"\(version)\"", reusedPieces: reused,
                                head: head), changed)
     }
 
@@ -273,31 +406,23 @@ struct EncodedSession: Sendable {
         /// Whether `reused` came from the previous version's bytes (tests).
         var reused = false
 
-        /// Writes `{"id":…,"version":…,…,"window":{…}` of `state` into `out` (empty): copied from
+        /// Writes `{"id":…,"version":…,…,"window":{…}` of `state` into `w` (empty): copied from
         /// `previous` but for the version number when the traits, options and window cannot
         /// differ from `previousState`'s, encoded otherwise. Same bytes either way.
-        static func write(id: String, version: Int, createdAt: String, state: SessionState, into out: inout [UInt8],
+        static func write(id: String, version: Int, createdAt: String, state: SessionState, into w: inout JSONWriter,
                           reusing previous: EncodedSession?, previousState: SessionState?, changed: [String]?) -> Head {
             if let previous, let old = previous.head, let previousState, let changed, old.id == id,
                old.createdAt == createdAt, sameHead(previousState, state, changed: changed) {
-                out.append(contentsOf: previous.body[..<old.version.lowerBound])
-                let start = out.count
-                JSON.number(Double(version)).write(into: &out)
-                let digits = start..<out.count
-                out.append(contentsOf: previous.body[old.version.upperBound..<old.end])
-                return Head(id: id, createdAt: createdAt, version: digits, end: out.count, reused: true)
+                w.splice(previous.body[..<old.version.lowerBound], endsWithValue: false)
+                let start = w.bytes.count
+                w.int(version)
+                let digits = start..<w.bytes.count
+                w.splice(previous.body[old.version.upperBound..<old.end], endsWithValue: true)
+                return Head(id: id, createdAt: createdAt, version: digits, end: w.bytes.count, reused: true)
             }
-            out.append(UInt8(ascii: "{"))
-            var digits = 0..<0
-            for (i, (key, value)) in Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state).enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                let start = out.count
-                value.write(into: &out)
-                if key == "version" { digits = start..<out.count }
-            }
-            return Head(id: id, createdAt: createdAt, version: digits, end: out.count)
+            w.openObject()
+            let digits = Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state, into: &w)
+            return Head(id: id, createdAt: createdAt, version: digits, end: w.bytes.count)
         }
 
         /// Whether the head members (traits, options, window) of `new` equal `old`'s, given the
@@ -430,25 +555,27 @@ struct EncodedSession: Sendable {
     /// The controller `id`'s object, or nil when the session has none of that id.
     func piece(_ id: String) -> ArraySlice<UInt8>? { pieces[id].map { body[$0] } }
 
-    /// The Session of a `Prefer: return=minimal` reply: `id`, `version`, `window`, the
-    /// `controllers` in `changed` (from this encoding's bytes) and `removed`, the ids of the
-    /// controllers that left the session.
-    func minimal(id: String, window: JSON, changed: [String], removed: [String]) -> [UInt8] {
-        var out = JSON.object([("id", .string(id)), ("version", .number(Double(version))), ("window", window)]).bytes
-        out.removeLast()  // "}"
-        out.append(contentsOf: #","controllers":{"#.utf8)
-        var first = true
+    /// The Session of a `Prefer: return=minimal` reply: `id`, `version`, the `window` of
+    /// `state` (the state this encoding shows), the `controllers` in `changed` (from this
+    /// encoding's bytes) and `removed`, the ids of the controllers that left the session.
+    func minimal(id: String, state: SessionState, changed: [String], removed: [String]) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + changed.reduce(0) { $0 + (pieces[$1]?.count ?? 0) + $1.utf8.count + 4 })
+        w.openObject()
+        w.member("id", id)
+        w.key("version")
+        w.int(version)
+        w.key("window")
+        Encode.window(state, into: &w)
+        w.key("controllers")
+        w.openObject()
         for cid in changed {
             guard let piece = piece(cid) else { continue }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            JSON.writeString(cid, into: &out)
-            out.append(UInt8(ascii: ":"))
-            out.append(contentsOf: piece)
+            w.key(cid)
+            w.raw(piece)
         }
-        out.append(contentsOf: #"},"removed":"#.utf8)
-        JSON.array(removed.map(JSON.string)).write(into: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        w.closeObject()
+        w.member("removed", removed)
+        w.closeObject()
+        return w.bytes
     }
 }

@@ -42,46 +42,13 @@ public enum JSON: Sendable, Equatable {
 // MARK: - Serialising
 
 extension JSON {
-    /// Compact UTF-8 bytes.
+    /// Compact UTF-8 bytes (``JSONWriter``'s spelling).
     public var bytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        write(into: &out)
-        return out
+        var w = JSONWriter()
+        w.value(self)
+        return w.bytes
     }
     public var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    func write(into out: inout [UInt8]) {
-        switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n):
-            if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
-                out.append(contentsOf: String(Int64(n)).utf8)
-            } else if n.isFinite {
-                out.append(contentsOf: "\(n)".utf8)
-            } else {
-                out.append(contentsOf: "null".utf8)
-            }
-        case .string(let s): JSON.writeString(s, into: &out)
-        case .array(let items):
-            out.append(UInt8(ascii: "["))
-            for (i, item) in items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                item.write(into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                value.write(into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
-    }
 
     /// Appends `s` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control
     /// characters escaped, everything else as its UTF-8 bytes. Text with nothing to escape (the

@@ -81,8 +81,10 @@ extension EncodedSession {
         guard state.traits == base.state.traits, state.transitions == base.state.transitions else {
             return make(id: id, version: version, createdAt: createdAt, state: state, previous: nil).0
         }
-        var out = JSON.object(Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state)).bytes
-        out.removeLast()  // "}"
+        var head = JSONWriter(capacity: base.encoded.body.count + 512)
+        head.openObject()
+        Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state, into: &head)
+        var out = head.bytes
         out.append(contentsOf: #","controllers":{"#.utf8)
         var pieces: [String: Range<Int>] = [:]
         pieces.reserveCapacity(state.controllers.count)
@@ -108,7 +110,7 @@ extension EncodedSession {
             if let old = base.encoded.pieces[cid], !chainTouched(cid) {
                 out.append(contentsOf: base.encoded.body[old])
             } else {
-                Encode.controller(c, in: state).write(into: &out)
+                out.append(contentsOf: Encode.controller(c, in: state))
             }
             pieces[cid] = start..<out.count
         }

@@ -1,0 +1,213 @@
+/// Compact JSON text (RFC 8259) appended straight to bytes, member by member, with no ``JSON``
+/// tree in between: what replies, cached controller pieces and ``JSON/bytes`` are written with
+/// (issue 11: a tree of enums, arrays and tuples per reply was most of a reply's encoding time).
+///
+/// The caller opens and closes objects and arrays and names each member; the writer places the
+/// commas. Strings are escaped by ``JSON/writeString(_:into:)``, numbers spelt by ``number(_:)``:
+/// one spelling for every encoder.
+struct JSONWriter {
+    /// The text so far.
+    var bytes: [UInt8]
+    /// A value was just written: the next member or element needs a comma first.
+    private var comma = false
+
+    init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// A member name written once as its JSON text and a colon (`"title":`), for names that are
+    /// not literals (the ``ConfigurationFields`` table's).
+    struct Key: Sendable {
+        let text: [UInt8]
+        init(_ name: String) {
+            var text: [UInt8] = []
+            JSON.writeString(name, into: &text)
+            text.append(UInt8(ascii: ":"))
+            self.text = text
+        }
+    }
+
+    @inline(__always) private mutating func separate() {
+        if comma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    // MARK: Containers
+
+    mutating func openObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        comma = false
+    }
+
+    mutating func closeObject() {
+        bytes.append(UInt8(ascii: "}"))
+        comma = true
+    }
+
+    mutating func openArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        comma = false
+    }
+
+    mutating func closeArray() {
+        bytes.append(UInt8(ascii: "]"))
+        comma = true
+    }
+
+    // MARK: Member names
+
+    /// A member name that is a literal: plain ASCII with nothing to escape (checked in debug builds).
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { text in
+            assert(!text.contains { $0 < 0x20 || $0 >= 0x80 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") },
+                   "a literal member name needs escaping")
+            bytes.append(contentsOf: text)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        comma = false
+    }
+
+    /// A member name from data (a controller id, a segue identifier): escaped.
+    mutating func key(_ name: String) {
+        separate()
+        JSON.writeString(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        comma = false
+    }
+
+    /// A member name encoded beforehand.
+    mutating func key(_ name: Key) {
+        separate()
+        bytes.append(contentsOf: name.text)
+        comma = false
+    }
+
+    // MARK: Values
+
+    mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        comma = true
+    }
+
+    mutating func bool(_ b: Bool) {
+        separate()
+        if b { bytes.append(contentsOf: "true".utf8) } else { bytes.append(contentsOf: "false".utf8) }
+        comma = true
+    }
+
+    mutating func string(_ s: String) {
+        separate()
+        JSON.writeString(s, into: &bytes)
+        comma = true
+    }
+
+    /// The string, or `null`.
+    mutating func string(_ s: String?) {
+        if let s { string(s) } else { null() }
+    }
+
+    /// An integer in decimal, without a `String` in between.
+    mutating func int(_ i: Int) {
+        separate()
+        if i < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = i.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
+        comma = true
+    }
+
+    /// The integer, or `null`.
+    mutating func int(_ i: Int?) {
+        if let i { int(i) } else { null() }
+    }
+
+    /// A number: whole numbers below 10¹⁵ in magnitude (exact in a `Double`) without a fraction
+    /// (`3`, not `3.0`), others as Swift spells a `Double` (`0.3`, `1e+20`); not finite (which
+    /// JSON cannot spell): `null`.
+    mutating func number(_ n: Double) {
+        if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
+            int(Int(n))
+        } else if n.isFinite {
+            separate()
+            bytes.append(contentsOf: "\(n)".utf8)
+            comma = true
+        } else {
+            null()
+        }
+    }
+
+    /// An array of strings, or `null`.
+    mutating func strings(_ items: [String]?) {
+        guard let items else { return null() }
+        openArray()
+        for item in items { string(item) }
+        closeArray()
+    }
+
+    /// A value already encoded (a cached piece), copied as it is.
+    mutating func raw<Bytes: Collection<UInt8>>(_ text: Bytes) {
+        separate()
+        bytes.append(contentsOf: text)
+        comma = true
+    }
+
+    /// Text copied as it is, part of a value or of several (a cached head up to a number that
+    /// changes): no comma placed before it. `endsWithValue`: the text ends with a whole value,
+    /// so what follows needs a comma; false when it ends open (after `{` or a member name).
+    mutating func splice<Bytes: Collection<UInt8>>(_ text: Bytes, endsWithValue: Bool) {
+        bytes.append(contentsOf: text)
+        comma = endsWithValue
+    }
+
+    /// The members of an object already encoded (`{…}`), spliced into the open object.
+    mutating func rawMembers(ofObject text: [UInt8]) {
+        precondition(text.first == UInt8(ascii: "{") && text.last == UInt8(ascii: "}"), "not an object's text")
+        guard text.count > 2 else { return }
+        separate()
+        bytes.append(contentsOf: text[1..<(text.count - 1)])
+        comma = true
+    }
+
+    /// A ``JSON`` value (a tree some caller already has, such as a problem's).
+    mutating func value(_ v: JSON) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): number(n)
+        case .string(let s): string(s)
+        case .array(let items):
+            openArray()
+            for item in items { value(item) }
+            closeArray()
+        case .object(let members):
+            openObject()
+            for (name, item) in members {
+                key(name)
+                value(item)
+            }
+            closeObject()
+        }
+    }
+
+    // MARK: Members
+
+    mutating func member(_ name: StaticString, _ s: String) { key(name); string(s) }
+    mutating func member(_ name: StaticString, _ s: String?) { key(name); string(s) }
+    mutating func member(_ name: StaticString, _ b: Bool) { key(name); bool(b) }
+    mutating func member(_ name: StaticString, _ b: Bool?) { key(name); if let b { bool(b) } else { null() } }
+    mutating func member(_ name: StaticString, _ i: Int?) { key(name); int(i) }
+    mutating func member(_ name: StaticString, _ items: [String]?) { key(name); strings(items) }
+    mutating func member(_ name: Key, _ s: String?) { key(name); string(s) }
+    mutating func member(_ name: Key, _ b: Bool) { key(name); bool(b) }
+    mutating func member(_ name: Key, _ items: [String]) { key(name); strings(items) }
+}
