@@ -185,7 +185,9 @@ enum Serve {
                                 ("fileDescriptorLimit", .number(Double(fileLimit)))])
         Signals.waitForTermination()
         Log.event("stopping")
-        server.stop()
+        // Storyboard writes still queued at the end of the drain are refused, not left to
+        // land after a 503 (NavSimService.stopWrites).
+        server.stop(beforeAnswering: service.stopWrites)
         exit(0)
     }
 }
