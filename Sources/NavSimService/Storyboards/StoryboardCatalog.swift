@@ -111,7 +111,7 @@ final class StoryboardCatalog: Sendable {
                     contents.classes[stored.name] = try ClassDeclarations.decode(stored: text, limits: serviceLimits)
                 }
             } catch {
-                FileHandle.standardError.write(Data("navsim: stored storyboard '\(stored.name)' skipped: \(error)\n".utf8))
+                ServerLog.warning("stored storyboard '\(stored.name)' skipped", error)
             }
         }
         contents.generation = previous.generation + 1
