@@ -14,6 +14,10 @@ import Testing
         #expect(created.status == 201, "\(created)")
         #expect(created["window"]?["rootViewController"]?.isNull == true, "\(created)")
         #expect(created["controllers"]?.object?.isEmpty == true, "\(created)")
+        // Options left null take their defaults, as left out.
+        let defaults = h.send("POST", "/v1/sessions", #"{"id": "u", "options": {"iOS": null, "transitions": null, "navTransitionPolicy": null, "release": null}}"#)
+        #expect(defaults.status == 201, "\(defaults)")
+        #expect(defaults["options"] == h.send("POST", "/v1/sessions", #"{"id": "v"}"#)["options"], "\(defaults)")
         // Still not an id: the session has no controllers to name.
         #expect(h.send("POST", "/v1/sessions", #"{"id": "t", "root": "nav"}"#).status == 422)
     }
