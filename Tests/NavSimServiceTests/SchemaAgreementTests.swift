@@ -18,6 +18,10 @@ import Testing
         let defaults = h.send("POST", "/v1/sessions", #"{"id": "u", "options": {"iOS": null, "transitions": null, "navTransitionPolicy": null, "release": null}}"#)
         #expect(defaults.status == 201, "\(defaults)")
         #expect(defaults["options"] == h.send("POST", "/v1/sessions", #"{"id": "v"}"#)["options"], "\(defaults)")
+        // So does every other member of the body: a fresh id, the default traits and options.
+        let nulls = h.send("POST", "/v1/sessions", #"{"id": null, "traits": null, "options": null, "root": null}"#)
+        #expect(nulls.status == 201 && nulls["id"]?.string?.count == 36, "\(nulls)")
+        #expect(nulls["traits"] == defaults["traits"] && nulls["options"] == defaults["options"], "\(nulls)")
         // Still not an id: the session has no controllers to name.
         #expect(h.send("POST", "/v1/sessions", #"{"id": "t", "root": "nav"}"#).status == 422)
     }
@@ -55,5 +59,8 @@ import Testing
         let code = h.send("PUT", "/v1/storyboards/Main/classes", #"{"A": {"on": {"viewDidLoad": [{"operation": ""}]}}}"#)
         #expect(code.status == 422 && code.json["allowed"]?.array?.contains(.string("present")) == true, "\(code)")
         #expect(h.send("PUT", "/v1/storyboards/Main/classes", #"{"A": {"on": {"viewDidLoad": [{"operation": "dismiss"}]}}}"#).status == 200)
+        // A refactor's new name has no `/` (its pattern).
+        let slash = h.send("POST", "/v1/storyboards/Main/refactor", #"{"scenes": ["a"], "into": "a/b"}"#)
+        #expect(slash.status == 422 && slash.slug == "invalid-body", "\(slash)")
     }
 }
