@@ -22,6 +22,12 @@ import Testing
         let nulls = h.send("POST", "/v1/sessions", #"{"id": null, "traits": null, "options": null, "root": null}"#)
         #expect(nulls.status == 201 && nulls["id"]?.string?.count == 36, "\(nulls)")
         #expect(nulls["traits"] == defaults["traits"] && nulls["options"] == defaults["options"], "\(nulls)")
+        // A null size class is left out too: a pad's width is then regular.
+        let pad = h.send("POST", "/v1/sessions", #"{"traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": null, "verticalSizeClass": null}}"#)
+        #expect(pad["traits"] == h.send("POST", "/v1/sessions", #"{"traits": {"userInterfaceIdiom": "pad"}}"#)["traits"], "\(pad)")
+        #expect(pad["traits"]?["horizontalSizeClass"]?.string == "regular", "\(pad)")
+        // A spec's identifier goes with a storyboard (dependentRequired).
+        #expect(h.send("POST", "/v1/sessions", #"{"root": {"identifier": "Detail"}}"#).status == 422)
         // Still not an id: the session has no controllers to name.
         #expect(h.send("POST", "/v1/sessions", #"{"id": "t", "root": "nav"}"#).status == 422)
     }
