@@ -137,8 +137,11 @@ public final class HTTPServer: Sendable {
     /// ``stopReplyTimeout``, it waits until every request still in flight has been answered
     /// and sent: `MHD_stop_daemon` closes the connections it finds without serving them, so a
     /// resumed connection whose 503 is not out yet would see its connection close instead.
+    /// `beforeAnswering` runs after the drain, before those 503s: there the handler's owner
+    /// settles the work pending replies wait for (completes them, or refuses what has not begun),
+    /// so that no request is answered 503 while its work may still land.
     /// Must not be called from inside the handler: stopping joins the handler's thread.
-    public func stop(drainTimeout: Duration = .seconds(5)) {
+    public func stop(drainTimeout: Duration = .seconds(5), beforeAnswering: () -> Void = {}) {
         daemon.withLock { handle in
             guard let current = handle else { return }
             handle = nil
@@ -150,6 +153,7 @@ public final class HTTPServer: Sendable {
             while context.inFlight.load(ordering: .acquiring) > 0, clock.now < deadline {
                 usleep(2_000)
             }
+            beforeAnswering()
             // Replies still pending get a 503 and every suspended connection is resumed:
             // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). From here on a
             // handler's deferred reply is answered 503 at once instead of suspending.

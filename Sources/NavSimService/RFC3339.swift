@@ -19,9 +19,12 @@ public enum RFC3339 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `date`, its milliseconds rounded down.
+    /// `date` to the nearest millisecond, a half rounded up (later), as Foundation's
+    /// `ISO8601DateFormatter` writes it. Not rounded down: a `Date` is a `Double` of seconds
+    /// since 2001, so an instant read from `1969-12-31T23:59:59.999Z` may lie a few hundred
+    /// nanoseconds before .999, and rounding down wrote it as .998.
     public static func string(_ date: Date) -> String {
-        let ms = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let ms = Int((date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down))
         let (s, m) = ms.quotientAndRemainder(dividingBy: 1000)
         var out: [UInt8] = []
         out.reserveCapacity(24)

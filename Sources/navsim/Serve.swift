@@ -154,6 +154,9 @@ enum Serve {
             connectionLimit: number(flags, "max-connections", UInt32.self, min: 1),
             perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self))
 
+        // The service's operator lines (storage failures, skipped storyboards) are JSON lines
+        // of the one log writer, in order with the request lines.
+        ServerLog.install { Log.write($0) }
         let store: any SessionStoring
         do {
             store = try choice.open()
@@ -185,7 +188,9 @@ enum Serve {
                                 ("fileDescriptorLimit", .number(Double(fileLimit)))])
         Signals.waitForTermination()
         Log.event("stopping")
-        server.stop()
+        // Storyboard writes still queued at the end of the drain are refused, not left to
+        // land after a 503 (NavSimService.stopWrites).
+        server.stop(beforeAnswering: service.stopWrites)
         exit(0)
     }
 }

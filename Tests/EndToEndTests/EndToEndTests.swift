@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import TestSupport
 
+import SQLite
 @testable import NavSimService
 
 // The real `navsim` binary on an ephemeral port of 127.0.0.1, spoken to over a raw socket.
@@ -630,5 +631,53 @@ extension EndToEndTests {
                                   headers: [("Content-Type", "application/xml")])
         #expect(upload.status == 401)
         #expect(!server.log.contains("token-"), "a token reached the log")
+    }
+}
+
+/// The operator's lines from the service; in the serialized suite, as every run of the binary.
+extension EndToEndTests {
+    /// A database error is a JSON line of the one log writer, as the request lines are, with
+    /// `level`, `message`, the full `error` and SQLite's `code`: here `SQLITE_BUSY` (5), the
+    /// write lock held by another connection for longer than the 5 s busy timeout. A stored
+    /// storyboard that no longer parses is skipped at start with a `warning` line. Every line of
+    /// the log is one JSON object.
+    @Test func databaseErrorsAreJSONLogLines() throws {
+        let scratch = try Scratch()
+        let database = scratch.file("navsim.sqlite")
+        let xml = StoryboardXML.document(initial: "a", scenes: [
+            #"<scene sceneID="s"><objects><viewController id="a" sceneMemberID="viewController"/></objects></scene>"#,
+        ])
+        do {
+            let server = try Server(databasePath: database, logPath: scratch.file("first.log"))
+            defer { _ = server.stop(with: SIGTERM) }
+            #expect(try exchange(port: server.port, "PUT", "/v1/storyboards/Main", body: Array(xml.utf8),
+                                 headers: [("Content-Type", "application/xml")]).status == 201)
+            let lock = try SQLite.Connection(path: database)
+            try lock.execute("BEGIN IMMEDIATE")
+            let refused = try exchange(port: server.port, "PUT", "/v1/storyboards/Other", body: Array(xml.utf8),
+                                       headers: [("Content-Type", "application/xml")])
+            try lock.execute("ROLLBACK")
+            #expect(refused.status == 500 && refused["type"]?.string == "/v1/problems/storage-failure", "\(refused)")
+            #expect(server.waitForLogLine { $0["level"] as? String == "error" }, "\(server.log)")
+            let line = try #require(server.logLines.first { $0["level"] as? String == "error" })
+            #expect(line["message"] as? String == "The storyboard could not be stored", "\(line)")
+            #expect(line["code"] as? Int == 5, "SQLITE_BUSY: \(line)")
+            #expect((line["error"] as? String)?.contains("SQLite error 5") == true, "\(line)")
+            #expect((line["time"] as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) } != nil,
+                    "\(line)")
+            // Then the one in its place: a stored document that no longer parses.
+            let edit = try SQLite.Connection(path: database)
+            try edit.run("UPDATE storyboards SET xml = ? WHERE name = 'Main'", [.blob(Array("<document".utf8))])
+        }
+        let again = try Server(databasePath: database, logPath: scratch.file("second.log"))
+        #expect(again.stop(with: SIGTERM))
+        let warning = try #require(again.logLines.first { $0["level"] as? String == "warning" }, "\(again.log)")
+        #expect(warning["message"] as? String == "stored storyboard 'Main' skipped", "\(warning)")
+        for log in [scratch.file("first.log"), scratch.file("second.log")] {
+            let text = try String(contentsOfFile: log, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "not a JSON line: \(line)")
+            }
+        }
     }
 }

@@ -125,6 +125,43 @@ extension HTTPServerTests {
         #expect(server.liveRequestStates == 0)
     }
 
+    /// `stop(beforeAnswering:)` runs its closure after the drain and before the 503s: a reply it
+    /// completes there goes out as completed (its work landed, so no 503 for it); the one it
+    /// leaves pending is answered 503.
+    @Test func stoppingLetsTheOwnerSettlePendingRepliesBeforeThe503s() throws {
+        let pending = Pending()
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2)) { request in
+            let d = DeferredResponse()
+            if request.path == "/lands" { pending.add(d) }
+            return HTTPResponse(deferred: d)
+        }
+        let replies = Mutex<[String: Int]>([:])
+        let done = DispatchSemaphore(value: 0)
+        let port = server.port
+        for path in ["/lands", "/never"] {
+            Thread {
+                let status = (try? RawClient(port: port).request("POST", path, body: Array("x".utf8)).status) ?? -1
+                replies.withLock { $0[path] = status }
+                done.signal()
+            }.start()
+        }
+        var waited = 0
+        while server.suspendedConnections < 2, waited < 30_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(server.suspendedConnections == 2)
+        let settledWhileSuspended = Mutex<Int>(-1)
+        server.stop(drainTimeout: .milliseconds(50)) {
+            settledWhileSuspended.withLock { $0 = server.suspendedConnections }
+            pending.completeAll { _ in HTTPResponse(status: 201) }
+        }
+        for _ in 0..<2 { done.wait() }
+        #expect(settledWhileSuspended.withLock { $0 } == 2, "the closure runs before any pending reply is answered")
+        #expect(replies.withLock { $0 } == ["/lands": 201, "/never": 503])
+        #expect(server.suspendedConnections == 0)
+    }
+
     /// More suspensions than lock shards (``SuspendedShard/count``), completed in reverse order:
     /// each connection is resumed with its own reply and stays open.
     @Test func manySuspendedConnectionsEachGetTheirOwnReply() throws {

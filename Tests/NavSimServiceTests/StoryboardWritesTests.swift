@@ -108,4 +108,44 @@ import TestSupport
         #expect((try? JSON.parse(clash.body))?["type"]?.string == "/v1/problems/storyboard-exists")
         #expect(store.storyboardWrites.load(ordering: .relaxed) == 2, "only the two uploads wrote")
     }
+
+    /// A stop (``NavSimService/stopWrites()``) while one storyboard write is being stored and
+    /// another is queued behind it: the first lands and is answered with its outcome, after
+    /// `stopWrites` has waited for it; the queued one, and one sent after the stop, answer 503
+    /// `server-stopping` and store nothing. No client hears "failed" for a write that lands.
+    @Test func aStopAnswersTheWriteUnderWayAndRefusesTheQueuedOnesUnstored() throws {
+        let store = try ScriptedStore(onFreshFile: false)
+        store.storyboardsGated.store(true, ordering: .relaxed)
+        let service = try NavSimService(store: store, openAPI: [], pictures: Pictures())
+
+        let first = try #require(service.serve(request("PUT", "/v1/storyboards/Main", Self.xml, type: "application/xml")).deferred)
+        store.storyboardWriteStarted.wait()
+        // A queued write that did run would not wait at the gate: the counts below would show it.
+        store.storyboardsGated.store(false, ordering: .relaxed)
+        let queued = try #require(service.serve(request("PUT", "/v1/storyboards/Flow", Self.xml, type: "application/xml")).deferred)
+
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            service.stopWrites()
+            stopped.signal()
+        }
+        // stopWrites waits for the write under way; its reply is not given up meanwhile.
+        #expect(stopped.wait(timeout: .now() + .milliseconds(300)) == .timedOut, "stopWrites returned while a write was being stored")
+        #expect(!first.isComplete)
+        store.storyboardGate.signal()
+        stopped.wait()
+        // Both outcomes are known when stopWrites returns, before a server would answer 503.
+        #expect(first.isComplete && queued.isComplete)
+        #expect(first.wait().status == 201)
+        let refused = queued.wait()
+        #expect(refused.status == 503)
+        #expect((try? JSON.parse(refused.body))?["type"]?.string == "/v1/problems/server-stopping")
+
+        let later = service.handle(request("DELETE", "/v1/storyboards/Main"))
+        #expect(later.status == 503, "a write sent after the stop is refused too")
+        #expect(store.storyboardWrites.load(ordering: .relaxed) == 1, "only the write under way reached the store")
+        #expect(try store.inner.loadStoryboards().map(\.name) == ["Main"])
+        #expect(status(service, "GET", "/v1/storyboards/Main") == 200, "reads still answer")
+    }
 }
+

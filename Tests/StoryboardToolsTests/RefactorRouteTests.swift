@@ -49,6 +49,8 @@ import TestSupport
         #expect(h.send("PUT", "/v1/storyboards/Other", Array(xml.utf8), type: "application/xml").status == 201)
         #expect(post(["a"], into: "Other").status == 409)
         #expect(post(["a"], into: "Flow", on: "Nope").status == 404)
+        // An unknown storyboard is 404 whatever the body names, its own name included.
+        #expect(post(["a"], into: "Nope", on: "Nope").json["type"]?.string == "/v1/problems/unknown-storyboard")
         #expect(h.json("POST", "/v1/storyboards/Main/refactor", .object([("scenes", .array([]))])).status == 422)
         #expect(h.send("POST", "/v1/storyboards/Main/refactor", Array("{}".utf8), type: "text/plain").status == 415)
         #expect(h.send("GET", "/v1/storyboards/Main/refactor").status == 405)

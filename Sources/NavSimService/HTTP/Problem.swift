@@ -1,6 +1,8 @@
 import Foundation
 import NavigationCore
+import PostgreSQL
 import SQLite
+import Synchronization
 
 /// An RFC 9457 problem: every error navsim answers (API.md "General rules").
 public struct Problem: Error, Sendable {
@@ -174,11 +176,57 @@ public struct Problem: Error, Sendable {
     }
 }
 
-/// Lines for the operator on standard error: internal failures whose text must not reach
-/// clients (SQL, paths), one line each.
-enum ServerLog {
+/// Lines for the operator: internal failures whose text must not reach clients (SQL, paths).
+/// One JSON object per line, as the request log writes its lines: `time` (RFC 3339 UTC),
+/// `level` (`error`, or `warning` for what the server works around), `message` (what failed),
+/// `error` (the full error, on one line), and the store's own code when there is one: `code`,
+/// SQLite's extended result code (13 `SQLITE_FULL`, 5 `SQLITE_BUSY`, <https://sqlite.org/rescode.html>),
+/// or `sqlState`, PostgreSQL's SQLSTATE. `navsim serve` sends them through its one log writer
+/// (``install(_:)``), in order with the request lines; until then they go to stderr at once.
+public enum ServerLog {
+    /// Writes one line's members, in order.
+    public typealias Writer = @Sendable ([(String, JSON)]) -> Void
+
+    /// A class around the closure: a function value read out of `Mutex.withLock` is
+    /// re-abstracted on every read (see `SessionStore.batchObserver`).
+    private final class Output: Sendable {
+        let write: Writer
+        init(_ write: @escaping Writer) { self.write = write }
+    }
+
+    private static let output = Mutex<Output?>(nil)
+
+    /// Sends every line from now on to `writer` (the process's log writer).
+    public static func install(_ writer: @escaping Writer) {
+        output.withLock { $0 = Output(writer) }
+    }
+
     static func error(_ what: String, _ error: any Error) {
-        let line = "navsim: \(what): \(String(describing: error).replacingOccurrences(of: "\n", with: " "))\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        emit(line(level: "error", what, error: error))
+    }
+
+    static func warning(_ what: String, _ error: any Error) {
+        emit(line(level: "warning", what, error: error))
+    }
+
+    /// The members of one line: `time`, `level`, `message`, `error`, then `code` or `sqlState`.
+    static func line(level: String, _ message: String, error: any Error, time: String = RFC3339.now()) -> [(String, JSON)] {
+        var members: [(String, JSON)] = [("time", .string(time)), ("level", .string(level)), ("message", .string(message)),
+                                         ("error", .string(String(describing: error).replacingOccurrences(of: "\n", with: " ")))]
+        if let e = error as? SQLiteError {
+            members.append(("code", .number(Double(e.code))))
+        } else if let e = error as? PostgresError, let state = e.sqlState {
+            members.append(("sqlState", .string(state)))
+        } else if case let .migrationFailed(_, _, e)? = error as? PostgresStoreError, let state = e.sqlState {
+            members.append(("sqlState", .string(state)))
+        }
+        return members
+    }
+
+    private static func emit(_ members: [(String, JSON)]) {
+        if let output = output.withLock({ $0 }) { return output.write(members) }
+        var bytes = JSON.object(members).bytes
+        bytes.append(UInt8(ascii: "\n"))
+        FileHandle.standardError.write(Data(bytes))
     }
 }

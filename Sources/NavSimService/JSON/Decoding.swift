@@ -116,7 +116,8 @@ struct Decoder {
         var t = base
         if let v = try r.enumValue("userInterfaceIdiom", Traits.Idiom.self) {
             t.userInterfaceIdiom = v
-            if !r.has("horizontalSizeClass") && base == .phonePortrait && v == .pad { t.horizontalSizeClass = .regular }
+            // Left out or null (null is left out, as everywhere): a pad's regular width.
+            if r.raw("horizontalSizeClass")?.isNull ?? true, base == .phonePortrait, v == .pad { t.horizontalSizeClass = .regular }
         }
         if let v = try r.enumValue("horizontalSizeClass", Traits.SizeClass.self) { t.horizontalSizeClass = v }
         if let v = try r.enumValue("verticalSizeClass", Traits.SizeClass.self) { t.verticalSizeClass = v }

@@ -21,6 +21,11 @@ import Synchronization
 /// write at a time, so each is computed from the one before it; the library shows a change
 /// only once it is durable.
 ///
+/// **At stop** (``stopWrites()``, which `navsim serve` runs once the server has drained and before
+/// it answers the replies still pending 503): the write under way finishes and answers its
+/// outcome, and every write queued behind it, or sent later, is refused 503 `server-stopping`
+/// without touching the store. So no client is told "failed" for a write that then lands.
+///
 /// **Several instances on one database** (PostgreSQL): every use of the library (a request's
 /// snapshot, an instantiation, a segue lookup, each route) first reads the store's
 /// ``SessionStoring/storyboardRevision()`` and, when it moved from the revision the library was
@@ -43,6 +48,8 @@ final class StoryboardCatalog: Sendable {
     let pictures: Pictures
     /// Where storyboard writes run, one at a time (``deferredWrite(_:)``).
     private let writes = DispatchQueue(label: "navsim.storyboards.write")
+    /// Set by ``stopWrites()``: from then on a write that has not begun is refused, not run.
+    private let stopped = Atomic<Bool>(false)
 
     /// What the lock guards: the library and, per storyboard, its declared custom segue classes.
     struct Contents: Sendable {
@@ -104,7 +111,7 @@ final class StoryboardCatalog: Sendable {
                     contents.classes[stored.name] = try ClassDeclarations.decode(stored: text, limits: serviceLimits)
                 }
             } catch {
-                FileHandle.standardError.write(Data("navsim: stored storyboard '\(stored.name)' skipped: \(error)\n".utf8))
+                ServerLog.warning("stored storyboard '\(stored.name)' skipped", error)
             }
         }
         contents.generation = previous.generation + 1
@@ -143,13 +150,28 @@ final class StoryboardCatalog: Sendable {
     /// it is done: its response, or its problem as problem+json. `write` checks what it needs
     /// against the contents, calls the store (durable when it returns) outside the lock, and only
     /// then changes the contents; writes run one after another in the order they were queued.
+    /// After ``stopWrites()`` a write not yet begun answers 503 `server-stopping` instead.
     func deferredWrite(_ write: @escaping @Sendable () throws(Problem) -> HTTPResponse) -> HTTPResponse {
         let reply = DeferredResponse()
-        writes.async {
+        writes.async { [self] in
+            guard !stopped.load(ordering: .acquiring) else { return reply.complete(NavSimService.problem(Self.stopping)) }
             do throws(Problem) { reply.complete(try write()) } catch { reply.complete(NavSimService.problem(error)) }
         }
         return HTTPResponse(deferred: reply)
     }
+
+    /// Ends storyboard writes for a stop: returns once the write under way (if any) has finished
+    /// and answered its outcome; writes queued behind it, and any sent later, answer 503
+    /// `server-stopping` and store nothing. Blocks for as long as that one write takes.
+    func stopWrites() {
+        stopped.store(true, ordering: .releasing)
+        // The queue is serial: this returns after every write queued before the flag was seen.
+        writes.sync {}
+    }
+
+    /// 503 `server-stopping`: a write refused because the server stopped before it began.
+    static let stopping = Problem(status: 503, slug: "server-stopping", title: "Server stopping",
+                                  detail: "The server stopped before this write began; nothing was stored. Send it again to a running server.")
 
     /// A consistent view of the library for one request.
     var snapshot: StoryboardSnapshot { withContents { $0.snapshot } }
@@ -367,4 +389,12 @@ final class StoryboardCatalog: Sendable {
             return Problem.payloadTooLarge(limit)
         }
     }
+}
+
+extension NavSimService {
+    /// For a stop, once the server has stopped taking requests and before it answers those still
+    /// pending 503 (``HTTPServer/stop(drainTimeout:beforeAnswering:)``): lets the storyboard write
+    /// under way finish and answer its outcome, and refuses the ones not begun, 503
+    /// `server-stopping`, without storing them (``StoryboardCatalog/stopWrites()``).
+    public func stopWrites() { storyboards.stopWrites() }
 }

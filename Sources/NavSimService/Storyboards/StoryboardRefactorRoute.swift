@@ -20,15 +20,16 @@ extension StoryboardCatalog {
             throw Problem.invalidField("scenes", "scenes is a non-empty array of scene ids.")
         }
         let into = try Self.validName(try body.requiredString("into"))
-        // Refused as the CLI refuses it (docs/refactor.md), not as a name clash.
-        guard into != name else {
-            throw Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
-                          detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own.")
-        }
         // The rewrite and its parses read the library: on the write queue, like the store's write.
         return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
             let planned: Result<(rows: [StoredStoryboard], source: Storyboard, extracted: Storyboard), Problem> = withContents { contents in
+                // 404 for an unknown storyboard first, whatever `into` says.
                 guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
+                // Into its own name: refused as the CLI refuses it (docs/refactor.md), not as a name clash.
+                guard into != name else {
+                    return .failure(Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
+                                            detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own."))
+                }
                 guard contents.library[into] == nil else {
                     return .failure(Problem.conflict("storyboard-exists",
                                                      "Storyboard '\(into)' is already uploaded; refactor into a new name."))

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import NavSimService
+
+/// What openapi.yaml states where schemathesis found it and the server disagreeing (spec drift,
+/// ST201/ST202): the server's answers, which the schema now describes.
+@Suite struct SchemaAgreementTests {
+    /// `"root": null` is UIKit's nil, as leaving `root` out: a window without a root (the schema's
+    /// `root` is a ControllerSpec or null).
+    @Test func aNullRootMakesAWindowWithoutOne() throws {
+        let h = try ServiceHarness()
+        let created = h.send("POST", "/v1/sessions", #"{"id": "s", "root": null}"#)
+        #expect(created.status == 201, "\(created)")
+        #expect(created["window"]?["rootViewController"]?.isNull == true, "\(created)")
+        #expect(created["controllers"]?.object?.isEmpty == true, "\(created)")
+        // Options left null take their defaults, as left out.
+        let defaults = h.send("POST", "/v1/sessions", #"{"id": "u", "options": {"iOS": null, "transitions": null, "navTransitionPolicy": null, "release": null}}"#)
+        #expect(defaults.status == 201, "\(defaults)")
+        #expect(defaults["options"] == h.send("POST", "/v1/sessions", #"{"id": "v"}"#)["options"], "\(defaults)")
+        // So does every other member of the body: a fresh id, the default traits and options.
+        let nulls = h.send("POST", "/v1/sessions", #"{"id": null, "traits": null, "options": null, "root": null}"#)
+        #expect(nulls.status == 201 && nulls["id"]?.string?.count == 36, "\(nulls)")
+        #expect(nulls["traits"] == defaults["traits"] && nulls["options"] == defaults["options"], "\(nulls)")
+        // A null size class is left out too: a pad's width is then regular.
+        let pad = h.send("POST", "/v1/sessions", #"{"traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": null, "verticalSizeClass": null}}"#)
+        #expect(pad["traits"] == h.send("POST", "/v1/sessions", #"{"traits": {"userInterfaceIdiom": "pad"}}"#)["traits"], "\(pad)")
+        #expect(pad["traits"]?["horizontalSizeClass"]?.string == "regular", "\(pad)")
+        // A spec's identifier goes with a storyboard (dependentRequired).
+        #expect(h.send("POST", "/v1/sessions", #"{"root": {"identifier": "Detail"}}"#).status == 422)
+        // Still not an id: the session has no controllers to name.
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "t", "root": "nav"}"#).status == 422)
+    }
+
+    /// `If-Match` and `If-None-Match` as their patterns state them: `*` or entity tags separated
+    /// by commas with spaces or tabs; anything else is 400 `invalid-header`, a well-formed tag of
+    /// another version 412 (If-Match) or a full reply (If-None-Match).
+    @Test func conditionalHeadersAreTheirPatterns() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        let push = #"{"viewController": {"id": "p"}}"#
+        for bad in ["0", "P", "\"1", "W/", ""] {
+            let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", push, headers: [("If-Match", bad)])
+            #expect(r.status == 400 && r.slug == "invalid-header", "If-Match \(bad): \(r)")
+            let g = h.send("GET", "/v1/sessions/s", headers: [("If-None-Match", bad)])
+            #expect(g.status == 400 && g.slug == "invalid-header", "If-None-Match \(bad): \(g)")
+        }
+        let other = h.send("POST", "/v1/sessions/s/controllers/nav/push", push, headers: [("If-Match", "\"5\"\t, \"823\" ,\t\"7\"")])
+        #expect(other.status == 412 && other.slug == "version-mismatch", "\(other)")
+        #expect(h.send("GET", "/v1/sessions/s", headers: [("If-None-Match", "W/\"a!b\", \"9\"")]).status == 200)
+        #expect(h.send("GET", "/v1/sessions/s", headers: [("If-None-Match", "W/\"0\"")]).status == 304)
+        #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", push, headers: [("If-Match", " \"0\" ")]).status == 200)
+    }
+
+    /// Class names in `PUT …/classes` and `PUT …/customSegues` are not empty (`propertyNames:
+    /// minLength 1`), and an operation in a class's `on` code is one of the operations.
+    @Test func declarationsNameClassesAndOperations() throws {
+        let h = try ServiceHarness()
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" initialViewController="a"><scenes><scene sceneID="s"><objects><viewController id="a" sceneMemberID="viewController"/></objects></scene></scenes></document>"#
+        #expect(h.send("PUT", "/v1/storyboards/Main", xml, contentType: "application/xml").status == 201)
+        let segues = h.send("PUT", "/v1/storyboards/Main/customSegues", #"{"": {"performs": "none"}}"#)
+        #expect(segues.status == 422 && segues.slug == "invalid-body", "\(segues)")
+        let classes = h.send("PUT", "/v1/storyboards/Main/classes", #"{"": {"title": "A"}}"#)
+        #expect(classes.status == 422 && classes.slug == "invalid-body", "\(classes)")
+        let code = h.send("PUT", "/v1/storyboards/Main/classes", #"{"A": {"on": {"viewDidLoad": [{"operation": ""}]}}}"#)
+        #expect(code.status == 422 && code.json["allowed"]?.array?.contains(.string("present")) == true, "\(code)")
+        #expect(h.send("PUT", "/v1/storyboards/Main/classes", #"{"A": {"on": {"viewDidLoad": [{"operation": "dismiss"}]}}}"#).status == 200)
+        // A refactor's new name has no `/` (its pattern).
+        let slash = h.send("POST", "/v1/storyboards/Main/refactor", #"{"scenes": ["a"], "into": "a/b"}"#)
+        #expect(slash.status == 422 && slash.slug == "invalid-body", "\(slash)")
+    }
+}
