@@ -186,6 +186,9 @@ enum Serve {
         Signals.waitForTermination()
         Log.event("stopping")
         server.stop()
+        // Checkpoints encoded after their entries: stored before exit when they can be (reads
+        // do without one, from the checkpoint before, but a restart should not have to).
+        service.waitForCheckpoints(timeout: .seconds(5))
         exit(0)
     }
 }
