@@ -908,7 +908,7 @@ public final class NavSimService: Sendable {
                 let version: PendingVersion
                 let work: PendingWork
                 let previousState: SessionState
-                let previousEncoding: EncodedSession
+                let previousEncoding: EncodedSession?
                 let shell: Persistence.Shell?
                 let createdAt: String
                 let followsPending: Bool

@@ -71,12 +71,13 @@ struct LiveSession {
         pending.append(next)
     }
 
-    /// The oldest version not yet prepared, with the state and bytes of the version before it
-    /// (the previous pending one, prepared since they are prepared in order, or the committed one).
+    /// The oldest version not yet prepared, with the state and bytes of the version before it:
+    /// the previous pending one (prepared, since versions are prepared in order; without bytes
+    /// the new version is encoded whole) or the committed one.
     mutating func nextToPrepare(in registry: SessionRegistry)
-        -> (index: Int, previousState: SessionState, previousEncoding: EncodedSession)? {
+        -> (index: Int, previousState: SessionState, previousEncoding: EncodedSession?)? {
         guard let i = pending.firstIndex(where: { $0.work != nil }) else { return nil }
-        if i > 0, let encoded = pending[i - 1].encoded { return (i, pending[i - 1].state, encoded) }
+        if i > 0 { return (i, pending[i - 1].state, pending[i - 1].encoded) }
         return (i, state, encoding(in: registry))
     }
 
