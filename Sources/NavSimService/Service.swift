@@ -826,7 +826,7 @@ public final class NavSimService: Sendable {
     /// Under the session's lock only what decides the version runs (issue 11): `If-Match`, the
     /// decoding, the core's turn and the limits. The version is then applied to the head and the
     /// lock released; its rows, its representation and its reply are built outside it by the
-    /// session's preparer (``prepare(_:as:)``), which queues the commits in version order.
+    /// session's preparer (``prepare(_:as:first:)``), which queues the commits in version order.
     /// - Throws: the request's problem when it is refused before anything is applied.
     func apply(_ m: Mutation, answering deferred: DeferredResponse, retried: Bool) throws(Problem) {
         let (req, sid, body, created, turn) = (m.request, m.sid, m.body, m.created, m.turn)
@@ -840,7 +840,7 @@ public final class NavSimService: Sendable {
                 }
             }
         }
-        let result: Result<CommitToken?, Problem> = box.withLock { slot in
+        let result: Result<(CommitToken, PrepareJob)?, Problem> = box.withLock { slot in
             guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
             do throws(Problem) {
                 // `If-Match` names the version the client last saw, which may still be pending.
@@ -875,61 +875,69 @@ public final class NavSimService: Sendable {
                                        outcome: outcome, at: Self.now())
                 slot!.apply(PendingVersion(version: slot!.headVersion + 1, state: outcome.state, work: work,
                                            deferred: deferred, retry: retry))
-                // Whoever applies a version while no one prepares the session's versions prepares them.
+                // Whoever applies a version while no one prepares the session's versions prepares
+                // them, starting with this one (taken now, under the same lock).
                 guard slot!.preparer == nil else { return .success(nil) }
                 let preparer = CommitToken()
                 slot!.preparer = preparer
-                return .success(preparer)
+                return .success(takeJob(&slot, as: preparer).map { (preparer, $0) })
             } catch {
                 return .failure(error)
             }
         }
-        if let preparer = try result.get() { prepare(box, as: preparer) }
+        if let (preparer, first) = try result.get() { prepare(box, as: preparer, first: first) }
     }
 
     /// Versions one preparer builds on its own thread before handing the rest to a Dispatch
     /// worker: a handler thread goes back to its other connections within that many.
     static let preparedPerTurn = 8
 
-    /// Prepares the session's applied versions, oldest first, outside its lock: for each, the
-    /// commit (only the changed controllers' rows, `Persistence.commit`), the representation
-    /// (from the previous version's pieces, `EncodedSession.make`) and the reply; then, under
-    /// the lock again, records them and queues the commit, so commits are queued in version
-    /// order, each built on the one before. Runs until no version is left to prepare, while
-    /// other threads apply turns under the lock meanwhile.
+    /// What preparing one applied version starts from (``takeJob(_:as:)``).
+    struct PrepareJob {
+        let version: PendingVersion
+        let work: PendingWork
+        let previousState: SessionState
+        let previousEncoding: EncodedSession?
+        let shell: Persistence.Shell?
+        let createdAt: String
+        let followsPending: Bool
+        let checkpointNow: Bool
+    }
+
+    /// Under the session's lock: the next version for `preparer` to prepare, or nil (and the
+    /// session without a preparer) when none is left; nil too when `preparer` is not the
+    /// session's any more (it was dropped and read again).
+    func takeJob(_ slot: inout LiveSession?, as preparer: CommitToken) -> PrepareJob? {
+        guard slot != nil, slot!.preparer === preparer else { return nil }
+        guard let next = slot!.nextToPrepare(in: sessions), let work = slot!.pending[next.index].work else {
+            slot!.preparer = nil
+            return nil
+        }
+        let version = slot!.pending[next.index]
+        // A checkpoint is encoded after its entry is durable, off the handler threads
+        // (``checkpointLater(_:version:createdAt:state:)``), unless the session's previous
+        // one is still being encoded: then here, so they do not pile up.
+        let checkpointNow = SessionHistory.keepsCheckpoint(version.version) && slot!.checkpointing
+        return PrepareJob(version: version, work: work, previousState: next.previousState,
+                          previousEncoding: next.previousEncoding, shell: slot!.headShell, createdAt: slot!.createdAt,
+                          followsPending: next.index > 0, checkpointNow: checkpointNow)
+    }
+
+    /// Prepares the session's applied versions, oldest first, outside its lock, starting with
+    /// `first` (taken under the lock by ``takeJob(_:as:)``): for each, the commit (only the
+    /// changed controllers' rows, `Persistence.commit`), the representation (from the previous
+    /// version's pieces, `EncodedSession.make`) and the reply; then, under the lock again,
+    /// records them, queues the commit and takes the next version, so commits are queued in
+    /// version order, each built on the one before. Runs until no version is left to prepare,
+    /// while other threads apply turns under the lock meanwhile.
     ///
-    /// `preparer` is the session's ``LiveSession/preparer``; a preparer that finds another one
-    /// there (the session was dropped and read again) stops. A version whose preparation fails
+    /// `preparer` is the session's ``LiveSession/preparer``. A version whose preparation fails
     /// fails like a failed commit: it and the versions applied on top of it are answered with
     /// the problem and dropped.
-    func prepare(_ box: SessionBox, as preparer: CommitToken) {
-        for _ in 0..<Self.preparedPerTurn {
-            struct Job {
-                let version: PendingVersion
-                let work: PendingWork
-                let previousState: SessionState
-                let previousEncoding: EncodedSession?
-                let shell: Persistence.Shell?
-                let createdAt: String
-                let followsPending: Bool
-                let checkpointNow: Bool
-            }
-            let job: Job? = box.inMemory { slot in
-                guard slot != nil, slot!.preparer === preparer else { return nil }
-                guard let next = slot!.nextToPrepare(in: sessions), let work = slot!.pending[next.index].work else {
-                    slot!.preparer = nil
-                    return nil
-                }
-                let version = slot!.pending[next.index]
-                // A checkpoint is encoded after its entry is durable, off the handler threads
-                // (``checkpointLater(_:version:createdAt:state:)``), unless the session's previous
-                // one is still being encoded: then here, so they do not pile up.
-                let checkpointNow = SessionHistory.keepsCheckpoint(version.version) && slot!.checkpointing
-                return Job(version: version, work: work, previousState: next.previousState,
-                           previousEncoding: next.previousEncoding, shell: slot!.headShell, createdAt: slot!.createdAt,
-                           followsPending: next.index > 0, checkpointNow: checkpointNow)
-            }
-            guard let job else { return }
+    func prepare(_ box: SessionBox, as preparer: CommitToken, first: PrepareJob) {
+        var next: PrepareJob? = first
+        var prepared = 0
+        while let job = next {
             let (sid, version, work) = (box.id, job.version.version, job.work)
             let outcome = work.outcome
             let built: Result<(SessionCommit, Persistence.Shell, EncodedSession, HTTPResponse), Problem>
@@ -958,31 +966,41 @@ public final class NavSimService: Sendable {
                 built = .failure(Problem.storage(error, "The operation could not be stored"))
             }
             let token = job.version.token
-            let failed: [PendingVersion] = box.inMemory { slot in
-                guard slot != nil else { return [] }
+            prepared += 1
+            let handOff = prepared >= Self.preparedPerTurn
+            let (failed, following): ([PendingVersion], PrepareJob?) = box.inMemory { slot in
+                guard slot != nil else { return ([], nil) }
+                var failed: [PendingVersion] = []
                 switch built {
                 case .success(let (commit, shell, encoded, reply)):
-                    guard slot!.prepared(token, encoded: encoded, reply: reply, shell: shell) else { return [] }
-                    let laterCheckpoint = SessionHistory.keepsCheckpoint(version) && !job.checkpointNow
-                    if laterCheckpoint { slot!.checkpointing = true }
-                    // Queued under the lock: the session's commits reach the store in version order.
-                    let started = ContinuousClock.now
-                    store.enqueue(commit) { [self] result in
-                        committed(box, version: version, token: token, result, since: started,
-                                  checkpoint: laterCheckpoint)
+                    if slot!.prepared(token, encoded: encoded, reply: reply, shell: shell) {
+                        let laterCheckpoint = SessionHistory.keepsCheckpoint(version) && !job.checkpointNow
+                        if laterCheckpoint { slot!.checkpointing = true }
+                        // Queued under the lock: the session's commits reach the store in version order.
+                        let started = ContinuousClock.now
+                        store.enqueue(commit) { [self] result in
+                            committed(box, version: version, token: token, result, since: started,
+                                      checkpoint: laterCheckpoint)
+                        }
                     }
-                    return []
                 case .failure:
-                    guard slot!.pending.contains(where: { $0.token === token }) else { return [] }
-                    return slot!.failed(from: version)
+                    if slot!.pending.contains(where: { $0.token === token }) { failed = slot!.failed(from: version) }
                 }
+                // After this turn's share, a Dispatch worker goes on (the preparer stays set).
+                return (failed, handOff ? nil : takeJob(&slot, as: preparer))
             }
             if case .failure(let problem) = built {
                 for dropped in failed { dropped.deferred.complete(Self.problem(problem)) }
             }
+            if handOff {
+                DispatchQueue.global().async { [self] in
+                    guard let job = box.inMemory({ takeJob(&$0, as: preparer) }) else { return }
+                    prepare(box, as: preparer, first: job)
+                }
+                return
+            }
+            next = following
         }
-        // More left after this turn's share: a Dispatch worker goes on (the preparer stays set).
-        DispatchQueue.global().async { [self] in prepare(box, as: preparer) }
     }
 
     /// Encodes the checkpoint of `version`, durable without one, on a Dispatch worker and

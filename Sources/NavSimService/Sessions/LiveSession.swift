@@ -36,7 +36,7 @@ struct LiveSession {
     private(set) var pending: [PendingVersion] = []
     /// The session row's state of the last prepared version, kept for the next commit (``Persistence/Shell``).
     var headShell: Persistence.Shell?
-    /// The thread preparing this session's versions, when one is (``NavSimService/prepare(_:as:)``):
+    /// The thread preparing this session's versions, when one is (``NavSimService/prepare(_:as:first:)``):
     /// whoever applies a version while there is none becomes it. Compared with `===`.
     var preparer: CommitToken?
     /// A version's checkpoint is being encoded off the handler threads, or will be once its
@@ -151,7 +151,7 @@ struct PendingVersion: Sendable {
     let token = CommitToken()
 }
 
-/// What preparing an applied version needs (``NavSimService/prepare(_:as:)``): the request and
+/// What preparing an applied version needs (``NavSimService/prepare(_:as:first:)``): the request and
 /// the turn's outcome, from which its rows, representation and reply are built.
 struct PendingWork: Sendable {
     let request: HTTPRequest
