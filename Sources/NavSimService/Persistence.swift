@@ -101,10 +101,14 @@ enum Persistence {
     /// those texts (JSON that reads back as the ``StoredChange`` it stands for).
     /// - Parameters:
     ///   - old: the state the turn ran on (the session's applied head); `shell` its row state, if known.
+    ///   - checkpoint: whether the entry keeps its checkpoint when its version is due one
+    ///     (``SessionHistory/keepsCheckpoint(_:)``); false when the caller stores it later
+    ///     (``checkpointText(_:)``, `SessionCommit.laterCheckpoint`).
     /// - Returns: the commit and the new version's row state, for the next commit.
     static func commit(id: String, createdAt: String, old: SessionState, shell: Shell?, newState: SessionState,
                        changed: [ControllerID], version: Int, at: String, request: HTTPRequest,
-                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: [UInt8]) throws -> (SessionCommit, Shell) {
+                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: [UInt8],
+                       checkpoint keepsCheckpoint: Bool = true) throws -> (SessionCommit, Shell) {
         var upserts: [ControllerRow] = []
         upserts.reserveCapacity(changed.count)
         var inserted = 0
@@ -132,8 +136,7 @@ enum Persistence {
         let after = afterStored == before.stored ? before : Shell(stored: afterStored, text: try text(afterStored))
         let change = changeText(upserts: upserts, removed: text(deleted),
                                 shell: afterStored == before.stored ? nil : after.text)
-        let checkpoint = SessionHistory.keepsCheckpoint(version)
-            ? try text(StoredSessionState(newState, withControllers: true)) : nil
+        let checkpoint = keepsCheckpoint && SessionHistory.keepsCheckpoint(version) ? try checkpointText(newState) : nil
         let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
                                body: request.body.isEmpty ? nil : body.text,
                                command: try commandText(commands, resolvedSegues: resolvedSegues), result: String(decoding: result, as: UTF8.self),
@@ -142,6 +145,13 @@ enum Persistence {
             session: SessionRow(id: id, version: version, createdAt: createdAt, state: after.text),
             upsertedControllers: upserts, deletedControllers: deleted, history: entry, linksUnchanged: linksUnchanged)
         return (commit, after)
+    }
+
+    /// A history entry's `checkpoint`: the whole state, controllers included. Costs every
+    /// controller's conversion and encoding (about 14 ms at 600 controllers), which is why the
+    /// service encodes it off the handler threads once the entry is durable.
+    static func checkpointText(_ state: SessionState) throws -> String {
+        try text(StoredSessionState(state, withControllers: true))
     }
 
     /// A ``StoredChange``'s text from texts already encoded (`controllers`, `removed`, `shell`),

@@ -22,6 +22,8 @@ public final class NavSimService: Sendable {
     let histograms = ServiceMetrics()
     /// Checkpoints of past versions kept decoded and encoded for `?version=N` (Storage/PastVersions.swift).
     let pastVersions = PastVersions()
+    /// Checkpoints being encoded or stored after their entries (``checkpointLater(_:version:createdAt:state:)``).
+    let checkpoints = DispatchGroup()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -655,9 +657,15 @@ public final class NavSimService: Sendable {
     /// (docs/history.md). Entries written before change-sets were stored fall back to ``replay(_:to:)``.
     func stateAt(_ sid: String, version: Int) throws(Problem) -> SessionState {
         do {
-            let first = SessionHistory.firstRow(for: version)
-            let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
-            if let state = try SessionHistory.rebuild(rows, to: version) { return state }
+            var first = SessionHistory.firstRow(for: version)
+            while true {
+                let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
+                if let state = try SessionHistory.rebuild(rows, to: version) { return state }
+                // A checkpoint not stored yet (``checkpointLater``): from the one before it.
+                guard first > 0, let row = rows.first, row.version == first, row.checkpoint == nil,
+                      rows.allSatisfy({ $0.changes != nil }) else { break }
+                first = SessionHistory.firstRow(for: first - 1)
+            }
         } catch let p as Problem {
             throw p
         } catch {
@@ -829,9 +837,14 @@ public final class NavSimService: Sendable {
         let decode: @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]
     }
 
-    /// Applies `m` on the session's head and queues its commit; `deferred` gets the reply once
-    /// the commit is durable. `retried`: this is the run after a stale commit (no third run).
-    /// - Throws: the request's problem when it is refused before anything is queued.
+    /// Applies `m` on the session's head and prepares and queues its commit; `deferred` gets the
+    /// reply once the commit is durable. `retried`: this is the run after a stale commit (no third run).
+    ///
+    /// Under the session's lock only what decides the version runs (issue 11): `If-Match`, the
+    /// decoding, the core's turn and the limits. The version is then applied to the head and the
+    /// lock released; its rows, its representation and its reply are built outside it by the
+    /// session's preparer (``prepare(_:as:first:)``), which queues the commits in version order.
+    /// - Throws: the request's problem when it is refused before anything is applied.
     func apply(_ m: Mutation, answering deferred: DeferredResponse, retried: Bool) throws(Problem) {
         let (req, sid, body, created, turn) = (m.request, m.sid, m.body, m.created, m.turn)
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
@@ -844,9 +857,9 @@ public final class NavSimService: Sendable {
                 }
             }
         }
-        let result: Result<Void, Problem> = box.withLock { slot in
+        let result: Result<(CommitToken, PrepareJob)?, Problem> = box.withLock { slot in
             guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
-            do {
+            do throws(Problem) {
                 // `If-Match` names the version the client last saw, which may still be pending.
                 try Self.checkIfMatch(Self.ifMatch(req), version: slot!.headVersion)
                 let head = slot!.headState
@@ -873,43 +886,164 @@ public final class NavSimService: Sendable {
                     }
                 }
                 // Stack depth and tabs grow by operations on existing controllers too; checked
-                // on the outcome, before anything is committed, so an over-limit request changes nothing.
+                // on the outcome, before anything is applied, so an over-limit request changes nothing.
                 try limits.check(outcome.state, changed: outcome.changedControllers)
-                let version = slot!.headVersion + 1
-                let results = Encode.results(outcome.outcomes, turn: turn)
-                // Only what the turn changed is converted, encoded and written.
-                var (commit, shell) = try Persistence.commit(
-                    id: sid, createdAt: slot!.createdAt, old: head, shell: slot!.headShell, newState: outcome.state,
-                    changed: outcome.changedControllers, version: version, at: Self.now(), request: req, body: body,
-                    commands: commands, resolvedSegues: outcome.resolvedSegues, result: results)
-                // The new version is encoded once, from the head's pieces; the reply splices its
-                // bytes (full) or the changed pieces (return=minimal).
-                let (encoded, changed) = EncodedSession.make(
-                    id: sid, version: version, createdAt: slot!.createdAt, state: outcome.state,
-                    previous: slot!.headEncoding(in: sessions), previousState: head,
-                    changedControllers: outcome.changedControllers)
-                let reply = try Self.mutationReply(req, sid: sid, created: created, turn: turn, outcome: outcome,
-                                                   results: results, encoded: encoded, changed: changed,
-                                                   removed: commit.deletedControllers)
-                commit.followsPending = !slot!.pending.isEmpty
-                let applied = PendingVersion(version: version, state: outcome.state, encoded: encoded, reply: reply,
-                                             deferred: deferred, retry: retry)
-                let token = applied.token
-                slot!.apply(applied)
-                slot!.headShell = shell
-                // Queued under the lock: the session's commits reach the store in version order.
-                let started = ContinuousClock.now
-                store.enqueue(commit) { [self] outcome in
-                    committed(box, version: version, token: token, outcome, since: started)
-                }
-                return .success(())
-            } catch let p as Problem {
-                return .failure(p)
+                let work = PendingWork(request: req, body: body, created: created, turn: turn, commands: commands,
+                                       outcome: outcome, at: Self.now())
+                slot!.apply(PendingVersion(version: slot!.headVersion + 1, state: outcome.state, work: work,
+                                           deferred: deferred, retry: retry))
+                // Whoever applies a version while no one prepares the session's versions prepares
+                // them, starting with this one (taken now, under the same lock).
+                guard slot!.preparer == nil else { return .success(nil) }
+                let preparer = CommitToken()
+                slot!.preparer = preparer
+                return .success(takeJob(&slot, as: preparer).map { (preparer, $0) })
             } catch {
-                return .failure(Problem.storage(error, "The operation could not be stored"))
+                return .failure(error)
             }
         }
-        try result.get()
+        if let (preparer, first) = try result.get() { prepare(box, as: preparer, first: first) }
+    }
+
+    /// Versions one preparer builds on its own thread before handing the rest to a Dispatch
+    /// worker: a handler thread goes back to its other connections within that many.
+    static let preparedPerTurn = 8
+
+    /// What preparing one applied version starts from (``takeJob(_:as:)``).
+    struct PrepareJob {
+        let version: PendingVersion
+        let work: PendingWork
+        let previousState: SessionState
+        let previousEncoding: EncodedSession?
+        let shell: Persistence.Shell?
+        let createdAt: String
+        let followsPending: Bool
+        let checkpointNow: Bool
+    }
+
+    /// Under the session's lock: the next version for `preparer` to prepare, or nil (and the
+    /// session without a preparer) when none is left; nil too when `preparer` is not the
+    /// session's any more (it was dropped and read again).
+    func takeJob(_ slot: inout LiveSession?, as preparer: CommitToken) -> PrepareJob? {
+        guard slot != nil, slot!.preparer === preparer else { return nil }
+        guard let next = slot!.nextToPrepare(in: sessions), let work = slot!.pending[next.index].work else {
+            slot!.preparer = nil
+            return nil
+        }
+        let version = slot!.pending[next.index]
+        // A checkpoint is encoded after its entry is durable, off the handler threads
+        // (``checkpointLater(_:version:createdAt:state:)``), unless the session's previous
+        // one is still being encoded: then here, so they do not pile up.
+        let checkpointNow = SessionHistory.keepsCheckpoint(version.version) && slot!.checkpointing
+        return PrepareJob(version: version, work: work, previousState: next.previousState,
+                          previousEncoding: next.previousEncoding, shell: slot!.headShell, createdAt: slot!.createdAt,
+                          followsPending: next.index > 0, checkpointNow: checkpointNow)
+    }
+
+    /// Prepares the session's applied versions, oldest first, outside its lock, starting with
+    /// `first` (taken under the lock by ``takeJob(_:as:)``): for each, the commit (only the
+    /// changed controllers' rows, `Persistence.commit`), the representation (from the previous
+    /// version's pieces, `EncodedSession.make`) and the reply; then, under the lock again,
+    /// records them, queues the commit and takes the next version, so commits are queued in
+    /// version order, each built on the one before. Runs until no version is left to prepare,
+    /// while other threads apply turns under the lock meanwhile.
+    ///
+    /// `preparer` is the session's ``LiveSession/preparer``. A version whose preparation fails
+    /// fails like a failed commit: it and the versions applied on top of it are answered with
+    /// the problem and dropped.
+    func prepare(_ box: SessionBox, as preparer: CommitToken, first: PrepareJob) {
+        var next: PrepareJob? = first
+        var prepared = 0
+        while let job = next {
+            let (sid, version, work) = (box.id, job.version.version, job.work)
+            let outcome = work.outcome
+            let built: Result<(SessionCommit, Persistence.Shell, EncodedSession, HTTPResponse), Problem>
+            do {
+                let results = Encode.results(outcome.outcomes, turn: work.turn)
+                // Only what the turn changed is converted, encoded and written.
+                var (commit, shell) = try Persistence.commit(
+                    id: sid, createdAt: job.createdAt, old: job.previousState, shell: job.shell, newState: outcome.state,
+                    changed: outcome.changedControllers, version: version, at: work.at, request: work.request,
+                    body: work.body, commands: work.commands, resolvedSegues: outcome.resolvedSegues, result: results,
+                    checkpoint: job.checkpointNow)
+                commit.followsPending = job.followsPending
+                // The new version is encoded once, from the previous version's pieces; the reply
+                // splices its bytes (full) or the changed pieces (return=minimal).
+                let (encoded, changed) = EncodedSession.make(
+                    id: sid, version: version, createdAt: job.createdAt, state: outcome.state,
+                    previous: job.previousEncoding, previousState: job.previousState,
+                    changedControllers: outcome.changedControllers)
+                let reply = try Self.mutationReply(work.request, sid: sid, created: work.created, turn: work.turn,
+                                                   outcome: outcome, results: results, encoded: encoded,
+                                                   changed: changed, removed: commit.deletedControllers)
+                built = .success((commit, shell, encoded, reply))
+            } catch let p as Problem {
+                built = .failure(p)
+            } catch {
+                built = .failure(Problem.storage(error, "The operation could not be stored"))
+            }
+            let token = job.version.token
+            prepared += 1
+            let handOff = prepared >= Self.preparedPerTurn
+            let (failed, following): ([PendingVersion], PrepareJob?) = box.inMemory { slot in
+                guard slot != nil else { return ([], nil) }
+                var failed: [PendingVersion] = []
+                switch built {
+                case .success(let (commit, shell, encoded, reply)):
+                    if slot!.prepared(token, encoded: encoded, reply: reply, shell: shell) {
+                        let laterCheckpoint = SessionHistory.keepsCheckpoint(version) && !job.checkpointNow
+                        if laterCheckpoint { slot!.checkpointing = true }
+                        // Queued under the lock: the session's commits reach the store in version order.
+                        let started = ContinuousClock.now
+                        store.enqueue(commit) { [self] result in
+                            committed(box, version: version, token: token, result, since: started,
+                                      checkpoint: laterCheckpoint)
+                        }
+                    }
+                case .failure:
+                    if slot!.pending.contains(where: { $0.token === token }) { failed = slot!.failed(from: version) }
+                }
+                // After this turn's share, a Dispatch worker goes on (the preparer stays set).
+                return (failed, handOff ? nil : takeJob(&slot, as: preparer))
+            }
+            if case .failure(let problem) = built {
+                for dropped in failed { dropped.deferred.complete(Self.problem(problem)) }
+            }
+            if handOff {
+                DispatchQueue.global().async { [self] in
+                    guard let job = box.inMemory({ takeJob(&$0, as: preparer) }) else { return }
+                    prepare(box, as: preparer, first: job)
+                }
+                return
+            }
+            next = following
+        }
+    }
+
+    /// Encodes the checkpoint of `version`, durable without one, on a Dispatch worker and
+    /// stores it into its entry (``SessionCommit/checkpoint(session:createdAt:version:text:)``):
+    /// at 600 controllers that is ~14 ms, which no handler thread and no lock waits for.
+    /// Until it is stored, `?version=N` starts from the checkpoint before it.
+    func checkpointLater(_ box: SessionBox, version: Int, createdAt: String, state: SessionState) {
+        checkpoints.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let done: @Sendable (Result<Void, any Error>) -> Void = { [self] _ in
+                box.inMemory { slot in if slot?.createdAt == createdAt { slot!.checkpointing = false } }
+                checkpoints.leave()
+            }
+            guard let text = try? Persistence.checkpointText(state) else { return done(.success(())) }
+            store.enqueue(.checkpoint(session: box.id, createdAt: createdAt, version: version, text: text), then: done)
+        }
+    }
+
+    /// Waits until the checkpoints being encoded or stored (``checkpointLater(_:version:createdAt:state:)``)
+    /// are stored, for at most `timeout` (tests, and the server's stop).
+    /// - Returns: false on timeout.
+    @discardableResult
+    public func waitForCheckpoints(timeout: Duration = .seconds(10)) -> Bool {
+        let parts = timeout.components
+        let nanoseconds = Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000)
+        return checkpoints.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 
     /// The store's answer for the commit of `version` (on its writer, in queue order): durable,
@@ -927,16 +1061,27 @@ public final class NavSimService: Sendable {
     /// dropped with its failed predecessor, whose number and request a rerun on the reloaded
     /// session may have taken since) changes nothing. Matching by version and request instead
     /// let a dropped follower's `predecessorFailed` fail its own rerun with 500.
+    ///
+    /// `checkpoint`: the entry was stored without its due checkpoint; once durable, it is
+    /// encoded and stored later (``checkpointLater(_:version:createdAt:state:)``).
     func committed(_ box: SessionBox, version: Int, token: CommitToken, _ outcome: Result<Void, any Error>,
-                   since started: ContinuousClock.Instant) {
+                   since started: ContinuousClock.Instant, checkpoint: Bool = false) {
         histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
         var reruns: [@Sendable () -> Void] = []
+        var durable: (state: SessionState, createdAt: String)?
         let replies: [(DeferredResponse, HTTPResponse)] = box.inMemory { slot, reload in
             guard slot != nil else { return [] }
+            // Its checkpoint is encoded once durable; otherwise the next may go off the handler threads again.
+            if checkpoint { slot!.checkpointing = false }
             switch outcome {
             case .success:
-                guard slot!.pending.first?.token === token, let done = slot!.durable(version, in: sessions) else { return [] }
-                return [(done.deferred, done.reply)]
+                guard slot!.pending.first?.token === token, let done = slot!.durable(version, in: sessions),
+                      let reply = done.reply else { return [] }
+                if checkpoint {
+                    slot!.checkpointing = true
+                    durable = (done.state, slot!.createdAt)
+                }
+                return [(done.deferred, reply)]
             case .failure where !slot!.pending.contains(where: { $0.token === token }):
                 return []
             case .failure(let error) where error.isStaleVersion:
@@ -954,6 +1099,7 @@ public final class NavSimService: Sendable {
             }
         }
         for (deferred, reply) in replies { deferred.complete(reply) }
+        if let durable { checkpointLater(box, version: version, createdAt: durable.createdAt, state: durable.state) }
         if !reruns.isEmpty {
             DispatchQueue.global().async { [reruns] in for rerun in reruns { rerun() } }
         }

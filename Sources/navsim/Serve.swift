@@ -191,6 +191,9 @@ enum Serve {
         // Storyboard writes still queued at the end of the drain are refused, not left to
         // land after a 503 (NavSimService.stopWrites).
         server.stop(beforeAnswering: service.stopWrites)
+        // Checkpoints encoded after their entries: stored before exit when they can be (reads
+        // do without one, from the checkpoint before, but a restart should not have to).
+        service.waitForCheckpoints(timeout: .seconds(5))
         exit(0)
     }
 }

@@ -61,6 +61,7 @@ struct PastVersionsTests {
         let rows = try service.sqlite.history(session: "p", after: 60, limit: 10, checkpoints: false)
         #expect(rows.contains { $0.version == 64 })
         #expect(rows.allSatisfy { $0.checkpoint == nil })
+        #expect(service.waitForCheckpoints())
         #expect(try service.sqlite.history(session: "p", after: 63, limit: 1).first?.checkpoint != nil)
         // Each entry names the rules that produced it.
         let page = h.send("GET", "/v1/sessions/p/history?after=60&limit=5")["entries"]?.array ?? []

@@ -85,6 +85,52 @@ import Testing
         #expect(h.version("one") == threads * each)
     }
 
+    /// The lock covers only the turn: rows, representation and reply are built after it by the
+    /// session's preparer, each from the version before, while other writers apply. Whatever
+    /// thread prepares which version, each reply is the session as stored at its version, and
+    /// each thread's replies come in the order of its requests.
+    @Test func versionsPreparedOutsideTheLockAreEachTheStoredVersion() throws {
+        let h = try ServiceHarness()
+        let stack = (0..<6).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
+        h.ok("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(stack)]}}"#,
+             status: 201)
+        let service = try #require(h.service)
+        let threads = 6, each = 30
+        let replies = Mutex<[Int: JSON]>([:])
+        let inOrder = Mutex(true)
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var last = 0
+            for i in 0..<each {
+                // Retitles (the window unchanged), and pushes and pops (the window and stack move).
+                let request: HTTPRequest
+                switch i % 3 {
+                case 0: request = title("s", "c\(t)", "t\(t)-\(i)")
+                case 1: request = self.request("POST", "/v1/sessions/s/controllers/nav/push",
+                                               #"{"viewController": {"id": "p\#(t)-\#(i)"}, "animated": false}"#)
+                default: request = self.request("POST", "/v1/sessions/s/controllers/nav/pop", #"{"animated": false}"#)
+                }
+                let reply = service.handle(request)
+                guard reply.status == 200, let json = try? JSON.parse(reply.body), let v = self.version(reply) else {
+                    inOrder.withLock { $0 = false }
+                    continue
+                }
+                if v <= last { inOrder.withLock { $0 = false } }
+                last = v
+                replies.withLock { $0[v] = json["session"] }
+            }
+        }
+        #expect(inOrder.withLock { $0 })
+        let seen = replies.withLock { $0 }
+        #expect(seen.keys.sorted() == Array(1...(threads * each)))
+        for (version, session) in seen.sorted(by: { $0.key < $1.key }) {
+            #expect(h.send("GET", "/v1/sessions/s?version=\(version)").json == session, "version \(version)")
+        }
+        let live = h.send("GET", "/v1/sessions/s").json
+        #expect(live == seen[threads * each])
+        try h.restart()
+        #expect(h.send("GET", "/v1/sessions/s").json == live)
+    }
+
     @Test func aFailedCommitFailsTheWritesOnTopOfItAndReadsNeverShowThem() throws {
         let h = try ServiceHarness()
         h.makeSession("s")

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 @testable import NavSimService
 import PostgreSQL
@@ -49,6 +50,40 @@ struct StoreContractTests {
             #expect(try store.deleteStoryboard("Other"))
             #expect(try !store.deleteStoryboard("Other"))
             #expect(try store.loadStoryboards().map(\.name) == ["Main"])
+        }
+    }
+
+    @Test("a checkpoint stored after its entry fills that entry only, never over one, never another incarnation's, and fails no other commit",
+          arguments: stores)
+    func laterCheckpoints(_ kind: StoreKind) throws {
+        try kind.with { db in
+            let store = try db.open()
+            for commit in commits(for: "s", operations: 3) { try store.commit(commit) }
+            let createdAt = session("s").createdAt
+            try store.commit(.checkpoint(session: "s", createdAt: createdAt, version: 2, text: #"{"whole":2}"#))
+            // Never over a stored one; not for an entry that does not exist; not for a session created at another time.
+            try store.commit(.checkpoint(session: "s", createdAt: createdAt, version: 2, text: #"{"whole":"again"}"#))
+            try store.commit(.checkpoint(session: "s", createdAt: createdAt, version: 9, text: #"{"whole":9}"#))
+            try store.commit(.checkpoint(session: "s", createdAt: "2027-01-01T00:00:00Z", version: 3, text: #"{"other":3}"#))
+            let rows = try store.history(session: "s", after: -1, limit: 10, checkpoints: true)
+            #expect(rows.map(\.checkpoint) == [nil, nil, #"{"whole":2}"#, nil])
+            // The session row and its version are untouched.
+            #expect(try store.loadSession("s")?.session.version == 3)
+            // Between a session's pipelined commits, a checkpoint neither breaks nor ends the chain.
+            let next = SessionCommit(session: session("s", version: 4), history: entry(4), followsPending: true)
+            let done = Mutex<[Bool]>([])
+            let finished = DispatchSemaphore(value: 0)
+            for commit in [next, .checkpoint(session: "s", createdAt: createdAt, version: 3, text: #"{"whole":3}"#),
+                           SessionCommit(session: session("s", version: 5), history: entry(5), followsPending: true)] {
+                store.enqueue(commit) { result in
+                    done.withLock { $0.append((try? result.get()) != nil) }
+                    finished.signal()
+                }
+            }
+            for _ in 0..<3 { finished.wait() }
+            #expect(done.withLock { $0 } == [true, true, true])
+            #expect(try store.history(session: "s", after: 2, limit: 10, checkpoints: true).map(\.checkpoint)
+                    == [#"{"whole":3}"#, nil, nil])
         }
     }
 

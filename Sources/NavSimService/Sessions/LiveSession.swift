@@ -7,8 +7,14 @@ import Synchronization
 /// - the **committed** view, `version`, `state` and ``encoded``: the last durable version, the
 ///   only one reads show (`GET`, history, listings);
 /// - the **applied head**, ``headVersion`` and ``headState``: the committed view plus the
-///   versions in ``pending``, applied in order under the session's lock and queued for commit
-///   but not yet durable. Mutations run on it and check `If-Match` against it.
+///   versions in ``pending``, applied in order under the session's lock but not yet durable.
+///   Mutations run on it and check `If-Match` against it.
+///
+/// A version is applied under the lock (the core's turn, the limits), then **prepared** outside
+/// it: its rows, its representation and its reply (``PendingVersion/work``). One thread at a
+/// time prepares a session's versions (``preparer``), oldest first, each from the one before,
+/// and queues each commit as soon as it is prepared: commits reach the store in version order,
+/// while other writers of the session apply their turns meanwhile.
 ///
 /// A pending version becomes the committed view when its commit is durable (``durable(_:in:)``),
 /// in version order; its reply goes out then and not before. When a commit fails, it and every
@@ -28,8 +34,15 @@ struct LiveSession {
     private(set) var encoded: EncodedSession?
     /// Versions applied on top of `version` whose commits are queued, ascending and gapless.
     private(set) var pending: [PendingVersion] = []
-    /// The session row's state of the head, kept for the next commit (``Persistence/Shell``).
+    /// The session row's state of the last prepared version, kept for the next commit (``Persistence/Shell``).
     var headShell: Persistence.Shell?
+    /// The thread preparing this session's versions, when one is (``NavSimService/prepare(_:as:first:)``):
+    /// whoever applies a version while there is none becomes it. Compared with `===`.
+    var preparer: CommitToken?
+    /// A version's checkpoint is being encoded off the handler threads, or will be once its
+    /// entry is durable (``NavSimService/checkpointLater(_:version:createdAt:state:)``): the
+    /// session's next one is then encoded with its entry, so they never pile up.
+    var checkpointing = false
 
     init(id: String, createdAt: String, version: Int, state: SessionState) {
         self.id = id
@@ -52,15 +65,31 @@ struct LiveSession {
         return fresh
     }
 
-    /// The head's bytes: the last pending version's, else the committed one's.
-    mutating func headEncoding(in registry: SessionRegistry) -> EncodedSession {
-        pending.last?.encoded ?? encoding(in: registry)
-    }
-
-    /// Applies a version on top of the head (its commit just queued).
+    /// Applies a version on top of the head; it is prepared and queued for commit next.
     mutating func apply(_ next: PendingVersion) {
         precondition(next.version == headVersion + 1, "pending versions are gapless")
         pending.append(next)
+    }
+
+    /// The oldest version not yet prepared, with the state and bytes of the version before it:
+    /// the previous pending one (prepared, since versions are prepared in order; without bytes
+    /// the new version is encoded whole) or the committed one.
+    mutating func nextToPrepare(in registry: SessionRegistry)
+        -> (index: Int, previousState: SessionState, previousEncoding: EncodedSession?)? {
+        guard let i = pending.firstIndex(where: { $0.work != nil }) else { return nil }
+        if i > 0 { return (i, pending[i - 1].state, pending[i - 1].encoded) }
+        return (i, state, encoding(in: registry))
+    }
+
+    /// Records what preparing the pending version `token` produced.
+    /// - Returns: false when that version is no longer pending (a failure dropped it meanwhile).
+    mutating func prepared(_ token: CommitToken, encoded: EncodedSession, reply: HTTPResponse, shell: Persistence.Shell) -> Bool {
+        guard let i = pending.firstIndex(where: { $0.token === token }), pending[i].work != nil else { return false }
+        pending[i].work = nil
+        pending[i].encoded = encoded
+        pending[i].reply = reply
+        headShell = shell
+        return true
     }
 
     /// The commit of `version` is durable: it becomes the committed view.
@@ -71,7 +100,8 @@ struct LiveSession {
         pending.removeFirst()
         self.version = first.version
         state = first.state
-        keep(first.encoded, in: registry)
+        // Always prepared: a commit is queued only once its version is.
+        if let encoded = first.encoded { keep(encoded, in: registry) }
         return first
     }
 
@@ -101,15 +131,17 @@ struct LiveSession {
     }
 }
 
-/// A version applied to a session and queued for commit, not yet durable: what it is, and the
-/// reply that goes out once it is.
+/// A version applied to a session, not yet durable: what it is, what preparing it needs, and
+/// once prepared (its commit queued) the reply that goes out when the commit is durable.
 struct PendingVersion: Sendable {
     let version: Int
     let state: SessionState
-    /// Its representation, encoded from the previous head's.
-    let encoded: EncodedSession
-    /// The reply, ready; sent through `deferred` when the commit is durable.
-    let reply: HTTPResponse
+    /// What preparing it needs; nil once prepared.
+    var work: PendingWork?
+    /// Its representation, encoded from the previous version's; nil until prepared.
+    var encoded: EncodedSession?
+    /// The reply, nil until prepared; sent through `deferred` when the commit is durable.
+    var reply: HTTPResponse?
     let deferred: DeferredResponse
     /// Runs the request again on the session reloaded from the store, answering `deferred`,
     /// when the store refuses this commit as stale (a shared store); nil on SQLite and for a rerun.
@@ -119,7 +151,21 @@ struct PendingVersion: Sendable {
     let token = CommitToken()
 }
 
-/// The identity of one applied version (``PendingVersion/token``); compared with `===`.
+/// What preparing an applied version needs (``NavSimService/prepare(_:as:first:)``): the request and
+/// the turn's outcome, from which its rows, representation and reply are built.
+struct PendingWork: Sendable {
+    let request: HTTPRequest
+    let body: JSON
+    let created: Bool
+    let turn: Bool
+    let commands: [Command]
+    let outcome: Navigator.TurnResult
+    /// When it was applied (`history.at`).
+    let at: String
+}
+
+/// The identity of one applied version (``PendingVersion/token``), or of a session's preparer
+/// (``LiveSession/preparer``); compared with `===`.
 final class CommitToken: Sendable {}
 
 

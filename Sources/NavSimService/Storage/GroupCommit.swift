@@ -225,6 +225,17 @@ struct BrokenChains: Sendable {
         var results: [Result<Void, any Error>] = []
         results.reserveCapacity(commits.count)
         for commit in commits {
+            // A checkpoint written after its entry follows nothing and is followed by nothing.
+            if commit.laterCheckpoint != nil {
+                do {
+                    try write(commit)
+                    results.append(.success(()))
+                } catch {
+                    guard isInTransaction() else { throw error }
+                    results.append(.failure(error))
+                }
+                continue
+            }
             let id = commit.session.id, version = commit.history?.version ?? 0
             if let failedVersion = failed[id] {
                 if commit.followsPending, version > failedVersion {
@@ -248,6 +259,8 @@ struct BrokenChains: Sendable {
 
     /// Nothing of the batch was written: each session's first commit in it failed.
     mutating func batchFailed(_ commits: [SessionCommit]) {
-        for commit in commits.reversed() { failed[commit.session.id] = commit.history?.version ?? 0 }
+        for commit in commits.reversed() where commit.laterCheckpoint == nil {
+            failed[commit.session.id] = commit.history?.version ?? 0
+        }
     }
 }

@@ -309,6 +309,7 @@ public final class PostgresSessionStore: SessionStoring {
     }
 
     private static func apply(_ commit: SessionCommit, to db: PGConnection) throws {
+        if commit.laterCheckpoint != nil { return try db.writeLaterCheckpoint(of: commit) }
         let s = commit.session
         let values: [PostgresValue] = s.parameters()
         let written: Int

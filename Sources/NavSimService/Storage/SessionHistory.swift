@@ -91,9 +91,10 @@ enum SessionHistory {
     /// the block's entries touched up to `version`, splicing the others' pieces
     /// (``EncodedSession/reusing(_:id:version:createdAt:state:touched:)``). So a read costs the
     /// distance from the checkpoint, once the block was read once.
+    /// `block`: the checkpoint to start from (default: `version`'s own block).
     static func past(_ sid: String, createdAt: String, version: Int, store: any SessionStoring,
-                     kept: PastVersions) throws -> (state: SessionState, encoded: EncodedSession)? {
-        let first = firstRow(for: version)
+                     kept: PastVersions, from block: Int? = nil) throws -> (state: SessionState, encoded: EncodedSession)? {
+        let first = block ?? firstRow(for: version)
         let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)
         let base: PastVersions.Base
         let after: [HistoryRow]
@@ -103,15 +104,23 @@ enum SessionHistory {
         } else {
             let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
             guard let row = rows.first, row.version == first else { return nil }
-            let state: SessionState
             if first == 0 {
-                state = try Persistence.decodeInitial(row)
+                let state = try Persistence.decodeInitial(row)
+                base = PastVersions.Base(version: first, state: state,
+                                         encoded: EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0)
+            } else if let text = row.checkpoint {
+                let state = try Persistence.decode(StoredSessionState.self, text, format: row.format).domain()
+                base = PastVersions.Base(version: first, state: state,
+                                         encoded: EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0)
             } else {
-                guard let text = row.checkpoint else { return nil }
-                state = try Persistence.decode(StoredSessionState.self, text, format: row.format).domain()
+                // The checkpoint is encoded after its entry is durable and stored later (or lost
+                // to a crash before): the block's base is then its first version rebuilt from
+                // the block before.
+                guard row.changes != nil,
+                      let earlier = try past(sid, createdAt: createdAt, version: first, store: store, kept: kept,
+                                             from: firstRow(for: first - 1)) else { return nil }
+                base = PastVersions.Base(version: first, state: earlier.state, encoded: earlier.encoded)
             }
-            let encoded = EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0
-            base = PastVersions.Base(version: first, state: state, encoded: encoded)
             kept.keep(base, as: key)
             after = Array(rows.dropFirst())
         }

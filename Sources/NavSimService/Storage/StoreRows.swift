@@ -123,6 +123,9 @@ struct StoreStatements: Sendable {
     let updateControllerBody: String
     let deleteController: String
     let insertHistory: String
+    /// An entry's checkpoint, written after the entry (``SessionCommit/checkpoint(session:createdAt:version:text:)``):
+    /// never over one, and only while the session is the one created at the given time.
+    let updateCheckpoint: String
     let upsertStoryboard: String
     let deleteStoryboard: String
     /// Adds one to `storyboard_revision` (migration 0006), in every storyboard-changing transaction.
@@ -153,6 +156,11 @@ struct StoreStatements: Sendable {
             INSERT INTO history (session_id, version, at, method, path, body, command, result, format,
                                  changes, checkpoint, rules_version)
             VALUES (\(list(12)))
+            """
+        updateCheckpoint = """
+            UPDATE history SET checkpoint = \(p(3))
+            WHERE session_id = \(p(1)) AND version = \(p(2)) AND checkpoint IS NULL
+              AND EXISTS (SELECT 1 FROM sessions WHERE id = \(p(1)) AND created_at = \(p(4)))
             """
         upsertStoryboard = """
             INSERT INTO storyboards (name, xml, custom_segues, classes, updated_at) VALUES (\(list(5)))
@@ -274,6 +282,13 @@ extension StoreConnection {
         if let entry = commit.history {
             try write(sql.insertHistory, entry.parameters(session: id))
         }
+    }
+
+    /// Writes ``SessionCommit/laterCheckpoint`` into its entry (``StoreStatements/updateCheckpoint``).
+    func writeLaterCheckpoint(of commit: SessionCommit) throws {
+        guard let later = commit.laterCheckpoint else { return }
+        try write(Self.statements.updateCheckpoint, [.text(commit.session.id), .integer(Int64(later.version)),
+                                                     .text(later.text), .text(commit.session.createdAt)])
     }
 
     /// Stores `storyboards`, each replacing one of the same name, and adds one to the storyboard
