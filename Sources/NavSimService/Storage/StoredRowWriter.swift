@@ -41,7 +41,8 @@ struct StoredBytes {
         separate(after: UInt8(ascii: "{"))
         out.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
     }
 
     /// Starts a member whose `"name":` is already encoded.
@@ -55,8 +56,9 @@ struct StoredBytes {
     }
 
     mutating func string(_ s: String) { JSON.writeString(s, into: &out) }
-    mutating func bool(_ b: Bool) { b ? out.append(contentsOf: [116, 114, 117, 101]) : out.append(contentsOf: [102, 97, 108, 115, 101]) }
-    mutating func null() { out.append(contentsOf: [110, 117, 108, 108]) }
+    // From static strings: an array literal here would be allocated on every call.
+    mutating func bool(_ b: Bool) { (b ? "true" as StaticString : "false").withUTF8Buffer { out.append(contentsOf: $0) } }
+    mutating func null() { ("null" as StaticString).withUTF8Buffer { out.append(contentsOf: $0) } }
 
     mutating func int(_ v: Int) {
         if v >= 0 && v < 10 { out.append(UInt8(ascii: "0") + UInt8(v)); return }
@@ -245,19 +247,20 @@ extension StoredConfiguration {
     func writeMembers(to w: inout StoredBytes, nilAsNull: Bool) throws {
         let fields = ControllerConfiguration.fields
         if present.count == Self.everyField.count {
-            for i in fields.indices { try Self.write(fields[i], i, values, nilAsNull, &w) }
+            for i in fields.indices { try Self.write(fields[i].storedValue(values), i, nilAsNull, &w) }
         } else if !present.isEmpty {
             // A patch or spec names a few fields: those, in table order, without a lookup per field.
-            for i in present.compactMap({ Self.fieldIndex[$0] }).sorted() { try Self.write(fields[i], i, values, nilAsNull, &w) }
+            for i in present.compactMap({ Self.fieldIndex[$0] }).sorted() { try Self.write(fields[i].storedValue(values), i, nilAsNull, &w) }
         }
         if present.contains("on") && (nilAsNull || !values.on.isEmpty) {
             w.key("on"); try w.sorted(StoredCall.stored(values.on))
         }
     }
 
-    private static func write(_ field: borrowing ControllerConfiguration.Field, _ i: Int, _ values: ControllerConfiguration,
-                              _ nilAsNull: Bool, _ w: inout StoredBytes) throws {
-        switch field.storedValue(values) {
+    /// Field `i` of the table, whose value is `value`.
+    private static func write(_ value: ControllerConfiguration.Field.StoredValue, _ i: Int, _ nilAsNull: Bool,
+                              _ w: inout StoredBytes) throws {
+        switch value {
         case .unencoded: break
         case .absent: if nilAsNull { w.key(bytes: fieldKeys[i]); w.null() }
         case .string(let s): w.key(bytes: fieldKeys[i]); w.string(s)
