@@ -100,6 +100,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
             case absent
             /// A string, or an enumeration's raw value.
             case string(String)
+            /// A flag.
             case bool(Bool)
             /// Any other value, written through its `Encodable` conformance.
             case value(any Encodable)
