@@ -16,6 +16,12 @@ enum Persistence {
         try StoredCodec.text(value)
     }
 
+    /// `value` as a stored row's JSON text, by its direct writer (`StoredRowWriter.swift`):
+    /// the same bytes as the `Encodable` path, for the rows every write stores.
+    static func text<T: StoredBytesWritable>(_ value: T) throws -> String {
+        try StoredCodec.rowText(value)
+    }
+
     /// `[]`, or the ids as a JSON array.
     static func text(_ ids: [String]) -> String {
         if ids.isEmpty { return "[]" }

@@ -85,18 +85,50 @@ public struct ControllerConfiguration: Sendable, Equatable {
         let copy: @Sendable (inout ControllerConfiguration, ControllerConfiguration) -> Void
         let encode: @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void
         let decode: @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
+        /// The field's value in `configuration` by its shape: what ``encode(to:fields:nilAsNull:)``
+        /// writes for it, for a writer of JSON bytes that needs no `Encoder` (the service's
+        /// stored rows, issue 11).
+        public let storedValue: @Sendable (_ configuration: ControllerConfiguration) -> StoredValue
         /// False for a field ``encode(to:fields:nilAsNull:)`` does not write.
         public let isEncoded: Bool
 
+        /// A field's value as ``encode(to:fields:nilAsNull:)`` writes it.
+        public enum StoredValue {
+            /// Not written (`on`: its values are not `Codable`; the service stores them itself).
+            case unencoded
+            /// Nil: left out, or null in a patch that clears.
+            case absent
+            /// A string, or an enumeration's raw value.
+            case string(String)
+            /// A flag.
+            case bool(Bool)
+            /// Any other value, written through its `Encodable` conformance.
+            case value(any Encodable)
+        }
+
         private init<T: Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, isEncoded: Bool,
                                   encode: @escaping @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void,
-                                  decode: @escaping @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool) {
+                                  decode: @escaping @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool,
+                                  stored: @escaping @Sendable (T) -> StoredValue) {
             self.name = name
             self.keyPath = keyPath
             self.isEncoded = isEncoded
             copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
             self.encode = encode
             self.decode = decode
+            // Read at the stored property's offset, as `MemoryLayout.offset(of:)` documents, not
+            // through `swift_getAtKeyPath`: that walk (and the copy of the configuration it
+            // needs) cost ~1,000 instructions a field, most of a stored controller row (issue 11).
+            // A key path with no fixed offset (none in the table) is applied as a key path.
+            if let offset = MemoryLayout<ControllerConfiguration>.offset(of: keyPath) {
+                storedValue = { configuration in
+                    withUnsafePointer(to: configuration) {
+                        stored(UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: T.self).pointee)
+                    }
+                }
+            } else {
+                storedValue = { stored($0[keyPath: keyPath]) }
+            }
         }
 
         /// Reads a field through `T`'s `Decodable` conformance (start-up and history reads).
@@ -113,7 +145,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         /// A field whose values are not `Codable` (nested commands): ``encode(to:fields:nilAsNull:)``
         /// and ``decode(from:over:)`` skip it and the service stores it itself (`isEncoded` false).
         init<T: Equatable & Sendable>(unencoded name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
-            self.init(name, keyPath, isEncoded: false, encode: { _, _, _ in }, decode: { _, _ in false })
+            self.init(name, keyPath, isEncoded: false, encode: { _, _, _ in }, decode: { _, _ in false }, stored: { _ in .unencoded })
         }
 
         /// An optional string: written with the container's `String` method, omitted (or null) when nil.
@@ -125,7 +157,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 } else if nilAsNull {
                     try container.encodeNil(forKey: key)
                 }
-            }, decode: Self.decoder(name, keyPath))
+            }, decode: Self.decoder(name, keyPath), stored: { $0.map(StoredValue.string) ?? .absent })
         }
 
         /// A `Bool`: written with the container's `Bool` method.
@@ -133,7 +165,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
             let key = FieldKey(name)
             self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
                 try container.encode(value[keyPath: keyPath], forKey: key)
-            }, decode: Self.decoder(name, keyPath))
+            }, decode: Self.decoder(name, keyPath), stored: { .bool($0) })
         }
 
         /// An enumeration stored as its raw value: written as that `String`, as its `Codable`
@@ -143,7 +175,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
             let key = FieldKey(name)
             self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
                 try container.encode(value[keyPath: keyPath].rawValue, forKey: key)
-            }, decode: Self.decoder(name, keyPath))
+            }, decode: Self.decoder(name, keyPath), stored: { .string($0.rawValue) })
         }
 
         /// Any other optional: its payload through its `Codable` conformance, omitted (or null) when nil.
@@ -155,7 +187,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 } else if nilAsNull {
                     try container.encodeNil(forKey: key)
                 }
-            }, decode: Self.decoder(name, keyPath))
+            }, decode: Self.decoder(name, keyPath), stored: { $0.map { StoredValue.value($0) } ?? .absent })
         }
 
         /// Any other value, through its `Codable` conformance.
@@ -163,7 +195,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
             let key = FieldKey(name)
             self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
                 try container.encode(value[keyPath: keyPath], forKey: key)
-            }, decode: Self.decoder(name, keyPath))
+            }, decode: Self.decoder(name, keyPath), stored: { .value($0) })
         }
     }
 

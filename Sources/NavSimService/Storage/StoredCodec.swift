@@ -93,6 +93,9 @@ final class StoredWriter {
 
     init() { out.reserveCapacity(1024) }
 
+    /// Continues `out` (``StoredBytes/encoded(_:)``).
+    init(out: [UInt8]) { self.out = out }
+
     /// Closes every container deeper than `level` (the number of containers that stay open).
     func closeAbove(_ level: Int) {
         while frames.count > level { out.append(frames.removeLast().close) }
