@@ -1,6 +1,7 @@
 import Foundation
 import NavigationCore
 import Testing
+import TestSupport
 
 @testable import NavSimService
 
@@ -110,16 +111,10 @@ struct StoredRowWriterTests {
 /// Deterministic values of the stored types (SplitMix64), with nasty strings and numbers among
 /// ordinary ones and each optional member left out about half the time.
 struct Generator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+    var random: SplitMix64
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     mutating func bool() -> Bool { next() & 1 == 0 }
     mutating func maybe<T>(_ make: (inout Generator) -> T) -> T? { bool() ? make(&self) : nil }
