@@ -41,7 +41,7 @@ let package = Package(
                           swiftSettings: strict),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore"], swiftSettings: strict),
+        .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardToolsTests",
                     dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "NavigationCore", "HTTPServer", "TestSupport"],

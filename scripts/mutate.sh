@@ -15,7 +15,7 @@ work="${NAVSIM_MUTATE_DIR:-/tmp/navsim-mutate}"
 
 # name # file # sed expression # what it breaks
 mutations=(
-  "r43#Sources/NavigationCore/Dismissal.swift#s/ || isTransitioning(\$0)//#R43: dismiss while a transition names a chain member"
+  "r43#Sources/NavigationCore/Dismissal.swift#s/presentation?.state != .presented }/presentation?.state == nil }/#R43: dismiss while a chain member is still being presented or dismissed"
   "r49#Sources/NavigationCore/Dismissal.swift#s/if vc.isModalInPresentation {/if false {/#R49: isModalInPresentation blocks a user dismissal"
   "r21#Sources/NavigationCore/Presentation.swift#s/where state.c(a).definesPresentationContext/where false/#R21: context styles walk to definesPresentationContext"
   "r30#Sources/NavigationCore/Navigator.swift#s/engine.state = snapshot/_ = snapshot/#R30: a refused call changes nothing"

@@ -1,16 +1,25 @@
 /// Custom containers: `addChild` (R69), `removeFromParent` (R70), view insertion (R71),
 /// `transition(from:to:…)` (R72), `isMovingToParent`/`isMovingFromParent` (R73).
 extension Engine {
-    /// R69: `willMove(toParent:)` is called for you; `didMove` is not.
-    mutating func addChild(_ parent: ControllerID, _ ref: ControllerRef) throws(Refusal) {
-        _ = try existing(parent)
-        guard let child = try resolve(ref) else { throw .input(.invalid("addChild needs a viewController.", field: "viewController")) }
-        if child == parent || state.isWithin(parent, child) {
-            throw .input(.invalid("\(name(child)) cannot become a child of itself or of its own descendant.", field: "viewController"))
+    /// R2: a controller joins a container only if every relationship stays whole. It cannot be the
+    /// container or one of the container's ancestors (a parent cycle; refused as bad input, field
+    /// `field`), nor a presented controller or the window's root, which UIKit refuses as an active
+    /// controller (D5). Every path that gives a controller a new parent (`addChild`, push,
+    /// `setViewControllers` of each container kind, `show`/`showDetail`) asks this first.
+    func validateNewChild(_ child: ControllerID, of container: ControllerID, field: String) throws(Refusal) {
+        if child == container || state.isWithin(container, child) {
+            throw .input(.invalid("\(name(child)) cannot become a child of itself or of its own descendant.", field: field))
         }
         if state.c(child).presentation != nil || state.rootViewController == child {
             throw .uikit(.activeController(name(child)))
         }
+    }
+
+    /// R69: `willMove(toParent:)` is called for you; `didMove` is not.
+    mutating func addChild(_ parent: ControllerID, _ ref: ControllerRef) throws(Refusal) {
+        _ = try existing(parent)
+        guard let child = try resolve(ref) else { throw .input(.invalid("addChild needs a viewController.", field: "viewController")) }
+        try validateNewChild(child, of: parent, field: "viewController")
         detachFromParent(child)
         emit(.move(child, .willMoveToParent, parent: parent))
         self[changing: parent].children.append(child)

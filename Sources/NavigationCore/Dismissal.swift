@@ -33,9 +33,10 @@ extension Engine {
             return
         }
         // R44: a programmatic dismissal ignores isModalInPresentation and asks no delegate.
-        // R43: a presentation or dismissal is still running.
+        // R43: a presentation or dismissal is still running. (A settled chain member cannot be
+        // named by another transition: R2 keeps presented controllers out of containers.)
         let chain = presentationChain(from: v)
-        if chain.contains(where: { state.c($0).presentation?.state != .presented || isTransitioning($0) }) {
+        if chain.contains(where: { state.c($0).presentation?.state != .presented }) {
             throw .uikit(.dismissInProgress(name(p)))
         }
         try startDismissal(chain: chain, presenter: p, animated: animated,

@@ -26,9 +26,7 @@ extension Engine {
         if state.c(nav).viewControllers.contains(v) {
             throw .uikit(.pushDuplicate(nav: name(nav), name(v), legacy: profile.usesLegacyDuplicatePushWording))
         }
-        if vc.presentation != nil || state.rootViewController == v {
-            throw .uikit(.activeController(name(v)))
-        }
+        try validateNewChild(v, of: nav, field: "viewController")
     }
 
     /// R77: `pushViewController(_:animated:)`.
@@ -121,6 +119,7 @@ extension Engine {
         let old = state.c(nav).viewControllers
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
+        for id in added { try validateNewChild(id, of: nav, field: "viewControllers") }
         for id in removed {
             emit(.move(id, .willMoveToParent, parent: nil))
             self[changing: id].isMovingFromParent = true

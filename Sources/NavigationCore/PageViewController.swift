@@ -16,6 +16,7 @@ extension Engine {
         let old = state.c(page).viewControllers
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
+        for id in added { try validateNewChild(id, of: page, field: "viewControllers") }
         for id in added {
             detachFromParent(id)
             emit(.move(id, .willMoveToParent, parent: page))

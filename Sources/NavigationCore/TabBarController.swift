@@ -72,6 +72,7 @@ extension Engine {
         let oldIndex = oldSelected.flatMap { old.firstIndex(of: $0) }
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
+        for id in added { try validateNewChild(id, of: tab, field: "viewControllers") }
         for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
         for id in added {
             detachFromParent(id)

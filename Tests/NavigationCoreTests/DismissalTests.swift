@@ -240,24 +240,18 @@ struct DismissalTests {
         #expect(w.presenting("B") == "A")
     }
 
-    /// The second clause of R43's check (a chain member named by a running or queued transition
-    /// while its own presentation is settled). The only path that reaches it today: `showDetail`
-    /// of an already-presented controller swaps it into a classic split's column (replaceColumn
-    /// does not enforce R2, where UIKit raises), queuing a transition to it. Should that gap close,
-    /// the clause becomes redundant and this test goes with it (see scripts/mutate.sh `r43`).
-    @Test("R43: dismissing a presented controller that a queued column swap names logs D9")
-    func dismissWhileAQueuedTransitionNamesThePresented() {
+    /// R2 closes the path that once let a transition name a settled chain member: `showDetail`
+    /// of a presented controller into a classic split's column is refused as push is (D5), so
+    /// the presentation stays settled and dismissable.
+    @Test("R2: showDetail of a presented controller is refused (D5); its dismissal then runs")
+    func showDetailOfAPresentedController() {
         var w = Window(root: split("S", primary: vc("P"), secondary: vc("D")), traits: iPadRegular,
                        options: Options(transitions: .manual))
         w.perform(Op.present("S", vc("X"), .fullScreen, animated: false))
         #expect(w["X"].presentation?.state == .presented)
-        let outcomes = w.turn([.showDetail(receiver: "P", viewController: .existing("X"), animated: false),
-                               Op.dismiss("S", animated: false)])
-        guard case .refused(let d) = outcomes[1] else {
-            Issue.record("dismiss should be refused while a transition names X: \(outcomes[1])")
-            return
-        }
-        #expect(d == .dismissInProgress("<UISplitViewController: S>"))
+        let d = w.refuse(.showDetail(receiver: "P", viewController: .existing("X"), animated: false))
+        #expect(d == .activeController("<UIViewController: X>"))
+        #expect(w.perform(Op.dismiss("S", animated: false)).transition?.operation == .dismiss)
     }
 }
 

@@ -1,0 +1,135 @@
+import Testing
+import TestSupport
+@testable import NavigationCore
+
+/// R2: whatever a client asks, a controller has at most one parent, the parent chain ends (no
+/// controller is its own ancestor), a presented controller has no parent, and the window's root
+/// has neither. These calls once made a parent cycle, and the next walk up the chain never ended.
+@Suite("R2: relationship invariants hold for every call")
+struct RelationshipInvariantTests {
+    let invalidArgument = "NSInvalidArgumentException"
+
+    /// `T{navA[A], B}` as the window's root.
+    func tabRoot() -> Window {
+        Window(root: tabs("T", [nav("navA", vc("A")), vc("B")]))
+    }
+
+    @Test("setViewControllers cannot take the window's root into another stack (D5)")
+    func rootIntoAnotherStack() {
+        var w = tabRoot()
+        w.perform(.createController(ControllerSpec(id: "D", kind: .navigationController)))
+        let d = w.refuse(Op.setViewControllers("D", [id("T")], animated: false))
+        expectDiagnostic(d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
+                         message: "Application tried to present modally an active controller \(desc("T", .tabBarController)).")
+    }
+
+    @Test("setViewControllers cannot make a container a child of its own descendant")
+    func ancestorIntoDescendant() {
+        // R{T{navA[A], B}}: navA's stack may not hold T, its parent, nor R, the root's container.
+        let w = Window(root: container("R", children: [tabs("T", [nav("navA", vc("A")), vc("B")])]))
+        // The window's root R is refused as an ancestor first, before D5 (as addChild does).
+        for (receiver, list) in [("navA", ["A", "T"]), ("T", ["navA", "R"])] {
+            let before = w.state
+            let (next, outcome) = Navigator.apply(Op.setViewControllers(receiver, list.map(id), animated: false), to: w.state)
+            #expect(outcome == .invalid(.invalid("\(desc(list[1], list[1] == "T" ? .tabBarController : .viewController)) cannot become a child of itself or of its own descendant.",
+                                                 field: "viewControllers")),
+                    "\(receiver).setViewControllers(\(list))")
+            expectSameState(before, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
+        }
+    }
+
+    @Test("a page view controller cannot hold itself")
+    func pageHoldsItself() {
+        let w = Window(root: make("PG", .pageViewController) { $0.viewControllers = [vc("P1")] })
+        let before = w.state
+        let (next, outcome) = Navigator.apply(Op.setViewControllers("PG", [id("PG")], direction: .forward, animated: false), to: w.state)
+        #expect(outcome == .invalid(.invalid("\(desc("PG", .pageViewController)) cannot become a child of itself or of its own descendant.",
+                                             field: "viewControllers")))
+        expectSameState(before, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
+        w.checkInvariants()
+    }
+
+    @Test("setViewControllers cannot take a presented controller into a stack (D5, as push)")
+    func presentedIntoStack() {
+        var w = Window(root: nav("N", vc("A")))
+        w.perform(Op.present("A", vc("M"), .fullScreen, animated: false))
+        let d = w.refuse(Op.setViewControllers("N", [id("A"), id("M")], animated: false))
+        expectDiagnostic(d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
+                         message: "Application tried to present modally an active controller \(desc("M")).")
+        let push = w.refuse(Op.push("N", id("M"), animated: false))
+        #expect(push == d, "setViewControllers refuses what push refuses")
+    }
+
+    @Test("seeded random calls never break R2", .timeLimit(.minutes(10)), arguments: 0..<40)
+    func randomCalls(seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 11)
+        var w = Window(root: container("R", children: [
+            tabs("T", [nav("navA", vc("A")), nav("navB", vc("B")), make("PG", .pageViewController) { $0.viewControllers = [vc("P1")] }]),
+            split("S", primary: nav("navS", vc("SP")), secondary: vc("SD")),
+        ]))
+        for extra in ["X", "Y", "Z"] { w.perform(.createController(ControllerSpec(id: extra, kind: .viewController))) }
+        for extra in ["navX", "TX"] {
+            w.perform(.createController(ControllerSpec(id: extra, kind: extra == "TX" ? .tabBarController : .navigationController)))
+        }
+        var trail: [String] = []
+        for step in 0..<100 {
+            let ids = w.state.controllers.keys.sorted()
+            func any() -> ControllerID { ids[Int(random.next() % UInt64(ids.count))] }
+            func some(_ n: Int) -> [ControllerRef] { (0..<n).map { _ in id(any()) } }
+            let command: Command
+            switch random.next() % 10 {
+            case 0, 1:
+                let receiver = any()
+                let direction: PageDirection? = w.state.controllers[receiver]?.kind == .pageViewController ? .forward : nil
+                command = Op.setViewControllers(receiver, some(1 + Int(random.next() % 3)), direction: direction, animated: random.next() % 2 == 0)
+            case 2: command = Op.push(any(), id(any()), animated: random.next() % 2 == 0)
+            case 3: command = .addChild(receiver: any(), viewController: id(any()))
+            case 4: command = .removeFromParent(receiver: any())
+            case 5: command = Op.present(any(), id(any()), [.fullScreen, .currentContext, .overCurrentContext, .pageSheet][Int(random.next() % 4)])
+            case 6: command = Op.dismiss(any())
+            case 7: command = Op.show(any(), id(any()))
+            case 8: command = Op.showDetail(any(), id(any()))
+            default: command = Op.tick
+            }
+            let before = w.state
+            let (next, outcome) = Navigator.apply(command, to: before)
+            var problems: [String] = []
+            if case .applied = outcome {
+                w.state = next
+                trail.append("\(command)")
+            } else if !stateDifferences(expected: before, actual: next).isEmpty {
+                problems.append("refused but changed the state")
+            }
+            problems += relationshipProblems(w.state)
+            if !problems.isEmpty {
+                Issue.record("seed \(seed) step \(step): \(command) → \(outcome)\n\(problems.joined(separator: "\n"))\napplied before it:\n\(trail.suffix(8).joined(separator: "\n"))")
+                return
+            }
+        }
+    }
+
+    /// R2 as checks on a state: the parent chain of every controller ends within the session's
+    /// size; a presented controller has no parent and its presenter points back; the root has no
+    /// parent and is not presented.
+    func relationshipProblems(_ state: SessionState) -> [String] {
+        var problems: [String] = []
+        for c in state.controllers.values.sorted(by: { $0.id < $1.id }) {
+            var hops = 0
+            var current = c.parent
+            while let p = current, hops <= state.controllers.count {
+                hops += 1
+                current = state.controllers[p]?.parent
+            }
+            if hops > state.controllers.count { problems.append("a parent cycle through \(c.id)") }
+            if let record = c.presentation {
+                if c.parent != nil { problems.append("presented \(c.id) has a parent") }
+                if state.controllers[record.presenting]?.presentedID != c.id { problems.append("\(record.presenting) does not point back to \(c.id)") }
+            }
+        }
+        if let root = state.rootViewController {
+            if state.controllers[root]?.presentation != nil { problems.append("the root is presented") }
+            if state.controllers[root]?.parent != nil { problems.append("the root has a parent") }
+        }
+        return problems
+    }
+}
