@@ -138,15 +138,19 @@ struct Engine {
     /// The one way the engine changes a stored controller: `self[changing: id].appearance = .appeared`.
     /// An id the session does not have is neither inserted nor trapped on: the write is dropped
     /// and recorded in the current journal entry, which turns the command into an internal error.
+    /// Written in place (`_modify`): one lookup, and no copy of the controller out of the
+    /// dictionary and back in.
     subscript(changing id: ControllerID) -> Controller {
         get { state.controllers[id] ?? Controller(id: id, kind: .viewController) }
-        set {
-            guard state.controllers[id] != nil else {
+        _modify {
+            if let index = state.controllers.index(forKey: id) {
+                touched.insert(id)
+                yield &state.controllers.values[index]
+            } else {
                 journal[journal.current].invariantFailures.append(id)
-                return
+                var dropped = Controller(id: id, kind: .viewController)
+                yield &dropped
             }
-            state.controllers[id] = newValue
-            touched.insert(id)
         }
     }
 
