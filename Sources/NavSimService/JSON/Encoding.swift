@@ -360,10 +360,10 @@ struct EncodedSession: Sendable {
                                changed: changedControllers.map(Set.init))
         var reused = 0
         for cid in state.order {
-            guard let index = state.controllers.index(forKey: cid) else { continue }
             // Known unaffected (``ReuseCheck/affected``): its bytes are copied without reading
             // the controller, so a retitle, or a push on a deep stack, costs a copy per
-            // untouched piece (issue 11).
+            // untouched piece (issue 11). It is in `state`: `previous` shows it, and the turn
+            // did not change it (dropping it would be a change).
             if let previous, let affected = reuse.affected, !affected.contains(cid), let old = previous.pieces[cid] {
                 w.key(cid)
                 let start = w.bytes.count
@@ -372,6 +372,7 @@ struct EncodedSession: Sendable {
                 reused += 1
                 continue
             }
+            guard let index = state.controllers.index(forKey: cid) else { continue }
             let c = state.controllers[index].value
             w.key(c.id)
             let start = w.bytes.count
