@@ -19,28 +19,33 @@ extension SessionState {
 
     /// Is `id` equal to `ancestor` or below it in the containment tree?
     public func isWithin(_ id: ControllerID, _ ancestor: ControllerID) -> Bool {
-        ancestors(id).contains(ancestor)
+        var current = id
+        var hops = 0
+        while hops < 10_000 {
+            if current == ancestor { return true }
+            guard let p = controllers[current]?.parent else { return false }
+            current = p
+            hops += 1
+        }
+        return false
     }
 
-    /// R3: the presenter recorded for `self`, else the parent's answer.
-    public func presentingViewController(_ id: ControllerID) -> ControllerID? {
-        for a in ancestors(id) {
-            if let p = controllers[a]?.presentation?.presenting { return p }
-        }
-        return nil
-    }
+    /// R3: the presenter recorded for `self`, else the parent's answer (``Relations``).
+    public func presentingViewController(_ id: ControllerID) -> ControllerID? { relations(id).presentingViewController }
 
-    /// R4: the controller presented by `self`, else the parent's answer.
-    public func presentedViewController(_ id: ControllerID) -> ControllerID? {
-        for a in ancestors(id) {
-            if let p = controllers[a]?.presentedID { return p }
-        }
-        return nil
-    }
+    /// R4: the controller presented by `self`, else the parent's answer (``Relations``).
+    public func presentedViewController(_ id: ControllerID) -> ControllerID? { relations(id).presentedViewController }
 
     /// R5: the nearest ancestor of a kind, along the parent chain only (containerGettersCrossModal = false).
     public func nearestAncestor(_ id: ControllerID, kind: ControllerKind) -> ControllerID? {
-        ancestors(id).dropFirst().first { controllers[$0]?.kind == kind }
+        var current = controllers[id]?.parent
+        var hops = 0
+        while let a = current, let c = controllers[a], hops < 10_000 {
+            if c.kind == kind { return a }
+            current = c.parent
+            hops += 1
+        }
+        return nil
     }
 
     /// R75: the top of a navigation stack.
@@ -203,17 +208,8 @@ extension SessionState {
 extension SessionState {
     /// R6: is the controller's view in the window? Its own view must be attached and, for a child,
     /// its parent's too: a view inside a container that left the window left with it (for example
-    /// the old top of a navigation controller mid-push when a tab switch hides it).
-    public func isViewInWindow(_ id: ControllerID) -> Bool {
-        var current: ControllerID? = id
-        var hops = 0
-        while let c = current.flatMap({ controllers[$0] }), hops < 10_000 {
-            guard c.viewInWindow else { return false }
-            current = c.parent
-            hops += 1
-        }
-        return true
-    }
+    /// the old top of a navigation controller mid-push when a tab switch hides it) (``Relations``).
+    public func isViewInWindow(_ id: ControllerID) -> Bool { relations(id).isViewInWindow }
 
     /// R6: the controllers whose views are in the window now, in creation order (a Session's
     /// `window.viewsInWindow`): those for which ``isViewInWindow(_:)`` holds, each read once
@@ -238,15 +234,73 @@ extension SessionState {
 
 extension SessionState {
     /// R74: a controller's trait collection: the window's, with the overrides of its parent chain
-    /// applied from the top down (the nearest one wins). A presented controller starts again from
-    /// the window's traits, as its presentation controller sits in the window [INF].
-    public func traitCollection(_ id: ControllerID) -> Traits {
-        var t = traits
-        for a in ancestors(id).reversed() {
-            guard let o = controllers[a]?.traitOverrides else { continue }
-            if let h = o.horizontalSizeClass { t.horizontalSizeClass = h }
-            if let v = o.verticalSizeClass { t.verticalSizeClass = v }
+    /// applied from the top down (the nearest one wins) (``Relations``).
+    public func traitCollection(_ id: ControllerID) -> Traits { relations(id).traitCollection }
+
+    /// What a controller's parent chain decides about it (R3–R6, R74), from one walk up the chain:
+    /// what an encoded controller shows, and each of the single queries above. Pure; a walk of
+    /// at most 10,000 links (a cycle, which the core never makes, ends there).
+    public struct Relations: Sendable, Equatable {
+        /// R3: the presenter recorded for `self`, else the nearest ancestor's (`presentingViewController`).
+        public var presentingViewController: ControllerID?
+        /// R4: the controller presented by `self`, else by the nearest ancestor that presents one.
+        public var presentedViewController: ControllerID?
+        /// R5: the nearest ancestors (not `self`) of these kinds, along the parent chain only
+        /// (containerGettersCrossModal = false): ``nearestAncestor(_:kind:)``.
+        public var navigationController: ControllerID?
+        public var tabBarController: ControllerID?
+        public var splitViewController: ControllerID?
+        /// R74: the window's traits with the chain's overrides, the nearest one winning per size
+        /// class. A presented controller starts again from the window's traits, as its
+        /// presentation controller sits in the window [INF].
+        public var traitCollection: Traits
+        /// R6: its own view and every ancestor's are attached (true for an id the session lacks).
+        public var isViewInWindow: Bool
+    }
+
+    /// ``Relations`` of the controller `id` (an id the session lacks: nothing presents it, no
+    /// container holds it, the window's traits, in the window).
+    public func relations(_ id: ControllerID) -> Relations {
+        guard let c = controllers[id] else {
+            return Relations(traitCollection: traits, isViewInWindow: true)
         }
-        return t
+        return relations(of: c)
+    }
+
+    /// ``Relations`` of `c`, a controller of this session (its value in hand: one dictionary
+    /// lookup per ancestor, none for itself).
+    public func relations(of c: Controller) -> Relations {
+        var r = Relations(traitCollection: traits, isViewInWindow: true)
+        var horizontal: Traits.SizeClass?
+        var vertical: Traits.SizeClass?
+        // Each link of the chain once, read in place (`c` is not copied).
+        func visit(_ x: Controller, isSelf: Bool) {
+            if r.presentingViewController == nil { r.presentingViewController = x.presentation?.presenting }  // R3
+            if r.presentedViewController == nil { r.presentedViewController = x.presentedID }  // R4
+            if !isSelf {  // R5: ancestors only
+                switch x.kind {
+                case .navigationController: if r.navigationController == nil { r.navigationController = x.id }
+                case .tabBarController: if r.tabBarController == nil { r.tabBarController = x.id }
+                case .splitViewController: if r.splitViewController == nil { r.splitViewController = x.id }
+                default: break
+                }
+            }
+            if let o = x.configuration.traitOverrides {  // R74: the nearest override wins
+                if horizontal == nil { horizontal = o.horizontalSizeClass }
+                if vertical == nil { vertical = o.verticalSizeClass }
+            }
+            if !x.viewInWindow { r.isViewInWindow = false }  // R6
+        }
+        visit(c, isSelf: true)
+        var parent = c.parent
+        var hops = 1
+        while hops < 10_000, let p = parent, let x = controllers[p] {
+            visit(x, isSelf: false)
+            parent = x.parent
+            hops += 1
+        }
+        if let horizontal { r.traitCollection.horizontalSizeClass = horizontal }
+        if let vertical { r.traitCollection.verticalSizeClass = vertical }
+        return r
     }
 }

@@ -5,6 +5,8 @@ import NavigationCore
 enum Encode {
     /// A Controller object (API.md), written as one value.
     static func controller(_ c: Controller, in s: SessionState, into w: inout JSONWriter) {
+        // One walk up the parent chain for every derived member (R3–R6, R74).
+        let r = s.relations(of: c)
         w.openObject()
         w.member("id", c.id)
         w.member("kind", c.kind.rawValue)
@@ -12,11 +14,11 @@ enum Encode {
         ConfigurationFields.write(c.configuration, .identity, into: &w)
         w.member("parent", c.parent)
         w.member("children", c.children)
-        w.member("presentingViewController", s.presentingViewController(c.id))
-        w.member("presentedViewController", s.presentedViewController(c.id))
-        w.member("navigationController", s.nearestAncestor(c.id, kind: .navigationController))
-        w.member("tabBarController", s.nearestAncestor(c.id, kind: .tabBarController))
-        w.member("splitViewController", s.nearestAncestor(c.id, kind: .splitViewController))
+        w.member("presentingViewController", r.presentingViewController)
+        w.member("presentedViewController", r.presentedViewController)
+        w.member("navigationController", r.navigationController)
+        w.member("tabBarController", r.tabBarController)
+        w.member("splitViewController", r.splitViewController)
         ConfigurationFields.write(c.configuration, .styles, into: &w)
         // R26: the presentation (UIKit's presentationController) exists only while presented.
         if let p = c.presentation {
@@ -30,14 +32,14 @@ enum Encode {
         ConfigurationFields.write(c.configuration, .flags, into: &w)
         w.member("isViewLoaded", c.isViewLoaded)
         w.member("appearance", c.appearance.rawValue)
-        w.member("viewInWindow", s.isViewInWindow(c.id))
+        w.member("viewInWindow", r.isViewInWindow)
         w.member("isBeingPresented", c.isBeingPresented)
         w.member("isBeingDismissed", c.isBeingDismissed)
         w.member("isMovingToParent", c.isMovingToParent)
         w.member("isMovingFromParent", c.isMovingFromParent)
         w.member("transitionCoordinator", s.transitionCoordinator(c.id))
         w.key("traitCollection")
-        traits(s.traitCollection(c.id), into: &w)
+        traits(r.traitCollection, into: &w)
         ConfigurationFields.write(c.configuration, .delegates, into: &w)
         switch c.kind {
         case .navigationController:
@@ -358,10 +360,10 @@ struct EncodedSession: Sendable {
                                changed: changedControllers.map(Set.init))
         var reused = 0
         for cid in state.order {
-            guard let index = state.controllers.index(forKey: cid) else { continue }
             // Known unaffected (``ReuseCheck/affected``): its bytes are copied without reading
             // the controller, so a retitle, or a push on a deep stack, costs a copy per
-            // untouched piece (issue 11).
+            // untouched piece (issue 11). It is in `state`: `previous` shows it, and the turn
+            // did not change it (dropping it would be a change).
             if let previous, let affected = reuse.affected, !affected.contains(cid), let old = previous.pieces[cid] {
                 w.key(cid)
                 let start = w.bytes.count
@@ -370,6 +372,7 @@ struct EncodedSession: Sendable {
                 reused += 1
                 continue
             }
+            guard let index = state.controllers.index(forKey: cid) else { continue }
             let c = state.controllers[index].value
             w.key(c.id)
             let start = w.bytes.count
