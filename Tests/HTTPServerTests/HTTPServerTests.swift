@@ -50,6 +50,28 @@ struct HTTPServerTests {
         #expect(second.text == "hello /two")
     }
 
+    /// The default connection memory (16 KiB, ``HTTPServerConfiguration/connectionMemoryLimit``)
+    /// bounds the header section: a 12,000-byte field is served on a kept-alive connection, a
+    /// 20,000-byte one is 431 from libmicrohttpd, and the server goes on serving.
+    @Test func defaultConnectionMemoryBoundsTheHeaderSection() throws {
+        #expect(HTTPServerConfiguration().connectionMemoryLimit == 16 * 1024)
+        let server = try startServer { request in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
+                         body: text("\(request.headers["x-big"]?.utf8.count ?? -1)"))
+        }
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let fits = try client.request("GET", "/a", headers: [("X-Big", String(repeating: "a", count: 12_000))])
+        #expect(fits.status == 200)
+        #expect(fits.text == "12000")
+        #expect(try client.request("GET", "/b").status == 200)  // same connection, kept alive
+
+        let tooBig = try RawClient(port: server.port)
+        let refused = try tooBig.request("GET", "/c", headers: [("X-Big", String(repeating: "a", count: 20_000))])
+        #expect(refused.status == 431)
+        #expect(try RawClient(port: server.port).request("GET", "/d").status == 200)
+    }
+
     @Test func emptyBodyAndOddStatusDoNotBreakTheServer() throws {
         let server = try startServer { request in
             HTTPResponse(status: request.path == "/odd" ? 42 : 204)

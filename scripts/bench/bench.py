@@ -7,6 +7,8 @@ Called by scripts/bench.sh, which builds the binary and the two C anchors first:
              [--read-rounds N] [--read-seconds S] [--only SECTION ...]
 
 Everything listens on 127.0.0.1 and every load is bounded by a duration (wrk -d) or a count.
+Before the reads rounds navsim settles (no CPU used for a moment) and both servers get an
+unmeasured warm-up; --pin puts each server on CPU 0 and wrk on CPU 1, the same for both sides.
 Anchors and navsim alternate round by round and each figure is the median of the rounds, so a
 noisy neighbour hurts both sides alike. CPU per request is the server process's utime + stime
 (/proc/PID/stat: every thread of that process, kernel time included) over the run divided by
@@ -127,9 +129,29 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wrk(pid, port, path, seconds, connections, script=None, env=None):
-    """Runs wrk against 127.0.0.1:port; returns (requests per second, server CPU µs per request)."""
-    args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s"]
+def pin(pid, cpus):
+    """Binds every thread of process `pid` to the CPU list `cpus` ("0", "0-1"): taskset -a."""
+    subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], check=True, stdout=subprocess.DEVNULL)
+
+
+def settle(pid, quiet=0.3, bound=15.0):
+    """Waits (at most `bound` s) until process `pid` has used no CPU for `quiet` s: work left over
+    from what came before (checkpoints of the sessions just made, the log writer) then does not
+    land in a measured round."""
+    deadline = time.time() + bound
+    last = cpu_seconds(pid)
+    while time.time() < deadline:
+        time.sleep(quiet)
+        now = cpu_seconds(pid)
+        if now == last:
+            return
+        last = now
+
+
+def wrk(pid, port, path, seconds, connections, script=None, env=None, cpus=None):
+    """Runs wrk against 127.0.0.1:port; returns (requests per second, server CPU µs per request).
+    `cpus`, when given, pins wrk to that CPU list (taskset)."""
+    args = (["taskset", "-c", cpus] if cpus else []) + ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s"]
     if script:
         args += ["-s", os.path.join(HERE, script)]
     args.append(f"http://127.0.0.1:{port}{path}")
@@ -183,10 +205,14 @@ def main():
     p.add_argument("--naive", required=True)
     p.add_argument("--slow-fsync", help="LD_PRELOAD shim (slow_fsync.c) for the figure where fsync dominates")
     p.add_argument("--quick", action="store_true", help="one round of 2 s runs and smaller sessions")
-    p.add_argument("--read-rounds", type=int, help="rounds of the reads figures (default 9; --quick: 3)")
-    p.add_argument("--read-seconds", type=int, help="seconds of each reads run (default 2; --quick: 1)")
+    p.add_argument("--read-rounds", type=int, help="rounds of the reads figures (default 15; --quick: 3)")
+    p.add_argument("--read-seconds", type=int, help="seconds of each reads run (default 1)")
     p.add_argument("--rounds", type=int)
     p.add_argument("--seconds", type=int)
+    p.add_argument("--pin", action="store_true",
+                   help="reads: each server (all threads) on CPU 0, wrk on CPU 1, the same for both sides "
+                        "(default: everything shares every CPU; pinned, a neighbour's load on CPU 0 hits the "
+                        "server alone, and on this shared machine that spread the rounds more, not less)")
     p.add_argument("--only", action="append", choices=["reads", "writes", "history", "push", "listing"],
                    help="measure only these figures (repeatable); every figure when absent")
     a = p.parse_args()
@@ -218,17 +244,37 @@ def main():
                 f.write(healthz_bytes)
             raw = Raw(a.raw, free_port(), os.path.join(folder, "healthz.json"), os.path.join(folder, "session.json"))
             ours, theirs = {"get": [], "health": []}, {"get": [], "health": []}
+            # --pin, the same for both sides: the server under test (every thread) on CPU 0, wrk on
+            # CPU 1, so wrk's threads and the server's pool do not trade cores. Not the default: with
+            # other work on the machine (builds of other checkouts), CPU 0's load then lands on the
+            # server alone, and pinned rounds spread 0.78-6.31x where unpinned ones did not.
+            pinned = a.pin and (os.cpu_count() or 1) >= 2 and shutil.which("taskset")
+            server_cpus, wrk_cpus = ("0", "1") if pinned else (None, None)
+            if pinned:
+                pin(server.proc.pid, server_cpus)
+                pin(raw.proc.pid, server_cpus)
+            print(f"{'reads: server CPUs / wrk CPUs':<52} {(server_cpus or 'all') + ' / ' + (wrk_cpus or 'all'):>12}"
+                  f"{'':>24}  (same for both sides)")
+            # Both servers settle first (no CPU used for a while: the sessions just made are
+            # checkpointed, the log is written), then each gets one unmeasured warm-up run.
+            settle(server.proc.pid)
+            for pid, port in ((server.proc.pid, server.port), (raw.proc.pid, raw.port)):
+                for path in ("/v1/sessions/w00", "/healthz"):
+                    wrk(pid, port, path, 1, 16, cpus=wrk_cpus)
             # Many short rounds rather than a few long ones: the load of a shared machine comes and
             # goes in seconds, and a pair measured within a few seconds sees about the same load.
-            read_seconds = a.read_seconds or (1 if a.quick else 2)
-            for i in range(a.read_rounds or (3 if a.quick else 9)):
+            # 1 s rounds: the shorter a pair, the less a neighbour's load changes between its halves.
+            read_seconds = a.read_seconds or 1
+            for i in range(a.read_rounds or (3 if a.quick else 15)):
                 # Which side goes first alternates (ABBA), so a drifting load favours neither.
                 for path, kind in (("/v1/sessions/w00", "get"), ("/healthz", "health")):
                     sides = [(ours, server.proc.pid, server.port), (theirs, raw.proc.pid, raw.port)]
                     for results, pid, port in (sides if i % 2 == 0 else sides[::-1]):
-                        results[kind].append(wrk(pid, port, path, read_seconds, 16))
+                        results[kind].append(wrk(pid, port, path, read_seconds, 16, cpus=wrk_cpus))
             raw.stop()
             raw = None
+            if pinned:
+                pin(server.proc.pid, f"0-{os.cpu_count() - 1}")  # the other sections: every CPU again
             get_rate = median([r for r, _ in ours["get"]]), median([r for r, _ in theirs["get"]])
             get_cpu = median([u for _, u in ours["get"]]), median([u for _, u in theirs["get"]])
             health_rate = median([r for r, _ in ours["health"]]), median([r for r, _ in theirs["health"]])

@@ -4,8 +4,9 @@
  *   raw_mhd PORT HEALTHZ_FILE SESSION_FILE
  *
  * Same daemon flags, pool and connection options as `navsim serve` (AUTO_INTERNAL_THREAD | ITC |
- * ERROR_LOG | ALLOW_SUSPEND_RESUME, 8 pool threads, 4096 connections, 256 per IP address, 64 KiB
- * per connection, 30 s idle timeout), loopback only: the transport settings, so that both
+ * ERROR_LOG | ALLOW_SUSPEND_RESUME, 8 pool threads, 4096 connections, 256 per IP address, 16 KiB
+ * per connection (navsim's default since issue 11: libmicrohttpd zeroes the pool after every request, so
+ * the limit is work per request and both servers must have the same), 30 s idle timeout), loopback only: the transport settings, so that both
  * servers' libmicrohttpd does the same work. navsim's other options are its own features and
  * their cost is navsim's: NOTIFY_COMPLETED (request state), NOTIFY_CONNECTION (header and
  * request deadlines), UNESCAPE_CALLBACK (it decodes paths itself), EXTERNAL_LOGGER. `GET /healthz` answers HEALTHZ_FILE's bytes,
@@ -92,7 +93,7 @@ int main(int argc, char **argv) {
       MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 4096,
       MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int) 256,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 30,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (16 * 1024),
       MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "raw_mhd: cannot start on port %s\n", argv[1]);
