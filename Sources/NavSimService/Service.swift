@@ -24,6 +24,9 @@ public final class NavSimService: Sendable {
     let pastVersions = PastVersions()
     /// Checkpoints being encoded or stored after their entries (``checkpointLater(_:version:createdAt:state:)``).
     let checkpoints = DispatchGroup()
+    /// The late checkpoints of ``checkpoints`` by session, creation and version: a read that finds
+    /// one missing does not store it again while it is on its way (``backfillCheckpoint(_:createdAt:version:state:)``).
+    let checkpointsInFlight = Mutex<Set<PastVersions.Key>>([])
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -619,7 +622,10 @@ public final class NavSimService: Sendable {
         var past: (state: SessionState, encoded: EncodedSession)?
         if !replaying, version != snapshot.version {
             do {
-                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions)
+                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions,
+                                               backfill: { [self] at, state in
+                                                   backfillCheckpoint(sid, createdAt: snapshot.createdAt, version: at, state: state)
+                                               })
             } catch {
                 throw Problem.storage(error, "History could not be read", access: .read)
             }
@@ -1025,14 +1031,36 @@ public final class NavSimService: Sendable {
     /// at 600 controllers that is ~14 ms, which no handler thread and no lock waits for.
     /// Until it is stored, `?version=N` starts from the checkpoint before it.
     func checkpointLater(_ box: SessionBox, version: Int, createdAt: String, state: SessionState) {
+        storeCheckpoint(box.id, createdAt: createdAt, version: version, state: state) { [self] in
+            box.inMemory { slot in if slot?.createdAt == createdAt { slot!.checkpointing = false } }
+        }
+    }
+
+    /// Stores the checkpoint of `version`, found missing from its durable entry by a read
+    /// (``SessionHistory/past(_:createdAt:version:store:kept:from:backfill:)``): its late commit
+    /// was lost (a crash, a stop past the wait, a store error), and without it every read of the
+    /// block would start from the checkpoint before, for ever. `state` is that version rebuilt
+    /// from the stored changes, the state the lost checkpoint held. Nothing when it is on its way.
+    func backfillCheckpoint(_ sid: String, createdAt: String, version: Int, state: SessionState) {
+        storeCheckpoint(sid, createdAt: createdAt, version: version, state: state) {}
+    }
+
+    /// Encodes `state` as the checkpoint of `version` on a Dispatch worker and queues its
+    /// checkpoint-only commit; `then` runs once it is stored or failed. At most one per
+    /// checkpoint at a time (``checkpointsInFlight``); ``waitForCheckpoints(timeout:)`` waits for it.
+    private func storeCheckpoint(_ sid: String, createdAt: String, version: Int, state: SessionState,
+                                 then: @escaping @Sendable () -> Void) {
+        let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: version)
+        guard checkpointsInFlight.withLock({ $0.insert(key).inserted }) else { return then() }
         checkpoints.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
             let done: @Sendable (Result<Void, any Error>) -> Void = { [self] _ in
-                box.inMemory { slot in if slot?.createdAt == createdAt { slot!.checkpointing = false } }
+                checkpointsInFlight.withLock { _ = $0.remove(key) }
+                then()
                 checkpoints.leave()
             }
             guard let text = try? Persistence.checkpointText(state) else { return done(.success(())) }
-            store.enqueue(.checkpoint(session: box.id, createdAt: createdAt, version: version, text: text), then: done)
+            store.enqueue(.checkpoint(session: sid, createdAt: createdAt, version: version, text: text), then: done)
         }
     }
 
