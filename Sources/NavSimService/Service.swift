@@ -27,6 +27,8 @@ public final class NavSimService: Sendable {
     /// The late checkpoints of ``checkpoints`` by session, creation and version: a read that finds
     /// one missing does not store it again while it is on its way (``backfillCheckpoint(_:createdAt:version:state:)``).
     let checkpointsInFlight = Mutex<Set<PastVersions.Key>>([])
+    /// Session writes admitted and not answered yet, refused once the server stops (``stopWrites()``).
+    let sessionWrites = WritesGate()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -458,8 +460,13 @@ public final class NavSimService: Sendable {
                                                          warnings: created.warnings),
                               etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
         // Everything above writes nothing; from here the id is taken until the commit's outcome.
-        guard sessions.reserve(id) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
         let deferred = DeferredResponse()
+        try sessionWrites.admit(deferred)
+        guard sessions.reserve(id) else {
+            let taken = Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
+            deferred.complete(Self.problem(taken))
+            throw taken
+        }
         // Off the handler thread, as a mutation (issue 11): the reply waits for the durable
         // commit, and only then does the session exist for other requests. A failed commit
         // answers 5xx and leaves no session and no row.
@@ -706,6 +713,7 @@ public final class NavSimService: Sendable {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let ifMatch = Self.ifMatch(req)
         let deferred = DeferredResponse()
+        try sessionWrites.admit(deferred)
         Self.deletions.async { [self] in deferred.complete(delete(box, sid, ifMatch: ifMatch)) }
         return HTTPResponse(deferred: deferred)
     }
@@ -828,8 +836,16 @@ public final class NavSimService: Sendable {
                 _ decode: @escaping @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
         let deferred = DeferredResponse()
-        try apply(Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
-                  answering: deferred, retried: false)
+        // Admitted before anything is applied: at stop it is answered with its outcome, or refused unapplied.
+        try sessionWrites.admit(deferred)
+        do {
+            try apply(Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
+                      answering: deferred, retried: false)
+        } catch {
+            // Refused before anything was applied; completing `deferred` counts it answered.
+            deferred.complete(Self.problem(error))
+            throw error
+        }
         return HTTPResponse(deferred: deferred)
     }
 
@@ -1031,7 +1047,7 @@ public final class NavSimService: Sendable {
     /// at 600 controllers that is ~14 ms, which no handler thread and no lock waits for.
     /// Until it is stored, `?version=N` starts from the checkpoint before it.
     func checkpointLater(_ box: SessionBox, version: Int, createdAt: String, state: SessionState) {
-        storeCheckpoint(box.id, createdAt: createdAt, version: version, state: state) { [self] in
+        storeCheckpoint(box.id, createdAt: createdAt, version: version, state: state) {
             box.inMemory { slot in if slot?.createdAt == createdAt { slot!.checkpointing = false } }
         }
     }
