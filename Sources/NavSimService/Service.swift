@@ -1124,6 +1124,13 @@ public final class NavSimService: Sendable {
                 if checkpoint {
                     slot!.checkpointing = true
                     durable = (done.state, slot!.createdAt)
+                    // The block's base for `?version=N` is this version, already encoded for its
+                    // reply: kept now, the block's first read does not decode and encode the
+                    // checkpoint again (a 1,000-controller one took 27–74 ms), stored or not yet.
+                    if let encoded = done.encoded {
+                        pastVersions.keep(PastVersions.Base(version: version, state: done.state, encoded: encoded),
+                                          as: PastVersions.Key(session: box.id, createdAt: slot!.createdAt, checkpoint: version))
+                    }
                 }
                 return [(done.deferred, reply)]
             case .failure where !slot!.pending.contains(where: { $0.token === token }):
