@@ -612,7 +612,8 @@ public final class NavSimService: Sendable {
             }
             let version = requested ?? live.version
             // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it.
-            if !replaying, let notModified = try Self.notModified(req, etag: representation.entityTag(version), vary: "Accept") {
+            // A replay's answer has no tag, but the field is evaluated all the same (RFC 9110 §13.2.1).
+            if let notModified = try Self.notModified(req, etag: replaying ? nil : representation.entityTag(version), vary: "Accept") {
                 return .reply(notModified)
             }
             guard representation == .json, version == live.version, !replaying else { return .snapshot(live) }
@@ -777,7 +778,9 @@ public final class NavSimService: Sendable {
     /// A value that is not `*` or a list of entity tags is 400 `invalid-header`, as for `If-Match`.
     /// The 304 carries the `ETag` (and `Vary`) a 200 would (RFC 9110 §15.4.5) and no content.
     /// `etag` is built only when the request has the field.
-    static func notModified(_ req: HTTPRequest, etag makeTag: @autoclosure () -> String, vary: String? = nil) throws(Problem) -> HTTPResponse? {
+    /// `etag` nil: the answer has no entity tag (a replay's): `*` still matches (the resource has
+    /// a current representation), a list never does; the syntax is checked either way.
+    static func notModified(_ req: HTTPRequest, etag makeTag: @autoclosure () -> String?, vary: String? = nil) throws(Problem) -> HTTPResponse? {
         let lines = req.headers.values(for: "If-None-Match")
         guard !lines.isEmpty else { return nil }
         let etag = makeTag()
@@ -785,9 +788,13 @@ public final class NavSimService: Sendable {
         guard let tags = EntityTags(ifMatch: header) else {
             throw Problem.invalidHeader("If-None-Match", "If-None-Match is * or a list of entity tags such as \"3\"; got \(header).")
         }
-        let opaque = etag.utf8.count >= 2 ? String(etag.dropFirst().dropLast()) : etag
-        guard tags.matchesAny || tags.strong.contains(opaque) || tags.weak.contains(opaque) else { return nil }
-        var headers = HTTPHeaders([("ETag", etag)])
+        if !tags.matchesAny {
+            guard let etag else { return nil }
+            let opaque = etag.utf8.count >= 2 ? String(etag.dropFirst().dropLast()) : etag
+            guard tags.strong.contains(opaque) || tags.weak.contains(opaque) else { return nil }
+        }
+        var headers = HTTPHeaders()
+        if let etag { headers.add("ETag", etag) }
         if let vary { headers.add("Vary", vary) }
         return HTTPResponse(status: 304, headers: headers)
     }
