@@ -24,6 +24,11 @@ public final class NavSimService: Sendable {
     let pastVersions = PastVersions()
     /// Checkpoints being encoded or stored after their entries (``checkpointLater(_:version:createdAt:state:)``).
     let checkpoints = DispatchGroup()
+    /// The late checkpoints of ``checkpoints`` by session, creation and version: a read that finds
+    /// one missing does not store it again while it is on its way (``backfillCheckpoint(_:createdAt:version:state:)``).
+    let checkpointsInFlight = Mutex<Set<PastVersions.Key>>([])
+    /// Session writes admitted and not answered yet, refused once the server stops (``stopWrites()``).
+    let sessionWrites = WritesGate()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
     /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
@@ -455,8 +460,13 @@ public final class NavSimService: Sendable {
                                                          warnings: created.warnings),
                               etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
         // Everything above writes nothing; from here the id is taken until the commit's outcome.
-        guard sessions.reserve(id) else { throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.") }
         let deferred = DeferredResponse()
+        try sessionWrites.admit(deferred)
+        guard sessions.reserve(id) else {
+            let taken = Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
+            deferred.complete(Self.problem(taken))
+            throw taken
+        }
         // Off the handler thread, as a mutation (issue 11): the reply waits for the durable
         // commit, and only then does the session exist for other requests. A failed commit
         // answers 5xx and leaves no session and no row.
@@ -602,7 +612,8 @@ public final class NavSimService: Sendable {
             }
             let version = requested ?? live.version
             // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it.
-            if !replaying, let notModified = try Self.notModified(req, etag: representation.entityTag(version), vary: "Accept") {
+            // A replay's answer has no tag, but the field is evaluated all the same (RFC 9110 §13.2.1).
+            if let notModified = try Self.notModified(req, etag: replaying ? nil : representation.entityTag(version), vary: "Accept") {
                 return .reply(notModified)
             }
             guard representation == .json, version == live.version, !replaying else { return .snapshot(live) }
@@ -619,7 +630,10 @@ public final class NavSimService: Sendable {
         var past: (state: SessionState, encoded: EncodedSession)?
         if !replaying, version != snapshot.version {
             do {
-                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions)
+                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions,
+                                               backfill: { [self] at, state in
+                                                   backfillCheckpoint(sid, createdAt: snapshot.createdAt, version: at, state: state)
+                                               })
             } catch {
                 throw Problem.storage(error, "History could not be read", access: .read)
             }
@@ -700,6 +714,7 @@ public final class NavSimService: Sendable {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
         let ifMatch = Self.ifMatch(req)
         let deferred = DeferredResponse()
+        try sessionWrites.admit(deferred)
         Self.deletions.async { [self] in deferred.complete(delete(box, sid, ifMatch: ifMatch)) }
         return HTTPResponse(deferred: deferred)
     }
@@ -763,7 +778,9 @@ public final class NavSimService: Sendable {
     /// A value that is not `*` or a list of entity tags is 400 `invalid-header`, as for `If-Match`.
     /// The 304 carries the `ETag` (and `Vary`) a 200 would (RFC 9110 §15.4.5) and no content.
     /// `etag` is built only when the request has the field.
-    static func notModified(_ req: HTTPRequest, etag makeTag: @autoclosure () -> String, vary: String? = nil) throws(Problem) -> HTTPResponse? {
+    /// `etag` nil: the answer has no entity tag (a replay's): `*` still matches (the resource has
+    /// a current representation), a list never does; the syntax is checked either way.
+    static func notModified(_ req: HTTPRequest, etag makeTag: @autoclosure () -> String?, vary: String? = nil) throws(Problem) -> HTTPResponse? {
         let lines = req.headers.values(for: "If-None-Match")
         guard !lines.isEmpty else { return nil }
         let etag = makeTag()
@@ -771,9 +788,13 @@ public final class NavSimService: Sendable {
         guard let tags = EntityTags(ifMatch: header) else {
             throw Problem.invalidHeader("If-None-Match", "If-None-Match is * or a list of entity tags such as \"3\"; got \(header).")
         }
-        let opaque = etag.utf8.count >= 2 ? String(etag.dropFirst().dropLast()) : etag
-        guard tags.matchesAny || tags.strong.contains(opaque) || tags.weak.contains(opaque) else { return nil }
-        var headers = HTTPHeaders([("ETag", etag)])
+        if !tags.matchesAny {
+            guard let etag else { return nil }
+            let opaque = etag.utf8.count >= 2 ? String(etag.dropFirst().dropLast()) : etag
+            guard tags.strong.contains(opaque) || tags.weak.contains(opaque) else { return nil }
+        }
+        var headers = HTTPHeaders()
+        if let etag { headers.add("ETag", etag) }
         if let vary { headers.add("Vary", vary) }
         return HTTPResponse(status: 304, headers: headers)
     }
@@ -822,8 +843,16 @@ public final class NavSimService: Sendable {
                 _ decode: @escaping @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
         let deferred = DeferredResponse()
-        try apply(Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
-                  answering: deferred, retried: false)
+        // Admitted before anything is applied: at stop it is answered with its outcome, or refused unapplied.
+        try sessionWrites.admit(deferred)
+        do {
+            try apply(Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
+                      answering: deferred, retried: false)
+        } catch {
+            // Refused before anything was applied; completing `deferred` counts it answered.
+            deferred.complete(Self.problem(error))
+            throw error
+        }
         return HTTPResponse(deferred: deferred)
     }
 
@@ -1025,14 +1054,36 @@ public final class NavSimService: Sendable {
     /// at 600 controllers that is ~14 ms, which no handler thread and no lock waits for.
     /// Until it is stored, `?version=N` starts from the checkpoint before it.
     func checkpointLater(_ box: SessionBox, version: Int, createdAt: String, state: SessionState) {
+        storeCheckpoint(box.id, createdAt: createdAt, version: version, state: state) {
+            box.inMemory { slot in if slot?.createdAt == createdAt { slot!.checkpointing = false } }
+        }
+    }
+
+    /// Stores the checkpoint of `version`, found missing from its durable entry by a read
+    /// (``SessionHistory/past(_:createdAt:version:store:kept:from:backfill:)``): its late commit
+    /// was lost (a crash, a stop past the wait, a store error), and without it every read of the
+    /// block would start from the checkpoint before, for ever. `state` is that version rebuilt
+    /// from the stored changes, the state the lost checkpoint held. Nothing when it is on its way.
+    func backfillCheckpoint(_ sid: String, createdAt: String, version: Int, state: SessionState) {
+        storeCheckpoint(sid, createdAt: createdAt, version: version, state: state) {}
+    }
+
+    /// Encodes `state` as the checkpoint of `version` on a Dispatch worker and queues its
+    /// checkpoint-only commit; `then` runs once it is stored or failed. At most one per
+    /// checkpoint at a time (``checkpointsInFlight``); ``waitForCheckpoints(timeout:)`` waits for it.
+    private func storeCheckpoint(_ sid: String, createdAt: String, version: Int, state: SessionState,
+                                 then: @escaping @Sendable () -> Void) {
+        let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: version)
+        guard checkpointsInFlight.withLock({ $0.insert(key).inserted }) else { return then() }
         checkpoints.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
             let done: @Sendable (Result<Void, any Error>) -> Void = { [self] _ in
-                box.inMemory { slot in if slot?.createdAt == createdAt { slot!.checkpointing = false } }
+                checkpointsInFlight.withLock { _ = $0.remove(key) }
+                then()
                 checkpoints.leave()
             }
             guard let text = try? Persistence.checkpointText(state) else { return done(.success(())) }
-            store.enqueue(.checkpoint(session: box.id, createdAt: createdAt, version: version, text: text), then: done)
+            store.enqueue(.checkpoint(session: sid, createdAt: createdAt, version: version, text: text), then: done)
         }
     }
 
@@ -1080,6 +1131,13 @@ public final class NavSimService: Sendable {
                 if checkpoint {
                     slot!.checkpointing = true
                     durable = (done.state, slot!.createdAt)
+                    // The block's base for `?version=N` is this version, already encoded for its
+                    // reply: kept now, the block's first read does not decode and encode the
+                    // checkpoint again (a 1,000-controller one took 27–74 ms), stored or not yet.
+                    if let encoded = done.encoded {
+                        pastVersions.keep(PastVersions.Base(version: version, state: done.state, encoded: encoded),
+                                          as: PastVersions.Key(session: box.id, createdAt: slot!.createdAt, checkpoint: version))
+                    }
                 }
                 return [(done.deferred, reply)]
             case .failure where !slot!.pending.contains(where: { $0.token === token }):

@@ -107,3 +107,17 @@ extension Engine {
         a.horizontalSizeClass == b.horizontalSizeClass && a.verticalSizeClass == b.verticalSizeClass
     }
 }
+
+/// R19's inputs when a client names only the device: the window's size classes by idiom, as a
+/// full-screen window of that device has them (§0 window trait environment; API.md's default
+/// is phone/compact/regular). An iPad window is regular in both; an iPhone in portrait is
+/// compact wide and regular tall.
+extension Traits {
+    /// The traits of a full-screen window on `idiom`.
+    public static func defaults(for idiom: Idiom) -> Traits {
+        switch idiom {
+        case .phone: Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .compact, verticalSizeClass: .regular)
+        case .pad: Traits(userInterfaceIdiom: .pad, horizontalSizeClass: .regular, verticalSizeClass: .regular)
+        }
+    }
+}

@@ -61,8 +61,8 @@ public struct Traits: Sendable, Equatable {
         self.horizontalSizeClass = horizontalSizeClass
         self.verticalSizeClass = verticalSizeClass
     }
-    /// Default traits: iPhone portrait (§0, API.md).
-    public static let phonePortrait = Traits()
+    /// Default traits: iPhone portrait (§0, API.md); ``defaults(for:)`` of `.phone`.
+    public static let phonePortrait = Traits.defaults(for: .phone)
 }
 
 /// The iOS release whose behaviour a session reproduces (§19 version matrix).

@@ -32,10 +32,13 @@ public final class ChildProcess: Sendable {
         case descriptor(Int32)
     }
 
-    /// How the child ended: its exit status, or the signal that ended it.
+    /// How the child ended: its exit status, or the signal that ended it; or, when something
+    /// else in the process reaped it first (another `waitpid`, or SIGCHLD set to `SIG_IGN`), that
+    /// it ended with a status nobody can read any more (`waitpid` answered `ECHILD`).
     public enum Termination: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
+        case reapedElsewhere
     }
 
     /// `posix_spawn` failed: `errno` says why (`ENOENT`: no such executable).
@@ -116,7 +119,8 @@ public final class ChildProcess: Sendable {
     public var isRunning: Bool { termination == nil }
 
     /// Waits until the child ends, at most `seconds` (`nil`: without limit); its termination, or
-    /// `nil` when the time ran out first. Polls every 1–20 ms.
+    /// `nil` when the time ran out first. Polls every 1–20 ms. Returns ``Termination/reapedElsewhere``
+    /// at once, rather than waiting for ever, when the pid is no longer this process's child.
     @discardableResult
     public func wait(timeout seconds: Double? = nil) -> Termination? {
         var start = timespec()
@@ -146,10 +150,13 @@ public final class ChildProcess: Sendable {
     }
 
     /// `waitpid` without blocking: the termination if the child has ended, else `nil`.
+    /// `ECHILD` (no such child: reaped by someone else) is an end too, or every wait would poll
+    /// for ever.
     private static func reap(_ pid: pid_t) -> Termination? {
         var status: Int32 = 0
         var result: pid_t
         repeat { result = waitpid(pid, &status, WNOHANG) } while result == -1 && errno == EINTR
+        if result == -1 && errno == ECHILD { return .reapedElsewhere }
         guard result == pid else { return nil }
         // <sys/wait.h>'s macros, which Swift does not import.
         let signalNumber = status & 0x7f

@@ -196,8 +196,8 @@ enum Serve {
                                 ("fileDescriptorLimit", .number(Double(fileLimit)))])
         Signals.waitForTermination()
         Log.event("stopping")
-        // Storyboard writes still queued at the end of the drain are refused, not left to
-        // land after a 503 (NavSimService.stopWrites).
+        // Session and storyboard writes still queued at the end of the drain are answered with
+        // their outcome, those not begun refused, none left to land after a 503 (NavSimService.stopWrites).
         server.stop(beforeAnswering: service.stopWrites)
         // Checkpoints encoded after their entries: stored before exit when they can be (reads
         // do without one, from the checkpoint before, but a restart should not have to).

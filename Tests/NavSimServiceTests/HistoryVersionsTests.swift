@@ -131,6 +131,38 @@ struct HistoryVersionsTests {
         #expect(h.send("GET", "/v1/sessions/s?version=150").json == seen[150])
     }
 
+    /// A late checkpoint whose commit was lost (here: removed from the store) is stored again by
+    /// the first read of its block after the restart, with the very text it had, and answers
+    /// stay what the replies said; later reads start from it again.
+    @Test func aLostLateCheckpointIsStoredAgainByTheFirstReadOfItsBlock() throws {
+        let h = try ServiceHarness()
+        let seen = Self.drive(h, count: 200)
+        #expect(try #require(h.service).waitForCheckpoints())
+        let db = try Self.database(h)
+        func checkpoints() throws -> [Int64: String] {
+            var texts: [Int64: String] = [:]
+            for row in try db.query("SELECT version, checkpoint FROM history WHERE session_id = 's' AND checkpoint IS NOT NULL") {
+                if let v = row.int("version"), let t = row.text("checkpoint") ?? row.blob("checkpoint").map({ String(decoding: $0, as: UTF8.self) }) { texts[v] = t }
+            }
+            return texts
+        }
+        let stored = try checkpoints()
+        #expect(stored.keys.sorted() == [64, 128, 192])
+        try db.run("UPDATE history SET checkpoint = NULL WHERE session_id = 's' AND version IN (64, 128)")
+        try h.restart()
+        #expect(try checkpoints().keys.sorted() == [192], "removed")
+        // 150 is in 128's block, which starts from 64's, which starts from entry 0.
+        #expect(h.send("GET", "/v1/sessions/s?version=150").json == seen[150])
+        #expect(try #require(h.service).waitForCheckpoints())
+        #expect(try checkpoints() == stored, "both lost checkpoints are back, byte for byte")
+        try h.restart()
+        for version in [63, 64, 100, 127, 128, 150, 191, 200] {
+            #expect(h.send("GET", "/v1/sessions/s?version=\(version)").json == seen[version], "version \(version)")
+        }
+        #expect(try #require(h.service).waitForCheckpoints())
+        #expect(try checkpoints() == stored, "nothing else was written")
+    }
+
     @Test func replayIsTrueOrFalse() throws {
         let h = try ServiceHarness()
         h.makeSession("s")

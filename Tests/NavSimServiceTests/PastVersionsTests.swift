@@ -54,6 +54,29 @@ struct PastVersionsTests {
         #expect(service.pastVersions.bytes > 0)
     }
 
+    /// A late checkpoint's version is kept as its block's base once durable, from the encoding
+    /// its reply already made, so the block's first read decodes no checkpoint; what it answers
+    /// is still the full encoding of the stored state.
+    @Test func aLateCheckpointIsKeptAsItsBlocksBaseOnceDurable() throws {
+        let h = try ServiceHarness()
+        Self.drive(h, count: 70)
+        let service = try #require(h.service)
+        let createdAt = try #require(h.send("GET", "/v1/sessions/p")["createdAt"]?.string)
+        let base = try #require(service.pastVersions.base(PastVersions.Key(session: "p", createdAt: createdAt, checkpoint: 64)),
+                                "kept before any read")
+        #expect(base.version == 64)
+        #expect(service.waitForCheckpoints())
+        let rows = try service.sqlite.history(session: "p", after: -1, limit: 65)
+        let state = try #require(try SessionHistory.rebuild(rows, to: 64))
+        #expect(base.encoded.body == Encode.session(id: "p", version: 64, createdAt: createdAt, state: state))
+        for version in 64...70 {
+            let stored = try service.sqlite.history(session: "p", after: 63, limit: version - 63)
+            let expected = Encode.session(id: "p", version: version, createdAt: createdAt,
+                                          state: try #require(try SessionHistory.rebuild(stored, to: version)))
+            #expect(h.send("GET", "/v1/sessions/p?version=\(version)").body == expected, "version \(version)")
+        }
+    }
+
     @Test func historyPagesDoNotReadCheckpoints() throws {
         let h = try ServiceHarness()
         Self.drive(h, count: 70)

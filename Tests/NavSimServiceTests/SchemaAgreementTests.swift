@@ -44,7 +44,14 @@ import Testing
             #expect(r.status == 400 && r.slug == "invalid-header", "If-Match \(bad): \(r)")
             let g = h.send("GET", "/v1/sessions/s", headers: [("If-None-Match", bad)])
             #expect(g.status == 400 && g.slug == "invalid-header", "If-None-Match \(bad): \(g)")
+            // A replay's answer has no tag, yet the field is evaluated, and checked, as on any GET (ST201).
+            let replay = h.send("GET", "/v1/sessions/s?version=0&replay=true", headers: [("If-None-Match", bad)])
+            #expect(replay.status == 400 && replay.slug == "invalid-header", "replay, If-None-Match \(bad): \(replay)")
         }
+        // No tag to match: a list gives the replay, `*` (the resource has a representation) 304 without a tag.
+        #expect(h.send("GET", "/v1/sessions/s?version=0&replay=true", headers: [("If-None-Match", "\"0\"")]).status == 200)
+        let any = h.send("GET", "/v1/sessions/s?version=0&replay=true", headers: [("If-None-Match", "*")])
+        #expect(any.status == 304 && any.headers["etag"] == nil && any.body.isEmpty, "\(any)")
         let other = h.send("POST", "/v1/sessions/s/controllers/nav/push", push, headers: [("If-Match", "\"5\"\t, \"823\" ,\t\"7\"")])
         #expect(other.status == 412 && other.slug == "version-mismatch", "\(other)")
         #expect(h.send("GET", "/v1/sessions/s", headers: [("If-None-Match", "W/\"a!b\", \"9\"")]).status == 200)

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessSpawning
+import Synchronization
 import Testing
 
 /// `ChildProcess` against /bin/sh: exit statuses, signals, redirections, environment, working
@@ -35,6 +36,27 @@ struct ChildProcessTests {
         #expect(child.signal(SIGTERM))
         #expect(child.wait(timeout: 10) == .signalled(SIGTERM))
         #expect(!child.signal(SIGKILL), "a reaped pid is never signalled")
+    }
+
+    /// Someone else reaps the child (here the test's own `waitpid`): `wait()` without a timeout
+    /// must come back (`ECHILD`), not poll for ever, and the pid is never signalled afterwards.
+    @Test func aChildReapedElsewhereEndsTheWaitInsteadOfHangingIt() throws {
+        let child = try sh("exit 7")
+        var status: Int32 = 0
+        var reaped: pid_t
+        repeat { reaped = waitpid(child.pid, &status, 0) } while reaped == -1 && errno == EINTR
+        #expect(reaped == child.pid, "the test reaped the child itself")
+        let answered = DispatchSemaphore(value: 0)
+        let result = Mutex<ChildProcess.Termination?>(nil)
+        Thread.detachNewThread {
+            let termination = child.wait()
+            result.withLock { $0 = termination }
+            answered.signal()
+        }
+        #expect(answered.wait(timeout: .now() + 10) == .success, "wait() hung on a pid that is no longer a child")
+        #expect(result.withLock { $0 } == .reapedElsewhere)
+        #expect(!child.isRunning)
+        #expect(!child.signal(SIGKILL), "a pid reaped elsewhere may be another process's now")
     }
 
     @Test func outputAppendsToAFileAndTheEnvironmentAndDirectoryAreTheGivenOnes() throws {

@@ -115,9 +115,9 @@ struct Decoder {
         let r = try BodyReader(json, path: path, allowed: ["userInterfaceIdiom", "horizontalSizeClass", "verticalSizeClass"])
         var t = base
         if let v = try r.enumValue("userInterfaceIdiom", Traits.Idiom.self) {
-            t.userInterfaceIdiom = v
-            // Left out or null (null is left out, as everywhere): a pad's regular width.
-            if r.raw("horizontalSizeClass")?.isNull ?? true, base == .phonePortrait, v == .pad { t.horizontalSizeClass = .regular }
+            // From the default traits, naming the device gives its window's size classes
+            // (Traits.defaults(for:), R19); the size classes given below override them.
+            if base == .phonePortrait { t = Traits.defaults(for: v) } else { t.userInterfaceIdiom = v }
         }
         if let v = try r.enumValue("horizontalSizeClass", Traits.SizeClass.self) { t.horizontalSizeClass = v }
         if let v = try r.enumValue("verticalSizeClass", Traits.SizeClass.self) { t.verticalSizeClass = v }

@@ -78,6 +78,7 @@ struct Graphviz: Sendable {
             let status: Int32 = switch termination {
             case .exited(let code): code
             case .signalled(let signal): 128 + signal
+            case .reapedElsewhere: -1
             }
             throw .failed(status: status, message: message)
         }

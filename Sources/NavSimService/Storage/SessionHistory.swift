@@ -92,8 +92,12 @@ enum SessionHistory {
     /// (``EncodedSession/reusing(_:id:version:createdAt:state:touched:)``). So a read costs the
     /// distance from the checkpoint, once the block was read once.
     /// `block`: the checkpoint to start from (default: `version`'s own block).
+    /// `backfill`: told each durable entry found without its due checkpoint (its late checkpoint
+    /// was lost to a crash, a stop or a store error) with the state rebuilt for it, so the
+    /// caller can store it and later reads start there again.
     static func past(_ sid: String, createdAt: String, version: Int, store: any SessionStoring,
-                     kept: PastVersions, from block: Int? = nil) throws -> (state: SessionState, encoded: EncodedSession)? {
+                     kept: PastVersions, from block: Int? = nil,
+                     backfill: ((_ version: Int, _ state: SessionState) -> Void)? = nil) throws -> (state: SessionState, encoded: EncodedSession)? {
         let first = block ?? firstRow(for: version)
         let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)
         let base: PastVersions.Base
@@ -118,8 +122,9 @@ enum SessionHistory {
                 // the block before.
                 guard row.changes != nil,
                       let earlier = try past(sid, createdAt: createdAt, version: first, store: store, kept: kept,
-                                             from: firstRow(for: first - 1)) else { return nil }
+                                             from: firstRow(for: first - 1), backfill: backfill) else { return nil }
                 base = PastVersions.Base(version: first, state: earlier.state, encoded: earlier.encoded)
+                backfill?(first, earlier.state)
             }
             kept.keep(base, as: key)
             after = Array(rows.dropFirst())

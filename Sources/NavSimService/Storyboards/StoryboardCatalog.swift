@@ -395,6 +395,12 @@ extension NavSimService {
     /// For a stop, once the server has stopped taking requests and before it answers those still
     /// pending 503 (``HTTPServer/stop(drainTimeout:beforeAnswering:)``): lets the storyboard write
     /// under way finish and answer its outcome, and refuses the ones not begun, 503
-    /// `server-stopping`, without storing them (``StoryboardCatalog/stopWrites()``).
-    public func stopWrites() { storyboards.stopWrites() }
+    /// `server-stopping`, without storing them (``StoryboardCatalog/stopWrites()``). Session
+    /// writes likewise (``WritesGate``): those admitted (applied, queued in a session's preparer
+    /// or the group-commit writer) are flushed and answered with their outcome before this
+    /// returns; later ones are refused 503 `server-stopping` before anything is applied.
+    public func stopWrites() {
+        sessionWrites.stop()
+        storyboards.stopWrites()
+    }
 }
