@@ -389,51 +389,46 @@ public final class Connection {
             case .real(let double):
                 try check(sqlite3_bind_double(statement, position, double), sql: sql)
             case .text(var text):
-                let next = offset + 1
-                var failure: SQLiteError?
-                let value: R? = text.withUTF8 { utf8 -> R? in
-                    do throws(SQLiteError) {
-                        // A nil base (possible for empty strings) would bind NULL, not ''.
-                        if let base = utf8.baseAddress, !utf8.isEmpty {
-                            // Handed to C as `const char *`; Swift never reads it as `CChar`.
-                            try check(sqlite3_bind_text64(statement, position, UnsafePointer<CChar>(OpaquePointer(base)),
-                                                          UInt64(utf8.count), SQLITE_STATIC, UInt8(SQLITE_UTF8)), sql: sql)
-                        } else {
-                            try check(sqlite3_bind_text64(statement, position, "", 0, SQLITE_TRANSIENT, UInt8(SQLITE_UTF8)), sql: sql)
-                        }
-                        return try bound(bindings, from: next, to: statement, sql: sql, body)
-                    } catch {
-                        failure = error
-                        return nil
+                return try text.withUTF8 { utf8 in
+                    // A nil base (possible for empty strings) would bind NULL, not ''.
+                    guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                        return bindThenRest({ sqlite3_bind_text64(statement, position, "", 0, SQLITE_TRANSIENT, UInt8(SQLITE_UTF8)) },
+                                            bindings, after: offset, to: statement, sql: sql, body)
                     }
-                }
-                if let failure { throw failure }
-                return value!
+                    // Handed to C as `const char *`; Swift never reads it as `CChar`.
+                    return bindThenRest({ sqlite3_bind_text64(statement, position, UnsafePointer<CChar>(OpaquePointer(base)),
+                                                              UInt64(utf8.count), SQLITE_STATIC, UInt8(SQLITE_UTF8)) },
+                                        bindings, after: offset, to: statement, sql: sql, body)
+                }.get()
             case .blob(let bytes):
+                // sqlite3_bind_blob with a NULL pointer binds NULL; a zero-length zeroblob is the empty blob.
                 if bytes.isEmpty {
-                    // sqlite3_bind_blob with a NULL pointer binds NULL; a zero-length zeroblob
-                    // is the empty blob.
                     try check(sqlite3_bind_zeroblob(statement, position, 0), sql: sql)
                 } else {
-                    let next = offset + 1
-                    var failure: SQLiteError?
-                    let value: R? = bytes.withUnsafeBytes { raw -> R? in
-                        do throws(SQLiteError) {
-                            try check(sqlite3_bind_blob64(statement, position, raw.baseAddress, UInt64(raw.count), SQLITE_STATIC),
-                                      sql: sql)
-                            return try bound(bindings, from: next, to: statement, sql: sql, body)
-                        } catch {
-                            failure = error
-                            return nil
-                        }
-                    }
-                    if let failure { throw failure }
-                    return value!
+                    return try bytes.withUnsafeBytes { raw in
+                        bindThenRest({ sqlite3_bind_blob64(statement, position, raw.baseAddress, UInt64(raw.count), SQLITE_STATIC) },
+                                     bindings, after: offset, to: statement, sql: sql, body)
+                    }.get()
                 }
             }
             offset += 1
         }
         return try body(statement)
+    }
+
+    /// One binding by `bind` (inside the closure lending its bytes), then the bindings after
+    /// `offset` and `body`, as ``bound(_:from:to:sql:_:)``; the error as a value, since the
+    /// lending closures do not pass typed errors on.
+    private func bindThenRest<R>(
+        _ bind: () -> Int32, _ bindings: [SQLiteValue], after offset: Int, to statement: OpaquePointer, sql: String,
+        _ body: (OpaquePointer) throws(SQLiteError) -> R
+    ) -> Result<R, SQLiteError> {
+        do throws(SQLiteError) {
+            try check(bind(), sql: sql)
+            return .success(try bound(bindings, from: offset + 1, to: statement, sql: sql, body))
+        } catch {
+            return .failure(error)
+        }
     }
 
     private func value(_ statement: OpaquePointer, _ column: Int32, sql: String) throws(SQLiteError) -> SQLiteValue {
