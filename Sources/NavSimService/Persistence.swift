@@ -50,31 +50,21 @@ enum Persistence {
     /// The rows of a new session, with its initial state as history entry 0 (the replay base).
     /// The creation's `events` (the root appearing) are kept beside the state in that entry's
     /// result, as `events`; decoding the state ignores them, and entries stored before have none.
-    /// `events` and `warnings` are what installing the root reported (its lifecycle code may
-    /// call operations UIKit refuses with a log line, D7…): entry 0 reports them as any entry does.
-    /// `body` is the creation request's JSON body (nil when it had none): entry 0 keeps it as any
-    /// entry keeps its request, so `navsim record` can send the same creation again (a root's
-    /// `on` code is in it and nowhere else in full).
-    static func creation(_ live: LiveSession, body: JSON? = nil, events: [Event] = [], warnings: [Diagnostic] = []) throws -> SessionCommit {
-        var result = try text(StoredSessionState(live.state, withControllers: true))
-        if !events.isEmpty || !warnings.isEmpty, case .object(let members)? = try? JSON.parse(Array(result.utf8)) {
-            var w = JSONWriter(capacity: result.utf8.count + 256)
-            w.openObject()
-            for (name, value) in members {
-                w.key(name)
-                w.value(value)
-            }
-            if !events.isEmpty {
-                w.key("events")
-                Encode.events(events, into: &w)
-            }
-            if !warnings.isEmpty {
-                w.key("warnings")
-                Encode.warnings(warnings, into: &w)
-            }
-            w.closeObject()
-            result = String(decoding: w.bytes, as: UTF8.self)
+    /// `reported` is what installing the root reported, the object ``Encode/createdResult(events:warnings:)``
+    /// encodes for the 201 reply: its members (`events`, and `warnings` when the root's
+    /// lifecycle code called operations UIKit refuses with a log line, D7…) are spliced after
+    /// the state's, so entry 0 reports them as any entry does; nil, or no events and no
+    /// warnings, adds none. `body` is the creation request's JSON body (nil when it had none):
+    /// entry 0 keeps it as any entry keeps its request, so `navsim record` can send the same
+    /// creation again (a root's `on` code is in it and nowhere else in full).
+    static func creation(_ live: LiveSession, body: JSON? = nil, reported: [UInt8]? = nil) throws -> SessionCommit {
+        var bytes = try StoredCodec.row(StoredSessionState(live.state, withControllers: true))
+        if let reported, reported != Self.reportsNothing, reported.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") {
+            bytes.removeLast()
+            bytes.append(UInt8(ascii: ","))
+            bytes.append(contentsOf: reported[1...])
         }
+        let result = String(decoding: bytes, as: UTF8.self)
         let initial = HistoryRow(version: 0, at: live.createdAt, method: "POST", path: "/v1/sessions", body: body?.text,
                                  command: "[]", result: result, rulesVersion: RulesVersion.current)
         return SessionCommit(
@@ -82,6 +72,9 @@ enum Persistence {
             upsertedControllers: try live.state.orderedControllers.map(row),
             deletedControllers: [], history: initial)
     }
+
+    /// ``Encode/createdResult(events:warnings:)`` of a creation that reported nothing.
+    private static let reportsNothing = Array(#"{"events":[]}"#.utf8)
 
     /// The session row's `state` of some version, kept beside it so the next commit need not
     /// convert and encode it again when the turn left the session's own fields alone.
@@ -111,6 +104,9 @@ enum Persistence {
     ///     (``SessionHistory/keepsCheckpoint(_:)``); false when the caller stores it later
     ///     (``checkpointText(_:)``, `SessionCommit.laterCheckpoint`).
     /// - Returns: the commit and the new version's row state, for the next commit.
+    // Not inlined, so that callgrind_writes.py can count the stored-row step apart from the
+    // encoding of the reply beside it (one call per write costs nothing it could measure).
+    @inline(never)
     static func commit(id: String, createdAt: String, old: SessionState, shell: Shell?, newState: SessionState,
                        changed: [ControllerID], version: Int, at: String, request: HTTPRequest,
                        body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: [UInt8],

@@ -448,16 +448,17 @@ public final class NavSimService: Sendable {
         }
         try limits.check(state)
         let live = LiveSession(id: id, createdAt: Self.now(), version: 0, state: state)
+        // Encoded once: the reply and history entry 0 splice the same bytes.
+        let reported = Encode.createdResult(events: created.events, warnings: created.warnings)
         let commit: SessionCommit
         do {
-            commit = try Persistence.creation(live, body: req.body.isEmpty ? nil : body, events: created.events, warnings: created.warnings)
+            commit = try Persistence.creation(live, body: req.body.isEmpty ? nil : body, reported: reported)
         } catch {
             throw Problem.storage(error, "The session could not be stored")
         }
         // Item 6: the root's callbacks, as `makeKeyAndVisible()` fires them.
         // What the root's lifecycle code did that UIKit only logs (D7…) is in it, as any reply has it.
-        let reply = Self.json(201, bytes: Encode.created(id: id, createdAt: live.createdAt, state: state, events: created.events,
-                                                         warnings: created.warnings),
+        let reply = Self.json(201, bytes: Encode.created(id: id, createdAt: live.createdAt, state: state, result: reported),
                               etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
         // Everything above writes nothing; from here the id is taken until the commit's outcome.
         let deferred = DeferredResponse()

@@ -55,6 +55,9 @@ public final class Connection {
     /// The `sqlite3*` handle; never leaves this module.
     let handle: OpaquePointer
     private var statements = StatementCache()
+    /// Statements run so far through ``run(_:_:)``, ``query(_:_:)`` and ``transaction(_:)``
+    /// (not ``execute(_:)``): lets tests count what a write costs in statements.
+    public private(set) var statementsRun = 0
     /// How many ``transaction(_:)`` calls are running as savepoints inside an outer one.
     private var savepointDepth = 0
 
@@ -346,6 +349,7 @@ public final class Connection {
         _ sql: String, _ bindings: [SQLiteValue], cached: Bool,
         _ body: (OpaquePointer) throws(SQLiteError) -> R
     ) throws(SQLiteError) -> R {
+        statementsRun &+= 1
         let statement = cached
             ? try statements.statement(for: sql, in: handle)
             : try StatementCache.prepare(sql, in: handle, persistent: false)
@@ -357,47 +361,73 @@ public final class Connection {
                 sqlite3_finalize(statement)
             }
         }
-        try bind(bindings, to: statement, sql: sql)
-        return try body(statement)
-    }
-
-    private func bind(_ bindings: [SQLiteValue], to statement: OpaquePointer, sql: String) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(statement))
         guard bindings.count == expected else {
             throw .misuse("statement has \(expected) parameter(s) but \(bindings.count) value(s) were bound", sql: sql)
         }
-        for (offset, value) in bindings.enumerated() {
-            let index = Int32(offset + 1)  // SQLite parameters are 1-based
-            let rc: Int32
-            switch value {
+        return try bound(bindings, from: 0, to: statement, sql: sql, body)
+    }
+
+    /// Binds `bindings[index...]` (SQLite parameters are 1-based) and runs `body` with them bound.
+    ///
+    /// Text and blobs are bound `SQLITE_STATIC`, so SQLite does not allocate and copy each one:
+    /// each is bound inside the closure that lends its bytes, and `body` (the statement's steps,
+    /// the only time SQLite reads them) runs inside all those closures. The caller resets the
+    /// statement and clears its bindings before anything could read them again.
+    private func bound<R>(
+        _ bindings: [SQLiteValue], from index: Int, to statement: OpaquePointer, sql: String,
+        _ body: (OpaquePointer) throws(SQLiteError) -> R
+    ) throws(SQLiteError) -> R {
+        var offset = index
+        while offset < bindings.count {
+            let position = Int32(offset + 1)
+            switch bindings[offset] {
             case .null:
-                rc = sqlite3_bind_null(statement, index)
+                try check(sqlite3_bind_null(statement, position), sql: sql)
             case .integer(let int):
-                rc = sqlite3_bind_int64(statement, index, int)
+                try check(sqlite3_bind_int64(statement, position, int), sql: sql)
             case .real(let double):
-                rc = sqlite3_bind_double(statement, index, double)
+                try check(sqlite3_bind_double(statement, position, double), sql: sql)
             case .text(var text):
-                rc = text.withUTF8 { utf8 in
+                return try text.withUTF8 { utf8 in
                     // A nil base (possible for empty strings) would bind NULL, not ''.
                     guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                        return sqlite3_bind_text64(statement, index, "", 0, SQLITE_TRANSIENT, UInt8(SQLITE_UTF8))
+                        return bindThenRest({ sqlite3_bind_text64(statement, position, "", 0, SQLITE_TRANSIENT, UInt8(SQLITE_UTF8)) },
+                                            bindings, after: offset, to: statement, sql: sql, body)
                     }
-                    return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                        sqlite3_bind_text64(statement, index, $0, UInt64(utf8.count), SQLITE_TRANSIENT, UInt8(SQLITE_UTF8))
-                    }
-                }
+                    // Handed to C as `const char *`; Swift never reads it as `CChar`.
+                    return bindThenRest({ sqlite3_bind_text64(statement, position, UnsafePointer<CChar>(OpaquePointer(base)),
+                                                              UInt64(utf8.count), SQLITE_STATIC, UInt8(SQLITE_UTF8)) },
+                                        bindings, after: offset, to: statement, sql: sql, body)
+                }.get()
             case .blob(let bytes):
+                // sqlite3_bind_blob with a NULL pointer binds NULL; a zero-length zeroblob is the empty blob.
                 if bytes.isEmpty {
-                    // sqlite3_bind_blob with a NULL pointer binds NULL; a zero-length zeroblob
-                    // is the empty blob.
-                    rc = sqlite3_bind_zeroblob(statement, index, 0)
+                    try check(sqlite3_bind_zeroblob(statement, position, 0), sql: sql)
                 } else {
-                    rc = bytes.withUnsafeBytes {
-                        sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), SQLITE_TRANSIENT)
-                    }
+                    return try bytes.withUnsafeBytes { raw in
+                        bindThenRest({ sqlite3_bind_blob64(statement, position, raw.baseAddress, UInt64(raw.count), SQLITE_STATIC) },
+                                     bindings, after: offset, to: statement, sql: sql, body)
+                    }.get()
                 }
             }
-            try check(rc, sql: sql)
+            offset += 1
+        }
+        return try body(statement)
+    }
+
+    /// One binding by `bind` (inside the closure lending its bytes), then the bindings after
+    /// `offset` and `body`, as ``bound(_:from:to:sql:_:)``; the error as a value, since the
+    /// lending closures do not pass typed errors on.
+    private func bindThenRest<R>(
+        _ bind: () -> Int32, _ bindings: [SQLiteValue], after offset: Int, to statement: OpaquePointer, sql: String,
+        _ body: (OpaquePointer) throws(SQLiteError) -> R
+    ) -> Result<R, SQLiteError> {
+        do throws(SQLiteError) {
+            try check(bind(), sql: sql)
+            return .success(try bound(bindings, from: offset + 1, to: statement, sql: sql, body))
+        } catch {
+            return .failure(error)
         }
     }
 

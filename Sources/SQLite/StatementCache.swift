@@ -5,6 +5,10 @@ import CSQLite
 /// Swift needs: the buffers handed out by `withUTF8`/`withUnsafeBytes` die with the closure.
 let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+/// `SQLITE_STATIC` (`((sqlite3_destructor_type)0)`): SQLite uses the bound bytes in place, so
+/// they must stay valid until the statement is reset or rebound (`Connection.bound`).
+let SQLITE_STATIC: sqlite3_destructor_type? = nil
+
 /// Compiled statements of one connection, keyed by their SQL text.
 ///
 /// Preparing is a large share of a small statement's cost (the navsim prototype measured 2×
@@ -20,15 +24,34 @@ struct StatementCache {
     static let capacity = 256
 
     private var statements: [String: OpaquePointer] = [:]
+    /// The statements found last, looked at before the dictionary: a store's SQL texts are
+    /// constants, so a length check and `==` (which sees the same string storage at once) find
+    /// the hot ones, where the dictionary hashes every byte of a text on every use.
+    private var recent: [(sql: String, statement: OpaquePointer)] = []
+    /// Where the next statement found in the dictionary replaces one of ``recent``.
+    private var nextRecent = 0
+    static let recentCapacity = 12
 
     var count: Int { statements.count }
 
     /// The cached statement for `sql`, prepared on first use.
     mutating func statement(for sql: String, in db: OpaquePointer) throws(SQLiteError) -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
-        let statement = try Self.prepare(sql, in: db, persistent: true)
-        if statements.count >= Self.capacity { finalizeAll() }
-        statements[sql] = statement
+        let length = sql.utf8.count
+        for entry in recent where entry.sql.utf8.count == length && entry.sql == sql { return entry.statement }
+        let statement: OpaquePointer
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            statement = try Self.prepare(sql, in: db, persistent: true)
+            if statements.count >= Self.capacity { finalizeAll() }
+            statements[sql] = statement
+        }
+        if recent.count < Self.recentCapacity {
+            recent.append((sql, statement))
+        } else {
+            recent[nextRecent] = (sql, statement)
+            nextRecent = (nextRecent + 1) % Self.recentCapacity
+        }
         return statement
     }
 
@@ -36,6 +59,8 @@ struct StatementCache {
     mutating func finalizeAll() {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements.removeAll()
+        recent.removeAll()
+        nextRecent = 0
     }
 
     /// Compiles exactly one SQL statement.

@@ -263,6 +263,37 @@ struct StoreTests {
         }
     }
 
+    @Test("a batch whose commits all succeed takes no savepoint; one that fails is written again with them")
+    func batchWithoutSavepoints() throws {
+        try withStore { store in
+            for id in ["a", "b", "c"] { try store.commit(SessionCommit(session: session(id))) }
+            // BEGIN, then per commit its session row and its entry, then COMMIT: with a savepoint
+            // per commit it would be 3 × 4 + 2.
+            var before = store.writerStatements
+            let clean = store.commitBatch(["a", "b", "c"].map { SessionCommit(session: session($0, version: 1), history: entry(1)) })
+            #expect(clean.allSatisfy { (try? $0.get()) != nil })
+            #expect(store.writerStatements - before == 3 * 2 + 2)
+
+            // b's entry 1 exists: the attempt without savepoints stops there and rolls back
+            // (BEGIN, a's 2, b's 2, ROLLBACK), then the batch is written with a savepoint each:
+            // BEGIN, SAVEPOINT + 2 + RELEASE for a and c, b's SAVEPOINT + 2 + ROLLBACK TO +
+            // RELEASE, COMMIT.
+            before = store.writerStatements
+            let mixed = store.commitBatch([
+                SessionCommit(session: session("a", version: 2), history: entry(2)),
+                SessionCommit(session: session("b", version: 1, state: #"{"must":"not stick"}"#), history: entry(1)),
+                SessionCommit(session: session("c", version: 2), history: entry(2)),
+            ])
+            #expect((try? mixed[0].get()) != nil)
+            #expect(throws: SQLiteError.self) { try mixed[1].get() }
+            #expect((try? mixed[2].get()) != nil)
+            #expect(store.writerStatements - before == 6 + (1 + 4 + 5 + 4 + 1))
+            #expect(try store.loadSession("b")?.session == session("b", version: 1))
+            #expect(try store.history(session: "a", after: 0, limit: 10) == [entry(1), entry(2)])
+            #expect(try store.history(session: "c", after: 0, limit: 10) == [entry(1), entry(2)])
+        }
+    }
+
     @Test("commit returns only after COMMIT: a second connection sees the data at once")
     func committedOnReturn() throws {
         try withDatabasePath { path in

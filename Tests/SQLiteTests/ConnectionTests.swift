@@ -51,6 +51,24 @@ import Testing
         }
     }
 
+    /// Text and blobs are bound without SQLite's copy (`SQLITE_STATIC`), each inside the closure
+    /// that lends its bytes: every one of several must still be intact when the statement runs,
+    /// small strings (stored inside the `String`) and large ones alike, also when the cached
+    /// statement runs again with other values.
+    @Test func severalTextAndBlobBindingsArriveIntactWhenTheStatementRuns() throws {
+        try withDatabase { db, _ throws in
+            try db.execute("CREATE TABLE v(a, b, c, d, e)")
+            for round in 0..<3 {
+                let large = String(repeating: "large text \(round) ", count: 200)
+                let values: [SQLiteValue] = [.text("s\(round)"), .blob(Array(repeating: UInt8(round), count: 3000)), .text(large),
+                                             .integer(Int64(round)), .text("")]
+                try db.run("INSERT INTO v(a, b, c, d, e) VALUES (?, ?, ?, ?, ?)", values)
+                let row = try #require(try db.query("SELECT a, b, c, d, e FROM v WHERE d = ?", [.integer(Int64(round))]).first)
+                #expect((0..<5).map { row[$0] } == values)
+            }
+        }
+    }
+
     @Test func emptyTextAndBlobAreNotStoredAsNull() throws {
         try withDatabase { db, _ throws in
             #expect(try db.scalar("SELECT typeof(?)", [.text("")]) == .text("text"))

@@ -112,9 +112,25 @@ enum Encode {
     /// A new session's 201 body: the Session with the `events` of installing its root and, when
     /// its lifecycle code did what UIKit only logs (D7…), the `warnings`.
     static func created(id: String, createdAt: String, state s: SessionState, events: [Event], warnings: [Diagnostic]) -> [UInt8] {
-        var w = JSONWriter(capacity: 1024 * (s.controllers.count + 1))
+        created(id: id, createdAt: createdAt, state: s, result: createdResult(events: events, warnings: warnings))
+    }
+
+    /// The 201 body with `result` (``createdResult(events:warnings:)``) spliced after the Session's members.
+    static func created(id: String, createdAt: String, state s: SessionState, result: [UInt8]) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024 * (s.controllers.count + 1) + result.count)
         w.openObject()
         sessionMembers(id: id, version: 0, createdAt: createdAt, state: s, into: &w)
+        w.rawMembers(ofObject: result)
+        w.closeObject()
+        return w.bytes
+    }
+
+    /// What installing a new session's root reported, as an object: `events` and, when its
+    /// lifecycle code did what UIKit only logs (D7…), `warnings`. Encoded once per creation:
+    /// the 201 body and history entry 0 (`Persistence.creation`) splice the same bytes.
+    static func createdResult(events: [Event], warnings: [Diagnostic]) -> [UInt8] {
+        var w = JSONWriter(capacity: 256)
+        w.openObject()
         w.key("events")
         self.events(events, into: &w)
         if !warnings.isEmpty {

@@ -281,6 +281,10 @@ public final class SessionStore: Sendable {
         writes.setIdleWork(after: Self.idleSweepDelay) { [weak self] in self?.idleSweepStep() ?? false }
     }
 
+    /// Statements the writer connection has run so far (``Connection/statementsRun``): tests
+    /// of what a batch costs in statements.
+    var writerStatements: Int { writer.withLock { $0.statementsRun } }
+
     /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
     /// so a write needing more fails with `SQLITE_FULL` as on a full disk; nil lifts the cap.
     /// For tests of the disk-full path.
@@ -310,8 +314,8 @@ public final class SessionStore: Sendable {
     ///
     /// **Group commit.** One writer (a serial dispatch queue) writes everything queued so far in
     /// one `BEGIN IMMEDIATE` transaction; commits arriving while it syncs wait for the next one,
-    /// so batches grow with the load and no caller's thread waits on a sync. Each commit runs in
-    /// its own `SAVEPOINT` (see ``commitBatch(_:)``).
+    /// so batches grow with the load and no caller's thread waits on a sync. A commit that fails
+    /// fails alone (see ``commitBatch(_:)``).
     ///
     /// **Order.** Completions are called on the writer, one at a time, in the order the commits
     /// were queued: a session whose commits are queued under its lock is told in version order.
@@ -339,11 +343,11 @@ public final class SessionStore: Sendable {
         injected.withLock { _ = $0.insert(InjectedFailure(session: session, version: version)) }
     }
 
-    /// Writes `commits` in one `BEGIN IMMEDIATE` transaction, each inside its own savepoint, and
-    /// returns each one's outcome in order.
+    /// Writes `commits` in one `BEGIN IMMEDIATE` transaction and returns each one's outcome in order.
     ///
-    /// A commit whose statements fail is rolled back to its savepoint alone and reported as
-    /// failed; the others still commit. If the transaction as a whole fails (`BEGIN`, `COMMIT`,
+    /// A commit whose statements fail is reported as failed and the others still commit: the
+    /// batch, first written without savepoints, is then rolled back and written again with each
+    /// commit inside its own savepoint, which a failing commit is rolled back to alone. If the transaction as a whole fails (`BEGIN`, `COMMIT`,
     /// or an I/O or disk-full error that makes SQLite roll everything back), nothing was written
     /// and every commit reports that error. Internal so tests can build a batch deterministically.
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
@@ -355,8 +359,16 @@ public final class SessionStore: Sendable {
             // A deletion's chunk rides along (issue 11): it shares the batch's sync instead of
             // costing one of its own that the next batch would wait behind.
             var sweep = sweeps.withLock { $0.first }
+            // A savepoint per commit costs two statements and a copy of every page the commit
+            // changes into the statement journal, and nearly no batch needs it: the batch is
+            // first written without them, and only when one of its commits fails is it rolled
+            // back and written again with them, so that that commit fails alone. Injected
+            // failures (tests) take the savepoints at once: they are consumed when they fire.
+            var eachInSavepoint = injected.withLock { !$0.isEmpty }
             while true {
                 var swept: Bool?
+                // The chains as this attempt leaves them; kept only if it commits.
+                var attempt = chains
                 do {
                     let results = try db.transaction {
                         if let id = sweep {
@@ -365,7 +377,14 @@ public final class SessionStore: Sendable {
                             swept = try? db.transaction { try Self.removeChunk(of: id, rows: Self.batchChunkRows, in: db) }
                             guard db.isInTransaction else { throw ChunkEndedTransaction() }
                         }
-                        return try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
+                        guard eachInSavepoint else {
+                            // Any commit's error ends the attempt: the transaction rolls back
+                            // (writeEach rethrows it, as it "is not in a transaction" any more).
+                            return try attempt.writeEach(commits, isInTransaction: { false }) { commit in
+                                do { try Self.apply(commit, to: db) } catch { throw WriteAgainInSavepoints() }
+                            }
+                        }
+                        return try attempt.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
                             let key = InjectedFailure(session: commit.session.id, version: commit.history?.version ?? 0)
                             if injected.withLock({ $0.remove(key) }) != nil { throw SessionStoreError.injected }
                             // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error. Some
@@ -374,8 +393,13 @@ public final class SessionStore: Sendable {
                             try db.transaction { try Self.apply(commit, to: db) }
                         }
                     }
+                    chains = attempt
                     if let id = sweep { sweptChunk(of: id, done: swept) }
                     return results
+                } catch is WriteAgainInSavepoints {
+                    // Nothing of the attempt was written (a failed COMMIT is not retried: its
+                    // error, a failed sync among them, fails the batch below).
+                    eachInSavepoint = true
                 } catch is ChunkEndedTransaction {
                     // Written again without the chunk; the id stays pending for the next start.
                     if let id = sweep { sweptChunk(of: id, done: nil) }
@@ -497,6 +521,10 @@ public final class SessionStore: Sendable {
     /// (SQLite rolls everything back on `SQLITE_FULL`, `SQLITE_IOERR`, …): the batch is
     /// written again without it.
     private struct ChunkEndedTransaction: Error {}
+
+    /// Thrown inside a batch's transaction written without a savepoint per commit when one of
+    /// its commits failed: the batch is rolled back and written again with them (``commitBatch(_:)``).
+    private struct WriteAgainInSavepoints: Error {}
 
     /// One chunk of deleted session `id`'s removal, inside the caller's transaction: at most
     /// `rows` rows of `history`, else of `controllers`; when neither has any left, the id leaves
