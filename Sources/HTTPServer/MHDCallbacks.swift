@@ -327,10 +327,12 @@ private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _
         path = absolute.path
         headers["Host"] = absolute.authority
     }
+    let query = queryParameters(connection)
     return HTTPRequest(
         method: cString(method),
         path: path,
-        query: queryParameters(connection),
+        query: query.values,
+        repeatedQueryNames: query.repeated,
         headers: headers,
         body: body,
         bodyTooLarge: tooLarge,
@@ -461,13 +463,16 @@ private func contentLength(_ connection: OpaquePointer) -> Int? {
     return digits > 0 ? value : nil
 }
 
-/// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here.
-private func queryParameters(_ connection: OpaquePointer) -> [String: String] {
+/// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here; the
+/// names given more than once are listed too.
+private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String]) {
     var query: [String: String] = [:]
+    var repeated: [String] = []
     for (name, value) in values(connection, .GET_ARGUMENT_KIND, expected: 0) {
-        query[percentDecoded(name.utf8)] = percentDecoded(value.utf8)
+        let key = percentDecoded(name.utf8)
+        if query.updateValue(percentDecoded(value.utf8), forKey: key) != nil, !repeated.contains(key) { repeated.append(key) }
     }
-    return query
+    return (query, repeated)
 }
 
 /// Every `(key, value)` of one kind, read with explicit lengths so embedded NULs and invalid

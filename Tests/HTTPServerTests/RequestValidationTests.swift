@@ -14,7 +14,8 @@ private func echoServer(_ handled: Calls) throws -> HTTPServer {
     try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2)) { request in
         handled.count.add(1, ordering: .relaxed)
         return HTTPResponse(status: 200, headers: ["X-Path": request.path, "X-Host": request.headers["host"] ?? "-",
-                                                   "X-Query": request.query["q"] ?? "-"],
+                                                   "X-Query": request.query["q"] ?? "-",
+                                                   "X-Repeated": request.repeatedQueryNames.joined(separator: ",")],
                             body: request.body)
     }
 }
@@ -112,5 +113,16 @@ extension HTTPServerTests {
         #expect(absoluteFormTarget("http://h:1/a/b").map { [$0.authority, $0.path] } == ["h:1", "/a/b"])
         #expect(absoluteFormTarget("HTTPS://h").map { [$0.authority, $0.path] } == ["h", "/"])
         #expect(absoluteFormTarget("httpx://h/a") == nil)
+    }
+
+    @Test func repeatedQueryNamesAreReported() throws {
+        let handled = Calls()
+        let server = try echoServer(handled)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let reply = try client.request("GET", "/x?q=1&b=2&q=3&%62=4&c")
+        #expect(reply.header("X-Query") == "3")  // the last still wins in `query`
+        #expect(reply.header("X-Repeated") == "q,b")  // names compare decoded
+        #expect((try client.request("GET", "/x?q=1&b=2").header("X-Repeated") ?? "").isEmpty)
     }
 }
