@@ -789,7 +789,7 @@ struct SessionTests {
                 #expect(r.text == text, "\(sid)?version=\(v) replays to different JSON")
             }
             expectProblem(h.send("GET", "/v1/sessions/\(sid)?version=\(current + 1)"), 404, "unknown-version")
-            expectProblem(h.send("GET", "/v1/sessions/\(sid)?version=one"), 422, "invalid-body")
+            expectProblem(h.send("GET", "/v1/sessions/\(sid)?version=one"), 422, "invalid-query")
         }
     }
 
