@@ -5,9 +5,12 @@ public struct HTTPRequest: Sendable {
     /// The path without the query, exactly as sent: escapes are kept, so `%2F` is still `%2F`.
     /// Route on ``pathSegments``; use this raw form in logs and messages.
     public var path: String
-    /// Query parameters, percent-decoded, `+` read as a space; for a repeated name the last wins.
-    /// A name without `=` maps to `""`.
+    /// Query parameters, percent-decoded, `+` read as a space; for a repeated name the last wins
+    /// (and the name is in ``repeatedQueryNames``). A name without `=` maps to `""`.
     public var query: [String: String]
+    /// The decoded names given more than once in the query, in first-repeat order: a handler
+    /// refuses these for a single-valued parameter instead of taking the last.
+    public var repeatedQueryNames: [String]
     /// Request header fields; look up with any case.
     public var headers: HTTPHeaders
     /// The whole body (already de-chunked), or empty.
@@ -19,12 +22,13 @@ public struct HTTPRequest: Sendable {
     /// (``HTTPServerConfiguration/maxBodyBytes(for:)``); name it in a 413.
     public var bodyLimit: Int
 
-    public init(method: String, path: String, query: [String: String] = [:],
+    public init(method: String, path: String, query: [String: String] = [:], repeatedQueryNames: [String] = [],
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
                 bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes) {
         self.method = method
         self.path = path
         self.query = query
+        self.repeatedQueryNames = repeatedQueryNames
         self.headers = headers
         self.body = body
         self.bodyTooLarge = bodyTooLarge

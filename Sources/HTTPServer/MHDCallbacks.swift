@@ -172,12 +172,12 @@ private var noBodyYet: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPatt
 /// waits for `100 Continue`, or when the body is beyond `maxDiscardBytes`; otherwise a refused
 /// or oversized request has its body read and dropped, and is answered in call 3.
 let mhdAccessHandler: MHD_AccessHandlerCallback = {
-    cls, connection, url, method, _, uploadData, uploadDataSize, reqCls in
+    cls, connection, url, method, version, uploadData, uploadDataSize, reqCls in
     guard let cls, let connection, let url, let method, let uploadDataSize, let reqCls else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
 
     guard let state = reqCls.pointee else {
-        return head(context, connection, url, method, reqCls)
+        return head(context, connection, url, method, version, reqCls)
     }
 
     let size = uploadDataSize.pointee
@@ -242,7 +242,7 @@ let stoppingReply = transportProblem(503, "Service Unavailable", "The server sto
 
 /// Call 1: the header section is in. Checks framing, runs the screen, checks the announced size.
 private func head(_ context: ServerContext, _ connection: OpaquePointer,
-                  _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+                  _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                   _ reqCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
     context.inFlight.add(1, ordering: .relaxed)
     reqCls.pointee = noBodyYet
@@ -261,6 +261,10 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
             return queue(context, connection, transportProblem(
                 501, "Not Implemented", "The only transfer coding accepted is chunked (RFC 9112 §7)."), close: true)
         }
+    }
+    // RFC 9112 §6.3 item 5 (differing Content-Length) and §3.2 (Host): RequestValidation.swift.
+    if let refusal = HeadFields(connection).refusal(version: version.map(cString) ?? "") {
+        return queue(context, connection, refusal, close: true)
     }
     let chunked = header(connection, "Transfer-Encoding") != nil
     let hasBody = chunked || (length ?? 0) > 0
@@ -317,11 +321,19 @@ func transportProblem(_ status: Int, _ title: String, _ detail: String) -> HTTPR
 
 private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
                      body: [UInt8], limit: Int, tooLarge: Bool = false) -> HTTPRequest {
-    HTTPRequest(
+    var path = cString(url)
+    var headers = HTTPHeaders(values(connection, .HEADER_KIND, expected: 8))
+    if let absolute = absoluteFormTarget(path) {  // RFC 9112 §3.2.2
+        path = absolute.path
+        headers["Host"] = absolute.authority
+    }
+    let query = queryParameters(connection)
+    return HTTPRequest(
         method: cString(method),
-        path: cString(url),
-        query: queryParameters(connection),
-        headers: HTTPHeaders(values(connection, .HEADER_KIND, expected: 8)),
+        path: path,
+        query: query.values,
+        repeatedQueryNames: query.repeated,
+        headers: headers,
         body: body,
         bodyTooLarge: tooLarge,
         bodyLimit: limit)
@@ -451,13 +463,16 @@ private func contentLength(_ connection: OpaquePointer) -> Int? {
     return digits > 0 ? value : nil
 }
 
-/// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here.
-private func queryParameters(_ connection: OpaquePointer) -> [String: String] {
+/// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here; the
+/// names given more than once are listed too.
+private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String]) {
     var query: [String: String] = [:]
+    var repeated: [String] = []
     for (name, value) in values(connection, .GET_ARGUMENT_KIND, expected: 0) {
-        query[percentDecoded(name.utf8)] = percentDecoded(value.utf8)
+        let key = percentDecoded(name.utf8)
+        if query.updateValue(percentDecoded(value.utf8), forKey: key) != nil, !repeated.contains(key) { repeated.append(key) }
     }
-    return query
+    return (query, repeated)
 }
 
 /// Every `(key, value)` of one kind, read with explicit lengths so embedded NULs and invalid

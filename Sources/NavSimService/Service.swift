@@ -307,7 +307,7 @@ public final class NavSimService: Sendable {
     /// `GET /v1/sessions/{sid}/controllers/{cid}`.
     func getController(_ req: HTTPRequest, _ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
         try withSessionMutating(sid) { live throws(Problem) in
-            guard live.state.controllers[cid] != nil else { throw Problem.unknownController("No controller '\(cid)' in session '\(sid)'.") }
+            guard live.state.controllers[cid] != nil else { throw Problem.unknownController(CommandError.unknown(cid).message) }
             let encoded = live.encoding(in: sessions)
             if let notModified = try Self.notModified(req, etag: encoded.etag) { return notModified }
             return Self.json(200, bytes: Array(encoded.piece(cid) ?? []), etag: encoded.etag)
@@ -498,13 +498,14 @@ public final class NavSimService: Sendable {
     }
 
     func listSessions(_ req: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
+        let limit = try QueryParameters.int(req, "limit", default: 100, range: 1...1000)
+        let after = try QueryParameters.single(req, "after")
         // In id order: the same before and after a restart, and an `after` whose session was
         // deleted still pages on. Keyset paging on the store's primary key (`WHERE id > ?
         // ORDER BY id LIMIT ?`), one more row than asked telling whether more follow; the
         // versions are the committed ones, no session is loaded for it.
         let rows: [(id: String, version: Int, createdAt: String)]
-        do { rows = try store.sessionPage(after: req.query["after"], limit: limit + 1) } catch {
+        do { rows = try store.sessionPage(after: after, limit: limit + 1) } catch {
             throw Problem.storage(error, "Sessions could not be listed", access: .read)
         }
         let page = rows.prefix(limit)
@@ -576,20 +577,10 @@ public final class NavSimService: Sendable {
     /// DOT or SVG picture the `Accept` field asks for (docs/pictures.md).
     func getSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         let representation = try pictures.choose(req)
-        let requested: Int?
-        if let v = req.query["version"] {
-            guard let n = Int(v), n >= 0 else { throw Problem.invalidField("version", "version is a whole number.") }
-            requested = n
-        } else {
-            requested = nil
-        }
+        let requested: Int? = try QueryParameters.single(req, "version") == nil ? nil
+            : QueryParameters.int(req, "version", default: 0, range: 0...Int.max)
         // `replay=true`: the version as the current rules give it, by running its commands again.
-        let replaying: Bool
-        switch req.query["replay"] {
-        case nil, "false": replaying = false
-        case "true": replaying = true
-        default: throw Problem.invalidField("replay", "replay is true or false.")
-        }
+        let replaying = try QueryParameters.bool(req, "replay")
         // The current version's JSON, cached: served from the bytes the session's box publishes,
         // without the session's lock (``SessionBox/publishedEncoding()``). When none are cached the
         // locked path below encodes them (on a shared store it checks the stored version once more).
@@ -800,20 +791,11 @@ public final class NavSimService: Sendable {
         return HTTPResponse(status: 304, headers: headers)
     }
 
-    /// `after`/`limit` query values: absent means the default; anything but an integer in range is 422.
-    static func queryInt(_ req: HTTPRequest, _ name: String, default value: Int, range: ClosedRange<Int>) throws(Problem) -> Int {
-        guard let raw = req.query[name] else { return value }
-        guard let n = Int(raw), range.contains(n) else {
-            throw Problem.invalidField(name, "\(name) is an integer in \(range.lowerBound)…\(range.upperBound); got '\(raw)'.")
-        }
-        return n
-    }
-
     func history(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         let version = try withSession(sid) { $0.version }
         // `after=-1` includes entry 0, the creation (its events since item 6).
-        let after = try Self.queryInt(req, "after", default: 0, range: -1...Int.max)
-        let limit = try Self.queryInt(req, "limit", default: 100, range: 1...1000)
+        let after = try QueryParameters.int(req, "after", default: 0, range: -1...Int.max)
+        let limit = try QueryParameters.int(req, "limit", default: 100, range: 1...1000)
         do {
             // Up to the version the ETag names, even if an operation commits meanwhile.
             let rows = try store.history(session: sid, after: after, limit: limit + 1, checkpoints: false).filter { $0.version <= version }

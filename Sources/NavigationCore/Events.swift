@@ -166,7 +166,8 @@ public struct CommandError: Error, Sendable, Equatable {
         self.field = field
         self.limit = limit
     }
-    static func unknown(_ id: ControllerID) -> CommandError {
+    /// The one wording of an unknown controller id, for the core's refusals and the service's 404s.
+    public static func unknown(_ id: ControllerID) -> CommandError {
         CommandError(kind: .unknownController, message: "No controller with id '\(id)' in this session.", field: nil)
     }
     static func invariantViolation(_ id: ControllerID) -> CommandError {

@@ -166,7 +166,7 @@ struct HistoryVersionsTests {
     @Test func replayIsTrueOrFalse() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
-        expectProblem(h.send("GET", "/v1/sessions/s?version=0&replay=yes"), 422, "invalid-body")
+        expectProblem(h.send("GET", "/v1/sessions/s?version=0&replay=yes"), 422, "invalid-query")
         #expect(h.send("GET", "/v1/sessions/s?version=0&replay=false").status == 200)
     }
 

@@ -97,17 +97,19 @@ final class ServiceHarness {
               headers extra: [(String, String)] = [], bodyTooLarge: Bool = false) -> ServiceReply {
         var path = target
         var query: [String: String] = [:]
+        var repeated: [String] = []  // as the server reports them (HTTPRequest.repeatedQueryNames)
         if let q = target.firstIndex(of: "?") {
             path = String(target[..<q])
             for pair in target[target.index(after: q)...].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                query[String(kv[0])] = kv.count > 1 ? String(kv[1]) : ""
+                if query.updateValue(kv.count > 1 ? String(kv[1]) : "", forKey: String(kv[0])) != nil,
+                   !repeated.contains(String(kv[0])) { repeated.append(String(kv[0])) }
             }
         }
         var headers = HTTPHeaders(extra)
         if let bearer, headers["authorization"] == nil { headers.add("Authorization", "Bearer \(bearer)") }
         if let body, !body.isEmpty, let contentType { headers.add("Content-Type", contentType) }
-        let request = HTTPRequest(method: method, path: path, query: query, headers: headers,
+        let request = HTTPRequest(method: method, path: path, query: query, repeatedQueryNames: repeated, headers: headers,
                                   body: body.map { Array($0.utf8) } ?? [], bodyTooLarge: bodyTooLarge)
         guard let service else { fatalError("the harness has no service") }
         let response = service.handle(request)
@@ -476,9 +478,9 @@ struct BadInputTests {
         let h = try ServiceHarness()
         h.makeSession("s")
         for query in ["after=abc", "after=-2", "limit=0", "limit=-5", "limit=1001", "limit=x"] {
-            expectProblem(h.send("GET", "/v1/sessions/s/history?\(query)"), 422, "invalid-body")
+            expectProblem(h.send("GET", "/v1/sessions/s/history?\(query)"), 422, "invalid-query")
         }
-        expectProblem(h.send("GET", "/v1/sessions?limit=0"), 422, "invalid-body")
+        expectProblem(h.send("GET", "/v1/sessions?limit=0"), 422, "invalid-query")
         #expect(h.send("GET", "/v1/sessions/s/history?after=0&limit=1000").status == 200)
     }
 
@@ -787,7 +789,7 @@ struct SessionTests {
                 #expect(r.text == text, "\(sid)?version=\(v) replays to different JSON")
             }
             expectProblem(h.send("GET", "/v1/sessions/\(sid)?version=\(current + 1)"), 404, "unknown-version")
-            expectProblem(h.send("GET", "/v1/sessions/\(sid)?version=one"), 422, "invalid-body")
+            expectProblem(h.send("GET", "/v1/sessions/\(sid)?version=one"), 422, "invalid-query")
         }
     }
 

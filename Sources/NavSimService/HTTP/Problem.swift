@@ -63,6 +63,11 @@ public struct Problem: Error, Sendable {
         Problem(status: 422, slug: "invalid-body", title: "The body is well-formed but invalid", detail: detail,
                 field: field, allowed: allowed)
     }
+    /// 422 `invalid-query`: a query parameter is repeated, not a value it takes, or out of its
+    /// range (``QueryParameters``); `field` names the parameter. Not `invalid-body`: a `GET` has no body.
+    static func invalidQuery(_ name: String, _ detail: String) -> Problem {
+        Problem(status: 422, slug: "invalid-query", title: "A query parameter is invalid", detail: detail, field: name)
+    }
     static func unknownSession(_ id: String) -> Problem {
         Problem(status: 404, slug: "unknown-session", title: "Unknown session", detail: "No session with id '\(id)'.")
     }

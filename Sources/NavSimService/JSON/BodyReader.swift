@@ -15,7 +15,9 @@ struct BodyReader {
         self.path = path
         self.allowed = allowed
         for (key, _) in m where !allowed.contains(key) {
-            throw Problem.invalidField(name(key), "Unknown field '\(name(key))'. Allowed: \(allowed.joined(separator: ", ")).", allowed: allowed)
+            let takes = allowed.isEmpty ? "\(path.isEmpty ? "The body" : path) takes no fields."
+                : "Allowed: \(allowed.joined(separator: ", "))."
+            throw Problem.invalidField(name(key), "Unknown field '\(name(key))'. \(takes)", allowed: allowed)
         }
     }
 
