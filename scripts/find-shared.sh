@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Prints the project's shared/ folder (design docs, spec, acceptance scenarios, storyboards), or
 # nothing. It sits beside the checkout; a fresh clone made elsewhere (CI clones into a temporary
-# folder) finds it beside the checkout it was cloned from. $NAVSIM_SHARED overrides.
+# folder) finds it beside the checkout it was cloned from. $NAVSIM_SHARED overrides;
+# NAVSIM_SHARED=none finds nothing, to run as a clone with no shared/ would.
 set -euo pipefail
+[ "${NAVSIM_SHARED:-}" = none ] && exit 0
 repo=$(cd "$(dirname "$0")/.." && pwd)
 candidates=()
 [ -n "${NAVSIM_SHARED:-}" ] && candidates+=("$NAVSIM_SHARED")

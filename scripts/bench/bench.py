@@ -186,9 +186,13 @@ class Report:
         if rounds:
             # The ratio of each round's pair, measured back to back, then their median: a load
             # that comes and goes between rounds moves both sides of a pair alike.
-            ratios = sorted(o / t if t else float("inf") for o, t in rounds)
-            ratio = median(ratios)
-            spread = f"  [{ratios[0]:.2f}-{ratios[-1]:.2f}x over {len(ratios)} rounds]"
+            # The columns then show that median pair, so they and the ratio agree (for an even
+            # count, the lower of the two middle pairs).
+            pairs = sorted(rounds, key=lambda p: p[0] / p[1] if p[1] else float("inf"))
+            ours, anchor = pairs[(len(pairs) - 1) // 2]
+            ratios = [o / t if t else float("inf") for o, t in pairs]
+            ratio = ratios[(len(ratios) - 1) // 2]
+            spread = f"  [{ratios[0]:.2f}-{ratios[-1]:.2f}x over {len(ratios)} rounds, median pair shown]"
         print(f"{figure:<52} {ours:>10.1f}{unit:>2} {anchor:>10.1f}{unit:>2} {ratio:>7.2f}x  ({target}){spread}", flush=True)
 
 
