@@ -91,7 +91,9 @@ private func exchange(port: UInt16, _ method: String, _ target: String, body: [U
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw E2EError("socket: errno \(errno)") }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)  // a hung server fails the test instead of hanging it
+    // A hung server fails the test instead of hanging it. Longer than SQLite's 5 s busy timeout,
+    // which databaseErrorsAreJSONLogLines waits out: at 5 s the two raced on a loaded machine.
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
