@@ -120,6 +120,8 @@ extension Engine {
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
         for id in added { try validateNewChild(id, of: nav, field: "viewControllers") }
+        // R2: children added with addChild that are not stack entries stay children.
+        let custom = state.c(nav).children.filter { !old.contains($0) && !ids.contains($0) }
         for id in removed {
             emit(.move(id, .willMoveToParent, parent: nil))
             self[changing: id].isMovingFromParent = true
@@ -131,7 +133,7 @@ extension Engine {
             self[changing: id].isMovingToParent = true
         }
         self[changing: nav].navigationStack?.viewControllers = ids
-        self[changing: nav].children = ids + removed
+        self[changing: nav].children = ids + removed + custom
         enqueue(TransitionPlan(operation: .setViewControllers, from: old.last, to: ids.last, animated: animated, order: .navigation,
                     before: before,
                     postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
