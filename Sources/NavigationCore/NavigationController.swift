@@ -8,6 +8,19 @@ extension Engine {
         state.controllers[parent]?.children.removeAll { $0 == id }
         state.controllers[parent]?.navigationStack?.viewControllers.removeAll { $0 == id }
         state.controllers[parent]?.pageContainer?.viewControllers.removeAll { $0 == id }
+        // R2/R84: a tab that leaves its tab bar (directly or from More) leaves the tab list too, so
+        // no list names a controller another container owns (such a list made walks down the
+        // hierarchy loop forever).
+        let tabBar = state.c(parent).kind == .tabBarController ? parent
+            : state.c(parent).isMoreNavigationController ? state.c(parent).parent : nil
+        if let tabBar, state.c(tabBar).viewControllers.contains(id) {
+            touched.insert(tabBar)
+            state.controllers[tabBar]?.tabState?.viewControllers.removeAll { $0 == id }
+            if state.c(tabBar).selectedViewController == id {
+                let first = state.c(tabBar).viewControllers.first
+                state.controllers[tabBar]?.tabState?.selectedViewController = first
+            }
+        }
         self[changing: id].parent = nil
         self[changing: id].isMovingFromParent = false
         self[changing: id].isMovingToParent = false
