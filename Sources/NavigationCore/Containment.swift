@@ -13,6 +13,11 @@ extension Engine {
         if state.c(child).presentation != nil || state.rootViewController == child {
             throw .uikit(.activeController(name(child)))
         }
+        // R88 [INF]: the More navigation controller belongs to its tab bar, which shows it under
+        // the More item; UIKit documents no way to move it, so navsim refuses it as bad input.
+        if state.c(child).isMoreNavigationController {
+            throw .input(.invalid("\(name(child)) is a tab bar's More navigation controller; it cannot join another container.", field: field))
+        }
     }
 
     /// R69: `willMove(toParent:)` is called for you; `didMove` is not.

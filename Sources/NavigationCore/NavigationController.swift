@@ -8,6 +8,19 @@ extension Engine {
         state.controllers[parent]?.children.removeAll { $0 == id }
         state.controllers[parent]?.navigationStack?.viewControllers.removeAll { $0 == id }
         state.controllers[parent]?.pageContainer?.viewControllers.removeAll { $0 == id }
+        // R2/R84: a tab that leaves its tab bar (directly or from More) leaves the tab list too, so
+        // no list names a controller another container owns (such a list made walks down the
+        // hierarchy loop forever).
+        let tabBar = state.c(parent).kind == .tabBarController ? parent
+            : state.c(parent).isMoreNavigationController ? state.c(parent).parent : nil
+        if let tabBar, state.c(tabBar).viewControllers.contains(id) {
+            touched.insert(tabBar)
+            state.controllers[tabBar]?.tabState?.viewControllers.removeAll { $0 == id }
+            if state.c(tabBar).selectedViewController == id {
+                let first = state.c(tabBar).viewControllers.first
+                state.controllers[tabBar]?.tabState?.selectedViewController = first
+            }
+        }
         self[changing: id].parent = nil
         self[changing: id].isMovingFromParent = false
         self[changing: id].isMovingToParent = false
@@ -120,6 +133,8 @@ extension Engine {
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
         for id in added { try validateNewChild(id, of: nav, field: "viewControllers") }
+        // R2: children added with addChild that are not stack entries stay children.
+        let custom = state.c(nav).children.filter { !old.contains($0) && !ids.contains($0) }
         for id in removed {
             emit(.move(id, .willMoveToParent, parent: nil))
             self[changing: id].isMovingFromParent = true
@@ -131,7 +146,7 @@ extension Engine {
             self[changing: id].isMovingToParent = true
         }
         self[changing: nav].navigationStack?.viewControllers = ids
-        self[changing: nav].children = ids + removed
+        self[changing: nav].children = ids + removed + custom
         enqueue(TransitionPlan(operation: .setViewControllers, from: old.last, to: ids.last, animated: animated, order: .navigation,
                     before: before,
                     postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },

@@ -17,6 +17,8 @@ extension Engine {
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
         for id in added { try validateNewChild(id, of: page, field: "viewControllers") }
+        // R2: children added with addChild that are not pages stay children.
+        let custom = state.c(page).children.filter { !old.contains($0) && !ids.contains($0) }
         for id in added {
             detachFromParent(id)
             emit(.move(id, .willMoveToParent, parent: page))
@@ -24,7 +26,7 @@ extension Engine {
         }
         for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
         self[changing: page].pageContainer?.viewControllers = ids
-        self[changing: page].children = ids + removed
+        self[changing: page].children = ids + removed + custom
         let order: AppearanceOrder = config.transitionStyle == .scroll ? .pageScroll : .tab
         enqueue(TransitionPlan(operation: .setViewControllers, from: old.first, to: ids.first, animated: animated, order: order,
                     before: before,

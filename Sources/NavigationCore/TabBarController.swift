@@ -14,14 +14,20 @@ extension Engine {
         let t = state.c(tab)
         if let more = t.moreNavigationController, v != more,
            let index = t.viewControllers.firstIndex(of: v), let first = firstMoreIndex(tab), index >= first {
-            // R88: a tab under More is pushed onto the More navigation controller.
-            for old in state.c(more).viewControllers where old != v {
-                self[changing: old].parent = tab
+            // R88: a tab under More is pushed onto the More navigation controller. The one it
+            // replaces goes back to the tab bar; what was pushed above it leaves (R2: children of
+            // More, added with addChild, stay).
+            let stack = state.c(more).viewControllers
+            for old in stack where old != v {
+                if t.viewControllers.contains(old) { self[changing: old].parent = tab } else { detachFromParent(old) }
             }
+            if let p = state.c(v).parent, p != tab, p != more { detachFromParent(v) }  // moved elsewhere since
+            let custom = state.c(more).children.filter { !stack.contains($0) && $0 != v }
             self[changing: more].navigationStack?.viewControllers = [v]
-            self[changing: more].children = [v]
+            self[changing: more].children = [v] + custom
             self[changing: v].parent = more
-            self[changing: tab].children = state.c(tab).viewControllers.filter { state.c($0).parent == tab }
+            let tabChildren = t.viewControllers.filter { state.c($0).parent == tab }
+            self[changing: tab].children = tabChildren + state.c(tab).children.filter { !tabChildren.contains($0) && state.c($0).parent == tab }
         }
         self[changing: tab].tabState?.selectedViewController = v
     }
@@ -71,7 +77,9 @@ extension Engine {
         let oldSelected = t.selectedViewController
         let oldIndex = oldSelected.flatMap { old.firstIndex(of: $0) }
         let removed = old.filter { !ids.contains($0) }
-        let added = ids.filter { !old.contains($0) }
+        // R2: a listed tab that has left the tab bar since (removeFromParent, or moved into another
+        // container) joins again, as a new tab does.
+        let added = ids.filter { !old.contains($0) || (state.c($0).parent != tab && state.c($0).parent != t.moreNavigationController) }
         for id in added { try validateNewChild(id, of: tab, field: "viewControllers") }
         for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
         for id in added {
@@ -79,15 +87,22 @@ extension Engine {
             emit(.move(id, .willMoveToParent, parent: tab))
         }
         for id in removed {
+            // R2: a tab moved into another container since keeps that parent.
+            guard state.c(id).parent == tab || state.c(id).parent == t.moreNavigationController else { continue }
             self[changing: id].parent = nil
             if let more = t.moreNavigationController {
                 self[changing: more].navigationStack?.viewControllers.removeAll { $0 == id }
                 self[changing: more].children.removeAll { $0 == id }
             }
         }
-        for id in ids where state.c(id).parent != tab { self[changing: id].parent = tab }
+        for id in ids where state.c(id).parent != tab {
+            // R2: a tab under More (or a controller added to More with addChild) leaves More's lists.
+            if state.c(id).parent == t.moreNavigationController { detachFromParent(id) }
+            self[changing: id].parent = tab
+        }
         self[changing: tab].tabState?.viewControllers = ids
-        self[changing: tab].children = ids
+        // R2: children added with addChild that are not tabs stay children.
+        self[changing: tab].children = ids + t.children.filter { !old.contains($0) && !ids.contains($0) && state.c($0).parent == tab }
         var selected: ControllerID?
         if let oldSelected, ids.contains(oldSelected) { selected = oldSelected }
         else if let oldIndex, ids.indices.contains(oldIndex) { selected = ids[oldIndex] }
