@@ -10,6 +10,18 @@ extension Engine {
         if child == container || state.isWithin(container, child) {
             throw .input(.invalid("\(name(child)) cannot become a child of itself or of its own descendant.", field: field))
         }
+        // Nor may it be above the container through a presentation: the controller that presents
+        // the container (or what contains it), or one of that presenter's ancestors. Parent and
+        // presentation links together would then loop.
+        var hops = 0
+        var current: ControllerID? = state.c(state.outermost(container)).presentation?.presenting
+        while let above = current, hops <= state.controllers.count {
+            hops += 1
+            if above == child || state.isWithin(above, child) {
+                throw .input(.invalid("\(name(child)) cannot become a child of \(name(container)), which it presents.", field: field))
+            }
+            current = state.c(state.outermost(above)).presentation?.presenting
+        }
         if state.c(child).presentation != nil || state.rootViewController == child {
             throw .uikit(.activeController(name(child)))
         }

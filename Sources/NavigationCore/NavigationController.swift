@@ -21,6 +21,16 @@ extension Engine {
                 state.controllers[tabBar]?.tabState?.selectedViewController = first
             }
         }
+        // R2/R90: a column's controller that leaves its split view controller empties that column
+        // (with a column-style split, the wrapper's content goes with it), so no column names a
+        // controller another container owns (a stale column made the on-screen walk recurse
+        // through a presentation for ever).
+        if state.c(parent).kind == .splitViewController, var split = state.c(parent).split {
+            if split.primary == id || split.primaryNavigation == id { split.primary = nil; split.primaryNavigation = nil }
+            if split.supplementary == id || split.supplementaryNavigation == id { split.supplementary = nil; split.supplementaryNavigation = nil }
+            if split.secondary == id || split.secondaryNavigation == id { split.secondary = nil; split.secondaryNavigation = nil }
+            if split != state.c(parent).split { state.controllers[parent]?.splitState = split }
+        }
         self[changing: id].parent = nil
         self[changing: id].isMovingFromParent = false
         self[changing: id].isMovingToParent = false

@@ -60,7 +60,8 @@ struct RelationshipInvariantTests {
         #expect(push == d, "setViewControllers refuses what push refuses")
     }
 
-    @Test("seeded random calls never break R2", .timeLimit(.minutes(10)), arguments: 0..<40)
+    /// Seeds 274 and 340 once looped for ever (a stale split column; a tab list naming a moved tab).
+    @Test("seeded random calls never break R2", .timeLimit(.minutes(10)), arguments: Array(0..<40) + [274, 340])
     func randomCalls(seed: Int) {
         var random = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 11)
         var w = Window(root: container("R", children: [
