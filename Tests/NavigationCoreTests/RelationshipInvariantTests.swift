@@ -109,45 +109,4 @@ struct RelationshipInvariantTests {
             }
         }
     }
-
-    /// R2 as checks on a state: the parent chain of every controller ends within the session's
-    /// size; a parent lists its children and every listed child names that parent, once; every
-    /// navigation stack entry is a child; a presented controller has no parent and its presenter
-    /// points back; the root has no parent and is not presented.
-    func relationshipProblems(_ state: SessionState) -> [String] {
-        var problems: [String] = []
-        for c in state.controllers.values.sorted(by: { $0.id < $1.id }) {
-            var hops = 0
-            var current = c.parent
-            while let p = current, hops <= state.controllers.count {
-                hops += 1
-                current = state.controllers[p]?.parent
-            }
-            if hops > state.controllers.count { problems.append("a parent cycle through \(c.id)") }
-            // R2: the links agree both ways. A tab bar's More navigation controller is the
-            // exception: it has the tab bar as parent but is not among its `children` (R88).
-            if let p = c.parent, let parent = state.controllers[p], !parent.children.contains(c.id),
-               parent.moreNavigationController != c.id {
-                problems.append("\(c.id)'s parent \(p) does not list it")
-            }
-            for child in c.children where state.controllers[child]?.parent != c.id {
-                problems.append("\(c.id) lists \(child), whose parent is \(state.controllers[child]?.parent ?? "nil")")
-            }
-            if Set(c.children).count != c.children.count { problems.append("\(c.id) lists a child twice") }
-            if c.kind == .navigationController {
-                for entry in c.viewControllers where !c.children.contains(entry) {
-                    problems.append("stack entry \(entry) of \(c.id) is not its child")
-                }
-            }
-            if let record = c.presentation {
-                if c.parent != nil { problems.append("presented \(c.id) has a parent") }
-                if state.controllers[record.presenting]?.presentedID != c.id { problems.append("\(record.presenting) does not point back to \(c.id)") }
-            }
-        }
-        if let root = state.rootViewController {
-            if state.controllers[root]?.presentation != nil { problems.append("the root is presented") }
-            if state.controllers[root]?.parent != nil { problems.append("the root has a parent") }
-        }
-        return problems
-    }
 }

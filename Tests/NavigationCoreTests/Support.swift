@@ -260,29 +260,55 @@ struct Window {
     func isDisappeared(_ id: ControllerID) -> Bool { state[id]?.appearance == .disappeared }
     var running: [TransitionRecord] { state.transitions.map(\.record) }
 
-    /// R2 invariants: one parent, children and parent agree, presented controllers have no
-    /// parent, presentation links agree on both ends.
+    /// R2 invariants (``relationshipProblems(_:)``), each problem an issue.
     func checkInvariants(sourceLocation: SourceLocation = #_sourceLocation) {
-        for c in state.controllers.values {
-            for child in c.children {
-                #expect(state[child]?.parent == c.id, "\(child) is listed as a child of \(c.id) but its parent is \(String(describing: state[child]?.parent))", sourceLocation: sourceLocation)
-            }
-            #expect(Set(c.children).count == c.children.count, "\(c.id) lists a child twice", sourceLocation: sourceLocation)
-            if let record = c.presentation {
-                #expect(c.parent == nil, "presented \(c.id) has a parent (R2)", sourceLocation: sourceLocation)
-                #expect(state[record.presenting]?.presentedID == c.id, "\(record.presenting) does not point back to \(c.id)", sourceLocation: sourceLocation)
-            }
-            if let v = c.presentedID {
-                #expect(state[v]?.presentation?.presenting == c.id, "\(c.id).presentedID \(v) has no matching record", sourceLocation: sourceLocation)
-            }
-            if c.kind == .navigationController {
-                for entry in c.viewControllers {
-                    #expect(state[entry]?.parent == c.id, "stack entry \(entry) of \(c.id) is not its child (R75)", sourceLocation: sourceLocation)
-                }
+        for problem in relationshipProblems(state) { Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation) }
+    }
+}
+
+/// R2 as checks on a state: the parent chain of every controller ends within the session's
+/// size; a parent lists its children and every listed child names that parent, once; every
+/// navigation stack entry is a child; a presented controller has no parent, its presenter points
+/// back, and a presenter's presented controller has the matching record; the root has no parent
+/// and is not presented.
+func relationshipProblems(_ state: SessionState) -> [String] {
+    var problems: [String] = []
+    for c in state.controllers.values.sorted(by: { $0.id < $1.id }) {
+        var hops = 0
+        var current = c.parent
+        while let p = current, hops <= state.controllers.count {
+            hops += 1
+            current = state.controllers[p]?.parent
+        }
+        if hops > state.controllers.count { problems.append("a parent cycle through \(c.id)") }
+        // R2: the links agree both ways. A tab bar's More navigation controller is the
+        // exception: it has the tab bar as parent but is not among its `children` (R88).
+        if let p = c.parent, let parent = state.controllers[p], !parent.children.contains(c.id),
+           parent.moreNavigationController != c.id {
+            problems.append("\(c.id)'s parent \(p) does not list it")
+        }
+        for child in c.children where state.controllers[child]?.parent != c.id {
+            problems.append("\(c.id) lists \(child), whose parent is \(state.controllers[child]?.parent ?? "nil")")
+        }
+        if Set(c.children).count != c.children.count { problems.append("\(c.id) lists a child twice") }
+        if c.kind == .navigationController {
+            for entry in c.viewControllers where !c.children.contains(entry) {
+                problems.append("stack entry \(entry) of \(c.id) is not its child")
             }
         }
-        #expect(state.rootViewController.flatMap { state[$0]?.parent } == nil, "the root has no parent (R1)", sourceLocation: sourceLocation)
+        if let record = c.presentation {
+            if c.parent != nil { problems.append("presented \(c.id) has a parent") }
+            if state.controllers[record.presenting]?.presentedID != c.id { problems.append("\(record.presenting) does not point back to \(c.id)") }
+        }
+        if let v = c.presentedID, state.controllers[v]?.presentation?.presenting != c.id {
+            problems.append("\(c.id).presentedID \(v) has no matching record")
+        }
     }
+    if let root = state.rootViewController {
+        if state.controllers[root]?.presentation != nil { problems.append("the root is presented") }
+        if state.controllers[root]?.parent != nil { problems.append("the root has a parent") }
+    }
+    return problems
 }
 
 extension OperationOutcome {
