@@ -10,10 +10,13 @@ its rows (sessions, controllers, history) are copied under new ids with SQL into
 a session's stored rows do not contain its id, so each copy is byte for byte what navsim writes
 for a session of that id. The id of the copy is s000001, s000002, …
 
-RSS is VmRSS of /proc/PID/status. "live" is the first server on the seeded file after a GET
-of every session; then SIGTERM, a new server on the same file, the time until a GET of a random
-session answers 200 and until /healthz answers "ok" (both from the moment the process is
-spawned), its RSS then, and after a GET of every session again.
+RSS is VmRSS of /proc/PID/status, read once the server is at rest (Server.rest_rss): a pass over
+every session evicts past the budget, and the free-page pass those evictions ask for runs up to
+2 s later (FreePages.minimumInterval), so a reading taken the moment the GETs end lands before or
+after it by chance (touched vs live 1.00x and 1.11x in two bench runs). "live" is the first
+server on the seeded file after a GET of every session; then SIGTERM, a new server on the same
+file, the time until a GET of a random session answers 200 and until /healthz answers "ok" (both
+from the moment the process is spawned), its RSS then, and after a GET of every session again.
 
 Everything listens on 127.0.0.1; every loop is bounded by a count or a duration.
 Output, one line per figure:  figure  navsim  anchor  ratio  (target)
@@ -26,6 +29,13 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` (all threads): /proc/PID/stat fields 14 and 15."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_bytes(pid):
@@ -94,6 +104,18 @@ class Server:
 
     def rss(self):
         return rss_bytes(self.proc.pid)
+
+    def rest_rss(self, quiet=0.3, bound=15.0):
+        """RSS once the server has used no CPU for `quiet` s and at least 2.5 s have passed (the free-page
+        pass that the last evictions queued has run): at most `bound` s of waiting."""
+        start, last = time.perf_counter(), cpu_seconds(self.proc.pid)
+        while time.perf_counter() - start < bound:
+            time.sleep(quiet)
+            now = cpu_seconds(self.proc.pid)
+            if now == last and time.perf_counter() - start >= 2.5:
+                break
+            last = now
+        return self.rss()
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
@@ -175,7 +197,7 @@ def restart_figures(binary, count, label, per_session=False):
         s = Server(binary, db)
         s.wait_for("/healthz")
         touch_all(s.port, ids)
-        live = s.rss()
+        live = s.rest_rss()
         s.stop()
         s = Server(binary, db)
         sid = random.choice(ids)
@@ -183,7 +205,7 @@ def restart_figures(binary, count, label, per_session=False):
         healthz = s.wait_for("/healthz", b'"ok"')
         after = s.rss()
         touch_all(s.port, ids)
-        touched = s.rss()
+        touched = s.rest_rss()
         s.stop()
         line(f"{label}: restart to first GET of a session, ms", first_get * 1e3, 2000, "<= 2 s", "ms")
         note(f"{label}: restart to /healthz ok, ms", f"{healthz * 1e3:.1f}")
