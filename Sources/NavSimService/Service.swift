@@ -270,7 +270,8 @@ public final class NavSimService: Sendable {
 
     func route(_ req: HTTPRequest, matched: (Route<NavSimService>) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
-        return try Self.router.dispatch(self, req, matched: matched)
+        // Every read's If-Match and If-None-Match against the tag of its answer (RFC 9110 §13.2.2).
+        return try Preconditions.answer(req, to: Self.router.dispatch(self, req, matched: matched))
     }
 
     // MARK: - Session routes
@@ -309,7 +310,6 @@ public final class NavSimService: Sendable {
         try withSessionMutating(sid) { live throws(Problem) in
             guard live.state.controllers[cid] != nil else { throw Problem.unknownController(CommandError.unknown(cid).message) }
             let encoded = live.encoding(in: sessions)
-            if let notModified = try Self.notModified(req, etag: encoded.etag) { return notModified }
             return Self.json(200, bytes: Array(encoded.piece(cid) ?? []), etag: encoded.etag)
         }
     }
@@ -587,7 +587,6 @@ public final class NavSimService: Sendable {
         if requested == nil, !replaying, representation == .json, let box = sessions.box(sid) {
             try refreshIfBehind(box)
             if let encoded = box.publishedEncoding() {
-                if let notModified = try Self.notModified(req, etag: encoded.etag, vary: "Accept") { return notModified }
                 return Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept")
             }
         }
@@ -603,9 +602,10 @@ public final class NavSimService: Sendable {
                               detail: "Session '\(sid)' has versions 0…\(live.version).")
             }
             let version = requested ?? live.version
-            // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it.
-            // A replay's answer has no tag, but the field is evaluated all the same (RFC 9110 §13.2.1).
-            if let notModified = try Self.notModified(req, etag: replaying ? nil : representation.entityTag(version), vary: "Accept") {
+            // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it,
+            // here before a past version is rebuilt. A replay's answer has no tag, but the fields are
+            // evaluated all the same (RFC 9110 §13.2.1).
+            if let notModified = try Preconditions.read(req, etag: replaying ? nil : representation.entityTag(version), vary: "Accept") {
                 return .reply(notModified)
             }
             guard representation == .json, version == live.version, !replaying else { return .snapshot(live) }
@@ -704,10 +704,10 @@ public final class NavSimService: Sendable {
     /// ``deletions``, not on the handler thread: the reply is deferred until the delete is durable.
     func deleteSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
-        let ifMatch = Self.ifMatch(req)
+        let (ifMatch, ifNoneMatch) = (Preconditions.field(req, "If-Match"), Preconditions.field(req, "If-None-Match"))
         let deferred = DeferredResponse()
         try sessionWrites.admit(deferred)
-        Self.deletions.async { [self] in deferred.complete(delete(box, sid, ifMatch: ifMatch)) }
+        Self.deletions.async { [self] in deferred.complete(delete(box, sid, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch)) }
         return HTTPResponse(deferred: deferred)
     }
 
@@ -716,15 +716,18 @@ public final class NavSimService: Sendable {
     static let deletions = DispatchQueue(label: "navsim.sessions.delete")
 
     /// The delete itself: after the session's queued commits (which would otherwise write its
-    /// rows again), `If-Match` against the committed version, the durable delete, then the box goes.
-    func delete(_ box: SessionBox, _ sid: String, ifMatch: String?) -> HTTPResponse {
+    /// rows again), `If-Match` and `If-None-Match` against the committed version, the durable
+    /// delete, then the box goes.
+    func delete(_ box: SessionBox, _ sid: String, ifMatch: String?, ifNoneMatch: String?) -> HTTPResponse {
         Self.waitForCommits(box)
         let result: Result<Void, Problem> = box.withLock { live in
             guard let current = live else { return .failure(Problem.unknownSession(sid)) }
             guard current.pending.isEmpty else {
                 return .failure(Problem.conflict("writes-pending", "Session '\(sid)' is still being written; try again."))
             }
-            do throws(Problem) { try Self.checkIfMatch(ifMatch, version: current.version) } catch { return .failure(error) }
+            do throws(Problem) { try Preconditions.write(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, version: current.version) } catch {
+                return .failure(error)
+            }
             do { try store.deleteSession(sid) } catch {
                 return .failure(Problem.storage(error, "Delete failed"))
             }
@@ -744,51 +747,6 @@ public final class NavSimService: Sendable {
         while box.inMemory({ $0?.pending.isEmpty == false }), ContinuousClock.now < deadline {
             usleep(500)
         }
-    }
-
-    /// RFC 9110 §13.1.1: `If-Match: *` or a list of entity tags, compared strongly (a weak
-    /// `W/"3"` never matches); the session's tag is `"<version>"`. Absent: no precondition.
-    /// A value that is neither (RFC 9110 §8.8.3 syntax) is 400 `invalid-header`, not 412: the
-    /// client sent a broken header, not a stale version.
-    static func checkIfMatch(_ header: String?, version: Int) throws(Problem) {
-        guard let header else { return }
-        guard let tags = EntityTags(ifMatch: header) else {
-            throw Problem.invalidHeader("If-Match", "If-Match is * or a list of entity tags such as \"3\"; got \(header).")
-        }
-        if tags.matchesAny || tags.strong.contains("\(version)") { return }
-        throw Problem.versionMismatch(expected: header, actual: version)
-    }
-
-    /// Every `If-Match` field line joined into one list (RFC 9110 §5.3), or `nil` when there is none.
-    static func ifMatch(_ req: HTTPRequest) -> String? {
-        let lines = req.headers.values(for: "If-Match")
-        return lines.isEmpty ? nil : lines.joined(separator: ", ")
-    }
-
-    /// RFC 9110 §13.1.2: a 304 when `If-None-Match` (every field line, joined) is `*` or lists
-    /// `etag` under weak comparison (`W/"3"` matches `"3"`); nil when absent or not matching.
-    /// A value that is not `*` or a list of entity tags is 400 `invalid-header`, as for `If-Match`.
-    /// The 304 carries the `ETag` (and `Vary`) a 200 would (RFC 9110 §15.4.5) and no content.
-    /// `etag` is built only when the request has the field.
-    /// `etag` nil: the answer has no entity tag (a replay's): `*` still matches (the resource has
-    /// a current representation), a list never does; the syntax is checked either way.
-    static func notModified(_ req: HTTPRequest, etag makeTag: @autoclosure () -> String?, vary: String? = nil) throws(Problem) -> HTTPResponse? {
-        let lines = req.headers.values(for: "If-None-Match")
-        guard !lines.isEmpty else { return nil }
-        let etag = makeTag()
-        let header = lines.joined(separator: ", ")
-        guard let tags = EntityTags(ifMatch: header) else {
-            throw Problem.invalidHeader("If-None-Match", "If-None-Match is * or a list of entity tags such as \"3\"; got \(header).")
-        }
-        if !tags.matchesAny {
-            guard let etag else { return nil }
-            let opaque = etag.utf8.count >= 2 ? String(etag.dropFirst().dropLast()) : etag
-            guard tags.strong.contains(opaque) || tags.weak.contains(opaque) else { return nil }
-        }
-        var headers = HTTPHeaders()
-        if let etag { headers.add("ETag", etag) }
-        if let vary { headers.add("Vary", vary) }
-        return HTTPResponse(status: 304, headers: headers)
     }
 
     func history(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
@@ -873,7 +831,7 @@ public final class NavSimService: Sendable {
             guard slot != nil else { return .failure(Problem.unknownSession(sid)) }
             do throws(Problem) {
                 // `If-Match` names the version the client last saw, which may still be pending.
-                try Self.checkIfMatch(Self.ifMatch(req), version: slot!.headVersion)
+                try Preconditions.write(req, version: slot!.headVersion)
                 let head = slot!.headState
                 // One decoder per request: its budget counts every spec the request creates.
                 let requestDecoder = self.decoder(existing: head.controllers.count)
@@ -1167,9 +1125,11 @@ public final class NavSimService: Sendable {
         return response
     }
 
-    /// RFC 7240 §4.2: whether a `Prefer` field line asks for `return=minimal`. Preferences are
+    /// RFC 7240 §4.2: whether the `Prefer` field asks for `return=minimal`. Preferences are
     /// comma-separated, their parameters (after `;`) ignored, the name matched in any case, the
-    /// value with or without quotes. Any other preference, or none, means the full reply.
+    /// value with or without quotes. Only the first `return` counts (§2: later instances of a
+    /// preference are ignored), over every field line in order. Any other preference, or none,
+    /// means the full reply.
     static func prefersMinimal(_ req: HTTPRequest) -> Bool {
         for line in req.headers.values(for: "Prefer") {
             for preference in line.split(separator: ",") {
@@ -1178,7 +1138,7 @@ public final class NavSimService: Sendable {
                 guard parts.count == 2, Self.trimmed(parts[0]).lowercased() == "return" else { continue }
                 var value = Self.trimmed(parts[1])
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-                if value.lowercased() == "minimal" { return true }
+                return value.lowercased() == "minimal"
             }
         }
         return false

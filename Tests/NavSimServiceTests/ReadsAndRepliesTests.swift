@@ -110,6 +110,50 @@ import Testing
         expectProblem(h.send("GET", "/v1/sessions/nope", headers: [("If-None-Match", "*")]), 404, "unknown-session")
     }
 
+    /// RFC 9110 §13.2.2 on every read with a tag: If-Match first (412 when false), then
+    /// If-None-Match (304); the session's sub-resources answer like the session.
+    @Test func everyReadEvaluatesBothConditions() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        #expect(push(h, "s", "a").status == 200)  // version 1
+        for path in ["/v1/sessions/s", "/v1/sessions/s/controllers/a", "/v1/sessions/s/transitions",
+                     "/v1/sessions/s/history", "/v1/sessions/s?version=0"] {
+            let tag = try #require(h.send("GET", path).headers["etag"], "\(path)")
+            #expect(h.send("GET", path, headers: [("If-None-Match", tag)]).status == 304, "\(path)")
+            #expect(h.send("GET", path, headers: [("If-Match", tag)]).status == 200, "\(path)")
+            #expect(h.send("GET", path, headers: [("If-Match", "*")]).status == 200, "\(path)")
+            expectProblem(h.send("GET", path, headers: [("If-Match", #""999""#)]), 412, "version-mismatch")
+            expectProblem(h.send("GET", path, headers: [("If-Match", "W/" + tag)]), 412, "version-mismatch")
+            // If-Match is decided first: a false one is 412 even where If-None-Match would give 304.
+            expectProblem(h.send("GET", path, headers: [("If-Match", #""999""#), ("If-None-Match", tag)]), 412, "version-mismatch")
+            expectProblem(h.send("HEAD", path, headers: [("If-Match", #""999""#)]), 412, "version-mismatch")
+        }
+        // A replay's answer has no tag: `*` holds, a list never matches.
+        #expect(h.send("GET", "/v1/sessions/s?replay=true", headers: [("If-Match", "*")]).status == 200)
+        expectProblem(h.send("GET", "/v1/sessions/s?replay=true", headers: [("If-Match", #""1""#)]), 412, "version-mismatch")
+        // A read that fails without the conditions fails the same with them (§13.2.1).
+        expectProblem(h.send("GET", "/v1/sessions/s/controllers/zz", headers: [("If-Match", #""999""#)]), 404, "unknown-controller")
+    }
+
+    /// RFC 9110 §13.1.2: If-None-Match on a change is 412 when it matches (`*`: the session
+    /// exists), and nothing is applied.
+    @Test func aChangeWithAMatchingIfNoneMatchIsRefused() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        #expect(push(h, "s", "a").status == 200)  // version 1
+        for value in ["*", #""1""#, #"W/"1""#, #""0", "1""#] {
+            expectProblem(h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", value)]),
+                          412, "version-mismatch")
+            expectProblem(h.send("DELETE", "/v1/sessions/s", headers: [("If-None-Match", value)]), 412, "version-mismatch")
+        }
+        #expect(h.send("GET", "/v1/sessions/s")["version"] == .number(1))
+        expectProblem(h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", "1")]),
+                      400, "invalid-header")
+        // A tag of another version does not match: the change goes ahead.
+        #expect(h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", #""0""#)]).status == 200)
+        #expect(h.send("GET", "/v1/sessions/s")["version"] == .number(2))
+    }
+
     @Test func theFullReplyStaysTheDefault() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
@@ -221,6 +265,8 @@ import Testing
     @Test(arguments: [
         ("return=minimal", true), ("return=representation", false), ("", false), ("return", false),
         ("handling=lenient, return=minimal;x=1", true), ("Return=\"MINIMAL\"", true), ("minimal", false),
+        // RFC 7240 §2: only the first instance of a preference counts.
+        ("return=representation, return=minimal", false), ("return=minimal, return=representation", true),
     ])
     func preferParsing(value: String, minimal: Bool) {
         let request = HTTPRequest(method: "POST", path: "/", headers: HTTPHeaders([("Prefer", value)]))

@@ -106,9 +106,13 @@ public struct Problem: Error, Sendable {
                 detail: "The body is larger than \(limit) bytes.")
     }
     static func versionMismatch(expected: String, actual: Int) -> Problem {
-        Problem(status: 412, slug: "version-mismatch", title: "Precondition failed",
-                detail: "If-Match \(expected) does not match the session's version \"\(actual)\""
-                    + (expected.contains("W/") ? " (a weak entity tag never matches: If-Match compares strongly, RFC 9110 §13.1.1)." : "."))
+        preconditionFailed("If-Match \(expected) does not match the session's version \"\(actual)\""
+                           + (expected.contains("W/") ? " (a weak entity tag never matches: If-Match compares strongly, RFC 9110 §13.1.1)." : "."))
+    }
+    /// 412 `version-mismatch`: an `If-Match` or `If-None-Match` condition is false (RFC 9110
+    /// §13.1.1, §13.1.2; ``Preconditions``); `detail` says which and against what.
+    static func preconditionFailed(_ detail: String) -> Problem {
+        Problem(status: 412, slug: "version-mismatch", title: "Precondition failed", detail: detail)
     }
     /// 422 `limit-exceeded`: the request is well-formed but would exceed one of ``Limits``
     /// (or the storyboard parser's limits); `limit` names it and `max` is its configured value.
