@@ -427,9 +427,7 @@ public final class NavSimService: Sendable {
             if let v = try o.enumValue("navTransitionPolicy", NavigationTransitionPolicy.self) { options.navTransitionPolicy = v }
         }
         let id = try r.string("id") ?? UUID().uuidString.lowercased()
-        guard !id.isEmpty, id.utf8.count <= 200, !id.contains("/") else {
-            throw Problem.invalidField("id", "A session id is 1–200 characters without '/'.")
-        }
+        guard Names.isKey(id) else { throw Problem.invalidField("id", "A session id is \(Names.keyRule).") }
         if let existing = sessions.box(id), !forgetIfDeletedElsewhere(existing) {
             throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
         }

@@ -130,3 +130,16 @@ struct RelationshipInvariantTests {
         }
     }
 }
+
+/// Every new controller id goes through `newID`, whatever made the spec (JSON, a storyboard
+/// scene), so no id with a control character enters a session.
+@Suite("Names: a controller id holds no control character")
+struct ControllerIDGrammarTests {
+    @Test(arguments: ["a\u{0}b", "\t", "x\u{1F}", "\u{7F}"])
+    func newIDsWithAControlCharacterAreRefused(id: String) {
+        let w = Window(root: vc("A"))
+        let (next, outcome) = Navigator.apply(.createController(ControllerSpec(id: id, kind: .viewController)), to: w.state)
+        #expect(outcome == .invalid(.invalid(Names.controllerIDRule, field: "id")))
+        expectSameState(w.state, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
+    }
+}

@@ -68,6 +68,12 @@ public struct Problem: Error, Sendable {
     static func invalidQuery(_ name: String, _ detail: String) -> Problem {
         Problem(status: 422, slug: "invalid-query", title: "A query parameter is invalid", detail: detail, field: name)
     }
+    /// 422 `invalid-path`: a path parameter can never name a resource of its kind (a storyboard
+    /// name over 200 bytes, or with a control character); `field` names the parameter as
+    /// openapi.yaml does. Not `invalid-body`: the path is not the body.
+    static func invalidPath(_ parameter: String, _ detail: String) -> Problem {
+        Problem(status: 422, slug: "invalid-path", title: "A path parameter is invalid", detail: detail, field: parameter)
+    }
     static func unknownSession(_ id: String) -> Problem {
         Problem(status: 404, slug: "unknown-session", title: "Unknown session", detail: "No session with id '\(id)'.")
     }
