@@ -11,6 +11,11 @@ public struct HTTPRequest: Sendable {
     /// The decoded names given more than once in the query, in first-repeat order: a handler
     /// refuses these for a single-valued parameter instead of taking the last.
     public var repeatedQueryNames: [String]
+    /// The first malformed escape of the query (RFC 3986 §2.1, ``malformedPercentEscape(in:)``)
+    /// as written, or nil. The server delivers such a request with the escape kept as written in
+    /// ``query`` (and in ``path``, where `malformedPercentEscape(in: path)` finds it): the handler
+    /// decides, e.g. 400 (RFC 9112 §3.2: the target is not a valid URI).
+    public var malformedQueryEscape: String?
     /// Request header fields; look up with any case.
     public var headers: HTTPHeaders
     /// The whole body (already de-chunked), or empty.
@@ -23,12 +28,14 @@ public struct HTTPRequest: Sendable {
     public var bodyLimit: Int
 
     public init(method: String, path: String, query: [String: String] = [:], repeatedQueryNames: [String] = [],
+                malformedQueryEscape: String? = nil,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
                 bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes) {
         self.method = method
         self.path = path
         self.query = query
         self.repeatedQueryNames = repeatedQueryNames
+        self.malformedQueryEscape = malformedQueryEscape
         self.headers = headers
         self.body = body
         self.bodyTooLarge = bodyTooLarge

@@ -333,6 +333,7 @@ private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _
         path: path,
         query: query.values,
         repeatedQueryNames: query.repeated,
+        malformedQueryEscape: query.malformed,
         headers: headers,
         body: body,
         bodyTooLarge: tooLarge,
@@ -464,15 +465,17 @@ private func contentLength(_ connection: OpaquePointer) -> Int? {
 }
 
 /// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here; the
-/// names given more than once are listed too.
-private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String]) {
+/// names given more than once are listed too, and the first malformed escape as written.
+private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String], malformed: String?) {
     var query: [String: String] = [:]
     var repeated: [String] = []
+    var malformed: String?
     for (name, value) in values(connection, .GET_ARGUMENT_KIND, expected: 0) {
         let key = percentDecoded(name.utf8)
         if query.updateValue(percentDecoded(value.utf8), forKey: key) != nil, !repeated.contains(key) { repeated.append(key) }
+        if malformed == nil { malformed = malformedPercentEscape(in: name) ?? malformedPercentEscape(in: value) }
     }
-    return (query, repeated)
+    return (query, repeated, malformed)
 }
 
 /// Every `(key, value)` of one kind, read with explicit lengths so embedded NULs and invalid

@@ -269,6 +269,8 @@ public final class NavSimService: Sendable {
     ] + StoryboardCatalog.routes { $0.storyboards })
 
     func route(_ req: HTTPRequest, matched: (Route<NavSimService>) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
+        if let escape = malformedPercentEscape(in: req.path) { throw Problem.malformedTarget("path", escape) }
+        if let escape = req.malformedQueryEscape { throw Problem.malformedTarget("query", escape) }
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
         return try Self.router.dispatch(self, req, matched: matched)
     }

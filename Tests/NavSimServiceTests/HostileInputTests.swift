@@ -122,4 +122,33 @@ struct HostileInputTests {
             #expect(matches(controllerID, s) == Names.isControllerID(s), "ControllerId and Names.isControllerID disagree on \(s.debugDescription)")
         }
     }
+
+    /// RFC 3986 §2.1: a `%` not followed by two hex digits makes the target malformed: 400
+    /// `invalid-path`, not a lookup of the literal text; a valid escape is still decoded.
+    @Test func aMalformedEscapeInThePathIs400() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s1")
+        h.expectUnchanged("s1") {
+            for (method, target, escape) in [("GET", "/v1/sessions/%zz", "%zz"), ("GET", "/v1/sessions/s1%zz", "%zz"),
+                                              ("GET", "/v1/sessions/s1/controllers/home%4", "%4"), ("DELETE", "/v1/sessions/s1%", "%"),
+                                              ("POST", "/v1/sessions/s1/controllers/home/present%2", "%2"),
+                                              ("GET", "/v1/nothing-here/%g0", "%g0")] {
+                let r = h.send(method, target, method == "POST" ? #"{"viewController": {"id": "p"}}"# : nil)
+                expectProblem(r, 400, "invalid-path")
+                #expect(r["detail"]?.string == "The path has '\(escape)': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).", "\(target): \(r)")
+            }
+        }
+        #expect(h.send("GET", "/v1/sessions/%73%31").status == 200, "s1, escaped")
+    }
+
+    /// The same in the query, as the server reports it (``HTTPRequest/malformedQueryEscape``).
+    @Test func aMalformedEscapeInTheQueryIs400() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s1")
+        let r = h.service!.handle(HTTPRequest(method: "GET", path: "/v1/sessions/s1/history", query: ["after": "%zz"],
+                                              malformedQueryEscape: "%zz"))
+        let reply = ServiceReply(status: r.status, headers: r.headers, body: r.body)
+        expectProblem(reply, 400, "invalid-query")
+        #expect(reply["detail"]?.string == "The query has '%zz': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).")
+    }
 }

@@ -74,6 +74,14 @@ public struct Problem: Error, Sendable {
     static func invalidPath(_ parameter: String, _ detail: String) -> Problem {
         Problem(status: 422, slug: "invalid-path", title: "A path parameter is invalid", detail: detail, field: parameter)
     }
+    /// 400 for a request target that is not a valid URI (RFC 3986 §2.1: a `%` not followed by two
+    /// hex digits; RFC 9112 §3.2): `invalid-path` or `invalid-query` by where `escape` is, as
+    /// `invalid-body` is 400 for a body that is not JSON and 422 for one that is but is invalid.
+    static func malformedTarget(_ part: String, _ escape: String) -> Problem {
+        Problem(status: 400, slug: part == "path" ? "invalid-path" : "invalid-query",
+                title: part == "path" ? "Malformed path" : "Malformed query",
+                detail: "The \(part) has '\(escape)': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).")
+    }
     static func unknownSession(_ id: String) -> Problem {
         Problem(status: 404, slug: "unknown-session", title: "Unknown session", detail: "No session with id '\(id)'.")
     }
