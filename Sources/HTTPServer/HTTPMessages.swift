@@ -98,6 +98,13 @@ public struct HTTPResponse: Sendable {
 /// return `nil` to let the request go on to the ``HTTPHandler``. Same threading rules as the handler.
 public typealias HTTPScreen = @Sendable (HTTPRequest) -> HTTPResponse?
 
+/// Sees each reply the server makes itself before any handler or screen runs (a framing refusal:
+/// RFC 9112 §6.1, §6.3, §3.2, or a transfer coding it does not know), with the request's head
+/// (`body` empty), and returns the reply to send, e.g. with a request id added after logging it.
+/// The status and body are the server's; only headers should change. Same threading rules as
+/// the handler.
+public typealias HTTPRefusalHook = @Sendable (HTTPRequest, HTTPResponse) -> HTTPResponse
+
 /// Turns a request into a response. Called on one of libmicrohttpd's pool threads, so it must
 /// be thread-safe and synchronous; while it blocks, the other connections of that thread wait.
 /// A reply that must wait for something (a durable commit) is returned as
