@@ -27,8 +27,12 @@ public enum Names {
 
     /// The rule ``isKey(_:)`` checks, for problem details ("A session id is …").
     public static let keyRule = "1–200 bytes without '/' or control characters (U+0000–U+001F, U+007F)"
-    /// The rule ``isControllerID(_:)`` checks, for problem details.
-    public static let controllerIDRule = "A controller id is not empty and holds no control characters (U+0000–U+001F, U+007F)."
+    /// The problem detail for `id`, which ``isControllerID(_:)`` refuses: the rule, and the id
+    /// with its control characters escaped (`"Ho\tme"`), so an id a storyboard scene gave can be
+    /// recognised.
+    public static func controllerIDRefusal(_ id: String) -> String {
+        "A controller id is not empty and holds no control characters (U+0000–U+001F, U+007F); got \(id.debugDescription)."
+    }
 }
 
 /// The kinds of view controller navsim knows (API.md `kind`).

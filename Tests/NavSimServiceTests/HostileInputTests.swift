@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 
 import NavigationCore
 @testable import NavSimService
@@ -150,5 +151,19 @@ struct HostileInputTests {
         let reply = ServiceReply(status: r.status, headers: r.headers, body: r.body)
         expectProblem(reply, 400, "invalid-query")
         #expect(reply["detail"]?.string == "The query has '%zz': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).")
+    }
+
+    /// XML carries a tab in an attribute only as `&#9;`; a scene whose Storyboard ID holds one
+    /// uploads, but cannot become a controller: the core refuses the id and the detail shows it.
+    @Test func aStoryboardIDWithATabCannotBeInstantiated() throws {
+        let h = try ServiceHarness()
+        let scene = StoryboardXML.homeScene.replacingOccurrences(of: #"storyboardIdentifier="Home""#, with: #"storyboardIdentifier="Ho&#9;me""#)
+        #expect(h.send("PUT", "/v1/storyboards/Tab", StoryboardXML.document(initial: "vc1", scenes: [scene]),
+                       contentType: "application/xml").status == 201)
+        let before = h.send("GET", "/v1/sessions?limit=1000").text
+        let r = h.send("POST", "/v1/sessions", #"{"id": "t", "root": {"storyboard": "Tab"}}"#)
+        expectProblem(r, 422, "invalid-body")
+        #expect(r["detail"]?.string == #"A controller id is not empty and holds no control characters (U+0000–U+001F, U+007F); got "Ho\tme"."#, "\(r)")
+        #expect(h.send("GET", "/v1/sessions?limit=1000").text == before)
     }
 }

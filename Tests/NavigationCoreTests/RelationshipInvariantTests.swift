@@ -139,7 +139,7 @@ struct ControllerIDGrammarTests {
     func newIDsWithAControlCharacterAreRefused(id: String) {
         let w = Window(root: vc("A"))
         let (next, outcome) = Navigator.apply(.createController(ControllerSpec(id: id, kind: .viewController)), to: w.state)
-        #expect(outcome == .invalid(.invalid(Names.controllerIDRule, field: "id")))
+        #expect(outcome == .invalid(.invalid("A controller id is not empty and holds no control characters (U+0000–U+001F, U+007F); got \(id.debugDescription).", field: "id")))
         expectSameState(w.state, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
     }
 }

@@ -57,7 +57,7 @@ struct Decoder {
         }
         if let id = try r.string("id") {
             // Checked here too (the core checks every new id) so the problem names the field's path.
-            guard Names.isControllerID(id) else { throw Problem.invalidField(r.name("id"), Names.controllerIDRule) }
+            guard Names.isControllerID(id) else { throw Problem.invalidField(r.name("id"), Names.controllerIDRefusal(id)) }
             spec.id = id
             spec.appendsSuffixWhenTaken = false
         }
@@ -232,7 +232,7 @@ struct OperationBody {
     func namedDestination() throws(Problem) -> ControllerSpec? {
         guard let d = try reader.object("destination", allowed: ["id"]) else { return nil }
         let id = try d.requiredString("id")
-        guard Names.isControllerID(id) else { throw Problem.invalidField("destination.id", Names.controllerIDRule) }
+        guard Names.isControllerID(id) else { throw Problem.invalidField("destination.id", Names.controllerIDRefusal(id)) }
         return ControllerSpec(id: id)
     }
 
