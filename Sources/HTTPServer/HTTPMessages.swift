@@ -11,6 +11,11 @@ public struct HTTPRequest: Sendable {
     /// The decoded names given more than once in the query, in first-repeat order: a handler
     /// refuses these for a single-valued parameter instead of taking the last.
     public var repeatedQueryNames: [String]
+    /// The first malformed escape of the query (RFC 3986 §2.1, ``malformedPercentEscape(in:)``)
+    /// as written, or nil. The server delivers such a request with the escape kept as written in
+    /// ``query`` (and in ``path``, where `malformedPercentEscape(in: path)` finds it): the handler
+    /// decides, e.g. 400 (RFC 9112 §3.2: the target is not a valid URI).
+    public var malformedQueryEscape: String?
     /// Request header fields; look up with any case.
     public var headers: HTTPHeaders
     /// The whole body (already de-chunked), or empty.
@@ -23,12 +28,14 @@ public struct HTTPRequest: Sendable {
     public var bodyLimit: Int
 
     public init(method: String, path: String, query: [String: String] = [:], repeatedQueryNames: [String] = [],
+                malformedQueryEscape: String? = nil,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
                 bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes) {
         self.method = method
         self.path = path
         self.query = query
         self.repeatedQueryNames = repeatedQueryNames
+        self.malformedQueryEscape = malformedQueryEscape
         self.headers = headers
         self.body = body
         self.bodyTooLarge = bodyTooLarge
@@ -90,6 +97,13 @@ public struct HTTPResponse: Sendable {
 /// reads and discards the body, within ``HTTPServerConfiguration/maxDiscardBytes``, and sends it;
 /// return `nil` to let the request go on to the ``HTTPHandler``. Same threading rules as the handler.
 public typealias HTTPScreen = @Sendable (HTTPRequest) -> HTTPResponse?
+
+/// Sees each reply the server makes itself before any handler or screen runs (a framing refusal:
+/// RFC 9112 §6.1, §6.3, §3.2, or a transfer coding it does not know), with the request's head
+/// (`body` empty), and returns the reply to send, e.g. with a request id added after logging it.
+/// The status and body are the server's; only headers should change. Same threading rules as
+/// the handler.
+public typealias HTTPRefusalHook = @Sendable (HTTPRequest, HTTPResponse) -> HTTPResponse
 
 /// Turns a request into a response. Called on one of libmicrohttpd's pool threads, so it must
 /// be thread-safe and synchronous; while it blocks, the other connections of that thread wait.

@@ -45,12 +45,13 @@ public final class HTTPServer: Sendable {
     /// Starts listening and serving before returning.
     ///
     /// `screen`, when given, sees each request's head before its body is read and may refuse it
-    /// (see ``HTTPScreen``); `handler` answers complete requests.
+    /// (see ``HTTPScreen``); `refusals`, when given, sees each reply the server makes itself
+    /// (``HTTPRefusalHook``); `handler` answers complete requests.
     ///
     /// - Throws: `HTTPServerError` with kind `.invalidConfiguration` (host not an IPv4 literal,
     ///   negative sizes) or `.startFailed` with libmicrohttpd's reason (address in use,
     ///   address not available, ...).
-    public init(configuration: HTTPServerConfiguration, screen: HTTPScreen? = nil,
+    public init(configuration: HTTPServerConfiguration, screen: HTTPScreen? = nil, refusals: HTTPRefusalHook? = nil,
                 handler: @escaping HTTPHandler) throws {
         let config = configuration
         guard config.threadPoolSize >= 1 else {
@@ -82,7 +83,7 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(kind: .invalidConfiguration,
                                   message: "the file-descriptor limit (\(FileDescriptors.softLimit)) leaves no room for connections")
         }
-        let context = ServerContext(handler: handler, screen: screen, limits: config)
+        let context = ServerContext(handler: handler, screen: screen, refusals: refusals, limits: config)
         let contextPointer = Unmanaged.passRetained(context)
         let log = UnsafeMutablePointer<mhd_shim_log>.allocate(capacity: 1)
         log.initialize(to: mhd_shim_log())

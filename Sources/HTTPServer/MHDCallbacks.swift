@@ -5,6 +5,7 @@ import Synchronization
 final class ServerContext: Sendable {
     let handler: HTTPHandler
     let screen: HTTPScreen?
+    let refusals: HTTPRefusalHook?
     let limits: HTTPServerConfiguration
     let deadlines: ConnectionDeadlines
     /// Requests between their first access-handler call and their completion notification.
@@ -32,9 +33,10 @@ final class ServerContext: Sendable {
     private let bodyLimitByMediaType: [String: Int]
     let maxDiscardBytes: Int
 
-    init(handler: @escaping HTTPHandler, screen: HTTPScreen?, limits: HTTPServerConfiguration) {
+    init(handler: @escaping HTTPHandler, screen: HTTPScreen?, refusals: HTTPRefusalHook? = nil, limits: HTTPServerConfiguration) {
         self.handler = handler
         self.screen = screen
+        self.refusals = refusals
         self.limits = limits
         bodyLimit = limits.maxBodyBytes
         bodyLimitByMediaType = limits.maxBodyBytesByMediaType
@@ -253,18 +255,17 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
     let length = contentLength(connection)
     if let coding = header(connection, "Transfer-Encoding") {
         if header(connection, "Content-Length") != nil {
-            return queue(context, connection, transportProblem(
-                400, "Bad Request", "A request must not carry both Transfer-Encoding and Content-Length (RFC 9112 §6.1)."),
-                close: true)
+            return refuse(context, connection, url, method, transportProblem(
+                400, "Bad Request", "A request must not carry both Transfer-Encoding and Content-Length (RFC 9112 §6.1)."))
         }
         if HTTPHeaders.mediaType(coding) != "chunked" {
-            return queue(context, connection, transportProblem(
-                501, "Not Implemented", "The only transfer coding accepted is chunked (RFC 9112 §7)."), close: true)
+            return refuse(context, connection, url, method, transportProblem(
+                501, "Not Implemented", "The only transfer coding accepted is chunked (RFC 9112 §7)."))
         }
     }
     // RFC 9112 §6.3 item 5 (differing Content-Length) and §3.2 (Host): RequestValidation.swift.
     if let refusal = HeadFields(connection).refusal(version: version.map(cString) ?? "") {
-        return queue(context, connection, refusal, close: true)
+        return refuse(context, connection, url, method, refusal)
     }
     let chunked = header(connection, "Transfer-Encoding") != nil
     let hasBody = chunked || (length ?? 0) > 0
@@ -313,6 +314,15 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, reqCl
     Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }
 
+/// Sends a reply the server made itself on the head alone, through ``ServerContext/refusals``
+/// (which adds the request id the handler's replies carry), and closes the connection: each such
+/// refusal leaves the framing in doubt.
+private func refuse(_ context: ServerContext, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>,
+                    _ method: UnsafePointer<CChar>, _ reply: HTTPResponse) -> MHD_Result {
+    let sent = context.refusals.map { $0(request(connection, url, method, body: [], limit: context.maxBodyBytes(for: nil)), reply) } ?? reply
+    return queue(context, connection, sent, close: true)
+}
+
 /// A problem+json (RFC 9457) for errors the transport finds before any handler runs.
 func transportProblem(_ status: Int, _ title: String, _ detail: String) -> HTTPResponse {
     let body = #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)"}"#
@@ -333,6 +343,7 @@ private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _
         path: path,
         query: query.values,
         repeatedQueryNames: query.repeated,
+        malformedQueryEscape: query.malformed,
         headers: headers,
         body: body,
         bodyTooLarge: tooLarge,
@@ -464,15 +475,17 @@ private func contentLength(_ connection: OpaquePointer) -> Int? {
 }
 
 /// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here; the
-/// names given more than once are listed too.
-private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String]) {
+/// names given more than once are listed too, and the first malformed escape as written.
+private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String], malformed: String?) {
     var query: [String: String] = [:]
     var repeated: [String] = []
+    var malformed: String?
     for (name, value) in values(connection, .GET_ARGUMENT_KIND, expected: 0) {
         let key = percentDecoded(name.utf8)
         if query.updateValue(percentDecoded(value.utf8), forKey: key) != nil, !repeated.contains(key) { repeated.append(key) }
+        if malformed == nil { malformed = malformedPercentEscape(in: name) ?? malformedPercentEscape(in: value) }
     }
-    return (query, repeated)
+    return (query, repeated, malformed)
 }
 
 /// Every `(key, value)` of one kind, read with explicit lengths so embedded NULs and invalid

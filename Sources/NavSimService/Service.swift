@@ -269,6 +269,8 @@ public final class NavSimService: Sendable {
     ] + StoryboardCatalog.routes { $0.storyboards })
 
     func route(_ req: HTTPRequest, matched: (Route<NavSimService>) -> Void = { _ in }) throws(Problem) -> HTTPResponse {
+        if let escape = malformedPercentEscape(in: req.path) { throw Problem.malformedTarget("path", escape) }
+        if let escape = req.malformedQueryEscape { throw Problem.malformedTarget("query", escape) }
         if req.bodyTooLarge { throw Problem.payloadTooLarge(req.bodyLimit) }
         // Every read's If-Match and If-None-Match against the tag of its answer (RFC 9110 §13.2.2).
         return try Preconditions.answer(req, to: Self.router.dispatch(self, req, matched: matched))
@@ -427,9 +429,7 @@ public final class NavSimService: Sendable {
             if let v = try o.enumValue("navTransitionPolicy", NavigationTransitionPolicy.self) { options.navTransitionPolicy = v }
         }
         let id = try r.string("id") ?? UUID().uuidString.lowercased()
-        guard !id.isEmpty, id.utf8.count <= 200, !id.contains("/") else {
-            throw Problem.invalidField("id", "A session id is 1–200 characters without '/'.")
-        }
+        guard Names.isKey(id) else { throw Problem.invalidField("id", "A session id is \(Names.keyRule).") }
         if let existing = sessions.box(id), !forgetIfDeletedElsewhere(existing) {
             throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
         }

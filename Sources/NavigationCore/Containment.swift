@@ -2,11 +2,11 @@
 /// `transition(from:to:…)` (R72), `isMovingToParent`/`isMovingFromParent` (R73).
 extension Engine {
     /// R2: a controller joins a container only if every relationship stays whole. It cannot be the
-    /// container or one of the container's ancestors (a parent cycle; refused as bad input, field
-    /// `field`), nor a presented controller or the window's root, which UIKit refuses as an active
-    /// controller (D5). Every path that gives a controller a new parent (`addChild`, push,
-    /// `setViewControllers` of each container kind, `show`/`showDetail`) asks this first.
-    func validateNewChild(_ child: ControllerID, of container: ControllerID, field: String) throws(Refusal) {
+    /// container or one of the container's ancestors (a parent cycle), nor a presented controller
+    /// or the window's root; each is refused as bad input, field `field`. Every path that gives a
+    /// controller a new parent asks this first; `operation` is the UIKit call it names (`addChild`,
+    /// `pushViewController`, `setViewControllers`, `show`, `showDetailViewController`).
+    func validateNewChild(_ child: ControllerID, of container: ControllerID, field: String, operation: String) throws(Refusal) {
         if child == container || state.isWithin(container, child) {
             throw .input(.invalid("\(name(child)) cannot become a child of itself or of its own descendant.", field: field))
         }
@@ -22,8 +22,15 @@ extension Engine {
             }
             current = state.c(state.outermost(above)).presentation?.presenting
         }
-        if state.c(child).presentation != nil || state.rootViewController == child {
-            throw .uikit(.activeController(name(child)))
+        // R2 [INF]: UIKit documents no exception for these (D5's "present modally an active
+        // controller" is `present`'s, R11) and leaves the hierarchy inconsistent; navsim refuses
+        // them in its own words. Searched: UIViewController.hierarchyInconsistencyException covers
+        // a child whose view sits under another controller's view, not a presented one.
+        if state.c(child).presentation != nil {
+            throw .input(.invalid("\(name(child)) is presented; \(operation) cannot also make it a child of \(name(container)). Dismiss it first (a controller is never both presented and a child).", field: field))
+        }
+        if state.rootViewController == child {
+            throw .input(.invalid("\(name(child)) is the window's rootViewController; \(operation) cannot also make it a child of \(name(container)).", field: field))
         }
         // R88 [INF]: the More navigation controller belongs to its tab bar, which shows it under
         // the More item; UIKit documents no way to move it, so navsim refuses it as bad input.
@@ -36,7 +43,7 @@ extension Engine {
     mutating func addChild(_ parent: ControllerID, _ ref: ControllerRef) throws(Refusal) {
         _ = try existing(parent)
         guard let child = try resolve(ref) else { throw .input(.invalid("addChild needs a viewController.", field: "viewController")) }
-        try validateNewChild(child, of: parent, field: "viewController")
+        try validateNewChild(child, of: parent, field: "viewController", operation: "addChild")
         detachFromParent(child)
         emit(.move(child, .willMoveToParent, parent: parent))
         self[changing: parent].children.append(child)

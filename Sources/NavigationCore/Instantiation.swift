@@ -20,7 +20,7 @@ extension Engine {
             return "\(wanted)\(separator)\(n)"
         }
         if let wanted {
-            guard !wanted.isEmpty else { throw .input(.invalid("A controller id cannot be empty.", field: "id")) }
+            guard Names.isControllerID(wanted) else { throw .input(.invalid(Names.controllerIDRefusal(wanted), field: "id")) }
             guard state.controllers[wanted] == nil else {
                 throw .input(.invalid("The id '\(wanted)' is already used in this session.", field: "id"))
             }

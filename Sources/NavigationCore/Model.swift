@@ -6,6 +6,35 @@
 /// A controller's id: unique within a session (API.md: "Ids are strings, unique within a session").
 public typealias ControllerID = String
 
+/// The grammar of the names navsim keeps and clients address in paths and replies: controller
+/// ids, session ids, storyboard names (openapi.yaml `ControllerId` and `Name`). Free text such as
+/// `title` is not a name: UIKit takes any string there.
+public enum Names {
+    /// True when `name` holds a C0 control character (U+0000–U+001F) or DEL (U+007F): such a name
+    /// cannot be typed, is invisible in logs and listings, and a NUL ends it in any C API.
+    public static func hasControlCharacter(_ name: String) -> Bool {
+        name.utf8.contains { $0 < 0x20 || $0 == 0x7F }  // ASCII bytes never occur inside a multi-byte scalar
+    }
+
+    /// A controller id: not empty, no control character.
+    public static func isControllerID(_ name: String) -> Bool { !name.isEmpty && !hasControlCharacter(name) }
+
+    /// A session id or storyboard name: 1–200 UTF-8 bytes, no `/`, no control character. Both are
+    /// one path segment and a database key.
+    public static func isKey(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 200 && !name.utf8.contains(UInt8(ascii: "/")) && !hasControlCharacter(name)
+    }
+
+    /// The rule ``isKey(_:)`` checks, for problem details ("A session id is …").
+    public static let keyRule = "1–200 bytes without '/' or control characters (U+0000–U+001F, U+007F)"
+    /// The problem detail for `id`, which ``isControllerID(_:)`` refuses: the rule, and the id
+    /// with its control characters escaped (`"Ho\tme"`), so an id a storyboard scene gave can be
+    /// recognised.
+    public static func controllerIDRefusal(_ id: String) -> String {
+        "A controller id is not empty and holds no control characters (U+0000–U+001F, U+007F); got \(id.debugDescription)."
+    }
+}
+
 /// The kinds of view controller navsim knows (API.md `kind`).
 public enum ControllerKind: String, Sendable, CaseIterable {
     case viewController, tableViewController, collectionViewController, navigationController

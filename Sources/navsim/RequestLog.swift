@@ -74,12 +74,23 @@ enum RequestLog {
     static func screening(_ screen: @escaping HTTPScreen) -> HTTPScreen {
         { request in
             let started = monotonicNanoseconds()
-            guard var response = screen(request) else { return nil }
-            let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
-            response.headers.add("X-Request-Id", id)
-            write(request, response, id: id, since: started)
-            return response
+            guard let response = screen(request) else { return nil }
+            return refused(request, response, since: started)
         }
+    }
+
+    /// The same for the replies the server makes itself (an ``HTTPRefusalHook``: 400 or 501
+    /// `about:blank` for bad framing): logged and answered with an `X-Request-Id` like any other.
+    static func refused(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
+        refused(request, response, since: monotonicNanoseconds())
+    }
+
+    private static func refused(_ request: HTTPRequest, _ response: HTTPResponse, since started: Int64) -> HTTPResponse {
+        var response = response
+        let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
+        response.headers.add("X-Request-Id", id)
+        write(request, response, id: id, since: started)
+        return response
     }
 
     /// One line: method, path as sent, status, duration, bytes, id. Never a header value (tokens).

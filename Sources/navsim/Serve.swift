@@ -185,6 +185,7 @@ enum Serve {
             // Only tokens screen requests; without them the head is not built twice.
             server = try HTTPServer(configuration: configuration,
                                     screen: tokens.isEmpty ? nil : RequestLog.screening(service.screen),
+                                    refusals: RequestLog.refused,
                                     handler: RequestLog.wrapping(service.serve))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"

@@ -459,6 +459,15 @@ struct EndToEndTests {
         #expect(parsed != nil, "not RFC 3339: \(time)")
         #expect(parsed.map { abs($0.timeIntervalSinceNow) < 300 } ?? false, "the log's clock is off: \(time)")
         #expect(entries.contains { $0["requestId"] as? String == fresh })
+
+        // A refusal the transport makes before any handler (differing Content-Length, RFC 9112
+        // §6.3) carries an id and has its line too; before, it had neither.
+        r = try exchange(port: server.port, "POST", "/v1/sessions", body: Array("{}".utf8),
+                         headers: [("Content-Length", "2"), ("Content-Length", "3"), ("X-Request-Id", "framing-7")])
+        #expect(r.status == 400 && r.header("X-Request-Id") == "framing-7", "\(r)")
+        #expect(server.waitForLogLine { $0["requestId"] as? String == "framing-7" && $0["status"] as? Int == 400 }, "\(server.log)")
+        r = try exchange(port: server.port, "GET", "/healthz", headers: [("Transfer-Encoding", "gzip")])
+        #expect(r.status == 501 && r.header("X-Request-Id")?.count == 15, "\(r)")
     }
 
     /// The request log under load and at shutdown: requests from several threads at once, then

@@ -192,6 +192,30 @@ extension HTTPServerTests {
         #expect(HTTPRequest(method: "GET", path: "/%2F").pathSegments == ["/"])
         #expect(HTTPRequest(method: "GET", path: "/").pathSegments == [])
     }
+
+    /// RFC 3986 §2.1: `%` begins two hex digits; the first that does not is found as written.
+    @Test(arguments: [("/v1/sessions/%zz", "%zz"), ("/v1/sessions/s1%zz", "%zz"), ("/a%4", "%4"), ("/a%", "%"),
+                      ("/a%4g/%zz", "%4g"), ("/%41%2f%C3%A9/%e2%82", nil), ("/no/escape", nil), ("", nil)] as [(String, String?)])
+    func malformedEscapesAreFound(text: String, escape: String?) {
+        #expect(malformedPercentEscape(in: text) == escape)
+    }
+
+    /// The server delivers a query with a malformed escape as written and says which it was.
+    @Test func aMalformedQueryEscapeIsReported() throws {
+        let seen = Mutex<HTTPRequest?>(nil)
+        let server = try serve({ _ in }) { request in
+            seen.withLock { $0 = request }
+            return HTTPResponse(status: 200)
+        }
+        defer { server.stop() }
+        #expect(try RawClient(port: server.port).request("GET", "/a%zz?x=1&q=%4g%41").status == 200)
+        let bad = try #require(seen.withLock { $0 })
+        #expect(bad.malformedQueryEscape == "%4g")
+        #expect(bad.query == ["x": "1", "q": "%4gA"])
+        #expect(bad.pathSegments == ["a%zz"])
+        #expect(try RawClient(port: server.port).request("GET", "/a?q=%41%2B").status == 200)
+        #expect(seen.withLock { $0 }?.malformedQueryEscape == nil)
+    }
 }
 
 @Suite("If-Match syntax (RFC 9110 §8.8.3)")

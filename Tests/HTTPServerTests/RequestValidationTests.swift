@@ -48,6 +48,37 @@ extension HTTPServerTests {
         #expect(reply.text.contains("Content-Length"))
     }
 
+    /// Each refusal the server makes itself goes through the refusal hook with the request's
+    /// head, and the hook's headers reach the wire (navsim adds `X-Request-Id` there).
+    @Test func framingRefusalsGoThroughTheRefusalHook() throws {
+        let handled = Calls()
+        let seen = Mutex<[String]>([])
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2),
+                                    refusals: { request, reply in
+                                        seen.withLock { $0.append("\(request.method) \(request.path) \(request.headers["x-tag"] ?? "-")") }
+                                        var reply = reply
+                                        reply.headers.add("X-Hooked", "\(reply.status)")
+                                        return reply
+                                    }) { _ in
+            handled.count.add(1, ordering: .relaxed)
+            return HTTPResponse(status: 200)
+        }
+        defer { server.stop() }
+        for (head, status) in [("POST /cl HTTP/1.1\r\nHost: x\r\nX-Tag: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400),
+                               ("POST /te HTTP/1.1\r\nHost: x\r\nX-Tag: b\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}", 400),
+                               ("GET /host HTTP/1.1\r\nX-Tag: c\r\n\r\n", 400),
+                               ("POST /gzip HTTP/1.1\r\nHost: x\r\nX-Tag: d\r\nTransfer-Encoding: gzip\r\n\r\n", 501)] {
+            let client = try RawClient(port: server.port)
+            try client.send(head)
+            let reply = try client.readResponse()
+            #expect(reply.status == status && reply.header("X-Hooked") == "\(status)", "\(head)")
+            #expect(reply.header("Content-Type") == "application/problem+json")
+        }
+        #expect(seen.withLock { $0 } == ["POST /cl a", "POST /te b", "GET /host c", "POST /gzip d"])
+        #expect(try RawClient(port: server.port).request("GET", "/fine").header("X-Hooked") == nil, "handler replies do not pass the hook")
+        #expect(handled.handled == 1)
+    }
+
     @Test func repeatedIdenticalContentLengthsFrameTheBody() throws {
         let handled = Calls()
         let server = try echoServer(handled)

@@ -44,10 +44,10 @@ struct StrictHTTPTests {
     @Test func aStoryboardNameOver200CharactersIs422OnEveryMethod() throws {
         let h = try ServiceHarness()
         let long = String(repeating: "n", count: 201)
-        expectProblem(h.send("GET", "/v1/storyboards/\(long)"), 422, "invalid-body")
-        expectProblem(h.send("DELETE", "/v1/storyboards/\(long)"), 422, "invalid-body")
-        expectProblem(h.send("PUT", "/v1/storyboards/\(long)", probeStoryboard, contentType: "application/xml"), 422, "invalid-body")
-        expectProblem(h.send("PUT", "/v1/storyboards/\(long)/customSegues", "{}"), 422, "invalid-body")
+        expectProblem(h.send("GET", "/v1/storyboards/\(long)"), 422, "invalid-path")
+        expectProblem(h.send("DELETE", "/v1/storyboards/\(long)"), 422, "invalid-path")
+        expectProblem(h.send("PUT", "/v1/storyboards/\(long)", probeStoryboard, contentType: "application/xml"), 422, "invalid-path")
+        expectProblem(h.send("PUT", "/v1/storyboards/\(long)/customSegues", "{}"), 422, "invalid-path")
         let spec = try String(contentsOfFile: ServiceFiles.openAPI, encoding: .utf8)
         #expect(spec.contains("maxLength: 200"))
     }

@@ -241,16 +241,20 @@ struct DismissalTests {
     }
 
     /// R2 closes the path that once let a transition name a settled chain member: `showDetail`
-    /// of a presented controller into a classic split's column is refused as push is (D5), so
-    /// the presentation stays settled and dismissable.
-    @Test("R2: showDetail of a presented controller is refused (D5); its dismissal then runs")
+    /// of a presented controller into a classic split's column is refused as push is (bad
+    /// input in navsim's words; UIKit documents no exception), so the presentation stays
+    /// settled and dismissable.
+    @Test("R2: showDetail of a presented controller is refused; its dismissal then runs")
     func showDetailOfAPresentedController() {
         var w = Window(root: split("S", primary: vc("P"), secondary: vc("D")), traits: iPadRegular,
                        options: Options(transitions: .manual))
         w.perform(Op.present("S", vc("X"), .fullScreen, animated: false))
         #expect(w["X"].presentation?.state == .presented)
-        let d = w.refuse(.showDetail(receiver: "P", viewController: .existing("X"), animated: false))
-        #expect(d == .activeController("<UIViewController: X>"))
+        let before = w.state
+        let (next, outcome) = Navigator.apply(.showDetail(receiver: "P", viewController: .existing("X"), animated: false), to: w.state)
+        #expect(outcome == .invalid(.invalid("<UIViewController: X> is presented; showDetailViewController cannot also make it a child of <UISplitViewController: S>. Dismiss it first (a controller is never both presented and a child).",
+                                             field: "viewController")))
+        expectSameState(before, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
         #expect(w.perform(Op.dismiss("S", animated: false)).transition?.operation == .dismiss)
     }
 }

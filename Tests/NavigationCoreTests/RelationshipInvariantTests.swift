@@ -14,13 +14,25 @@ struct RelationshipInvariantTests {
         Window(root: tabs("T", [nav("navA", vc("A")), vc("B")]))
     }
 
-    @Test("setViewControllers cannot take the window's root into another stack (D5)")
+    /// The refusal `outcome` of `command` on `w`, which must change nothing.
+    func refusedAsInput(_ command: Command, on w: Window, sourceLocation: SourceLocation = #_sourceLocation) -> OperationOutcome {
+        let (next, outcome) = Navigator.apply(command, to: w.state)
+        expectSameState(w.state, next, "a refused call changes nothing", sourceLocation: sourceLocation)
+        return outcome
+    }
+
+    /// R2 [INF]: UIKit documents no exception for making the window's root a child; D5's text is
+    /// `present`'s (R11), so navsim refuses it as bad input in its own words.
+    @Test("setViewControllers cannot take the window's root into another stack")
     func rootIntoAnotherStack() {
         var w = tabRoot()
         w.perform(.createController(ControllerSpec(id: "D", kind: .navigationController)))
-        let d = w.refuse(Op.setViewControllers("D", [id("T")], animated: false))
-        expectDiagnostic(d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present modally an active controller \(desc("T", .tabBarController)).")
+        #expect(refusedAsInput(Op.setViewControllers("D", [id("T")], animated: false), on: w)
+                == .invalid(.invalid("\(desc("T", .tabBarController)) is the window's rootViewController; setViewControllers cannot also make it a child of \(desc("D", .navigationController)).",
+                                     field: "viewControllers")))
+        #expect(refusedAsInput(.addChild(receiver: "D", viewController: id("T")), on: w)
+                == .invalid(.invalid("\(desc("T", .tabBarController)) is the window's rootViewController; addChild cannot also make it a child of \(desc("D", .navigationController)).",
+                                     field: "viewController")))
     }
 
     @Test("setViewControllers cannot make a container a child of its own descendant")
@@ -49,15 +61,23 @@ struct RelationshipInvariantTests {
         w.checkInvariants()
     }
 
-    @Test("setViewControllers cannot take a presented controller into a stack (D5, as push)")
+    /// R2 [INF]: a presented controller cannot also become a child; each operation that gives a
+    /// parent names itself, and none answers D5 (UIKit raises that for `present` only).
+    @Test("a presented controller cannot become a child: each operation says which it was")
     func presentedIntoStack() {
         var w = Window(root: nav("N", vc("A")))
         w.perform(Op.present("A", vc("M"), .fullScreen, animated: false))
-        let d = w.refuse(Op.setViewControllers("N", [id("A"), id("M")], animated: false))
-        expectDiagnostic(d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present modally an active controller \(desc("M")).")
-        let push = w.refuse(Op.push("N", id("M"), animated: false))
-        #expect(push == d, "setViewControllers refuses what push refuses")
+        w.perform(.createController(ControllerSpec(id: "C", kind: .viewController)))
+        func refusal(_ operation: String, of parent: String, _ kind: ControllerKind = .navigationController, field: String) -> OperationOutcome {
+            .invalid(.invalid("\(desc("M")) is presented; \(operation) cannot also make it a child of \(desc(parent, kind)). Dismiss it first (a controller is never both presented and a child).",
+                              field: field))
+        }
+        #expect(refusedAsInput(Op.setViewControllers("N", [id("A"), id("M")], animated: false), on: w)
+                == refusal("setViewControllers", of: "N", field: "viewControllers"))
+        #expect(refusedAsInput(Op.push("N", id("M"), animated: false), on: w)
+                == refusal("pushViewController", of: "N", field: "viewController"))
+        #expect(refusedAsInput(.addChild(receiver: "C", viewController: id("M")), on: w)
+                == refusal("addChild", of: "C", .viewController, field: "viewController"))
     }
 
     /// Seeds 274 and 340 once looped for ever (a stale split column; a tab list naming a moved tab).
@@ -108,5 +128,18 @@ struct RelationshipInvariantTests {
                 return
             }
         }
+    }
+}
+
+/// Every new controller id goes through `newID`, whatever made the spec (JSON, a storyboard
+/// scene), so no id with a control character enters a session.
+@Suite("Names: a controller id holds no control character")
+struct ControllerIDGrammarTests {
+    @Test(arguments: ["a\u{0}b", "\t", "x\u{1F}", "\u{7F}"])
+    func newIDsWithAControlCharacterAreRefused(id: String) {
+        let w = Window(root: vc("A"))
+        let (next, outcome) = Navigator.apply(.createController(ControllerSpec(id: id, kind: .viewController)), to: w.state)
+        #expect(outcome == .invalid(.invalid("A controller id is not empty and holds no control characters (U+0000–U+001F, U+007F); got \(id.debugDescription).", field: "id")))
+        expectSameState(w.state, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
     }
 }

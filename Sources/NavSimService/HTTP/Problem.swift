@@ -68,6 +68,20 @@ public struct Problem: Error, Sendable {
     static func invalidQuery(_ name: String, _ detail: String) -> Problem {
         Problem(status: 422, slug: "invalid-query", title: "A query parameter is invalid", detail: detail, field: name)
     }
+    /// 422 `invalid-path`: a path parameter can never name a resource of its kind (a storyboard
+    /// name over 200 bytes, or with a control character); `field` names the parameter as
+    /// openapi.yaml does. Not `invalid-body`: the path is not the body.
+    static func invalidPath(_ parameter: String, _ detail: String) -> Problem {
+        Problem(status: 422, slug: "invalid-path", title: "A path parameter is invalid", detail: detail, field: parameter)
+    }
+    /// 400 for a request target that is not a valid URI (RFC 3986 §2.1: a `%` not followed by two
+    /// hex digits; RFC 9112 §3.2): `invalid-path` or `invalid-query` by where `escape` is, as
+    /// `invalid-body` is 400 for a body that is not JSON and 422 for one that is but is invalid.
+    static func malformedTarget(_ part: String, _ escape: String) -> Problem {
+        Problem(status: 400, slug: part == "path" ? "invalid-path" : "invalid-query",
+                title: part == "path" ? "Malformed path" : "Malformed query",
+                detail: "The \(part) has '\(escape)': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).")
+    }
     static func unknownSession(_ id: String) -> Problem {
         Problem(status: 404, slug: "unknown-session", title: "Unknown session", detail: "No session with id '\(id)'.")
     }

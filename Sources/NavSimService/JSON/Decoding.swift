@@ -56,6 +56,8 @@ struct Decoder {
             spec = ControllerSpec(kind: try r.enumValue("kind", ControllerKind.self) ?? .viewController)
         }
         if let id = try r.string("id") {
+            // Checked here too (the core checks every new id) so the problem names the field's path.
+            guard Names.isControllerID(id) else { throw Problem.invalidField(r.name("id"), Names.controllerIDRefusal(id)) }
             spec.id = id
             spec.appendsSuffixWhenTaken = false
         }
@@ -230,7 +232,7 @@ struct OperationBody {
     func namedDestination() throws(Problem) -> ControllerSpec? {
         guard let d = try reader.object("destination", allowed: ["id"]) else { return nil }
         let id = try d.requiredString("id")
-        guard !id.isEmpty else { throw Problem.invalidField("destination.id", "A controller id cannot be empty.") }
+        guard Names.isControllerID(id) else { throw Problem.invalidField("destination.id", Names.controllerIDRefusal(id)) }
         return ControllerSpec(id: id)
     }
 

@@ -218,9 +218,12 @@ final class StoryboardCatalog: Sendable {
     /// Media types a storyboard upload may be sent as (parameters such as `charset` aside).
     static let xmlMediaTypes: Set<String> = ["application/xml", "text/xml"]
 
-    static func validName(_ name: String) throws(Problem) -> String {
-        guard !name.isEmpty, name.utf8.count <= 200, !name.contains("/") else {
-            throw Problem.invalidField("name", "A storyboard name is 1–200 characters without '/'.")
+    /// `name` when it can name a storyboard (``Names/isKey(_:)``). Refused as the path's `{name}`
+    /// (422 `invalid-path`), or as the body member `field` when one is given (422 `invalid-body`).
+    static func validName(_ name: String, field: String? = nil) throws(Problem) -> String {
+        guard Names.isKey(name) else {
+            let detail = "A storyboard name is \(Names.keyRule)."
+            throw field.map { Problem.invalidField($0, detail) } ?? Problem.invalidPath("name", detail)
         }
         return name
     }

@@ -19,7 +19,7 @@ extension StoryboardCatalog {
         guard let scenes = try body.strings("scenes"), !scenes.isEmpty else {
             throw Problem.invalidField("scenes", "scenes is a non-empty array of scene ids.")
         }
-        let into = try Self.validName(try body.requiredString("into"))
+        let into = try Self.validName(try body.requiredString("into"), field: "into")
         // The rewrite and its parses read the library: on the write queue, like the store's write.
         return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
             let planned: Result<(rows: [StoredStoryboard], source: Storyboard, extracted: Storyboard), Problem> = withContents { contents in
