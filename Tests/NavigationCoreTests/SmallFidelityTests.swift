@@ -83,7 +83,7 @@ import Testing
         #expect(w.state.visibleViewController == "X")
     }
 
-    // MARK: appearance order: kept as it is (docs/uikit-behaviours.md, item 11)
+    // MARK: appearance order: kept as it is (docs/uikit-behaviours.md, Appearance callbacks)
 
     @Test("item11_appearanceOrder: each controller's viewIsAppearing follows its own viewWillAppear, parent first")
     func item11_appearanceOrderKept() {
