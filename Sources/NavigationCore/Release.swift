@@ -117,7 +117,10 @@ extension SessionState {
 }
 
 extension RunningTransition {
-    /// Whether this transition animates `id` (either side, or appearing, disappearing).
+    /// Whether this transition holds `id`: its from and to (a queued one too, as UIKit's
+    /// transition would animate them) and what it makes appear or disappear. Its `before` and
+    /// `after` are navsim's snapshots of the window, not references: they hold nothing (a
+    /// controller released since is skipped when the transition starts, ``Engine/aim``).
     func involves(_ id: ControllerID) -> Bool {
         record.fromViewController == id || record.toViewController == id
             || appearing.contains(id) || disappearing.contains(id)

@@ -228,9 +228,10 @@ extension Engine {
         t.after = state.settledViewsInWindow
     }
 
-    /// Controllers on screen or on their way (what a new transition takes over from).
+    /// Controllers on screen or on their way (what a new transition takes over from). A
+    /// controller no longer in the session (released) is not on screen.
     func isOnScreen(_ id: ControllerID) -> Bool {
-        let a = state.c(id).appearance
+        guard let a = state.controllers[id]?.appearance else { return false }
         return a == .appeared || a == .appearing
     }
 
@@ -239,13 +240,15 @@ extension Engine {
     /// transition running this is its own before/after difference; with one running it hands
     /// over from what that one left mid-way (R36, R38).
     private func aim(_ t: inout RunningTransition) {
-        guard let after = t.after else { return }
+        // `before` and `after` are navsim's snapshots of the window, not references UIKit keeps:
+        // a controller released since (a queued transition waits across turns) is skipped.
+        guard let after = t.after?.filter({ state.controllers[$0] != nil }) else { return }
         let afterSet = Set(after)
         t.appearing = after.filter { !isOnScreen($0) }
         // `before` first, then the rest of the session in its order, each id once. The session
         // is scanned for what is on screen only, so a deep stack costs one lookup per controller,
         // not an array copy and a set insertion each.
-        let before = t.before ?? []
+        let before = (t.before ?? []).filter { state.controllers[$0] != nil }
         var seen = Set(before)
         var disappearing: [ControllerID] = []
         var listed = Set<ControllerID>()
@@ -352,14 +355,14 @@ extension Engine {
         func dids(_ appearingSide: Bool) {
             if appearingSide {
                 // A controller another transition has taken over since (R38, D21) is left to it.
-                for id in t.appearing where state.c(id).appearance == .appearing {
+                for id in t.appearing where state.controllers[id]?.appearance == .appearing {
                     self[changing: id].appearance = .appeared
                     if t.silentDidAppearWithin.map({ state.isWithin(id, $0) }) != true {
                         emit(Event(id, .viewDidAppear, animated: animated), in: entry)
                     }
                 }
             } else {
-                for id in t.disappearing where state.c(id).appearance == .disappearing {
+                for id in t.disappearing where state.controllers[id]?.appearance == .disappearing {
                     self[changing: id].appearance = .disappeared
                     self[changing: id].viewInWindow = false
                     emit(Event(id, .viewDidDisappear, animated: animated), in: entry)
@@ -385,7 +388,7 @@ extension Engine {
         let returning = target.filter { !isOnScreen($0) }
         var seen = Set<ControllerID>()
         let leaving = (t.appearing + state.order).filter { seen.insert($0).inserted && isOnScreen($0) && !targetSet.contains($0) }
-        let stillLeaving = t.disappearing.filter { state.c($0).appearance == .disappearing && !targetSet.contains($0) }
+        let stillLeaving = t.disappearing.filter { state.controllers[$0]?.appearance == .disappearing && !targetSet.contains($0) }
         for id in returning where !state.c(id).isViewLoaded {
             self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad), in: entry)
