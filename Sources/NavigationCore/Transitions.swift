@@ -207,6 +207,14 @@ extension Engine {
             var running = item.running
             if let nav = running.navigation, state.transitions.contains(where: { $0.navigation == nav }) {
                 running.record.state = .queued
+                // R81: a queued transition is listed (GET …/transitions) and reported as queued even
+                // when nothing it changes was on screen when it was accepted (a presentation covers
+                // its navigation controller), so it takes an id no later transition reuses.
+                if !running.isReported {
+                    running.record.id = "t\(state.nextTransitionNumber)"
+                    state.nextTransitionNumber += 1
+                    running.isReported = true
+                }
                 state.transitions.append(running)
             } else {
                 begin(&running, in: item.entry)
