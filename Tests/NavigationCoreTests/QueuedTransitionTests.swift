@@ -49,4 +49,54 @@ struct QueuedTransitionTests {
         #expect(w.running.map(\.id) == ["t2", "t4"] && w.running.map(\.state) == [.inProgress, .queued])
         #expect(w.state.nextTransitionNumber == 6)
     }
+
+    /// R81 (queue): the stack changes at once, so the settled window after m's dismissal is
+    /// nav with its top p2 (R35/R36 appearance from settled views): p2 loads and appears with the
+    /// dismissal, balanced (R38). p1 was handed over to m's presentation mid-way (D21) and stays
+    /// off screen; t2's end gives it no viewDidAppear; the queued push, started by t2's tick, finds
+    /// p2 on screen and p1 off it, so its own tick only ends the containment (R73).
+    @Test("a dismissal that uncovers a navigation controller with a push queued shows its new top, balanced")
+    func dismissalWithPushQueued() {
+        var w = Window(root: nav("nav", vc("home")), options: Options(transitions: .manual, release: .manual))
+        var balance = AppearanceBalance()
+        var all: [String] = []
+        func step(_ command: Command, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+            let before = w.state
+            let r = w.perform(command, sourceLocation: sourceLocation)
+            #expect(names(r) == expected, sourceLocation: sourceLocation)
+            #expect(balance.feed(r.events, before: before) == [], sourceLocation: sourceLocation)
+            all += names(r)
+        }
+        step(Op.push("nav", vc("p1")), ["p1.willMoveToParent(nav)", "p1.viewDidLoad", "home.viewWillDisappear",
+                                        "p1.viewWillAppear", "p1.viewIsAppearing"])
+        step(Op.present("home", vc("m"), .fullScreen), ["m.viewDidLoad", "nav.viewWillDisappear", "p1.viewWillDisappear",
+                                                        "m.viewWillAppear", "m.viewIsAppearing"])
+        step(Op.push("nav", vc("p2")), ["p2.willMoveToParent(nav)"])
+        step(.completeTransition(id: "t3"), ["m.viewDidAppear", "nav.viewDidDisappear", "p1.viewDidDisappear", "home.completion"])
+        step(Op.dismiss("home"), ["p2.viewDidLoad", "m.viewWillDisappear", "nav.viewWillAppear", "nav.viewIsAppearing",
+                                  "p2.viewWillAppear", "p2.viewIsAppearing"])
+        step(.completeTransition(id: "t5"), ["nav.viewDidAppear", "p2.viewDidAppear", "m.viewDidDisappear", "home.completion"])
+        step(.completeTransition(id: "t2"), ["home.viewDidDisappear", "p1.didMoveToParent(nav)"])
+        step(.completeTransition(id: "t4"), ["p2.didMoveToParent(nav)"])
+        #expect(of("p2", all) == ["p2.willMoveToParent(nav)", "p2.viewDidLoad", "p2.viewWillAppear", "p2.viewIsAppearing",
+                                  "p2.viewDidAppear", "p2.didMoveToParent(nav)"])
+        #expect(w.state.settledViewsInWindow == ["nav", "p2"] && w.isAppeared("p2") && w.isDisappeared("p1") && w.isDisappeared("home"))
+        #expect(w.running.isEmpty)
+        w.checkInvariants()
+    }
+
+    @Test("the R38 state machine refuses a viewDidAppear without viewWillAppear, and one twice")
+    func balanceMachineCatches() {
+        let state = SessionState(traits: .phonePortrait, options: Options())
+        var fresh = AppearanceBalance()
+        #expect(fresh.feed([Event("p2", .viewDidAppear, animated: true)], before: state) == ["p2.viewDidAppear while disappeared"])
+        var twice = AppearanceBalance()
+        let events = [Event("A", .viewWillAppear, animated: true), Event("A", .viewDidAppear, animated: true),
+                      Event("A", .viewDidAppear, animated: true)]
+        #expect(twice.feed(events, before: state) == ["A.viewDidAppear while appeared"])
+        var cancelled = AppearanceBalance()
+        let given = [Event("A", .viewWillAppear, animated: true), Event("A", .viewWillDisappear, animated: true),
+                     Event("A", .viewDidDisappear, animated: true), Event("A", .viewDidDisappear, animated: true)]
+        #expect(cancelled.feed(given, before: state) == ["A.viewDidDisappear while disappeared"], "R38's cancel pattern passes; a second end does not")
+    }
 }
