@@ -100,3 +100,25 @@ struct QueuedTransitionTests {
         #expect(cancelled.feed(given, before: state) == ["A.viewDidDisappear while disappeared"], "R38's cancel pattern passes; a second end does not")
     }
 }
+
+/// Found by the seeded random calls with manual transitions (TransitionInvariantTests).
+@Suite("Links left behind by releases and by controllers taken during a transition")
+struct TransitionLeftoverTests {
+    @Test("automatic: releasing a container drops what only it holds; a child the client also holds stays, parentless")
+    func releasedParentLeavesNoLink() {
+        var w = Window(root: nav("N", vc("A")), options: Options(release: .automatic))
+        w.perform(.createController({ var s = ControllerSpec(id: "navX", kind: .navigationController); s.viewControllers = [vc("R")]; return s }()))
+        w.perform(.createController(ControllerSpec(id: "Y")))
+        w.perform(Op.push("navX", id("Y"), animated: false))
+        #expect(w.state.holders(of: "Y") == [.controller("navX"), .client])
+        // UIKit's parent is weak: once navX is gone, Y.parent is nil (and the next call on Y
+        // no longer follows a link to a controller the session lacks).
+        w.send(.release("navX"), events: []) {
+            $0.released("navX", "R")
+            $0.modify("Y") { $0.parent = nil }
+        }
+        w.checkInvariants()
+        w.perform(Op.push("N", id("Y"), animated: false))
+        #expect(w.stack("N") == ["A", "Y"] && w["Y"].parent == "N")
+    }
+}
