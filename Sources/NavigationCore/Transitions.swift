@@ -359,7 +359,7 @@ extension Engine {
     /// The "did" half: effects, `viewDid…` callbacks and completion, recorded in `entry`.
     mutating func finish(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
-        for effect in t.effects { apply(effect) }
+        for effect in t.effects { apply(effect, navigation: t.navigation) }
         func dids(_ appearingSide: Bool) {
             if appearingSide {
                 // A controller another transition has taken over since (R38, D21) is left to it.
@@ -390,7 +390,7 @@ extension Engine {
         // is not on screen (the controllers this transition was hiding, or what changed beneath it
         // meanwhile) appears, what is on screen and does not belong leaves, and what this transition
         // was hiding and no longer belongs finishes disappearing.
-        for effect in t.cancellation?.effects ?? [] { apply(effect) }
+        for effect in t.cancellation?.effects ?? [] { apply(effect, navigation: t.navigation) }
         let target = state.settledViewsInWindow
         let targetSet = Set(target)
         let returning = target.filter { !isOnScreen($0) }
@@ -425,7 +425,8 @@ extension Engine {
         t.record.state = .cancelled
     }
 
-    mutating func apply(_ effect: TransitionEffect) {
+    /// `navigation`: the navigation controller whose transition this effect ends (R81), if any.
+    mutating func apply(_ effect: TransitionEffect, navigation: ControllerID? = nil) {
         touched.formUnion(effect.writes)
         switch effect {
         case .settlePresentation(let v):
@@ -446,9 +447,14 @@ extension Engine {
         case .endMovingToParent(let list):
             for id in list { state.controllers[id]?.isMovingToParent = false }
         case .detach(let list):
-            for id in list { detachFromParent(id) }
+            // R2: a controller another container took while the transition ran (a push of it onto
+            // another stack) stays where it now is; only the navigation controller's own leave it.
+            for id in list where navigation == nil || state.controllers[id]?.parent == navigation { detachFromParent(id) }
         case .restoreStack(let nav, let stack, let attach):
-            state.controllers[nav]?.navigationStack?.viewControllers = stack
+            // R2: the stack goes back without the controllers that left it meanwhile (taken by
+            // another container, presented, released): a stack lists only its children.
+            let kept = stack.filter { state.controllers[$0]?.parent == nav }
+            state.controllers[nav]?.navigationStack?.viewControllers = kept
             for id in attach {
                 state.controllers[id]?.isMovingFromParent = false
                 state.controllers[id]?.isMovingToParent = false

@@ -121,4 +121,34 @@ struct TransitionLeftoverTests {
         w.perform(Op.push("N", id("Y"), animated: false))
         #expect(w.stack("N") == ["A", "Y"] && w["Y"].parent == "N")
     }
+
+    @Test("R38/R2: a push given up after its old top moved to another stack leaves that controller where it is")
+    func cancelledPushAfterOldTopMoved() {
+        var w = Window(root: tabs("T", [nav("navA", vc("A")), nav("navB", vc("B"))]), options: manual)
+        let push = w.perform(Op.push("navA", vc("v1"))).transition?.id ?? "?"
+        w.perform(Op.push("navB", id("A"), animated: false))
+        #expect(w.stack("navA") == ["v1"] && w.stack("navB") == ["B", "A"])
+        w.send(.cancelTransition(id: push), events: ["v1.viewWillDisappear", "v1.viewDidDisappear", "A.viewDidDisappear",
+                                                     "v1.didMoveToParent(nil)"]) {
+            $0.setStack("navA", [])
+            $0.modify("navA") { $0.children = [] }
+            $0.modify("v1") { $0.parent = nil; $0.isMovingToParent = false }
+            $0.disappeared("v1", "A")
+            $0.finishRunning(push)
+        }
+        #expect(w.stack("navB") == ["B", "A"] && w["A"].parent == "navB", "A stays in navB")
+        w.checkInvariants()
+    }
+
+    @Test("R78/R2: a pop that ends after the popped controller was pushed onto another stack leaves it there")
+    func popEndsAfterPoppedMoved() {
+        var w = Window(root: tabs("T", [nav("navA", vc("A"), vc("B")), nav("navB", vc("C"))]), options: manual)
+        let pop = w.perform(Op.pop("navA")).transition?.id ?? "?"
+        w.perform(Op.push("navB", id("B"), animated: false))
+        #expect(w.stack("navB") == ["C", "B"] && w["B"].parent == "navB")
+        w.perform(.completeTransition(id: pop))
+        #expect(w.stack("navB") == ["C", "B"] && w["B"].parent == "navB" && w["navB"].children == ["C", "B"], "the pop's end does not take B out of navB")
+        #expect(w.stack("navA") == ["A"])
+        w.checkInvariants()
+    }
 }
