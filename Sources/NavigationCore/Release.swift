@@ -29,7 +29,7 @@ public enum Holder: Sendable, Equatable, Hashable {
     /// A controller that holds it as a child, in its container state, or as its
     /// `presentedViewController`.
     case controller(ControllerID)
-    /// A running (or queued) transition that animates it (by transition id).
+    /// A running (or queued) transition that animates it or its navigation stack (by transition id).
     case transition(String)
     /// The client: it made the controller detached in an `automatic` session and has not
     /// released it.
@@ -118,11 +118,12 @@ extension SessionState {
 
 extension RunningTransition {
     /// Whether this transition holds `id`: its from and to (a queued one too, as UIKit's
-    /// transition would animate them) and what it makes appear or disappear. Its `before` and
+    /// transition would animate them), the navigation controller whose stack it animates (its
+    /// animation blocks keep it, R81) and what it makes appear or disappear. Its `before` and
     /// `after` are navsim's snapshots of the window, not references: they hold nothing (a
     /// controller released since is skipped when the transition starts, ``Engine/aim``).
     func involves(_ id: ControllerID) -> Bool {
-        record.fromViewController == id || record.toViewController == id
+        record.fromViewController == id || record.toViewController == id || navigation == id
             || appearing.contains(id) || disappearing.contains(id)
     }
 }

@@ -152,3 +152,22 @@ struct TransitionLeftoverTests {
         w.checkInvariants()
     }
 }
+
+extension TransitionLeftoverTests {
+    @Test("a navigation transition holds its navigation controller until it ends, queued or running (R81)")
+    func transitionHoldsItsNavigationController() {
+        var w = Window(root: vc("R"), options: Options(transitions: .manual, release: .manual))
+        w.perform(.createController({ var s = ControllerSpec(id: "navX", kind: .navigationController); s.viewControllers = [vc("A")]; return s }()))
+        w.perform(Op.present("R", id("navX"), .fullScreen))
+        w.perform(Op.tick)
+        let push = w.perform(Op.push("navX", vc("B"))).transition?.id ?? "?"
+        let queued = w.perform(Op.push("navX", vc("C"))).transition?.id ?? "?"
+        w.perform(Op.dismiss("R"))
+        w.perform(Op.tick)
+        #expect(w.running.map(\.id) == [queued] && w.running.map(\.state) == [.inProgress], "\(push) ended with the dismissal's tick, \(queued) started")
+        #expect(w.state.holders(of: "navX") == [.transition(queued)])
+        #expect(w.sendInvalid(.release("navX"))?.message == "Cannot release <UINavigationController: navX>: it is held by transition \(queued).")
+        w.perform(Op.tick)
+        w.send(.release("navX"), events: []) { $0.released("navX", "A", "B", "C") }
+    }
+}
