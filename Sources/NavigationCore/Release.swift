@@ -29,7 +29,7 @@ public enum Holder: Sendable, Equatable, Hashable {
     /// A controller that holds it as a child, in its container state, or as its
     /// `presentedViewController`.
     case controller(ControllerID)
-    /// A running (or queued) transition that animates it (by transition id).
+    /// A running (or queued) transition that animates it or its navigation stack (by transition id).
     case transition(String)
     /// The client: it made the controller detached in an `automatic` session and has not
     /// released it.
@@ -117,9 +117,13 @@ extension SessionState {
 }
 
 extension RunningTransition {
-    /// Whether this transition animates `id` (either side, or appearing, disappearing).
+    /// Whether this transition holds `id`: its from and to (a queued one too, as UIKit's
+    /// transition would animate them), the navigation controller whose stack it animates (its
+    /// animation blocks keep it, R81) and what it makes appear or disappear. Its `before` and
+    /// `after` are navsim's snapshots of the window, not references: they hold nothing (a
+    /// controller released since is skipped when the transition starts, ``Engine/aim``).
     func involves(_ id: ControllerID) -> Bool {
-        record.fromViewController == id || record.toViewController == id
+        record.fromViewController == id || record.toViewController == id || navigation == id
             || appearing.contains(id) || disappearing.contains(id)
     }
 }
@@ -142,9 +146,32 @@ extension Engine {
             }
             throw .input(.held("Cannot release \(c.descriptionForMessages): it is held by \(names.joined(separator: ", "))."))
         }
-        let tree = state.releasableTree(id)
+        dropReleased(state.releasableTree(id))
+    }
+
+    /// Drops `tree` from the session. A controller outside it that one of them held (a child the
+    /// client also holds, a presented controller) stays, and its links back become nil, as
+    /// UIKit's `parent` and `presentingViewController` do when that object is deallocated: a
+    /// survivor naming a dropped controller traps the next call that follows the link (R2).
+    private mutating func dropReleased(_ tree: [ControllerID]) {
+        let gone = Set(tree)
+        var survivors: [ControllerID] = []
+        for id in tree { survivors += (state.controllers[id]?.heldControllers ?? []).filter { !gone.contains($0) } }
         state.drop(tree)
         released += tree
+        for id in survivors {
+            guard let c = state.controllers[id] else { continue }
+            if let p = c.parent, gone.contains(p) {
+                self[changing: id].parent = nil
+                self[changing: id].isMovingToParent = false
+                self[changing: id].isMovingFromParent = false
+            }
+            if let presenter = c.presentation?.presenting, gone.contains(presenter) {
+                self[changing: id].presentation = nil
+                self[changing: id].isBeingPresented = false
+                self[changing: id].isBeingDismissed = false
+            }
+        }
     }
 
     /// `automatic` sessions, at the end of a turn: every controller that nothing holds any more
@@ -159,9 +186,7 @@ extension Engine {
         for id in touched { candidates.formUnion(before.controllers[id]?.heldControllers ?? []) }
         if let root = before.rootViewController { candidates.insert(root) }
         for id in candidates.sorted() where state.controllers[id] != nil && state.holders(of: id).isEmpty {
-            let tree = state.releasableTree(id)
-            state.drop(tree)
-            released += tree
+            dropReleased(state.releasableTree(id))
         }
     }
 }

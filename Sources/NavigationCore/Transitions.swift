@@ -207,6 +207,14 @@ extension Engine {
             var running = item.running
             if let nav = running.navigation, state.transitions.contains(where: { $0.navigation == nav }) {
                 running.record.state = .queued
+                // R81: a queued transition is listed (GET …/transitions) and reported as queued even
+                // when nothing it changes was on screen when it was accepted (a presentation covers
+                // its navigation controller), so it takes an id no later transition reuses.
+                if !running.isReported {
+                    running.record.id = "t\(state.nextTransitionNumber)"
+                    state.nextTransitionNumber += 1
+                    running.isReported = true
+                }
                 state.transitions.append(running)
             } else {
                 begin(&running, in: item.entry)
@@ -228,9 +236,10 @@ extension Engine {
         t.after = state.settledViewsInWindow
     }
 
-    /// Controllers on screen or on their way (what a new transition takes over from).
+    /// Controllers on screen or on their way (what a new transition takes over from). A
+    /// controller no longer in the session (released) is not on screen.
     func isOnScreen(_ id: ControllerID) -> Bool {
-        let a = state.c(id).appearance
+        guard let a = state.controllers[id]?.appearance else { return false }
         return a == .appeared || a == .appearing
     }
 
@@ -239,13 +248,15 @@ extension Engine {
     /// transition running this is its own before/after difference; with one running it hands
     /// over from what that one left mid-way (R36, R38).
     private func aim(_ t: inout RunningTransition) {
-        guard let after = t.after else { return }
+        // `before` and `after` are navsim's snapshots of the window, not references UIKit keeps:
+        // a controller released since (a queued transition waits across turns) is skipped.
+        guard let after = t.after?.filter({ state.controllers[$0] != nil }) else { return }
         let afterSet = Set(after)
         t.appearing = after.filter { !isOnScreen($0) }
         // `before` first, then the rest of the session in its order, each id once. The session
         // is scanned for what is on screen only, so a deep stack costs one lookup per controller,
         // not an array copy and a set insertion each.
-        let before = t.before ?? []
+        let before = (t.before ?? []).filter { state.controllers[$0] != nil }
         var seen = Set(before)
         var disappearing: [ControllerID] = []
         var listed = Set<ControllerID>()
@@ -348,18 +359,18 @@ extension Engine {
     /// The "did" half: effects, `viewDid…` callbacks and completion, recorded in `entry`.
     mutating func finish(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
-        for effect in t.effects { apply(effect) }
+        for effect in t.effects { apply(effect, navigation: t.navigation) }
         func dids(_ appearingSide: Bool) {
             if appearingSide {
                 // A controller another transition has taken over since (R38, D21) is left to it.
-                for id in t.appearing where state.c(id).appearance == .appearing {
+                for id in t.appearing where state.controllers[id]?.appearance == .appearing {
                     self[changing: id].appearance = .appeared
                     if t.silentDidAppearWithin.map({ state.isWithin(id, $0) }) != true {
                         emit(Event(id, .viewDidAppear, animated: animated), in: entry)
                     }
                 }
             } else {
-                for id in t.disappearing where state.c(id).appearance == .disappearing {
+                for id in t.disappearing where state.controllers[id]?.appearance == .disappearing {
                     self[changing: id].appearance = .disappeared
                     self[changing: id].viewInWindow = false
                     emit(Event(id, .viewDidDisappear, animated: animated), in: entry)
@@ -379,13 +390,13 @@ extension Engine {
         // is not on screen (the controllers this transition was hiding, or what changed beneath it
         // meanwhile) appears, what is on screen and does not belong leaves, and what this transition
         // was hiding and no longer belongs finishes disappearing.
-        for effect in t.cancellation?.effects ?? [] { apply(effect) }
+        for effect in t.cancellation?.effects ?? [] { apply(effect, navigation: t.navigation) }
         let target = state.settledViewsInWindow
         let targetSet = Set(target)
         let returning = target.filter { !isOnScreen($0) }
         var seen = Set<ControllerID>()
         let leaving = (t.appearing + state.order).filter { seen.insert($0).inserted && isOnScreen($0) && !targetSet.contains($0) }
-        let stillLeaving = t.disappearing.filter { state.c($0).appearance == .disappearing && !targetSet.contains($0) }
+        let stillLeaving = t.disappearing.filter { state.controllers[$0]?.appearance == .disappearing && !targetSet.contains($0) }
         for id in returning where !state.c(id).isViewLoaded {
             self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad), in: entry)
@@ -414,7 +425,8 @@ extension Engine {
         t.record.state = .cancelled
     }
 
-    mutating func apply(_ effect: TransitionEffect) {
+    /// `navigation`: the navigation controller whose transition this effect ends (R81), if any.
+    mutating func apply(_ effect: TransitionEffect, navigation: ControllerID? = nil) {
         touched.formUnion(effect.writes)
         switch effect {
         case .settlePresentation(let v):
@@ -435,9 +447,14 @@ extension Engine {
         case .endMovingToParent(let list):
             for id in list { state.controllers[id]?.isMovingToParent = false }
         case .detach(let list):
-            for id in list { detachFromParent(id) }
+            // R2: a controller another container took while the transition ran (a push of it onto
+            // another stack) stays where it now is; only the navigation controller's own leave it.
+            for id in list where navigation == nil || state.controllers[id]?.parent == navigation { detachFromParent(id) }
         case .restoreStack(let nav, let stack, let attach):
-            state.controllers[nav]?.navigationStack?.viewControllers = stack
+            // R2: the stack goes back without the controllers that left it meanwhile (taken by
+            // another container, presented, released): a stack lists only its children.
+            let kept = stack.filter { state.controllers[$0]?.parent == nav }
+            state.controllers[nav]?.navigationStack?.viewControllers = kept
             for id in attach {
                 state.controllers[id]?.isMovingFromParent = false
                 state.controllers[id]?.isMovingToParent = false

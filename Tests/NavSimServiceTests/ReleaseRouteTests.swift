@@ -46,4 +46,32 @@ import Testing
         h.makeSession("m")
         #expect(h.send("GET", "/v1/sessions/m")["options"]?["release"] == nil, "manual, the default, is not shown")
     }
+
+    /// The trial that crashed the server: a push queued behind a running push starts after m,
+    /// which was on screen when it was queued, is released. The session must answer, advance,
+    /// and load again after a restart (its stored history ends with the release).
+    @Test(arguments: ["automatic", "manual"])
+    func queuedPushStartsAfterARelease(release: String) throws {
+        let h = try ServiceHarness()
+        let s = "/v1/sessions/q"
+        h.makeSession("q", options: #"{"transitions": "manual", "release": "\#(release)"}"#)
+        h.ok("POST", "\(s)/controllers/nav/push", #"{"viewController": {"id": "p1"}}"#)
+        h.ok("POST", "\(s)/controllers/home/present", #"{"viewController": {"id": "m", "modalPresentationStyle": "fullScreen"}}"#)
+        let queued = h.ok("POST", "\(s)/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#)["transition"]
+        #expect(queued?["state"]?.string == "queued", "R81: the reply reports the queued push")
+        let p2 = try #require(queued?["id"]?.string)
+        h.ok("POST", "\(s)/transitions/t3/complete", "{}")
+        let dismissal = try #require(h.ok("POST", "\(s)/controllers/home/dismiss", "{}")["transition"]?["id"]?.string)
+        h.ok("POST", "\(s)/transitions/\(dismissal)/complete", "{}")
+        if release == "manual" { #expect(Self.ids(h.ok("DELETE", "\(s)/controllers/m")["released"]) == ["m"]) }
+        #expect(h.send("GET", "\(s)/controllers/m").status == 404)
+        h.ok("POST", "\(s)/transitions/t2/complete", "{}")
+        #expect(h.send("GET", "\(s)/transitions")["transitions"]?.array?.compactMap { $0["id"]?.string } == [p2], "p2's push started")
+        h.ok("POST", "\(s)/transitions/\(p2)/complete", "{}")
+        #expect(h.send("GET", "\(s)/transitions")["transitions"]?.array?.isEmpty == true)
+        try h.restart()
+        #expect(Self.ids(h.send("GET", "\(s)/controllers/nav")["viewControllers"]) == ["home", "p1", "p2"])
+        h.ok("POST", "\(s)/controllers/nav/pop", #"{"animated": false}"#)
+        #expect(Self.ids(h.send("GET", "\(s)/controllers/nav")["viewControllers"]) == ["home", "p1"], "the loaded session advances")
+    }
 }
