@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import NavSimService
+import Storyboards
 
 /// What openapi.yaml states where schemathesis found it and the server disagreeing (spec drift,
 /// ST201/ST202): the server's answers, which the schema now describes.
@@ -75,5 +76,31 @@ import Testing
         // A refactor's new name has no `/` (its pattern).
         let slash = h.send("POST", "/v1/storyboards/Main/refactor", #"{"scenes": ["a"], "into": "a/b"}"#)
         #expect(slash.status == 422 && slash.slug == "invalid-body", "\(slash)")
+    }
+
+    /// What the schema states where schemathesis' valid requests were refused (ST202): the
+    /// storyboard root `<document type=iOS>` (any other root 422), sizes not negative, integers
+    /// below 1e9, and a call in lifecycle code or a turn takes its operation's fields only.
+    @Test func refusalsTheSchemaStates() throws {
+        let h = try ServiceHarness()
+        let spec = String(decoding: try #require(FileManager.default.contents(atPath: ServiceFiles.openAPI)), as: UTF8.self)
+        #expect(spec.contains("const: \(StoryboardParser.iOSDocumentType)"), "the upload schema names the parser's document type")
+        let bare = h.send("PUT", "/v1/storyboards/Bare", #"<document type="\#(StoryboardParser.iOSDocumentType)"/>"#, contentType: "application/xml")
+        #expect(bare.status == 201, "\(bare)")
+        let data = h.send("PUT", "/v1/storyboards/Data", "<data>0</data>", contentType: "application/xml")
+        #expect(data.status == 422 && data.slug == "unsupported-document-type", "\(data)")
+
+        h.makeSession("s")
+        let negative = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "a", "preferredContentSize": [1, -0.5]}"#)
+        #expect(negative.status == 422 && negative.json["field"]?.string == "preferredContentSize", "\(negative)")
+        #expect(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "b", "preferredContentSize": [0, 0]}"#).status == 201)
+        let big = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "c", "kind": "tabBarController", "selectedIndex": 1000000000}"#)
+        #expect(big.status == 422 && big.json["field"]?.string == "selectedIndex", "\(big)")
+
+        // pop takes no viewController, in lifecycle code as in its own route; addSubview needs one in a turn.
+        let code = h.send("PATCH", "/v1/sessions/s/controllers/home", #"{"on": {"viewDidAppear": [{"operation": "pop", "viewController": null}]}}"#)
+        #expect(code.status == 422 && code.json["field"]?.string == "on.viewDidAppear[0].viewController", "\(code)")
+        let turn = h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "addSubview"}]}"#)
+        #expect(turn.status == 422 && turn.json["field"]?.string?.hasSuffix("viewController") == true, "\(turn)")
     }
 }
