@@ -102,5 +102,8 @@ import Storyboards
         #expect(code.status == 422 && code.json["field"]?.string == "on.viewDidAppear[0].viewController", "\(code)")
         let turn = h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "addSubview"}]}"#)
         #expect(turn.status == 422 && turn.json["field"]?.string?.hasSuffix("viewController") == true, "\(turn)")
+        // UIKit's exception ends the whole turn: 409, a status the turn route documents (ST103).
+        let missing = h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "push", "viewController": {"storyboard": "Nope"}}]}"#)
+        #expect(missing.status == 409 && missing.slug == "unknown-storyboard", "\(missing)")
     }
 }
