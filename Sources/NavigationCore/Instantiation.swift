@@ -22,7 +22,7 @@ extension Engine {
         if let wanted {
             guard !wanted.isEmpty else { throw .input(.invalid("A controller id cannot be empty.", field: "id")) }
             guard state.controllers[wanted] == nil else {
-                throw .input(.invalid("The id '\(wanted)' is already used in this session.", field: "id"))
+                throw .input(CommandError(kind: .idTaken, message: "The id '\(wanted)' is already used in this session.", field: "id"))
             }
             return wanted
         }

@@ -18,6 +18,8 @@ struct OpenAPISpec {
     var operationNames: [String] = []
     /// The operations that have a route of their own, in file order.
     var operationRoutes: [String] = []
+    /// (path, method) pairs as the file writes them, before the operation routes fold.
+    var writtenPairCount = 0
 
     static let operationTemplate = "/v1/sessions/{sid}/controllers/{cid}/{operation}"
 
@@ -74,6 +76,7 @@ struct OpenAPISpec {
                 current = paths.count - 1
             } else if n == 4, let k = key(line), Self.methodKeys.contains(k) {
                 guard let at = current else { throw SpecError("line \(i + 1): a method outside a path") }
+                writtenPairCount += 1
                 if !paths[at].methods.contains(k.uppercased()) { paths[at].methods.append(k.uppercased()) }
             } else if n == 4, line.trimmingCharacters(in: .whitespaces).hasPrefix("$ref") {
                 throw SpecError("line \(i + 1): a path item $ref is not supported by this test; inline it")
@@ -351,6 +354,7 @@ struct OpenAPITests {
                                                "/v1/sessions/{sid}/controllers/{cid}/{operation}/again"])
         #expect(spec.paths.first?.methods == ["POST"])
         #expect(spec.operationRoutes == ["present", "dismiss"])
+        #expect(spec.writtenPairCount == 4 && spec.pairs.count == 3)
     }
 
     /// Paths and methods the spec does not describe are not served.

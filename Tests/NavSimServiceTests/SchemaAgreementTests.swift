@@ -102,6 +102,14 @@ import Storyboards
         #expect(code.status == 422 && code.json["field"]?.string == "on.viewDidAppear[0].viewController", "\(code)")
         let turn = h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "addSubview"}]}"#)
         #expect(turn.status == 422 && turn.json["field"]?.string?.hasSuffix("viewController") == true, "\(turn)")
+        // A taken controller id conflicts with the session's state: 409, as a taken session id, and nothing changes.
+        let before = h.send("GET", "/v1/sessions/s")["version"]
+        let taken = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "home"}"#)
+        #expect(taken.status == 409 && taken.slug == "controller-exists" && taken.json["field"]?.string == "id", "\(taken)")
+        let nested = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "d", "kind": "navigationController", "viewControllers": [{"id": "nav"}]}"#)
+        #expect(nested.status == 409 && nested.slug == "controller-exists", "\(nested)")
+        #expect(h.send("GET", "/v1/sessions/s")["version"] == before)
+        #expect(h.send("GET", "/v1/sessions/s/controllers/d").status == 404)
         // UIKit's exception ends the whole turn: 409, a status the turn route documents (ST103).
         let missing = h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "push", "viewController": {"storyboard": "Nope"}}]}"#)
         #expect(missing.status == 409 && missing.slug == "unknown-storyboard", "\(missing)")
