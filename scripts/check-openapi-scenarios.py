@@ -5,8 +5,8 @@ Usage: check-openapi-scenarios.py openapi.yaml SCENARIO_DIR
 
 For every step of every scenario: the path must match a route of the spec, the method must be
 one of the route's, the expected status must be among the operation's responses, and a JSON body
-must validate against the operation's request schema (for `…/{operation}`, the body schema that
-`x-navsim-bodies` names for that operation). Needs PyYAML, jsonschema and referencing, which
+must validate against the operation's request schema (each UIKit operation is a route of its own,
+`…/controllers/{cid}/present` and so on, with its body schema). Needs PyYAML, jsonschema and referencing, which
 openapi-spec-validator brings. Prints one line per problem and "N steps checked, N problems".
 """
 import glob
@@ -76,17 +76,8 @@ def main(spec_path, scenario_dir):
                     problems += 1
                     print(f"JSON body undocumented: {where}")
                     continue
-                if template.endswith("/{operation}"):
-                    name = target.rsplit("/", 1)[1]
-                    ref = operation.get("x-navsim-bodies", {}).get(name)
-                    if ref is None:
-                        problems += 1
-                        print(f"no body schema for operation {name}: {where}")
-                        continue
-                    pointer = ref[1:]
-                else:
-                    escaped = template.replace("~", "~0").replace("/", "~1")
-                    pointer = f"/paths/{escaped}/{method.lower()}/requestBody/content/application~1json/schema"
+                escaped = template.replace("~", "~0").replace("/", "~1")
+                pointer = f"/paths/{escaped}/{method.lower()}/requestBody/content/application~1json/schema"
                 for message in validate(pointer, step["body"])[:3]:
                     problems += 1
                     print(f"body: {message[:300]}: {where}")

@@ -1191,6 +1191,7 @@ extension Problem {
         case .unknownTransition: return .unknownTransition(e.message)
         case .transitionConflict: return .transitionConflict(e.message)
         case .held: return .conflict("controller-held", e.message)
+        case .idTaken: return .controllerExists(e.field ?? "id", e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
         case .limitExceeded:
             let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth

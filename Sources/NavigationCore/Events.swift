@@ -154,7 +154,8 @@ public struct CommandError: Error, Sendable, Equatable {
     /// `limitExceeded`: lifecycle code nested too deep or made too many calls (``CallbackCode``, 422).
     /// `held`: a release of a controller something still holds (409, navsim's own text: UIKit has
     /// no such refusal, see Release.swift).
-    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation, limitExceeded, held }
+    /// `idTaken`: a new controller's id the session already has (409, as a taken session id is).
+    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation, limitExceeded, held, idTaken }
     public var kind: Kind
     public var message: String
     public var field: String?

@@ -22,7 +22,7 @@ extension Engine {
         if let wanted {
             guard Names.isControllerID(wanted) else { throw .input(.invalid(Names.controllerIDRefusal(wanted), field: "id")) }
             guard state.controllers[wanted] == nil else {
-                throw .input(.invalid("The id '\(wanted)' is already used in this session.", field: "id"))
+                throw .input(CommandError(kind: .idTaken, message: "The id '\(wanted)' is already used in this session.", field: "id"))
             }
             return wanted
         }

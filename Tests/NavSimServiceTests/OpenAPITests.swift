@@ -9,10 +9,28 @@ import TestSupport
 /// Not a YAML parser: it reads the layout the file keeps (ARCHITECTURE.md: "a test fails when a
 /// route and the spec disagree"): under the top-level `paths:`, each path is a key at 2 spaces,
 /// each method a key at 4 spaces; `components.schemas.OperationName` is an `enum:` list.
+/// The spec gives each UIKit operation a route of its own (`…/controllers/{cid}/present`, so that
+/// each has its body schema); the router serves them as one, `…/controllers/{cid}/{operation}`,
+/// and `paths` folds them into that template (their names in `operationRoutes`).
 struct OpenAPISpec {
     /// Path template → its methods, upper-case, in file order.
     var paths: [(template: String, methods: [String])] = []
     var operationNames: [String] = []
+    /// The operations that have a route of their own, in file order.
+    var operationRoutes: [String] = []
+    /// (path, method) pairs as the file writes them, before the operation routes fold.
+    var writtenPairCount = 0
+
+    static let operationTemplate = "/v1/sessions/{sid}/controllers/{cid}/{operation}"
+
+    /// The operation a literal `…/controllers/{cid}/<name>` path names, or nil.
+    static func operationName(inRoute template: String) -> String? {
+        let prefix = "/v1/sessions/{sid}/controllers/{cid}/"
+        guard template.hasPrefix(prefix) else { return nil }
+        let name = template.dropFirst(prefix.count)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+        return String(name)
+    }
 
     static let methodKeys: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
 
@@ -36,6 +54,7 @@ struct OpenAPISpec {
         // paths
         guard let start = lines.firstIndex(of: "paths:") else { throw SpecError("no top-level paths:") }
         var i = start + 1
+        var current: Int?
         while i < lines.count {
             let line = lines[i]
             defer { i += 1 }
@@ -44,10 +63,21 @@ struct OpenAPISpec {
             if n == 0 { break }
             if n == 2 {
                 guard let k = key(line), k.hasPrefix("/") else { throw SpecError("line \(i + 1): expected a path key: \(line)") }
-                paths.append((k, []))
+                if let name = Self.operationName(inRoute: k) {
+                    operationRoutes.append(name)
+                    if let folded = paths.firstIndex(where: { $0.template == Self.operationTemplate }) {
+                        current = folded
+                        continue
+                    }
+                    paths.append((Self.operationTemplate, []))
+                } else {
+                    paths.append((k, []))
+                }
+                current = paths.count - 1
             } else if n == 4, let k = key(line), Self.methodKeys.contains(k) {
-                guard !paths.isEmpty else { throw SpecError("line \(i + 1): a method outside a path") }
-                paths[paths.count - 1].methods.append(k.uppercased())
+                guard let at = current else { throw SpecError("line \(i + 1): a method outside a path") }
+                writtenPairCount += 1
+                if !paths[at].methods.contains(k.uppercased()) { paths[at].methods.append(k.uppercased()) }
             } else if n == 4, line.trimmingCharacters(in: .whitespaces).hasPrefix("$ref") {
                 throw SpecError("line \(i + 1): a path item $ref is not supported by this test; inline it")
             }
@@ -297,6 +327,36 @@ struct OpenAPITests {
         #expect(!operations.contains { $0.hasPrefix("present ") }, "\(operations)")
     }
 
+    /// Literal operation routes fold into the router's one template, with their names; other
+    /// paths under a controller stay as written.
+    @Test func operationRoutesFold() throws {
+        let spec = try OpenAPISpec("""
+            openapi: 3.1.0
+            paths:
+              /v1/sessions/{sid}/controllers/{cid}/present:
+                post:
+                  summary: one
+              /v1/sessions/{sid}/controllers/{cid}:
+                get:
+                  summary: a controller
+              /v1/sessions/{sid}/controllers/{cid}/dismiss:
+                post:
+                  summary: two
+              /v1/sessions/{sid}/controllers/{cid}/{operation}/again:
+                post:
+                  summary: not an operation route
+            components:
+              schemas:
+                OperationName:
+                  enum: [present, dismiss]
+            """)
+        #expect(spec.paths.map(\.template) == [OpenAPISpec.operationTemplate, "/v1/sessions/{sid}/controllers/{cid}",
+                                               "/v1/sessions/{sid}/controllers/{cid}/{operation}/again"])
+        #expect(spec.paths.first?.methods == ["POST"])
+        #expect(spec.operationRoutes == ["present", "dismiss"])
+        #expect(spec.writtenPairCount == 4 && spec.pairs.count == 3)
+    }
+
     /// Paths and methods the spec does not describe are not served.
     @Test func undocumentedProbesAre404Or405() throws {
         let spec = try Self.loadSpec()
@@ -327,7 +387,7 @@ struct OpenAPITests {
         }
     }
 
-    /// The spec's `{operation}` enum and the service's operation table are one list, and it keeps
+    /// The spec's `OperationName` enum, its operation routes and the service's operation table are one list, and it keeps
     /// every name of API.md's table (navsim may add operations; it may not rename one).
     @Test func operationNamesAgree() throws {
         let spec = try Self.loadSpec()
@@ -343,6 +403,8 @@ struct OpenAPITests {
         problems += try Self.operationDisagreements(fromMarkdown, servedOnlyIfListed: false).map { "API.md: \($0)" }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         #expect(Set(Operations.names) == Set(spec.operationNames))
+        // Each operation has its route (and so its body schema), once, and no other name has one.
+        #expect(spec.operationRoutes.sorted() == Operations.names.sorted(), "operation routes: \(spec.operationRoutes)")
     }
 
     /// API.md's table is the list above. API.md lives in shared/design, so this runs only where

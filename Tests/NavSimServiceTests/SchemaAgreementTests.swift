@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import NavSimService
+import Storyboards
 
 /// What openapi.yaml states where schemathesis found it and the server disagreeing (spec drift,
 /// ST201/ST202): the server's answers, which the schema now describes.
@@ -75,5 +76,42 @@ import Testing
         // A refactor's new name has no `/` (its pattern).
         let slash = h.send("POST", "/v1/storyboards/Main/refactor", #"{"scenes": ["a"], "into": "a/b"}"#)
         #expect(slash.status == 422 && slash.slug == "invalid-body", "\(slash)")
+    }
+
+    /// What the schema states where schemathesis' valid requests were refused (ST202): the
+    /// storyboard root `<document type=iOS>` (any other root 422), sizes not negative, integers
+    /// below 1e9, and a call in lifecycle code or a turn takes its operation's fields only.
+    @Test func refusalsTheSchemaStates() throws {
+        let h = try ServiceHarness()
+        let spec = String(decoding: try #require(FileManager.default.contents(atPath: ServiceFiles.openAPI)), as: UTF8.self)
+        #expect(spec.contains("const: \(StoryboardParser.iOSDocumentType)"), "the upload schema names the parser's document type")
+        let bare = h.send("PUT", "/v1/storyboards/Bare", #"<document type="\#(StoryboardParser.iOSDocumentType)"/>"#, contentType: "application/xml")
+        #expect(bare.status == 201, "\(bare)")
+        let data = h.send("PUT", "/v1/storyboards/Data", "<data>0</data>", contentType: "application/xml")
+        #expect(data.status == 422 && data.slug == "unsupported-document-type", "\(data)")
+
+        h.makeSession("s")
+        let negative = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "a", "preferredContentSize": [1, -0.5]}"#)
+        #expect(negative.status == 422 && negative.json["field"]?.string == "preferredContentSize", "\(negative)")
+        #expect(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "b", "preferredContentSize": [0, 0]}"#).status == 201)
+        let big = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "c", "kind": "tabBarController", "selectedIndex": 1000000000}"#)
+        #expect(big.status == 422 && big.json["field"]?.string == "selectedIndex", "\(big)")
+
+        // pop takes no viewController, in lifecycle code as in its own route; addSubview needs one in a turn.
+        let code = h.send("PATCH", "/v1/sessions/s/controllers/home", #"{"on": {"viewDidAppear": [{"operation": "pop", "viewController": null}]}}"#)
+        #expect(code.status == 422 && code.json["field"]?.string == "on.viewDidAppear[0].viewController", "\(code)")
+        let turn = h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "addSubview"}]}"#)
+        #expect(turn.status == 422 && turn.json["field"]?.string?.hasSuffix("viewController") == true, "\(turn)")
+        // A taken controller id conflicts with the session's state: 409, as a taken session id, and nothing changes.
+        let before = h.send("GET", "/v1/sessions/s")["version"]
+        let taken = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "home"}"#)
+        #expect(taken.status == 409 && taken.slug == "controller-exists" && taken.json["field"]?.string == "id", "\(taken)")
+        let nested = h.send("POST", "/v1/sessions/s/controllers", #"{"id": "d", "kind": "navigationController", "viewControllers": [{"id": "nav"}]}"#)
+        #expect(nested.status == 409 && nested.slug == "controller-exists", "\(nested)")
+        #expect(h.send("GET", "/v1/sessions/s")["version"] == before)
+        #expect(h.send("GET", "/v1/sessions/s/controllers/d").status == 404)
+        // UIKit's exception ends the whole turn: 409, a status the turn route documents (ST103).
+        let missing = h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "push", "viewController": {"storyboard": "Nope"}}]}"#)
+        #expect(missing.status == 409 && missing.slug == "unknown-storyboard", "\(missing)")
     }
 }

@@ -483,7 +483,7 @@ private let mainXML = SB.document(
         #expect(own.string("id") == "mine")
         #expect(own.string("title") == "Mine")
         #expect(own.string("storyboard", "identifier") == "B")
-        #expect(h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"id": "mine", "storyboard": "Main"}"#).status == 422)
+        #expect(h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"id": "mine", "storyboard": "Main"}"#).status == 409)
         // A scene's kind cannot be changed by the spec.
         #expect(h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"storyboard": "Main", "kind": "tabBarController"}"#).status == 422)
         // Segue destinations are fresh instances, suffixed the same way (R102).
@@ -1110,7 +1110,7 @@ private let mainXML = SB.document(
     }
 
     /// Item 7: `performSegue`/`triggerSegue` take `"destination": {"id": …}` for the new instance;
-    /// an id in use is 422 and changes nothing; naming the destination of an unwind is 422.
+    /// an id in use is 409 `controller-exists` and changes nothing; naming the destination of an unwind is 422.
     @Test func item7_segueDestinationCanBeNamed() throws {
         let h = try Harness()
         #expect(h.upload("Main", mainXML).status == 201)
@@ -1122,7 +1122,7 @@ private let mainXML = SB.document(
         #expect(named["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "first"])
         #expect(named.string("session", "controllers", "first", "storyboard", "identifier") == "B")
         let clash = h.send("POST", "/v1/sessions/\(sid)/controllers/A/triggerSegue", #"{"segue": "toB", "destination": {"id": "first"}}"#)
-        #expect(clash.status == 422)
+        #expect(clash.status == 409 && clash["type"]?.string == "/v1/problems/controller-exists", "\(clash)")
         #expect(clash.detail.contains("first"))
         // The field the client wrote, not the scene's `id` (issue 12 trial).
         #expect(clash["field"]?.string == "destination.id", "\(clash)")

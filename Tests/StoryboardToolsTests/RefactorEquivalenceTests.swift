@@ -161,7 +161,7 @@ func checkApp(_ files: [(name: String, xml: [UInt8])], counts: inout Equivalence
             let reply = harness.json("POST", "/v1/storyboards/\(file.name.percentEncodedPathSegment)/refactor", .object([
                 ("scenes", .array(selection.map { .string($0) })), ("into", .string(newName)),
             ]))
-            if reply.status == 422 { counts.refused += 1; continue }
+            if reply.status == 409, reply.json["type"]?.string == "/v1/problems/refactor-refused" { counts.refused += 1; continue }
             guard reply.status == 200 else {
                 counts.mismatches.append("\(file.name) \(selection): refactor answered \(reply.status) \(reply.json.text)")
                 continue

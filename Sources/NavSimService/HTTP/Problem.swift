@@ -190,6 +190,14 @@ public struct Problem: Error, Sendable {
         Problem(status: 409, slug: slug, title: "Conflict", detail: detail)
     }
 
+    /// 409 `controller-exists`: a new controller's id (`field`) is one the session already has; a
+    /// conflict with the session's state, as `session-exists` is with the store's (RFC 9110 §15.5.10).
+    static func controllerExists(_ field: String, _ detail: String) -> Problem {
+        var p = conflict("controller-exists", detail)
+        p.field = field
+        return p
+    }
+
     /// 409 `write-conflict`: on a store several instances share, the request's commit was
     /// refused as stale twice (another instance wrote the session first, then again while the
     /// request ran on the reloaded session). Nothing was stored; the client may read and retry.

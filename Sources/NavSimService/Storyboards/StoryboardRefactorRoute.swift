@@ -7,8 +7,10 @@ extension StoryboardCatalog {
     /// to Storyboard (docs/refactor.md). Stores the rewritten source and the new storyboard in one
     /// transaction and answers 200 `{"storyboards": [<source reply>, <new reply>]}`, each with its
     /// diagnostics. 404 for an unknown storyboard; 409 `storyboard-exists` when `into` names a
-    /// storyboard already uploaded; 422 `refactor-refused` with the reason (unknown scene id, a
-    /// container split from its relationship or embed children); 422 `invalid-field` for a bad body.
+    /// storyboard already uploaded; 409 `refactor-refused` with the reason (an unknown scene id, a
+    /// container split from its relationship or embed children, `into` the source's own name):
+    /// refusals that depend on the storyboard as it stands, not on the body's shape (RFC 9110
+    /// §15.5.10); 422 `invalid-field` for a bad body.
     /// The new storyboard starts with no custom segue declarations; the source keeps its own.
     /// The reply is deferred (``deferredWrite(_:)``) until both documents are durable.
     func refactor(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
@@ -27,7 +29,7 @@ extension StoryboardCatalog {
                 guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
                 // Into its own name: refused as the CLI refuses it (docs/refactor.md), not as a name clash.
                 guard into != name else {
-                    return .failure(Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
+                    return .failure(Problem(status: 409, slug: "refactor-refused", title: "The refactor is refused",
                                             detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own."))
                 }
                 guard contents.library[into] == nil else {
@@ -38,7 +40,7 @@ extension StoryboardCatalog {
                 do {
                     refactored = try StoryboardRefactor.refactor(xml: xml, name: name, scenes: scenes, into: into)
                 } catch {
-                    return .failure(Problem(status: 422, slug: "refactor-refused", title: "The refactor is refused",
+                    return .failure(Problem(status: 409, slug: "refactor-refused", title: "The refactor is refused",
                                             detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(error)."))
                 }
                 do {

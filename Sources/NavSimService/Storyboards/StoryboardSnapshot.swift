@@ -205,10 +205,10 @@ struct StoryboardSnapshot: Sendable {
         let address = SceneAddress(storyboard: segue.destinationStoryboard ?? origin.name, sceneID: scene)
         var destination = try spec(at: address, depth: 0, budget: budget)
         if let id = named?.id {
-            // `destination.id` names the new instance: taken as is, never suffixed (422 when in
+            // `destination.id` names the new instance: taken as is, never suffixed (409 when in
             // use, naming the field the client wrote rather than the scene's `id`).
             guard state.controllers[id] == nil else {
-                throw Problem.invalidField("destination.id", "The id '\(id)' is already used in this session.")
+                throw Problem.controllerExists("destination.id", "The id '\(id)' is already used in this session.")
             }
             destination.id = id
             destination.appendsSuffixWhenTaken = false
