@@ -131,6 +131,12 @@ import Testing
         // A replay's answer has no tag: `*` holds, a list never matches.
         #expect(h.send("GET", "/v1/sessions/s?replay=true", headers: [("If-Match", "*")]).status == 200)
         expectProblem(h.send("GET", "/v1/sessions/s?replay=true", headers: [("If-Match", #""1""#)]), 412, "version-mismatch")
+        // Answers without a validator take no preconditions (nor do their writes): /healthz, the
+        // session list, storyboards.
+        for path in ["/healthz", "/v1/sessions", "/v1/storyboards"] {
+            #expect(h.send("GET", path, headers: [("If-None-Match", "*")]).status == 200, "\(path)")
+            #expect(h.send("GET", path, headers: [("If-Match", #""7""#)]).status == 200, "\(path)")
+        }
         // A read that fails without the conditions fails the same with them (§13.2.1).
         expectProblem(h.send("GET", "/v1/sessions/s/controllers/zz", headers: [("If-Match", #""999""#)]), 404, "unknown-controller")
     }

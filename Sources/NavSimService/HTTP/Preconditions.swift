@@ -4,8 +4,8 @@ import HTTPServer
 /// place that decides a 304 or a 412.
 ///
 /// - Reads (GET, HEAD): ``read(_:etag:vary:)`` against the tag the 200 would carry. The router
-///   applies it to every 2xx read (``answer(_:to:)``); a handler calls it itself only where that
-///   saves work (a past version's rebuild).
+///   applies it to every 2xx read with an `ETag` (``answer(_:to:)``); a handler calls it itself
+///   where that saves work (a past version's rebuild) or its answer has no tag (a replay).
 /// - Writes: ``write(ifMatch:ifNoneMatch:version:)`` against the session's version, before
 ///   anything is applied.
 ///
@@ -48,13 +48,17 @@ enum Preconditions {
         return HTTPResponse(status: 304, headers: headers)
     }
 
-    /// The router's pass over a read's answer: for a 2xx answer to GET or HEAD, ``read(_:etag:vary:)``
-    /// against the answer's own `ETag` and `Vary`; any other answer is returned as it is (§13.2.1:
-    /// preconditions are ignored when the request would not succeed without them).
+    /// The router's pass over a read's answer: for a 2xx answer to GET or HEAD that carries an
+    /// `ETag`, ``read(_:etag:vary:)`` against that tag and the answer's `Vary`. Any other answer is
+    /// returned as it is: a failure (§13.2.1: preconditions are ignored when the request would not
+    /// succeed without them), and a resource navsim gives no validator (`/healthz`, the session
+    /// list, storyboards), whose writes take no preconditions either. The one untagged answer that
+    /// does evaluate them, a replay, calls ``read(_:etag:vary:)`` itself.
     static func answer(_ req: HTTPRequest, to response: HTTPResponse) throws(Problem) -> HTTPResponse {
         guard req.method == "GET" || req.method == "HEAD", (200..<300).contains(response.status), response.deferred == nil,
-              req.headers["If-Match"] != nil || req.headers["If-None-Match"] != nil else { return response }
-        return try read(req, etag: response.headers["ETag"], vary: response.headers["Vary"]) ?? response
+              req.headers["If-Match"] != nil || req.headers["If-None-Match"] != nil,
+              let etag = response.headers["ETag"] else { return response }
+        return try read(req, etag: etag, vary: response.headers["Vary"]) ?? response
     }
 
     /// A request that changes the session at `version` (tag `"<version>"`): 412 `version-mismatch`
