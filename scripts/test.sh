@@ -43,16 +43,21 @@ swift build -c release
 
 echo "== swift test"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+xunit=$(mktemp)
+trap 'rm -f "$log" "$xunit"' EXIT
 set +e
-swift test --disable-xctest 2>&1 | tee "$log"
+swift test --disable-xctest --xunit-output "$xunit" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 line=$(grep -E '^[^ ]+ Test run with [0-9]+ tests? ' "$log" | tail -n 1 || true)
-# Swift Testing's closing line counts skipped tests with the passed ones: count both apart.
-ran=$(grep -cE '^[^ ]+ Test .* passed after' "$log" || true)
-skipped=$(grep -cE '^[^ ]+ (Test|Suite) .* skipped' "$log" || true)
-summary+=("swift test: $ran tests passed, $skipped tests or suites skipped (Swift Testing: ${line#* Test run with })")
+# The counts come from Swift Testing's xUnit report, not from its console lines: other output
+# (server logs of the tests) can share a line with them. Its closing console line counts skipped
+# tests with the passed ones; the report counts them apart.
+# Elements, not the testsuite's attributes: its `tests` leaves the skipped ones out.
+count() { grep -o "<$1[ >]" "$xunit" | wc -l; }
+tests=$(count testcase) failures=$(count failure) errors=$(count error) skipped=$(count skipped)
+ran=$((tests - failures - errors - skipped))
+summary+=("swift test: $ran tests passed, $skipped skipped, $((failures + errors)) failed (Swift Testing: ${line#* Test run with })")
 [ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
 
 echo "== flows (Tests/Flows, navsim test --base against the release binary)"
