@@ -33,6 +33,54 @@ import Storyboards
         #expect(h.send("POST", "/v1/sessions", #"{"id": "t", "root": "nav"}"#).status == 422)
     }
 
+    /// A container's fields on a spec of another kind are refused, naming the field, and create
+    /// nothing (ST201: `{"viewControllers": ["", "", ""]}` on a plain root was accepted and ignored).
+    @Test func containerFieldsBelongToTheirKinds() throws {
+        let h = try ServiceHarness()
+        let refused: [(body: String, field: String)] = [
+            (#"{"id": "a", "root": {"viewControllers": ["", "", ""], "prefersStatusBarHidden": true}}"#, "root.viewControllers"),
+            (#"{"id": "a", "root": {"kind": "tableViewController", "viewControllers": [{"id": "x"}]}}"#, "root.viewControllers"),
+            (#"{"id": "a", "root": {"kind": "navigationController", "selectedIndex": 0}}"#, "root.selectedIndex"),
+            (#"{"id": "a", "root": {"kind": "tabBarController", "viewControllers": [{"style": "doubleColumn"}]}}"#, "root.viewControllers[0].style"),
+            (#"{"id": "a", "root": {"kind": "navigationController", "viewControllers": [{"primary": {"id": "p"}}]}}"#, "root.viewControllers[0].primary"),
+            (#"{"id": "a", "root": {"kind": "splitViewController", "spineLocation": "mid"}}"#, "root.spineLocation"),
+            (#"{"id": "a", "root": {"preferredStyle": "alert"}}"#, "root.preferredStyle"),
+        ]
+        for (body, field) in refused {
+            let r = h.send("POST", "/v1/sessions", body)
+            #expect(r.status == 422 && r.slug == "invalid-body" && r["field"]?.string == field, "\(body): \(r)")
+        }
+        let message = h.send("POST", "/v1/sessions", refused[0].body)["detail"]?.string
+        #expect(message == "root.viewControllers is a property of UINavigationController, UITabBarController, UIPageViewController and UISplitViewController; a UIViewController has none.")
+        #expect(h.send("GET", "/v1/sessions/a").status == 404)
+        // Null is left out; the kinds that have the property take it.
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "b", "root": {"viewControllers": null, "selectedIndex": null}}"#).status == 201)
+        let tabs = h.send("POST", "/v1/sessions", #"{"id": "c", "root": {"kind": "tabBarController", "id": "t", "viewControllers": [{"id": "x"}, {"id": "y"}], "selectedIndex": 1}}"#)
+        #expect(tabs.status == 201 && tabs["controllers"]?["t"]?["selectedViewController"]?.string == "y", "\(tabs)")
+        // The same check on every operation that takes a spec.
+        h.makeSession("s")
+        let push = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p", "isDoubleSided": true}}"#)
+        #expect(push.status == 422 && push["field"]?.string == "viewController.isDoubleSided", "\(push)")
+        #expect(h.send("GET", "/v1/sessions/s")["version"]?.number == 0)
+    }
+
+    /// An id in a new root's spec that names no controller is 404 `unknown-controller`, as an id
+    /// in any body (openapi.yaml documents 404 for `createSession`; ST103 found it undocumented),
+    /// and no session is made.
+    @Test func anUnknownIdInTheRootSpecIs404() throws {
+        let h = try ServiceHarness()
+        let bodies = [
+            #"{"id": "a", "root": {"kind": "navigationController", "viewControllers": ["x"]}}"#,
+            #"{"id": "a", "root": {"on": {"viewWillAppear": [{"operation": "present", "receiver": "x", "viewController": {"id": "p"}}]}}}"#,
+        ]
+        for body in bodies {
+            let r = h.send("POST", "/v1/sessions", body)
+            #expect(r.status == 404 && r.slug == "unknown-controller" && r["detail"]?.string == "No controller with id 'x' in this session.", "\(body): \(r)")
+        }
+        #expect(h.send("GET", "/v1/sessions/a").status == 404)
+        #expect(h.send("GET", "/v1/sessions")["sessions"]?.array?.isEmpty == true)
+    }
+
     /// `If-Match` and `If-None-Match` as their patterns state them: `*` or entity tags separated
     /// by commas with spaces or tabs; anything else is 400 `invalid-header`, a well-formed tag of
     /// another version 412 (If-Match) or a full reply (If-None-Match).

@@ -19,6 +19,31 @@ struct Decoder {
         "storyboard", "identifier",
     ]
 
+    /// Spec fields only some kinds take, as UIKit declares those properties on those classes only
+    /// (`viewControllers` on UINavigationController, UITabBarController, UIPageViewController and
+    /// UISplitViewController, …). Given, not null, to a spec of another kind they are a 422, not
+    /// ignored; openapi.yaml's `NewController` states the same table.
+    static let kindFields: [(fields: [String], kinds: [ControllerKind])] = [
+        (["viewControllers"], [.navigationController, .tabBarController, .pageViewController, .splitViewController]),
+        (["selectedIndex"], [.tabBarController]),
+        (["primary", "supplementary", "secondary", "style", "splitDelegate"], [.splitViewController]),
+        (["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
+        (["preferredStyle"], [.alertController]),
+    ]
+
+    /// Refuses a field of ``kindFields`` given to a spec whose kind (its own, or its storyboard
+    /// scene's) has no such property.
+    func checkKindFields(_ r: BodyReader, kind: ControllerKind) throws(Problem) {
+        for (fields, kinds) in Self.kindFields where !kinds.contains(kind) {
+            for field in fields {
+                guard let v = r.raw(field), !v.isNull else { continue }
+                let owners = kinds.map(\.uikitClass)
+                let list = owners.count == 1 ? owners[0] : owners.dropLast().joined(separator: ", ") + " and " + owners.last!
+                throw Problem.invalidField(r.name(field), "\(r.name(field)) is a property of \(list); a \(kind.uikitClass) has none.")
+            }
+        }
+    }
+
     /// A ControllerSpec: null (UIKit's nil), a string id, or an object.
     /// `depth` is how many specs enclose this one (``Limits/specDepth``).
     func ref(_ json: JSON?, path: String, depth: Int = 0) throws(Problem) -> ControllerRef {
@@ -65,6 +90,7 @@ struct Decoder {
             throw Problem.invalidField(r.name("kind"), "kind cannot change a storyboard scene's kind (\(spec.kind.rawValue)).")
         }
         if let v = try r.string("class") { spec.className = v }
+        try checkKindFields(r, kind: spec.kind)
         try checkEntries(r)
         try ConfigurationFields.read(r, into: &spec.configuration, clears: false, decoder: self)
         if let v = try refs(r.raw("viewControllers"), path: r.name("viewControllers"), depth: depth + 1) { spec.viewControllers = v }
