@@ -54,21 +54,33 @@ line=$(grep -E '^[^ ]+ Test run with [0-9]+ tests? ' "$log" | tail -n 1 || true)
 # (server logs of the tests) can share a line with them. Its closing console line counts skipped
 # tests with the passed ones; the report counts them apart.
 # Elements, not the testsuite's attributes: its `tests` leaves the skipped ones out.
-count() { grep -o "<$1[ >]" "$xunit" | wc -l; }
+# grep finds nothing in a report without skipped tests: that is a count of 0, not a failure
+# (under pipefail, grep's exit 1 would end the script without a word).
+count() { { grep -o "<$1[ >/]" "$xunit" || true; } | wc -l; }
 tests=$(count testcase) failures=$(count failure) errors=$(count error) skipped=$(count skipped)
 ran=$((tests - failures - errors - skipped))
 summary+=("swift test: $ran tests passed, $skipped skipped, $((failures + errors)) failed (Swift Testing: ${line#* Test run with })")
 [ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
+# The floor: a run that lost its tests (an empty or missing report, a filter left behind) has
+# checked nothing, whatever its exit status. Raise it as the suite grows.
+min_tests=${NAVSIM_MIN_TESTS:-900}
+[ "$ran" -ge "$min_tests" ] || {
+  printf '%s\n' "${summary[@]}"; echo "swift test: $ran tests passed, fewer than the minimum of $min_tests" >&2; exit 1; }
 
 echo "== flows (Tests/Flows, navsim test --base against the release binary)"
-if [ -x scripts/flows.sh ]; then
-  set +e
-  scripts/flows.sh 2>&1 | tee "$log"
-  status=${PIPESTATUS[0]}
-  set -e
-  summary+=("flows: $(tail -n 1 "$log")")
-  [ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
-fi
+# Run through bash, so a lost run bit cannot skip the flows; a missing script is a failure.
+[ -f scripts/flows.sh ] || { echo "scripts/flows.sh is missing" >&2; exit 1; }
+set +e
+bash scripts/flows.sh 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+summary+=("flows: $(tail -n 1 "$log")")
+[ "$status" -eq 0 ] || { printf '%s\n' "${summary[@]}"; exit "$status"; }
+# Every flow file must have been played and passed: a run that found fewer has not checked them.
+flow_files=$(find Tests/Flows -maxdepth 1 -name '*.json' | wc -l)
+[[ $(tail -n 1 "$log") =~ ^[^0-9]*([0-9]+)\ passed ]] && [ "${BASH_REMATCH[1]}" -ge "$flow_files" ] \
+  && [ "$flow_files" -gt 0 ] || {
+  printf '%s\n' "${summary[@]}"; echo "flows: fewer passed than the $flow_files flow files in Tests/Flows" >&2; exit 1; }
 
 echo "== shared acceptance scenarios"
 scenarios=()
