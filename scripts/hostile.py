@@ -10,7 +10,10 @@ figures, then `N passed, N failed, N skipped`. Exit status 1 on any failure, inc
 reply seen anywhere and any problem reply that shows SQL or a file path.
 
 Checks that need a filesystem mount (read-only database, full disk) run only as root with
-mount(8) permitted; elsewhere they print SKIPPED in capitals and are not counted as passed.
+mount(8) permitted; elsewhere they print SKIPPED in capitals and are not counted as passed. Under
+CI (the environment variable CI set, as .ci/run has it) or with --no-skip, a skipped check fails:
+CI runs as root and can give every check what it needs, so a skip there hides a check not made.
+The run also fails when fewer checks passed than --min-passed (default: every selected check).
 Python 3 standard library plus PyYAML (scripts/security-requirements.txt) for openapi.yaml.
 """
 
@@ -877,6 +880,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="comma-separated item numbers (1–9)")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--no-skip", action="store_true", default=bool(os.environ.get("CI")),
+                    help="a skipped check fails (the default when CI is set)")
     args = ap.parse_args()
     if not BINARY.exists():
         print(f"no {BINARY}: build it first (swift build -c release)", file=sys.stderr)
@@ -917,7 +922,14 @@ def main() -> int:
     finally:
         suite.cleanup()
     print(f"hostile input: {time.monotonic() - started:.0f}s")
+    selected = sum(1 for item, _, _ in CHECKS if not only or item in only) + 1  # + the (all) check
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    if skipped and args.no_skip:
+        print(f"FAIL: {skipped} checks skipped, and skips fail here (CI is set, or --no-skip)")
+        return 1
+    if not failed and passed + skipped < selected:
+        print(f"FAIL: {passed + skipped} of {selected} checks ran")
+        return 1
     return 1 if failed else 0
 
 

@@ -11,8 +11,10 @@ Python's sqlite3 runs `PRAGMA integrity_check` on the killed server's database f
 
 A write is kept when the session's version is at least the acknowledged version and the history
 holds an entry of that version for the same request (method and path). Prints one line per cycle,
-then `N acknowledged writes, 0 lost`; exits 1 on any lost write, failed integrity check, 5xx or
-time over budget. `--sabotage` shows that the check can fail: after the last kill it deletes the
+then `N acknowledged writes, 0 lost`; exits 1 on any lost write, failed integrity check, reply
+other than 2xx (every write is valid by construction, so a refusal is a defect, not noise), cycle
+with fewer than `--min-acks` acknowledged writes (a server that refused every write would
+otherwise pass with "0 acknowledged, 0 lost"), or time over budget. `--sabotage` shows that the check can fail: after the last kill it deletes the
 newest history entry of one session and rolls its version back, as a store that lost a write
 would, and the loop must then report it. Python 3 standard library only.
 """
@@ -49,12 +51,15 @@ class Tally:
     acks: list[Ack] = field(default_factory=list)
     refused: dict[int, int] = field(default_factory=dict)
     server_errors: list[str] = field(default_factory=list)
+    other: list[str] = field(default_factory=list)
 
     def refusal(self, status: int, what: str) -> None:
         with self.lock:
             self.refused[status] = self.refused.get(status, 0) + 1
             if status >= 500:
                 self.server_errors.append(what)
+            else:
+                self.other.append(f"{status} {what}")
 
 
 class Writer(threading.Thread):
@@ -198,6 +203,8 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=90.0, help="seconds for the whole loop")
     ap.add_argument("--load", type=float, nargs=2, default=(1.5, 4.0), metavar=("MIN", "MAX"),
                     help="seconds of load before each SIGKILL (uniform)")
+    ap.add_argument("--min-acks", type=int, default=100,
+                    help="acknowledged writes each cycle must reach before its kill (the gate's floor)")
     ap.add_argument("--sabotage", action="store_true",
                     help="lose one acknowledged write on purpose after the last kill (the loop must fail)")
     args = ap.parse_args()
@@ -212,6 +219,7 @@ def main() -> int:
     lost: list[str] = []
     bad_integrity = 0
     completed = 0
+    thin: list[str] = []
     started = time.monotonic()
     srv = Server(db=db, log=folder / "server.log")
     try:
@@ -243,6 +251,8 @@ def main() -> int:
                   f"({len(tally.acks)} so far), {len(missing)} of the earlier ones lost, integrity_check {check}",
                   flush=True)
             completed = cycle
+            if len(tally.acks) - before < args.min_acks:
+                thin.append(f"cycle {cycle}: {len(tally.acks) - before} acknowledged writes, fewer than {args.min_acks}")
             if time.monotonic() - started > args.budget:
                 print(f"over the budget of {args.budget:.0f}s after cycle {cycle}")
                 break
@@ -255,12 +265,18 @@ def main() -> int:
     print(f"replies other than 2xx: {refused}")
     for line in tally.server_errors[:10]:
         print(f"  5xx: {line}")
+    for line in tally.other[:10]:
+        print(f"  refused: {line}")
     print(f"{len(tally.acks)} acknowledged writes, {len(lost)} lost; "
           f"{completed - bad_integrity}/{completed} integrity checks ok; {elapsed:.0f}s")
     over = completed < args.cycles or elapsed > args.budget
     if over:
         print(f"FAIL: {completed}/{args.cycles} cycles in {elapsed:.0f}s (budget {args.budget:.0f}s)")
-    failed = lost or bad_integrity or tally.server_errors or over
+    for line in thin:
+        print(f"FAIL: {line}")
+    if tally.refused:
+        print("FAIL: writes were refused; each one is valid by construction")
+    failed = lost or bad_integrity or tally.refused or thin or over
     if not failed:
         import shutil
         shutil.rmtree(folder, ignore_errors=True)
