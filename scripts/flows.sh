@@ -12,7 +12,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-binary=.build/release/navsim
+binary=${NAVSIM_BIN:-.build/release/navsim}
 junit=${1:-.build/flows-junit.xml}
 shift $(( $# > 0 ? 1 : 0 ))
 flows=("$@")

@@ -13,15 +13,22 @@
 #
 #   scripts/schemathesis.sh            # expects .build/release/navsim; builds nothing
 #
+# The gate states what it must have checked and fails below it: at least ST_MIN_CASES test cases
+# generated (default 2000), ST_MIN_REQUESTS requests served (default 2000) and ST_MIN_WRITES writes
+# (POST, PUT, PATCH, DELETE) answered 2xx (default 50), so that a server refusing every write, or a
+# run cut short, cannot pass. A run that timed out, or that ended without schemathesis' summary,
+# fails whatever else it printed.
+#
 # Environment: ST_MAX_EXAMPLES (per operation and phase, default 40), ST_MAX_TIME (seconds,
 # default 300), ST_SEED (default 9), ST_WORKERS (default 2), ST_STRICT (default 1: ST201 fails,
-# ST202 is listed; 2: both fail; 0: both are listed). Requirements (pinned):
-# scripts/security-requirements.txt, installed here when schemathesis is missing.
+# ST202 is listed; 2: both fail; 0: both are listed), NAVSIM_BIN (the server to start, default
+# .build/release/navsim). Requirements (pinned): scripts/security-requirements.txt, installed
+# here when schemathesis is missing.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-binary=.build/release/navsim
+binary=${NAVSIM_BIN:-.build/release/navsim}
 [ -x "$binary" ] || { echo "no $binary: build it first (swift build -c release)" >&2; exit 2; }
 if ! command -v st >/dev/null 2>&1; then
   PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check \
@@ -108,12 +115,14 @@ for line in (m.group(1).splitlines() if m else []):
         (tool if e.group(1).strip() == "Runtime Error" else failing).append(f"{e.group(1).strip()}: {e.group(2)}")
 cases = re.search(r"Test cases:\s*\n?\s*(\d+) generated", text)
 print(f"cases={cases.group(1) if cases else 0}")
+print(f"summary={'yes' if cases else 'no'}")
 print("failing=" + "; ".join(failing))
 print("drift=" + "; ".join(drift))
 print("tool=" + "; ".join(tool))
 PY
 )
 cases=$(sed -n 's/^cases=//p' <<<"$verdict")
+summary=$(sed -n 's/^summary=//p' <<<"$verdict")
 failing=$(sed -n 's/^failing=//p' <<<"$verdict")
 drift=$(sed -n 's/^drift=//p' <<<"$verdict")
 tool=$(sed -n 's/^tool=//p' <<<"$verdict")
@@ -122,10 +131,17 @@ if [ -n "$tool" ]; then echo "schemathesis: errors inside schemathesis itself (n
 if [ -n "$failing" ]; then
   echo "schemathesis: failing: $failing"
   status=1
+elif [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+  echo "schemathesis: timed out (exit $status): a run cut short has not checked what it must"
+  status=1
+elif [ "$summary" != yes ]; then
+  echo "schemathesis: exit $status without its summary (interrupted or crashed)"
+  status=1
 elif [ "$status" -ne 0 ] && [ -z "$drift$tool" ]; then
-  echo "schemathesis: exit $status without a failure summary"  # interrupted, timed out, crashed
+  echo "schemathesis: exit $status with nothing listed to explain it"
+  status=1
 else
-  status=0
+  status=0  # a nonzero exit here is wholly explained by the listed drift or schemathesis' own errors
 fi
 
 # The server logs one JSON object per request; count them, and those answered 5xx.
@@ -139,7 +155,11 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     except ValueError:
         continue
     status = entry.get("status") if isinstance(entry, dict) else None
-    if isinstance(status, int) and (sys.argv[2] == "all" or status >= 500):
+    if not isinstance(status, int):
+        continue
+    kind = sys.argv[2]
+    if (kind == "all" or kind == "5xx" and status >= 500
+            or kind == "writes" and entry.get("method") in ("POST", "PUT", "PATCH", "DELETE") and 200 <= status < 300):
         n += 1
 print(n)
 PY
@@ -151,8 +171,19 @@ if ! kill -0 "$pid" 2>/dev/null; then
   status=1
 fi
 fives=$(count_log 5xx)
+writes=$(count_log writes)
 [ "$fives" -eq 0 ] || status=1
-echo "schemathesis: $cases test cases, $served requests served, $fives answered 5xx: $([ "$status" -eq 0 ] && echo ok || echo FAIL)"
+min_cases=${ST_MIN_CASES:-2000} min_requests=${ST_MIN_REQUESTS:-2000} min_writes=${ST_MIN_WRITES:-50}
+below=()
+[ "${cases:-0}" -ge "$min_cases" ] || below+=("$cases test cases < $min_cases")
+[ "$served" -ge "$min_requests" ] || below+=("$served requests served < $min_requests")
+[ "$writes" -ge "$min_writes" ] || below+=("$writes writes answered 2xx < $min_writes")
+if [ ${#below[@]} -gt 0 ]; then
+  echo "schemathesis: below the gate's minimum: ${below[*]}"
+  status=1
+fi
+echo "schemathesis: $cases test cases, $served requests served, $writes writes answered 2xx, $fives answered 5xx" \
+  "(minimum $min_cases, $min_requests, $min_writes): $([ "$status" -eq 0 ] && echo ok || echo FAIL)"
 if [ "$status" -ne 0 ]; then
   echo "server log tail:" >&2
   grep -E '"status":5[0-9][0-9]' "$work/server.log" | head -20 >&2 || true

@@ -10,7 +10,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-binary=.build/release/navsim
+binary=${NAVSIM_BIN:-.build/release/navsim}
 [ -x "$binary" ] || { echo "no $binary: build it first (swift build -c release)" >&2; exit 2; }
 
 names=(schemathesis kill-loop hostile)
