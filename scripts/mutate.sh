@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# Mutation check for the core's rules: applies one named mutation to a copy of the repository,
-# runs the core tests there and says whether a test failed (killed) or not (survived).
+# Mutation check: applies one named mutation to a copy of the repository, runs the tests that
+# guard it there and says whether a test failed (killed) or not (survived). The core's rules are
+# mutated, and so are the guarantees around them: a stored row dropped, a write acknowledged
+# whatever its commit did, a precondition ignored.
 #
 #   scripts/mutate.sh            every mutation below
 #   scripts/mutate.sh r43 r49    the named ones
+#   scripts/mutate.sh --service  the ones beyond the core (.ci/run runs these and two of the core's)
 #   scripts/mutate.sh --list
 #
+# First the unmutated copy is built and the tests of every selected mutation run on it: they must
+# pass, or a mutant "killed" by an already failing test would prove nothing (exit 2).
 # The copy lives in ${NAVSIM_MUTATE_DIR:-/tmp/navsim-mutate} (sources re-copied each run, build
 # folder kept, so only the first run builds from scratch). The working tree is never touched.
-# Exit status: 0 when every mutation was killed, 1 when one survived, 2 on a usage or build error.
+# Exit status: 0 when every mutation was killed, 1 when one survived, 2 on a usage or build error
+# or a failing baseline.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="${NAVSIM_MUTATE_DIR:-/tmp/navsim-mutate}"
+core=NavigationCoreTests
 
-# name # file # sed expression # what it breaks
+# name # file # sed expression # what it breaks [# test filter, default the core tests]
 mutations=(
   "r43#Sources/NavigationCore/Dismissal.swift#s/presentation?.state != .presented }/presentation?.state == nil }/#R43: dismiss while a chain member is still being presented or dismissed"
   "r49#Sources/NavigationCore/Dismissal.swift#s/if vc.isModalInPresentation {/if false {/#R49: isModalInPresentation blocks a user dismissal"
@@ -27,21 +34,62 @@ mutations=(
   "transition-counter#Sources/NavigationCore/Transitions.swift#s/if reported { state.nextTransitionNumber += 1 }/if reported { state.nextTransitionNumber += 2 }/#transition ids skip a number (the counter is state a replay must reproduce)"
   "r24-container-view#Sources/NavigationCore/Presentation.swift#s/containerView: removes ? \\[p, v\\] : \\[v\\]/containerView: [v]/#R24: a presentation that removes the presenter's view leaves it out of the transition's container view"
   "r42-chain-top-dismissing#Sources/NavigationCore/Dismissal.swift#s/if top != chain\\[0\\] { self\\[changing: top\\].isBeingDismissed = true }//#R42: the top of a dismissed chain is not marked isBeingDismissed"
+  # Beyond the core: what the service and its stores promise a client.
+  "store-history-row-dropped#Sources/NavSimService/Storage/StoreRows.swift#s/try write(sql.insertHistory, entry.parameters(session: id))/_ = entry/#a turn's history row is never stored (the session row and controllers are)#StoreTests|NavSimServiceTests"
+  "store-controller-row-dropped#Sources/NavSimService/Storage/StoreRows.swift#s/try write(sql.upsertController, controller.parameters(session: id))/_ = controller/#a changed controller's row is never stored#StoreTests|NavSimServiceTests"
+  "ack-whatever-the-commit-did#Sources/NavSimService/Storage/GroupCommit.swift#s/queued.completion(result)/queued.completion(.success(()))/#a write is acknowledged before, and whether or not, its commit is durable#StoreTests|NavSimServiceTests"
+  "if-match-ignored#Sources/NavSimService/HTTP/Preconditions.swift#s/if !tags.matchesAny, !tags.strong.contains(current) { throw/if false { throw/#If-Match naming another version no longer refuses a write (RFC 9110 §13.1.1)#NavSimServiceTests"
 )
+# .ci/run's selection with --service: every mutation beyond the core, and two of the core's.
+service_selection=(store-history-row-dropped store-controller-row-dropped ack-whatever-the-commit-did if-match-ignored r30 r49)
 
 if [[ "${1:-}" == "--list" ]]; then
-  for m in "${mutations[@]}"; do IFS='#' read -r name _ _ what <<<"$m"; echo "$name  $what"; done
+  for m in "${mutations[@]}"; do IFS="#" read -r name _ _ what filter <<<"$m"; echo "$name  $what  [${filter:-$core}]"; done
   exit 0
 fi
 
 selected=("$@")
-survived=0
+if [[ "${1:-}" == "--service" ]]; then selected=("${service_selection[@]}"); fi
+
+# name → its filter, for the selected mutations (all when none is named).
+names=() filters=()
 for m in "${mutations[@]}"; do
-  IFS='#' read -r name file expr what <<<"$m"
+  IFS='#' read -r name _ _ _ filter <<<"$m"
   if ((${#selected[@]})) && [[ ! " ${selected[*]} " == *" $name "* ]]; then continue; fi
+  names+=("$name") filters+=("${filter:-$core}")
+done
+for name in "${selected[@]}"; do
+  [[ " ${names[*]} " == *" $name "* ]] || { echo "no mutation named $name (scripts/mutate.sh --list)" >&2; exit 2; }
+done
+
+copy_sources() {
   mkdir -p "$work/src"
   # The sources as they are now, without the repository's own build folder.
   (cd "$repo" && tar --exclude=./.build --exclude=./.git -cf - .) | (cd "$work/src" && tar -xf -)
+}
+build() { (cd "$work/src" && swift build --build-tests --scratch-path "$work/build" >"$1" 2>&1); }
+run_tests() {
+  (cd "$work/src" && NAVSIM_MIGRATIONS="$work/src/migrations" \
+     swift test --skip-build --disable-xctest --scratch-path "$work/build" --filter "$1" >>"$2" 2>&1)
+}
+
+# The baseline: the unmutated copy passes every filter the mutations use.
+baseline_filter=$(printf '%s\n' "${filters[@]}" | tr '|' '\n' | sort -u | paste -sd '|' -)
+copy_sources
+log="$work/baseline.log"
+build "$log" || { echo "baseline: the unmutated copy does not build (see $log)" >&2; exit 2; }
+if ! run_tests "$baseline_filter" "$log"; then
+  echo "baseline: the unmutated copy fails its tests ($baseline_filter; see $log): no mutant can be judged" >&2
+  exit 2
+fi
+echo "baseline: unmutated, $(grep -cE '^✔ Test .* passed after' "$log" || true) tests of $baseline_filter pass"
+
+survived=0
+for m in "${mutations[@]}"; do
+  IFS='#' read -r name file expr what filter <<<"$m"
+  [[ " ${names[*]} " == *" $name "* ]] || continue
+  filter=${filter:-$core}
+  copy_sources
   before="$(cksum <"$work/src/$file")"
   sed -i -e "$expr" "$work/src/$file"
   if [[ "$(cksum <"$work/src/$file")" == "$before" ]]; then
@@ -49,18 +97,18 @@ for m in "${mutations[@]}"; do
     exit 2
   fi
   log="$work/$name.log"
-  if ! (cd "$work/src" && swift build --build-tests --scratch-path "$work/build" >"$log" 2>&1); then
+  if ! build "$log"; then
     echo "$name: the mutant does not build (see $log)" >&2
     exit 2
   fi
-  if (cd "$work/src" && NAVSIM_MIGRATIONS="$work/src/migrations" \
-        swift test --skip-build --scratch-path "$work/build" --filter NavigationCoreTests >>"$log" 2>&1); then
+  if run_tests "$filter" "$log"; then
     echo "$name: SURVIVED  ($what)"
     survived=1
   else
     failing="$(grep '^✘ Test .* failed after' "$log" | grep -vc '^✘ Test run' || true)"
-    echo "$name: killed by $failing test(s)  ($what)"
+    echo "$name: killed by $failing test(s) of $filter  ($what)"
   fi
 done
 # Leave the copy unmutated for the next run's incremental build.
+copy_sources
 exit "$survived"
