@@ -134,6 +134,8 @@ enum Serve {
 
     static func run(_ args: [String]) -> Never {
         Signals.block()
+        // From here a fatal error is a JSON log line like the server's others; --help stays text.
+        FailureOutput.logLines.store(true, ordering: .relaxed)
         let flags = Flags(command: "serve", usage: usage, flags, args: args)
         guard flags.positional.isEmpty else { fail("serve: unexpected argument \(flags.positional[0])") }
         let host = flags["host"]!, port = flags["port"]!
