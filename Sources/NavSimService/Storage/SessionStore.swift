@@ -254,6 +254,14 @@ public final class SessionStore: Sendable {
     /// a batch with the next chunk instead of waiting behind a chunk's own sync.
     static let idleSweepDelay = Duration.milliseconds(5)
 
+    /// The steps of `migrations/` this code is written against, in order: a folder that lacks
+    /// one is refused at open (``Migrator/check(provides:directory:)``). A new step is added
+    /// here too; `SchemaStepsTests` keeps the two in agreement.
+    public static let schemaSteps = [
+        "0001_initial.sql", "0002_stored_format.sql", "0003_storyboard_classes.sql", "0004_history_changes.sql",
+        "0005_pending_deletions.sql", "0006_storyboard_revision.sql", "0007_chunked_deletes.sql",
+    ]
+
     /// Opens (creating) the database at `path`, applies the migrations found in `migrationsDirectory`.
     ///
     /// - Parameters:
@@ -266,6 +274,9 @@ public final class SessionStore: Sendable {
     ///   - readers: How many read-only connections the pool holds (at least 1).
     public init(path: String, migrationsDirectory: String, readers: Int = SessionStore.defaultReaders) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
+        // Before the file is created: a folder from an older build would migrate a schema that
+        // lacks tables this code uses, which fail only at the first write that needs them.
+        try migrator.check(provides: Self.schemaSteps, directory: migrationsDirectory)
         let writer = try Connection(path: path, durability: .full)
         // Before migrating: a database that cannot be written is refused now, naming its path.
         try writer.checkWritable()
