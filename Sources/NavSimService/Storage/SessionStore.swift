@@ -268,7 +268,8 @@ public final class SessionStore: Sendable {
     ///   - path: A file path (not `:memory:`: the reader connection must see the writer's file).
     ///     The directory must exist.
     ///   - migrationsDirectory: The folder of `NNNN_name.sql` steps (see ``Migrator``).
-    /// - Throws: ``SQLiteError`` if the file cannot be opened, written, or put in WAL mode;
+    /// - Throws: ``DatabaseLocationError`` naming the path when its folder is missing or the file
+    ///   or folder may not be written; ``SQLiteError`` if the file cannot be opened, written, or put in WAL mode;
     ///   ``MigrationError`` if the migrations are invalid, fail, or the file was written by a
     ///   newer build.
     ///   - readers: How many read-only connections the pool holds (at least 1).
@@ -277,6 +278,7 @@ public final class SessionStore: Sendable {
         // Before the file is created: a folder from an older build would migrate a schema that
         // lacks tables this code uses, which fail only at the first write that needs them.
         try migrator.check(provides: Self.schemaSteps, directory: migrationsDirectory)
+        try DatabaseLocationError.check(path)
         let writer = try Connection(path: path, durability: .full)
         // Before migrating: a database that cannot be written is refused now, naming its path.
         try writer.checkWritable()
