@@ -189,8 +189,16 @@ enum Serve {
         let tokens = tokens(flags)
         let jsonLimit = number(flags, "max-json-body", Int.self), xmlLimit = number(flags, "max-xml-body", Int.self)
         let fileLimit = FileDescriptors.raiseSoftLimit()
+        // The port is taken before the database is touched: a port in use is said before any
+        // file is created or migrated (connections that come meanwhile wait in the backlog).
+        let listening: ListeningSocket
+        do {
+            listening = try ListeningSocket.open(host: host, port: portNumber)
+        } catch {
+            fail("\(error)")  // "cannot listen on HOST:PORT: reason"
+        }
         let configuration = HTTPServerConfiguration(
-            host: host, port: portNumber,
+            host: host, port: listening.port,
             threadPoolSize: number(flags, "threads", Int.self, min: 1),
             maxBodyBytes: jsonLimit,
             maxBodyBytesByMediaType: ["application/xml": xmlLimit, "text/xml": xmlLimit],
@@ -199,7 +207,8 @@ enum Serve {
             headerTimeoutSeconds: number(flags, "header-timeout", UInt32.self),
             requestTimeoutSeconds: number(flags, "request-timeout", UInt32.self),
             connectionLimit: number(flags, "max-connections", UInt32.self, min: 1),
-            perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self))
+            perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self),
+            listeningSocket: listening)
 
         // The service's operator lines (storage failures, skipped storyboards) are JSON lines
         // of the one log writer, in order with the request lines.
