@@ -14,7 +14,7 @@ enum Serve {
         .init(name: "store", env: "NAVSIM_STORE", defaultValue: nil,
               help: "postgres://… or postgresql://… (a libpq URL): keep sessions in a PostgreSQL database several instances share, instead of --db"),
         .init(name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
-              help: "folder of NNNN_name.sql files (default: beside the binary, then /usr/share/navsim)"),
+              help: "folder of NNNN_name.sql files (default: migrations/ beside the binary or up to four folders above it, the working directory, then /usr/share/navsim/migrations)"),
         .init(name: "postgres-migrations", env: "NAVSIM_POSTGRES_MIGRATIONS", defaultValue: nil,
               help: "folder of PostgreSQL NNNN_name.sql files for --store (default: migrations-postgres, found as --migrations is)"),
         .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
