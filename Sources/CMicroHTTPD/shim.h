@@ -29,6 +29,7 @@ struct mhd_shim_config {
   size_t connection_memory_limit;      /* bytes */
   MHD_NotifyConnectionCallback notify_connection; /* NULL: none */
   void *notify_connection_cls;
+  int listen_fd;                       /* >= 0: a socket already listening (MHD_OPTION_LISTEN_SOCKET), else bind address */
 };
 
 /*
@@ -110,7 +111,10 @@ mhd_shim_start(const struct mhd_shim_config *c,
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t) c->connection_limit, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t) c->per_ip_connection_limit, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) c->connection_memory_limit, NULL };
-  ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) c->address };
+  if (c->listen_fd >= 0)
+    ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, (intptr_t) c->listen_fd, NULL };
+  else
+    ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) c->address };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &mhd_shim_keep_escapes, NULL };
   ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
   if (c->notify_connection != NULL)

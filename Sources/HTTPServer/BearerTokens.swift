@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Accepted bearer tokens (RFC 6750) and the check of an `Authorization` field against them.
 ///
 /// Comparison takes the same time whichever token matches and wherever a wrong one differs:
@@ -65,5 +67,31 @@ public struct BearerTokens: Sendable, CustomStringConvertible {
             matched |= diff == 0 ? 1 : 0
         }
         return matched == 1
+    }
+}
+
+/// The tokens a server accepts now, replaceable while libmicrohttpd's threads check requests
+/// against them (`navsim serve` re-reads its token file on SIGHUP). Each check reads the whole
+/// set under the lock, so it sees either the old tokens or the new ones, never a mix.
+///
+/// Fails closed: once there are tokens, a replacement without any is refused, so a reload can
+/// never turn authentication off.
+public final class ReloadableTokens: Sendable {
+    private let held: Mutex<BearerTokens>
+
+    public init(_ tokens: BearerTokens) { held = Mutex(tokens) }
+
+    /// The tokens accepted at this moment.
+    public var current: BearerTokens { held.withLock { $0 } }
+
+    /// Accepts `tokens` from now on, unless they are empty while the current ones are not.
+    /// - Returns: whether `tokens` replaced the current ones.
+    @discardableResult
+    public func replace(with tokens: BearerTokens) -> Bool {
+        held.withLock { current in
+            guard !tokens.isEmpty || current.isEmpty else { return false }
+            current = tokens
+            return true
+        }
     }
 }

@@ -103,7 +103,8 @@ public final class HTTPServer: Sendable {
                 per_ip_connection_limit: config.perIPConnectionLimit,
                 connection_memory_limit: config.connectionMemoryLimit,
                 notify_connection: context.deadlines.enabled ? mhdNotifyConnection : nil,
-                notify_connection_cls: contextPointer.toOpaque())
+                notify_connection_cls: contextPointer.toOpaque(),
+                listen_fd: config.listeningSocket?.descriptor ?? -1)
             let cls = contextPointer.toOpaque()
             return mhd_shim_start(&options, log, mhdAccessHandler, cls, mhdRequestCompleted, cls)
         }
@@ -115,11 +116,11 @@ public final class HTTPServer: Sendable {
             contextPointer.release()
             throw HTTPServerError(
                 kind: .startFailed,
-                message: "cannot listen on \(config.host):\(config.port): "
+                message: "cannot listen on \(config.listeningSocket?.host ?? config.host):\(config.listeningSocket?.port ?? config.port): "
                     + (reason.isEmpty ? "libmicrohttpd refused to start (no reason logged)" : reason))
         }
         let bound = mhd_shim_bind_port(started)
-        self.port = bound != 0 ? bound : config.port
+        self.port = bound != 0 ? bound : config.listeningSocket?.port ?? config.port
         self.connectionLimit = connectionLimit
         self.context = context
         context.deadlines.start()

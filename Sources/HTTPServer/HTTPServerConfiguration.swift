@@ -49,13 +49,16 @@ public struct HTTPServerConfiguration: Sendable {
     /// A header section of up to about 16 KiB still fits (a 16,000-byte field did, a 20,000-byte
     /// one is 431); nginx's default, for one, is 8 KiB per header line.
     public var connectionMemoryLimit: Int
+    /// A socket already bound and listening (``ListeningSocket/open(host:port:)``), served
+    /// instead of binding ``host`` and ``port``; the server closes it when it stops. nil: bind.
+    public var listeningSocket: ListeningSocket?
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threadPoolSize: Int = 8,
                 maxBodyBytes: Int = Self.defaultMaxBodyBytes, maxBodyBytesByMediaType: [String: Int] = [:],
                 maxDiscardBytes: Int = 64 << 20, connectionTimeoutSeconds: UInt32 = 30,
                 headerTimeoutSeconds: UInt32 = 10, requestTimeoutSeconds: UInt32 = 120,
                 connectionLimit: UInt32 = 4096, perIPConnectionLimit: UInt32 = 0,
-                connectionMemoryLimit: Int = 16 * 1024) {
+                connectionMemoryLimit: Int = 16 * 1024, listeningSocket: ListeningSocket? = nil) {
         self.host = host
         self.port = port
         self.threadPoolSize = threadPoolSize
@@ -68,6 +71,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perIPConnectionLimit = perIPConnectionLimit
         self.connectionMemoryLimit = connectionMemoryLimit
+        self.listeningSocket = listeningSocket
     }
 
     /// The body limit for a `Content-Type` value (any case, parameters ignored); `nil` means

@@ -31,8 +31,9 @@ public final class NavSimService: Sendable {
     let sessionWrites = WritesGate()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
-    /// Bearer tokens every route but `/healthz` requires; empty: no authentication.
-    let tokens: BearerTokens
+    /// Bearer tokens every route but `/healthz` requires; empty: no authentication. Replaceable
+    /// while serving (`navsim serve` reloads its token file on SIGHUP), never by an empty set.
+    public let tokens: ReloadableTokens
     /// The largest JSON request body accepted by default (API.md: over 1 MiB is 413).
     public static let maxBodyBytes = 1 << 20
     /// The largest storyboard (XML) body accepted by default: real apps ship storyboards of 2.3 MB.
@@ -90,7 +91,7 @@ public final class NavSimService: Sendable {
     init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
          tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
          cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
-        self.tokens = tokens
+        self.tokens = ReloadableTokens(tokens)
         self.pictures = pictures
         self.store = store
         sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions,
@@ -166,6 +167,7 @@ public final class NavSimService: Sendable {
     /// RFC 6750 §3) when tokens are set and none was sent, on every route but `/healthz` and `/inspector`.
     /// The server runs it before reading a body; `handle` runs it again, so it holds in process too.
     public func screen(_ request: HTTPRequest) -> HTTPResponse? {
+        let tokens = self.tokens.current
         guard !tokens.isEmpty, Self.router.requiresToken(path: request.pathSegments) else { return nil }
         switch tokens.verdict(authorization: request.headers.values(for: "Authorization")) {
         case .accepted: return nil

@@ -40,6 +40,10 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
     /// The database's `user_version` is past the last known step: it was written by a newer
     /// build, whose schema this one does not understand. Nothing was changed.
     case databaseTooNew(userVersion: Int, latestKnown: Int)
+    /// The migrations folder stops before the schema this build's code needs: `missing` is the
+    /// first step it lacks (`0005_pending_deletions.sql`), `needed` the version the code needs.
+    /// Refused before any database is opened: the code would fail on tables it expects.
+    case missingSteps(directory: String, missing: String, found: Int, needed: Int)
     /// ``Migrator/migrate(_:)`` was called inside an open transaction, where each step could
     /// not commit on its own.
     case transactionOpen
@@ -57,6 +61,9 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
         case .databaseTooNew(let userVersion, let latestKnown):
             "database is at schema version \(userVersion) but this build knows migrations only up to "
                 + "\(latestKnown); it was written by a newer navsim, refusing to touch it"
+        case .missingSteps(let directory, let missing, let found, let needed):
+            "the migrations in \(directory) lack \(missing): they end at schema version \(found), but this build "
+                + "needs version \(needed); use the migrations folder shipped with this build"
         case .transactionOpen:
             "migrate must run outside a transaction: every step commits in its own transaction"
         case .stepFailed(let version, let name, let error):
@@ -124,6 +131,26 @@ public struct Migrator: Sendable {
             loaded.append((Migration(version: version, name: name, sql: sql), file))
         }
         self.migrations = try Self.validated(loaded)
+    }
+
+    /// Checks that these steps are the ones `required` names (file names such as
+    /// `0001_initial.sql`, in order), the schema the caller's code was written against.
+    /// Steps past them are allowed; a later build's database is refused by ``migrate(_:)``.
+    /// - Throws: ``MigrationError/missingSteps(directory:missing:found:needed:)`` naming the first
+    ///   step the folder lacks; ``MigrationError/invalidMigrations(_:)`` when a step has another name
+    ///   than the one required at its number (a folder of some other schema).
+    public func check(provides required: [String], directory: String) throws {
+        for (index, name) in required.enumerated() {
+            guard index < migrations.count else {
+                throw MigrationError.missingSteps(directory: directory, missing: name, found: latestVersion, needed: required.count)
+            }
+            let step = migrations[index]
+            let file = Migration.fileName(version: step.version, name: step.name)
+            guard file == name else {
+                throw MigrationError.invalidMigrations(
+                    "\((directory as NSString).appendingPathComponent(file)): this build needs \(name) at version \(step.version)")
+            }
+        }
     }
 
     /// Applies the pending steps and returns the version reached.

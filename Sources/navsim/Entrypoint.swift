@@ -1,5 +1,6 @@
 import Foundation
 import NavSimService
+import Synchronization
 
 /// `navsim [COMMAND] [FLAGS]`: `serve` (the default) runs the HTTP service; every other command is
 /// one entry of `Entrypoint.commands`. Only wiring lives in this target.
@@ -50,7 +51,19 @@ struct Entrypoint {
 }
 
 /// Prints `navsim: MESSAGE` on stderr and exits with status 2 (a usage or start-up error).
+/// Once `serve` has begun (``FailureOutput/logLines``) the message is a JSON log line instead,
+/// `{"time", "level": "error", "message"}`, as every other line a server writes.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("navsim: \(message)\n".utf8))
+    if FailureOutput.logLines.load(ordering: .relaxed) {
+        Log.write([("time", .string(RFC3339.now())), ("level", .string("error")), ("message", .string(message))])
+    } else {
+        FileHandle.standardError.write(Data("navsim: \(message)\n".utf8))
+    }
     exit(2)
+}
+
+/// How ``fail(_:)`` writes: plain text for the tools (`lint`, `test`, …), whose readers are
+/// people, and JSON lines for `serve`, whose stderr goes to a log collector.
+enum FailureOutput {
+    static let logLines = Atomic<Bool>(false)
 }

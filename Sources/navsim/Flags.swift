@@ -2,8 +2,9 @@ import Foundation
 
 /// A command's flags, declared once: each has a name, an environment variable, a default and a
 /// line of help, from which parsing, `--help` and the precedence rule (flag, then environment,
-/// then default) follow. An environment variable set to the empty string counts as unset, as a
-/// blank line of an env file (`NAVSIM_DB=`) means "not given".
+/// then default) follow. An empty value is refused, on the command line or in the environment
+/// (`NAVSIM_TOKEN=` from a command substitution that failed): taking it as "not given" would
+/// start the server on the default, which for a token means without authentication.
 struct Flags {
     struct Flag {
         var name: String
@@ -26,9 +27,12 @@ struct Flags {
          env: [String: String] = ProcessInfo.processInfo.environment) {
         self.command = command
         self.declared = declared
+        var emptyInEnvironment: [Flag] = []
         for flag in declared {
-            if let name = flag.env, let value = env[name], !value.isEmpty { values[flag.name] = value }
+            guard let name = flag.env, let value = env[name] else { continue }
+            if value.isEmpty { emptyInEnvironment.append(flag) } else { values[flag.name] = value }
         }
+        var givenOnCommandLine = Set<String>()
         var rest = args[...]
         while let arg = rest.popFirst() {
             if arg == "--help" || arg == "-h" {
@@ -41,9 +45,15 @@ struct Flags {
             guard let flag = declared.first(where: { "--" + $0.name == name }) else {
                 fail("\(command): unknown flag \(name); see navsim \(command) --help")
             }
+            givenOnCommandLine.insert(flag.name)
             if flag.isSwitch { values[flag.name] = inline ?? "true"; continue }
             guard let value = inline ?? rest.popFirst() else { fail("\(command): \(name) needs a value") }
+            guard !value.isEmpty else { fail("\(command): \(name) is empty; give it a value or leave the flag out") }
             values[flag.name] = value
+        }
+        // A flag given on the command line wins over its variable, so an empty one it overrides is harmless.
+        if let flag = emptyInEnvironment.first(where: { !givenOnCommandLine.contains($0.name) }), let env = flag.env {
+            fail("\(command): \(env) is set but empty; give it a value or unset it (--\(flag.name))")
         }
     }
 

@@ -14,7 +14,7 @@ enum Serve {
         .init(name: "store", env: "NAVSIM_STORE", defaultValue: nil,
               help: "postgres://… or postgresql://… (a libpq URL): keep sessions in a PostgreSQL database several instances share, instead of --db"),
         .init(name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
-              help: "folder of NNNN_name.sql files (default: beside the binary, then /usr/share/navsim)"),
+              help: "folder of NNNN_name.sql files (default: migrations/ beside the binary or up to four folders above it, the working directory, then /usr/share/navsim/migrations)"),
         .init(name: "postgres-migrations", env: "NAVSIM_POSTGRES_MIGRATIONS", defaultValue: nil,
               help: "folder of PostgreSQL NNNN_name.sql files for --store (default: migrations-postgres, found as --migrations is)"),
         .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
@@ -23,7 +23,7 @@ enum Serve {
         .init(name: "token", env: "NAVSIM_TOKEN", defaultValue: nil,
               help: "bearer token every route but /healthz requires (no tenancy: a token is full access)"),
         .init(name: "token-file", env: "NAVSIM_TOKEN_FILE", defaultValue: nil,
-              help: "file of accepted bearer tokens, one a line (# comments); adds to --token"),
+              help: "file of accepted bearer tokens, one a line (# comments); adds to --token; read again on SIGHUP"),
         // Request bodies.
         .init(name: "max-json-body", env: "NAVSIM_MAX_JSON_BODY", defaultValue: "\(NavSimService.maxBodyBytes)",
               help: "largest JSON body in bytes (also for bodies of any other type); larger is 413"),
@@ -116,24 +116,63 @@ enum Serve {
     /// The tokens of `--token` and `--token-file`; exits 2 when the file cannot be read or
     /// names none. Never prints a token.
     static func tokens(_ flags: Flags) -> BearerTokens {
+        switch readTokens(flags) {
+        case .success(let tokens): tokens
+        case .failure(let problem): fail(problem.message)
+        }
+    }
+
+    /// Why tokens could not be read: a message naming the flag and the file, never a token.
+    struct TokenProblem: Error { var message: String }
+
+    /// The tokens of `--token` and `--token-file`, read now: at start and on each SIGHUP.
+    static func readTokens(_ flags: Flags) -> Result<BearerTokens, TokenProblem> {
         var all: [String] = []
         if let token = flags["token"] {
-            guard !BearerTokens([token]).isEmpty else { fail("--token / NAVSIM_TOKEN is empty") }
+            guard !BearerTokens([token]).isEmpty else { return .failure(TokenProblem(message: "--token / NAVSIM_TOKEN is empty")) }
             all.append(token)
         }
         if let path = flags["token-file"] {
             guard let data = FileManager.default.contents(atPath: path) else {
-                fail("--token-file / NAVSIM_TOKEN_FILE: cannot read \(path)")
+                return .failure(TokenProblem(message: "--token-file / NAVSIM_TOKEN_FILE: cannot read \(path)"))
             }
             let fromFile = BearerTokens.tokens(inFile: String(decoding: data, as: UTF8.self))
-            guard !fromFile.isEmpty else { fail("--token-file / NAVSIM_TOKEN_FILE: \(path) holds no token") }
+            guard !fromFile.isEmpty else {
+                return .failure(TokenProblem(message: "--token-file / NAVSIM_TOKEN_FILE: \(path) holds no token"))
+            }
             all += fromFile
         }
-        return BearerTokens(all)
+        return .success(BearerTokens(all))
+    }
+
+    /// SIGHUP: reads `--token-file` again and accepts its tokens (with `--token`'s) from the next
+    /// request on, logging how many. A file that cannot be read or names no token keeps the
+    /// tokens in force and logs an error: a reload never turns authentication off.
+    static func reloadTokens(_ flags: Flags, into accepted: ReloadableTokens) {
+        guard let path = flags["token-file"] else {
+            Log.event("SIGHUP: no --token-file to reload; tokens unchanged",
+                      [("level", .string("info")), ("tokens", .number(Double(accepted.current.count)))])
+            return
+        }
+        switch readTokens(flags) {
+        case .success(let tokens) where accepted.replace(with: tokens):
+            Log.event("tokens reloaded", [("level", .string("info")), ("tokenFile", .string(path)),
+                                          ("tokens", .number(Double(tokens.count)))])  // how many, never which
+        case .success:
+            Log.write([("time", .string(RFC3339.now())), ("level", .string("error")),
+                       ("message", .string("tokens not reloaded: \(path) names none; the previous tokens stay in force")),
+                       ("tokens", .number(Double(accepted.current.count)))])
+        case .failure(let problem):
+            Log.write([("time", .string(RFC3339.now())), ("level", .string("error")),
+                       ("message", .string("tokens not reloaded: \(problem.message); the previous tokens stay in force")),
+                       ("tokens", .number(Double(accepted.current.count)))])
+        }
     }
 
     static func run(_ args: [String]) -> Never {
         Signals.block()
+        // From here a fatal error is a JSON log line like the server's others; --help stays text.
+        FailureOutput.logLines.store(true, ordering: .relaxed)
         let flags = Flags(command: "serve", usage: usage, flags, args: args)
         guard flags.positional.isEmpty else { fail("serve: unexpected argument \(flags.positional[0])") }
         let host = flags["host"]!, port = flags["port"]!
@@ -150,8 +189,16 @@ enum Serve {
         let tokens = tokens(flags)
         let jsonLimit = number(flags, "max-json-body", Int.self), xmlLimit = number(flags, "max-xml-body", Int.self)
         let fileLimit = FileDescriptors.raiseSoftLimit()
+        // The port is taken before the database is touched: a port in use is said before any
+        // file is created or migrated (connections that come meanwhile wait in the backlog).
+        let listening: ListeningSocket
+        do {
+            listening = try ListeningSocket.open(host: host, port: portNumber)
+        } catch {
+            fail("\(error)")  // "cannot listen on HOST:PORT: reason"
+        }
         let configuration = HTTPServerConfiguration(
-            host: host, port: portNumber,
+            host: host, port: listening.port,
             threadPoolSize: number(flags, "threads", Int.self, min: 1),
             maxBodyBytes: jsonLimit,
             maxBodyBytesByMediaType: ["application/xml": xmlLimit, "text/xml": xmlLimit],
@@ -160,7 +207,8 @@ enum Serve {
             headerTimeoutSeconds: number(flags, "header-timeout", UInt32.self),
             requestTimeoutSeconds: number(flags, "request-timeout", UInt32.self),
             connectionLimit: number(flags, "max-connections", UInt32.self, min: 1),
-            perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self))
+            perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self),
+            listeningSocket: listening)
 
         // The service's operator lines (storage failures, skipped storyboards) are JSON lines
         // of the one log writer, in order with the request lines.
@@ -195,7 +243,7 @@ enum Serve {
                                 ("tokens", .number(Double(tokens.count))),  // how many, never which
                                 ("maxConnections", .number(Double(server.connectionLimit))),
                                 ("fileDescriptorLimit", .number(Double(fileLimit)))])
-        Signals.waitForTermination()
+        Signals.waitForTermination(onHangUp: { reloadTokens(flags, into: service.tokens) })
         Log.event("stopping")
         // Session and storyboard writes still queued at the end of the drain are answered with
         // their outcome, those not begun refused, none left to land after a 503 (NavSimService.stopWrites).
@@ -312,28 +360,37 @@ enum Resources {
     }
 }
 
-/// SIGINT/SIGTERM end the process cleanly. They are blocked first thing, before any thread
-/// exists, so every thread (libmicrohttpd's, Dispatch's) inherits the mask and a signal that
-/// arrives at any moment, even as the port opens, stays pending until `sigwait` takes it.
-/// (Ignoring them and arming a Dispatch signal source after the server started lost a signal
-/// sent in between: the process then never stopped.)
+/// SIGINT/SIGTERM end the process cleanly; SIGHUP reloads the token file. They are blocked
+/// first thing, before any thread exists, so every thread (libmicrohttpd's, Dispatch's) inherits
+/// the mask and a signal that arrives at any moment, even as the port opens, stays pending until
+/// `sigwait` takes it. (Ignoring them and arming a Dispatch signal source after the server
+/// started lost a signal sent in between: the process then never stopped.)
 enum Signals {
     static func block() {
-        var set = termination
+        var set = handled
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    static func waitForTermination() {
-        var set = termination
-        var received: Int32 = 0
-        while sigwait(&set, &received) != 0 {}
+    /// Returns at SIGINT or SIGTERM; runs `onHangUp` on this thread for each SIGHUP taken before.
+    static func waitForTermination(onHangUp: () -> Void) {
+        var set = handled
+        while true {
+            var received: Int32 = 0
+            guard sigwait(&set, &received) == 0 else { continue }
+            if received == SIGHUP {
+                onHangUp()
+                continue
+            }
+            return
+        }
     }
 
-    private static var termination: sigset_t {
+    private static var handled: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
         return set
     }
 }

@@ -86,6 +86,24 @@ struct DocsTests {
         #expect(Self.undocumentedOperations(served, docs: docs).isEmpty, "\(Self.undocumentedOperations(served, docs: docs))")
     }
 
+    /// The text of the section headed `heading` (any level), up to the next heading.
+    static func section(_ heading: String, in markdown: String) -> String? {
+        let lines = markdown.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("#") && $0.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces) == heading })
+        else { return nil }
+        let rest = lines[(start + 1)...]
+        return rest.prefix(while: { !$0.hasPrefix("#") }).joined(separator: "\n")
+    }
+
+    /// `PATCH …/controllers/{cid}` lists, in backticks, every field the PATCH decoder accepts
+    /// (the table `Decoder.patch` reads with); `on` was missing.
+    @Test func controllerPatchSectionListsEveryAcceptedField() throws {
+        let api = try #require(Self.loadDocs().first { $0.name == "api.md" }).text
+        let text = try #require(Self.section("PATCH /v1/sessions/{sid}/controllers/{cid}", in: api))
+        let missing = ConfigurationFields.names.filter { !text.contains("`\($0)`") }
+        #expect(missing.isEmpty, "fields PATCH …/controllers/{cid} accepts that docs/api.md does not list there: \(missing)")
+    }
+
     /// The checks above name what is missing, and only that: headings in code fences and at other
     /// levels do not count.
     @Test func missingSectionsAreNamed() throws {

@@ -122,6 +122,14 @@ public final class PostgresSessionStore: SessionStoring {
     /// `COMMIT` is sent (to break the connection exactly there).
     let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
 
+    /// The steps of `migrations-postgres/` this code is written against, in order: a folder that
+    /// lacks one is refused before connecting (``Migrator/check(provides:directory:)``). A new
+    /// step is added here too; `SchemaStepsTests` keeps the two in agreement.
+    public static let schemaSteps = [
+        "0001_initial.sql", "0002_stored_format.sql", "0003_storyboard_classes.sql", "0004_history_changes.sql",
+        "0005_pending_deletions.sql", "0006_storyboard_revision.sql", "0007_chunked_deletes.sql",
+    ]
+
     /// Connects (two connections: a writer and a reader) and applies the pending migrations.
     ///
     /// - Parameters:
@@ -138,6 +146,8 @@ public final class PostgresSessionStore: SessionStoring {
     public init(url: String, migrationsDirectory: String, schema: String? = nil,
                 probeIntervalMillis: Int64 = 1_000) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
+        // Before connecting: an older build's folder would leave tables this code uses missing.
+        try migrator.check(provides: Self.schemaSteps, directory: migrationsDirectory)
         self.url = url
         self.schema = schema
         self.reachability = StoreReachability(probeIntervalMillis: probeIntervalMillis)

@@ -254,18 +254,31 @@ public final class SessionStore: Sendable {
     /// a batch with the next chunk instead of waiting behind a chunk's own sync.
     static let idleSweepDelay = Duration.milliseconds(5)
 
+    /// The steps of `migrations/` this code is written against, in order: a folder that lacks
+    /// one is refused at open (``Migrator/check(provides:directory:)``). A new step is added
+    /// here too; `SchemaStepsTests` keeps the two in agreement.
+    public static let schemaSteps = [
+        "0001_initial.sql", "0002_stored_format.sql", "0003_storyboard_classes.sql", "0004_history_changes.sql",
+        "0005_pending_deletions.sql", "0006_storyboard_revision.sql", "0007_chunked_deletes.sql",
+    ]
+
     /// Opens (creating) the database at `path`, applies the migrations found in `migrationsDirectory`.
     ///
     /// - Parameters:
     ///   - path: A file path (not `:memory:`: the reader connection must see the writer's file).
     ///     The directory must exist.
     ///   - migrationsDirectory: The folder of `NNNN_name.sql` steps (see ``Migrator``).
-    /// - Throws: ``SQLiteError`` if the file cannot be opened, written, or put in WAL mode;
+    /// - Throws: ``DatabaseLocationError`` naming the path when its folder is missing or the file
+    ///   or folder may not be written; ``SQLiteError`` if the file cannot be opened, written, or put in WAL mode;
     ///   ``MigrationError`` if the migrations are invalid, fail, or the file was written by a
     ///   newer build.
     ///   - readers: How many read-only connections the pool holds (at least 1).
     public init(path: String, migrationsDirectory: String, readers: Int = SessionStore.defaultReaders) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
+        // Before the file is created: a folder from an older build would migrate a schema that
+        // lacks tables this code uses, which fail only at the first write that needs them.
+        try migrator.check(provides: Self.schemaSteps, directory: migrationsDirectory)
+        try DatabaseLocationError.check(path)
         let writer = try Connection(path: path, durability: .full)
         // Before migrating: a database that cannot be written is refused now, naming its path.
         try writer.checkWritable()
