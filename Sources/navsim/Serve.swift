@@ -47,6 +47,9 @@ enum Serve {
         // (issue 11: 2 threads measured ~0.6 context switches and ~130 us CPU per write, 8 threads
         // ~0.8-1.3 and ~140-160); but a slow handler (a 16 MiB storyboard parsed, a session loaded)
         // then holds a larger share of the connections, so the default stays 8.
+        // Logs. X-Forwarded-For is anyone's to send: believed only from the proxies named here.
+        .init(name: "trusted-proxies", env: "NAVSIM_TRUSTED_PROXIES", defaultValue: nil,
+              help: "comma-separated addresses or CIDR blocks of proxies whose X-Forwarded-For names the client in the request log (default: none)"),
         .init(name: "threads", env: "NAVSIM_THREADS", defaultValue: "8",
               help: "libmicrohttpd pool threads that run handlers (at least 1)"),
         // Memory (docs/configuration: sessions load on first use; idle ones past the budget leave memory).
@@ -148,6 +151,12 @@ enum Serve {
             .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
 
         let tokens = tokens(flags)
+        let requestLog: RequestLog
+        do {
+            requestLog = RequestLog(trustedProxies: try TrustedProxies(parsing: flags["trusted-proxies"] ?? ""))
+        } catch {
+            fail("--trusted-proxies / NAVSIM_TRUSTED_PROXIES: \(error)")
+        }
         let jsonLimit = number(flags, "max-json-body", Int.self), xmlLimit = number(flags, "max-xml-body", Int.self)
         let fileLimit = FileDescriptors.raiseSoftLimit()
         let configuration = HTTPServerConfiguration(
@@ -184,9 +193,9 @@ enum Serve {
         do {
             // Only tokens screen requests; without them the head is not built twice.
             server = try HTTPServer(configuration: configuration,
-                                    screen: tokens.isEmpty ? nil : RequestLog.screening(service.screen),
-                                    refusals: RequestLog.refused,
-                                    handler: RequestLog.wrapping(service.serve))
+                                    screen: tokens.isEmpty ? nil : requestLog.screening(service.screen),
+                                    refusals: requestLog.refused,
+                                    handler: requestLog.wrapping(service.serve))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
         }

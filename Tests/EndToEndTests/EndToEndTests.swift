@@ -470,6 +470,52 @@ struct EndToEndTests {
         #expect(r.status == 501 && r.header("X-Request-Id")?.count == 15, "\(r)")
     }
 
+    /// A request's log line has the query as sent and the client's address. `X-Forwarded-For`
+    /// names the client only when the peer is a trusted proxy (`--trusted-proxies`): then the
+    /// client is the right-most entry that is not trusted; without the flag the header is ignored.
+    @Test func requestLogLinesCarryTheQueryAndTheClient() throws {
+        let scratch = try Scratch()
+        func line(_ server: Server, _ target: String, forwardedFor: [String], id: String) throws -> [String: Any] {
+            let r = try server.request("GET", target, headers: forwardedFor.map { ("X-Forwarded-For", $0) } + [("X-Request-Id", id)])
+            #expect(r.status == 200, "\(r)")
+            server.waitForLogLine { $0["requestId"] as? String == id }
+            return try #require(server.logLines.first { $0["requestId"] as? String == id }, "\(server.log)")
+        }
+
+        var server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("plain.log"))
+        var entry = try line(server, "/v1/sessions?limit=2&after=a%20b+c", forwardedFor: ["203.0.113.9"], id: "q-1")
+        #expect(entry["path"] as? String == "/v1/sessions" && entry["query"] as? String == "limit=2&after=a%20b+c", "\(entry)")
+        #expect(entry["client"] as? String == "127.0.0.1", "no trusted proxy: the header is ignored: \(entry)")
+        entry = try line(server, "/healthz", forwardedFor: [], id: "q-2")
+        #expect(entry["query"] == nil && entry["client"] as? String == "127.0.0.1", "\(entry)")
+        #expect(server.stop(with: SIGTERM))
+
+        server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("proxied.log"),
+                            arguments: ["--trusted-proxies", "127.0.0.0/8, 10.0.0.0/8,2001:db8::/32"])
+        defer { _ = server.stop(with: SIGTERM) }
+        let cases: [(forwardedFor: [String], client: String)] = [
+            (["198.51.100.7, 203.0.113.9, 10.1.2.3"], "203.0.113.9"),  // the right-most untrusted one
+            (["198.51.100.7", "10.0.0.5"], "198.51.100.7"),             // two field lines are one list
+            (["2001:db8::1, 10.0.0.1"], "2001:db8::1"),                 // every hop trusted: the left-most
+            (["2001:db9::7"], "2001:db9::7"),
+            (["203.0.113.9, not-an-address, 10.0.0.5"], "10.0.0.5"),    // garbage ends the walk at a trusted hop
+            ([], "127.0.0.1"),
+        ]
+        for (n, c) in cases.enumerated() {
+            entry = try line(server, "/healthz", forwardedFor: c.forwardedFor, id: "xff-\(n)")
+            #expect(entry["client"] as? String == c.client, "\(c.forwardedFor): \(entry)")
+        }
+    }
+
+    /// A `--trusted-proxies` item that is not an address or a CIDR block stops the start.
+    @Test func trustedProxiesRefusesWhatIsNotAnAddress() throws {
+        let scratch = try Scratch()
+        for bad in ["10.0.0.0/33", "proxy.internal", "10.0.0.1/", "::1/129"] {
+            let (status, output) = try runToExit(["serve", "--port", "0", "--db", scratch.file("x.sqlite"), "--trusted-proxies", bad])
+            #expect(status == 2 && output.contains("--trusted-proxies") && output.contains(bad), "\(bad): \(status) \(output)")
+        }
+    }
+
     /// The request log under load and at shutdown: requests from several threads at once, then
     /// SIGTERM straight after the last reply. Every line the log holds is one whole JSON object
     /// (lines written by several threads never interleave or split), every reply's `X-Request-Id`
