@@ -18,7 +18,7 @@ enum Serve {
         .init(name: "postgres-migrations", env: "NAVSIM_POSTGRES_MIGRATIONS", defaultValue: nil,
               help: "folder of PostgreSQL NNNN_name.sql files for --store (default: migrations-postgres, found as --migrations is)"),
         .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
-              help: "openapi.yaml served at /openapi.yaml (default: found like migrations)"),
+              help: "a file served at /openapi.yaml instead of the openapi.yaml built into the binary"),
         // Authentication (RFC 6750). A token on the command line shows in `ps`: prefer the environment or a file.
         .init(name: "token", env: "NAVSIM_TOKEN", defaultValue: nil,
               help: "bearer token every route but /healthz requires (no tenancy: a token is full access)"),
@@ -147,8 +147,17 @@ enum Serve {
             fail("--host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \(host)")
         }
         let choice = storeChoice(flags)
-        let openAPI = Resources.locate("openapi.yaml", given: flags["openapi"], flag: "--openapi / NAVSIM_OPENAPI", required: false)
-            .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
+        // The spec built into the binary (Plugins/EmbedOpenAPI), so no install layout can lose it;
+        // a file named by the flag replaces it.
+        let openAPI: [UInt8]
+        if let path = flags["openapi"] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                fail("--openapi / NAVSIM_OPENAPI: cannot read \(path)")
+            }
+            openAPI = Array(data)
+        } else {
+            openAPI = embeddedOpenAPI
+        }
 
         let tokens = tokens(flags)
         let requestLog: RequestLog

@@ -158,16 +158,19 @@ final class Server {
     let logPath: String
 
     /// `arguments` and `environment` are added to the usual ones (host, port, db, resources).
-    init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+    /// `executable` and `workingDirectory`: another copy of the binary, run from there;
+    /// `openAPIFile` false leaves `NAVSIM_OPENAPI` unset (the binary serves its own).
+    init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:],
+         executable: String? = nil, workingDirectory: String? = nil, openAPIFile: Bool = true) throws {
         port = try freePort()
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)  // each run's log starts empty
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
-        environment["NAVSIM_OPENAPI"] = Checkout.openAPI
-        process = try ChildProcess(executable: try locateBinary(),
+        environment["NAVSIM_OPENAPI"] = openAPIFile ? Checkout.openAPI : nil
+        process = try ChildProcess(executable: try executable ?? locateBinary(),
                                    arguments: ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath] + arguments,
-                                   environment: environment,
+                                   environment: environment, workingDirectory: workingDirectory,
                                    standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
         try waitUntilHealthy()
     }
@@ -514,6 +517,32 @@ struct EndToEndTests {
             let (status, output) = try runToExit(["serve", "--port", "0", "--db", scratch.file("x.sqlite"), "--trusted-proxies", bad])
             #expect(status == 2 && output.contains("--trusted-proxies") && output.contains(bad), "\(bad): \(status) \(output)")
         }
+    }
+
+    /// The binary carries its OpenAPI document: copied alone into an empty folder and run from
+    /// there, with nothing but its migrations found elsewhere, it serves the repository's
+    /// openapi.yaml byte for byte (before, a 15-byte stub).
+    @Test func anInstalledBinaryServesTheRealOpenAPIDocument() throws {
+        let scratch = try Scratch()
+        let installed = scratch.file("bin")
+        try FileManager.default.createDirectory(atPath: installed, withIntermediateDirectories: true)
+        let binary = (installed as NSString).appendingPathComponent("navsim")
+        try FileManager.default.copyItem(atPath: try locateBinary(), toPath: binary)
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+                                executable: binary, workingDirectory: installed, openAPIFile: false)
+        defer { _ = server.stop(with: SIGTERM) }
+        let reply = try server.request("GET", "/openapi.yaml")
+        let expected = try #require(FileManager.default.contents(atPath: Checkout.openAPI))
+        #expect(reply.status == 200 && reply.header("Content-Type") == "application/yaml", "\(reply.status)")
+        #expect(reply.body == Array(expected), "served \(reply.body.count) bytes, the repository's file has \(expected.count)")
+        // --openapi still names a file to serve instead.
+        let other = scratch.file("other.yaml")
+        try Data("openapi: 3.1.0\ninfo: {title: other, version: '1'}\npaths: {}\n".utf8).write(to: URL(fileURLWithPath: other))
+        let overridden = try Server(databasePath: scratch.file("second.sqlite"), logPath: scratch.file("second.log"),
+                                    arguments: ["--openapi", other], executable: binary, workingDirectory: installed,
+                                    openAPIFile: false)
+        defer { _ = overridden.stop(with: SIGTERM) }
+        #expect(try overridden.request("GET", "/openapi.yaml").body == Array(try Data(contentsOf: URL(fileURLWithPath: other))))
     }
 
     /// The request log under load and at shutdown: requests from several threads at once, then
