@@ -39,8 +39,8 @@ RUN sed -n 's/.*\.testTarget(name: "\([A-Za-z]*\)".*/Tests\/\1/p; s/.*name: "Tes
  && install -D -m 0755 /usr/libexec/swift/linux/swift-backtrace-static /out/swift-backtrace-static
 
 # ---- run --------------------------------------------------------------------------------
-# debian:bookworm-slim as published on 2026-08-03 (docker-library/repo-info,
-# repos/debian/remote/bookworm-slim.md): the index digest, for every platform.
+# debian:bookworm-slim as published on 2026-08-03, by its index digest (every platform); where
+# the digest comes from: README.md, "Docker".
 FROM debian:bookworm-slim@sha256:abd67ffcfa541b485a3dff59865ab629aa048a6c613e639d36e7456b0b229241
 
 # libmicrohttpd12, libsqlite3-0 and libpq5: the system libraries navsim links; libxml2: FoundationXML

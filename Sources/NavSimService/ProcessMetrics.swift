@@ -2,10 +2,9 @@
 import Glibc
 #endif
 
-/// The process metrics every Prometheus client library exports, under the same names and
-/// meanings (Prometheus' "Writing exporters" guide and client_golang's process collector):
-/// CPU time, resident and virtual memory, open and allowed file descriptors, start time. Read
-/// from Linux's procfs at each scrape (proc(5): `/proc/self/stat`, `/proc/self/fd`, `/proc/stat`)
+/// The process metrics Prometheus client libraries export, under their standard names and
+/// meanings: CPU time, resident and virtual memory, open and allowed file descriptors, start
+/// time. Read from Linux's `/proc/self/stat`, `/proc/self/fd` and `/proc/stat` at each scrape,
 /// and `getrlimit`; a value that cannot be read is left out rather than reported as 0.
 enum ProcessMetrics {
     /// Appends the `process_*` families to an exposition.
@@ -30,7 +29,7 @@ enum ProcessMetrics {
         var residentBytes: Double
         var startTime: Double?
 
-        /// proc(5): the fields after the command name, which sits in parentheses and may itself
+        /// The fields after the command name, which sits in parentheses and may itself
         /// hold spaces and parentheses, so the split starts after the last `)`. Field 3 (`state`)
         /// is then the first; `utime` 14, `stime` 15 and `starttime` 22 are in clock ticks,
         /// `vsize` 23 in bytes and `rss` 24 in pages.
@@ -58,8 +57,7 @@ enum ProcessMetrics {
         }
     }
 
-    /// The entries of `/proc/self/fd` (the descriptor reading the folder among them, as
-    /// client_golang counts it).
+    /// The entries of `/proc/self/fd`, the descriptor reading the folder among them.
     static func openFileDescriptors() -> Int? {
         guard let dir = opendir("/proc/self/fd") else { return nil }
         defer { closedir(dir) }
