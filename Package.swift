@@ -35,7 +35,11 @@ let package = Package(
                 swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
         .target(name: "Flows", dependencies: ["NavSimService", "HTTPServer"], swiftSettings: strict),
-        .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools"], swiftSettings: strict),
+        .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools"], swiftSettings: strict,
+                          plugins: ["EmbedOpenAPI"]),
+        // The build plugin that compiles openapi.yaml into navsim (Plugins/EmbedOpenAPI), and its tool.
+        .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["embed-text"]),
+        .executableTarget(name: "embed-text", path: "Sources/EmbedText", swiftSettings: strict),
         // Commit round trips and batched throughput of either store (scripts/pg-bench.sh); not a product.
         .executableTarget(name: "store-bench", dependencies: ["NavSimService", "PostgreSQL"], path: "Sources/StoreBench",
                           swiftSettings: strict),

@@ -10,6 +10,7 @@
 #define NAVSIM_CMICROHTTPD_SHIM_H
 
 #include <microhttpd.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -152,6 +153,24 @@ mhd_shim_socket_context(struct MHD_Connection *connection)
   const union MHD_ConnectionInfo *info =
     MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
   return info != NULL ? info->socket_context : NULL;
+}
+
+/* The connection's peer address as text (inet_ntop: "127.0.0.1", "::1") in `out`, NUL-ended;
+   the text's length, or 0 when unknown (not IPv4 or IPv6). */
+static inline size_t
+mhd_shim_client_address(struct MHD_Connection *connection, char *out, size_t size)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (info == NULL || info->client_addr == NULL || size == 0)
+    return 0;
+  const struct sockaddr *address = info->client_addr;
+  const char *text = NULL;
+  if (address->sa_family == AF_INET)
+    text = inet_ntop(AF_INET, &((const struct sockaddr_in *) address)->sin_addr, out, (socklen_t) size);
+  else if (address->sa_family == AF_INET6)
+    text = inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) address)->sin6_addr, out, (socklen_t) size);
+  return text != NULL ? strlen(out) : 0;
 }
 
 #endif

@@ -26,11 +26,19 @@ public struct HTTPRequest: Sendable {
     /// The largest body in bytes the server accepts for this request's media type
     /// (``HTTPServerConfiguration/maxBodyBytes(for:)``); name it in a 413.
     public var bodyLimit: Int
+    /// The query as the request line carried it, without the `?`: its parameters in order with
+    /// their escapes kept (a `+` as sent), empty when there is none. For logs; read parameters
+    /// from ``query``.
+    public var rawQuery: String
+    /// The address of the connection's peer as text (`127.0.0.1`, `::1`), or nil when unknown:
+    /// the client, or the proxy in front of it (``TrustedProxies`` tells which).
+    public var peerAddress: String?
 
     public init(method: String, path: String, query: [String: String] = [:], repeatedQueryNames: [String] = [],
                 malformedQueryEscape: String? = nil,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
-                bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes) {
+                bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes,
+                rawQuery: String = "", peerAddress: String? = nil) {
         self.method = method
         self.path = path
         self.query = query
@@ -40,6 +48,8 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.bodyTooLarge = bodyTooLarge
         self.bodyLimit = bodyLimit
+        self.rawQuery = rawQuery
+        self.peerAddress = peerAddress
     }
 
     /// The path split on `/` first, then each segment percent-decoded (RFC 3986 §2.4), so

@@ -347,7 +347,19 @@ private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _
         headers: headers,
         body: body,
         bodyTooLarge: tooLarge,
-        bodyLimit: limit)
+        bodyLimit: limit,
+        rawQuery: query.raw,
+        peerAddress: peerAddress(connection))
+}
+
+/// The connection's peer as text (`mhd_shim_client_address`): at most 45 bytes for IPv6
+/// (`INET6_ADDRSTRLEN` less the NUL), so Swift keeps an IPv4 one inline, without allocating.
+private func peerAddress(_ connection: OpaquePointer) -> String? {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+        let length = mhd_shim_client_address(connection, buffer.baseAddress, buffer.count)
+        guard length > 0 else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: length), as: UTF8.self)
+    }
 }
 
 /// Builds the request, runs the handler, queues its reply. An oversized body closes the
@@ -475,17 +487,24 @@ private func contentLength(_ connection: OpaquePointer) -> Int? {
 }
 
 /// Query arguments: the shim keeps escapes (MHD only turned `+` into space), decoded here; the
-/// names given more than once are listed too, and the first malformed escape as written.
-private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String], malformed: String?) {
+/// names given more than once are listed too, and the first malformed escape as written. `raw`
+/// is the query rebuilt as sent from the same arguments (`name=value` joined by `&`, a space
+/// back to the `+` it was; a request line holds no raw space), for the log: libmicrohttpd
+/// hands the handler the path and the arguments, not the request target's text.
+private func queryParameters(_ connection: OpaquePointer) -> (values: [String: String], repeated: [String], malformed: String?, raw: String) {
     var query: [String: String] = [:]
     var repeated: [String] = []
     var malformed: String?
+    var raw = ""
     for (name, value) in values(connection, .GET_ARGUMENT_KIND, expected: 0) {
         let key = percentDecoded(name.utf8)
         if query.updateValue(percentDecoded(value.utf8), forKey: key) != nil, !repeated.contains(key) { repeated.append(key) }
         if malformed == nil { malformed = malformedPercentEscape(in: name) ?? malformedPercentEscape(in: value) }
+        if !raw.isEmpty { raw += "&" }
+        raw += name
+        if !value.isEmpty { raw += "=" + value }
     }
-    return (query, repeated, malformed)
+    return (query, repeated, malformed, raw.contains(" ") ? String(raw.map { $0 == " " ? "+" : $0 }) : raw)
 }
 
 /// Every `(key, value)` of one kind, read with explicit lengths so embedded NULs and invalid

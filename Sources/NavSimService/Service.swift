@@ -134,7 +134,7 @@ public final class NavSimService: Sendable {
                 // HEAD runs the GET handler (``Router``); libmicrohttpd leaves the content out (RFC 9110 §9.3.2).
                 response = try route(request) { matched = $0 }
             } catch {
-                if error.status == 409 { refusalCount.add(1, ordering: .relaxed) }
+                countRefusal(error)
                 response = Self.problem(error)
             }
         }
@@ -825,6 +825,7 @@ public final class NavSimService: Sendable {
         if !retried, store.isShared {
             retry = { @Sendable [self] in
                 do throws(Problem) { try apply(m, answering: deferred, retried: true) } catch {
+                    countRefusal(error)
                     deferred.complete(Self.problem(error))
                 }
             }
@@ -965,11 +966,14 @@ public final class NavSimService: Sendable {
                     if slot!.prepared(token, encoded: encoded, reply: reply, shell: shell) {
                         let laterCheckpoint = SessionHistory.keepsCheckpoint(version) && !job.checkpointNow
                         if laterCheckpoint { slot!.checkpointing = true }
+                        // A turn's operations UIKit refused, counted once the turn is durable (a
+                        // stale commit's rerun is prepared again and counts its own).
+                        let refused = outcome.outcomes.reduce(0) { n, o in if case .refused = o { n + 1 } else { n } }
                         // Queued under the lock: the session's commits reach the store in version order.
                         let started = ContinuousClock.now
                         store.enqueue(commit) { [self] result in
                             committed(box, version: version, token: token, result, since: started,
-                                      checkpoint: laterCheckpoint)
+                                      checkpoint: laterCheckpoint, refusals: refused)
                         }
                     }
                 case .failure:
@@ -1058,8 +1062,9 @@ public final class NavSimService: Sendable {
     ///
     /// `checkpoint`: the entry was stored without its due checkpoint; once durable, it is
     /// encoded and stored later (``checkpointLater(_:version:createdAt:state:)``).
+    /// `refusals`: the turn's operations UIKit refused, added to `navsim_uikit_refusals_total` once durable.
     func committed(_ box: SessionBox, version: Int, token: CommitToken, _ outcome: Result<Void, any Error>,
-                   since started: ContinuousClock.Instant, checkpoint: Bool = false) {
+                   since started: ContinuousClock.Instant, checkpoint: Bool = false, refusals: Int = 0) {
         histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
         var reruns: [@Sendable () -> Void] = []
         var durable: (state: SessionState, createdAt: String)?
@@ -1071,6 +1076,7 @@ public final class NavSimService: Sendable {
             case .success:
                 guard slot!.pending.first?.token === token, let done = slot!.durable(version, in: sessions),
                       let reply = done.reply else { return [] }
+                if refusals > 0 { refusalCount.add(refusals, ordering: .relaxed) }
                 if checkpoint {
                     slot!.checkpointing = true
                     durable = (done.state, slot!.createdAt)
@@ -1152,6 +1158,29 @@ public final class NavSimService: Sendable {
         return String(text.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 
+    /// Counts `problem` in `navsim_uikit_refusals_total` when it is UIKit refusing (it carries a
+    /// `uikit` diagnostic, docs/uikit-behaviours.md): navsim's own 409s (`session-exists`,
+    /// `write-conflict`, …) are not UIKit's.
+    func countRefusal(_ problem: Problem) {
+        if problem.uikit != nil { refusalCount.add(1, ordering: .relaxed) }
+    }
+
+    /// `navsim_sessions`: the sessions in the store, loaded or not. SQLite has one owner, this
+    /// instance, whose registry lists them all; a PostgreSQL database is shared, and only its own
+    /// count includes the sessions other instances created or deleted. When the database cannot
+    /// answer, the sample is left out (Prometheus then sees no value, not a wrong one).
+    func sessionsGauge(into text: inout String) {
+        let count: Int?
+        if let shared = store as? PostgresSessionStore {
+            count = try? shared.sessionCount()
+        } else {
+            count = sessions.count
+        }
+        text += "# HELP navsim_sessions Sessions in the store, loaded in memory or not (with --store: every instance's).\n"
+        text += "# TYPE navsim_sessions gauge\n"
+        if let count { text += "navsim_sessions \(count)\n" }
+    }
+
     func metrics() -> HTTPResponse {
         let stats = store.statistics
         var text = """
@@ -1161,9 +1190,6 @@ public final class NavSimService: Sendable {
         # HELP navsim_uikit_refusals_total Operations UIKit refused (409).
         # TYPE navsim_uikit_refusals_total counter
         navsim_uikit_refusals_total \(refusalCount.load(ordering: .relaxed))
-        # HELP navsim_sessions Sessions stored (loaded in memory or not).
-        # TYPE navsim_sessions gauge
-        navsim_sessions \(sessions.count)
         # HELP navsim_store_commits_total Durable commits.
         # TYPE navsim_store_commits_total counter
         navsim_store_commits_total \(stats.commits)
@@ -1178,6 +1204,8 @@ public final class NavSimService: Sendable {
         navsim_session_cache_bytes \(sessions.cachedBytes.load(ordering: .relaxed))
 
         """
+        sessionsGauge(into: &text)
+        ProcessMetrics.write(into: &text)
         histograms.requestDuration.write(into: &text)
         histograms.commitDuration.write(into: &text)
         histograms.batchSize.write(into: &text)

@@ -45,15 +45,18 @@ enum Log {
     }
 }
 
-/// One log line per request (method, path, status, duration, bytes, request id) and the
-/// `X-Request-Id` header on every reply: the client's own id when it sent a usable one,
+/// One log line per request (method, path, query, client, status, duration, bytes, request id)
+/// and the `X-Request-Id` header on every reply: the client's own id when it sent a usable one,
 /// else a fresh one (``RequestIDs`` in HTTPServer: unique across instances), so a client can quote
-/// it and an operator can find the line.
-enum RequestLog {
-    static func wrapping(_ handle: @escaping HTTPHandler) -> HTTPHandler {
+/// it and an operator can find the line. The client is the connection's peer, or, behind a
+/// proxy of `--trusted-proxies`, the address its `X-Forwarded-For` names (``TrustedProxies``).
+struct RequestLog: Sendable {
+    let trustedProxies: TrustedProxies
+
+    func wrapping(_ handle: @escaping HTTPHandler) -> HTTPHandler {
         { request in
-            let started = monotonicNanoseconds()
-            let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
+            let started = Self.monotonicNanoseconds()
+            let id = Self.clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
             var response = handle(request)
             // A deferred reply (a mutation waiting for its commit) is logged when it is sent.
             if let deferred = response.deferred {
@@ -71,9 +74,9 @@ enum RequestLog {
 
     /// The same for a screen: a request it refuses (401 before the body is read) is logged and
     /// answered with an `X-Request-Id` like any other.
-    static func screening(_ screen: @escaping HTTPScreen) -> HTTPScreen {
+    func screening(_ screen: @escaping HTTPScreen) -> HTTPScreen {
         { request in
-            let started = monotonicNanoseconds()
+            let started = Self.monotonicNanoseconds()
             guard let response = screen(request) else { return nil }
             return refused(request, response, since: started)
         }
@@ -81,38 +84,44 @@ enum RequestLog {
 
     /// The same for the replies the server makes itself (an ``HTTPRefusalHook``: 400 or 501
     /// `about:blank` for bad framing): logged and answered with an `X-Request-Id` like any other.
-    static func refused(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
-        refused(request, response, since: monotonicNanoseconds())
+    func refused(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
+        refused(request, response, since: Self.monotonicNanoseconds())
     }
 
-    private static func refused(_ request: HTTPRequest, _ response: HTTPResponse, since started: Int64) -> HTTPResponse {
+    private func refused(_ request: HTTPRequest, _ response: HTTPResponse, since started: Int64) -> HTTPResponse {
         var response = response
-        let id = clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
+        let id = Self.clientID(request.headers["x-request-id"]) ?? RequestIDs.next()
         response.headers.add("X-Request-Id", id)
         write(request, response, id: id, since: started)
         return response
     }
 
-    /// One line: method, path as sent, status, duration, bytes, id. Never a header value (tokens).
-    private static func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: Int64) {
-        let micros = (monotonicNanoseconds() - started) / 1000
+    /// One line: method, path and query as sent, client, status, duration, bytes, id. Never a
+    /// header value as sent (tokens); the client from `X-Forwarded-For` is a checked address.
+    private func write(_ request: HTTPRequest, _ response: HTTPResponse, id: String, since started: Int64) {
+        let micros = (Self.monotonicNanoseconds() - started) / 1000
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        withLine(method: request.method, path: request.path, status: response.status, microseconds: micros,
-                 bytes: response.body.count, id: id, seconds: Int(now.tv_sec),
-                 milliseconds: Int(now.tv_nsec) / 1_000_000) { LogSink.shared.append($0) }
+        // The header is looked at only when a trusted proxy is configured (none by default).
+        let client = trustedProxies.isEmpty ? request.peerAddress
+            : trustedProxies.client(peer: request.peerAddress, forwardedFor: request.headers.values(for: "x-forwarded-for"))
+        Self.withLine(method: request.method, path: request.path, query: request.rawQuery, client: client ?? "",
+                      status: response.status, microseconds: micros, bytes: response.body.count, id: id,
+                      seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000) { LogSink.shared.append($0) }
     }
 
     /// Builds the line `write` logs, newline included, in a buffer on the stack (issue 11: no
     /// heap array or string per request or per field) and hands it to `body` for the call only:
     /// the members `time` (RFC 3339 UTC with milliseconds, from `seconds` since 1970 and
-    /// `milliseconds`), `method`, `path`, `status`, `durationMs` (milliseconds with up to three
-    /// decimals, from `microseconds`), `bytes` and `requestId`, in that order, strings escaped
-    /// as ``JSON/writeString(_:into:)`` escapes them (RFC 8259 §7).
-    static func withLine<T>(method: String, path: String, status: Int, microseconds: Int64, bytes: Int, id: String,
+    /// `milliseconds`), `method`, `path`, `query` (only when not empty), `client` (only when
+    /// known), `status`, `durationMs` (milliseconds with up to three decimals, from
+    /// `microseconds`), `bytes` and `requestId`, in that order, strings escaped as
+    /// ``JSON/writeString(_:into:)`` escapes them (RFC 8259 §7).
+    static func withLine<T>(method: String, path: String, query: String = "", client: String = "", status: Int,
+                            microseconds: Int64, bytes: Int, id: String,
                             seconds: Int, milliseconds: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        // The fixed text and numbers take under 200 bytes; an escaped byte at most 6.
-        let room = 256 + 6 * (method.utf8.count + path.utf8.count + id.utf8.count)
+        // The fixed text and numbers take under 250 bytes; an escaped byte at most 6.
+        let room = 256 + 6 * (method.utf8.count + path.utf8.count + query.utf8.count + client.utf8.count + id.utf8.count)
         return withUnsafeTemporaryAllocation(byteCount: room, alignment: 1) { buffer in
             var out = LineWriter(buffer)
             out.append(#"{"time":""#)
@@ -121,6 +130,14 @@ enum RequestLog {
             out.string(method)
             out.append(#","path":"#)
             out.string(path)
+            if !query.isEmpty {
+                out.append(#","query":"#)
+                out.string(query)
+            }
+            if !client.isEmpty {
+                out.append(#","client":"#)
+                out.string(client)
+            }
             out.append(#","status":"#)
             out.integer(Int64(status))
             out.append(#","durationMs":"#)

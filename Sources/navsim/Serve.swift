@@ -18,7 +18,7 @@ enum Serve {
         .init(name: "postgres-migrations", env: "NAVSIM_POSTGRES_MIGRATIONS", defaultValue: nil,
               help: "folder of PostgreSQL NNNN_name.sql files for --store (default: migrations-postgres, found as --migrations is)"),
         .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
-              help: "openapi.yaml served at /openapi.yaml (default: found like migrations)"),
+              help: "a file served at /openapi.yaml instead of the openapi.yaml built into the binary"),
         // Authentication (RFC 6750). A token on the command line shows in `ps`: prefer the environment or a file.
         .init(name: "token", env: "NAVSIM_TOKEN", defaultValue: nil,
               help: "bearer token every route but /healthz requires (no tenancy: a token is full access)"),
@@ -47,6 +47,9 @@ enum Serve {
         // (issue 11: 2 threads measured ~0.6 context switches and ~130 us CPU per write, 8 threads
         // ~0.8-1.3 and ~140-160); but a slow handler (a 16 MiB storyboard parsed, a session loaded)
         // then holds a larger share of the connections, so the default stays 8.
+        // Logs. X-Forwarded-For is anyone's to send: believed only from the proxies named here.
+        .init(name: "trusted-proxies", env: "NAVSIM_TRUSTED_PROXIES", defaultValue: nil,
+              help: "comma-separated addresses or CIDR blocks of proxies whose X-Forwarded-For names the client in the request log (default: none)"),
         .init(name: "threads", env: "NAVSIM_THREADS", defaultValue: "8",
               help: "libmicrohttpd pool threads that run handlers (at least 1)"),
         // Memory (docs/configuration: sessions load on first use; idle ones past the budget leave memory).
@@ -183,10 +186,25 @@ enum Serve {
             fail("--host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \(host)")
         }
         let choice = storeChoice(flags)
-        let openAPI = Resources.locate("openapi.yaml", given: flags["openapi"], flag: "--openapi / NAVSIM_OPENAPI", required: false)
-            .flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) } ?? Array("openapi: 3.1.0\n".utf8)
+        // The spec built into the binary (Plugins/EmbedOpenAPI), so no install layout can lose it;
+        // a file named by the flag replaces it.
+        let openAPI: [UInt8]
+        if let path = flags["openapi"] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                fail("--openapi / NAVSIM_OPENAPI: cannot read \(path)")
+            }
+            openAPI = Array(data)
+        } else {
+            openAPI = embeddedOpenAPI
+        }
 
         let tokens = tokens(flags)
+        let requestLog: RequestLog
+        do {
+            requestLog = RequestLog(trustedProxies: try TrustedProxies(parsing: flags["trusted-proxies"] ?? ""))
+        } catch {
+            fail("--trusted-proxies / NAVSIM_TRUSTED_PROXIES: \(error)")
+        }
         let jsonLimit = number(flags, "max-json-body", Int.self), xmlLimit = number(flags, "max-xml-body", Int.self)
         let fileLimit = FileDescriptors.raiseSoftLimit()
         // The port is taken before the database is touched: a port in use is said before any
@@ -232,9 +250,9 @@ enum Serve {
         do {
             // Only tokens screen requests; without them the head is not built twice.
             server = try HTTPServer(configuration: configuration,
-                                    screen: tokens.isEmpty ? nil : RequestLog.screening(service.screen),
-                                    refusals: RequestLog.refused,
-                                    handler: RequestLog.wrapping(service.serve))
+                                    screen: tokens.isEmpty ? nil : requestLog.screening(service.screen),
+                                    refusals: requestLog.refused,
+                                    handler: requestLog.wrapping(service.serve))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
         }

@@ -158,16 +158,19 @@ final class Server {
     let logPath: String
 
     /// `arguments` and `environment` are added to the usual ones (host, port, db, resources).
-    init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+    /// `executable` and `workingDirectory`: another copy of the binary, run from there;
+    /// `openAPIFile` false leaves `NAVSIM_OPENAPI` unset (the binary serves its own).
+    init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:],
+         executable: String? = nil, workingDirectory: String? = nil, openAPIFile: Bool = true) throws {
         port = try freePort()
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)  // each run's log starts empty
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
-        environment["NAVSIM_OPENAPI"] = Checkout.openAPI
-        process = try ChildProcess(executable: try locateBinary(),
+        environment["NAVSIM_OPENAPI"] = openAPIFile ? Checkout.openAPI : nil
+        process = try ChildProcess(executable: try executable ?? locateBinary(),
                                    arguments: ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath] + arguments,
-                                   environment: environment,
+                                   environment: environment, workingDirectory: workingDirectory,
                                    standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
         try waitUntilHealthy()
     }
@@ -468,6 +471,78 @@ struct EndToEndTests {
         #expect(server.waitForLogLine { $0["requestId"] as? String == "framing-7" && $0["status"] as? Int == 400 }, "\(server.log)")
         r = try exchange(port: server.port, "GET", "/healthz", headers: [("Transfer-Encoding", "gzip")])
         #expect(r.status == 501 && r.header("X-Request-Id")?.count == 15, "\(r)")
+    }
+
+    /// A request's log line has the query as sent and the client's address. `X-Forwarded-For`
+    /// names the client only when the peer is a trusted proxy (`--trusted-proxies`): then the
+    /// client is the right-most entry that is not trusted; without the flag the header is ignored.
+    @Test func requestLogLinesCarryTheQueryAndTheClient() throws {
+        let scratch = try Scratch()
+        func line(_ server: Server, _ target: String, forwardedFor: [String], id: String) throws -> [String: Any] {
+            let r = try server.request("GET", target, headers: forwardedFor.map { ("X-Forwarded-For", $0) } + [("X-Request-Id", id)])
+            #expect(r.status == 200, "\(r)")
+            server.waitForLogLine { $0["requestId"] as? String == id }
+            return try #require(server.logLines.first { $0["requestId"] as? String == id }, "\(server.log)")
+        }
+
+        var server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("plain.log"))
+        var entry = try line(server, "/v1/sessions?limit=2&after=a%20b+c", forwardedFor: ["203.0.113.9"], id: "q-1")
+        #expect(entry["path"] as? String == "/v1/sessions" && entry["query"] as? String == "limit=2&after=a%20b+c", "\(entry)")
+        #expect(entry["client"] as? String == "127.0.0.1", "no trusted proxy: the header is ignored: \(entry)")
+        entry = try line(server, "/healthz", forwardedFor: [], id: "q-2")
+        #expect(entry["query"] == nil && entry["client"] as? String == "127.0.0.1", "\(entry)")
+        #expect(server.stop(with: SIGTERM))
+
+        server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("proxied.log"),
+                            arguments: ["--trusted-proxies", "127.0.0.0/8, 10.0.0.0/8,2001:db8::/32"])
+        defer { _ = server.stop(with: SIGTERM) }
+        let cases: [(forwardedFor: [String], client: String)] = [
+            (["198.51.100.7, 203.0.113.9, 10.1.2.3"], "203.0.113.9"),  // the right-most untrusted one
+            (["198.51.100.7", "10.0.0.5"], "198.51.100.7"),             // two field lines are one list
+            (["2001:db8::1, 10.0.0.1"], "2001:db8::1"),                 // every hop trusted: the left-most
+            (["2001:db9::7"], "2001:db9::7"),
+            (["203.0.113.9, not-an-address, 10.0.0.5"], "10.0.0.5"),    // garbage ends the walk at a trusted hop
+            ([], "127.0.0.1"),
+        ]
+        for (n, c) in cases.enumerated() {
+            entry = try line(server, "/healthz", forwardedFor: c.forwardedFor, id: "xff-\(n)")
+            #expect(entry["client"] as? String == c.client, "\(c.forwardedFor): \(entry)")
+        }
+    }
+
+    /// A `--trusted-proxies` item that is not an address or a CIDR block stops the start.
+    @Test func trustedProxiesRefusesWhatIsNotAnAddress() throws {
+        let scratch = try Scratch()
+        for bad in ["10.0.0.0/33", "proxy.internal", "10.0.0.1/", "::1/129"] {
+            let (status, output) = try runToExit(["serve", "--port", "0", "--db", scratch.file("x.sqlite"), "--trusted-proxies", bad])
+            #expect(status == 2 && output.contains("--trusted-proxies") && output.contains(bad), "\(bad): \(status) \(output)")
+        }
+    }
+
+    /// The binary carries its OpenAPI document: copied alone into an empty folder and run from
+    /// there, with nothing but its migrations found elsewhere, it serves the repository's
+    /// openapi.yaml byte for byte (before, a 15-byte stub).
+    @Test func anInstalledBinaryServesTheRealOpenAPIDocument() throws {
+        let scratch = try Scratch()
+        let installed = scratch.file("bin")
+        try FileManager.default.createDirectory(atPath: installed, withIntermediateDirectories: true)
+        let binary = (installed as NSString).appendingPathComponent("navsim")
+        try FileManager.default.copyItem(atPath: try locateBinary(), toPath: binary)
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+                                executable: binary, workingDirectory: installed, openAPIFile: false)
+        defer { _ = server.stop(with: SIGTERM) }
+        let reply = try server.request("GET", "/openapi.yaml")
+        let expected = try #require(FileManager.default.contents(atPath: Checkout.openAPI))
+        #expect(reply.status == 200 && reply.header("Content-Type") == "application/yaml", "\(reply.status)")
+        #expect(reply.body == Array(expected), "served \(reply.body.count) bytes, the repository's file has \(expected.count)")
+        // --openapi still names a file to serve instead.
+        let other = scratch.file("other.yaml")
+        try Data("openapi: 3.1.0\ninfo: {title: other, version: '1'}\npaths: {}\n".utf8).write(to: URL(fileURLWithPath: other))
+        let overridden = try Server(databasePath: scratch.file("second.sqlite"), logPath: scratch.file("second.log"),
+                                    arguments: ["--openapi", other], executable: binary, workingDirectory: installed,
+                                    openAPIFile: false)
+        defer { _ = overridden.stop(with: SIGTERM) }
+        #expect(try overridden.request("GET", "/openapi.yaml").body == Array(try Data(contentsOf: URL(fileURLWithPath: other))))
     }
 
     /// The request log under load and at shutdown: requests from several threads at once, then

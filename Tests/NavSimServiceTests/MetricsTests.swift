@@ -169,4 +169,88 @@ import Testing
 
             """)
     }
+
+    /// The value of the one sample `name` (no labels) in a fresh scrape of `h`.
+    func sample(_ h: ServiceHarness, _ name: String) -> Double? {
+        parse(h.ok("GET", "/metrics").text).samples.first { $0.name == name && $0.labels.isEmpty }?.value
+    }
+
+    /// `navsim_uikit_refusals_total` counts what UIKit refuses: a refused operation's 409 and a
+    /// turn's operation refused in place inside its 200; navsim's own 409s (`session-exists`) are not.
+    @Test func uikitRefusalsCountUIKitsRefusalsOnly() throws {
+        let h = try ServiceHarness()
+        h.makeSession("s")
+        #expect(sample(h, "navsim_uikit_refusals_total") == 0)
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "s"}"#).status == 409)
+        #expect(sample(h, "navsim_uikit_refusals_total") == 0, "session-exists is navsim's, not UIKit's")
+
+        h.ok("POST", "/v1/sessions/s/controllers/home/present", #"{"viewController": {"id": "m1"}, "animated": false}"#)
+        let refused = h.send("POST", "/v1/sessions/s/controllers/home/present", #"{"viewController": {"id": "m2"}, "animated": false}"#)
+        #expect(refused.status == 409)
+        #expect(refused.text.contains(#""uikit""#))
+        #expect(sample(h, "navsim_uikit_refusals_total") == 1)
+
+        // Two refused in one turn, answered in place with the turn's 200.
+        let turn = h.ok("POST", "/v1/sessions/s/turns", """
+            {"operations": [{"controller": "home", "operation": "present", "viewController": {"id": "m3"}},
+                            {"controller": "home", "operation": "present", "viewController": {"id": "m4"}}]}
+            """)
+        #expect(turn.text.components(separatedBy: #""uikit""#).count - 1 == 2, "\(turn.text)")
+        #expect(sample(h, "navsim_uikit_refusals_total") == 3)
+    }
+
+    /// The process metrics under Prometheus' standard names, with values this process can check.
+    @Test func processMetricsUnderTheirStandardNames() throws {
+        let h = try ServiceHarness()
+        let (samples, types) = parse(h.ok("GET", "/metrics").text)
+        func value(_ name: String) -> Double? { samples.first { $0.name == name }?.value }
+        #expect(types["process_cpu_seconds_total"] == "counter")
+        for name in ["process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds",
+                     "process_max_fds", "process_start_time_seconds"] {
+            #expect(types[name] == "gauge", "\(name)")
+        }
+        #expect((value("process_cpu_seconds_total") ?? 0) > 0)
+        let resident = try #require(value("process_resident_memory_bytes"))
+        let virtual = try #require(value("process_virtual_memory_bytes"))
+        #expect(resident > Double(1 << 20) && virtual >= resident)
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #expect(value("process_max_fds") == Double(limit.rlim_cur))
+        // 256 more descriptors show: far more than the tests running beside this one open or
+        // close between two scrapes.
+        let before = try #require(value("process_open_fds"))
+        #expect(before >= 3 && before <= Double(limit.rlim_cur))
+        let extra = (0..<256).map { _ in dup(2) }
+        defer { for fd in extra where fd >= 0 { close(fd) } }
+        #expect(extra.allSatisfy { $0 >= 0 })
+        let after = parse(h.ok("GET", "/metrics").text).samples.first { $0.name == "process_open_fds" }?.value ?? 0
+        #expect(after - before > 128, "\(before) then \(after)")
+        // Started before this test, and not before the machine booted a year ago.
+        let start = try #require(value("process_start_time_seconds"))
+        let now = Date().timeIntervalSince1970
+        #expect(start <= now + 1 && start > now - 366 * 86_400)
+        #expect(ProcessInfo.processInfo.systemUptime > now - start - 2)
+    }
+}
+
+extension SharedStoreServiceTests {
+    /// With several instances on one PostgreSQL database, `navsim_sessions` is the database's
+    /// count, the same on every instance: not the sessions one instance happened to register.
+    @Test("navsim_sessions counts the shared database's sessions on every instance")
+    func sessionsGaugeCountsTheSharedDatabase() throws {
+        let db = try SharedDatabase()
+        let a = try db.instance(), b = try db.instance()
+        func sessions(_ service: NavSimService) -> String? {
+            String(decoding: call(service, "GET", "/metrics").body, as: UTF8.self)
+                .split(separator: "\n").first { $0.hasPrefix("navsim_sessions ") }.map(String.init)
+        }
+        #expect(sessions(b) == "navsim_sessions 0")
+        #expect(createSession(a, "one").status == 201)
+        #expect(createSession(a, "two").status == 201)
+        #expect(sessions(a) == "navsim_sessions 2")
+        #expect(sessions(b) == "navsim_sessions 2", "b created none, but the database holds two")
+        #expect(call(b, "DELETE", "/v1/sessions/one").status == 204)
+        #expect(sessions(a) == "navsim_sessions 1")
+        #expect(sessions(b) == "navsim_sessions 1")
+    }
 }

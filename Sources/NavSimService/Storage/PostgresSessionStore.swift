@@ -492,6 +492,16 @@ public final class PostgresSessionStore: SessionStoring {
         try read { db in try db.readSessionIDs() }
     }
 
+    /// How many sessions the database holds, every instance's: `navsim_sessions` of `/metrics`
+    /// (one count over the primary key's index per scrape).
+    public func sessionCount() throws -> Int {
+        try reader.withLock { db in
+            try reconnectingRead(&db) { db in
+                Int(try db.query("SELECT count(*) AS n FROM sessions").first?.int("n") ?? 0)
+            }
+        }
+    }
+
     /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: one range
     /// of the primary key's index (`WHERE id > $1 ORDER BY id LIMIT $2`, byte order).
     public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
