@@ -68,4 +68,22 @@ struct StoreReachabilityTests {
         #expect(back["unreachableSeconds"]?.number == 10.25)
         #expect(back["failedReads"]?.number == 3 && back["failedWrites"]?.number == 40)
     }
+
+    @Test("an outcome of an operation that started before the one that decided the state is older news: it neither ends the outage nor starts a new one, and a late failure still counts while unreachable")
+    func olderNewsDoesNotFlip() throws {
+        let r = StoreReachability()
+        // A failure that started at 100 makes it unreachable; a success of an operation that
+        // started at 50 (before the outage) reported late changes nothing.
+        #expect(r.attempted(reached: false, failed: .read, error: Refused(), started: 100, at: 110) != nil)
+        #expect(r.attempted(reached: true, started: 50, at: 120) == nil)
+        #expect(!r.isReachable)
+        #expect(r.attempted(reached: false, failed: .writes(2), error: Refused(), started: 90, at: 130) == nil)
+        // A success that started at 200 ends it; a failure that started at 150, reported at
+        // 260, is older than that success: no second outage, no second pair of lines.
+        let back = try #require(r.attempted(reached: true, started: 200, at: 250))
+        if case .reachableAgain(_, let reads, let writes) = back { #expect(reads == 1 && writes == 2) } else { Issue.record("\(back)") }
+        #expect(r.attempted(reached: false, failed: .read, error: Refused(), started: 150, at: 260) == nil)
+        #expect(r.isReachable)
+        #expect(r.attempted(reached: false, failed: .read, error: Refused(), started: 300, at: 310) != nil)
+    }
 }

@@ -266,12 +266,13 @@ public final class PostgresSessionStore: SessionStoring {
     /// fails with ``StoreUnreachable``. The outcome goes to ``reachability``, `commits` writes
     /// failed when the database was not reached.
     private func writing<T: Sendable>(commits: Int = 1, _ body: (PGConnection) throws -> T) -> Result<T, any Error> {
+        let started = StoreReachability.now()
         var (result, connected) = writingOnce(body)
         if case .failure(is BrokeBeforeCommit) = result {
             (result, connected) = writingOnce(body)
             result = result.mapError { ($0 as? BrokeBeforeCommit)?.error ?? $0 }
         }
-        return reported(result, connected: connected, failed: .writes(commits))
+        return reported(result, connected: connected, failed: .writes(commits), started: started)
     }
 
     /// The error of a transaction whose connection broke before its `COMMIT` was sent.
@@ -315,10 +316,10 @@ public final class PostgresSessionStore: SessionStoring {
     /// returns the outcome, its error as ``StoreUnreachable`` when the database was not reached
     /// (``PostgresStoreError/commitOutcomeUnknown(_:)`` stays as it is: it may have been written).
     private func reported<T>(_ result: Result<T, any Error>, connected: Bool,
-                             failed: StoreReachability.Failed) -> Result<T, any Error> {
+                             failed: StoreReachability.Failed, started: Int64) -> Result<T, any Error> {
         let error: (any Error)? = if case .failure(let e) = result { e } else { nil }
         let reached = error == nil || connected
-        if let change = reachability.attempted(reached: reached, failed: failed, error: error) {
+        if let change = reachability.attempted(reached: reached, failed: failed, error: error, started: started) {
             ServerLog.storeChange(change)
         }
         guard let error, !reached, !error.isStoreUnreachable else { return result }
@@ -485,6 +486,7 @@ public final class PostgresSessionStore: SessionStoring {
     /// The session's version in the database, nil when there is none: one statement on the
     /// primary key, outside a transaction (the service's check before it serves a cached copy).
     public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
+        let started = StoreReachability.now()
         let (result, connected) = reader.withLock { db in
             reconnectingRead(&db) { db -> (version: Int, createdAt: String)? in
                 guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = $1", [.text(id)]).first,
@@ -492,7 +494,7 @@ public final class PostgresSessionStore: SessionStoring {
                 return (Int(version), createdAt)
             }
         }
-        return try reported(result, connected: connected, failed: .read).get()
+        return try reported(result, connected: connected, failed: .read, started: started).get()
     }
 
     /// Every session id, ascending in byte order (the primary key's, collation `"C"`).
@@ -527,19 +529,21 @@ public final class PostgresSessionStore: SessionStoring {
     /// catalog's check before each use never waits behind a long read. Reconnects when the
     /// server dropped the connection.
     public func storyboardRevision() throws -> Int? {
+        let started = StoreReachability.now()
         let (result, connected) = revisionReader.withLock { db in
             reconnectingRead(&db) { db in try db.readStoryboardRevision() }
         }
-        return try reported(result, connected: connected, failed: .read).get()
+        return try reported(result, connected: connected, failed: .read, started: started).get()
     }
 
     /// Runs `body` on the reader in one `REPEATABLE READ READ ONLY` transaction: one snapshot.
     /// A read whose connection broke under it runs once more, as ``reconnectingRead(_:_:)``
     /// says; ``snapshot(_:)`` reconnects first. The outcome goes to ``reachability``.
     private func read<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
+        let started = StoreReachability.now()
         var (result, connected) = snapshot(body)
         if case .failure = result, !connected { (result, connected) = snapshot(body) }
-        return try reported(result, connected: connected, failed: .read).get()
+        return try reported(result, connected: connected, failed: .read, started: started).get()
     }
 
     /// One attempt of ``read(_:)``; also says whether the reader is connected afterwards.
@@ -569,7 +573,7 @@ public final class PostgresSessionStore: SessionStoring {
     /// runs once more on a fresh connection, so a restart of PostgreSQL does not fail the first
     /// read on each connection; a read changes nothing, so running it again is safe. (Writes run
     /// again only when they broke before `COMMIT`: ``writing(commits:_:)``.) Also says whether
-    /// `db` is connected afterwards; the caller reports the outcome (``reported(_:connected:failed:)``).
+    /// `db` is connected afterwards; the caller reports the outcome (``reported(_:connected:failed:started:)``).
     private func reconnectingRead<T: Sendable>(_ db: inout PGConnection, _ body: (PGConnection) throws -> T)
         -> (Result<T, any Error>, connected: Bool) {
         do {
@@ -595,11 +599,12 @@ public final class PostgresSessionStore: SessionStoring {
         let (reachable, probe) = reachability.check()
         if probe {
             probes.async { [self] in
+                let started = StoreReachability.now()
                 let (result, connected) = revisionReader.withLock { db in
                     reconnectingRead(&db) { db in try db.run("SELECT 1") }
                 }
                 let error: (any Error)? = if case .failure(let e) = result { e } else { nil }
-                if let change = reachability.probeFinished(reached: error == nil || connected, error: error) {
+                if let change = reachability.probeFinished(reached: error == nil || connected, error: error, started: started) {
                     ServerLog.storeChange(change)
                 }
             }

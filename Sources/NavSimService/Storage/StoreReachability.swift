@@ -5,10 +5,13 @@ import Synchronization
 /// `navsim_store_up` gauge (docs/api.md), and the outage's two log lines.
 ///
 /// Every operation on the database reports its outcome once, after the store's own reconnect
-/// and retry (``attempted(reached:failed:error:at:)``): reached when the connection was still
-/// usable afterwards, whatever the statement's own result (a refused commit reached the
-/// database too); not reached when connecting failed or the connection broke. The last outcome
-/// reported wins, so one success after a failure makes the store reachable again.
+/// and retry (``attempted(reached:failed:error:started:at:)``): reached when the connection was
+/// still usable afterwards, whatever the statement's own result (a refused commit reached the
+/// database too); not reached when connecting failed or the connection broke. The newest outcome
+/// wins, so one success after a failure makes the store reachable again. Newest is by when the
+/// operation started: one that started before the operation whose outcome decided the state is
+/// older news (its thread was slow to report), so it does not flip the state back and forth
+/// around the outage's edges; a failure of it still counts while the store is unreachable.
 ///
 /// A change between the two states is returned as a ``Change``, which the store logs as one
 /// line (``ServerLog/storeChange(_:)``): one when the store becomes unreachable, one when it
@@ -49,13 +52,20 @@ public final class StoreReachability: Sendable {
         /// When the last outcome was reported; nil before the first.
         var lastOutcome: Int64?
         var probing = false
+        /// When the operation whose outcome decided `reachable` started; nil before the first.
+        var decidedBy: Int64?
         /// When the store became unreachable (meaningful while it is).
         var downSince: Int64 = 0
         var failedReads = 0
         var failedWrites = 0
 
-        mutating func record(reached: Bool, failed: Failed, error: (any Error)?, at now: Int64) -> Change? {
+        mutating func record(reached: Bool, failed: Failed, error: (any Error)?, started: Int64, at now: Int64) -> Change? {
             lastOutcome = now
+            if let decided = decidedBy, started < decided {
+                if !reached, !reachable { count(failed) }
+                return nil
+            }
+            decidedBy = started
             let was = reachable
             reachable = reached
             if reached {
@@ -67,12 +77,16 @@ public final class StoreReachability: Sendable {
                 failedReads = 0
                 failedWrites = 0
             }
+            count(failed)
+            return was ? .unreachable(error: error ?? Unanswered()) : nil
+        }
+
+        mutating func count(_ failed: Failed) {
             switch failed {
             case .nothing: break
             case .read: failedReads += 1
             case .writes(let n): failedWrites += n
             }
-            return was ? .unreachable(error: error ?? Unanswered()) : nil
         }
     }
 
@@ -94,13 +108,14 @@ public final class StoreReachability: Sendable {
     /// Milliseconds since an arbitrary start, monotonic (`DispatchTime`, the uptime clock).
     public static func now() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
-    /// Records the outcome of an operation on the database that ended at `now`; when it did not
-    /// reach it, `failed` says what failed (counted until the store answers again) and `error` why.
+    /// Records the outcome of an operation on the database that started at `started` (nil: at
+    /// `now`) and ended at `now`; when it did not reach it, `failed` says what failed (counted
+    /// until the store answers again) and `error` why.
     /// - Returns: the change of state this outcome made, if any, for the log.
     @discardableResult
     public func attempted(reached: Bool, failed: Failed = .nothing, error: (any Error)? = nil,
-                          at now: Int64 = StoreReachability.now()) -> Change? {
-        state.withLock { $0.record(reached: reached, failed: failed, error: error, at: now) }
+                          started: Int64? = nil, at now: Int64 = StoreReachability.now()) -> Change? {
+        state.withLock { $0.record(reached: reached, failed: failed, error: error, started: started ?? now, at: now) }
     }
 
     /// The current answer, and whether the caller should start a probe now (then it must call
@@ -114,13 +129,15 @@ public final class StoreReachability: Sendable {
         }
     }
 
-    /// Records a probe's outcome and allows the next probe.
+    /// Records the outcome of a probe that started at `started` (nil: at `now`) and allows the
+    /// next probe.
     /// - Returns: the change of state it made, if any, for the log.
     @discardableResult
-    public func probeFinished(reached: Bool, error: (any Error)? = nil, at now: Int64 = StoreReachability.now()) -> Change? {
+    public func probeFinished(reached: Bool, error: (any Error)? = nil, started: Int64? = nil,
+                              at now: Int64 = StoreReachability.now()) -> Change? {
         state.withLock { s in
             s.probing = false
-            return s.record(reached: reached, failed: .nothing, error: error, at: now)
+            return s.record(reached: reached, failed: .nothing, error: error, started: started ?? now, at: now)
         }
     }
 
