@@ -27,7 +27,17 @@ The simulation:
      bypassing HAProxy's affinity), each doing `--one-session-writes` writes: the history is
      gapless 0…V, holds every acknowledged write at its version, and V equals the number of
      acknowledged writes (a refused write, 409 included, wrote nothing);
-  5. stops everything and removes the cluster and the temporary folder, also on failure.
+  5. the database goes away: a second HAProxy on deploy/haproxy.cfg with only its addresses
+     changed (health checks, retries and all else as shipped), `--outage-clients` clients writing
+     through it, PostgreSQL stopped (`pg_ctl stop -m fast`) for `--outage-seconds` and started
+     again. Checks: every failed request is navsim's 503 `store-unreachable` problem+json with
+     Retry-After and an X-Request-Id (never a 500, a dropped connection or HAProxy's own page);
+     nothing is acknowledged while the database is down and no acknowledged write is missing
+     from it; the first write succeeds within 1 s of PostgreSQL accepting connections again
+     (`pg_isready`); each instance that answered 503s logged one "store unreachable" and one
+     "store reachable again" line. It fails below its minimums (OUTAGE_MIN_*: acknowledged
+     writes before and after, 503s during), so a server that refuses every write cannot pass;
+  6. stops everything and removes the cluster and the temporary folder, also on failure.
 
 Prints one line per check and a summary; exits 1 if any check fails, 2 if the setup fails.
 `--sabotage` shows that the acknowledged-write check can fail: after the kill it deletes the newest
@@ -49,6 +59,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -139,6 +150,47 @@ class Cluster:
         lines = out.stdout.strip().splitlines()
         self.pg_dir, self.pg_url = lines[0], lines[-1]
 
+    def pg_ctl(self, *args: str, wait: bool = True) -> subprocess.Popen | subprocess.CompletedProcess:
+        """pg_ctl on the cluster's data folder, as its owner (`postgres` under root, as in
+        scripts/pg-cluster.sh); without `wait`, started and returned at once."""
+        bindir = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: [int(x) for x in re.findall(r"\d+", str(p))])
+        if not bindir or not self.pg_dir:
+            raise SetupError("no pg_ctl under /usr/lib/postgresql/*/bin, or no cluster")
+        argv = [str(bindir[-1] / "pg_ctl"), "-D", str(Path(self.pg_dir) / "data"), *args]
+        if os.geteuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        if not wait:
+            return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        return subprocess.run(argv, capture_output=True, text=True, timeout=90)
+
+    def stop_postgres(self) -> None:
+        """A fast shutdown (`pg_ctl stop -m fast`): sessions are ended, new connections refused."""
+        out = self.pg_ctl("-m", "fast", "-w", "-t", "60", "stop")
+        if out.returncode != 0:
+            raise SetupError(f"pg_ctl stop failed: {out.stderr.strip()[-400:]}")
+
+    def start_postgres_again(self) -> subprocess.Popen:
+        """Starts the stopped server with the options it ran with (its postmaster.opts, which
+        scripts/pg-cluster.sh's `-o` wrote), without waiting: the caller sees when it accepts."""
+        data = Path(self.pg_dir or "") / "data"
+        argv = shlex.split((data / "postmaster.opts").read_text())[1:]
+        opts = []
+        i = 0
+        while i < len(argv):
+            if argv[i] == "-D":
+                i += 2
+                continue
+            opts.append(argv[i])
+            i += 1
+        return self.pg_ctl("-l", str(Path(self.pg_dir or "") / "server.log"), "-o", shlex.join(opts), "start", wait=False)
+
+    def pg_accepts(self) -> bool:
+        """Whether the server accepts connections now (`pg_isready`, exit status 0)."""
+        m = re.search(r"@([^:/]+):(\d+)/", self.pg_url)
+        host, port = (m.group(1), m.group(2)) if m else ("127.0.0.1", "5432")
+        return subprocess.run(["pg_isready", "-q", "-h", host, "-p", port, "-t", "1"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
     def psql_csv(self, query: str) -> list[list[str]]:
         """Rows of `query`, read with COPY … TO STDOUT in CSV (so any text survives)."""
         out = subprocess.run(["psql", self.pg_url, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c",
@@ -180,10 +232,12 @@ class Cluster:
             time.sleep(0.05)
         raise SetupError(f"{name} did not log 'listening' within 30 s: {child.log_tail()}")
 
-    def start_haproxy(self, name: str, servers: list[tuple[str, int]]) -> int:
+    def start_haproxy(self, name: str, servers: list[tuple[str, int]], shipped_checks: bool = False) -> int:
+        """HAProxy on deploy/haproxy.cfg (see haproxy_config); with `shipped_checks`, only the
+        addresses change: health checks, retries and everything else stay as shipped."""
         port = free_port()
         cfg = self.tmp / f"{name}.cfg"
-        cfg.write_text(haproxy_config(SHIPPED_HAPROXY.read_text(), port, servers))
+        cfg.write_text(haproxy_config(SHIPPED_HAPROXY.read_text(), port, servers, shipped_checks))
         check = subprocess.run(["haproxy", "-c", "-q", "-f", str(cfg)], capture_output=True, text=True, timeout=30)
         if check.returncode != 0:
             raise SetupError(f"haproxy -c refused the generated configuration: {check.stderr.strip()}")
@@ -219,9 +273,11 @@ class Cluster:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def haproxy_config(shipped: str, port: int, servers: list[tuple[str, int]]) -> str:
+def haproxy_config(shipped: str, port: int, servers: list[tuple[str, int]], shipped_checks: bool = False) -> str:
     """deploy/haproxy.cfg with its `bind`, `default-server` and `server` lines replaced; every
-    other line (the affinity rules, the health check request, the timeouts) stays as shipped."""
+    other line (the affinity rules, the health check request, the timeouts) stays as shipped.
+    With `shipped_checks` the `default-server` line (check timing) stays too and no header is
+    added: only the addresses differ from the shipped file."""
     out: list[str] = []
     seen = {"bind": 0, "default-server": 0, "balance": 0, "hash-type": 0}
     for line in shipped.splitlines():
@@ -230,8 +286,11 @@ def haproxy_config(shipped: str, port: int, servers: list[tuple[str, int]]) -> s
         if word == "bind":
             out.append(f"{indent}bind 127.0.0.1:{port}")
         elif word == "default-server":
-            out.append(indent + SIM_DEFAULT_SERVER)
-            out.append(indent + "http-response set-header X-Served-By %[srv_name]")
+            if shipped_checks:
+                out.append(line)
+            else:
+                out.append(indent + SIM_DEFAULT_SERVER)
+                out.append(indent + "http-response set-header X-Served-By %[srv_name]")
             out.extend(f"{indent}server {name} 127.0.0.1:{p} check" for name, p in servers)
         elif word == "server":
             continue
@@ -278,6 +337,12 @@ class Outcome:
     error: str = ""
     # A creation answered 409 after an earlier try of it got no reply: that try had been committed.
     benign: bool = False
+    # What a reply that is not 2xx was: its Content-Type, problem type, Retry-After and
+    # X-Request-Id (navsim's; the last 5 characters name the instance), for the outage checks.
+    content_type: str = ""
+    problem_type: str = ""
+    retry_after: str = ""
+    request_id: str = ""
 
 
 class Client:
@@ -371,8 +436,11 @@ def write(client: Client, sid: str, push: bool, marker: str, tally: Tally, t0: f
     elif 200 <= status < 300:
         err = f"2xx without a version: {str(reply)[:120]}"
         status = -status  # a malformed acknowledgement counts as a failure of its own
+    content_type = headers.get("content-type", "")
     tally.record(Outcome(started, time.monotonic() - t0, sid, status, headers.get("x-served-by", ""),
-                         "problem+json" in headers.get("content-type", ""), err), ack)
+                         "problem+json" in content_type, err, content_type=content_type,
+                         problem_type=str(reply.get("type", "")) if isinstance(reply, dict) else "",
+                         retry_after=headers.get("retry-after", ""), request_id=headers.get("x-request-id", "")), ack)
     return status
 
 
@@ -380,12 +448,13 @@ class SessionWriter(threading.Thread):
     """A client with its own sessions: a random walk of pushes and pops on each, through one port."""
 
     def __init__(self, name: str, port: int, sessions: int, tally: Tally, t0: float,
-                 stop: threading.Event, seed: int, max_writes: int) -> None:
+                 stop: threading.Event, seed: int, max_writes: int, pause: float = 0.02) -> None:
         super().__init__(daemon=True)
         self.name_, self.port, self.count, self.tally, self.t0 = name, port, sessions, tally, t0
-        self.stop, self.rng, self.max_writes = stop, random.Random(seed), max_writes
+        self.stop, self.rng, self.max_writes, self.pause = stop, random.Random(seed), max_writes, pause
         self.sids: list[str] = []
         self.writes = 0
+        self.ready = threading.Event()  # set once its sessions exist
 
     def run(self) -> None:
         client = Client(self.port)
@@ -397,6 +466,7 @@ class SessionWriter(threading.Thread):
                         break
                     time.sleep(0.05)
                 self.sids.append(sid)
+            self.ready.set()
             depth = {sid: 1 for sid in self.sids}
             n = 0
             while not self.stop.is_set() and n < self.max_writes:
@@ -407,7 +477,7 @@ class SessionWriter(threading.Thread):
                 if 200 <= status < 300:
                     depth[sid] = depth[sid] + 1 if push else max(1, depth[sid] - 1)
                 elif status in (0, 502, 503, 504):
-                    time.sleep(0.02)  # the instance is gone: HAProxy will route elsewhere soon
+                    time.sleep(self.pause)  # the instance or its database is gone: try again soon
             self.writes = n
         finally:
             client.close()
@@ -613,6 +683,142 @@ def one_session(report: Report, cluster: Cluster, ports: list[int], clients: int
                  f"({tally.statuses.get(409, 0)} answered 409 and wrote nothing)")
 
 
+# The database stopped under write load (docs/deployment.md, "When the database goes away").
+# Minimums below which the phase fails, so that it cannot pass against a server that refuses
+# every write (or one that the load never reached): acknowledged writes before the stop and
+# after the restart, and navsim's 503s seen while the database was down.
+OUTAGE_MIN_ACKS_BEFORE = 50
+OUTAGE_MIN_ACKS_AFTER = 50
+OUTAGE_MIN_503 = 30
+# The first write after the database accepts connections again succeeds within this many seconds.
+OUTAGE_RECOVERY_BOUND = 1.0
+STORE_UNREACHABLE = "/v1/problems/store-unreachable"
+
+
+def store_log_lines(child: Child, offset: int) -> list[dict]:
+    """The "store unreachable" / "store reachable again" lines `child` logged past `offset`."""
+    try:
+        with open(child.log, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return []
+    lines = []
+    for raw in text.splitlines():
+        if '"store unreachable"' in raw or '"store reachable again"' in raw:
+            try:
+                lines.append(json.loads(raw))
+            except ValueError:
+                pass
+    return lines
+
+
+def instance_tag(child: Child) -> str:
+    """The instance's request-id tag: the last 5 characters of every X-Request-Id it hands out
+    (docs/api.md, request ids), read from its request log."""
+    m = re.search(r'"requestId":"[^"]*([-0-9A-Za-z_]{5})"', child.log_tail(200_000))
+    return m.group(1) if m else ""
+
+
+def database_outage(report: Report, cluster: Cluster, navsims: dict[str, tuple[Child, int]], clients: int,
+                    outage: float) -> None:
+    """PostgreSQL stopped for `outage` seconds under write load through HAProxy with deploy/haproxy.cfg's
+    own health checks and retries (only the addresses change)."""
+    port = cluster.start_haproxy("haproxy-shipped", [(n, p) for n, (_, p) in navsims.items()], shipped_checks=True)
+    offsets = {n: c.log.stat().st_size for n, (c, _) in navsims.items()}
+    tally = Tally()
+    stop = threading.Event()
+    t0 = time.monotonic()
+    # After a 503 a client waits 50 ms, not Retry-After's second: the phase measures how soon a
+    # write succeeds after the database is back, not how long clients choose to wait.
+    writers = [SessionWriter(f"o{i:02d}", port, 1, tally, t0, stop, 2000 + i, 100_000, pause=0.05)
+               for i in range(clients)]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.ready.wait(timeout=20)
+    time.sleep(3.0)
+    stopping = time.monotonic() - t0
+    cluster.stop_postgres()
+    stopped = time.monotonic() - t0
+    time.sleep(max(0.0, outage - (time.monotonic() - t0 - stopped)))
+    restarting = time.monotonic() - t0
+    starter = cluster.start_postgres_again()
+    # It began to accept connections between the start of the last check that said no
+    # (`refusing`) and the end of the first that said yes; the recovery bound is counted from
+    # that check's start (`accepted`), the stricter reading.
+    accepted, refusing = None, restarting
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        asked = time.monotonic() - t0
+        if cluster.pg_accepts():
+            accepted = asked
+            break
+        refusing = asked
+        time.sleep(0.01)
+    starter.wait(timeout=60)
+    if accepted is None:
+        raise SetupError("PostgreSQL did not accept connections within 60 s of its restart")
+    time.sleep(3.0)
+    stop.set()
+    for w in writers:
+        w.join(timeout=30)
+    hung = sum(w.is_alive() for w in writers)
+
+    outcomes = [o for o in tally.outcomes if not o.benign]
+    before = [o for o in outcomes if 200 <= o.status < 300 and o.ended <= stopping]
+    after = [o for o in outcomes if 200 <= o.status < 300 and o.started >= accepted]
+    failed = [o for o in outcomes if not 200 <= o.status < 300]
+    during = [o for o in failed if o.status == 503 and stopped <= o.started < refusing]
+    report.info(f"{clients} clients, PostgreSQL stopped at t={stopping:.2f}-{stopped:.2f} s, restarted at "
+                f"t={restarting:.2f} s, accepting at t={accepted:.2f} s; statuses {dict(sorted(tally.statuses.items()))}")
+    report.check(hung == 0, f"outage: all {clients} clients finished ({hung} still running)")
+    report.check(len(before) >= OUTAGE_MIN_ACKS_BEFORE and len(after) >= OUTAGE_MIN_ACKS_AFTER and len(during) >= OUTAGE_MIN_503,
+                 f"outage: {len(before)} acknowledged writes before the stop (at least {OUTAGE_MIN_ACKS_BEFORE}), "
+                 f"{len(after)} after the restart (at least {OUTAGE_MIN_ACKS_AFTER}), {len(during)} 503s while it "
+                 f"was down (at least {OUTAGE_MIN_503})")
+    wrong = [o for o in failed if not (o.status == 503 and o.content_type.startswith("application/problem+json")
+                                       and o.problem_type == STORE_UNREACHABLE and o.retry_after.isdigit()
+                                       and o.request_id)]
+    report.check(not wrong, f"outage: every failed request ({len(failed)}) is navsim's 503 store-unreachable "
+                 f"problem+json with Retry-After (no 500, no HAProxy page, no dropped connection): {len(wrong)} other"
+                 + (f"; first: {wrong[0]}" if wrong else ""))
+    early = [o for o in outcomes if 200 <= o.status < 300 and stopped <= o.started and o.ended < refusing]
+    report.check(not early, f"outage: nothing acknowledged while the database was down ({len(early)})"
+                 + (f"; first: {early[0]}" if early else ""))
+    first = min((o.ended for o in outcomes if 200 <= o.status < 300 and o.ended >= accepted), default=None)
+    report.check(first is not None and first - accepted <= OUTAGE_RECOVERY_BOUND,
+                 f"outage: the first write succeeded {first - accepted if first is not None else float('nan'):.3f} s "
+                 f"after PostgreSQL accepted connections again (at most {OUTAGE_RECOVERY_BOUND:.1f} s)")
+    check_acks(report, tally.acks, stored_history(cluster), stored_versions(cluster), "outage")
+
+    # The log: per instance, one line when the store went and one when it came back, not a line per
+    # failed request; each instance that answered a 503 logged that pair.
+    tags = {instance_tag(c): n for n, (c, _) in navsims.items()}
+    answered: dict[str, int] = {}
+    for o in during:
+        name = tags.get(o.request_id[-5:], "?")
+        answered[name] = answered.get(name, 0) + 1
+    bad, counts = [], []
+    for n, (c, _) in navsims.items():
+        lines = store_log_lines(c, offsets[n])
+        downs = [line for line in lines if line.get("message") == "store unreachable"]
+        ups = [line for line in lines if line.get("message") == "store reachable again"]
+        if answered.get(n) and (len(downs), len(ups)) != (1, 1) or len(downs) > 1 or len(ups) != len(downs):
+            bad.append(f"{n}: {len(downs)} unreachable, {len(ups)} reachable-again lines, {answered.get(n, 0)} 503s")
+        for up in ups:
+            counts.append(f"{n}: {answered.get(n, 0)} 503s, logged {up.get('failedReads')} reads and "
+                          f"{up.get('failedWrites')} writes failed in {up.get('unreachableSeconds')} s")
+            if answered.get(n) and up.get("failedReads", 0) + up.get("failedWrites", 0) <= 0:
+                bad.append(f"{n}: its reachable-again line counts no failure")
+    report.check(not bad and "?" not in answered,
+                 "outage: each instance that answered 503s logged one 'store unreachable' and one 'store reachable "
+                 "again' line" + (f"; {bad}" if bad else "") + (f"; 503s from an unknown instance: {answered.get('?')}"
+                                                             if "?" in answered else ""))
+    for line in counts:
+        report.info(line)
+
+
 # --- bench -------------------------------------------------------------------------------------
 
 def wal_counters(cluster: Cluster) -> tuple[int, int]:
@@ -729,6 +935,8 @@ def main() -> int:
     ap.add_argument("--load-seconds", type=float, default=12.0)
     ap.add_argument("--one-session-clients", type=int, default=64)
     ap.add_argument("--one-session-writes", type=int, default=6)
+    ap.add_argument("--outage-clients", type=int, default=16)
+    ap.add_argument("--outage-seconds", type=float, default=10.0)
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run")
     ap.add_argument("--keep-logs", type=Path, help="after a failed run, copy the processes' logs here")
     ap.add_argument("--bench", action="store_true", help="measure 1 vs 3 instances instead")
@@ -778,6 +986,9 @@ def main() -> int:
         print("== one session, clients spread over the instances", flush=True)
         one_session(report, cluster, [p for _, p in navsims.values()], args.one_session_clients,
                     args.one_session_writes)
+        print(f"== PostgreSQL stopped for {args.outage_seconds:.0f} s under write load, behind HAProxy "
+              f"with deploy/haproxy.cfg's health checks and retries", flush=True)
+        database_outage(report, cluster, navsims, args.outage_clients, args.outage_seconds)
         failed = bool(report.failures)
     except (SetupError, Budget) as e:
         print(f"cluster-sim: {e}", file=sys.stderr)

@@ -191,6 +191,21 @@ struct ServiceMetrics: Sendable {
     }
 }
 
+/// `navsim_store_up`: 1 while the store's database answered its last operation (or probe), 0
+/// while it is unreachable; what `/readyz` answers (``SessionStoring/checkReachability()``).
+/// Always 1 with SQLite. Prometheus's own `up` names a scrape target that answers; this one, the
+/// store behind a target that does.
+enum StoreUpGauge {
+    static func text(reachable: Bool) -> String {
+        """
+        # HELP navsim_store_up Whether the store's database answered its last operation (1) or is unreachable (0).
+        # TYPE navsim_store_up gauge
+        navsim_store_up \(reachable ? 1 : 0)
+
+        """
+    }
+}
+
 /// A small number for the calling thread: 0 for the first thread that asks, 1 for the next, and
 /// so on, kept in a `pthread` key (no allocation, and no lock after a thread's first call). Used to
 /// spread per-request records over shards.

@@ -31,7 +31,7 @@ public final class NavSimService: Sendable {
     let sessionWrites = WritesGate()
     /// What one request may create (controllers, stack depth, tabs, spec width and nesting).
     public let limits: Limits
-    /// Bearer tokens every route but `/healthz` requires; empty: no authentication. Replaceable
+    /// Bearer tokens every route but `/healthz` and `/readyz` requires; empty: no authentication. Replaceable
     /// while serving (`navsim serve` reloads its token file on SIGHUP), never by an empty set.
     public let tokens: ReloadableTokens
     /// The largest JSON request body accepted by default (API.md: over 1 MiB is 413).
@@ -51,7 +51,7 @@ public final class NavSimService: Sendable {
     /// use, so the port can open at once however many sessions are stored.
     /// - Parameters:
     ///   - limits: what one request may create (``Limits``); the documented defaults unless given.
-    ///   - tokens: when not empty, every route but `/healthz` answers 401 without one of them.
+    ///   - tokens: when not empty, every route but `/healthz` and `/readyz` answers 401 without one of them.
     ///   - loadedSessions: sessions kept decoded in memory; idle ones past it are evicted and
     ///     reload on next use.
     ///   - cacheBytes: bytes of encoded session representations kept for reads.
@@ -164,7 +164,7 @@ public final class NavSimService: Sendable {
 
     /// Refuses a request on its head alone (an `HTTPScreen`): 401 problem+json with
     /// `WWW-Authenticate: Bearer realm="navsim"` (plus `error="invalid_token"` for a wrong token,
-    /// RFC 6750 §3) when tokens are set and none was sent, on every route but `/healthz` and `/inspector`.
+    /// RFC 6750 §3) when tokens are set and none was sent, on every route but `/healthz`, `/readyz` and `/inspector`.
     /// The server runs it before reading a body; `handle` runs it again, so it holds in process too.
     public func screen(_ request: HTTPRequest) -> HTTPResponse? {
         let tokens = self.tokens.current
@@ -201,9 +201,10 @@ public final class NavSimService: Sendable {
     /// `GET /healthz`'s reply, built once: nothing in it changes (issue 11: no per-request work
     /// that can be done once).
     static let healthz = json(200, .object([("status", .string("ok"))]))
-    /// `GET /healthz`'s reply while the store is unreachable (``SessionStoring/checkReachability()``),
-    /// built once: 503 `store-unreachable`, so a load balancer routes elsewhere.
-    static let healthzStoreUnreachable = problem(Problem.storeUnreachable)
+    /// `GET /readyz`'s reply while the store is unreachable (``SessionStoring/checkReachability()``),
+    /// built once: 503 `store-unreachable` with `Retry-After`. `/healthz` (liveness) is 200 then:
+    /// instances share the database, so taking them out would not route around its outage.
+    static let readyzStoreUnreachable = problem(Problem.notReady)
     /// `GET /`'s reply, built once.
     static let indexResponse = json(200, index)
 
@@ -230,8 +231,9 @@ public final class NavSimService: Sendable {
     /// reads `requiresToken` from it, and the OpenAPI tests compare it with the spec.
     static let router = Router<NavSimService>([
         Route("GET", "/") { _, _, _ throws(Problem) in indexResponse },
-        Route("GET", "/healthz", requiresToken: false) { s, _, _ throws(Problem) in
-            s.store.checkReachability() ? healthz : healthzStoreUnreachable
+        Route("GET", "/healthz", requiresToken: false) { _, _, _ throws(Problem) in healthz },
+        Route("GET", "/readyz", requiresToken: false) { s, _, _ throws(Problem) in
+            s.store.checkReachability() ? healthz : readyzStoreUnreachable
         },
         Route("GET", "/openapi.yaml") { s, _, _ throws(Problem) in
             HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/yaml")]), body: s.openAPI)
@@ -432,7 +434,7 @@ public final class NavSimService: Sendable {
         }
         let id = try r.string("id") ?? UUID().uuidString.lowercased()
         guard Names.isKey(id) else { throw Problem.invalidField("id", "A session id is \(Names.keyRule).") }
-        if let existing = sessions.box(id), !forgetIfDeletedElsewhere(existing) {
+        if let existing = try sessions.find(id), !forgetIfDeletedElsewhere(existing) {
             throw Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
         }
         if r.raw("root")?.string != nil {
@@ -553,7 +555,7 @@ public final class NavSimService: Sendable {
 
     /// Runs `body` on the session under its lock, letting it update what the session caches.
     func withSessionMutating<T>(_ sid: String, _ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
-        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        guard let box = try sessions.find(sid) else { throw Problem.unknownSession(sid) }
         try refreshIfBehind(box)
         let result: Result<T, Problem> = box.withLock { slot in
             // In place: a copy would hold a second reference to every buffer of the session while
@@ -566,7 +568,7 @@ public final class NavSimService: Sendable {
 
     /// Runs `body` on the session under its lock (a read: the copy is checked as by ``refreshIfBehind(_:)``).
     func withSession<T>(_ sid: String, _ body: (LiveSession) throws(Problem) -> T) throws(Problem) -> T {
-        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        guard let box = try sessions.find(sid) else { throw Problem.unknownSession(sid) }
         try refreshIfBehind(box)
         let result: Result<T, Problem> = box.withLock { live in
             guard let live else { return .failure(Problem.unknownSession(sid)) }
@@ -586,7 +588,7 @@ public final class NavSimService: Sendable {
         // The current version's JSON, cached: served from the bytes the session's box publishes,
         // without the session's lock (``SessionBox/publishedEncoding()``). When none are cached the
         // locked path below encodes them (on a shared store it checks the stored version once more).
-        if requested == nil, !replaying, representation == .json, let box = sessions.box(sid) {
+        if requested == nil, !replaying, representation == .json, let box = try sessions.find(sid) {
             try refreshIfBehind(box)
             if let encoded = box.publishedEncoding() {
                 return Self.json(200, bytes: encoded.body, etag: encoded.etag, vary: "Accept")
@@ -705,7 +707,7 @@ public final class NavSimService: Sendable {
     /// controllers go afterwards in chunks, `SessionStore.deleteSession`). The work runs on
     /// ``deletions``, not on the handler thread: the reply is deferred until the delete is durable.
     func deleteSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
-        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        guard let box = try sessions.find(sid) else { throw Problem.unknownSession(sid) }
         let (ifMatch, ifNoneMatch) = (Preconditions.field(req, "If-Match"), Preconditions.field(req, "If-None-Match"))
         let deferred = DeferredResponse()
         try sessionWrites.admit(deferred)
@@ -819,7 +821,7 @@ public final class NavSimService: Sendable {
     /// - Throws: the request's problem when it is refused before anything is applied.
     func apply(_ m: Mutation, answering deferred: DeferredResponse, retried: Bool) throws(Problem) {
         let (req, sid, body, created, turn) = (m.request, m.sid, m.body, m.created, m.turn)
-        guard let box = sessions.box(sid) else { throw Problem.unknownSession(sid) }
+        guard let box = try sessions.find(sid) else { throw Problem.unknownSession(sid) }
         // A stale commit's rerun: the same request, answering the same client.
         var retry: (@Sendable () -> Void)? = nil
         if !retried, store.isShared {
@@ -1205,6 +1207,7 @@ public final class NavSimService: Sendable {
 
         """
         sessionsGauge(into: &text)
+        text += StoreUpGauge.text(reachable: store.checkReachability())
         ProcessMetrics.write(into: &text)
         histograms.requestDuration.write(into: &text)
         histograms.commitDuration.write(into: &text)

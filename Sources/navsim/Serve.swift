@@ -21,7 +21,7 @@ enum Serve {
               help: "a file served at /openapi.yaml instead of the openapi.yaml built into the binary"),
         // Authentication (RFC 6750). A token on the command line shows in `ps`: prefer the environment or a file.
         .init(name: "token", env: "NAVSIM_TOKEN", defaultValue: nil,
-              help: "bearer token every route but /healthz requires (no tenancy: a token is full access)"),
+              help: "bearer token every route but /healthz and /readyz requires (no tenancy: a token is full access)"),
         .init(name: "token-file", env: "NAVSIM_TOKEN_FILE", defaultValue: nil,
               help: "file of accepted bearer tokens, one a line (# comments); adds to --token; read again on SIGHUP"),
         // Request bodies.

@@ -54,16 +54,16 @@ final class OutageDatabase {
 private let outageServerURL: String? = ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
 
 // The shared store going away and coming back (issue 11, robust11): the first write after a
-// restart of PostgreSQL, /healthz during an outage, and what a read that fails says.
+// restart of PostgreSQL, the 503s during an outage, /healthz (liveness) and /readyz (readiness).
 extension SharedStoreServiceTests {
-    @Test("the first write after the server dropped every connection succeeds; during an outage a read says a read failed and /healthz is 503 until the database answers again")
+    @Test("the first write after the server dropped every connection succeeds; during an outage reads and writes answer 503 store-unreachable with Retry-After, /healthz stays 200 and /readyz is 503 until the database answers again; the first write then succeeds")
     func outage() throws {
         let db = try OutageDatabase(server: try #require(outageServerURL))
-        // Probes as often as /healthz asks (at most one at a time), so the test need not wait.
+        // Probes as often as /readyz asks (at most one at a time), so the test need not wait.
         let store = try PostgresSessionStore(url: db.url, migrationsDirectory: SharedDatabase.migrations, probeIntervalMillis: 0)
         let service = try NavSimService(store: store, openAPI: [])
         #expect(createSession(service, "s").status == 201)
-        #expect(call(service, "GET", "/healthz").status == 200)
+        #expect(call(service, "GET", "/readyz").status == 200)
 
         // A restart, as the instance sees it: every connection gone. The write's BEGIN fails on
         // the dead connection before anything reached the server, so it runs on a fresh one.
@@ -71,36 +71,48 @@ extension SharedStoreServiceTests {
         let first = retitle(service, "s", "after the drop")
         #expect(first.status == 200, "\(first)")
         #expect(first["version"]?.number == 1)
-        #expect(call(service, "GET", "/healthz").status == 200)
+        #expect(call(service, "GET", "/readyz").status == 200)
 
         try db.goDown()
         let read = call(service, "GET", "/v1/sessions/s")
-        #expect(read.status == 500)
-        #expect(read.slug == "storage-failure")
+        StoreUnreachableTests.expectUnreachable(read, "a read")
         let readDetail = read["detail"]?.string ?? ""
-        #expect(readDetail.contains("could not be read"), "\(read)")
-        #expect(!readDetail.contains("write") && !readDetail.contains("stored"), "\(read)")
-        let history = call(service, "GET", "/v1/sessions/s/history?after=-1")
-        #expect(history.status == 500)
-        #expect(history["detail"]?.string?.contains("could not be read") == true, "\(history)")
+        #expect(readDetail.contains("nothing was changed"), "\(read)")
+        #expect(!readDetail.contains("stored"), "\(read)")
+        StoreUnreachableTests.expectUnreachable(call(service, "GET", "/v1/sessions/s/history?after=-1"), "the history")
         let write = retitle(service, "s", "during the outage")
-        #expect(write.status == 500)
+        StoreUnreachableTests.expectUnreachable(write, "a write")
         #expect(write["detail"]?.string?.contains("nothing was stored") == true, "\(write)")
+        StoreUnreachableTests.expectUnreachable(createSession(service, "t"), "a creation")
 
-        let health = call(service, "GET", "/healthz")
-        #expect(health.status == 503)
-        #expect(health.slug == "store-unreachable")
-        #expect(health.headers["content-type"] == "application/problem+json")
+        #expect(call(service, "GET", "/healthz").status == 200)
+        StoreUnreachableTests.expectUnreachable(call(service, "GET", "/readyz"), "/readyz")
+        #expect(StoreUnreachableTests.storeUp(service) == "navsim_store_up 0")
+        #expect(!store.reachability.isReachable)
 
-        // Back: /healthz's own probe finds it, though no request has touched the database.
+        // Back: no probe needed, the first write connects again on its own.
         try db.comeBack()
-        var healthy = false
-        for _ in 0..<200 where !healthy {  // bounded: 10 s
-            healthy = call(service, "GET", "/healthz").status == 200
-            if !healthy { usleep(50_000) }
+        let again = retitle(service, "s", "after the outage")
+        #expect(again.status == 200, "\(again)")
+        // The failed write changed nothing: this one is version 2.
+        #expect(again["version"]?.number == 2)
+        #expect(call(service, "GET", "/readyz").status == 200)
+        #expect(StoreUnreachableTests.storeUp(service) == "navsim_store_up 1")
+
+        // Down again, no request: /readyz's own probe finds it going and coming back.
+        try db.goDown()
+        var down = false
+        for _ in 0..<200 where !down {  // bounded: 10 s
+            down = call(service, "GET", "/readyz").status == 503
+            if !down { usleep(50_000) }
         }
-        #expect(healthy)
-        // The failed write changed nothing: the next one is version 2.
-        #expect(retitle(service, "s", "after the outage")["version"]?.number == 2)
+        #expect(down)
+        try db.comeBack()
+        var ready = false
+        for _ in 0..<200 where !ready {  // bounded: 10 s
+            ready = call(service, "GET", "/readyz").status == 200
+            if !ready { usleep(50_000) }
+        }
+        #expect(ready)
     }
 }

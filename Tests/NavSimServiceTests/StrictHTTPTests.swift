@@ -63,7 +63,7 @@ struct StrictHTTPTests {
 
 @Suite("Service: bearer-token authentication")
 struct AuthenticationTests {
-    /// Every documented route and method but /healthz answers 401 without the token, and with a
+    /// Every documented route and method but /healthz and /readyz answers 401 without the token, and with a
     /// wrong one; with the token none answers 401.
     @Test func noRouteButHealthzAnswersWithoutTheToken() throws {
         let spec = try OpenAPITests.loadSpec()
@@ -83,8 +83,8 @@ struct AuthenticationTests {
             let basic = h.send(pair.method, path, body, contentType: type, headers: [("Authorization", "Basic cmlnaHQtdG9rZW4=")])
             h.bearer = "right-token"
             if h.snapshot(sid) != before { problems.append("\(pair.method) \(pair.template) changed the session without a token") }
-            // /healthz and the static /inspector page (no data; its API calls carry the token).
-            if pair.template == "/healthz" || pair.template == "/inspector" {
+            // /healthz, /readyz and the static /inspector page (no data; its API calls carry the token).
+            if pair.template == "/healthz" || pair.template == "/readyz" || pair.template == "/inspector" {
                 if none.status != 200 { problems.append("\(pair.template) answers \(none.status) without a token") }
                 continue
             }
@@ -108,6 +108,7 @@ struct AuthenticationTests {
         #expect(h.send("GET", "/nope").status == 401)
         #expect(h.send("HEAD", "/v1/sessions").status == 401)
         #expect(h.send("HEAD", "/healthz").status == 200)
+        #expect(h.send("GET", "/readyz").status == 200)
     }
 
     @Test func theScreenRefusesBeforeTheBody() throws {
@@ -122,13 +123,13 @@ struct AuthenticationTests {
         #expect(try ServiceHarness().service!.screen(head) == nil)
     }
 
-    /// The spec documents the scheme, 401 on every operation, and none on /healthz and /inspector.
+    /// The spec documents the scheme, 401 on every operation, and none on /healthz, /readyz and /inspector.
     @Test func theSpecDocumentsTheScheme() throws {
         let text = try String(contentsOfFile: ServiceFiles.openAPI, encoding: .utf8)
         #expect(text.contains("securitySchemes:\n    bearer:\n      type: http\n      scheme: bearer"))
         let spec = try OpenAPITests.loadSpec()
         let operations = spec.writtenPairCount
         let documented401 = text.components(separatedBy: "$ref: '#/components/responses/Unauthorized'").count - 1
-        #expect(documented401 == operations - 2, "401 documented on \(documented401) of \(operations) operations (all but /healthz and /inspector)")
+        #expect(documented401 == operations - 3, "401 documented on \(documented401) of \(operations) operations (all but /healthz, /readyz and /inspector)")
     }
 }

@@ -144,12 +144,16 @@ public struct Problem: Error, Sendable {
         case read
     }
 
-    /// A storage fault as a reply that names no SQL, table or file: 507 Insufficient Storage
-    /// (RFC 4918 §11.5) when the database or its disk is full, else 500. `access` says whether a
-    /// write or a read failed; a write whose connection broke at `COMMIT`
-    /// (``PostgresStoreError/commitOutcomeUnknown(_:)``) says it may have been stored. The full
-    /// error goes to standard error, where the operator can read it.
+    /// A storage fault as a reply that names no SQL, table or file: 503 `store-unreachable` with
+    /// `Retry-After` when the database could not be reached (``StoreUnreachable``; a write whose
+    /// connection broke at `COMMIT`, ``PostgresStoreError/commitOutcomeUnknown(_:)``, says it may
+    /// have been stored); 507 Insufficient Storage (RFC 4918 §11.5) when the database or its
+    /// disk is full; else 500. `access` says whether a write or a read failed. The full error
+    /// goes to standard error, where the operator can read it, except an unreachable database's:
+    /// the store logs one line when it goes and one when it answers again (``StoreReachability``),
+    /// not one per request.
     static func storage(_ error: any Error, _ title: String, access: StorageAccess = .write) -> Problem {
+        if error.isStoreUnreachable { return storeUnreachable(error, title, access: access) }
         ServerLog.error(title, error)
         if let e = error as? SQLiteError, e.isFull {
             return Problem(status: 507, slug: "insufficient-storage", title: title,
@@ -169,11 +173,38 @@ public struct Problem: Error, Sendable {
         }
     }
 
-    /// 503 `store-unreachable` for `GET /healthz`: the last attempt to reach the store's
+    /// Seconds a client waits before it sends again a request answered `store-unreachable`
+    /// (`Retry-After`, RFC 9110 §10.2.3): the store connects again on the next request that
+    /// needs it, so this is only what keeps clients from spinning.
+    static let storeRetryAfterSeconds = 1
+
+    /// 503 `store-unreachable` with `Retry-After` (RFC 9110 §15.6.4): `detail` says whether
+    /// the request read or wrote, and that nothing was stored, or, for a write whose connection
+    /// broke at `COMMIT`, that it may have been.
+    static func storeUnreachable(_ error: any Error, _ title: String, access: StorageAccess) -> Problem {
+        let detail: String
+        if case .commitOutcomeUnknown? = error as? PostgresStoreError {
+            detail = "The connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying."
+        } else {
+            switch access {
+            case .read: detail = "The database cannot be reached at the moment; nothing was changed. Retry after Retry-After seconds."
+            case .write: detail = "The database cannot be reached at the moment; nothing was stored. Retry after Retry-After seconds."
+            }
+        }
+        var p = Problem(status: 503, slug: "store-unreachable", title: title, detail: detail)
+        p.headers = [("Retry-After", String(storeRetryAfterSeconds))]
+        return p
+    }
+
+    /// 503 `store-unreachable` for `GET /readyz`: the last attempt to reach the store's
     /// database failed and none has succeeded since (RFC 9110 §15.6.4).
-    static let storeUnreachable = Problem(
-        status: 503, slug: "store-unreachable", title: "Store unreachable",
-        detail: "The last attempt to reach the database failed and none has succeeded since; this instance cannot serve sessions until it answers again.")
+    static let notReady: Problem = {
+        var p = Problem(
+            status: 503, slug: "store-unreachable", title: "Store unreachable",
+            detail: "The last attempt to reach the database failed and none has succeeded since; this instance cannot serve sessions until it answers again.")
+        p.headers = [("Retry-After", String(storeRetryAfterSeconds))]
+        return p
+    }()
     /// 400: a request header field is malformed (e.g. `If-Match` that is not `*` or entity tags).
     static func invalidHeader(_ field: String, _ detail: String) -> Problem {
         Problem(status: 400, slug: "invalid-header", title: "Malformed header field", detail: detail, field: field)
@@ -209,7 +240,8 @@ public struct Problem: Error, Sendable {
 
 /// Lines for the operator: internal failures whose text must not reach clients (SQL, paths).
 /// One JSON object per line, as the request log writes its lines: `time` (RFC 3339 UTC),
-/// `level` (`error`, or `warning` for what the server works around), `message` (what failed),
+/// `level` (`error`, `warning` for what the server works around, `info` for a store that
+/// answers again: ``storeChange(_:)``), `message` (what failed),
 /// `error` (the full error, on one line), and the store's own code when there is one: `code`,
 /// SQLite's extended result code (13 `SQLITE_FULL`, 5 `SQLITE_BUSY`, <https://sqlite.org/rescode.html>),
 /// or `sqlState`, PostgreSQL's SQLSTATE. `navsim serve` sends them through its one log writer
@@ -238,6 +270,25 @@ public enum ServerLog {
 
     static func warning(_ what: String, _ error: any Error) {
         emit(line(level: "warning", what, error: error))
+    }
+
+    /// The one line of a store's change of reachability: `error` `store unreachable` with the
+    /// failure that showed it, or `info` `store reachable again` with `unreachableSeconds` and
+    /// the reads and writes that failed meanwhile (`failedReads`, `failedWrites`).
+    static func storeChange(_ change: StoreReachability.Change) {
+        emit(line(change))
+    }
+
+    /// The members of ``storeChange(_:)``'s line.
+    static func line(_ change: StoreReachability.Change, time: String = RFC3339.now()) -> [(String, JSON)] {
+        switch change {
+        case .unreachable(let error):
+            return line(level: "error", "store unreachable", error: (error as? StoreUnreachable)?.cause ?? error, time: time)
+        case .reachableAgain(let downMillis, let reads, let writes):
+            return [("time", .string(time)), ("level", .string("info")), ("message", .string("store reachable again")),
+                    ("unreachableSeconds", .number(Double(downMillis) / 1000)),
+                    ("failedReads", .number(Double(reads))), ("failedWrites", .number(Double(writes)))]
+        }
     }
 
     /// The members of one line: `time`, `level`, `message`, `error`, then `code` or `sqlState`.

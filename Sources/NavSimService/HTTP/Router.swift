@@ -54,7 +54,7 @@ struct Route<Context: Sendable>: Sendable {
 
     let method: String
     let template: PathTemplate
-    /// False for the routes a client may call without a bearer token (`/healthz`).
+    /// False for the routes a client may call without a bearer token (`/healthz`, `/readyz`).
     let requiresToken: Bool
     let handler: Handler
     /// `method="…",route="…"`: the route's labels in the request-duration histogram, quoted once

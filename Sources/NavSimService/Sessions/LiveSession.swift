@@ -393,12 +393,22 @@ final class SessionRegistry: Sendable {
         self.loader = loader
     }
 
-    /// The box of `id`. On a shared store an id not registered here is read from the store and
-    /// registered, loaded, when another instance created it; a store that cannot be read then
-    /// counts as "no such session" (the caller answers 404).
+    /// The box of `id`, nil when the store cannot be read either (tests, and callers for whom
+    /// "not found" is the safe answer).
     func box(_ id: String) -> SessionBox? {
+        (try? find(id)) ?? nil
+    }
+
+    /// The box of `id`. On a shared store an id not registered here is read from the store and
+    /// registered, loaded, when another instance created it.
+    /// - Throws: the storage problem when the store cannot be read (503 while its database is
+    ///   unreachable): the session may exist, so the answer is not 404.
+    func find(_ id: String) throws(Problem) -> SessionBox? {
         if let box = boxes.withLock({ $0.byID[id] }) { return box }
-        guard findsUnregistered, let found = try? loader(id) else { return nil }
+        guard findsUnregistered else { return nil }
+        let found: LiveSession?
+        do { found = try loader(id) } catch { throw Problem.storage(error, "The session could not be loaded", access: .read) }
+        guard let found else { return nil }
         return add(found) ?? boxes.withLock { $0.byID[id] }
     }
 

@@ -85,10 +85,12 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// transaction whose connection broke at `COMMIT` may have been written, so it is never run
 /// again: it fails with ``PostgresStoreError/commitOutcomeUnknown(_:)``.
 ///
-/// **Reachability.** Every use of a connection reports whether the database answered
-/// (``reachability``); ``checkReachability()`` reads that for `/healthz` and, when nothing has
-/// used the database for ``StoreReachability/probeIntervalMillis``, probes it (`SELECT 1`) in
-/// the background.
+/// **Reachability.** Every operation reports, after its reconnect and retry, whether the
+/// database answered (``reachability``, which logs one line when it goes and one when it answers
+/// again); one that did not reach it fails with ``StoreUnreachable``, and the next operation
+/// connects again, whenever it comes (no back-off). ``checkReachability()`` reads that for
+/// `/readyz` and `navsim_store_up` and, when nothing has used the database for
+/// ``StoreReachability/probeIntervalMillis``, probes it (`SELECT 1`) in the background.
 ///
 /// **Storyboards.** Puts and deletes add one to `storyboard_revision` (step 6) in their
 /// transaction, which ``storyboardRevision()`` reads, so every instance's catalog sees a change
@@ -114,7 +116,7 @@ public final class PostgresSessionStore: SessionStoring {
     /// Told each transaction's commit count once it is written (on the writer).
     public let batchObserver = Mutex<BatchObserver?>(nil)
 
-    /// Whether the database answered the last attempt to use it (`/healthz`).
+    /// Whether the database answered the last attempt to use it (`/readyz`).
     public let reachability: StoreReachability
     /// Runs the probes ``checkReachability()`` starts, one at a time.
     private let probes = DispatchQueue(label: "navsim.postgres.probe")
@@ -239,7 +241,7 @@ public final class PostgresSessionStore: SessionStoring {
         guard !commits.isEmpty else { return [] }
         var chains = brokenChains.withLock { $0 }
         // Each run starts from the chains as they were: a run that broke before COMMIT wrote nothing.
-        let results = writing { [chains] db -> ([Result<Void, any Error>], BrokenChains) in
+        let results = writing(commits: commits.count) { [chains] db -> ([Result<Void, any Error>], BrokenChains) in
             var chains = chains
             let each = try chains.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
                 try db.transaction { try Self.apply(commit, to: db) }
@@ -269,14 +271,18 @@ public final class PostgresSessionStore: SessionStoring {
     /// dropped it: libpq learns that from the first statement that fails), the server has rolled
     /// the transaction back, so the whole transaction runs once more on a fresh connection. When
     /// it broke at `COMMIT`, the outcome is unknown and it fails with
-    /// ``PostgresStoreError/commitOutcomeUnknown(_:)``; any other error fails it as it is.
-    private func writing<T: Sendable>(_ body: (PGConnection) throws -> T) -> Result<T, any Error> {
-        switch writingOnce(body) {
-        case .failure(is BrokeBeforeCommit):
-            return writingOnce(body).mapError { ($0 as? BrokeBeforeCommit)?.error ?? $0 }
-        case let other:
-            return other
+    /// ``PostgresStoreError/commitOutcomeUnknown(_:)``; any other error fails it as it is. When
+    /// the database cannot be reached (connecting fails, or the fresh connection breaks too) it
+    /// fails with ``StoreUnreachable``. The outcome goes to ``reachability``, `commits` writes
+    /// failed when the database was not reached.
+    private func writing<T: Sendable>(commits: Int = 1, _ body: (PGConnection) throws -> T) -> Result<T, any Error> {
+        let started = StoreReachability.now()
+        var (result, connected) = writingOnce(body)
+        if case .failure(is BrokeBeforeCommit) = result {
+            (result, connected) = writingOnce(body)
+            result = result.mapError { ($0 as? BrokeBeforeCommit)?.error ?? $0 }
         }
+        return reported(result, connected: connected, failed: .writes(commits), started: started)
     }
 
     /// The error of a transaction whose connection broke before its `COMMIT` was sent.
@@ -284,7 +290,7 @@ public final class PostgresSessionStore: SessionStoring {
         let error: any Error
     }
 
-    private func writingOnce<T: Sendable>(_ body: (PGConnection) throws -> T) -> Result<T, any Error> {
+    private func writingOnce<T: Sendable>(_ body: (PGConnection) throws -> T) -> (Result<T, any Error>, connected: Bool) {
         let hook = beforeCommit.withLock { $0 }
         return withWriter { db in
             var committing = false
@@ -302,20 +308,32 @@ public final class PostgresSessionStore: SessionStoring {
         }
     }
 
-    /// Runs `body` on the writer, connecting first if the connection broke, and reports whether
-    /// the database answered (``reachability``).
-    private func withWriter<T: Sendable>(_ body: (PGConnection) throws -> T) -> Result<T, any Error> {
+    /// Runs `body` on the writer, connecting first if the connection broke; also says whether
+    /// the writer is connected afterwards (false: the database was not reached).
+    private func withWriter<T: Sendable>(_ body: (PGConnection) throws -> T) -> (Result<T, any Error>, connected: Bool) {
         writer.withLock { db in
             do {
                 if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-                let value = try body(db)
-                reachability.attempted(reached: true)
-                return .success(value)
+                return (.success(try body(db)), true)
             } catch {
-                reachability.attempted(reached: db.isConnected)
-                return .failure(error)
+                return (.failure(error), db.isConnected)
             }
         }
+    }
+
+    /// Reports an operation's outcome, after its reconnect and retry, to ``reachability`` and
+    /// logs the change it makes (one line when the database goes, one when it answers again);
+    /// returns the outcome, its error as ``StoreUnreachable`` when the database was not reached
+    /// (``PostgresStoreError/commitOutcomeUnknown(_:)`` stays as it is: it may have been written).
+    private func reported<T>(_ result: Result<T, any Error>, connected: Bool,
+                             failed: StoreReachability.Failed, started: Int64) -> Result<T, any Error> {
+        let error: (any Error)? = if case .failure(let e) = result { e } else { nil }
+        let reached = error == nil || connected
+        if let change = reachability.attempted(reached: reached, failed: failed, error: error, started: started) {
+            ServerLog.storeChange(change)
+        }
+        guard let error, !reached, !error.isStoreUnreachable else { return result }
+        return .failure(StoreUnreachable(error))
     }
 
     private static func apply(_ commit: SessionCommit, to db: PGConnection) throws {
@@ -478,13 +496,15 @@ public final class PostgresSessionStore: SessionStoring {
     /// The session's version in the database, nil when there is none: one statement on the
     /// primary key, outside a transaction (the service's check before it serves a cached copy).
     public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
-        try reader.withLock { db in
-            try reconnectingRead(&db) { db -> (version: Int, createdAt: String)? in
+        let started = StoreReachability.now()
+        let (result, connected) = reader.withLock { db in
+            reconnectingRead(&db) { db -> (version: Int, createdAt: String)? in
                 guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = $1", [.text(id)]).first,
                       let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
                 return (Int(version), createdAt)
             }
         }
+        return try reported(result, connected: connected, failed: .read, started: started).get()
     }
 
     /// Every session id, ascending in byte order (the primary key's, collation `"C"`).
@@ -529,24 +549,26 @@ public final class PostgresSessionStore: SessionStoring {
     /// catalog's check before each use never waits behind a long read. Reconnects when the
     /// server dropped the connection.
     public func storyboardRevision() throws -> Int? {
-        try revisionReader.withLock { db in
-            try reconnectingRead(&db) { db in try db.readStoryboardRevision() }
+        let started = StoreReachability.now()
+        let (result, connected) = revisionReader.withLock { db in
+            reconnectingRead(&db) { db in try db.readStoryboardRevision() }
         }
+        return try reported(result, connected: connected, failed: .read, started: started).get()
     }
 
     /// Runs `body` on the reader in one `REPEATABLE READ READ ONLY` transaction: one snapshot.
     /// A read whose connection broke under it runs once more, as ``reconnectingRead(_:_:)``
-    /// says; ``snapshot(_:)`` reconnects first.
+    /// says; ``snapshot(_:)`` reconnects first. The outcome goes to ``reachability``.
     private func read<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
-        do {
-            return try snapshot(body)
-        } catch where !reader.withLock({ $0.isConnected }) {
-            return try snapshot(body)
-        }
+        let started = StoreReachability.now()
+        var (result, connected) = snapshot(body)
+        if case .failure = result, !connected { (result, connected) = snapshot(body) }
+        return try reported(result, connected: connected, failed: .read, started: started).get()
     }
 
-    private func snapshot<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
-        try reader.withLock { db in
+    /// One attempt of ``read(_:)``; also says whether the reader is connected afterwards.
+    private func snapshot<T: Sendable>(_ body: (PGConnection) throws -> T) -> (Result<T, any Error>, connected: Bool) {
+        reader.withLock { db in
             do {
                 if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
                 // Spelled out rather than through transaction(begin:_:): a closure capturing both
@@ -555,15 +577,13 @@ public final class PostgresSessionStore: SessionStoring {
                 do {
                     let value = try body(db)
                     try db.execute("COMMIT")
-                    reachability.attempted(reached: true)
-                    return value
+                    return (.success(value), true)
                 } catch {
                     if db.isInTransaction { try? db.execute("ROLLBACK") }
                     throw error
                 }
             } catch {
-                reachability.attempted(reached: db.isConnected)
-                throw error
+                return (.failure(error), db.isConnected)
             }
         }
     }
@@ -572,22 +592,20 @@ public final class PostgresSessionStore: SessionStoring {
     /// connection broke under it (the server restarted: libpq learns it on the next statement)
     /// runs once more on a fresh connection, so a restart of PostgreSQL does not fail the first
     /// read on each connection; a read changes nothing, so running it again is safe. (Writes run
-    /// again only when they broke before `COMMIT`: ``writing(_:)``.) Reports to ``reachability``.
-    private func reconnectingRead<T>(_ db: inout PGConnection, _ body: (PGConnection) throws -> T) throws -> T {
+    /// again only when they broke before `COMMIT`: ``writing(commits:_:)``.) Also says whether
+    /// `db` is connected afterwards; the caller reports the outcome (``reported(_:connected:failed:started:)``).
+    private func reconnectingRead<T: Sendable>(_ db: inout PGConnection, _ body: (PGConnection) throws -> T)
+        -> (Result<T, any Error>, connected: Bool) {
         do {
             if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-            let value: T
             do {
-                value = try body(db)
+                return (.success(try body(db)), true)
             } catch where !db.isConnected {
                 db = try Self.connect(url, schema: schema, create: false)
-                value = try body(db)
+                return (.success(try body(db)), true)
             }
-            reachability.attempted(reached: true)
-            return value
         } catch {
-            reachability.attempted(reached: db.isConnected)
-            throw error
+            return (.failure(error), db.isConnected)
         }
     }
 
@@ -596,15 +614,19 @@ public final class PostgresSessionStore: SessionStoring {
     /// Whether the database answered the last attempt to use it; no round trip. When nothing
     /// has used it for ``StoreReachability/probeIntervalMillis``, starts one probe (`SELECT 1`
     /// on the storyboard revision's connection, reconnecting when needed) on a background queue,
-    /// whose outcome a later call sees.
+    /// whose outcome a later call sees (and which logs a change as any operation does).
     public func checkReachability() -> Bool {
         let (reachable, probe) = reachability.check()
         if probe {
             probes.async { [self] in
-                let reached = (try? revisionReader.withLock { db in
-                    try reconnectingRead(&db) { db in try db.run("SELECT 1") }
-                }) != nil
-                reachability.probeFinished(reached: reached)
+                let started = StoreReachability.now()
+                let (result, connected) = revisionReader.withLock { db in
+                    reconnectingRead(&db) { db in try db.run("SELECT 1") }
+                }
+                let error: (any Error)? = if case .failure(let e) = result { e } else { nil }
+                if let change = reachability.probeFinished(reached: error == nil || connected, error: error, started: started) {
+                    ServerLog.storeChange(change)
+                }
             }
         }
         return reachable

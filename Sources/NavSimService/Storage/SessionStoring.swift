@@ -91,8 +91,9 @@ public protocol SessionStoring: AnyObject, Sendable {
     /// a stale-version refusal invalidates.
     var isShared: Bool { get }
     /// Whether the store's database answered the last attempt to use it, and none has failed
-    /// since: what `GET /healthz` reports. Cheap, no round trip; a store may start a background
-    /// probe from here when it has not used its database for a while (``StoreReachability``).
+    /// since: what `GET /readyz` and `navsim_store_up` report. Cheap, no round trip; a store may
+    /// start a background probe from here when it has not used its database for a while
+    /// (``StoreReachability``).
     func checkReachability() -> Bool
 }
 
