@@ -804,7 +804,9 @@ def database_outage(report: Report, cluster: Cluster, navsims: dict[str, tuple[C
         lines = store_log_lines(c, offsets[n])
         downs = [line for line in lines if line.get("message") == "store unreachable"]
         ups = [line for line in lines if line.get("message") == "store reachable again"]
-        if answered.get(n) and (len(downs), len(ups)) != (1, 1) or len(downs) > 1 or len(ups) != len(downs):
+        # A second pair is allowed: an operation on a connection PostgreSQL had not yet closed can
+        # succeed while the stop begins, a true change of state. A line per failed request is not.
+        if answered.get(n) and not 1 <= len(downs) <= 2 or len(downs) > 2 or len(ups) != len(downs):
             bad.append(f"{n}: {len(downs)} unreachable, {len(ups)} reachable-again lines, {answered.get(n, 0)} 503s")
         for up in ups:
             counts.append(f"{n}: {answered.get(n, 0)} 503s, logged {up.get('failedReads')} reads and "
