@@ -515,11 +515,7 @@ public final class PostgresSessionStore: SessionStoring {
     /// How many sessions the database holds, every instance's: `navsim_sessions` of `/metrics`
     /// (one count over the primary key's index per scrape).
     public func sessionCount() throws -> Int {
-        try reader.withLock { db in
-            try reconnectingRead(&db) { db in
-                Int(try db.query("SELECT count(*) AS n FROM sessions").first?.int("n") ?? 0)
-            }
-        }
+        try read { db in Int(try db.query("SELECT count(*) AS n FROM sessions").first?.int("n") ?? 0) }
     }
 
     /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: one range
