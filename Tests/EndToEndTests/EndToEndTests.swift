@@ -54,25 +54,6 @@ private func locateBinary() throws -> String {
     throw E2EError("cannot find the navsim binary (build it, or set NAVSIM_BINARY); looked at \(candidates)")
 }
 
-/// A port of 127.0.0.1 that was free a moment ago: bind to port 0, read the port, close.
-private func freePort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw E2EError("socket: errno \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-            bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0
-        }
-    }
-    guard bound else { throw E2EError("bind 127.0.0.1:0: errno \(errno)") }
-    return UInt16(bigEndian: address.sin_port)
-}
-
 struct WireReply: CustomStringConvertible {
     var status: Int
     var headers: [(String, String)]
@@ -158,18 +139,40 @@ final class Server {
     let logPath: String
 
     /// `arguments` and `environment` are added to the usual ones (host, port, db, resources).
+    ///
+    /// The server binds port 0 and the port is read back from its `listening` log line: a port
+    /// picked free beforehand (bind, read, close, then start navsim on it) could be taken by
+    /// another test's server in between, and a test could then talk to that one.
     init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
-        port = try freePort()
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)  // each run's log starts empty
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
         environment["NAVSIM_OPENAPI"] = Checkout.openAPI
         process = try ChildProcess(executable: try locateBinary(),
-                                   arguments: ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath] + arguments,
+                                   arguments: ["--host", "127.0.0.1", "--port", "0", "--db", databasePath] + arguments,
                                    environment: environment,
                                    standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
+        port = try Self.listeningPort(process, logPath: logPath)
         try waitUntilHealthy()
+    }
+
+    /// The port of the `listening` line's `url` (http://127.0.0.1:PORT), waited for up to 10 s.
+    private static func listeningPort(_ process: ChildProcess, logPath: String) throws -> UInt16 {
+        let deadline = Date().addingTimeInterval(10)
+        var log = ""
+        while Date() < deadline {
+            log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            for line in log.split(separator: "\n") {
+                guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                      object["message"] as? String == "listening", let url = object["url"] as? String,
+                      let colon = url.lastIndex(of: ":"), let port = UInt16(url[url.index(after: colon)...]) else { continue }
+                return port
+            }
+            if let ended = process.termination { throw E2EError("navsim ended (\(ended)) before listening: \(log)") }
+            usleep(20_000)
+        }
+        throw E2EError("navsim logged no listening line within 10 s: \(log)")
     }
 
     deinit {
