@@ -54,6 +54,9 @@ final class ConnectionClock: Sendable {
         phase.store(Phase.head.rawValue, ordering: .releasing)
     }
 
+    /// Whether the whole request is in and its reply not yet sent.
+    var isAnswering: Bool { phase.load(ordering: .acquiring) == Phase.answering.rawValue }
+
     /// Whether the connection has been waiting for a request's header section since `cutoff`
     /// or earlier (milliseconds).
     func isIdle(since cutoff: Int64) -> Bool {
@@ -118,6 +121,10 @@ final class ConnectionDeadlines: Sendable {
     func adopt(_ fd: Int32) { _ = adopting.withLock { $0.insert(fd) } }
     /// The hand-over failed (libmicrohttpd closed the socket): it is no longer counted.
     func abandon(_ fd: Int32) { _ = adopting.withLock { $0.remove(fd) } }
+
+    /// Whether a connection has a whole request in and its reply not yet sent (being handled,
+    /// waiting on a deferred reply, or being written).
+    var anyAnswering: Bool { open.withLock { $0.values.contains { $0.isAnswering } } }
 
     /// Whether every connection, those being handed over included, has closed.
     var allClosed: Bool { adopting.withLock { $0.isEmpty } && count == 0 }

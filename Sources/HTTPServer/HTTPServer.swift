@@ -148,7 +148,7 @@ public final class HTTPServer: Sendable {
     ///    answered 503 while its work may still land.
     /// 4. A deferred reply still pending is answered `stoppingReply` and its connection resumed:
     ///    `MHD_stop_daemon` must not find one suspended. Then, for up to ``stopReplyTimeout``,
-    ///    it waits until every request still in flight has been answered and sent:
+    ///    it waits until every request received whole has been answered and sent:
     ///    `MHD_stop_daemon` closes the connections it finds without serving them, so a resumed
     ///    connection whose 503 is not out yet would see its connection close instead.
     /// 5. `MHD_stop_daemon` closes what is left and joins libmicrohttpd's threads.
@@ -193,12 +193,14 @@ public final class HTTPServer: Sendable {
             // and once MHD_stop_daemon has set its shutdown flag no thread takes another turn:
             // each worker leaves its loop, resumes what is pending and closes every connection
             // unserved (daemon.c, MHD_polling_thread and close_all_connections; and
-            // MHD_queue_response then queues nothing). So wait, bounded, until no request is
-            // in flight: those 503s are sent, and so is the one a handler that was still
-            // running during resumeAll queues itself. Always, not only when resumeAll found a
-            // pending reply: such a handler's reply is not in the table yet.
+            // MHD_queue_response then queues nothing). So wait, bounded, until no connection
+            // has a whole request in and its reply unsent: those 503s are sent, and so is the
+            // one a handler that was still running during resumeAll queues itself. Always, not
+            // only when resumeAll found a pending reply: such a handler's reply is not in the
+            // table yet. A request whose head or body is still arriving past the drain has no
+            // reply coming and does not hold the stop up.
             let sent = clock.now.advanced(by: Self.stopReplyTimeout)
-            while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
+            while context.deadlines.anyAnswering, clock.now < sent { usleep(1_000) }
             MHD_stop_daemon(current.raw)
             if listenSocket >= 0 {
                 close(listenSocket)

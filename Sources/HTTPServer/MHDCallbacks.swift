@@ -8,8 +8,6 @@ final class ServerContext: Sendable {
     let refusals: HTTPRefusalHook?
     let limits: HTTPServerConfiguration
     let deadlines: ConnectionDeadlines
-    /// Requests between their first access-handler call and their completion notification.
-    let inFlight = Atomic<Int>(0)
     /// Set by `stop`; replies then ask the client to close, and requests that arrive after it
     /// are answered ``stoppingReply``.
     let closing = Atomic<Bool>(false)
@@ -247,7 +245,6 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
 private func head(_ context: ServerContext, _ connection: OpaquePointer,
                   _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                   _ reqCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-    context.inFlight.add(1, ordering: .relaxed)
     reqCls.pointee = noBodyYet
     connectionClock(connection)?.headReceived()
 
@@ -316,14 +313,13 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
 
 /// `MHD_RequestCompletedCallback`: runs for every request that reached the access handler,
 /// including aborted and timed-out ones, so this is the one place that frees request state.
-let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, reqCls, _ in
-    guard let cls, let reqCls, let state = reqCls.pointee else { return }
+let mhdRequestCompleted: MHD_RequestCompletedCallback = { _, connection, reqCls, _ in
+    guard let reqCls, let state = reqCls.pointee else { return }
     if state != noBodyYet {
         Unmanaged<RequestState>.fromOpaque(state).release()
     }
     reqCls.pointee = nil
     if let connection { connectionClock(connection)?.requestFinished(now: monotonicMilliseconds()) }
-    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }
 
 /// Sends a reply the server made itself on the head alone, through ``ServerContext/refusals``
