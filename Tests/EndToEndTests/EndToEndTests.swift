@@ -8,7 +8,7 @@ import TestSupport
 import SQLite
 @testable import NavSimService
 
-// The real `navsim` binary on an ephemeral port of 127.0.0.1, spoken to over a raw socket.
+// The real `navsim` binary on an ephemeral port of 127.0.78.1, spoken to over a raw socket.
 
 /// Files of the checkout the binary needs (a build directory has no `migrations/` beside it).
 private enum Checkout {
@@ -54,6 +54,11 @@ private func locateBinary() throws -> String {
     throw E2EError("cannot find the navsim binary (build it, or set NAVSIM_BINARY); looked at \(candidates)")
 }
 
+/// The address every server of this suite listens on: one of its own, not 127.0.0.1, where the
+/// port a stopped server frees may be bound by any other test's server at once, so that "the port
+/// no longer answers" and every exchange reach this suite's navsim and no other.
+private let serverHost = "127.0.78.1"
+
 struct WireReply: CustomStringConvertible {
     var status: Int
     var headers: [(String, String)]
@@ -80,11 +85,11 @@ private func exchange(port: UInt16, _ method: String, _ target: String, body: [U
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    inet_pton(AF_INET, serverHost, &address.sin_addr)
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { throw E2EError("connect 127.0.0.1:\(port): errno \(errno)") }
+    guard connected == 0 else { throw E2EError("connect \(serverHost):\(port): errno \(errno)") }
 
     var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
     for (name, value) in extra { head += "\(name): \(value)\r\n" }
@@ -150,14 +155,14 @@ final class Server {
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
         environment["NAVSIM_OPENAPI"] = Checkout.openAPI
         process = try ChildProcess(executable: try locateBinary(),
-                                   arguments: ["--host", "127.0.0.1", "--port", "0", "--db", databasePath] + arguments,
+                                   arguments: ["--host", serverHost, "--port", "0", "--db", databasePath] + arguments,
                                    environment: environment,
                                    standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
         port = try Self.listeningPort(process, logPath: logPath)
         try waitUntilHealthy()
     }
 
-    /// The port of the `listening` line's `url` (http://127.0.0.1:PORT), waited for up to 10 s.
+    /// The port of the `listening` line's `url` (http://127.0.78.1:PORT), waited for up to 10 s.
     private static func listeningPort(_ process: ChildProcess, logPath: String) throws -> UInt16 {
         let deadline = Date().addingTimeInterval(10)
         var log = ""
@@ -352,7 +357,7 @@ struct EndToEndTests {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = server.port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        inet_pton(AF_INET, serverHost, &address.sin_addr)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -564,7 +569,7 @@ struct EndToEndTests {
 
         let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
         defer { _ = server.stop(with: SIGTERM) }
-        let busy = try runToExit(["--port", String(server.port), "--db", scratch.file("other.sqlite")])
+        let busy = try runToExit(["--host", serverHost, "--port", String(server.port), "--db", scratch.file("other.sqlite")])
         #expect(busy.status == 2, "\(busy)")
         #expect(busy.output.components(separatedBy: "cannot listen").count == 2 && busy.output.split(separator: "\n").count == 1,
                 "the bind failure is said once, on one line: \(busy.output)")
