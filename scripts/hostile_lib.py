@@ -11,7 +11,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -24,13 +23,6 @@ REPO = Path(__file__).resolve().parent.parent
 BINARY = Path(os.environ.get("NAVSIM_BIN", REPO / ".build" / "release" / "navsim"))
 MIGRATIONS = REPO / "migrations"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel's choice)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -94,35 +86,52 @@ class Server:
     seen: list[tuple[str, str, Reply]] = field(default_factory=list)
 
     def start(self, timeout: float = 15.0, expect_up: bool = True) -> bool:
-        for _ in range(3):  # another process may take the free port between the probe and the bind
-            self.port = free_port()
-            env = dict(os.environ, NAVSIM_MIGRATIONS=str(MIGRATIONS))
-            env.pop("NAVSIM_TOKEN", None)
-            if self.log is None:
-                self.log = Path(tempfile.mkstemp(prefix="navsim-", suffix=".log")[1])
-            out = open(self.log, "ab")
-            self.proc = subprocess.Popen(
-                [str(BINARY), "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db), *self.args],
-                stdout=out, stderr=out, stdin=subprocess.DEVNULL, env=env, preexec_fn=self.preexec)
-            out.close()
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                if self.proc.poll() is not None:
-                    break
+        # Port 0, read back from the `listening` log line: a port probed free and bound later
+        # could be taken by another process in between, and /healthz would then reach that one.
+        env = dict(os.environ, NAVSIM_MIGRATIONS=str(MIGRATIONS))
+        env.pop("NAVSIM_TOKEN", None)
+        if self.log is None:
+            self.log = Path(tempfile.mkstemp(prefix="navsim-", suffix=".log")[1])
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        out = open(self.log, "ab")
+        self.proc = subprocess.Popen(
+            [str(BINARY), "--host", "127.0.0.1", "--port", "0", "--db", str(self.db), *self.args],
+            stdout=out, stderr=out, stdin=subprocess.DEVNULL, env=env, preexec_fn=self.preexec)
+        out.close()
+        self.port = 0
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            if not self.port:
+                self.port = self.listening_port(offset)
+            if self.port:
                 try:
                     r = self.request("GET", "/healthz", timeout=1.0, record=False)
                     if r.status == 200:
                         return True
                 except OSError:
                     pass
-                time.sleep(0.05)
-            if not expect_up:
-                return False
-            if self.proc.poll() is None:
-                raise RuntimeError(f"navsim did not answer /healthz within {timeout}s (log {self.log})")
-            if "Address already in use" not in self.log_text():
-                raise RuntimeError(f"navsim exited with {self.proc.returncode}: {self.log_text()[-400:]}")
-        raise RuntimeError("no free port after 3 tries")
+            time.sleep(0.05)
+        if not expect_up:
+            return False
+        if self.proc.poll() is None:
+            raise RuntimeError(f"navsim did not answer /healthz within {timeout}s (log {self.log})")
+        raise RuntimeError(f"navsim exited with {self.proc.returncode}: {self.log_text()[-400:]}")
+
+    def listening_port(self, offset: int) -> int:
+        """The port of this start's `listening` line (the log from `offset` on); 0 before it."""
+        with open(self.log, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode(errors="replace")
+        for line in text.splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("message") == "listening":
+                return int(str(event.get("url", "")).rsplit(":", 1)[-1] or 0)
+        return 0
 
     @property
     def pid(self) -> int:

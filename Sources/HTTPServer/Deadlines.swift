@@ -54,6 +54,15 @@ final class ConnectionClock: Sendable {
         phase.store(Phase.head.rawValue, ordering: .releasing)
     }
 
+    /// Whether the whole request is in and its reply not yet sent.
+    var isAnswering: Bool { phase.load(ordering: .acquiring) == Phase.answering.rawValue }
+
+    /// Whether the connection has been waiting for a request's header section since `cutoff`
+    /// or earlier (milliseconds).
+    func isIdle(since cutoff: Int64) -> Bool {
+        phase.load(ordering: .acquiring) == Phase.head.rawValue && since.load(ordering: .relaxed) <= cutoff
+    }
+
     /// Whether the connection missed a deadline at `now` (milliseconds; 0 = no such deadline).
     func isLate(now: Int64, headerMillis: Int64, requestMillis: Int64) -> Bool {
         let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .answering
@@ -66,7 +75,9 @@ final class ConnectionClock: Sendable {
     }
 }
 
-/// Every open connection's clock, and the thread that closes late connections.
+/// Every open connection's clock, and the thread that closes late connections. The clocks are
+/// kept even without deadlines: a stop waits until every connection has closed
+/// (``HTTPServer/stop(drainTimeout:idleGrace:stoppingReply:beforeAnswering:)``).
 ///
 /// Closing from another thread is done with `shutdown(fd, SHUT_RDWR)`, never `close`: the
 /// socket stays open, epoll reports it readable, libmicrohttpd's own thread reads end-of-stream
@@ -101,6 +112,38 @@ final class ConnectionDeadlines: Sendable {
 
     /// Open connections being tracked.
     var count: Int { open.withLock { $0.count } }
+
+    /// Sockets handed to libmicrohttpd by a stop (`MHD_add_connection`) that its thread has not
+    /// started yet: they are open connections too, though no clock is registered for them yet.
+    private let adopting = Mutex<Set<Int32>>([])
+
+    /// A socket about to be handed to libmicrohttpd; counted until its clock is registered.
+    func adopt(_ fd: Int32) { _ = adopting.withLock { $0.insert(fd) } }
+    /// The hand-over failed (libmicrohttpd closed the socket): it is no longer counted.
+    func abandon(_ fd: Int32) { _ = adopting.withLock { $0.remove(fd) } }
+
+    /// Whether a connection has a whole request in and its reply not yet sent (being handled,
+    /// waiting on a deferred reply, or being written).
+    var anyAnswering: Bool { open.withLock { $0.values.contains { $0.isAnswering } } }
+
+    /// Whether every connection, those being handed over included, has closed.
+    var allClosed: Bool { adopting.withLock { $0.isEmpty } && count == 0 }
+
+    /// For a stop: shuts down every connection that has waited for its next request since
+    /// `cutoff` (milliseconds) or longer and has no unread byte, so that a client which sent a
+    /// request just now is answered (503, then closed) instead of cut off. Returns how many.
+    @discardableResult
+    func closeIdle(since cutoff: Int64) -> Int {
+        open.withLock { clocks -> Int in
+            var n = 0
+            for clock in clocks.values where clock.isIdle(since: cutoff) {
+                var unread: Int32 = 0
+                if ioctl(clock.fd, UInt(FIONREAD), &unread) == 0, unread > 0 { continue }
+                if shutdown(clock.fd, Int32(SHUT_RDWR)) == 0 { n += 1 }
+            }
+            return n
+        }
+    }
 
     /// One pass: shuts down every late connection; returns how many.
     @discardableResult
@@ -151,6 +194,7 @@ let mhdNotifyConnection: MHD_NotifyConnectionCallback = { cls, connection, socke
         let clock = ConnectionClock(fd: mhd_shim_connection_fd(connection), now: monotonicMilliseconds())
         guard clock.fd >= 0 else { return }
         deadlines.opened(clock)
+        deadlines.abandon(clock.fd)  // an adopted socket is counted by its clock from now on
         socketContext.pointee = Unmanaged.passRetained(clock).toOpaque()
     case .CONNECTION_NOTIFY_CLOSED:
         guard let raw = socketContext.pointee else { return }

@@ -14,7 +14,7 @@ import Synchronization
 /// ```
 ///
 /// The first ``complete(_:)`` wins; later ones are ignored. A server that stops before the
-/// reply is complete answers 503 itself (``HTTPServer/stop(drainTimeout:)``).
+/// reply is complete answers 503 itself (``HTTPServer/stop(drainTimeout:idleGrace:stoppingReply:beforeAnswering:)``).
 public final class DeferredResponse: Sendable {
     private struct State {
         /// Set once the reply is complete and every finishing step has run on it.

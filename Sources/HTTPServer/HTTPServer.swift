@@ -102,7 +102,7 @@ public final class HTTPServer: Sendable {
                 connection_limit: connectionLimit,
                 per_ip_connection_limit: config.perIPConnectionLimit,
                 connection_memory_limit: config.connectionMemoryLimit,
-                notify_connection: context.deadlines.enabled ? mhdNotifyConnection : nil,
+                notify_connection: mhdNotifyConnection,
                 notify_connection_cls: contextPointer.toOpaque(),
                 listen_fd: config.listeningSocket?.descriptor ?? -1)
             let cls = contextPointer.toOpaque()
@@ -129,47 +129,79 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully; returns when the daemon is gone. Calling it again does nothing.
     ///
-    /// Stops accepting (`MHD_quiesce_daemon`), lets requests already being handled finish and
-    /// be sent for up to `drainTimeout`, then stops the daemon (closing idle keep-alive
-    /// connections) and closes the listening socket. In-flight work is counted per request,
-    /// not per connection, because idle keep-alive connections never finish on their own
-    /// (ENGINEERING.md §1.6). Replies sent while draining carry `Connection: close`.
-    /// A deferred reply still pending at `drainTimeout` is answered 503 and its connection
-    /// resumed: `MHD_stop_daemon` must not find one suspended. Then, for up to
-    /// ``stopReplyTimeout``, it waits until every request still in flight has been answered
-    /// and sent: `MHD_stop_daemon` closes the connections it finds without serving them, so a
-    /// resumed connection whose 503 is not out yet would see its connection close instead.
-    /// `beforeAnswering` runs after the drain, before those 503s: there the handler's owner
-    /// settles the work pending replies wait for (completes them, or refuses what has not begun),
-    /// so that no request is answered 503 while its work may still land.
+    /// 1. New connections are refused from the first moment: `MHD_quiesce_daemon` takes the
+    ///    listening socket from libmicrohttpd's threads, the connections the kernel already
+    ///    completed in its backlog are accepted here and handed to libmicrohttpd
+    ///    (`MHD_add_connection`), and the socket stops listening (`shutdown`), so a client
+    ///    connecting from then on gets `ECONNREFUSED`, and none that connected is reset.
+    /// 2. The drain, for up to `drainTimeout`: requests already under way finish and are sent;
+    ///    every reply carries `Connection: close`. A request that arrives after the stop began
+    ///    is answered `stoppingReply` (its body read and dropped first) and its connection
+    ///    closed. A connection that has waited `idleGrace` for its next request since the stop
+    ///    began (or since its previous reply, if later) is closed, unless a byte of one has
+    ///    arrived: a client that is between two requests has that long to send the next and
+    ///    hear 503 instead of finding its connection closed. The drain ends as soon as every
+    ///    connection has closed. It waits for connections, not only for requests in flight:
+    ///    between two requests of a busy keep-alive connection none is in flight, and a stop
+    ///    that went on then closed the connection under the client's next request.
+    /// 3. `beforeAnswering` runs: there the handler's owner settles the work pending replies
+    ///    wait for (completes them, or refuses what has not begun), so that no request is
+    ///    answered 503 while its work may still land.
+    /// 4. A deferred reply still pending is answered `stoppingReply` and its connection resumed:
+    ///    `MHD_stop_daemon` must not find one suspended. Then, for up to ``stopReplyTimeout``,
+    ///    it waits until every request received whole has been answered and sent:
+    ///    `MHD_stop_daemon` closes the connections it finds without serving them, so a resumed
+    ///    connection whose 503 is not out yet would see its connection close instead.
+    /// 5. `MHD_stop_daemon` closes what is left and joins libmicrohttpd's threads.
+    ///
+    /// `stoppingReply` should be a 503 (RFC 9110 §15.6.4); the server adds `Connection: close`.
     /// Must not be called from inside the handler: stopping joins the handler's thread.
-    public func stop(drainTimeout: Duration = .seconds(5), beforeAnswering: () -> Void = {}) {
+    public func stop(drainTimeout: Duration = .seconds(5), idleGrace: Duration = .seconds(1),
+                     stoppingReply: HTTPResponse = defaultStoppingReply, beforeAnswering: () -> Void = {}) {
         daemon.withLock { handle in
             guard let current = handle else { return }
             handle = nil
+            context.stoppingReply.withLock { $0 = stoppingReply }
             context.closing.store(true, ordering: .releasing)
-            context.deadlines.stop()
-            let listenSocket = MHD_quiesce_daemon(current.raw)
             let clock = ContinuousClock()
+            let began = monotonicMilliseconds()
             let deadline = clock.now.advanced(by: drainTimeout)
-            while context.inFlight.load(ordering: .acquiring) > 0, clock.now < deadline {
+            let listenSocket = MHD_quiesce_daemon(current.raw)
+            if listenSocket >= 0 {
+                adoptBacklog(listenSocket, daemon: current.raw)
+                // SHUT_RD makes a listening socket stop listening (on Linux): later connection
+                // attempts are refused. The descriptor stays open until MHD_stop_daemon has
+                // joined every thread, because a pool thread that saw the socket readable just
+                // before the quiesce may still call accept on it: libmicrohttpd asks that the
+                // socket MHD_quiesce_daemon returns not be closed while its threads may use it.
+                _ = shutdown(listenSocket, Int32(SHUT_RD))
+            }
+            let grace = Self.milliseconds(idleGrace)
+            while !context.deadlines.allClosed, clock.now < deadline {
+                // Idle since the later of the stop's start and its previous reply: each
+                // connection gets `idleGrace` after the stop to send a request.
+                let cutoff = monotonicMilliseconds() - grace
+                if cutoff >= began { context.deadlines.closeIdle(since: cutoff) }
                 usleep(2_000)
             }
+            context.deadlines.stop()
             beforeAnswering()
-            // Replies still pending get a 503 and every suspended connection is resumed:
-            // MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). From here on a
-            // handler's deferred reply is answered 503 at once instead of suspending.
+            // Replies still pending get the stopping reply and every suspended connection is
+            // resumed: MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). From here
+            // on a handler's deferred reply is answered at once instead of suspending.
             context.resumeAll(with: stoppingReply)
             // libmicrohttpd serves a resumed connection only on its pool thread's next turn,
             // and once MHD_stop_daemon has set its shutdown flag no thread takes another turn:
             // each worker leaves its loop, resumes what is pending and closes every connection
             // unserved (daemon.c, MHD_polling_thread and close_all_connections; and
-            // MHD_queue_response then queues nothing). So wait, bounded, until no request is
-            // in flight: those 503s are sent, and so is the one a handler that was still
-            // running during resumeAll queues itself. Always, not only when resumeAll found a
-            // pending reply: such a handler's reply is not in the table yet.
+            // MHD_queue_response then queues nothing). So wait, bounded, until no connection
+            // has a whole request in and its reply unsent: those 503s are sent, and so is the
+            // one a handler that was still running during resumeAll queues itself. Always, not
+            // only when resumeAll found a pending reply: such a handler's reply is not in the
+            // table yet. A request whose head or body is still arriving past the drain has no
+            // reply coming and does not hold the stop up.
             let sent = clock.now.advanced(by: Self.stopReplyTimeout)
-            while context.inFlight.load(ordering: .acquiring) > 0, clock.now < sent { usleep(1_000) }
+            while context.deadlines.anyAnswering, clock.now < sent { usleep(1_000) }
             MHD_stop_daemon(current.raw)
             if listenSocket >= 0 {
                 close(listenSocket)
@@ -180,8 +212,47 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// How long ``stop(drainTimeout:)`` waits, after answering pending deferred replies 503, for
-    /// the requests in flight to be sent.
+    /// What a request gets when the server is stopping and ``stop(drainTimeout:idleGrace:stoppingReply:beforeAnswering:)``
+    /// was given no reply of the handler's own: a 503 problem (RFC 9110 §15.6.4, RFC 9457).
+    public static let defaultStoppingReply = transportProblem(
+        503, "Service Unavailable", "The server is stopping and did not handle this request; send it again to a running server.")
+
+    /// Accepts every connection waiting in the kernel's backlog of the quiesced `listenSocket`
+    /// and hands it to libmicrohttpd, which serves it like any other (its request is answered
+    /// 503, as the server is stopping). Closing the socket instead would reset those clients,
+    /// which believe they are connected and may have sent a request already.
+    private func adoptBacklog(_ listenSocket: Int32, daemon raw: OpaquePointer) {
+        let flags = fcntl(listenSocket, F_GETFL)
+        if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(listenSocket, F_SETFL, flags | O_NONBLOCK) }
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            // accept, not accept4 (which Glibc's Swift module does not export): libmicrohttpd
+            // makes the socket non-blocking itself, and close-on-exec is set at once.
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenSocket, $0, &length) }
+            }
+            if fd < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return  // EAGAIN: the backlog is empty
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            context.deadlines.adopt(fd)
+            let added = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(raw, fd, $0, length) }
+            }
+            // On failure libmicrohttpd has closed the socket itself (its MHD_add_connection contract).
+            if added != .YES { context.deadlines.abandon(fd) }
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// How long ``stop(drainTimeout:idleGrace:stoppingReply:beforeAnswering:)`` waits, after
+    /// answering pending deferred replies, for the requests in flight to be sent.
     public static let stopReplyTimeout: Duration = .seconds(5)
 
     deinit {
@@ -196,7 +267,7 @@ public final class HTTPServer: Sendable {
     public var suspendedConnections: Int { context.suspendedCount }
     /// Reply bodies libmicrohttpd still holds (sent from the reply's own bytes, not copied).
     var lentResponseBodies: Int { context.lentBodies.load(ordering: .relaxed) }
-    /// This server's request states not yet released; 0 after ``stop(drainTimeout:)``.
+    /// This server's request states not yet released; 0 after ``stop(drainTimeout:idleGrace:stoppingReply:beforeAnswering:)``.
     var liveRequestStates: Int { context.liveRequestStates.load(ordering: .relaxed) }
 }
 

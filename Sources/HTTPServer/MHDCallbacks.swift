@@ -8,10 +8,12 @@ final class ServerContext: Sendable {
     let refusals: HTTPRefusalHook?
     let limits: HTTPServerConfiguration
     let deadlines: ConnectionDeadlines
-    /// Requests between their first access-handler call and their completion notification.
-    let inFlight = Atomic<Int>(0)
-    /// Set by `stop`; replies then ask the client to close.
+    /// Set by `stop`; replies then ask the client to close, and requests that arrive after it
+    /// are answered ``stoppingReply``.
     let closing = Atomic<Bool>(false)
+    /// The reply for requests refused because the server is stopping; set by `stop` before
+    /// ``closing``.
+    let stoppingReply = Mutex(HTTPServer.defaultStoppingReply)
     /// Connections suspended while their ``DeferredResponse`` is pending, in shards by token:
     /// `MHD_suspend_connection` runs under a shard's lock (an `epoll_ctl` inside), and with one
     /// table for all, the pool threads suspending and the thread resuming waited on each other
@@ -224,7 +226,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         guard let reply = deferred.response else {
             // Resumed before the reply exists (not expected): wait again.
             return context.suspend(connection, until: deferred) ? .YES
-                : queue(context, connection, stoppingReply, close: true)
+                : queue(context, connection, context.stoppingReply.withLock { $0 }, close: true)
         }
         body.deferred = nil
         return queue(context, connection, reply, close: body.tooLarge)
@@ -239,14 +241,10 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
                    reqCls: reqCls)
 }
 
-/// What a request whose reply was still pending gets when the server stops (RFC 9110 §15.6.4).
-let stoppingReply = transportProblem(503, "Service Unavailable", "The server stopped before the reply was ready.")
-
 /// Call 1: the header section is in. Checks framing, runs the screen, checks the announced size.
 private func head(_ context: ServerContext, _ connection: OpaquePointer,
                   _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                   _ reqCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-    context.inFlight.add(1, ordering: .relaxed)
     reqCls.pointee = noBodyYet
     connectionClock(connection)?.headReceived()
 
@@ -274,8 +272,19 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
     let limit = context.maxBodyBytes(for: contentType)
     let beyondDiscard = (length ?? 0) > context.maxDiscardBytes
 
-    if let screen = context.screen,
-       let refusal = screen(request(connection, url, method, body: [], limit: limit)) {
+    // A request that arrives once the server is stopping is not handled: it is answered the
+    // stopping reply, after its body (if any) has been read and dropped like a screened-out
+    // one's, so that the client reads the 503 rather than a reset; the reply closes.
+    let refusal: HTTPResponse?
+    if context.closing.load(ordering: .acquiring) {
+        let stopping = context.stoppingReply.withLock { $0 }
+        refusal = context.refusals.map { $0(request(connection, url, method, body: [], limit: limit), stopping) } ?? stopping
+    } else if let screen = context.screen {
+        refusal = screen(request(connection, url, method, body: [], limit: limit))
+    } else {
+        refusal = nil
+    }
+    if let refusal {
         if hasBody && (waitsForContinue || beyondDiscard) {
             return queue(context, connection, refusal, close: true)
         }
@@ -304,14 +313,13 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
 
 /// `MHD_RequestCompletedCallback`: runs for every request that reached the access handler,
 /// including aborted and timed-out ones, so this is the one place that frees request state.
-let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, reqCls, _ in
-    guard let cls, let reqCls, let state = reqCls.pointee else { return }
+let mhdRequestCompleted: MHD_RequestCompletedCallback = { _, connection, reqCls, _ in
+    guard let reqCls, let state = reqCls.pointee else { return }
     if state != noBodyYet {
         Unmanaged<RequestState>.fromOpaque(state).release()
     }
     reqCls.pointee = nil
     if let connection { connectionClock(connection)?.requestFinished(now: monotonicMilliseconds()) }
-    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }
 
 /// Sends a reply the server made itself on the head alone, through ``ServerContext/refusals``
@@ -385,7 +393,7 @@ private func respond(
     state.deferred = deferred
     guard context.suspend(connection, until: deferred) else {
         state.deferred = nil
-        return queue(context, connection, stoppingReply, close: true)
+        return queue(context, connection, context.stoppingReply.withLock { $0 }, close: true)
     }
     return .YES
 }

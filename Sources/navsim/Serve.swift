@@ -57,6 +57,9 @@ enum Serve {
               help: "sessions kept decoded in memory; idle ones beyond are evicted and reload from the database on next use"),
         .init(name: "session-cache-bytes", env: "NAVSIM_SESSION_CACHE_BYTES", defaultValue: "\(NavSimService.defaultCacheBytes)",
               help: "bytes of encoded session replies kept for reads; 0: encode every read"),
+        // Stopping (docs/deployment.md "Stopping").
+        .init(name: "shutdown-grace", env: "NAVSIM_SHUTDOWN_GRACE", defaultValue: "10",
+              help: "seconds a SIGTERM/SIGINT waits for requests in flight and open connections before answering what is left 503"),
     ] + limitFlags.map(\.flag)
 
     /// One row per entry of `Limits`: exceeding one is a 422 `limit-exceeded` naming it.
@@ -227,6 +230,7 @@ enum Serve {
             connectionLimit: number(flags, "max-connections", UInt32.self, min: 1),
             perIPConnectionLimit: number(flags, "max-connections-per-ip", UInt32.self),
             listeningSocket: listening)
+        let shutdownGrace = number(flags, "shutdown-grace", UInt32.self)
 
         // The service's operator lines (storage failures, skipped storyboards) are JSON lines
         // of the one log writer, in order with the request lines.
@@ -262,10 +266,13 @@ enum Serve {
                                 ("maxConnections", .number(Double(server.connectionLimit))),
                                 ("fileDescriptorLimit", .number(Double(fileLimit)))])
         Signals.waitForTermination(onHangUp: { reloadTokens(flags, into: service.tokens) })
-        Log.event("stopping")
+        Log.event("stopping", [("graceSeconds", .number(Double(shutdownGrace)))])
+        // New connections are refused at once; requests under way finish, later ones on open
+        // connections are answered 503 server-stopping, for up to the grace (HTTPServer.stop).
         // Session and storyboard writes still queued at the end of the drain are answered with
         // their outcome, those not begun refused, none left to land after a 503 (NavSimService.stopWrites).
-        server.stop(beforeAnswering: service.stopWrites)
+        server.stop(drainTimeout: .seconds(Int(shutdownGrace)), stoppingReply: NavSimService.stoppingReply,
+                    beforeAnswering: service.stopWrites)
         // Checkpoints encoded after their entries: stored before exit when they can be (reads
         // do without one, from the checkpoint before, but a restart should not have to).
         service.waitForCheckpoints(timeout: .seconds(5))

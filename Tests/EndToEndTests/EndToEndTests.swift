@@ -8,7 +8,7 @@ import TestSupport
 import SQLite
 @testable import NavSimService
 
-// The real `navsim` binary on an ephemeral port of 127.0.0.1, spoken to over a raw socket.
+// The real `navsim` binary on an ephemeral port of 127.0.78.1, spoken to over a raw socket.
 
 /// Files of the checkout the binary needs (a build directory has no `migrations/` beside it).
 private enum Checkout {
@@ -54,24 +54,10 @@ private func locateBinary() throws -> String {
     throw E2EError("cannot find the navsim binary (build it, or set NAVSIM_BINARY); looked at \(candidates)")
 }
 
-/// A port of 127.0.0.1 that was free a moment ago: bind to port 0, read the port, close.
-private func freePort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw E2EError("socket: errno \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-            bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0
-        }
-    }
-    guard bound else { throw E2EError("bind 127.0.0.1:0: errno \(errno)") }
-    return UInt16(bigEndian: address.sin_port)
-}
+/// The address every server of this suite listens on: one of its own, not 127.0.0.1, where the
+/// port a stopped server frees may be bound by any other test's server at once, so that "the port
+/// no longer answers" and every exchange reach this suite's navsim and no other.
+private let serverHost = "127.0.78.1"
 
 struct WireReply: CustomStringConvertible {
     var status: Int
@@ -99,11 +85,11 @@ private func exchange(port: UInt16, _ method: String, _ target: String, body: [U
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    inet_pton(AF_INET, serverHost, &address.sin_addr)
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { throw E2EError("connect 127.0.0.1:\(port): errno \(errno)") }
+    guard connected == 0 else { throw E2EError("connect \(serverHost):\(port): errno \(errno)") }
 
     var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
     for (name, value) in extra { head += "\(name): \(value)\r\n" }
@@ -160,19 +146,41 @@ final class Server {
     /// `arguments` and `environment` are added to the usual ones (host, port, db, resources).
     /// `executable` and `workingDirectory`: another copy of the binary, run from there;
     /// `openAPIFile` false leaves `NAVSIM_OPENAPI` unset (the binary serves its own).
+    ///
+    /// The server binds port 0 and the port is read back from its `listening` log line: a port
+    /// picked free beforehand (bind, read, close, then start navsim on it) could be taken by
+    /// another test's server in between, and a test could then talk to that one.
     init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:],
          executable: String? = nil, workingDirectory: String? = nil, openAPIFile: Bool = true) throws {
-        port = try freePort()
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)  // each run's log starts empty
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
         environment["NAVSIM_OPENAPI"] = openAPIFile ? Checkout.openAPI : nil
         process = try ChildProcess(executable: try executable ?? locateBinary(),
-                                   arguments: ["--host", "127.0.0.1", "--port", String(port), "--db", databasePath] + arguments,
+                                   arguments: ["--host", serverHost, "--port", "0", "--db", databasePath] + arguments,
                                    environment: environment, workingDirectory: workingDirectory,
                                    standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
+        port = try Self.listeningPort(process, logPath: logPath)
         try waitUntilHealthy()
+    }
+
+    /// The port of the `listening` line's `url` (http://127.0.78.1:PORT), waited for up to 10 s.
+    private static func listeningPort(_ process: ChildProcess, logPath: String) throws -> UInt16 {
+        let deadline = Date().addingTimeInterval(10)
+        var log = ""
+        while Date() < deadline {
+            log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            for line in log.split(separator: "\n") {
+                guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                      object["message"] as? String == "listening", let url = object["url"] as? String,
+                      let colon = url.lastIndex(of: ":"), let port = UInt16(url[url.index(after: colon)...]) else { continue }
+                return port
+            }
+            if let ended = process.termination { throw E2EError("navsim ended (\(ended)) before listening: \(log)") }
+            usleep(20_000)
+        }
+        throw E2EError("navsim logged no listening line within 10 s: \(log)")
     }
 
     deinit {
@@ -336,6 +344,36 @@ struct EndToEndTests {
     }
 
     /// SIGTERM stops the server cleanly: exit status 0, the port closed.
+    /// `--shutdown-grace` bounds the drain: a request whose body stops halfway would hold the
+    /// stop up for the default 10 s; with `--shutdown-grace 1` navsim exits 0 well before.
+    /// A grace that is not a whole number is refused at start, before the database is created.
+    @Test func shutdownGraceBoundsTheDrain() throws {
+        let scratch = try Scratch()
+        let bad = try runToExit(["--port", "0", "--db", scratch.file("x.sqlite"), "--shutdown-grace", "soon"])
+        #expect(bad.status == 2 && bad.output.contains("--shutdown-grace must be a whole number"), "\(bad)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x.sqlite")))
+
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+                                arguments: ["--shutdown-grace", "1"])
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = server.port.bigEndian
+        inet_pton(AF_INET, serverHost, &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        let half = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{}"
+        #expect(half.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } == half.utf8.count)
+        // Once its head is in (its log line is written when answered, so wait for a reply on another connection).
+        #expect(try server.request("GET", "/healthz").status == 200)
+        try #require(server.stop(with: SIGTERM, seconds: 8), "navsim still running 8 s after SIGTERM with --shutdown-grace 1")
+        #expect(server.process.termination == .exited(0), "\(server.log)")
+        #expect(server.logLines.contains { $0["message"] as? String == "stopping" && $0["graceSeconds"] as? Int == 1 }, "\(server.log)")
+    }
+
     @Test func sigtermStopsCleanly() throws {
         let scratch = try Scratch()
         let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
@@ -606,11 +644,11 @@ struct EndToEndTests {
 
         let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
         defer { _ = server.stop(with: SIGTERM) }
-        let busy = try runToExit(["--port", String(server.port), "--db", scratch.file("other.sqlite")])
+        let busy = try runToExit(["--host", serverHost, "--port", String(server.port), "--db", scratch.file("other.sqlite")])
         #expect(busy.status == 2, "\(busy)")
         #expect(busy.output.components(separatedBy: "cannot listen").count == 2 && busy.output.split(separator: "\n").count == 1,
                 "the bind failure is said once, on one line: \(busy.output)")
-        #expect(fatalMessage(busy.output) == "cannot listen on 127.0.0.1:\(server.port): Address already in use", "\(busy)")
+        #expect(fatalMessage(busy.output) == "cannot listen on \(serverHost):\(server.port): Address already in use", "\(busy)")
 
         let missing = try runToExit(["--port", "0", "--db", scratch.file("x.sqlite")],
                                     environment: ["NAVSIM_MIGRATIONS": scratch.file("no-such-folder")])

@@ -258,9 +258,13 @@ struct HTTPServerTests {
         #expect(error?.kind == .invalidConfiguration)
     }
 
+    /// The server listens on 127.0.77.1, an address of its own, not 127.0.0.1: once stopped,
+    /// its port is free, and another test's server (or a navsim the end-to-end tests start) may
+    /// bind it on 127.0.0.1 at any moment; that one accepting is no sign of this one's listener.
     @Test func stopLetsTheInFlightRequestFinishThenRefusesConnections() throws {
+        let host = "127.0.77.1"
         let entered = DispatchSemaphore(value: 0)
-        let server = try startServer { request in
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(host: host, port: 0, threadPoolSize: 4)) { request in
             if request.path == "/slow" {
                 entered.signal()
                 usleep(300_000)
@@ -268,8 +272,8 @@ struct HTTPServerTests {
             return HTTPResponse(status: 200, body: text("done \(request.path)"))
         }
         let port = server.port
-        // An idle keep-alive connection must not hold up the drain (requests are counted, not connections).
-        let idle = try RawClient(port: port)
+        // An idle keep-alive connection holds up the drain for `idleGrace` at most (1 s by default).
+        let idle = try RawClient(port: port, host: host)
         #expect(try idle.request("GET", "/warm").status == 200)
 
         let reply = Mutex<Result<RawResponse, ClientError>?>(nil)
@@ -277,7 +281,7 @@ struct HTTPServerTests {
         Thread.detachNewThread {
             let result: Result<RawResponse, ClientError>
             do {
-                result = .success(try RawClient(port: port).request("GET", "/slow"))
+                result = .success(try RawClient(port: port, host: host).request("GET", "/slow"))
             } catch {
                 result = .failure(ClientError("\(error)"))
             }
@@ -292,7 +296,8 @@ struct HTTPServerTests {
         #expect(response.status == 200)
         #expect(response.text == "done /slow")
         #expect(response.header("Connection")?.lowercased() == "close")
-        #expect(RawClient.connectError(port: port) == ECONNREFUSED)
+        #expect(RawClient.connectError(port: port, host: host) == ECONNREFUSED)
+        #expect(try idle.serverClosed())
         server.stop()  // idempotent
         #expect(server.liveRequestStates == 0)
     }

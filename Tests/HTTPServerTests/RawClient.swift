@@ -23,12 +23,13 @@ final class RawClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16) throws {
+    /// Connects to `host` (an IPv4 literal), 127.0.0.1 unless given.
+    init(port: UInt16, host: String = "127.0.0.1") throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket: errno \(errno)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)  // a hung server fails the test, not CI
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let result = Self.connect(fd, port)
+        let result = Self.connect(fd, port, host)
         guard result == 0 else {
             close(fd)
             throw ClientError("connect: errno \(result)")
@@ -39,11 +40,11 @@ final class RawClient {
     deinit { close(fd) }
 
     /// 0 on success, else errno.
-    private static func connect(_ fd: Int32, _ port: UInt16) -> Int32 {
+    private static func connect(_ fd: Int32, _ port: UInt16, _ host: String) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return EINVAL }
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -52,11 +53,26 @@ final class RawClient {
         return rc == 0 ? 0 : errno
     }
 
-    /// errno of a fresh connection attempt to 127.0.0.1:`port`, or 0 if it connected.
-    static func connectError(port: UInt16) -> Int32 {
+    /// errno of a fresh connection attempt to `host`:`port`, or 0 if it connected.
+    static func connectError(port: UInt16, host: String = "127.0.0.1") -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        return connect(fd, port)
+        // A full backlog drops the SYN and connect would retry for minutes: give up after 1 s.
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return connect(fd, port, host)
+    }
+
+    /// Waits, up to 10 s, until a connection attempt to `host`:`port` is refused; false if it
+    /// never was (the attempts that connect are closed at once).
+    static func waitUntilRefused(port: UInt16, host: String) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while clock.now < deadline {
+            if connectError(port: port, host: host) == ECONNREFUSED { return true }
+            usleep(1_000)
+        }
+        return false
     }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }

@@ -406,4 +406,11 @@ extension NavSimService {
         sessionWrites.stop()
         storyboards.stopWrites()
     }
+
+    /// 503 `server-stopping` for a request the server does not handle because it is stopping:
+    /// one that arrived after the stop began, or whose reply was still pending after
+    /// ``stopWrites()``. `navsim serve` gives it to `HTTPServer.stop` as the stopping reply.
+    public static let stoppingReply = problem(Problem(
+        status: 503, slug: "server-stopping", title: "Server stopping",
+        detail: "The server is stopping and did not handle this request; nothing was changed. Send it again to a running server."))
 }
