@@ -217,10 +217,9 @@ private struct Rewriter {
         var outgoingScenes: [[UInt8]] = []
         for id in movedInOrder {
             for segue in segues(of: id) where elements[segue].attribute("kind") != "unwind" {
-                guard let destination = elements[segue].attribute("destination"),
-                      sceneOf[destination] != nil, !moved.contains(destination) else { continue }
+                guard let destination = elements[segue].attribute("destination"), sceneOf[destination] != nil,
+                      !moved.contains(destination), let target = storyboard.scene(id: destination) else { continue }
                 if outgoing[destination] == nil {
-                    let target = storyboard.scene(id: destination)!
                     let scene: [UInt8]
                     let referenceID: String
                     if target.placeholder != nil, let element = controllerOf[destination] {
