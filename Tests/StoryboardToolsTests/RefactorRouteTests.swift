@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HTTPServer
 import TestSupport
 
 @testable import NavSimService
@@ -58,5 +59,75 @@ import TestSupport
         #expect(h.send("GET", "/v1/storyboards/Flow").status == 404)
         let main = h.send("GET", "/v1/storyboards/Main")
         #expect(main.json["scenes"]?.array?.count == 3)
+    }
+
+    /// The source's declarations of the classes the moved scenes and segues use go with them:
+    /// an unwind to the moved TabBarController finds its declared action, the custom segue its
+    /// declared `perform()`. Declarations of classes that stayed do not.
+    @Test func declarationsFollowTheScenes() throws {
+        let xml = StoryboardXML.document(initial: "tabs", scenes: [
+            scene("tabs", element: "tabBarController", attributes: #"customClass="TabBarController""#,
+                  body: connections(#"<segue destination="first" kind="relationship" relationship="viewControllers" id="r1"/>"#)),
+            scene("first", attributes: #"customClass="FirstViewController""#, body: connections(
+                #"<segue destination="modal" kind="custom" customClass="FadeSegue" identifier="present" id="s1"/>"#,
+                #"<segue destination="home" kind="show" identifier="toHome" id="s2"/>"#)),
+            """
+                    <scene sceneID="modal-scene">
+                        <objects>
+                            <viewController id="modal" customClass="ModalViewController" sceneMemberID="viewController">
+                                <connections>
+                                    <segue destination="modal-exit" kind="unwind" identifier="back" unwindAction="unwindToTabs:" id="u1"/>
+                                </connections>
+                            </viewController>
+                            <exit id="modal-exit" userLabel="Exit" sceneMemberID="exit"/>
+                        </objects>
+                    </scene>
+            """,
+            scene("home", attributes: #"customClass="HomeViewController""#),
+        ])
+        let h = try ServiceHarness()
+        #expect(h.send("PUT", "/v1/storyboards/Main", Array(xml.utf8), type: "application/xml").status == 201)
+        #expect(h.json("PUT", "/v1/storyboards/Main/classes", .object([
+            ("TabBarController", .object([("unwindActions", .array([.string("unwindToTabs:")]))])),
+            ("HomeViewController", .object([("title", .string("Home"))])),
+        ])).status == 200)
+        #expect(h.json("PUT", "/v1/storyboards/Main/customSegues", .object([
+            ("FadeSegue", .object([("performs", .string("present"))])),
+            ("SlideSegue", .object([("performs", .string("push"))])),
+        ])).status == 200)
+
+        let reply = h.json("POST", "/v1/storyboards/Main/refactor",
+                           .object([("scenes", .array(["tabs", "first", "modal"].map { .string($0) })), ("into", .string("Tabs"))]))
+        #expect(reply.status == 200)
+        let boards = try #require(reply.json["storyboards"]?.array)
+        #expect(boards.count == 2)
+        #expect(boards.allSatisfy { $0["diagnostics"]?.array?.isEmpty == true })
+        #expect(boards.last?["classes"]?.text == #"{"TabBarController":{"unwindActions":["unwindToTabs:"]}}"#)
+        #expect(boards.last?["customSegues"]?.text == #"{"FadeSegue":{"performs":"present"}}"#)
+        // The source keeps all of its own.
+        #expect(boards.first?["classes"]?.object?.count == 2)
+        #expect(boards.first?["customSegues"]?.object?.count == 2)
+
+        // From Main's entry point (now a reference to Tabs): present the modal scene, unwind to the tab bar controller.
+        let session = h.json("POST", "/v1/sessions", .object([("root", .object([("storyboard", .string("Main"))]))]))
+        let sid = try #require(session.json["id"]?.string)
+        let presented = h.json("POST", "/v1/sessions/\(sid)/controllers/first/performSegue", .object([("identifier", .string("present"))]))
+        #expect(presented.status == 200)
+        #expect(presented.json["session"]?["controllers"]?["modal"] != nil)
+        let unwound = h.json("POST", "/v1/sessions/\(sid)/controllers/modal/performSegue", .object([("identifier", .string("back"))]))
+        #expect(unwound.status == 200)
+        let action = unwound.json["events"]?.array?.first { $0["callback"]?.string == "unwindAction" }
+        #expect(action?["controller"]?.string == "tabs")
+        #expect(action?["action"]?.string == "unwindToTabs:")
+
+        // Stored with the new storyboard: a service reopened on the same database has them.
+        let reopened = try NavSimService(databasePath: (h.directory as NSString).appendingPathComponent("navsim.sqlite"),
+                                         migrationsDirectory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                                             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path,
+                                         openAPI: [])
+        let stored = reopened.handle(HTTPRequest(method: "GET", path: "/v1/storyboards/Tabs", query: [:], headers: HTTPHeaders(), body: []))
+        let json = try JSON.parse(stored.body)
+        #expect(json["classes"]?.object?.map(\.0) == ["TabBarController"])
+        #expect(json["customSegues"]?.object?.map(\.0) == ["FadeSegue"])
     }
 }

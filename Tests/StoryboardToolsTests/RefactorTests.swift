@@ -69,4 +69,18 @@ import TestSupport
             try StoryboardRefactor.refactor(xml: Array(xml.utf8), name: "Main", scenes: ["a"], into: "Main")
         }
     }
+
+    /// A file with CRLF line ends keeps them, in the lines it keeps and in the references it gains.
+    @Test func lineEndsAreTheSource() throws {
+        let crlf = xml.replacingOccurrences(of: "\n", with: "\r\n")
+        let result = try StoryboardRefactor.refactor(xml: Array(crlf.utf8), name: "Main", scenes: ["nav", "b", "c"], into: "Flow")
+        for file in [result.original, result.extracted] {
+            let text = String(decoding: file, as: UTF8.self)
+            #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+            #expect(throws: Never.self) { try StoryboardParser.parse(name: "Main", data: file) }
+        }
+        let before = crlf.components(separatedBy: "\r\n")
+        let after = String(decoding: result.original, as: UTF8.self).components(separatedBy: "\r\n")
+        #expect(after.prefix(7) == before.prefix(7))  // the prolog, <document>, <scenes> and the first scene's start
+    }
 }

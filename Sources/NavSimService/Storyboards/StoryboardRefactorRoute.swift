@@ -11,7 +11,9 @@ extension StoryboardCatalog {
     /// container split from its relationship or embed children, `into` the source's own name):
     /// refusals that depend on the storyboard as it stands, not on the body's shape (RFC 9110
     /// §15.5.10); 422 `invalid-field` for a bad body.
-    /// The new storyboard starts with no custom segue declarations; the source keeps its own.
+    /// The new storyboard gets the source's class and custom segue declarations for the classes
+    /// its scenes and segues use (an unwind to a moved controller still finds its declared
+    /// action); the source keeps all of its own.
     /// The reply is deferred (``deferredWrite(_:)``) until both documents are durable.
     func refactor(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard let type = req.mediaType, NavSimService.jsonMediaTypes.contains(type) else {
@@ -24,7 +26,9 @@ extension StoryboardCatalog {
         let into = try Self.validName(try body.requiredString("into"), field: "into")
         // The rewrite and its parses read the library: on the write queue, like the store's write.
         return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
-            let planned: Result<(rows: [StoredStoryboard], source: Storyboard, extracted: Storyboard), Problem> = withContents { contents in
+            typealias Plan = (rows: [StoredStoryboard], source: Storyboard, extracted: Storyboard,
+                              customSegues: CustomSegueDeclarations?, classes: ClassDeclarations?)
+            let planned: Result<Plan, Problem> = withContents { contents in
                 // 404 for an unknown storyboard first, whatever `into` says.
                 guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
                 // Into its own name: refused as the CLI refuses it (docs/refactor.md), not as a name clash.
@@ -47,11 +51,15 @@ extension StoryboardCatalog {
                     let source = try StoryboardParser.parse(name: name, data: refactored.original, limits: limits)
                     let extracted = try StoryboardParser.parse(name: into, data: refactored.extracted, limits: limits)
                     let now = NavSimService.now()
+                    // Declarations are per storyboard and per class: the moved scenes' classes take theirs along.
+                    let customSegues = contents.declarations[name]?.only(Set(extracted.allSegues.compactMap(\.segue.customClass)))
+                    let classes = contents.classes[name]?.only(Set(extracted.scenes.compactMap(\.customClass)))
                     return .success(([
                         StoredStoryboard(name: name, xml: refactored.original, customSegues: contents.declarations[name]?.storedText,
                                          classes: contents.classes[name]?.storedText, updatedAt: now),
-                        StoredStoryboard(name: into, xml: refactored.extracted, customSegues: nil, updatedAt: now),
-                    ], source, extracted))
+                        StoredStoryboard(name: into, xml: refactored.extracted, customSegues: customSegues?.storedText,
+                                         classes: classes?.storedText, updatedAt: now),
+                    ], source, extracted, customSegues, classes))
                 } catch {
                     return .failure((error as? StoryboardError).map(Self.problem) ?? Problem.invalidBody("\(error)"))
                 }
@@ -63,6 +71,8 @@ extension StoryboardCatalog {
                 contents.library.insert(plan.extracted)
                 contents.xml[name] = plan.rows[0].xml
                 contents.xml[into] = plan.rows[1].xml
+                contents.declarations[into] = plan.customSegues
+                contents.classes[into] = plan.classes
                 contents.generation += 1
                 wrote(&contents)
                 return contents.snapshot
@@ -72,5 +82,21 @@ extension StoryboardCatalog {
             }
             return NavSimService.json(200, .object([("storyboards", .array([first, second]))]))
         }
+    }
+}
+
+extension CustomSegueDeclarations {
+    /// The declarations of `classes` only; nil when none is declared.
+    func only(_ classes: Set<String>) -> CustomSegueDeclarations? {
+        let kept = byClass.filter { classes.contains($0.key) }
+        return kept.isEmpty ? nil : CustomSegueDeclarations(byClass: kept)
+    }
+}
+
+extension ClassDeclarations {
+    /// The declarations of `classes` only; nil when none is declared.
+    func only(_ classes: Set<String>) -> ClassDeclarations? {
+        let kept = given.filter { classes.contains($0.key) }
+        return kept.isEmpty ? nil : ClassDeclarations(byClass: byClass.filter { kept[$0.key] != nil }, given: kept)
     }
 }
