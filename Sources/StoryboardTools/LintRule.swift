@@ -65,7 +65,7 @@ public struct LintRule: Sendable, Equatable, Hashable {
         case .relationshipCycle: (.error, "Containers contain themselves through relationship or embed segues.")
         case .popoverWithoutAnchor: (.warning, "A popover segue has no anchor view or bar button item.")
         case .unreachableScene: (.warning, "No entry point, Storyboard ID or segue reaches the scene.")
-        case .undeclaredCustomSegue: (.warning, "A custom segue's class behaviour is unknown to navsim (presents modally).")
+        case .undeclaredCustomSegue: (.warning, "A segue's custom class behaviour is unknown to navsim (a custom segue presents modally, others do what their kind does).")
         case .unsupportedValue: (.warning, "An attribute value navsim's UIKit model has no case for; the element uses UIKit's default.")
         }
         self.init(id: code.rawValue, severity: severity, summary: summary)

@@ -1266,3 +1266,62 @@ extension FidelityRoundTwoTests {
         #expect(empty["events"]?.array?.isEmpty == true)
     }
 }
+
+// MARK: - Segue classes on every kind; performSegue takes identifiers only
+
+/// A navigation controller "Nav" whose root A has a show segue "toTabs" of class
+/// `TabStoryboardSegue` to another navigation controller ("Other", root B), and an unnamed show
+/// segue `s-unnamed` to B.
+private let classedShowXML = SB.document(
+    initial: "n-nav",
+    SB.navigation("n-nav", root: "a-vc", storyboardID: "Nav"),
+    SB.controller("a-vc", storyboardID: "A", title: "A",
+                  manual: [SB.segue("s-tabs", to: "m-nav", kind: "show", identifier: "toTabs",
+                                    attributes: "customClass=\"TabStoryboardSegue\" customModule=\"App\""),
+                           SB.segue("s-unnamed", to: "b-vc", kind: "show")]),
+    SB.navigation("m-nav", root: "b-vc", storyboardID: "Other"),
+    SB.controller("b-vc", storyboardID: "B", title: "B"))
+
+extension StoryboardRoutesTests {
+    @Test func aDeclaredClassWinsOnAShowSegue() throws {
+        let h = try Harness()
+        let uploaded = h.upload("Main", classedShowXML)
+        #expect(uploaded.status == 201)
+        // Undeclared, the class is reported and the segue does what a show does: a push of a
+        // navigation controller, UIKit's D12.
+        let warning = uploaded["diagnostics"]?.array?.first { $0["code"]?.string == "undeclared-custom-segue" }
+        #expect(warning?["element"]?.string == "s-tabs")
+        #expect(warning?["message"]?.string?.contains("it will do what a 'show' segue does") == true)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Nav"))]))
+        let sid = try #require(s.string("id"))
+        let pushed = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "toTabs"}"#)
+        #expect(pushed.status == 409)
+        #expect(pushed.code == "D12")
+
+        // Declared to present: the class's perform() runs, whatever the segue's kind.
+        let declared = h.send("PUT", "/v1/storyboards/Main/customSegues",
+                              #"{"TabStoryboardSegue": {"performs": "present", "modalPresentationStyle": "fullScreen"}}"#)
+        #expect(declared.status == 200)
+        #expect(declared["diagnostics"]?.array?.contains { $0["code"]?.string == "undeclared-custom-segue" } == false)
+        let presented = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "toTabs"}"#)
+        #expect(presented.status == 200)
+        #expect(presented.string("session", "controllers", "Nav", "presentedViewController") == "Other")
+        #expect(presented.string("session", "controllers", "Other", "modalPresentationStyle") == "fullScreen")
+        #expect(presented["session", "controllers", "Nav", "viewControllers"]?.strings == ["A"])
+    }
+
+    @Test func performSegueTakesIdentifiersOnlyTriggerSegueTakesElementIDs() throws {
+        let h = try Harness()
+        #expect(h.upload("Main", classedShowXML).status == 201)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Nav"))]))
+        let sid = try #require(s.string("id"))
+        let refused = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "s-unnamed"}"#)
+        #expect(refused.status == 409)
+        #expect(refused.code == "D18")
+        #expect(refused.detail.contains("has no segue with identifier 's-unnamed'"))
+        #expect(h.send("GET", "/v1/sessions/\(sid)")["version"] == s["version"])
+        let tapped = h.send("POST", "/v1/sessions/\(sid)/controllers/A/triggerSegue", #"{"segue": "s-unnamed"}"#)
+        #expect(tapped.status == 200)
+        #expect(tapped["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "B"])
+    }
+}
