@@ -1325,3 +1325,50 @@ extension StoryboardRoutesTests {
         #expect(tapped["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "B"])
     }
 }
+
+// MARK: - Errors a new user meets
+
+extension StoryboardRoutesTests {
+    @Test func aBinaryUploadSaysItIsNotXML() throws {
+        let h = try Harness()
+        // A PNG's signature and header: what an app's asset uploaded by mistake starts with.
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        let r = h.upload("Picture", data: png)
+        #expect(r.status == 400)
+        #expect(r.slug == "invalid-body")
+        #expect(r.detail.contains("binary data, not XML"), "\(r.detail)")
+        #expect(!r.detail.contains("empty"))
+        let text = h.upload("Text", data: Array("just some notes\n".utf8))
+        #expect(text.status == 400)
+        #expect(text.detail.contains("does not start with markup"), "\(text.detail)")
+        #expect(h.send("GET", "/v1/storyboards/Picture").status == 404)
+    }
+
+    @Test func conflictsHaveTitlesOfTheirOwnAndAWrongReceiverIsNoBodyField() throws {
+        let h = try Harness()
+        let xml = SB.document(
+            initial: "t-tab",
+            SB.container("t-tab", element: "tabBarController", storyboardID: "Tabs",
+                         relationships: [SB.relationship("t-rel", to: "a-vc", "viewControllers")]),
+            SB.controller("a-vc", storyboardID: "A", manual: [SB.segue("s-lost", to: "nowhere", kind: "show", identifier: "lost")]))
+        #expect(h.upload("Main", xml).status == 201)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Tabs"))]))
+        let sid = try #require(s.string("id"))
+
+        let lost = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "lost"}"#)
+        #expect(lost.status == 409)
+        #expect(lost.slug == "unknown-destination")
+        #expect(lost.string("title") == "The destination scene does not exist")
+        let taken = h.send("POST", "/v1/sessions", json: .object([("id", .string(sid))]))
+        #expect(taken.status == 409)
+        #expect(taken.string("title") == "A session with that id exists")
+
+        let push = h.send("POST", "/v1/sessions/\(sid)/controllers/Tabs/push", #"{"viewController": {"id": "X"}}"#)
+        #expect(push.status == 422)
+        #expect(push.slug == "invalid-receiver")
+        #expect(push.string("title") == "The receiver does not take this operation")
+        #expect(isAbsent(push["field"]))
+        #expect(push.detail.contains("is not a navigation controller and has no navigationController"))
+        #expect(h.send("GET", "/v1/sessions/\(sid)")["version"] == s["version"])
+    }
+}
