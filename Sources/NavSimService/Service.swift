@@ -1226,6 +1226,8 @@ extension Problem {
         case .held: return .conflict("controller-held", e.message)
         case .idTaken: return .controllerExists(e.field ?? "id", e.message)
         case .invalid: return .invalidField(e.field ?? "body", e.message)
+        case .wrongReceiver:
+            return Problem(status: 422, slug: "invalid-receiver", title: "The receiver does not take this operation", detail: e.message)
         case .limitExceeded:
             let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth
             return .limitExceeded(limit.rawValue, max: limit.maximum, detail: e.message)

@@ -155,7 +155,9 @@ public struct CommandError: Error, Sendable, Equatable {
     /// `held`: a release of a controller something still holds (409, navsim's own text: UIKit has
     /// no such refusal, see Release.swift).
     /// `idTaken`: a new controller's id the session already has (409, as a taken session id is).
-    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation, limitExceeded, held, idTaken }
+    /// `wrongReceiver`: the receiver is not a controller the method exists on (a push on a tab bar
+    /// controller with no navigation controller above it): the receiver is at fault, not a field.
+    public enum Kind: String, Sendable { case unknownController, invalid, unknownTransition, transitionConflict, invariantViolation, limitExceeded, held, idTaken, wrongReceiver }
     public var kind: Kind
     public var message: String
     public var field: String?
@@ -178,6 +180,9 @@ public struct CommandError: Error, Sendable, Equatable {
     }
     static func held(_ message: String) -> CommandError {
         CommandError(kind: .held, message: message, field: nil)
+    }
+    static func wrongReceiver(_ message: String) -> CommandError {
+        CommandError(kind: .wrongReceiver, message: message, field: nil)
     }
     static func invalid(_ message: String, field: String? = nil) -> CommandError {
         CommandError(kind: .invalid, message: message, field: field)

@@ -410,12 +410,13 @@ public struct Controller: Sendable, Equatable {
     }
 
     /// The performable storyboard segue a client names (relationship and embed segues are not):
-    /// by identifier (R97), or by element id — for a segue without identifier, or always when
-    /// `acceptingElementID` (`triggerSegue` takes "storyboard segue id or identifier", API.md).
+    /// by identifier (R97: `performSegue(withIdentifier:)` knows nothing else, so an unnamed
+    /// segue's element id is D18), or by element id too when `acceptingElementID` (a user's tap,
+    /// `triggerSegue`, takes "storyboard segue id or identifier", API.md).
     public func segue(named name: String, acceptingElementID: Bool = false) -> SegueSpec? {
         let performable = segues.filter { $0.kind != .relationship && $0.kind != .embed }
         return performable.first { $0.identifier == name }
-            ?? performable.first { $0.id == name && ($0.identifier == nil || acceptingElementID) }
+            ?? (acceptingElementID ? performable.first { $0.id == name } : nil)
     }
 
     /// `<Class: id>`, how UIKit-style messages name a controller (API.md).

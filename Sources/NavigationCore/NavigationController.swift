@@ -170,7 +170,7 @@ extension Engine {
         case .tabBarController: try setTabs(r, refs, animated: animated)
         case .pageViewController: try setPages(r, refs, direction: direction, animated: animated)
         default:
-            throw .input(.invalid("setViewControllers needs a navigation, tab bar or page view controller; \(name(r)) is none.", field: "controller"))
+            throw .input(.wrongReceiver("setViewControllers needs a navigation, tab bar or page view controller; \(name(r)) is none."))
         }
     }
 }

@@ -272,7 +272,7 @@ struct Engine {
         // Only navigation and tab bar operations look for an ancestor container this way.
         let (article, property) = kind == .tabBarController
             ? ("a tab bar controller", "tabBarController") : ("a navigation controller", "navigationController")
-        throw .input(.invalid("\(c.descriptionForMessages) is not \(article) and has no \(property).", field: "controller"))
+        throw .input(.wrongReceiver("\(c.descriptionForMessages) is not \(article) and has no \(property)."))
     }
 
     /// push, pop, popTo, popToRoot, interactivePop: the receiver or its `navigationController`.
@@ -290,7 +290,7 @@ struct Engine {
         if let found = state.ancestors(id).dropFirst().first(where: { state.controllers[$0].map { kinds.contains($0.kind) } ?? false }) {
             return found
         }
-        throw .input(.invalid("setViewControllers needs a navigation, tab bar or page view controller; \(c.descriptionForMessages) is none and has none above it.", field: "controller"))
+        throw .input(.wrongReceiver("setViewControllers needs a navigation, tab bar or page view controller; \(c.descriptionForMessages) is none and has none above it."))
     }
 
     /// `PATCH …/controllers/{cid}`: sets the patch's properties as code does at run time.

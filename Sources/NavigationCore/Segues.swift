@@ -10,6 +10,8 @@ extension Engine {
         }
         // R98 "Custom": what the segue class does is what is declared when it runs.
         let segue = declared.flatMap { $0.id == found.id ? $0 : nil } ?? found
+        // R98 "Custom": a declared class's `perform()` replaces the kind's, whatever the kind.
+        let performs = segue.kind == .custom ? (segue.customPerforms ?? .present) : segue.customPerforms
         if askFirst {
             var e = Event(source, .shouldPerformSegue)
             e.segue = .init(identifier: segue.identifier, source: source, destination: nil)
@@ -26,16 +28,20 @@ extension Engine {
         }
         // R96 (1): the destination is instantiated, its view not loaded.
         var spec = destination
-        if segue.kind == .custom, let delegate = segue.customTransitioningDelegate { spec.transitioningDelegate = delegate }
+        if performs != nil, let delegate = segue.customTransitioningDelegate { spec.transitioningDelegate = delegate }
         let dest = try instantiate(spec)
         // R98 "Push": a legacy push needs a navigation controller; checked before prepare.
-        if segue.kind == .push && state.nearestAncestor(source, kind: .navigationController) == nil {
+        if performs == nil, segue.kind == .push, state.nearestAncestor(source, kind: .navigationController) == nil {
             throw .uikit(.pushSegueWithoutNavigationController())
         }
         var prepare = Event(source, .prepareForSegue)
         prepare.segue = .init(identifier: segue.identifier, source: source, destination: dest)
         emit(prepare)
         let animated = segue.animates
+        if let performs {
+            try performCustom(performs, segue, source: source, destination: dest)
+            return
+        }
         switch segue.kind {
         case .show:
             try show(receiver: source, ref: .existing(dest), animated: animated)
@@ -51,22 +57,29 @@ extension Engine {
             try present(receiver: source, ref: .existing(dest), style: .popover, transitionStyle: segue.modalTransitionStyle,
                         popover: segue.popover, animated: animated, reportsCompletion: false, operation: .present)
         case .custom:
-            // The segue class's `perform`, as declared for it; undeclared classes present modally.
-            switch segue.customPerforms ?? .present {
-            case .push:
-                if let nav = state.nearestAncestor(source, kind: .navigationController) {
-                    try push(onto: nav, ref: .existing(dest), animated: animated)
-                } else { throw .uikit(.pushSegueWithoutNavigationController()) }
-            case .show: try show(receiver: source, ref: .existing(dest), animated: animated)
-            case .showDetail: try showDetail(receiver: source, ref: .existing(dest), animated: animated)
-            case .none: break
-            case .present:
-                try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
-                            transitionStyle: segue.modalTransitionStyle, popover: segue.popover, animated: animated,
-                            reportsCompletion: false, operation: .present)
-            }
+            break  // `performs` is never nil for a custom segue.
         case .unwind, .embed, .relationship:
             break
+        }
+    }
+
+    /// R98 "Custom": the segue class's `perform()`, as declared for it (a custom segue, or a
+    /// segue of another kind whose `customClass` is declared); an undeclared custom segue presents.
+    private mutating func performCustom(_ performs: SegueSpec.CustomPerform, _ segue: SegueSpec,
+                                        source: ControllerID, destination dest: ControllerID) throws(Refusal) {
+        let animated = segue.animates
+        switch performs {
+        case .push:
+            if let nav = state.nearestAncestor(source, kind: .navigationController) {
+                try push(onto: nav, ref: .existing(dest), animated: animated)
+            } else { throw .uikit(.pushSegueWithoutNavigationController()) }
+        case .show: try show(receiver: source, ref: .existing(dest), animated: animated)
+        case .showDetail: try showDetail(receiver: source, ref: .existing(dest), animated: animated)
+        case .none: break
+        case .present:
+            try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
+                        transitionStyle: segue.modalTransitionStyle, popover: segue.popover, animated: animated,
+                        reportsCompletion: false, operation: .present)
         }
     }
 

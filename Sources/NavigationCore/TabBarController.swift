@@ -36,7 +36,7 @@ extension Engine {
     mutating func select(_ tab: ControllerID, index: Int?, viewController: ControllerID?) throws(Refusal) {
         let t = try existing(tab)
         guard t.kind == .tabBarController else {
-            throw .input(.invalid("select needs a tab bar controller; \(t.descriptionForMessages) is not one.", field: "controller"))
+            throw .input(.wrongReceiver("select needs a tab bar controller; \(t.descriptionForMessages) is not one."))
         }
         let target: ControllerID
         if let viewController {
@@ -131,7 +131,7 @@ extension Engine {
     mutating func tapTab(_ tab: ControllerID, index: Int?, viewController: ControllerID?) throws(Refusal) {
         let t = try existing(tab)
         guard t.kind == .tabBarController else {
-            throw .input(.invalid("tapTab needs a tab bar controller; \(t.descriptionForMessages) is not one.", field: "controller"))
+            throw .input(.wrongReceiver("tapTab needs a tab bar controller; \(t.descriptionForMessages) is not one."))
         }
         let onBar = firstMoreIndex(tab).map { Array(t.viewControllers.prefix($0)) } ?? t.viewControllers
         let items = onBar + (firstMoreIndex(tab) != nil ? t.moreNavigationController.map { [$0] } ?? [] : [])

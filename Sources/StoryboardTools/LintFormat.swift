@@ -87,9 +87,17 @@ public enum LintFormat: String, Sendable, CaseIterable {
     static func uri(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ":")
-        let trimmed = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        let trimmed = normalised(path)
         let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? trimmed
         return trimmed.hasPrefix("/") ? "file://" + encoded : encoded
+    }
+
+    /// A path as the formats for machines write it: without leading `./` (GitHub matches an
+    /// annotation's `file` against the repository's paths, which have none), as SARIF's URIs are.
+    static func normalised(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.hasPrefix("./") { trimmed = trimmed.dropFirst(2).drop { $0 == "/" } }
+        return String(trimmed)
     }
 
     /// Workflow command escaping: data escapes `%`, CR, LF; properties also `:` and `,`.
@@ -102,7 +110,7 @@ public enum LintFormat: String, Sendable, CaseIterable {
             data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
         }
         return report.findings.map { f in
-            "::\(f.severity.rawValue) file=\(property(f.file)),line=\(f.line),col=\(f.column),"
+            "::\(f.severity.rawValue) file=\(property(normalised(f.file))),line=\(f.line),col=\(f.column),"
                 + "title=\(property(f.rule))::\(data(f.message))\n"
         }.joined()
     }

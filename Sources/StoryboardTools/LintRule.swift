@@ -31,6 +31,11 @@ public struct LintRule: Sendable, Equatable, Hashable {
     public static let showOutsideNavigation = LintRule(
         id: "show-outside-navigation", severity: .warning,
         summary: "A show segue starts in a scene that is in no navigation controller, so it presents modally.")
+    /// `show` to a navigation (or split view) controller from a scene inside a navigation stack:
+    /// the show pushes it, and UIKit raises D12 (R76, R93): error.
+    public static let showPushesNavigationController = LintRule(
+        id: "show-pushes-navigation-controller", severity: .error,
+        summary: "A show segue from a scene in a navigation stack leads to a navigation or split view controller, which UIKit refuses to push.")
     /// A scene with a custom class, no Storyboard ID, not the entry point and the destination of
     /// no segue or reference: the class was meant to be used, yet nothing can create it: warning.
     public static let unreachedCustomClass = LintRule(
@@ -47,7 +52,7 @@ public struct LintRule: Sendable, Equatable, Hashable {
 
     /// Every rule, upload diagnostics first, in the order docs/lint.md lists them.
     public static let all: [LintRule] = StoryboardDiagnostic.Code.allCases.map(LintRule.init(upload:))
-        + [invalidStoryboard, duplicateSegueIdentifier, showOutsideNavigation, unreachedCustomClass,
+        + [invalidStoryboard, duplicateSegueIdentifier, showOutsideNavigation, showPushesNavigationController, unreachedCustomClass,
            undeclaredUnwindAction, deprecatedSegueKind]
 
     /// The rule with this id.
@@ -65,7 +70,7 @@ public struct LintRule: Sendable, Equatable, Hashable {
         case .relationshipCycle: (.error, "Containers contain themselves through relationship or embed segues.")
         case .popoverWithoutAnchor: (.warning, "A popover segue has no anchor view or bar button item.")
         case .unreachableScene: (.warning, "No entry point, Storyboard ID or segue reaches the scene.")
-        case .undeclaredCustomSegue: (.warning, "A custom segue's class behaviour is unknown to navsim (presents modally).")
+        case .undeclaredCustomSegue: (.warning, "A segue's custom class behaviour is unknown to navsim (a custom segue presents modally, others do what their kind does).")
         case .unsupportedValue: (.warning, "An attribute value navsim's UIKit model has no case for; the element uses UIKit's default.")
         }
         self.init(id: code.rawValue, severity: severity, summary: summary)

@@ -8,6 +8,7 @@ enum LintRules {
 
     static func check(_ storyboard: Storyboard, in library: StoryboardLibrary) -> [Found] {
         duplicateSegueIdentifiers(storyboard) + showOutsideNavigation(storyboard, library)
+            + showPushesNavigationController(storyboard, library)
             + unreachedCustomClasses(storyboard, library) + undeclaredUnwindActions(storyboard, library)
             + deprecatedKinds(storyboard)
     }
@@ -65,12 +66,52 @@ enum LintRules {
         }
         var found: [Found] = []
         for scene in storyboard.scenes where !mayNavigate.contains(scene.id) && scene.kind != .navigationController {
-            for segue in scene.segues where segue.kind == .show {
+            // A segue to no scene of the file is `unknown-destination`'s finding, not this one's.
+            for segue in scene.segues where segue.kind == .show && segue.destination.flatMap(storyboard.scene(id:)) != nil {
                 found.append((.showOutsideNavigation,
                               "Show segue '\(segue.id)' of scene '\(scene.id)' (\(scene.className)) starts in no "
                               + "navigation controller, so UIKit presents its destination modally; embed the scene "
                               + "in a navigation controller or use a present segue.",
                               segue.id))
+            }
+        }
+        return found
+    }
+
+    /// Scenes certainly inside a navigation stack: a navigation controller's root, and what a
+    /// `show` or `push` from such a scene pushes. A `show` from one of them to a navigation or
+    /// split view controller (references followed) pushes it, and UIKit raises D12 (R76, R93).
+    /// Segues with a `customClass` are left alone: their `perform()` is app code.
+    static func showPushesNavigationController(_ storyboard: Storyboard, _ library: StoryboardLibrary) -> [Found] {
+        var stacked = Set<String>()
+        var queue: [String] = []
+        func add(_ id: String?) {
+            guard let id, let scene = storyboard.scene(id: id), scene.placeholder == nil,
+                  scene.kind != .navigationController, scene.kind != .splitViewController,
+                  stacked.insert(id).inserted else { return }
+            queue.append(id)
+        }
+        for scene in storyboard.scenes where scene.kind == .navigationController {
+            for segue in scene.relationships where segue.relationship == "rootViewController" { add(segue.destination) }
+        }
+        var found: [Found] = []
+        var cursor = 0
+        while cursor < queue.count {
+            let scene = storyboard.scene(id: queue[cursor])!
+            cursor += 1
+            for segue in scene.segues where (segue.kind == .show || segue.kind == .push) && segue.customClass == nil {
+                guard case let .success(target) = library.resolveDestination(of: segue, in: storyboard.name) else { continue }
+                let kind = target.scene.kind
+                if kind == .navigationController || kind == .splitViewController {
+                    let what = kind == .navigationController ? "navigation controller" : "split view controller"
+                    found.append((.showPushesNavigationController,
+                                   "\(segue.kind == .show ? "Show" : "Push") segue '\(segue.id)' of scene '\(scene.id)' "
+                                   + "starts in a navigation stack and leads to the \(what) '\(target.scene.id)': UIKit "
+                                   + "pushes it and raises NSInvalidArgumentException (D12); present it modally instead.",
+                                   segue.id))
+                } else if target.storyboard == storyboard.name {
+                    add(target.scene.id)
+                }
             }
         }
         return found

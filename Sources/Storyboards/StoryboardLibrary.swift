@@ -182,18 +182,22 @@ public struct StoryboardLibrary: Sendable, Equatable {
         }
     }
 
-    /// `undeclared-custom-segue` (warning): a custom segue's `perform` is app code; without a
-    /// declaration the service presents modally (API.md "Storyboards").
+    /// `undeclared-custom-segue` (warning): a segue class's `perform` is app code; without a
+    /// declaration the service presents modally for a custom segue and does what the kind does for
+    /// the others (R98; API.md "Storyboards"). Unwind segues take no declaration.
     private func customSegueDiagnostics(_ storyboard: Storyboard, declared: Set<String>,
                                         into diagnostics: inout [StoryboardDiagnostic]) {
         for scene in storyboard.scenes {
-            for segue in scene.segues where segue.kind == .custom {
-                let label = "Custom segue '\(segue.id)' of scene '\(scene.id)'"
+            for segue in scene.segues where segue.kind == .custom
+                || (segue.customClass != nil && ![.unwind, .relationship, .embed].contains(segue.kind)) {
+                let label = "\(segue.kind == .custom ? "Custom segue" : "Segue") '\(segue.id)' of scene '\(scene.id)'"
                 let message: String
                 if let customClass = segue.customClass {
                     guard !declared.contains(customClass) else { continue }
+                    let fallback = segue.kind == .custom ? "it will present modally"
+                        : "it will do what a '\(segue.spelledKind)' segue does"
                     message = "\(label) uses class '\(customClass)', whose behaviour is not declared "
-                        + "(PUT /v1/storyboards/\(storyboard.name)/customSegues); it will present modally."
+                        + "(PUT /v1/storyboards/\(storyboard.name)/customSegues); \(fallback)."
                 } else if segue.spelledKind != "custom" {
                     message = "\(label) has kind '\(segue.spelledKind)', which navsim does not know; it will present modally."
                 } else {

@@ -173,7 +173,13 @@ public enum StoryboardParser {
                     return
                 }
             default:
-                return
+                // Markup starts with '<'; anything else here is no XML document at all (libxml2
+                // would call it "empty"). Say what it is instead: binary bytes or plain text.
+                let lineStart = bytes[..<index].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+                let binary = bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil
+                throw .malformedXML(line: line, column: index - lineStart + 1,
+                                    message: binary ? "the body is binary data, not XML"
+                                        : "the document does not start with markup ('<'): it is not XML")
             }
         }
     }

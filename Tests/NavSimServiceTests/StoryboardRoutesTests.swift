@@ -1266,3 +1266,109 @@ extension FidelityRoundTwoTests {
         #expect(empty["events"]?.array?.isEmpty == true)
     }
 }
+
+// MARK: - Segue classes on every kind; performSegue takes identifiers only
+
+/// A navigation controller "Nav" whose root A has a show segue "toTabs" of class
+/// `TabStoryboardSegue` to another navigation controller ("Other", root B), and an unnamed show
+/// segue `s-unnamed` to B.
+private let classedShowXML = SB.document(
+    initial: "n-nav",
+    SB.navigation("n-nav", root: "a-vc", storyboardID: "Nav"),
+    SB.controller("a-vc", storyboardID: "A", title: "A",
+                  manual: [SB.segue("s-tabs", to: "m-nav", kind: "show", identifier: "toTabs",
+                                    attributes: "customClass=\"TabStoryboardSegue\" customModule=\"App\""),
+                           SB.segue("s-unnamed", to: "b-vc", kind: "show")]),
+    SB.navigation("m-nav", root: "b-vc", storyboardID: "Other"),
+    SB.controller("b-vc", storyboardID: "B", title: "B"))
+
+extension StoryboardRoutesTests {
+    @Test func aDeclaredClassWinsOnAShowSegue() throws {
+        let h = try Harness()
+        let uploaded = h.upload("Main", classedShowXML)
+        #expect(uploaded.status == 201)
+        // Undeclared, the class is reported and the segue does what a show does: a push of a
+        // navigation controller, UIKit's D12.
+        let warning = uploaded["diagnostics"]?.array?.first { $0["code"]?.string == "undeclared-custom-segue" }
+        #expect(warning?["element"]?.string == "s-tabs")
+        #expect(warning?["message"]?.string?.contains("it will do what a 'show' segue does") == true)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Nav"))]))
+        let sid = try #require(s.string("id"))
+        let pushed = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "toTabs"}"#)
+        #expect(pushed.status == 409)
+        #expect(pushed.code == "D12")
+
+        // Declared to present: the class's perform() runs, whatever the segue's kind.
+        let declared = h.send("PUT", "/v1/storyboards/Main/customSegues",
+                              #"{"TabStoryboardSegue": {"performs": "present", "modalPresentationStyle": "fullScreen"}}"#)
+        #expect(declared.status == 200)
+        #expect(declared["diagnostics"]?.array?.contains { $0["code"]?.string == "undeclared-custom-segue" } == false)
+        let presented = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "toTabs"}"#)
+        #expect(presented.status == 200)
+        #expect(presented.string("session", "controllers", "Nav", "presentedViewController") == "Other")
+        #expect(presented.string("session", "controllers", "Other", "modalPresentationStyle") == "fullScreen")
+        #expect(presented["session", "controllers", "Nav", "viewControllers"]?.strings == ["A"])
+    }
+
+    @Test func performSegueTakesIdentifiersOnlyTriggerSegueTakesElementIDs() throws {
+        let h = try Harness()
+        #expect(h.upload("Main", classedShowXML).status == 201)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Nav"))]))
+        let sid = try #require(s.string("id"))
+        let refused = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "s-unnamed"}"#)
+        #expect(refused.status == 409)
+        #expect(refused.code == "D18")
+        #expect(refused.detail.contains("has no segue with identifier 's-unnamed'"))
+        #expect(h.send("GET", "/v1/sessions/\(sid)")["version"] == s["version"])
+        let tapped = h.send("POST", "/v1/sessions/\(sid)/controllers/A/triggerSegue", #"{"segue": "s-unnamed"}"#)
+        #expect(tapped.status == 200)
+        #expect(tapped["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "B"])
+    }
+}
+
+// MARK: - Errors a new user meets
+
+extension StoryboardRoutesTests {
+    @Test func aBinaryUploadSaysItIsNotXML() throws {
+        let h = try Harness()
+        // A PNG's signature and header: what an app's asset uploaded by mistake starts with.
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        let r = h.upload("Picture", data: png)
+        #expect(r.status == 400)
+        #expect(r.slug == "invalid-body")
+        #expect(r.detail.contains("binary data, not XML"), "\(r.detail)")
+        #expect(!r.detail.contains("empty"))
+        let text = h.upload("Text", data: Array("just some notes\n".utf8))
+        #expect(text.status == 400)
+        #expect(text.detail.contains("does not start with markup"), "\(text.detail)")
+        #expect(h.send("GET", "/v1/storyboards/Picture").status == 404)
+    }
+
+    @Test func conflictsHaveTitlesOfTheirOwnAndAWrongReceiverIsNoBodyField() throws {
+        let h = try Harness()
+        let xml = SB.document(
+            initial: "t-tab",
+            SB.container("t-tab", element: "tabBarController", storyboardID: "Tabs",
+                         relationships: [SB.relationship("t-rel", to: "a-vc", "viewControllers")]),
+            SB.controller("a-vc", storyboardID: "A", manual: [SB.segue("s-lost", to: "nowhere", kind: "show", identifier: "lost")]))
+        #expect(h.upload("Main", xml).status == 201)
+        let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Tabs"))]))
+        let sid = try #require(s.string("id"))
+
+        let lost = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "lost"}"#)
+        #expect(lost.status == 409)
+        #expect(lost.slug == "unknown-destination")
+        #expect(lost.string("title") == "The destination scene does not exist")
+        let taken = h.send("POST", "/v1/sessions", json: .object([("id", .string(sid))]))
+        #expect(taken.status == 409)
+        #expect(taken.string("title") == "A session with that id exists")
+
+        let push = h.send("POST", "/v1/sessions/\(sid)/controllers/Tabs/push", #"{"viewController": {"id": "X"}}"#)
+        #expect(push.status == 422)
+        #expect(push.slug == "invalid-receiver")
+        #expect(push.string("title") == "The receiver does not take this operation")
+        #expect(isAbsent(push["field"]))
+        #expect(push.detail.contains("is not a navigation controller and has no navigationController"))
+        #expect(h.send("GET", "/v1/sessions/\(sid)")["version"] == s["version"])
+    }
+}

@@ -239,3 +239,55 @@ extension SegueTests {
                       code: "D18", slug: "unknown-segue")
     }
 }
+
+// MARK: - Segue classes on every kind, and identifiers only for performSegue
+
+extension SegueTests {
+    @Test("R98 exhaustive: a show segue whose declared class presents is presented, not pushed")
+    func exhaustiveDeclaredClassOnShowSegue() {
+        let declared = SegueSpec(id: "seg-tab", identifier: "toB", kind: .show, destinationScene: "B",
+                                 modalPresentationStyle: .fullScreen, customPerforms: .present,
+                                 customClass: "TabStoryboardSegue")
+        var w = Window(root: nav("N", scene("A", segues: [declared])))
+        w.send(.performSegue(receiver: "A", identifier: "toB", destination: destination("B"))) {
+            $0.create("B") {
+                $0.storyboard = StoryboardOrigin(name: "Main", identifier: "B")
+                $0.modalPresentationStyle = .fullScreen
+                $0.presentation = presentationRecord("N", source: "A", requested: .fullScreen, removesPresenterView: true)
+            }
+            $0.appeared("B")
+            $0.disappeared("N", "A")
+            $0.modify("N") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R98: a popover segue whose declared class pushes is pushed; an undeclared class keeps the kind")
+    func declaredClassOnPopoverSegue() {
+        let pushes = SegueSpec(id: "seg-p", identifier: "pop", kind: .popoverPresentation, destinationScene: "B",
+                               customPerforms: .push, customClass: "PushSegue")
+        var w = Window(root: nav("N", scene("A", segues: [pushes])))
+        w.perform(.performSegue(receiver: "A", identifier: "pop", destination: destination("B")))
+        #expect(w.stack("N") == ["A", "B"])
+        #expect(w.presenting("B") == nil)
+
+        let undeclared = SegueSpec(id: "seg-u", identifier: "show", kind: .show, destinationScene: "B",
+                                   customClass: "UndeclaredSegue")
+        var u = Window(root: nav("N", scene("A", segues: [undeclared])))
+        u.perform(.performSegue(receiver: "A", identifier: "show", destination: destination("B")))
+        #expect(u.stack("N") == ["A", "B"])
+    }
+
+    @Test("R97 exhaustive: performSegue with an unnamed segue's element id is D18; triggerSegue takes it")
+    func elementIDIsNoIdentifier() {
+        let unnamed = SegueSpec(id: "seg-9", identifier: nil, kind: .show, destinationScene: "B")
+        var w = Window(root: nav("N", scene("A", segues: [unnamed])))
+        w.sendRefused(.performSegue(receiver: "A", identifier: "seg-9", destination: destination("B")),
+                      code: "D18", slug: "unknown-segue")
+        let d = w.refuse(.performSegue(receiver: "A", identifier: "seg-9", destination: destination("B")))
+        expectDiagnostic(d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
+                         message: "Receiver (\(desc("A"))) has no segue with identifier 'seg-9'")
+        w.perform(.triggerSegue(receiver: "A", identifier: "seg-9", destination: destination("B")))
+        #expect(w.stack("N") == ["A", "B"])
+    }
+}

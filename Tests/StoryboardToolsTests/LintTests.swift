@@ -63,6 +63,41 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
         #expect(found.map(\.element) == ["lonely"])
     }
 
+    @Test func showOutsideNavigationLeavesMissingDestinationsToUnknownDestination() throws {
+        let xml = StoryboardXML.document(initial: "a", scenes: [
+            scene("a", body: connections(#"<segue destination="gone" kind="show" id="dangling"/>"#,
+                                         #"<segue destination="b" kind="show" id="lonely"/>"#)),
+            scene("b"),
+        ])
+        let found = try lint(["Main": xml])
+        #expect(found.filter { $0.rule == "show-outside-navigation" }.map(\.element) == ["lonely"])
+        #expect(found.filter { $0.rule == "unknown-destination" }.map(\.element) == ["dangling"])
+    }
+
+    @Test func showToANavigationControllerFromANavigationStackIsD12() throws {
+        // R76: inside a navigation stack a show pushes, and pushing a navigation controller raises.
+        let xml = StoryboardXML.document(initial: "nav", scenes: [
+            scene("nav", element: "navigationController",
+                  body: connections(#"<segue destination="root" kind="relationship" relationship="rootViewController" id="r"/>"#)),
+            scene("root", body: connections(#"<segue destination="other-nav" kind="show" id="crash"/>"#,
+                                            #"<segue destination="c" kind="show" id="pushed"/>"#,
+                                            #"<segue destination="other-nav" kind="presentation" id="fine"/>"#,
+                                            #"<segue destination="other-nav" kind="show" customClass="SheetSegue" id="classed"/>"#)),
+            scene("c", body: connections(#"<segue destination="split" kind="show" id="crash-too"/>"#)),
+            scene("other-nav", element: "navigationController",
+                  body: connections(#"<segue destination="d" kind="relationship" relationship="rootViewController" id="r2"/>"#)),
+            scene("d"),
+            scene("split", element: "splitViewController"),
+            scene("lone", attributes: "storyboardIdentifier=\"Lone\"",
+                  body: connections(#"<segue destination="other-nav" kind="show" id="unknown-context"/>"#)),
+        ])
+        let found = try lint(["Main": xml]).filter { $0.rule == "show-pushes-navigation-controller" }
+        #expect(found.map(\.element) == ["crash", "crash-too"])
+        #expect(found.allSatisfy { $0.severity == .error })
+        #expect(found.first?.message.contains("'other-nav'") == true)
+        #expect(found.first?.message.contains("D12") == true)
+    }
+
     @Test func showFromASceneWithAStoryboardIDIsNotReported() throws {
         // Code may push an identified scene onto a navigation stack: no evidence either way.
         let xml = StoryboardXML.document(initial: "a", scenes: [
@@ -219,6 +254,18 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
         let lines = LintFormat.github.render(report).split(separator: "\n")
         #expect(lines[0] == "::warning file=a b/Main.storyboard,line=12,col=9,title=deprecated-segue-kind::Segue 'k' uses push, 100%25: old.")
         #expect(lines[1] == "::error file=a b/Main.storyboard,line=20,col=5,title=unknown-destination::Bad,%0Areally.")
+    }
+
+    @Test func githubPathsHaveNoLeadingDotSlash() {
+        let dotted = LintReport(files: ["./App/Main.storyboard"], findings: [
+            LintFinding(file: "./App/Main.storyboard", line: 3, column: 1, severity: .error, rule: "unknown-destination",
+                        message: "Bad.", element: "x"),
+            LintFinding(file: "././Other.storyboard", line: 4, column: 2, severity: .warning, rule: "unreachable-scene",
+                        message: "Lost.", element: "y"),
+        ])
+        let lines = LintFormat.github.render(dotted).split(separator: "\n")
+        #expect(lines[0] == "::error file=App/Main.storyboard,line=3,col=1,title=unknown-destination::Bad.")
+        #expect(lines[1] == "::warning file=Other.storyboard,line=4,col=2,title=unreachable-scene::Lost.")
     }
 
     @Test func jsonAndSarifShapes() throws {

@@ -217,9 +217,24 @@ public struct Problem: Error, Sendable {
         p.headers = [("WWW-Authenticate", invalidToken ? #"Bearer realm="navsim", error="invalid_token""# : #"Bearer realm="navsim""#)]
         return p
     }
+    /// A 409 (RFC 9110 §15.5.10) whose title is its problem type's own (RFC 9457 §3.1.3: the
+    /// title is the same for every occurrence of the type, and says what the type is).
     static func conflict(_ slug: String, _ detail: String) -> Problem {
-        Problem(status: 409, slug: slug, title: "Conflict", detail: detail)
+        Problem(status: 409, slug: slug, title: conflictTitles[slug] ?? "Conflict", detail: detail)
     }
+
+    /// The title of each 409 problem type made by ``conflict(_:_:)``.
+    static let conflictTitles: [String: String] = [
+        "session-exists": "A session with that id exists",
+        "controller-exists": "A controller with that id exists",
+        "controller-held": "The controller is still held",
+        "writes-pending": "The session is still being written",
+        "storyboard-exists": "A storyboard with that name exists",
+        "relationship-cycle": "The scene's containers contain each other",
+        "unresolved-reference": "A storyboard reference cannot be followed",
+        "reference-cycle": "Storyboard references lead back to themselves",
+        "unknown-destination": "The destination scene does not exist",
+    ]
 
     /// 409 `controller-exists`: a new controller's id (`field`) is one the session already has; a
     /// conflict with the session's state, as `session-exists` is with the store's (RFC 9110 §15.5.10).

@@ -368,19 +368,19 @@ final class StoryboardCatalog: Sendable {
         }
     }
 
-    /// Parser errors as problems: not XML → 400 `invalid-body` (with line and column); XML that
-    /// is no iOS storyboard → 422 `unsupported-document-type`; a DOCTYPE (never written by
-    /// Interface Builder, refused for safety) or content after `</document>` → 422 `invalid-body`;
+    /// Parser errors as problems: not XML, content after `</document>` included (XML 1.0 §2.1:
+    /// only comments, processing instructions and white space may follow the document element)
+    /// → 400 `invalid-body` (with line and column); XML that is no iOS storyboard → 422
+    /// `unsupported-document-type`; a DOCTYPE (never written by Interface Builder, refused for
+    /// safety) → 422 `invalid-body`;
     /// over a parser limit (attributes, elements, nesting) → 422 `limit-exceeded`; too large → 413.
     static func problem(_ error: StoryboardError) -> Problem {
         switch error {
         case let .limitExceeded(limit, max, _, _):
             return Problem.limitExceeded(limit.rawValue, max: max, detail: error.description)
-        case .contentAfterDocument:
-            return Problem(status: 422, slug: "invalid-body", title: "The document is refused", detail: error.description)
         case let .tooDeeplyNested(limit, _, _):
             return Problem.limitExceeded(StoryboardParser.Limit.elementDepth.rawValue, max: limit, detail: error.description)
-        case .malformedXML, .unsupportedEncoding:
+        case .malformedXML, .unsupportedEncoding, .contentAfterDocument:
             return Problem(status: 400, slug: "invalid-body", title: "The body is not a well-formed XML document",
                            detail: error.description)
         case .doctypeNotAllowed:

@@ -120,11 +120,12 @@ struct StoryboardSnapshot: Sendable {
         scene.segues.compactMap { segueSpec($0, in: storyboard) }
     }
 
-    /// One segue as the core performs it; a custom segue takes what the storyboard's declarations
-    /// say its class does (their styles win over the segue's attributes). Nil for containment.
+    /// One segue as the core performs it; a segue with a custom class, of any kind but unwind,
+    /// takes what the storyboard's declarations say its class does (R98 "Custom": their styles win
+    /// over the segue's attributes). Nil for containment.
     func segueSpec(_ segue: Segue, in storyboard: String) -> SegueSpec? {
         guard var spec = segue.segueSpec(in: storyboard) else { return nil }
-        if spec.kind == .custom, let customClass = segue.customClass,
+        if spec.kind != .unwind, let customClass = segue.customClass,
            let declared = declarations[storyboard]?[customClass] {
             spec.customPerforms = declared.performs
             if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
@@ -193,7 +194,7 @@ struct StoryboardSnapshot: Sendable {
         guard let listed = controller.segue(named: identifier, acceptingElementID: trigger) else { return rebuilt(nil) }
         // Item 5: custom segue declarations made after the receiver was instantiated apply to
         // what it performs from now on (R98), as a re-upload does; the command carries them.
-        if listed.kind == .custom, let current = currentSpec(ofSegue: listed.id, in: origin.name), current != listed {
+        if listed.customClass != nil, let current = currentSpec(ofSegue: listed.id, in: origin.name), current != listed {
             declared = current
         }
         let segue = declared ?? listed
