@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-BINARY = REPO / ".build" / "release" / "navsim"
+BINARY = Path(os.environ.get("NAVSIM_BIN", REPO / ".build" / "release" / "navsim"))  # scripts/gates/check-gates.sh
 SHIPPED_HAPROXY = REPO / "deploy" / "haproxy.cfg"
 # The simulation's health check: every 200 ms, out after 2 failures, back after 2 successes
 # (the shipped file checks every 2 s, which would make the failover window 4 s or more).

@@ -446,7 +446,7 @@ def run_round(number: int, args: argparse.Namespace, folder: Path, budget_end: f
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--binary", type=Path, default=REPO / ".build" / "release" / "navsim")
+    ap.add_argument("--binary", type=Path, default=Path(os.environ.get("NAVSIM_BIN", REPO / ".build" / "release" / "navsim")))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--clients", type=int, default=32)
     ap.add_argument("--grace", type=int, default=10, help="--shutdown-grace given to navsim, seconds")

@@ -4,7 +4,8 @@
 # release binary and answers every write 409) and must exit nonzero. A gate that passes against
 # it can pass without having checked anything.
 #
-#   scripts/gates/check-gates.sh [GATE…]    gates: flows schemathesis kill-loop hostile
+#   scripts/gates/check-gates.sh [GATE…]    gates: flows schemathesis kill-loop hostile sigterm
+#                                            cluster-sim (PostgreSQL and HAProxy: install-cluster-prereqs.sh)
 #
 # Needs .build/release/navsim (the stand-in's real server). Bounded: each gate keeps its own
 # time cap, shortened here where a gate takes a duration (schemathesis' ST_MAX_TIME).
@@ -15,12 +16,14 @@ cd "$repo"
 [ -x .build/release/navsim ] || { echo "no .build/release/navsim: build it first (swift build -c release)" >&2; exit 2; }
 export NAVSIM_BIN="$repo/scripts/gates/refuse-writes.py"
 gates=("$@")
-[ ${#gates[@]} -gt 0 ] || gates=(flows schemathesis kill-loop hostile)
+[ ${#gates[@]} -gt 0 ] || gates=(flows schemathesis kill-loop hostile sigterm)
 declare -A commands=(
   [flows]="bash scripts/flows.sh"
   [schemathesis]="ST_MAX_TIME=60 timeout 200 bash scripts/schemathesis.sh"
   [kill-loop]="timeout 150 python3 scripts/kill-loop.py --cycles 3"
   [hostile]="timeout 300 python3 scripts/hostile.py --only 0,1"
+  [sigterm]="timeout 120 python3 scripts/sigterm-drain.py --rounds 1"
+  [cluster-sim]="timeout 240 python3 scripts/cluster-sim.py"
 )
 passed_wrongly=0
 results=()
