@@ -138,6 +138,33 @@ public final class NavSimService: Sendable {
                 response = Self.problem(error)
             }
         }
+        observe(response, route: matched, request: request, since: started)
+        return response
+    }
+
+    /// ``screen(_:)`` as the HTTP server runs it, on a request's head before its body: a request
+    /// it refuses never reaches ``serve(_:)``, so it is counted here, in `navsim_requests_total`
+    /// and under `route="unmatched"`, like any request no route ran (docs/api.md, `/metrics`).
+    public func screenCounted(_ request: HTTPRequest) -> HTTPResponse? {
+        let started = ContinuousClock.now
+        guard let refusal = screen(request) else { return nil }
+        requestCount.add(1, ordering: .relaxed)
+        observe(refusal, route: nil, request: request, since: started)
+        return refusal
+    }
+
+    /// Counts a reply the HTTP server made itself (400 or 501 for bad framing, an
+    /// ``HTTPRefusalHook``) as ``screenCounted(_:)`` counts a refused head; returns it unchanged.
+    public func countServerReply(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
+        requestCount.add(1, ordering: .relaxed)
+        observe(response, route: nil, request: request, since: ContinuousClock.now)
+        return response
+    }
+
+    /// Records `response` in `navsim_http_request_duration_seconds`, when it is sent for a
+    /// deferred reply.
+    private func observe(_ response: HTTPResponse, route matched: Route<NavSimService>?, request: HTTPRequest,
+                         since started: ContinuousClock.Instant) {
         // Labels from bounded sets only: a registered template and its method, or "unmatched".
         // The series is named by (route, HEAD or not, status); its label text is rendered once.
         let found = matched
@@ -159,7 +186,6 @@ public final class NavSimService: Sendable {
         } else {
             observe(response.status)
         }
-        return response
     }
 
     /// Refuses a request on its head alone (an `HTTPScreen`): 401 problem+json with

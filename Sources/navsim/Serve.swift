@@ -254,8 +254,8 @@ enum Serve {
         do {
             // Only tokens screen requests; without them the head is not built twice.
             server = try HTTPServer(configuration: configuration,
-                                    screen: tokens.isEmpty ? nil : requestLog.screening(service.screen),
-                                    refusals: requestLog.refused,
+                                    screen: tokens.isEmpty ? nil : requestLog.screening(service.screenCounted),
+                                    refusals: { request, response in requestLog.refused(request, service.countServerReply(request, response)) },
                                     handler: requestLog.wrapping(service.serve))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"

@@ -514,6 +514,39 @@ struct EndToEndTests {
     /// A request's log line has the query as sent and the client's address. `X-Forwarded-For`
     /// names the client only when the peer is a trusted proxy (`--trusted-proxies`): then the
     /// client is the right-most entry that is not trusted; without the flag the header is ignored.
+    /// A request the server refuses on its head (401 before the body is read) or on its framing
+    /// (400: both Transfer-Encoding and Content-Length) never reaches a route, and /metrics
+    /// counts it under route="unmatched" all the same, as docs/api.md says.
+    @Test func refusedHeadsAreCountedInMetrics() throws {
+        let scratch = try Scratch()
+        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+                                environment: ["NAVSIM_TOKEN": "metrics-token"])
+        defer { _ = server.stop(with: SIGTERM) }
+        let auth = [("Authorization", "Bearer metrics-token")]
+        func scrape() throws -> String {
+            let r = try server.request("GET", "/metrics", headers: auth)
+            #expect(r.status == 200, "\(r)")
+            return r.text
+        }
+        func sample(_ text: String, _ prefix: String) -> Double {
+            text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        let before = try scrape()
+        for token in ["", "wrong"] {
+            let r = try server.request("GET", "/v1/sessions", headers: token.isEmpty ? [] : [("Authorization", "Bearer \(token)")])
+            #expect(r.status == 401, "\(r)")
+        }
+        let framing = try server.request("POST", "/v1/sessions", "{}", headers: auth + [("Transfer-Encoding", "chunked")])
+        #expect(framing.status == 400, "\(framing)")
+        let after = try scrape()
+        let unauthorized = #"navsim_http_request_duration_seconds_count{method="other",route="unmatched",status="401"}"#
+        let badFraming = #"navsim_http_request_duration_seconds_count{method="other",route="unmatched",status="400"}"#
+        #expect(sample(after, unauthorized) - sample(before, unauthorized) == 2, "\(after)")
+        #expect(sample(after, badFraming) - sample(before, badFraming) == 1, "\(after)")
+        // The three refusals and the second scrape, which counts itself as it starts.
+        #expect(sample(after, "navsim_requests_total ") - sample(before, "navsim_requests_total ") == 4, "\(after)")
+    }
+
     @Test func requestLogLinesCarryTheQueryAndTheClient() throws {
         let scratch = try Scratch()
         func line(_ server: Server, _ target: String, forwardedFor: [String], id: String) throws -> [String: Any] {
