@@ -114,6 +114,8 @@ struct StoreUnreachableTests {
     static func expectUnreachable(_ reply: ServiceReply, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(reply.status == 503, "\(what): \(reply)", sourceLocation: sourceLocation)
         #expect(reply.slug == "store-unreachable", "\(what): \(reply)", sourceLocation: sourceLocation)
+        // One title for the type, whichever request met the outage (RFC 9457 §3.1.3).
+        #expect(reply.json["title"]?.string == "Store unreachable", "\(what): \(reply)", sourceLocation: sourceLocation)
         #expect(reply.headers["content-type"] == "application/problem+json", "\(what)", sourceLocation: sourceLocation)
         #expect(reply.headers["retry-after"] == "1", "\(what): \(reply.headers)", sourceLocation: sourceLocation)
     }

@@ -155,21 +155,22 @@ public struct Problem: Error, Sendable {
     static func storage(_ error: any Error, _ title: String, access: StorageAccess = .write) -> Problem {
         if error.isStoreUnreachable { return storeUnreachable(error, title, access: access) }
         ServerLog.error(title, error)
+        // A problem type keeps one title (RFC 9457 §3.1.3); what failed leads the detail.
         if let e = error as? SQLiteError, e.isFull {
-            return Problem(status: 507, slug: "insufficient-storage", title: title,
-                           detail: "The database is full; nothing was stored. Free space (or raise the database's size limit) and retry.")
+            return Problem(status: 507, slug: "insufficient-storage", title: "Insufficient storage",
+                           detail: "\(title): the database is full; nothing was stored. Free space (or raise the database's size limit) and retry.")
         }
         switch access {
         case .read:
-            return Problem(status: 500, slug: "storage-failure", title: title,
-                           detail: "The database could not be read; nothing was changed. The server log has the cause.")
+            return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
+                           detail: "\(title): the database could not be read; nothing was changed. The server log has the cause.")
         case .write:
             if case .commitOutcomeUnknown? = error as? PostgresStoreError {
-                return Problem(status: 500, slug: "storage-failure", title: title,
-                               detail: "The connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying.")
+                return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
+                               detail: "\(title): the connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying.")
             }
-            return Problem(status: 500, slug: "storage-failure", title: title,
-                           detail: "The database could not complete the write; nothing was stored. The server log has the cause.")
+            return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
+                           detail: "\(title): the database could not complete the write; nothing was stored. The server log has the cause.")
         }
     }
 
@@ -178,20 +179,20 @@ public struct Problem: Error, Sendable {
     /// needs it, so this is only what keeps clients from spinning.
     static let storeRetryAfterSeconds = 1
 
-    /// 503 `store-unreachable` with `Retry-After` (RFC 9110 §15.6.4): `detail` says whether
-    /// the request read or wrote, and that nothing was stored, or, for a write whose connection
-    /// broke at `COMMIT`, that it may have been.
-    static func storeUnreachable(_ error: any Error, _ title: String, access: StorageAccess) -> Problem {
+    /// 503 `store-unreachable` with `Retry-After` (RFC 9110 §15.6.4), titled as `/readyz`'s:
+    /// `detail` says what failed (`what`), whether the request read or wrote, and that nothing
+    /// was stored, or, for a write whose connection broke at `COMMIT`, that it may have been.
+    static func storeUnreachable(_ error: any Error, _ what: String, access: StorageAccess) -> Problem {
         let detail: String
         if case .commitOutcomeUnknown? = error as? PostgresStoreError {
-            detail = "The connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying."
+            detail = "\(what): the connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying."
         } else {
             switch access {
-            case .read: detail = "The database cannot be reached at the moment; nothing was changed. Retry after Retry-After seconds."
-            case .write: detail = "The database cannot be reached at the moment; nothing was stored. Retry after Retry-After seconds."
+            case .read: detail = "\(what): the database cannot be reached at the moment; nothing was changed. Retry after Retry-After seconds."
+            case .write: detail = "\(what): the database cannot be reached at the moment; nothing was stored. Retry after Retry-After seconds."
             }
         }
-        var p = Problem(status: 503, slug: "store-unreachable", title: title, detail: detail)
+        var p = Problem(status: 503, slug: "store-unreachable", title: "Store unreachable", detail: detail)
         p.headers = [("Retry-After", String(storeRetryAfterSeconds))]
         return p
     }
