@@ -135,10 +135,12 @@ public struct Migrator: Sendable {
 
     /// Checks that these steps are the ones `required` names (file names such as
     /// `0001_initial.sql`, in order), the schema the caller's code was written against.
-    /// Steps past them are allowed; a later build's database is refused by ``migrate(_:)``.
+    /// A step past them is refused too: this build would apply it and leave a database that it,
+    /// and every build like it, then refuses as too new (``migrate(_:)``).
     /// - Throws: ``MigrationError/missingSteps(directory:missing:found:needed:)`` naming the first
     ///   step the folder lacks; ``MigrationError/invalidMigrations(_:)`` when a step has another name
-    ///   than the one required at its number (a folder of some other schema).
+    ///   than the one required at its number (a folder of some other schema) or when the folder
+    ///   holds a step past them (a later build's folder).
     public func check(provides required: [String], directory: String) throws {
         for (index, name) in required.enumerated() {
             guard index < migrations.count else {
@@ -150,6 +152,13 @@ public struct Migrator: Sendable {
                 throw MigrationError.invalidMigrations(
                     "\((directory as NSString).appendingPathComponent(file)): this build needs \(name) at version \(step.version)")
             }
+        }
+        if migrations.count > required.count {
+            let step = migrations[required.count]
+            let file = Migration.fileName(version: step.version, name: step.name)
+            throw MigrationError.invalidMigrations(
+                "\((directory as NSString).appendingPathComponent(file)): a step this build does not know (it ends at "
+                    + "\(required.last ?? "no step")); give it the migrations that came with this build")
         }
     }
 

@@ -60,6 +60,21 @@ import Testing
     }
 }
 
+extension SchemaStepsTests {
+    /// A later build's folder (one step more) is refused before the file is created: applying the
+    /// step would leave a database this build then refuses as too new.
+    @Test func aLaterBuildsFolderIsRefused() throws {
+        let folder = try Self.truncatedCopy(of: "migrations", keeping: SessionStore.schemaSteps.count)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("CREATE TABLE extra (x INTEGER);\n".utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent(String(format: "%04d_extra.sql", SessionStore.schemaSteps.count + 1)))
+        let path = (folder as NSString).appendingPathComponent("navsim.sqlite")
+        #expect { _ = try SessionStore(path: path, migrationsDirectory: folder) } throws: { error in
+            "\(error)".contains("_extra.sql") && "\(error)".contains("does not know")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path), "the database was created")
+    }
+}
+
 /// On a real PostgreSQL server (NAVSIM_TEST_POSTGRES; scripts/pg-store-suite.sh): an older
 /// `migrations-postgres/` is refused before the store connects, so the schema stays empty.
 extension SharedStoreServiceTests {
