@@ -34,6 +34,21 @@ public struct BearerTokens: Sendable, CustomStringConvertible {
 
     /// No tokens: authentication is off.
     public var isEmpty: Bool { tokens.isEmpty }
+
+    /// Whether `token` (trimmed of spaces and tabs) can be sent at all: RFC 6750 §2.1's
+    /// `b64token`, `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`. A configured
+    /// token outside it (a space inside, a quote) could never be accepted.
+    public static func isSendable(_ token: String) -> Bool {
+        let bytes = Array(Substring(token).trimmed(" \t").utf8)
+        let body = bytes.prefix { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"): true
+            default: false
+            }
+        }
+        return !body.isEmpty && bytes[body.count...].allSatisfy { $0 == UInt8(ascii: "=") }
+    }
     public var count: Int { tokens.count }
 
     public var description: String { "BearerTokens(\(tokens.count) token\(tokens.count == 1 ? "" : "s"))" }

@@ -48,6 +48,10 @@ struct Flags {
             givenOnCommandLine.insert(flag.name)
             if flag.isSwitch { values[flag.name] = inline ?? "true"; continue }
             guard let value = inline ?? rest.popFirst() else { fail("\(command): \(name) needs a value") }
+            // `--token --help` would otherwise take the next flag as the token; `--name=--x` still can.
+            guard inline != nil || !value.hasPrefix("--") else {
+                fail("\(command): \(name) needs a value, not the flag \(value) (write \(name)=VALUE for a value that starts with --)")
+            }
             guard !value.isEmpty else { fail("\(command): \(name) is empty; give it a value or leave the flag out") }
             values[flag.name] = value
         }

@@ -136,6 +136,9 @@ enum Serve {
         var all: [String] = []
         if let token = flags["token"] {
             guard !BearerTokens([token]).isEmpty else { return .failure(TokenProblem(message: "--token / NAVSIM_TOKEN is empty")) }
+            guard BearerTokens.isSendable(token) else {
+                return .failure(TokenProblem(message: "--token / NAVSIM_TOKEN is not a bearer token: letters, digits and -._~+/ (then = only) (RFC 6750 §2.1)"))
+            }
             all.append(token)
         }
         if let path = flags["token-file"] {
@@ -145,6 +148,9 @@ enum Serve {
             let fromFile = BearerTokens.tokens(inFile: String(decoding: data, as: UTF8.self))
             guard !fromFile.isEmpty else {
                 return .failure(TokenProblem(message: "--token-file / NAVSIM_TOKEN_FILE: \(path) holds no token"))
+            }
+            if let bad = fromFile.firstIndex(where: { !BearerTokens.isSendable($0) }) {
+                return .failure(TokenProblem(message: "--token-file / NAVSIM_TOKEN_FILE: token \(bad + 1) of \(path) is not a bearer token: letters, digits and -._~+/ (then = only) (RFC 6750 §2.1)"))
             }
             all += fromFile
         }

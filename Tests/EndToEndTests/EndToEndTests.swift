@@ -893,6 +893,16 @@ extension EndToEndTests {
         try " \n# none\n\t\n".write(toFile: scratch.file("blank-tokens"), atomically: true, encoding: .utf8)
         let blank = try runToExit(["--port", "0", "--db", scratch.file("a.sqlite")], environment: ["NAVSIM_TOKEN_FILE": scratch.file("blank-tokens")])
         #expect(blank.status == 2 && fatalMessage(blank.output)?.contains("holds no token") == true, "\(blank)")
+        // A token that no client could send (RFC 6750 §2.1) is refused, from a file or a flag.
+        try "good-token\ntok with space\n".write(toFile: scratch.file("spaced-tokens"), atomically: true, encoding: .utf8)
+        let spaced = try runToExit(["--port", "0", "--db", scratch.file("a.sqlite"), "--token-file", scratch.file("spaced-tokens")])
+        #expect(spaced.status == 2 && fatalMessage(spaced.output)?.contains("token 2 of") == true, "\(spaced)")
+        #expect(!(spaced.output.contains("tok with space")), "a token is never printed: \(spaced)")
+        let quoted = try runToExit(["--port", "0", "--db", scratch.file("a.sqlite"), "--token", "a\"b"])
+        #expect(quoted.status == 2 && fatalMessage(quoted.output)?.contains("not a bearer token") == true, "\(quoted)")
+        // A flag is never taken as the value of the one before it.
+        let swallowed = try runToExit(["--port", "0", "--db", scratch.file("a.sqlite"), "--token", "--help"])
+        #expect(swallowed.status == 2 && fatalMessage(swallowed.output)?.contains("--token needs a value") == true, "\(swallowed)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("a.sqlite")), "a database was created before a refusal")
         // The flag wins over its variable, so an empty variable it overrides does no harm.
         let overridden = try Server(databasePath: scratch.file("b.sqlite"), logPath: scratch.file("log"),
