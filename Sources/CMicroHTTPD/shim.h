@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Everything MHD_start_daemon needs, as plain fields Swift can fill. */
 struct mhd_shim_config {
@@ -47,6 +49,46 @@ struct mhd_shim_log {
   char start_errors[512];
 };
 
+/*
+ * One of libmicrohttpd's messages as a JSON line on stderr, like every other line the server
+ * writes ({"time":…,"level":"warning","message":"libmicrohttpd: …"}), in one write(2) so that
+ * it is never interleaved with another thread's line.
+ */
+static inline void
+mhd_shim_log_json(const char *text)
+{
+  char out[1400];
+  struct timespec now;
+  struct tm utc;
+  clock_gettime(CLOCK_REALTIME, &now);
+  gmtime_r(&now.tv_sec, &utc);
+  size_t n = strftime(out, sizeof out, "{\"time\":\"%Y-%m-%dT%H:%M:%S", &utc);
+  n += (size_t) snprintf(out + n, sizeof out - n, ".%03ldZ\",\"level\":\"warning\",\"message\":\"libmicrohttpd: ",
+                         (long) (now.tv_nsec / 1000000));
+  for (const unsigned char *c = (const unsigned char *) text; *c && n < sizeof out - 16; c++) {
+    if (*c == '\n' || *c == '\r') {
+      if (c[1] == '\0') break;          /* the message's own line end */
+      out[n++] = ' ';
+    } else if (*c == '"' || *c == '\\') {
+      out[n++] = '\\';
+      out[n++] = (char) *c;
+    } else if (*c < 0x20) {
+      n += (size_t) snprintf(out + n, sizeof out - n, "\\u%04x", *c);
+    } else {
+      out[n++] = (char) *c;
+    }
+  }
+  out[n++] = '"';
+  out[n++] = '}';
+  out[n++] = '\n';
+  size_t done = 0;
+  while (done < n) {
+    ssize_t w = write(STDERR_FILENO, out + done, n - done);
+    if (w <= 0) return;                 /* logging never stops a request */
+    done += (size_t) w;
+  }
+}
+
 static inline void
 mhd_shim_logger(void *cls, const char *format, va_list ap)
 {
@@ -56,9 +98,7 @@ mhd_shim_logger(void *cls, const char *format, va_list ap)
   if (n < 0)
     return;
   if (log == NULL || !pthread_equal(pthread_self(), log->starter)) {
-    fprintf(stderr, "libmicrohttpd: %s", line);
-    if (n == 0 || line[strlen(line) - 1] != '\n')
-      fputc('\n', stderr);
+    mhd_shim_log_json(line);
     return;
   }
   size_t len = strlen(line);
