@@ -56,8 +56,9 @@ enum Representation: String, Sendable, CaseIterable {
     /// `text/*` over `*/*`). The highest weight wins; on a tie the server's order
     /// json, text, dot, svg. No field, or an empty one, means JSON. A malformed element is
     /// ignored, as the RFC lets a server do with what it cannot parse.
-    /// - Parameter svgAvailable: whether `dot` can render SVG here.
-    static func negotiate(_ accept: String?, svgAvailable: Bool) -> Choice {
+    /// - Parameter svgAvailable: whether `dot` can render SVG here; asked only when the field
+    ///   accepts SVG, since answering may search `PATH` (``Graphviz/Locator``).
+    static func negotiate(_ accept: String?, svgAvailable: @autoclosure () -> Bool) -> Choice {
         guard let accept, accept.contains(where: { !$0.isWhitespace && $0 != "," }) else { return .send(.json) }
         let ranges = MediaRange.parseList(accept)
         if ranges.isEmpty { return .send(.json) }
@@ -66,7 +67,7 @@ enum Representation: String, Sendable, CaseIterable {
         for candidate in Representation.allCases {
             let q = MediaRange.weight(of: candidate.mediaType, in: ranges)
             guard q > 0 else { continue }
-            if candidate == .svg && !svgAvailable { svgWanted = true; continue }
+            if candidate == .svg && !svgAvailable() { svgWanted = true; continue }
             if best == nil || q > best!.1 { best = (candidate, q) }
         }
         if let best { return .send(best.0) }
