@@ -398,6 +398,17 @@ struct FailureReportTests {
         #expect(result.line == #"FAIL flows/08.json :: present B: step 2 "present": $.transition.state expected "running", got "completed""#)
     }
 
+    /// A turn's warnings are those of its results, in order, each with UIKit's code when it has one.
+    @Test func aTurnsWarningsAreItsResultsWarnings() throws {
+        let doc = try json("""
+        {"results": [{"events": []},
+                     {"warnings": [{"type": "/v1/problems/present-while-presenting", "detail": "Attempt to present B", "uikit": {"code": "D21"}}]},
+                     {"warnings": [{"type": "/v1/problems/unwind-destination-not-found", "detail": "none"}]}]}
+        """)
+        #expect(FlowRunner.warnings(in: doc) == "D21 present-while-presenting: Attempt to present B; unwind-destination-not-found: none")
+        #expect(FlowRunner.warnings(in: try json(#"{"events": []}"#)) == nil)
+    }
+
     @Test func aWrongEventNamesItsIndex() throws {
         let wrong = presentFlow.replacingOccurrences(of: #""B.viewWillAppear", "B.viewIsAppearing""#, with: #""B.viewIsAppearing", "B.viewWillAppear""#)
         let result = try play(wrong)
@@ -660,6 +671,29 @@ struct TestCommandTests {
         let report = try XMLDocument(contentsOf: scratch.url.appendingPathComponent("report.xml"))
         #expect(try report.nodes(forXPath: "//testcase").count == 2)
         #expect(try report.nodes(forXPath: "//testcase/failure").count == 1)
+    }
+
+    /// A failing step's line carries the reply's warnings: here the unwind finds no
+    /// destination (no class declares `unwindToA:`), and the line says so, not only that the
+    /// visible controller differs.
+    @Test func aFailingStepShowsTheRepliesWarnings() throws {
+        let scratch = try Scratch()
+        let storyboard = Checkout.root.appendingPathComponent("Tests/Flows/storyboards/unwind-to-a.storyboard").path
+        _ = try scratch.write("unwind.json", """
+        {"name": "unwind to A", "steps": [
+          {"do": "PUT /v1/storyboards/u-${run}", "xmlFile": "\(storyboard)"},
+          {"do": "POST /v1/sessions", "body": {"id": "u-${run}", "options": {"transitions": "immediate"},
+                                              "root": {"storyboard": "u-${run}", "identifier": "A"}}, "save": {"sid": "id"}},
+          {"do": "POST /v1/sessions/${sid}/controllers/A/present", "body": {"viewController": {"storyboard": "u-${run}", "identifier": "C"}}},
+          {"name": "unwind", "do": "POST /v1/sessions/${sid}/controllers/C/performSegue", "body": {"identifier": "unwindToA"},
+           "expect": {"json": {"session.window.visibleViewController": "A"}}}
+        ]}
+        """)
+        let run = try navsim(["test", "unwind.json"], in: scratch.url)
+        #expect(run.status == 1)
+        let line = try #require(run.lines.first)
+        #expect(line.hasPrefix(#"FAIL unwind.json :: unwind to A: step 4 "unwind": $.session.window.visibleViewController expected "A", got "C"; the reply warned: unwind-destination-not-found: The unwind from <CViewController: C> found no destination"#), "\(line)")
+        #expect(line.contains("unwindToA:"), "\(line)")
     }
 
     @Test func passingFlowsExitZero() throws {
