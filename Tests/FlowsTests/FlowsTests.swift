@@ -616,6 +616,69 @@ struct RecordTests {
         #expect(result.failure?.message.contains("expected \"loadView\", got \"viewDidLoad\"") == true, "\(result.line)")
     }
 
+    /// A session made from storyboards replays on a server that has none of them: the recording
+    /// uploads each storyboard the session used (the document as the server has it) and its
+    /// class and custom segue declarations before creating the session. Without the
+    /// declarations the replay would differ: FadeSegue would present instead of push, and the
+    /// unwind would find no `unwindToA:` (navsim's `unwind-destination-not-found`).
+    @Test func aRecordedStoryboardSessionReplaysOnAnEmptyServer() throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        for (name, file) in [("Unwind", "unwind-to-a"), ("Fade", "a-custom-segue-b")] {
+            let xml = try Data(contentsOf: Checkout.root.appendingPathComponent("Tests/Flows/storyboards/\(file).storyboard"))
+            let r = try original.send(HTTPRequest(method: "PUT", path: "/v1/storyboards/\(name)",
+                                                  headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
+            #expect(r.status == 201, "\(String(decoding: r.body, as: UTF8.self))")
+        }
+        #expect(try send(original, "PUT", "/v1/storyboards/Unwind/classes", #"{"AViewController": {"unwindActions": ["unwindToA:"]}}"#).status == 200)
+        #expect(try send(original, "PUT", "/v1/storyboards/Fade/customSegues", #"{"FadeSegue": {"performs": "push"}}"#).status == 200)
+        #expect(try send(original, "POST", "/v1/sessions", """
+        {"id": "app", "options": {"transitions": "immediate"},
+         "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"storyboard": "Fade", "identifier": "A", "id": "FA"}]}}
+        """).status == 201)
+        for (path, body) in [
+            ("FA/performSegue", #"{"identifier": "toB"}"#),
+            ("B/present", #"{"viewController": {"storyboard": "Unwind", "identifier": "A", "id": "UA"}, "modalPresentationStyle": "fullScreen"}"#),
+            ("UA/present", #"{"viewController": {"storyboard": "Unwind", "identifier": "C"}}"#),
+            ("C/performSegue", #"{"identifier": "unwindToA"}"#),
+        ] {
+            let r = try send(original, "POST", "/v1/sessions/app/controllers/\(path)", body)
+            let reply = try JSON.parse(r.body)
+            #expect(r.status == 200 && reply["warnings"] == nil, "\(path): \(String(decoding: r.body, as: UTF8.self))")
+        }
+        let recorded = try Recorder().record(session: "app", on: original)
+        let text = PrettyJSON.text(recorded)
+        let flow = try #require(try flows(text, file: "app.json").first)
+        #expect(flow.steps.prefix(4).map { "\($0.method) \($0.path)" } == [
+            "PUT /v1/storyboards/Fade", "PUT /v1/storyboards/Fade/customSegues",
+            "PUT /v1/storyboards/Unwind", "PUT /v1/storyboards/Unwind/classes",
+        ], "\(text)")
+        // A second server, empty; then the first, where the uploads replace what is there.
+        for target in [try InProcessTarget(migrationsDirectory: Checkout.migrations), original] {
+            let result = FlowRunner().play(flow, on: target)
+            #expect(result.passed, "\(result.line)\n\(text)")
+        }
+    }
+
+    @Test func aStoryboardIsReadAsUploadedWhenAcceptPrefersXML() throws {
+        let target = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        let xml = try Data(contentsOf: Checkout.root.appendingPathComponent("Tests/Flows/storyboards/a-presents-b.storyboard"))
+        _ = try target.send(HTTPRequest(method: "PUT", path: "/v1/storyboards/Main",
+                                        headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
+        func get(_ accept: String) throws -> HTTPResponse {
+            try target.send(HTTPRequest(method: "GET", path: "/v1/storyboards/Main", headers: HTTPHeaders([("Accept", accept)])))
+        }
+        for accept in ["application/xml", "text/xml", "application/json;q=0.5, application/xml"] {
+            let r = try get(accept)
+            #expect(r.status == 200 && r.body == Array(xml) && r.headers["Content-Type"] == "application/xml", "\(accept)")
+            #expect(r.headers["Vary"] == "Accept")
+        }
+        for accept in ["*/*", "application/json, application/xml", "application/*"] {
+            #expect(try get(accept).headers["Content-Type"]?.hasPrefix("application/json") == true, "\(accept)")
+        }
+        let missing = try target.send(HTTPRequest(method: "GET", path: "/v1/storyboards/Nope", headers: HTTPHeaders([("Accept", "application/xml")])))
+        #expect(missing.status == 404)
+    }
+
     @Test func recordingAnUnknownSessionFails() throws {
         let target = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         #expect(throws: Recorder.Failure.self) { try Recorder().record(session: "nope", on: target) }

@@ -75,6 +75,19 @@ enum Representation: String, Sendable, CaseIterable {
     }
 }
 
+extension Representation {
+    /// Whether an `Accept` field value (nil: absent) prefers a storyboard's document as it was
+    /// uploaded (`application/xml` or `text/xml`) to every other representation: its weight
+    /// is above all of theirs, so `*/*` alone still means JSON. `navsim record` asks for it to
+    /// copy a session's storyboards into a flow (docs/flows.md "Recording").
+    static func prefersDocument(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        let ranges = MediaRange.parseList(accept)
+        let document = max(MediaRange.weight(of: "application/xml", in: ranges), MediaRange.weight(of: "text/xml", in: ranges))
+        return document > 0 && allCases.allSatisfy { MediaRange.weight(of: $0.mediaType, in: ranges) < document }
+    }
+}
+
 /// One element of an `Accept` list: `type/subtype` (either may be `*`) with its weight.
 struct MediaRange: Equatable {
     var type: String
