@@ -29,25 +29,36 @@ public struct Recorder: Sendable {
         public var description: String { message }
     }
 
-    func get(_ path: String, on target: any FlowTarget) throws(Failure) -> JSON {
-        var headers = HTTPHeaders([("Accept", "application/json")])
+    /// The reply to `GET path` asking for `accept`, whatever its status.
+    func read(_ path: String, accept: String, on target: any FlowTarget) throws(Failure) -> HTTPResponse {
+        var headers = HTTPHeaders([("Accept", accept)])
         if let token { headers["Authorization"] = "Bearer \(token)" }
-        let reply: HTTPResponse
-        do { reply = try target.send(HTTPRequest(method: "GET", path: path, headers: headers)) } catch {
+        do { return try target.send(HTTPRequest(method: "GET", path: path, headers: headers)) } catch {
             throw Failure(message: error.message)
         }
+    }
+
+    func get(_ path: String, on target: any FlowTarget) throws(Failure) -> JSON {
+        let reply = try read(path, accept: "application/json", on: target)
         let doc = try? JSON.parse(reply.body)
-        guard reply.status == 200, let doc else {
-            let detail = doc?["detail"]?.string ?? String(decoding: reply.body.prefix(200), as: UTF8.self)
-            throw Failure(message: "GET \(path): \(reply.status) \(detail)")
-        }
+        guard reply.status == 200, let doc else { throw Self.refused(path, reply, doc) }
         return doc
+    }
+
+    static func refused(_ path: String, _ reply: HTTPResponse, _ doc: JSON?) -> Failure {
+        let detail = doc?["detail"]?.string ?? String(decoding: reply.body.prefix(200), as: UTF8.self)
+        return Failure(message: "GET \(path): \(reply.status) \(detail)")
+    }
+
+    /// `text` as a path segment.
+    static func segment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? text
     }
 
     /// The flow for session `sid`, as JSON ready to be written out.
     /// - Throws: `Failure` when the session or its history cannot be read.
     public func record(session sid: String, on target: any FlowTarget) throws(Failure) -> JSON {
-        let encoded = sid.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? sid
+        let encoded = Self.segment(sid)
         let initial = try get("/v1/sessions/\(encoded)?version=0", on: target)
         var entries: [JSON] = []
         var after = 0
@@ -61,14 +72,103 @@ public struct Recorder: Sendable {
         // Entry 0, the creation: its events (the root appearing) are expected again; entries
         // stored before they were kept have none, and then none are expected.
         let creation = try get("/v1/sessions/\(encoded)/history?after=-1&limit=1", on: target)["entries"]?.array?.first
-        var steps: [JSON] = [creationStep(sid: sid, initial: initial, events: creation?["events"]?.array ?? [],
-                                          warnings: creation?["warnings"]?.array ?? [], sent: creation?["request"]?["body"])]
+        // The storyboards the session named, in its state then and now and in every request.
+        let current = try get("/v1/sessions/\(encoded)", on: target)
+        var named = Self.storyboardNames(inState: initial) + Self.storyboardNames(inState: current)
+        for body in [creation?["request"]?["body"]] + entries.map({ $0["request"]?["body"] }) {
+            if let body { named += Self.storyboardNames(inBody: body) }
+        }
+        let (uploads, missing) = try storyboardSteps(named, on: target)
+        var steps = uploads
+        steps.append(creationStep(sid: sid, initial: initial, events: creation?["events"]?.array ?? [],
+                                  warnings: creation?["warnings"]?.array ?? [], sent: creation?["request"]?["body"]))
         for entry in entries { steps.append(step(for: entry, sid: sid)) }
+        var about = "Made by navsim record: replays the session's \(entries.count) recorded requests in a new session and expects what each one answered then."
+        if !uploads.isEmpty {
+            about += " First uploads the storyboards it used, with their class and custom segue declarations, as the server had them when recorded."
+        }
+        if !missing.isEmpty {
+            about += " The server no longer had storyboard(s) \(missing.joined(separator: ", ")): upload them before replaying."
+        }
         return .object([
             ("name", .string("session \(sid) as recorded")),
-            ("about", .string("Made by navsim record: replays the session's \(entries.count) recorded requests in a new session and expects what each one answered then.")),
+            ("about", .string(about)),
             ("steps", .array(steps)),
         ])
+    }
+
+    /// Storyboard names of the controllers of a session reply (`controllers.*.storyboard.name`).
+    static func storyboardNames(inState state: JSON) -> [String] {
+        (state["controllers"]?.object ?? []).compactMap { $0.1["storyboard"]?["name"]?.string }
+    }
+
+    /// Storyboard names a request body gives: every string member `storyboard` at any depth
+    /// (a ControllerSpec's, in `on` code too).
+    static func storyboardNames(inBody body: JSON) -> [String] {
+        switch body {
+        case .object(let members):
+            return members.flatMap { key, value in
+                (key == "storyboard" ? value.string.map { [$0] } ?? [] : []) + storyboardNames(inBody: value)
+            }
+        case .array(let items): return items.flatMap(storyboardNames(inBody:))
+        default: return []
+        }
+    }
+
+    /// Steps that upload storyboards `names` and those their references name, as the server
+    /// has them now: the document as uploaded (`Accept: application/xml`), then its class and
+    /// custom segue declarations when it has any. Uploads keep their names, since
+    /// ControllerSpecs, the recorded replies and other storyboards' references name them. A name
+    /// the server no longer has is returned in `missing`.
+    func storyboardSteps(_ names: [String], on target: any FlowTarget) throws(Failure) -> (steps: [JSON], missing: [String]) {
+        var pending = names, seen = Set<String>(), steps: [JSON] = [], missing: [String] = []
+        while !pending.isEmpty {
+            let name = pending.removeFirst()
+            guard seen.insert(name).inserted else { continue }
+            let path = "/v1/storyboards/\(Self.segment(name))"
+            let reply = try read(path, accept: "application/json", on: target)
+            let doc = try? JSON.parse(reply.body)
+            if reply.status == 404 { missing.append(name); continue }
+            guard reply.status == 200, let doc else { throw Self.refused(path, reply, doc) }
+            for scene in doc["scenes"]?.array ?? [] {
+                if let other = scene["storyboardReference"]?["storyboardName"]?.string { pending.append(other) }
+            }
+            let document = try read(path, accept: "application/xml", on: target)
+            guard document.status == 200, document.headers["Content-Type"]?.hasPrefix("application/xml") == true else {
+                throw Failure(message: "GET \(path) as application/xml: \(document.status) \(String(decoding: document.body.prefix(200), as: UTF8.self)) (a navsim server older than navsim record?)")
+            }
+            // The flow's strings are read with placeholders: a literal `${` is written `$${`.
+            let step = "PUT " + Self.escaped(path)
+            steps.append(.object([
+                ("name", .string("upload storyboard \(name)")),
+                ("do", .string(step)),
+                ("xml", .string(Self.escaped(String(decoding: document.body, as: UTF8.self)))),
+                ("expect", .object([("status", .object([("$oneOf", .array([.number(200), .number(201)]))]))])),
+            ]))
+            for (member, route) in [("classes", "classes"), ("customSegues", "customSegues")] {
+                guard let declared = doc[member], !declared.isNull else { continue }
+                steps.append(.object([
+                    ("name", .string("declare storyboard \(name)'s \(member)")),
+                    ("do", .string("\(step)/\(route)")),
+                    ("body", Self.escaped(declared)),
+                    ("expect", .object([("status", .number(200)), ("json", .object([(member, Self.escaped(declared))]))])),
+                ]))
+            }
+        }
+        return (steps, missing)
+    }
+
+    /// `text` with each `${` written `$${`, so a flow reads it back as it is.
+    static func escaped(_ text: String) -> String { text.replacingOccurrences(of: "${", with: "$${") }
+
+    /// `json` with every string and member name ``escaped(_:)``.
+    static func escaped(_ json: JSON) -> JSON {
+        switch json {
+        case .string(let s): return .string(escaped(s))
+        case .array(let items): return .array(items.map(escaped))
+        case .object(let members): return .object(members.map { (escaped($0.0), escaped($0.1)) })
+        default: return json
+        }
     }
 
     /// Step 1: the creation, expecting the recorded window, controllers, events and — when the

@@ -122,7 +122,9 @@ public struct FlowRunner: Sendable {
         do { expect = try Self.substituted(step.expect, vars) } catch {
             throw StepError("unknown variable ${\(error.name)} (no earlier step saved it)")
         }
-        if let m = Self.check(expect, reply: reply, doc: doc) { throw StepError(m) }
+        if let m = Self.check(expect, reply: reply, doc: doc) {
+            throw StepError(m.description + (Self.warnings(in: doc).map { "; the reply warned: \($0)" } ?? ""))
+        }
         for (name, path) in step.save {
             guard let doc, let value = path.lookup(in: doc) else {
                 throw StepError("cannot save \(name): the reply has no \(path)")
@@ -147,6 +149,21 @@ public struct FlowRunner: Sendable {
         if let list = e.eventsInclude { out.eventsInclude = try fill(list) }
         out.eventsExclude = try fill(e.eventsExclude)
         return out
+    }
+
+    /// The reply's warnings as one line (`slug: detail`, with UIKit's code first when it has
+    /// one), from its `warnings` or, for a turn, each `results[i].warnings`; nil when none. A
+    /// failing step shows them: a warning such as `unwind-destination-not-found` often says why
+    /// the events or the state differ, which the first differing path alone does not.
+    static func warnings(in doc: JSON?) -> String? {
+        guard let doc else { return nil }
+        let items = (doc["warnings"]?.array ?? []) + (doc["results"]?.array ?? []).flatMap { $0["warnings"]?.array ?? [] }
+        let lines: [String] = items.map { w in
+            let slug = w["type"]?.string.map { String($0.split(separator: "/").last ?? "") } ?? "warning"
+            let code = w["uikit"]?["code"]?.string.map { "\($0) " } ?? ""
+            return "\(code)\(slug)" + (w["detail"]?.string.map { ": \($0)" } ?? "")
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "; ")
     }
 
     /// The reply's events as patterns: its `events`, or for a turn every `results[i].events` in order.

@@ -398,6 +398,17 @@ struct FailureReportTests {
         #expect(result.line == #"FAIL flows/08.json :: present B: step 2 "present": $.transition.state expected "running", got "completed""#)
     }
 
+    /// A turn's warnings are those of its results, in order, each with UIKit's code when it has one.
+    @Test func aTurnsWarningsAreItsResultsWarnings() throws {
+        let doc = try json("""
+        {"results": [{"events": []},
+                     {"warnings": [{"type": "/v1/problems/present-while-presenting", "detail": "Attempt to present B", "uikit": {"code": "D21"}}]},
+                     {"warnings": [{"type": "/v1/problems/unwind-destination-not-found", "detail": "none"}]}]}
+        """)
+        #expect(FlowRunner.warnings(in: doc) == "D21 present-while-presenting: Attempt to present B; unwind-destination-not-found: none")
+        #expect(FlowRunner.warnings(in: try json(#"{"events": []}"#)) == nil)
+    }
+
     @Test func aWrongEventNamesItsIndex() throws {
         let wrong = presentFlow.replacingOccurrences(of: #""B.viewWillAppear", "B.viewIsAppearing""#, with: #""B.viewIsAppearing", "B.viewWillAppear""#)
         let result = try play(wrong)
@@ -605,6 +616,69 @@ struct RecordTests {
         #expect(result.failure?.message.contains("expected \"loadView\", got \"viewDidLoad\"") == true, "\(result.line)")
     }
 
+    /// A session made from storyboards replays on a server that has none of them: the recording
+    /// uploads each storyboard the session used (the document as the server has it) and its
+    /// class and custom segue declarations before creating the session. Without the
+    /// declarations the replay would differ: FadeSegue would present instead of push, and the
+    /// unwind would find no `unwindToA:` (navsim's `unwind-destination-not-found`).
+    @Test func aRecordedStoryboardSessionReplaysOnAnEmptyServer() throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        for (name, file) in [("Unwind", "unwind-to-a"), ("Fade", "a-custom-segue-b")] {
+            let xml = try Data(contentsOf: Checkout.root.appendingPathComponent("Tests/Flows/storyboards/\(file).storyboard"))
+            let r = try original.send(HTTPRequest(method: "PUT", path: "/v1/storyboards/\(name)",
+                                                  headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
+            #expect(r.status == 201, "\(String(decoding: r.body, as: UTF8.self))")
+        }
+        #expect(try send(original, "PUT", "/v1/storyboards/Unwind/classes", #"{"AViewController": {"unwindActions": ["unwindToA:"]}}"#).status == 200)
+        #expect(try send(original, "PUT", "/v1/storyboards/Fade/customSegues", #"{"FadeSegue": {"performs": "push"}}"#).status == 200)
+        #expect(try send(original, "POST", "/v1/sessions", """
+        {"id": "app", "options": {"transitions": "immediate"},
+         "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"storyboard": "Fade", "identifier": "A", "id": "FA"}]}}
+        """).status == 201)
+        for (path, body) in [
+            ("FA/performSegue", #"{"identifier": "toB"}"#),
+            ("B/present", #"{"viewController": {"storyboard": "Unwind", "identifier": "A", "id": "UA"}, "modalPresentationStyle": "fullScreen"}"#),
+            ("UA/present", #"{"viewController": {"storyboard": "Unwind", "identifier": "C"}}"#),
+            ("C/performSegue", #"{"identifier": "unwindToA"}"#),
+        ] {
+            let r = try send(original, "POST", "/v1/sessions/app/controllers/\(path)", body)
+            let reply = try JSON.parse(r.body)
+            #expect(r.status == 200 && reply["warnings"] == nil, "\(path): \(String(decoding: r.body, as: UTF8.self))")
+        }
+        let recorded = try Recorder().record(session: "app", on: original)
+        let text = PrettyJSON.text(recorded)
+        let flow = try #require(try flows(text, file: "app.json").first)
+        #expect(flow.steps.prefix(4).map { "\($0.method) \($0.path)" } == [
+            "PUT /v1/storyboards/Fade", "PUT /v1/storyboards/Fade/customSegues",
+            "PUT /v1/storyboards/Unwind", "PUT /v1/storyboards/Unwind/classes",
+        ], "\(text)")
+        // A second server, empty; then the first, where the uploads replace what is there.
+        for target in [try InProcessTarget(migrationsDirectory: Checkout.migrations), original] {
+            let result = FlowRunner().play(flow, on: target)
+            #expect(result.passed, "\(result.line)\n\(text)")
+        }
+    }
+
+    @Test func aStoryboardIsReadAsUploadedWhenAcceptPrefersXML() throws {
+        let target = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        let xml = try Data(contentsOf: Checkout.root.appendingPathComponent("Tests/Flows/storyboards/a-presents-b.storyboard"))
+        _ = try target.send(HTTPRequest(method: "PUT", path: "/v1/storyboards/Main",
+                                        headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
+        func get(_ accept: String) throws -> HTTPResponse {
+            try target.send(HTTPRequest(method: "GET", path: "/v1/storyboards/Main", headers: HTTPHeaders([("Accept", accept)])))
+        }
+        for accept in ["application/xml", "text/xml", "application/json;q=0.5, application/xml"] {
+            let r = try get(accept)
+            #expect(r.status == 200 && r.body == Array(xml) && r.headers["Content-Type"] == "application/xml", "\(accept)")
+            #expect(r.headers["Vary"] == "Accept")
+        }
+        for accept in ["*/*", "application/json, application/xml", "application/*"] {
+            #expect(try get(accept).headers["Content-Type"]?.hasPrefix("application/json") == true, "\(accept)")
+        }
+        let missing = try target.send(HTTPRequest(method: "GET", path: "/v1/storyboards/Nope", headers: HTTPHeaders([("Accept", "application/xml")])))
+        #expect(missing.status == 404)
+    }
+
     @Test func recordingAnUnknownSessionFails() throws {
         let target = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         #expect(throws: Recorder.Failure.self) { try Recorder().record(session: "nope", on: target) }
@@ -660,6 +734,29 @@ struct TestCommandTests {
         let report = try XMLDocument(contentsOf: scratch.url.appendingPathComponent("report.xml"))
         #expect(try report.nodes(forXPath: "//testcase").count == 2)
         #expect(try report.nodes(forXPath: "//testcase/failure").count == 1)
+    }
+
+    /// A failing step's line carries the reply's warnings: here the unwind finds no
+    /// destination (no class declares `unwindToA:`), and the line says so, not only that the
+    /// visible controller differs.
+    @Test func aFailingStepShowsTheRepliesWarnings() throws {
+        let scratch = try Scratch()
+        let storyboard = Checkout.root.appendingPathComponent("Tests/Flows/storyboards/unwind-to-a.storyboard").path
+        _ = try scratch.write("unwind.json", """
+        {"name": "unwind to A", "steps": [
+          {"do": "PUT /v1/storyboards/u-${run}", "xmlFile": "\(storyboard)"},
+          {"do": "POST /v1/sessions", "body": {"id": "u-${run}", "options": {"transitions": "immediate"},
+                                              "root": {"storyboard": "u-${run}", "identifier": "A"}}, "save": {"sid": "id"}},
+          {"do": "POST /v1/sessions/${sid}/controllers/A/present", "body": {"viewController": {"storyboard": "u-${run}", "identifier": "C"}}},
+          {"name": "unwind", "do": "POST /v1/sessions/${sid}/controllers/C/performSegue", "body": {"identifier": "unwindToA"},
+           "expect": {"json": {"session.window.visibleViewController": "A"}}}
+        ]}
+        """)
+        let run = try navsim(["test", "unwind.json"], in: scratch.url)
+        #expect(run.status == 1)
+        let line = try #require(run.lines.first)
+        #expect(line.hasPrefix(#"FAIL unwind.json :: unwind to A: step 4 "unwind": $.session.window.visibleViewController expected "A", got "C"; the reply warned: unwind-destination-not-found: The unwind from <CViewController: C> found no destination"#), "\(line)")
+        #expect(line.contains("unwindToA:"), "\(line)")
     }
 
     @Test func passingFlowsExitZero() throws {

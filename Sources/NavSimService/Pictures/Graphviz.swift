@@ -4,13 +4,15 @@ import Synchronization
 
 /// Renders DOT to SVG with Graphviz's `dot` program, run as a subprocess (docs/pictures.md).
 ///
-/// `dot` is found on `PATH` once, at first use (or given explicitly); without it SVG is not
-/// offered and the routes answer 406 naming the Debian package (`apt-get install graphviz`).
-/// Each run is bounded: the DOT input by ``maxInputBytes``, the wall time by ``timeout`` (the
-/// process is killed past it), and the SVG by ``maxOutputBytes``.
+/// `dot` is looked for on `PATH` when a request could use it, and only a path found is kept (and
+/// checked again before each use), so installing Graphviz on a running server makes SVG
+/// available at once, with no restart; without it SVG is not offered and the routes answer 406
+/// naming the Debian package (`apt-get install graphviz`). Each run is bounded: the DOT input by
+/// ``maxInputBytes``, the wall time by ``timeout`` (the process is killed past it), and the SVG
+/// by ``maxOutputBytes``.
 struct Graphviz: Sendable {
-    /// The `dot` executable, or nil when Graphviz is not installed.
-    let executable: String?
+    /// Where `dot` is: a path given once, or a search of `PATH`'s folders.
+    private let locator: Locator
     /// Longest a run may take, in seconds.
     var timeout: Double = 10
     /// Largest DOT text passed to `dot`, in bytes.
@@ -27,26 +29,58 @@ struct Graphviz: Sendable {
         case failed(status: Int32, message: String)
     }
 
-    /// `dot` from `$NAVSIM_DOT` when set (empty: none, for tests of the 406), else the first on `PATH`.
-    static let system = Graphviz(executable: locate())
+    /// A renderer that runs `executable`, or none when it is nil.
+    init(executable: String?) { locator = Locator(fixed: executable) }
 
-    static func locate() -> String? {
+    /// `dot` from `$NAVSIM_DOT` when set (empty: none, for tests of the 406), else searched for
+    /// in `PATH`'s folders (`/usr/bin:/bin` without one) whenever it is needed and not yet found.
+    static let system: Graphviz = {
         let env = ProcessInfo.processInfo.environment
-        if let explicit = env["NAVSIM_DOT"] { return explicit.isEmpty ? nil : explicit }
-        for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/dot"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
+        if let explicit = env["NAVSIM_DOT"] { return Graphviz(executable: explicit.isEmpty ? nil : explicit) }
+        let folders = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        return Graphviz(locator: Locator(searching: folders))
+    }()
+
+    private init(locator: Locator) { self.locator = locator }
+
+    /// The `dot` executable, or nil when Graphviz is not installed (now: see ``Locator``).
+    var executable: String? { locator.executable() }
 
     var isAvailable: Bool { executable != nil }
+
+    /// Finds `dot`. A search keeps the path it found while that file stays executable, and
+    /// searches again otherwise: a miss is never kept, so a `dot` installed later is found by the
+    /// next request that wants SVG. A search is a few `access(2)` calls, one per `PATH` folder.
+    final class Locator: Sendable {
+        private let fixed: String?
+        private let folders: [String]?
+        private let found = Mutex<String?>(nil)
+
+        init(fixed: String?) {
+            self.fixed = fixed
+            folders = nil
+        }
+
+        init(searching folders: [String]) {
+            fixed = nil
+            self.folders = folders
+        }
+
+        func executable() -> String? {
+            guard let folders else { return fixed }
+            let fm = FileManager.default
+            if let kept = found.withLock({ $0 }), fm.isExecutableFile(atPath: kept) { return kept }
+            let path = folders.lazy.map { "\($0.isEmpty ? "." : $0)/dot" }.first { fm.isExecutableFile(atPath: $0) }
+            found.withLock { $0 = path }
+            return path
+        }
+    }
 
     /// Lays out `dot` text as SVG bytes.
     /// - Throws: ``Failure`` when Graphviz is missing, a bound is exceeded, or `dot` fails
     ///   (its exit status and the first line it wrote to standard error).
     func svg(_ dot: String) throws(Failure) -> [UInt8] {
-        guard let executable else { throw .notInstalled }
+        guard let executable = locator.executable() else { throw .notInstalled }
         let input = Array(dot.utf8)
         guard input.count <= maxInputBytes else { throw .inputTooLarge(maxInputBytes) }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("navsim-dot-\(UUID().uuidString)")

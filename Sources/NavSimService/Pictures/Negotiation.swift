@@ -56,8 +56,9 @@ enum Representation: String, Sendable, CaseIterable {
     /// `text/*` over `*/*`). The highest weight wins; on a tie the server's order
     /// json, text, dot, svg. No field, or an empty one, means JSON. A malformed element is
     /// ignored, as the RFC lets a server do with what it cannot parse.
-    /// - Parameter svgAvailable: whether `dot` can render SVG here.
-    static func negotiate(_ accept: String?, svgAvailable: Bool) -> Choice {
+    /// - Parameter svgAvailable: whether `dot` can render SVG here; asked only when the field
+    ///   accepts SVG, since answering may search `PATH` (``Graphviz/Locator``).
+    static func negotiate(_ accept: String?, svgAvailable: @autoclosure () -> Bool) -> Choice {
         guard let accept, accept.contains(where: { !$0.isWhitespace && $0 != "," }) else { return .send(.json) }
         let ranges = MediaRange.parseList(accept)
         if ranges.isEmpty { return .send(.json) }
@@ -66,11 +67,24 @@ enum Representation: String, Sendable, CaseIterable {
         for candidate in Representation.allCases {
             let q = MediaRange.weight(of: candidate.mediaType, in: ranges)
             guard q > 0 else { continue }
-            if candidate == .svg && !svgAvailable { svgWanted = true; continue }
+            if candidate == .svg && !svgAvailable() { svgWanted = true; continue }
             if best == nil || q > best!.1 { best = (candidate, q) }
         }
         if let best { return .send(best.0) }
         return svgWanted ? .needsGraphviz : .notAcceptable
+    }
+}
+
+extension Representation {
+    /// Whether an `Accept` field value (nil: absent) prefers a storyboard's document as it was
+    /// uploaded (`application/xml` or `text/xml`) to every other representation: its weight
+    /// is above all of theirs, so `*/*` alone still means JSON. `navsim record` asks for it to
+    /// copy a session's storyboards into a flow (docs/flows.md "Recording").
+    static func prefersDocument(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        let ranges = MediaRange.parseList(accept)
+        let document = max(MediaRange.weight(of: "application/xml", in: ranges), MediaRange.weight(of: "text/xml", in: ranges))
+        return document > 0 && allCases.allSatisfy { MediaRange.weight(of: $0.mediaType, in: ranges) < document }
     }
 }
 

@@ -26,7 +26,7 @@ final class Pictures: Sendable {
                           detail: "This resource is available as \(offered.joined(separator: ", ")); the Accept field allows none of them.")
         case .needsGraphviz:
             throw Problem(status: 406, slug: "graphviz-not-installed", title: "SVG needs Graphviz",
-                          detail: "image/svg+xml is rendered by Graphviz's dot, which is not installed on this server (Debian: apt-get install graphviz). text/vnd.graphviz and text/plain are available.")
+                          detail: "image/svg+xml is rendered by Graphviz's dot, which is not on this server's PATH: install Graphviz (Debian: apt-get install graphviz); no restart is needed. text/vnd.graphviz and text/plain are available.")
         }
     }
 
@@ -60,7 +60,7 @@ final class Pictures: Sendable {
         switch failure {
         case .notInstalled:
             return Problem(status: 406, slug: "graphviz-not-installed", title: "SVG needs Graphviz",
-                           detail: "Graphviz's dot is not installed on this server (Debian: apt-get install graphviz).")
+                           detail: "Graphviz's dot is not on this server's PATH: install Graphviz (Debian: apt-get install graphviz); no restart is needed.")
         case .inputTooLarge(let max): detail = "The graph is larger than \(max) bytes of DOT; ask for text/vnd.graphviz instead."
         case .timedOut(let s): detail = "dot did not finish within \(s) seconds; ask for text/vnd.graphviz instead."
         case .outputTooLarge(let max): detail = "dot's SVG is larger than \(max) bytes; ask for text/vnd.graphviz instead."

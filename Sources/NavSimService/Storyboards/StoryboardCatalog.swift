@@ -251,8 +251,14 @@ final class StoryboardCatalog: Sendable {
         return NavSimService.json(200, .object([("storyboards", .array(items))]))
     }
 
-    /// JSON, or the flow as text, DOT or SVG, as `Accept` asks (docs/pictures.md).
+    /// JSON, or the flow as text, DOT or SVG, as `Accept` asks (docs/pictures.md), or the
+    /// document as uploaded when `Accept` prefers XML (``Representation/prefersDocument(_:)``).
     func get(_ name: String, _ req: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let accept = req.headers.values(for: "Accept")
+        if Representation.prefersDocument(accept.isEmpty ? nil : accept.joined(separator: ", ")) {
+            guard let xml = withContents({ $0.xml[name] }) else { throw Self.unknownStoryboard(name) }
+            return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/xml"), ("Vary", "Accept")]), body: xml)
+        }
         let representation = try pictures.choose(req)
         let (snapshot, generation) = withContents { ($0.snapshot, $0.generation) }
         guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
