@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(REPO, ".build/release/navsim")
+BINARY = os.environ.get("NAVSIM_BIN", os.path.join(REPO, ".build/release/navsim"))
 SHOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, ".build/artifacts/inspector.png"))
 TOKEN = "inspector-test-token"
 FIXTURE = os.path.join(REPO, "Tests/Fixtures/Storyboards/handwritten/app")  # Main and the storyboards it references
@@ -116,7 +116,10 @@ def main():
             newest_src = img.get_attribute("src")
         events = driver.find_element(By.ID, "events").text
         assert "compose.viewDidAppear" in events, f"version 2's events are not shown:\n{events}"
-        print("inspector: version 2 shows every controller, compose visible")
+        details = driver.find_element(By.ID, "details").text
+        assert re.search(r"operation\s+present\b", details) and "undefined" not in details, \
+            f"version 2's transition does not show its operation (present):\n{details}"
+        print("inspector: version 2 shows every controller, compose visible, its transition a present")
 
         # Time travel: the slider back to version 1 (before the sheet).
         slider = driver.find_element(By.ID, "slider")

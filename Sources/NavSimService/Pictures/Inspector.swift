@@ -245,7 +245,7 @@ function renderEntry(e) {
   d.append(el("h2", {}, "Transition"));
   const t = e.transition;
   d.append(t ? el("div", { class: "kv" },
-    el("b", {}, "operation"), el("span", {}, t.operation.rawValue),
+    el("b", {}, "operation"), el("span", {}, t.operation),
     el("b", {}, "from → to"), el("span", {}, (t.fromViewController || "–") + " → " + (t.toViewController || "–")),
     el("b", {}, "style"), el("span", {}, t.presentationStyle || "–"),
     el("b", {}, "state"), el("span", {}, t.state + (t.animated ? " · animated " + t.duration + " s" : ""))) : el("div", { class: "empty" }, "none"));
