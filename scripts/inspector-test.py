@@ -133,6 +133,15 @@ def main():
         print("inspector: the slider at version 1 shows version 1's hierarchy")
         driver.save_screenshot(SHOT.replace(".png", "-v1.png"))
 
+        # Version 0, the creation, has a history entry too (after=-1 lists it).
+        driver.execute_script("arguments[0].value = 0; arguments[0].dispatchEvent(new Event('input'))", slider)
+        wait.until(lambda d: tree().get_attribute("data-picture") == "session mail v0")
+        details = driver.find_element(By.ID, "details").text
+        assert "No history entry" not in details and re.search(r"request\s+POST /v1/sessions\n", details), \
+            f"version 0's history entry is not shown:\n{details}"
+        assert "tabs.viewDidAppear" in driver.find_element(By.ID, "events").text, f"version 0's events are not shown:\n{details}"
+        print("inspector: the slider at version 0 shows the creation's history entry")
+
         # Following: back to the newest, then a change over HTTP shows up by itself.
         driver.find_element(By.ID, "follow").click()
         wait.until(lambda d: tree().get_attribute("data-picture") == "session mail v2")

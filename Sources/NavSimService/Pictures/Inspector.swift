@@ -203,10 +203,10 @@ async function openSession(sid) {
   await poll();
 }
 async function loadHistory() {
+  // after=-1 includes entry 0, the creation (the default, after=0, leaves it out: docs/history.md).
   let after = state.history.length ? state.history[state.history.length - 1].version : -1;
   for (;;) {
-    const q = after >= 0 ? "&after=" + after : "";
-    const page = await (await api("/v1/sessions/" + enc(state.sid) + "/history?limit=1000" + q)).json();
+    const page = await (await api("/v1/sessions/" + enc(state.sid) + "/history?limit=1000&after=" + after)).json();
     for (const e of page.entries) if (!state.history.length || e.version > state.history[state.history.length - 1].version) state.history.push(e);
     if (page.next === undefined) break;
     after = page.next;
