@@ -9,7 +9,7 @@ slider to version 1 and checks that the picture is that version's hierarchy, the
 and checks that the creation's history entry is shown; makes another change over HTTP and checks
 that the page follows it; opens the storyboard; opens a wide storyboard (28 scenes) and checks
 that its picture is fitted whole into the panel, then zooms it with the wheel, pans it with a
-drag and fits it again. Saves screenshots (default .build/artifacts/inspector.png, or the first
+drag, fits it again, and double-clicks it to 100 % and back. Saves screenshots (default .build/artifacts/inspector.png, or the first
 argument, and -v1, -storyboard, -wide, -wide-zoomed beside it) and prints the path. Bounded:
 180 s in all, 20 s per wait.
 
@@ -115,7 +115,13 @@ def wide_storyboard(driver, wait, base):
     driver.save_screenshot(SHOT.replace(".png", "-wide-zoomed.png"))
     driver.find_element(By.ID, "zoom-fit").click()
     assert inside(geometry()["img"], g["panel"]), f"fit did not fit the picture again: {geometry()}"
-    print(f"inspector: the wheel zooms it to {label}, a drag pans it, fit fits it again")
+    ActionChains(driver).double_click(panel).perform()
+    actual = geometry()["img"]
+    assert driver.find_element(By.ID, "zlabel").text == "100%" and abs(actual[2] - actual[0] - natural[0]) < 2, \
+        f"a double-click on the fitted picture did not show it at 100 %: {actual}"
+    ActionChains(driver).double_click(panel).perform()
+    assert inside(geometry()["img"], g["panel"]), f"a second double-click did not fit it again: {geometry()}"
+    print(f"inspector: the wheel zooms it to {label}, a drag pans it, fit fits it again, double-clicks toggle 100 % and fit")
 
 
 def main():
