@@ -410,6 +410,30 @@ struct InspectorTests {
         #expect(service.handle(HTTPRequest(method: "GET", path: "/inspector")).status == 200)
         #expect(service.handle(HTTPRequest(method: "GET", path: "/v1/sessions")).status == 401)
     }
+
+    /// The transition panel reads members of a history entry's `transition` (`t.…` in the page's
+    /// `renderEntry`); each one it reads must be there in what the history route answers, or the
+    /// panel shows `undefined`. scripts/inspector-test.py checks the same in a browser.
+    @Test func theTransitionPanelReadsMembersTheHistoryCarries() throws {
+        let h = try PictureHarness()
+        h.mailSession()
+        let page = String(decoding: h.send("GET", "/inspector").body, as: UTF8.self)
+        let start = try #require(page.range(of: "function renderEntry("))
+        let end = page.range(of: "\nasync function ", range: start.upperBound..<page.endIndex)?.lowerBound ?? page.endIndex
+        let reads = Set(page[start.lowerBound..<end].matches(of: /\bt\.([A-Za-z]+(?:\.[A-Za-z]+)*)/).map { String($0.1) })
+        #expect(reads.contains("operation"), "the panel does not read the transition's operation: \(reads.sorted())")
+
+        let history = try JSON.parse(h.send("GET", "/v1/sessions/mail/history?after=-1").body)
+        let entries = try #require(history["entries"]?.array)
+        #expect(entries.compactMap { $0["version"]?.number } == [0, 1, 2], "the creation is entry 0")
+        let presented = try #require(entries.last?["transition"])
+        #expect(presented["operation"]?.string == "present")
+        for path in reads.sorted() {
+            var value: JSON? = presented
+            for key in path.split(separator: ".") { value = value?[String(key)] }
+            #expect(value != nil, "the page reads transition.\(path), which a history entry's transition does not carry")
+        }
+    }
 }
 
 /// The mail session at its newest version: the sheet's presenting view controller is the

@@ -47,11 +47,14 @@ enum Inspector {
   #toolbar h3 { margin:0; font-size:15px; }
   #slider { flex:1; accent-color:var(--accent); }
   #vlabel { font-variant-numeric:tabular-nums; min-width:110px; text-align:right; color:var(--muted); }
-  #picture { flex:1; overflow:auto; padding:14px; display:flex; justify-content:center; align-items:flex-start; }
-  #picture img { max-width:100%; height:auto; }
-  #picture img { cursor:zoom-in; }
-  #picture.zoom { justify-content:flex-start; }
-  #picture.zoom img { max-width:none; cursor:zoom-out; }
+  #picture { flex:1; min-height:160px; position:relative; overflow:hidden; touch-action:none; cursor:grab; }
+  #picture.dragging { cursor:grabbing; }
+  #picture img { position:absolute; left:0; top:0; max-width:none; transform-origin:0 0; user-select:none; -webkit-user-drag:none; }
+  #picture.text { overflow:auto; padding:14px; cursor:auto; touch-action:auto; }
+  .zoom { display:flex; align-items:center; gap:2px; }
+  .zoom button { min-width:28px; padding:2px 6px; border:1px solid var(--line); border-radius:5px; background:#fff; color:var(--ink); font:inherit; font-size:12px; cursor:pointer; }
+  .zoom button:disabled { color:var(--muted); cursor:default; }
+  #zlabel { font-size:12px; color:var(--muted); font-variant-numeric:tabular-nums; min-width:40px; text-align:right; }
   #picture.wide + #tree { max-height:30%; }
   #details h2 { padding:14px 0 4px; }
   .kv span { overflow-wrap:anywhere; }
@@ -91,6 +94,10 @@ enum Inspector {
       <input id="slider" type="range" min="0" max="0" value="0" disabled>
       <span id="vlabel"></span>
       <label class="follow"><input id="follow" type="checkbox" checked> follow newest</label>
+      <span class="zoom" title="wheel: zoom at the pointer · drag: pan · double-click: fit or 100%">
+        <button id="zoom-out" title="zoom out" disabled>−</button><button id="zoom-fit" title="fit the whole picture in the panel" disabled>fit</button><button id="zoom-in" title="zoom in" disabled>+</button><button id="zoom-1" title="actual size" disabled>1:1</button>
+        <span id="zlabel"></span>
+      </span>
     </div>
     <div id="picture"></div>
     <pre id="tree"></pre>
@@ -175,19 +182,105 @@ async function showPicture(path, key) {
   let img = null;
   try {
     const blob = await (await api(path, "image/svg+xml")).blob();
-    img = el("img", { alt: "picture of " + key, src: URL.createObjectURL(blob), title: "click to zoom" });
-    img.onclick = () => pic.classList.toggle("zoom");
+    img = el("img", { alt: "picture of " + key, src: URL.createObjectURL(blob), draggable: "false" });
+    // Its size is known once decoded, and the view is fitted before the first paint.
+    await img.decode().catch(() => {});
   } catch (e) {
     if (e.status !== 406) throw e;   // 406: no Graphviz on the server; the text below is the picture
   }
   const text = await (await api(path, "text/plain")).text();
-  if (state.shown !== key) return;   // a newer request won
+  if (state.shown !== key) { if (img) URL.revokeObjectURL(img.src); return; }   // a newer request won
   const old = pic.querySelector("img");
   if (old) URL.revokeObjectURL(old.src);
   pic.replaceChildren(...(img ? [img] : [el("pre", {}, text)]));
+  pic.classList.toggle("text", !img);
+  for (const b of ["zoom-out", "zoom-fit", "zoom-in", "zoom-1"]) $(b).disabled = !img;
+  if (view.fit) fit(); else { clampView(); applyView(); }
   pic.dataset.picture = key;
   $("tree").textContent = text;
   $("tree").dataset.picture = key;
+}
+
+// ---- pan and zoom: the picture is drawn scaled inside the panel, which never scrolls. A new
+// session or storyboard starts fitted whole (never enlarged past its size); the wheel zooms at
+// the pointer, a drag pans, a double-click toggles fit and 100%. Other versions of the same
+// session keep the view the user chose, so that the slider compares like with like.
+const view = { s: 1, x: 0, y: 0, fit: true };
+const PAD = 12, KEEP = 48, MAX_SCALE = 8;
+const pictureImg = () => $("picture").querySelector("img");
+function fitScale(img) {
+  const p = $("picture");
+  return Math.min(1, (p.clientWidth - 2 * PAD) / (img.naturalWidth || 1), (p.clientHeight - 2 * PAD) / (img.naturalHeight || 1));
+}
+function applyView() {
+  const img = pictureImg();
+  $("zlabel").textContent = img ? Math.round(view.s * 100) + "%" : "";
+  if (img) img.style.transform = "translate(" + view.x + "px, " + view.y + "px) scale(" + view.s + ")";
+}
+function fit() {
+  const img = pictureImg(), p = $("picture");
+  view.fit = true;
+  if (!img) return applyView();
+  view.s = Math.max(fitScale(img), 0.01);
+  view.x = (p.clientWidth - img.naturalWidth * view.s) / 2;
+  view.y = Math.max(PAD, (p.clientHeight - img.naturalHeight * view.s) / 2);
+  applyView();
+}
+// Keeps at least KEEP pixels of the picture in the panel, so it cannot be lost off an edge.
+function clampView() {
+  const img = pictureImg(), p = $("picture");
+  if (!img) return;
+  const w = img.naturalWidth * view.s, h = img.naturalHeight * view.s;
+  view.x = Math.min(p.clientWidth - Math.min(KEEP, w), Math.max(Math.min(KEEP, w) - w, view.x));
+  view.y = Math.min(p.clientHeight - Math.min(KEEP, h), Math.max(Math.min(KEEP, h) - h, view.y));
+}
+// Zooms by `factor` keeping the panel's point (cx, cy) over the same spot of the picture.
+function zoomAt(factor, cx, cy) {
+  const img = pictureImg();
+  if (!img) return;
+  const s = Math.min(MAX_SCALE, Math.max(Math.min(fitScale(img), 1) / 2, view.s * factor));
+  view.x = cx - (cx - view.x) * s / view.s;
+  view.y = cy - (cy - view.y) * s / view.s;
+  view.s = s; view.fit = false;
+  clampView(); applyView();
+}
+{
+  const pic = $("picture");
+  const centre = () => [pic.clientWidth / 2, pic.clientHeight / 2];
+  $("zoom-in").onclick = () => zoomAt(1.25, ...centre());
+  $("zoom-out").onclick = () => zoomAt(0.8, ...centre());
+  $("zoom-1").onclick = () => zoomAt(1 / view.s, ...centre());
+  $("zoom-fit").onclick = fit;
+  pic.addEventListener("wheel", (e) => {
+    if (!pictureImg()) return;
+    e.preventDefault();
+    const r = pic.getBoundingClientRect();
+    const dy = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaMode === 2 ? e.deltaY * pic.clientHeight : e.deltaY;
+    zoomAt(Math.exp(-dy * 0.002), e.clientX - r.left, e.clientY - r.top);
+  }, { passive: false });
+  let drag = null;
+  pic.addEventListener("pointerdown", (e) => {
+    if (!pictureImg() || e.button !== 0) return;
+    drag = { id: e.pointerId, dx: e.clientX - view.x, dy: e.clientY - view.y };
+    pic.setPointerCapture(e.pointerId);
+    pic.classList.add("dragging");
+    e.preventDefault();
+  });
+  pic.addEventListener("pointermove", (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    view.x = e.clientX - drag.dx; view.y = e.clientY - drag.dy; view.fit = false;
+    clampView(); applyView();
+  });
+  const endDrag = (e) => { if (drag && e.pointerId === drag.id) { drag = null; pic.classList.remove("dragging"); } };
+  pic.addEventListener("pointerup", endDrag);
+  pic.addEventListener("pointercancel", endDrag);
+  pic.addEventListener("dblclick", (e) => {
+    if (!pictureImg()) return;
+    const r = pic.getBoundingClientRect();
+    if (view.fit) zoomAt(1 / view.s, e.clientX - r.left, e.clientY - r.top); else fit();
+  });
+  // The panel changes size with the window and with the tree beneath it.
+  new ResizeObserver(() => { if (view.fit) fit(); else { clampView(); applyView(); } }).observe(pic);
 }
 
 // ---- sessions
@@ -197,16 +290,17 @@ async function openSession(sid) {
   document.querySelectorAll("#sessions li").forEach(li => li.classList.toggle("sel", li.dataset.sid === sid));
   document.querySelectorAll("#storyboards li").forEach(li => li.classList.remove("sel"));
   $("title").textContent = sid;
-  $("toolbar").classList.remove("still"); $("picture").classList.remove("wide", "zoom");
+  $("toolbar").classList.remove("still"); $("picture").classList.remove("wide");
+  view.fit = true;
   $("slider").disabled = false;
   $("follow").checked = true;
   await poll();
 }
 async function loadHistory() {
+  // after=-1 includes entry 0, the creation (the default, after=0, leaves it out: docs/history.md).
   let after = state.history.length ? state.history[state.history.length - 1].version : -1;
   for (;;) {
-    const q = after >= 0 ? "&after=" + after : "";
-    const page = await (await api("/v1/sessions/" + enc(state.sid) + "/history?limit=1000" + q)).json();
+    const page = await (await api("/v1/sessions/" + enc(state.sid) + "/history?limit=1000&after=" + after)).json();
     for (const e of page.entries) if (!state.history.length || e.version > state.history[state.history.length - 1].version) state.history.push(e);
     if (page.next === undefined) break;
     after = page.next;
@@ -245,7 +339,7 @@ function renderEntry(e) {
   d.append(el("h2", {}, "Transition"));
   const t = e.transition;
   d.append(t ? el("div", { class: "kv" },
-    el("b", {}, "operation"), el("span", {}, t.operation.rawValue),
+    el("b", {}, "operation"), el("span", {}, t.operation),
     el("b", {}, "from → to"), el("span", {}, (t.fromViewController || "–") + " → " + (t.toViewController || "–")),
     el("b", {}, "style"), el("span", {}, t.presentationStyle || "–"),
     el("b", {}, "state"), el("span", {}, t.state + (t.animated ? " · animated " + t.duration + " s" : ""))) : el("div", { class: "empty" }, "none"));
@@ -285,7 +379,8 @@ async function openStoryboard(name) {
   document.querySelectorAll("#sessions li").forEach(li => li.classList.remove("sel"));
   $("title").textContent = "storyboard " + name;
   $("slider").disabled = true; $("vlabel").textContent = "";
-  $("toolbar").classList.add("still"); $("picture").classList.remove("zoom"); $("picture").classList.add("wide");
+  $("toolbar").classList.add("still"); $("picture").classList.add("wide");
+  view.fit = true;
   const key = "storyboard " + name;
   state.shown = key;
   await showPicture("/v1/storyboards/" + enc(name), key);
