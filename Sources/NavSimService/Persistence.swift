@@ -206,7 +206,26 @@ enum Persistence {
             let c = try decode(StoredController.self, row.body, format: row.format).domain()
             state.controllers[c.id] = c
         }
+        try checkLinks(state)
         return state
+    }
+
+    /// Every controller a link of `state` names has its row: the core follows these links
+    /// without asking (``SessionState`` is consistent by construction), so a database that lost
+    /// a row is refused here as unreadable, not met later as a crash.
+    /// - Throws: ``StoredFormatError/missingController(_:linkedFrom:)``.
+    static func checkLinks(_ state: SessionState) throws {
+        func need(_ id: ControllerID?, _ from: String) throws {
+            if let id, state.controllers[id] == nil { throw StoredFormatError.missingController(id, linkedFrom: from) }
+        }
+        try need(state.rootViewController, "the window's rootViewController")
+        for (id, c) in state.controllers {
+            let name = id
+            try need(c.parent, "\(name).parent")
+            try need(c.presentedID, "\(name).presentedViewController")
+            for child in c.children { try need(child, "\(name).children") }
+            for child in c.viewControllers { try need(child, "\(name).viewControllers") }
+        }
     }
 
     /// History entry 0's initial state, the base `?version=N` replays from.

@@ -31,9 +31,12 @@ enum StoredFormatError: Error, Equatable, CustomStringConvertible {
     case unsupportedFormat(Int)
     /// A raw value with no case in the domain enumeration (`type` names it).
     case unknownValue(type: String, value: String)
+    /// A link names a controller that has no row (the database lost it).
+    case missingController(String, linkedFrom: String)
 
     var description: String {
         switch self {
+        case .missingController(let id, let from): "stored controller '\(id)' named by \(from) has no row"
         case .unsupportedFormat(let v):
             "stored format \(v) is not readable by this release (it reads \(StoredFormat.readable))"
         case .unknownValue(let type, let value): "stored value '\(value)' is not a \(type)"
