@@ -95,7 +95,7 @@ import TestSupport
     @Test func realFilesAreByteCopiesOfTheirOrigin() throws {
         let corpus = try StoryboardCorpus.fixtures.get()
         let real = corpus.entries.filter { !$0.isHandwritten }
-        #expect(real.count == 49)
+        #expect(real.count == 58)
         for entry in real {
             #expect(GitBlob.id(of: try corpus.data(entry)) == entry.gitBlobSHA1, "\(entry.file) differs from \(entry.repository)@\(entry.commit ?? "?")")
         }
@@ -114,7 +114,7 @@ import TestSupport
 
     @Test func everyFileParsesOrIsRefusedAsIndexed() throws {
         let corpus = try Self.corpus.get()
-        #expect(corpus.entries.count == 67)
+        #expect(corpus.entries.count == 76)
         for entry in corpus.entries {
             if let refusal = entry.expectedRefusal {
                 #expect(refusal == "unsupported-document-type", "\(entry.file): only that refusal is expected of a fixture")
@@ -126,11 +126,11 @@ import TestSupport
                 #expect(corpus.parseFailures[entry.file] == nil, "\(entry.file): \(corpus.parseFailures[entry.file]!)")
             }
         }
-        #expect(corpus.storyboards.count == 66)
+        #expect(corpus.storyboards.count == 75)
         let scenes = corpus.storyboards.values.reduce(0) { $0 + $1.scenes.count }
         let segues = corpus.storyboards.values.reduce(0) { $0 + $1.allSegues.count }
-        #expect(scenes == 358)
-        #expect(segues == 301)
+        #expect(scenes == 456)
+        #expect(segues == 424)
         print("storyboard fixtures: \(corpus.storyboards.count) files, \(scenes) scenes, \(segues) segues parsed in "
               + String(format: "%.1f ms", corpus.parseSeconds * 1000))
     }
@@ -176,8 +176,8 @@ import TestSupport
         }
         #expect(Set(listed) == Set(StoryboardDiagnostic.Code.allCases.map(\.rawValue)))
         // The hand-written app, 12 diagnostics bundles, 8 MIT repositories (IQKeyboardManager holds two
-        // apps), 10 Apple samples, firebase's database quickstart, HackingWithSwift and EWOGL.
-        #expect(corpus.apps.count == 35)
+        // apps), 12 Apple samples, firebase's database quickstart, MAGE, HackingWithSwift and EWOGL.
+        #expect(corpus.apps.count == 38)
     }
 
     @Test func everyDestinationAndReferenceResolves() throws {
@@ -185,7 +185,7 @@ import TestSupport
         let (references, unresolved) = try Self.corpus.get().resolutionTally {
             !($0.first?.file.hasPrefix("handwritten/diagnostics/") ?? true)
         }
-        #expect(references == 50)
+        #expect(references == 66)
         #expect(unresolved.count == 6, "\(unresolved)")
     }
 
