@@ -187,7 +187,7 @@ public final class HTTPServer: Sendable {
             context.deadlines.stop()
             beforeAnswering()
             // Replies still pending get the stopping reply and every suspended connection is
-            // resumed: MHD_stop_daemon must find none suspended (ENGINEERING.md §1.1). From here
+            // resumed: MHD_stop_daemon must find none suspended (libmicrohttpd manual, "Suspend"). From here
             // on a handler's deferred reply is answered at once instead of suspending.
             context.resumeAll(with: stoppingReply)
             // libmicrohttpd serves a resumed connection only on its pool thread's next turn,

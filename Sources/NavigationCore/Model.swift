@@ -412,7 +412,7 @@ public struct Controller: Sendable, Equatable {
     /// The performable storyboard segue a client names (relationship and embed segues are not):
     /// by identifier (R97: `performSegue(withIdentifier:)` knows nothing else, so an unnamed
     /// segue's element id is D18), or by element id too when `acceptingElementID` (a user's tap,
-    /// `triggerSegue`, takes "storyboard segue id or identifier", API.md).
+    /// `triggerSegue`, takes "storyboard segue id or identifier", docs/api.md).
     public func segue(named name: String, acceptingElementID: Bool = false) -> SegueSpec? {
         let performable = segues.filter { $0.kind != .relationship && $0.kind != .embed }
         return performable.first { $0.identifier == name }

@@ -184,7 +184,7 @@ public struct StoryboardLibrary: Sendable, Equatable {
 
     /// `undeclared-custom-segue` (warning): a segue class's `perform` is app code; without a
     /// declaration the service presents modally for a custom segue and does what the kind does for
-    /// the others (R98; API.md "Storyboards"). Unwind segues take no declaration.
+    /// the others (R98; docs/api.md, "Storyboards"). Unwind segues take no declaration.
     private func customSegueDiagnostics(_ storyboard: Storyboard, declared: Set<String>,
                                         into diagnostics: inout [StoryboardDiagnostic]) {
         for scene in storyboard.scenes {
