@@ -62,9 +62,13 @@ enum ProcessMetrics {
         guard let dir = opendir("/proc/self/fd") else { return nil }
         defer { closedir(dir) }
         var count = 0
+        // The name is read in place: `entry.pointee` would copy a whole `struct dirent`, and the
+        // kernel's record is shorter than that, so the copy can run past the end of readdir's
+        // buffer (a crash in memcpy when the record is the buffer's last).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in raw.prefix { $0 != 0 } }
-            if name.elementsEqual(".".utf8) || name.elementsEqual("..".utf8) { continue }
+            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            if strcmp(name, ".") == 0 || strcmp(name, "..") == 0 { continue }
             count += 1
         }
         return count
