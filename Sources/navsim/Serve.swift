@@ -281,7 +281,9 @@ enum Serve {
                     beforeAnswering: service.stopWrites)
         // Checkpoints encoded after their entries: stored before exit when they can be (reads
         // do without one, from the checkpoint before, but a restart should not have to).
-        service.waitForCheckpoints(timeout: .seconds(5))
+        let checkpointed = service.waitForCheckpoints(timeout: .seconds(5))
+        // The last line: an operator (or a supervisor's log) sees the stop completed, not only begun.
+        Log.event("stopped", [("checkpointsStored", .bool(checkpointed))])
         exit(0)
     }
 }

@@ -415,6 +415,7 @@ struct EndToEndTests {
         try #require(server.stop(with: SIGTERM), "navsim did not stop within 10 s of SIGTERM")
         #expect(server.process.termination == .exited(0), "exit status; log: \(server.log)")
         #expect(server.logLines.contains { $0["message"] as? String == "stopping" }, "\(server.log)")
+        #expect(server.logLines.last?["message"] as? String == "stopped", "the last line says the stop completed: \(server.log)")
         #expect((try? exchange(port: server.port, "GET", "/healthz")) == nil, "the port still answers after the stop")
 
         // SIGINT too, and what was written is still there.
