@@ -3,7 +3,7 @@
  *
  * Swift cannot call C variadic functions (MHD_start_daemon, MHD_get_daemon_info) nor
  * implement a va_list logger, so those few calls live here as static inline wrappers
- * (GRDB's shim.h trick; ENGINEERING.md section 2.1). Clang compiles them when Swift imports
+ * (GRDB's shim.h trick). Clang compiles them when Swift imports
  * the module, so no separate C target is needed.
  */
 #ifndef NAVSIM_CMICROHTTPD_SHIM_H

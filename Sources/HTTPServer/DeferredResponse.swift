@@ -5,7 +5,7 @@ import Synchronization
 /// `HTTPResponse(deferred: d)` and calls ``complete(_:)`` later, from any thread (say, once the
 /// request's write is durable). Meanwhile the server suspends the connection
 /// (`MHD_suspend_connection`), so its pool thread serves other connections, and resumes it
-/// with the reply queued when it is complete (`MHD_resume_connection`; ENGINEERING.md §1.1).
+/// with the reply queued when it is complete (`MHD_resume_connection`; libmicrohttpd's manual).
 ///
 /// ```swift
 /// let reply = DeferredResponse()

@@ -49,7 +49,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// whitespace, lower-cased (type and subtype are case-insensitive, RFC 9110 §8.3.1).
     public static func mediaType(_ contentType: String) -> String {
         var text = contentType
-        // ASCII (every media type is): one pass over the bytes, one String (issue 11: the
+        // ASCII (every media type is): one pass over the bytes, one String (the
         // Character-by-Character form cost ~1 µs, and a write asks three times).
         let ascii: String? = text.withUTF8 { bytes in
             var end = 0

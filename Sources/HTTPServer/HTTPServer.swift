@@ -21,7 +21,7 @@ import Darwin
 /// epoll on Linux) and calls the handler on those threads. Keep-alive follows HTTP/1.1 (RFC 9112
 /// §9.3): the handler is only ever called once the whole request has arrived,
 /// because a reply queued on libmicrohttpd's first callback closes the connection
-/// (ENGINEERING.md §1.3). The exceptions are where closing is the point: ambiguous framing (400),
+/// (libmicrohttpd's manual). The exceptions are where closing is the point: ambiguous framing (400),
 /// and a refused or oversized body the client will not send (`Expect: 100-continue`) or that is
 /// beyond `maxDiscardBytes`. Other oversized or refused bodies are read and dropped first, so
 /// the client sees the reply rather than a reset.
@@ -88,7 +88,7 @@ public final class HTTPServer: Sendable {
         let log = UnsafeMutablePointer<mhd_shim_log>.allocate(capacity: 1)
         log.initialize(to: mhd_shim_log())
 
-        // ITC: MHD_quiesce_daemon returns -1 without it (ENGINEERING.md §1.6).
+        // ITC: MHD_quiesce_daemon returns -1 without it (libmicrohttpd's manual).
         // ALLOW_SUSPEND_RESUME: deferred replies (``DeferredResponse``) suspend their connection.
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
@@ -206,7 +206,7 @@ public final class HTTPServer: Sendable {
             if listenSocket >= 0 {
                 close(listenSocket)
             }
-            // Only now are no callbacks left that could read these (ENGINEERING.md §1.6 step 4).
+            // Only now are no callbacks left that could read these (libmicrohttpd's manual).
             current.log.deallocate()
             current.context.release()
         }

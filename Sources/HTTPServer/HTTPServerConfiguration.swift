@@ -10,7 +10,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16
     /// Threads of the epoll pool (`MHD_OPTION_THREAD_POOL_SIZE`); 1 means a single polling thread.
     /// Handlers block their thread, so size it above the core count when they wait on I/O
-    /// (ENGINEERING.md §1.2: pool 8 kept cheap requests fast beside fsync-ing writers, pool 2 did not).
+    /// (pool 8 kept cheap requests fast beside fsync-ing writers, pool 2 did not).
     public var threadPoolSize: Int
     /// Largest accepted body in bytes for a media type not in ``maxBodyBytesByMediaType``;
     /// larger ones reach the handler with `bodyTooLarge`.
@@ -45,7 +45,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// held there (the server copies each chunk out), so this bounds the header section only.
     /// The default is 16 KiB, not 64: libmicrohttpd 0.9.75 zeroes the whole pool, and half of it
     /// again, after every request on a keep-alive connection (`MHD_pool_reset`), which was
-    /// ~99,000 of the ~685,000 instructions of a durable write under callgrind (issue 11).
+    /// ~99,000 of the ~685,000 instructions of a durable write under callgrind.
     /// A header section of up to about 16 KiB still fits (a 16,000-byte field did, a 20,000-byte
     /// one is 431); nginx's default, for one, is 8 KiB per header line.
     public var connectionMemoryLimit: Int

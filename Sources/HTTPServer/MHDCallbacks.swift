@@ -17,7 +17,7 @@ final class ServerContext: Sendable {
     /// Connections suspended while their ``DeferredResponse`` is pending, in shards by token:
     /// `MHD_suspend_connection` runs under a shard's lock (an `epoll_ctl` inside), and with one
     /// table for all, the pool threads suspending and the thread resuming waited on each other
-    /// (issue 11: ~6 µs of futex waits per durable write at 64 connections).
+    /// (~6 µs of futex waits per durable write at 64 connections).
     let suspended: [SuspendedShard] = (0..<SuspendedShard.count).map { _ in SuspendedShard() }
     /// The next suspension's token; its low bits pick the shard.
     let nextSuspension = Atomic<Int>(0)
@@ -30,7 +30,7 @@ final class ServerContext: Sendable {
     let liveRequestStates = Atomic<Int>(0)
 
     /// `limits`' body limits, kept apart: reading them through `limits` copied the whole
-    /// configuration (its strings and dictionary retained and released) on every request (issue 11).
+    /// configuration (its strings and dictionary retained and released) on every request.
     private let bodyLimit: Int
     private let bodyLimitByMediaType: [String: Int]
     let maxDiscardBytes: Int
@@ -61,7 +61,7 @@ extension ServerContext {
 /// is turned back into the pointer only under the lock, to resume it. An entry leaves the table
 /// exactly when `MHD_resume_connection` is called for it, and `stop` empties the table (every
 /// reply completed, every connection resumed) before `MHD_stop_daemon`, which must not find a
-/// suspended connection (ENGINEERING.md §1.1, §1.6).
+/// suspended connection (libmicrohttpd's manual).
 struct SuspendedConnections {
     var connections: [Int: Int] = [:]
     var replies: [Int: DeferredResponse] = [:]
@@ -162,13 +162,13 @@ private final class RequestState {
 }
 
 /// `*req_cls` of a request that has no state (yet): bodiless requests allocate nothing
-/// (ENGINEERING.md §1.2: one of the two costs behind
-/// the naive adapter's 0.76x throughput). Never a valid object
+/// (one of the two costs of a naive adapter).
+/// Never a valid object
 /// address. Computed because a global `let` of a raw pointer is not Sendable.
 private var noBodyYet: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
 
 /// `MHD_AccessHandlerCallback`. Called (1) after the headers, (2) per body chunk, (3) once more
-/// with `*upload_data_size == 0` when the request is complete (ENGINEERING.md §1.3).
+/// with `*upload_data_size == 0` when the request is complete (libmicrohttpd's manual).
 ///
 /// Answering in call 1 makes libmicrohttpd skip `100 Continue` and close the connection without
 /// reading the body, so a client that is still sending sees a reset, not the reply. Call 1
@@ -404,7 +404,7 @@ private func respond(
 /// (`MHD_create_response_from_buffer_with_free_callback_cls`, in 0.9.75's header), which a
 /// ``ResponseBytes`` keeps alive until libmicrohttpd calls `releaseResponseBytes` as it destroys
 /// the response, after the last byte is sent or the connection is gone. A cached session body is
-/// then sent from the cache's own bytes (issue 11).
+/// then sent from the cache's own bytes.
 private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ reply: HTTPResponse,
                    close: Bool) -> MHD_Result {
     let created: OpaquePointer?
@@ -423,7 +423,7 @@ private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ repl
     for (name, value) in reply.headers.pairs {
         // Refused fields (CR/LF inside, Content-Length, ...) are dropped, not fatal.
         // `withCString`, not the implicit String-to-pointer conversion: that one copies a small
-        // string into a fresh heap array (`utf8CString`), two allocations per field (issue 11).
+        // string into a fresh heap array (`utf8CString`), two allocations per field.
         _ = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
     }
     if close || context.closing.load(ordering: .acquiring) {

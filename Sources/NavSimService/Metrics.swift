@@ -11,7 +11,7 @@ import Darwin
 /// writes the buckets cumulatively (`_bucket{le="…"}`, ending with `le="+Inf"`), then `_sum` and
 /// `_count`, as Prometheus expects. Observing takes one lock and no allocation once a label set
 /// has been seen; the lock is one of ``shardCount``, picked by the observing thread
-/// (``ThreadNumber``), so pool threads recording at once do not wait on each other (issue 11: one
+/// (``ThreadNumber``), so pool threads recording at once do not wait on each other (one
 /// lock for every request made concurrent GETs spin on it), and the exposition adds the shards up. Label sets must come from a bounded set (route templates, status codes), never
 /// from raw client input.
 final class HistogramFamily: Sendable {
@@ -54,7 +54,7 @@ final class HistogramFamily: Sendable {
 
     /// A caller's compact name for one label set (for the request histogram: the route's index
     /// in the router, HEAD or not, and the status), so a request observes without rendering or
-    /// hashing label text (issue 11: `/healthz` and `GET` allocation-light). Two keys must not
+    /// hashing label text (`/healthz` and `GET` allocation-light). Two keys must not
     /// stand for different label sets.
     struct SeriesKey: Hashable, Sendable {
         var a: Int

@@ -4,9 +4,9 @@ import NavigationCore
 import Storyboards
 import Synchronization
 
-/// navsim's HTTP contract (API.md) over the pure core: routes, problem+json, per-session locking
+/// navsim's HTTP contract (docs/api.md) over the pure core: routes, problem+json, per-session locking
 /// and durable commits. Runs on libmicrohttpd's threads, so everything here is synchronous and
-/// `Sendable` (ENGINEERING.md §2.3).
+/// `Sendable`.
 public final class NavSimService: Sendable {
     /// The durable side: SQLite (the default) or a PostgreSQL database shared by several instances.
     let store: any SessionStoring
@@ -224,7 +224,7 @@ public final class NavSimService: Sendable {
         return HTTPResponse(status: status, headers: HTTPHeaders(pairs), body: bytes)
     }
 
-    /// `GET /healthz`'s reply, built once: nothing in it changes (issue 11: no per-request work
+    /// `GET /healthz`'s reply, built once: nothing in it changes (no per-request work
     /// that can be done once).
     static let healthz = json(200, .object([("status", .string("ok"))]))
     /// `GET /readyz`'s reply while the store is unreachable (``SessionStoring/checkReachability()``),
@@ -498,7 +498,7 @@ public final class NavSimService: Sendable {
             deferred.complete(Self.problem(taken))
             throw taken
         }
-        // Off the handler thread, as a mutation (issue 11): the reply waits for the durable
+        // Off the handler thread, as a mutation: the reply waits for the durable
         // commit, and only then does the session exist for other requests. A failed commit
         // answers 5xx and leaves no session and no row.
         store.afterDeletion(of: id) { [self] finished in
@@ -621,7 +621,7 @@ public final class NavSimService: Sendable {
             }
         }
         // The current version's JSON is served from its cached bytes: the lock is held only to
-        // take a reference to them, and the reply is built after it (issue 11: every GET of one
+        // take a reference to them, and the reply is built after it (every GET of one
         // session takes this lock, so what it holds it for is what concurrent readers spin on).
         // Only a read that goes on past the lock takes a copy of the session (the cached reply
         // costs no copy of the session's fields).
@@ -800,7 +800,7 @@ public final class NavSimService: Sendable {
 
     /// Runs the commands a request decodes to as one turn on the session's applied head, under
     /// its lock; queues the history entry and changed rows for commit and releases the lock, so
-    /// the session's next write can apply on top while this one syncs (issue 11). The reply is
+    /// the session's next write can apply on top while this one syncs. The reply is
     /// deferred (``DeferredResponse``): built now, sent by ``committed(_:version:token:_:since:)``
     /// once the commit is durable, in version order, never before; if the commit fails, this
     /// request and those applied on top of it fail and the session is back at its last durable
@@ -840,7 +840,7 @@ public final class NavSimService: Sendable {
     /// Applies `m` on the session's head and prepares and queues its commit; `deferred` gets the
     /// reply once the commit is durable. `retried`: this is the run after a stale commit (no third run).
     ///
-    /// Under the session's lock only what decides the version runs (issue 11): `If-Match`, the
+    /// Under the session's lock only what decides the version runs: `If-Match`, the
     /// decoding, the core's turn and the limits. The version is then applied to the head and the
     /// lock released; its rows, its representation and its reply are built outside it by the
     /// session's preparer (``prepare(_:as:first:)``), which queues the commits in version order.

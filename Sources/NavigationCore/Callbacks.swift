@@ -1,4 +1,4 @@
-/// Code a controller's class runs inside its own view lifecycle methods (issue 12 item 8): the
+/// Code a controller's class runs inside its own view lifecycle methods: the
 /// UIKit calls written in `viewDidLoad`, `viewWillAppear(_:)`, `viewIsAppearing(_:)`,
 /// `viewDidAppear(_:)`, `viewWillDisappear(_:)` and `viewDidDisappear(_:)`, as nested commands.
 /// The calls run synchronously each time the method is called, where UIKit calls it: their
@@ -60,7 +60,7 @@ public struct CallbackCode: Sendable, Equatable {
     }
 }
 
-/// Where a storyboard segue that lifecycle code performs finds its destination (issue 12 item 1):
+/// Where a storyboard segue that lifecycle code performs finds its destination:
 /// `performSegue(withIdentifier:sender:)` in `viewDidAppear` instantiates the destination scene
 /// when the method runs, from the receiver's storyboard (R96 step 1, R97), exactly as a
 /// top-level `performSegue` does. The core cannot read storyboards, so the service hands it this
@@ -155,7 +155,7 @@ struct CallbackProgress {
 
 extension Engine {
     /// The one hook: right after `event` is recorded in `entry`, the code of the method it names
-    /// runs, as the method's body would (issue 12 item 8). A refused warning (D7 "whose view is
+    /// runs, as the method's body would. A refused warning (D7 "whose view is
     /// not in the window hierarchy", D6, D8, D9, …) is logged in the entry's warnings and the call
     /// changes nothing (R30); an exception or input error fails the turn (``CallbackProgress``).
     mutating func runCode(after event: Event, in entry: Journal.Index) {

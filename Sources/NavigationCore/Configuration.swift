@@ -36,7 +36,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var unwindActions: [String] = []
     /// `prefersStatusBarHidden`: the override's answer. Recorded, not simulated (no status bar).
     public var prefersStatusBarHidden: Bool = false
-    /// Code the class runs in its view lifecycle methods (``CallbackCode``, issue 12 item 8).
+    /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
 
     /// UIKit's defaults for an ordinary controller.
@@ -76,7 +76,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// (an optional string, a `Bool`, an enumeration stored as its `String` raw value, any other
     /// optional, anything else `Codable`), so writing a field calls the container's method for
     /// that type directly: no dynamic cast, no generic encoding of a `String` or a raw value.
-    /// The bytes are those of the value's own `Codable` conformance (issue 11: the generic walk
+    /// The bytes are those of the value's own `Codable` conformance (the generic walk
     /// was most of a stored controller row's encoding time).
     public struct Field: Sendable {
         /// The API and storage name (`modalPresentationStyle`).
@@ -87,7 +87,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         let decode: @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
         /// The field's value in `configuration` by its shape: what ``encode(to:fields:nilAsNull:)``
         /// writes for it, for a writer of JSON bytes that needs no `Encoder` (the service's
-        /// stored rows, issue 11).
+        /// stored rows).
         public let storedValue: @Sendable (_ configuration: ControllerConfiguration) -> StoredValue
         /// False for a field ``encode(to:fields:nilAsNull:)`` does not write.
         public let isEncoded: Bool
@@ -118,7 +118,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
             self.decode = decode
             // Read at the stored property's offset, as `MemoryLayout.offset(of:)` documents, not
             // through `swift_getAtKeyPath`: that walk (and the copy of the configuration it
-            // needs) cost ~1,000 instructions a field, most of a stored controller row (issue 11).
+            // needs) cost ~1,000 instructions a field, most of a stored controller row.
             // A key path with no fixed offset (none in the table) is applied as a key path.
             if let offset = MemoryLayout<ControllerConfiguration>.offset(of: keyPath) {
                 storedValue = { configuration in

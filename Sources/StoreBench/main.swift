@@ -1,5 +1,5 @@
 // store-bench: commit round trips and batched throughput of a SessionStoring, for
-// scripts/pg-bench.sh (issue 15). Not a test: it prints figures and asserts nothing.
+// scripts/pg-bench.sh. Not a test: it prints figures and asserts nothing.
 //
 //   store-bench sqlite DIR MIGRATIONS [COUNT]        a SessionStore in DIR/bench.sqlite
 //   store-bench postgres URL MIGRATIONS [COUNT]      a PostgresSessionStore in a schema of its own

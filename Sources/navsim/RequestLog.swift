@@ -110,7 +110,7 @@ struct RequestLog: Sendable {
                       seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000) { LogSink.shared.append($0) }
     }
 
-    /// Builds the line `write` logs, newline included, in a buffer on the stack (issue 11: no
+    /// Builds the line `write` logs, newline included, in a buffer on the stack (no
     /// heap array or string per request or per field) and hands it to `body` for the call only:
     /// the members `time` (RFC 3339 UTC with milliseconds, from `seconds` since 1970 and
     /// `milliseconds`), `method`, `path`, `query` (only when not empty), `client` (only when
@@ -261,7 +261,7 @@ private struct LineWriter {
 /// Request lines go to stderr through one writer thread: a handler copies its line into a
 /// buffer and goes on; the writer takes whatever has gathered and writes it with one `write(2)`.
 /// Under load many lines share a call, and pool threads do not queue on the pipe's or file's
-/// lock (issue 11). The writer waits `gatherMicroseconds` after the first line of a batch, so a
+/// lock. The writer waits `gatherMicroseconds` after the first line of a batch, so a
 /// line reaches stderr about that long after its reply. Lines keep their order, and each is
 /// copied into the buffer whole, under its lock, so lines never interleave. The two buffers
 /// (the one filling, the one being written) keep their capacity, so a steady load allocates

@@ -44,7 +44,7 @@ enum Serve {
               help: "concurrent connections from one IP address; 0: no limit"),
         // The pool that runs handlers. Durable writes no longer hold a thread (their connection is
         // suspended until the commit), so fewer threads mean fewer wake-ups per commit batch
-        // (issue 11: 2 threads measured ~0.6 context switches and ~130 us CPU per write, 8 threads
+        // (2 threads measured ~0.6 context switches and ~130 us CPU per write, 8 threads
         // ~0.8-1.3 and ~140-160); but a slow handler (a 16 MiB storyboard parsed, a session loaded)
         // then holds a larger share of the connections, so the default stays 8.
         // Logs. X-Forwarded-For is anyone's to send: believed only from the proxies named here.

@@ -81,7 +81,7 @@ struct Route<Context: Sendable>: Sendable {
 ///
 /// Of two templates matching one path for the method, the one with more literal segments wins,
 /// the earlier registration on a tie. Lookup walks a tree of the templates' segments built once
-/// from the table (issue 11: no scan of every template per request); the table stays the one
+/// from the table (no scan of every template per request); the table stays the one
 /// declaration, and the answers are those of trying every template in order.
 struct Router<Context: Sendable>: Sendable {
     let routes: [Route<Context>]
@@ -91,7 +91,7 @@ struct Router<Context: Sendable>: Sendable {
 
     private struct Node: Sendable {
         /// The child for each literal segment. A node has a few, so a scan of small strings is
-        /// cheaper than hashing the request's segment (issue 11: three hashes per `GET`).
+        /// cheaper than hashing the request's segment (three hashes per `GET`).
         var literals: [(text: String, node: Int)] = []
         /// The child for a `{parameter}` segment, whatever its name.
         var parameter: Int?
@@ -163,7 +163,7 @@ struct Router<Context: Sendable>: Sendable {
     /// The route for `method` on `path` (split, then decoded), or why there is none.
     ///
     /// The tree is walked without collecting the matches: the best route for the method is kept
-    /// as it is found, and `Allow` is built only for a 405 (issue 11: no allocation on a `GET`
+    /// as it is found, and `Allow` is built only for a 405 (no allocation on a `GET`
     /// beyond the parameters). The answer is that of ``matching(_:)`` in registration order.
     func resolve(method: String, path: [String]) -> Resolution {
         let lookup = method == "HEAD" ? "GET" : method

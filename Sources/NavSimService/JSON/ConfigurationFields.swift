@@ -74,7 +74,7 @@ enum ConfigurationFields {
         }),
         .value("unwindActions", \.unwindActions, .segues,
                read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, c in if !c.unwindActions.isEmpty { w.member(k, c.unwindActions) } }),
-        // Lifecycle code (issue 12 item 8): nested operations, read with the one operation table.
+        // Lifecycle code: nested operations, read with the one operation table.
         // The reply lists each method's remaining calls by operation name and receiver.
         ConfigurationField(name: "on", section: .segues, read: { r, patch, clears, decoder throws(Problem) in
             if let code = try decoder.callbackCode(r, "on") {
@@ -147,7 +147,7 @@ struct ConfigurationField: Sendable {
     /// Writes a property's reply member under the given name (the field's, encoded once), or
     /// nothing. It reads the property itself (`c.title`), not through the row's key path: a key
     /// path applied at run time (`swift_getAtKeyPath`) cost about 600 instructions a property,
-    /// most of a controller's encoding (issue 11); ConfigurationFieldsTests checks that each
+    /// most of a controller's encoding; ConfigurationFieldsTests checks that each
     /// reply shows the property its key path sets.
     typealias Reply = @Sendable (inout JSONWriter, JSONWriter.Key, ControllerConfiguration) -> Void
 

@@ -166,7 +166,7 @@ struct Decoder {
     /// `receiver` defaults to the controller itself. A bad nested operation is a 422 whose
     /// `field` points into it (`on.viewDidAppear[0].viewController`). Nil when absent or null.
     /// A nested `performSegue`/`triggerSegue` is kept without its destination: the scene is
-    /// instantiated when the method runs (``NestedSegues``, issue 12 item 1), not now.
+    /// instantiated when the method runs (``NestedSegues``), not now.
     func callbackCode(_ r: BodyReader, _ key: String) throws(Problem) -> CallbackCode? {
         guard let v = r.raw(key), !v.isNull else { return nil }
         let path = r.name(key)

@@ -327,7 +327,7 @@ enum Encode {
     }
 }
 
-/// A session's JSON representation at one version, as bytes (issue 11: reads are served from
+/// A session's JSON representation at one version, as bytes (reads are served from
 /// bytes). Each controller's piece is a range of ``body``; a new version encodes the controllers
 /// and compares each piece with the previous version's, which is how a `Prefer: return=minimal`
 /// reply knows which controllers changed.
@@ -349,7 +349,7 @@ struct EncodedSession: Sendable {
     ///
     /// With `previous` (the encoding of `previousState`), a controller whose piece cannot have
     /// changed keeps its bytes, copied from `previous` rather than encoded again, so a push on a
-    /// 500-deep stack encodes the few controllers it touched, not 500 (issue 11). A piece is a
+    /// 500-deep stack encodes the few controllers it touched, not 500. A piece is a
     /// function of the controller itself, of what its parent chain passes down (``Inherited``:
     /// presenter, presented, kind, trait overrides, view in window, parent), of the window's
     /// traits and of the transitions naming it (``Encode/controller(_:in:)`` reads nothing else);
@@ -378,7 +378,7 @@ struct EncodedSession: Sendable {
         for cid in state.order {
             // Known unaffected (``ReuseCheck/affected``): its bytes are copied without reading
             // the controller, so a retitle, or a push on a deep stack, costs a copy per
-            // untouched piece (issue 11). It is in `state`: `previous` shows it, and the turn
+            // untouched piece. It is in `state`: `previous` shows it, and the turn
             // did not change it (dropping it would be a change).
             if let previous, let affected = reuse.affected, !affected.contains(cid), let old = previous.pieces[cid] {
                 w.key(cid)

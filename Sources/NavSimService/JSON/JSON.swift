@@ -332,8 +332,8 @@ extension JSON {
 /// Strings from UTF-8 bytes that must be valid, without the standard library's generic
 /// `String(validating:as:)`: across the module boundary it runs unspecialized, and a profile of a
 /// 1 MiB array of 200,000 short strings spent about a third of its time in generic-metadata
-/// lookups (`swift_getGenericMetadata`, `swift_getAssociatedTypeWitness`) under it (issue 11,
-/// `scripts/hostile.py` item 1). `String(decoding:as:)` on a buffer of bytes is the standard
+/// lookups (`swift_getGenericMetadata`, `swift_getAssociatedTypeWitness`) under it (`scripts/hostile.py`
+/// item 1). `String(decoding:as:)` on a buffer of bytes is the standard
 /// library's concrete fast path; it repairs invalid sequences with U+FFFD, so text that it did
 /// not keep byte for byte was not valid UTF-8.
 enum UTF8Text {

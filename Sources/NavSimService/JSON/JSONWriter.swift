@@ -1,6 +1,6 @@
 /// Compact JSON text (RFC 8259) appended straight to bytes, member by member, with no ``JSON``
 /// tree in between: what replies, cached controller pieces and ``JSON/bytes`` are written with
-/// (issue 11: a tree of enums, arrays and tuples per reply was most of a reply's encoding time).
+/// (a tree of enums, arrays and tuples per reply was most of a reply's encoding time).
 ///
 /// The caller opens and closes objects and arrays and names each member; the writer places the
 /// commas. Strings are escaped by ``JSON/writeString(_:into:)``, numbers spelt by ``number(_:)``:

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Hands the pages the C allocator keeps free back to the kernel, after the session registry has
-/// evicted a batch of sessions (issue 11: RSS after a restart no larger than before it).
+/// evicted a batch of sessions (RSS after a restart no larger than before it).
 ///
 /// Why it is needed (measured, docs/deployment.md "Memory"): a loaded session is a few hundred
 /// small allocations (its controllers' strings, arrays and dictionaries) made on whichever

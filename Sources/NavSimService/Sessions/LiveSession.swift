@@ -2,7 +2,7 @@ import HTTPServer
 import NavigationCore
 import Synchronization
 
-/// A session as the running service holds it, in two views (issue 11, pipelined writes):
+/// A session as the running service holds it, in two views (pipelined writes):
 ///
 /// - the **committed** view, `version`, `state` and ``encoded``: the last durable version, the
 ///   only one reads show (`GET`, history, listings);
@@ -28,7 +28,7 @@ struct LiveSession {
     var version: Int
     /// The last durable version's state.
     var state: SessionState
-    /// The representation of `version` as bytes, once a read or a write needed it (issue 11);
+    /// The representation of `version` as bytes, once a read or a write needed it;
     /// nil after a restart until then. Replaced only through ``replaceEncoding(_:in:)``, which
     /// keeps ``SessionRegistry/cachedBytes`` right.
     private(set) var encoded: EncodedSession?
@@ -196,7 +196,7 @@ final class SessionBox: Sendable {
     /// The committed version's cached bytes as `slot` holds them (nil when not cached, not
     /// loaded or deleted), copied out at the end of every section under `slot`'s lock: a `GET`
     /// of the current version takes this lock alone, held for three retains, instead of the
-    /// session's (issue 11: with every pool thread reading one session, the readers spun on the
+    /// session's (with every pool thread reading one session, the readers spun on the
     /// session's lock, 13% of the server's CPU).
     private let published = Mutex<EncodedSession?>(nil)
     /// Set by every use, cleared by the registry's eviction sweep: a used session gets a second chance.

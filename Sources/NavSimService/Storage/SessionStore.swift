@@ -138,7 +138,7 @@ public struct SessionCommit: Sendable {
 
     /// The checkpoint of entry `version` of session `session` (created at `createdAt`), stored
     /// after the entry itself: the service encodes it off the handler threads once the entry
-    /// is durable (issue 11; ~14 ms at 600 controllers). Written into the entry's `checkpoint`
+    /// is durable (~14 ms at 600 controllers). Written into the entry's `checkpoint`
     /// column only when the entry has none and the session is still the one created at
     /// `createdAt` (not one deleted and created again under the id); otherwise, and for an
     /// entry not stored, it writes nothing. Never a follower (``followsPending``) nor followed:
@@ -198,9 +198,9 @@ public struct StoredStoryboard: Sendable, Equatable {
 /// connection in WAL mode with `synchronous=FULL`, i.e. after the write-ahead log was synced:
 /// an acknowledged operation survives a crash of the process and a power loss.
 ///
-/// **Speed: group commit.** That sync is the whole cost of a small commit: ENGINEERING.md §3.2
-/// measured about 6–7 k single-row `BEGIN IMMEDIATE…COMMIT` per second with WAL+FULL (one
-/// fsync, ~150 µs, each) against 260–280 k rows/s when 100 rows share a transaction. Rather than
+/// **Speed: group commit.** That sync is the whole cost of a small commit: one
+/// fsync per single-row `BEGIN IMMEDIATE…COMMIT` with WAL+FULL, against one per hundred rows when
+/// they share a transaction (README.md, "Benchmark", has the figures of `scripts/bench.sh`). Rather than
 /// buy speed with `synchronous=NORMAL` (which may lose acknowledged commits on power loss), the
 /// store shares one sync between concurrent callers: while one transaction is being written,
 /// arriving commits queue up, and the next transaction writes all of them. A lone caller pays
@@ -242,11 +242,11 @@ public final class SessionStore: Sendable {
     public static let defaultReaders = 4
     /// Rows (controllers or history entries) removed per transaction when a session is deleted:
     /// small enough that a commit arriving behind a chunk waits about a millisecond more (500 made
-    /// other writers' p99 1.5x of without a delete, issue 11).
+    /// other writers' p99 1.5x of without a delete).
     public static let deletionChunkRows = 100
     /// Rows removed by the chunk a group-commit batch carries (``commitBatch(_:)``): the batch's
     /// commits wait for these deletes, but not for a sync of their own. Under load every batch
-    /// carries one, so fewer than ``deletionChunkRows`` (issue 11: 100 per batch made the writes
+    /// carries one, so fewer than ``deletionChunkRows`` (100 per batch made the writes
     /// overlapping a 10,000-entry sweep slower by about a chunk's deletes each).
     static let batchChunkRows = 25
     /// How long the writer must have had no commit before it removes a chunk alone: longer than
@@ -369,7 +369,7 @@ public final class SessionStore: Sendable {
             // Only ever read and written with the writer connection held.
             var chains = brokenChains.withLock { $0 }
             defer { brokenChains.withLock { [chains] in $0 = chains } }
-            // A deletion's chunk rides along (issue 11): it shares the batch's sync instead of
+            // A deletion's chunk rides along: it shares the batch's sync instead of
             // costing one of its own that the next batch would wait behind.
             var sweep = sweeps.withLock { $0.first }
             // A savepoint per commit costs two statements and a copy of every page the commit

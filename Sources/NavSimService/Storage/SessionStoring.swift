@@ -75,7 +75,7 @@ public protocol SessionStoring: AnyObject, Sendable {
     /// declarations, delete) moves, read cheaply; nil when only this process writes the store's
     /// storyboards, so a catalog need never check (SQLite). A catalog holding storyboards in
     /// memory compares it with the revision it loaded at before each use and reloads when it
-    /// moved (issue 15: a change through one instance is seen by every other on its next use).
+    /// moved (a change through one instance is seen by every other on its next use).
     func storyboardRevision() throws -> Int?
     /// Told each written transaction's commit count (the service's batch-size histogram).
     var batchObserver: Mutex<BatchObserver?> { get }

@@ -1,7 +1,7 @@
 /// The codec of the stored format (`StoredFormat.swift`): a Swift `Encoder`/`Decoder` pair that
 /// writes and reads JSON bytes directly, so the stored types' `Codable` conformances stay the one
 /// declaration of the field names while a row costs a few microseconds instead of Foundation's
-/// `JSONEncoder`/`JSONDecoder` tens (the write path's largest cost, issue 11).
+/// `JSONEncoder`/`JSONDecoder` tens (the write path's largest cost).
 ///
 /// What it writes is RFC 8259 JSON that Foundation's decoder reads to the same values, and it
 /// reads what Foundation's encoder wrote (every row stored before it; key order does not

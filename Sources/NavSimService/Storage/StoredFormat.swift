@@ -329,8 +329,8 @@ enum StoredTransitionEffect: Codable, Equatable {
 
 // MARK: - History commands
 
-/// `history.command` of an entry whose lifecycle code performed storyboard segues (issue 12
-/// item 1): the commands, and the nested segues as they were resolved against the catalogue of
+/// `history.command` of an entry whose lifecycle code performed storyboard segues
+/// (``NestedSegues``): the commands, and the nested segues as they were resolved against the catalogue of
 /// that request, in the order asked, so that a replay instantiates the same destinations even
 /// after the storyboard changed. Entries without nested segues keep the plain array (all rows
 /// written before have it), which is what older readers expect.
@@ -365,7 +365,7 @@ enum StoredCommand: Codable, Equatable {
     case transitionChild(receiver: String, from: String, to: String, animated: Bool)
     case interactiveDismiss(receiver: String, completes: Bool)
     case interactivePop(receiver: String, completes: Bool)
-    /// `segue`: the declaration in force when it ran (issue 12 item 5); absent in older rows.
+    /// `segue`: the declaration in force when it ran; absent in older rows.
     case performSegue(receiver: String, identifier: String, destination: StoredControllerSpec?, segue: StoredSegue?)
     case triggerSegue(receiver: String, identifier: String, destination: StoredControllerSpec?, segue: StoredSegue?)
     case updateController(String, StoredPatch)
@@ -408,7 +408,7 @@ struct StoredControllerSpec: Equatable {
         var segues: [StoredSegue]?
         var embedded: [StoredControllerRef]?
         var appendsSuffixWhenTaken: Bool
-        /// Written only when a suffix is appended; rows from before `~` ids (issue 12 item 7) lack it
+        /// Written only when a suffix is appended; rows from before `~` ids lack it
         /// and keep making `#2` ids on replay.
         var suffixSeparator: String?
     }

@@ -1,6 +1,6 @@
 import NavigationCore
 
-/// The write path's stored rows written as bytes directly (issue 11): each stored type of
+/// The write path's stored rows written as bytes directly: each stored type of
 /// `StoredFormat.swift` that a durable write stores appends its JSON to one buffer, member by
 /// member, with no `Encoder`, container box or per-value object between. A controller's
 /// configuration is written from the core's field table (``ControllerConfiguration/Field/storedValue``),

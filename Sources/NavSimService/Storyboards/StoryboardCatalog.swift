@@ -12,7 +12,7 @@ import Synchronization
 /// and deletion is written to the store (table `storyboards`, byte for byte as uploaded) before
 /// it is answered, and `init(store:)` parses them all again, so storyboards survive a restart.
 ///
-/// **Writes off the handler thread** (issue 11). A writing route parses and checks its body on
+/// **Writes off the handler thread**. A writing route parses and checks its body on
 /// the handler thread, then answers with a deferred reply (``DeferredResponse``, the suspended
 /// connection of a session mutation) and leaves the rest to one serial queue
 /// (``deferredWrite(_:)``): the checks against the library and the rows to store under the
