@@ -71,6 +71,24 @@ struct WireReply: CustomStringConvertible {
     var description: String { "\(status) \(text.prefix(600))" }
 }
 
+/// A connected TCP socket to this suite's server on `port`, for tests that write raw bytes.
+private func connectedSocket(port: UInt16) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw E2EError("socket: errno \(errno)") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    inet_pton(AF_INET, serverHost, &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw E2EError("connect \(serverHost):\(port): errno \(errno)")
+    }
+    return fd
+}
+
 /// One HTTP/1.1 exchange on a fresh connection (`Connection: close`), blocking, with a timeout.
 private func exchange(port: UInt16, _ method: String, _ target: String, body: [UInt8]? = nil,
                       headers extra: [(String, String)] = [], sendBody: Bool = true) throws -> WireReply {
@@ -355,16 +373,8 @@ struct EndToEndTests {
 
         let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
                                 arguments: ["--shutdown-grace", "1"])
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try connectedSocket(port: server.port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = server.port.bigEndian
-        inet_pton(AF_INET, serverHost, &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
         let half = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{}"
         #expect(half.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } == half.utf8.count)
         // Once its head is in (its log line is written when answered, so wait for a reply on another connection).
@@ -384,16 +394,7 @@ struct EndToEndTests {
         // A client gone before its body is in: libmicrohttpd says so once it has read the head, so
         // the client waits a moment before it goes (and tries again if the server was slower).
         for _ in 0..<10 where !server.logLines.contains(where: isLibraryLine) {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(fd >= 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = server.port.bigEndian
-            inet_pton(AF_INET, serverHost, &address.sin_addr)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            try #require(connected == 0)
+            let fd = try connectedSocket(port: server.port)
             let half = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
             #expect(half.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } == half.utf8.count)
             usleep(200_000)
