@@ -773,7 +773,20 @@ private func runToExit(_ arguments: [String], environment extra: [String: String
     for (k, v) in extra { environment[k] = v }
     let scratch = try Scratch()
     let outputPath = scratch.file("output")
-    let binary = try locateBinary()
+    var binary = try locateBinary()
+    if !launcher.isEmpty {
+        // Another user (setpriv's nobody) may not reach the checkout (a clone in a 0700 folder):
+        // it runs a copy of the binary, migrations and spec from a folder anyone may read.
+        let fm = FileManager.default
+        try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path)
+        let staged = scratch.file("navsim")
+        try fm.copyItem(atPath: binary, toPath: staged)
+        try fm.copyItem(atPath: Checkout.migrations, toPath: scratch.file("migrations"))
+        try fm.copyItem(atPath: Checkout.openAPI, toPath: scratch.file("openapi.yaml"))
+        binary = staged
+        environment["NAVSIM_MIGRATIONS"] = extra["NAVSIM_MIGRATIONS"] ?? scratch.file("migrations")
+        environment["NAVSIM_OPENAPI"] = extra["NAVSIM_OPENAPI"] ?? scratch.file("openapi.yaml")
+    }
     let process = try ChildProcess(executable: launcher.first ?? binary,
                                    arguments: launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary] + arguments,
                                    environment: environment,
