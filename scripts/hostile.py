@@ -38,7 +38,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hostile_lib import BINARY, REPO, Reply, Server, cpu_seconds, peak_rss_mb  # noqa: E402
+from hostile_lib import BINARY, MIGRATIONS, REPO, Reply, Server, cpu_seconds, peak_rss_mb  # noqa: E402
 
 # The budget: no request of up to 1 MiB may take more than 50 ms of CPU.
 CPU_PER_MIB = 0.050
@@ -664,11 +664,6 @@ def read_only_filesystem(suite: Suite) -> str:
 def read_only_file(suite: Suite) -> str:
     if os.geteuid() != 0:
         raise Skipped("needs root to run the server as nobody")
-    for parent in [BINARY, *BINARY.parents]:
-        if parent == Path("/"):
-            break
-        if not os.stat(parent).st_mode & 0o001:
-            raise Skipped(f"nobody cannot reach {parent} (mode {oct(os.stat(parent).st_mode)[-3:]})")
     folder = suite.root / "rofile"
     folder.mkdir()
     db = migrated_database(suite, folder)
@@ -676,7 +671,19 @@ def read_only_file(suite: Suite) -> str:
     os.chmod(folder, 0o755)
     for f in folder.iterdir():
         os.chmod(f, 0o644)
-    return must_refuse_to_start(suite, suite.server(db=db, preexec=run_as_nobody), db)
+    # nobody may not reach the checkout (a clone in a 0700 folder): it runs a copy of the binary
+    # and the migrations from the suite's own folder, which anyone may read.
+    staged = suite.root / "staged"
+    staged.mkdir(mode=0o755)
+    binary = Path(shutil.copy2(BINARY, staged / "navsim"))
+    migrations = Path(shutil.copytree(MIGRATIONS, staged / "migrations"))
+    for parent in [staged, *staged.parents]:
+        if parent == Path("/"):
+            break
+        if not os.stat(parent).st_mode & 0o001:
+            raise Skipped(f"nobody cannot reach {parent} (mode {oct(os.stat(parent).st_mode)[-3:]})")
+    return must_refuse_to_start(suite, suite.server(db=db, preexec=run_as_nobody, binary=binary,
+                                                    migrations=migrations), db)
 
 
 @check(7, "a full disk: 507 without SQL, then recovery")

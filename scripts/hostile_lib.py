@@ -79,6 +79,8 @@ class Server:
 
     db: Path
     args: list[str] = field(default_factory=list)
+    binary: Path = BINARY          # another copy, for a user who cannot reach the checkout
+    migrations: Path = MIGRATIONS
     preexec: object = None
     log: Path | None = None
     port: int = 0
@@ -88,14 +90,14 @@ class Server:
     def start(self, timeout: float = 15.0, expect_up: bool = True) -> bool:
         # Port 0, read back from the `listening` log line: a port probed free and bound later
         # could be taken by another process in between, and /healthz would then reach that one.
-        env = dict(os.environ, NAVSIM_MIGRATIONS=str(MIGRATIONS))
+        env = dict(os.environ, NAVSIM_MIGRATIONS=str(self.migrations))
         env.pop("NAVSIM_TOKEN", None)
         if self.log is None:
             self.log = Path(tempfile.mkstemp(prefix="navsim-", suffix=".log")[1])
         offset = self.log.stat().st_size if self.log.exists() else 0
         out = open(self.log, "ab")
         self.proc = subprocess.Popen(
-            [str(BINARY), "--host", "127.0.0.1", "--port", "0", "--db", str(self.db), *self.args],
+            [str(self.binary), "--host", "127.0.0.1", "--port", "0", "--db", str(self.db), *self.args],
             stdout=out, stderr=out, stdin=subprocess.DEVNULL, env=env, preexec_fn=self.preexec)
         out.close()
         self.port = 0
