@@ -10,7 +10,7 @@
 # ---- build ------------------------------------------------------------------------------
 # The same Swift release as the developers' and CI's toolchain (6.3.1), on Debian 12.
 # digest-pending: no published digest of swift:6.3.1-bookworm could be verified when this was
-# written (README.md, "Docker"); pin it from `docker buildx imagetools inspect swift:6.3.1-bookworm`.
+# written (docs/deployment.md, "The container image"); pin it from `docker buildx imagetools inspect swift:6.3.1-bookworm`.
 FROM swift:6.3.1-bookworm AS build
 
 # Debian stable replaces exact versions with security updates; pinning them breaks the build.
@@ -40,7 +40,7 @@ RUN sed -n 's/.*\.testTarget(name: "\([A-Za-z]*\)".*/Tests\/\1/p; s/.*name: "Tes
 
 # ---- run --------------------------------------------------------------------------------
 # debian:bookworm-slim as published on 2026-08-03, by its index digest (every platform); where
-# the digest comes from: README.md, "Docker".
+# the digest comes from: docs/deployment.md, "The container image".
 FROM debian:bookworm-slim@sha256:abd67ffcfa541b485a3dff59865ab629aa048a6c613e639d36e7456b0b229241
 
 # libmicrohttpd12, libsqlite3-0 and libpq5: the system libraries navsim links; libxml2: FoundationXML
