@@ -760,14 +760,17 @@ private let mainXML = SB.document(
         let corpus = try StoryboardCorpus.fixtures.get()
         let apps = corpus.apps.filter { !Self.isDiagnosticsFixture($0) }
         let tally = try run(corpus, apps: apps)
-        #expect(tally.files == 62)
-        #expect(tally.roots == 62)
-        #expect(tally.segues == 141)
-        // Every identified segue is reached and performed, firebase's database app included: it
-        // pushes its tab bar controller with a show segue, which UIKit performs (R76, with
-        // navsim's warning), so the three tabs' segues are reached too.
+        #expect(tally.files == 64)
+        #expect(tally.roots == 64)
+        #expect(tally.segues == 164)
+        // Every identified segue is reached, firebase's database app included: it pushes its tab bar
+        // controller with a show segue, which UIKit performs (R76, with navsim's warning), so the
+        // three tabs' segues are reached too. All are performed but Kukai's four into Home and
+        // RecoveryPhrase, files that are not vendored: D20, as the upload announced (`perform` checks).
         #expect(tally.outcomes[.unreachable, default: 0] == 0, "\(tally.outcomes)")
-        #expect(!tally.outcomes.keys.contains { if case .refused = $0 { true } else { false } }, "\(tally.outcomes)")
+        #expect(tally.outcomes[.refused("unknown-storyboard")] == 4, "\(tally.outcomes)")
+        #expect(!tally.outcomes.keys.contains { if case let .refused(slug) = $0 { slug != "unknown-storyboard" } else { false } },
+                "\(tally.outcomes)")
         #expect(tally.performed >= 130, "\(tally.outcomes)")
         // Legacy's Done finds DetailViewController through the <classes> outline's unwind: (§7).
         #expect(tally.outcomes[.unwound] == 1, "\(tally.outcomes)")
