@@ -328,3 +328,23 @@ public enum ServerLog {
         FileHandle.standardError.write(Data(bytes))
     }
 }
+extension Problem {
+    /// Core input errors: unknown ids are 404, a transition in the wrong state 409, the rest 422.
+    static func fromCore(_ e: CommandError) -> Problem {
+        switch e.kind {
+        case .unknownController: return .unknownController(e.message)
+        case .unknownTransition: return .unknownTransition(e.message)
+        case .transitionConflict: return .transitionConflict(e.message)
+        case .held: return .conflict("controller-held", e.message)
+        case .idTaken: return .controllerExists(e.field ?? "id", e.message)
+        case .invalid: return .invalidField(e.field ?? "body", e.message)
+        case .wrongReceiver:
+            return Problem(status: 422, slug: "invalid-receiver", title: "The receiver does not take this operation", detail: e.message)
+        case .limitExceeded:
+            let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth
+            return .limitExceeded(limit.rawValue, max: limit.maximum, detail: e.message)
+        case .invariantViolation:
+            return Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: e.message)
+        }
+    }
+}
