@@ -4,7 +4,7 @@ import PostgreSQL
 import SQLite
 import Synchronization
 
-/// An RFC 9457 problem: every error navsim answers (API.md "General rules").
+/// An RFC 9457 problem: every error navsim answers (docs/api.md, "Problem types").
 public struct Problem: Error, Sendable {
     public var status: Int
     public var slug: String

@@ -133,7 +133,7 @@ extension NavSimService {
 
     func history(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         let version = try withSession(sid) { $0.version }
-        // `after=-1` includes entry 0, the creation (its events since item 6).
+        // `after=-1` includes entry 0, the creation, with the root's callbacks.
         let after = try QueryParameters.int(req, "after", default: 0, range: -1...Int.max)
         let limit = try QueryParameters.int(req, "limit", default: 100, range: 1...1000)
         do {

@@ -55,43 +55,25 @@ extension NavSimService {
         } catch {
             throw Problem.storage(error, "The session could not be stored")
         }
-        // Item 6: the root's callbacks, as `makeKeyAndVisible()` fires them.
+        // The root's callbacks, as `makeKeyAndVisible()` fires them.
         // What the root's lifecycle code did that UIKit only logs (D7…) is in it, as any reply has it.
         let reply = Self.json(201, bytes: Encode.created(id: id, createdAt: live.createdAt, state: state, result: reported),
                               etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
         // Everything above writes nothing; from here the id is taken until the commit's outcome.
         let deferred = DeferredResponse()
         try sessionWrites.admit(deferred)
-        guard sessions.reserve(id) else {
-            let taken = Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
-            deferred.complete(Self.problem(taken))
-            throw taken
-        }
-        // Off the handler thread, as a mutation: the reply waits for the durable
-        // commit, and only then does the session exist for other requests. A failed commit
-        // answers 5xx and leaves no session and no row.
-        store.afterDeletion(of: id) { [self] finished in
-            let fail: @Sendable (any Error) -> Void = { error in
-                self.sessions.unreserve(id)
+        let taken = Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
+        let reserved = writer.create(live, commit: commit) { outcome in
+            switch outcome {
+            case .success: deferred.complete(reply)
+            case .failure(.conflict): deferred.complete(Self.problem(taken))
+            case .failure(.storage(let error)), .failure(.preparation(let error)):
                 deferred.complete(Self.problem(Problem.storage(error, "The session could not be stored")))
             }
-            // A session deleted under this id may still have had rows waiting for their chunk.
-            if case .failure(let error) = finished { return fail(error) }
-            let started = ContinuousClock.now
-            store.enqueue(commit) { [self] outcome in
-                histograms.commitDuration.observe(ServiceMetrics.seconds(ContinuousClock.now - started))
-                switch outcome {
-                case .success:
-                    _ = sessions.add(live, reserved: true)
-                    deferred.complete(reply)
-                case .failure(let error) where error.isStaleVersion:
-                    // Another instance created the id meanwhile (a shared store); nothing was written.
-                    sessions.unreserve(id)
-                    deferred.complete(Self.problem(Problem.conflict("session-exists", "A session with id '\(id)' already exists.")))
-                case .failure(let error):
-                    fail(error)
-                }
-            }
+        }
+        guard reserved else {
+            deferred.complete(Self.problem(taken))
+            throw taken
         }
         return HTTPResponse(deferred: deferred)
     }

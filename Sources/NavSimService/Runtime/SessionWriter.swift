@@ -191,6 +191,39 @@ final class SessionWriter: Sendable {
         }
     }
 
+    /// Creates the session `live` with its creation's `commit`: takes its id, so no other
+    /// creation may (and no route sees a session under it yet); once the rows of a session
+    /// deleted under the id are gone, queues the commit; only once it is durable is the session
+    /// registered. A failed commit leaves no session and no row, and answers
+    /// ``WriteFailure/storage(_:)``; ``WriteFailure/conflict`` when another instance created the
+    /// id meanwhile (a shared store), nothing written. `answer` runs off the handler's thread.
+    /// - Returns: false when the id is taken here (a session, or a creation under way): nothing was done.
+    func create(_ live: LiveSession, commit: SessionCommit,
+                answer: @escaping @Sendable (Result<Void, WriteFailure>) -> Void) -> Bool {
+        let id = live.id
+        guard sessions.reserve(id) else { return false }
+        let (sessions, store, observeCommit) = (self.sessions, self.store, self.observeCommit)
+        store.afterDeletion(of: id) { finished in
+            if case .failure(let error) = finished {
+                sessions.unreserve(id)
+                return answer(.failure(.storage(error)))
+            }
+            let started = ContinuousClock.now
+            store.enqueue(commit) { outcome in
+                observeCommit(ContinuousClock.now - started)
+                switch outcome {
+                case .success:
+                    _ = sessions.add(live, reserved: true)
+                    answer(.success(()))
+                case .failure(let error):
+                    sessions.unreserve(id)
+                    answer(.failure(error.isStaleVersion ? .conflict : .storage(error)))
+                }
+            }
+        }
+        return true
+    }
+
     /// Stores the checkpoint of a durable `version` off the handler threads; the session's next
     /// checkpoint goes there too once it is stored.
     func checkpointLater(_ box: SessionBox, version: Int, createdAt: String, state: SessionState) {

@@ -129,8 +129,8 @@ final class SessionBox: Sendable {
     /// The committed version's cached bytes as `slot` holds them (nil when not cached, not
     /// loaded or deleted), copied out at the end of every section under `slot`'s lock: a `GET`
     /// of the current version takes this lock alone, held for three retains, instead of the
-    /// session's (with every pool thread reading one session, the readers spun on the
-    /// session's lock, 13% of the server's CPU).
+    /// session's (with every pool thread reading one session, the readers would spin on the
+    /// session's lock).
     private let published = Mutex<EncodedSession?>(nil)
     /// Set by every use, cleared by the registry's eviction sweep: a used session gets a second chance.
     fileprivate let touched = Atomic<Bool>(true)
