@@ -26,7 +26,7 @@ struct PreparedVersion: Sendable {
     let commit: SessionCommit
     let shell: Persistence.Shell
     let encoded: EncodedSession
-    let reply: WriteReply
+    let reply: SessionWrites.ReplyType
     /// The turn's operations UIKit refused, counted once the version is durable.
     let refusals: Int
 }
@@ -84,8 +84,8 @@ final class SessionWriter: Sendable {
     /// and state) and returns the new state and what preparing it needs, or throws the problem
     /// that refuses it with nothing changed. Whoever applies a version while no one prepares the
     /// session's versions prepares them, starting with this one, on this thread.
-    func apply(_ box: SessionBox, client: WriteWaiter,
-               decide: (_ version: Int, _ head: SessionState) throws(Problem) -> (SessionState, PendingWork)) throws(Problem) {
+    func apply(_ box: SessionBox, client: SessionWrites.ClientType,
+               decide: (_ version: Int, _ head: SessionState) throws(Problem) -> (SessionState, SessionWrites.WorkType)) throws(Problem) {
         let sessions = self.sessions
         let first: (CommitToken, PrepareJob)? = try box.withSession { live throws(Problem) in
             let (state, work) = try decide(live.headVersion, live.headState)
@@ -108,8 +108,8 @@ final class SessionWriter: Sendable {
             prepared += 1
             let handOff = prepared >= Self.preparedPerTurn
             let sessions = self.sessions
-            let (failed, following): ([WriteWaiter], PrepareJob?) = box.writing { live, _ in
-                var failed: [WriteWaiter] = []
+            let (failed, following): ([SessionWrites.ClientType], PrepareJob?) = box.writing { live, _ in
+                var failed: [SessionWrites.ClientType] = []
                 switch built {
                 case .success(let version):
                     switch live.writes.prepared(job.job, encoded: version.encoded, reply: version.reply, shell: version.shell) {

@@ -26,6 +26,11 @@ final class CommitToken: Sendable {}
 /// `Work` is what preparing a version needs, `Reply` what its client is sent once durable,
 /// `Client` who waits for it; the machine only stores them.
 struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendable {
+    /// The arguments by name, for the code that drives one specialisation (``SessionWriter``).
+    typealias WorkType = Work
+    typealias ReplyType = Reply
+    typealias ClientType = Client
+
     /// A version applied on top of the committed one, not yet durable.
     struct Version: Sendable {
         let number: Int
