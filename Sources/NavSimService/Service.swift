@@ -4,9 +4,11 @@ import NavigationCore
 import Storyboards
 import Synchronization
 
-/// navsim's HTTP contract (docs/api.md) over the pure core: routes, problem+json, per-session locking
-/// and durable commits. Runs on libmicrohttpd's threads, so everything here is synchronous and
-/// `Sendable`.
+/// navsim's HTTP contract (docs/api.md) over the pure core, composed here and kept nowhere else:
+/// the pieces around the router (HTTP/Middleware.swift), the route table (HTTP/Routes.swift) and
+/// its handlers by resource (Routes/), the session registry (Sessions/) and the write runtime
+/// (Runtime/), over the store. Runs on libmicrohttpd's threads, so everything here is
+/// synchronous and `Sendable`.
 public final class NavSimService: Sendable {
     /// The durable side: SQLite (the default) or a PostgreSQL database shared by several instances.
     let store: any SessionStoring
@@ -177,15 +179,6 @@ public final class NavSimService: Sendable {
     @discardableResult
     public func waitForCheckpoints(timeout: Duration = .seconds(10)) -> Bool {
         writer.checkpoints.wait(timeout: timeout)
-    }
-
-    /// Stores the checkpoint of `version`, found missing from its durable entry by a read
-    /// (``SessionHistory/past(_:createdAt:version:store:kept:from:backfill:)``): its late commit
-    /// was lost (a crash, a stop past the wait, a store error), and without it every read of the
-    /// block would start from the checkpoint before, for ever. `state` is that version rebuilt
-    /// from the stored changes, the state the lost checkpoint held. Nothing when it is on its way.
-    func backfillCheckpoint(_ sid: String, createdAt: String, version: Int, state: SessionState) {
-        writer.checkpoints.store(sid, createdAt: createdAt, version: version, state: state) {}
     }
 
     static func now() -> String { Persistence.timestamp() }

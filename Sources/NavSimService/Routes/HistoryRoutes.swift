@@ -147,4 +147,13 @@ extension NavSimService {
             throw Problem.storage(error, "History could not be read", access: .read)
         }
     }
+
+    /// Stores the checkpoint of `version`, found missing from its durable entry by a read
+    /// (``SessionHistory/past(_:createdAt:version:store:kept:from:backfill:)``): its late commit
+    /// was lost (a crash, a stop past the wait, a store error), and without it every read of the
+    /// block would start from the checkpoint before, for ever. `state` is that version rebuilt
+    /// from the stored changes, the state the lost checkpoint held. Nothing when it is on its way.
+    func backfillCheckpoint(_ sid: String, createdAt: String, version: Int, state: SessionState) {
+        writer.checkpoints.store(sid, createdAt: createdAt, version: version, state: state) {}
+    }
 }
