@@ -39,9 +39,11 @@ extension NavSimService {
         let state: SessionState
         let created: ActionResult
         let nested = NestedSegues(storyboards.snapshot, budget: decoder.budget)
-        switch Navigator.makeSessionReporting(traits: traits, options: options, root: root, segues: nested.destinations) {
+        let made = Navigator.makeSessionReporting(traits: traits, options: options, root: root, segues: nested.destinations)
+        // A segue the catalogue could not give fails the creation with its own problem.
+        if case .failure = made, let problem = nested.problem { throw problem }
+        switch made {
         case .success(let s): (state, created) = s
-        case .failure where nested.problem != nil: throw nested.problem!
         case .failure(.uikit(let d)): throw Problem(d)
         case .failure(.input(let e)): throw Problem.fromCore(e)
         }
