@@ -2,8 +2,8 @@ import Foundation
 import HTTPServer
 import NavigationCore
 
-/// The HTTP side of a session write: what a mutating route hands the runtime
-/// (Runtime/SessionWriter.swift), and how the runtime's outcome becomes the reply.
+// The HTTP side of a session write: what a mutating route hands the runtime
+// (Runtime/SessionWriter.swift), and how the runtime's outcome becomes the reply.
 
 /// The reply a durable write sends (``WritePipeline``'s `Reply`).
 typealias WriteReply = HTTPResponse
