@@ -225,3 +225,12 @@ enum ThreadNumber {
         return number
     }
 }
+
+/// The service's counters, shared by the pieces that count (``RequestMetrics``,
+/// ``ProblemResponses``, the write runtime) and `/metrics`, which reads them.
+final class ServiceCounters: Sendable {
+    /// `navsim_requests_total`.
+    let requests = Atomic<Int>(0)
+    /// `navsim_uikit_refusals_total`.
+    let refusals = Atomic<Int>(0)
+}

@@ -4,7 +4,7 @@ import PostgreSQL
 import SQLite
 import Synchronization
 
-/// An RFC 9457 problem: every error navsim answers (API.md "General rules").
+/// An RFC 9457 problem: every error navsim answers (docs/api.md, "Problem types").
 public struct Problem: Error, Sendable {
     public var status: Int
     public var slug: String
@@ -326,5 +326,25 @@ public enum ServerLog {
         var bytes = JSON.object(members).bytes
         bytes.append(UInt8(ascii: "\n"))
         FileHandle.standardError.write(Data(bytes))
+    }
+}
+extension Problem {
+    /// Core input errors: unknown ids are 404, a transition in the wrong state 409, the rest 422.
+    static func fromCore(_ e: CommandError) -> Problem {
+        switch e.kind {
+        case .unknownController: return .unknownController(e.message)
+        case .unknownTransition: return .unknownTransition(e.message)
+        case .transitionConflict: return .transitionConflict(e.message)
+        case .held: return .conflict("controller-held", e.message)
+        case .idTaken: return .controllerExists(e.field ?? "id", e.message)
+        case .invalid: return .invalidField(e.field ?? "body", e.message)
+        case .wrongReceiver:
+            return Problem(status: 422, slug: "invalid-receiver", title: "The receiver does not take this operation", detail: e.message)
+        case .limitExceeded:
+            let limit = e.limit.flatMap(CallbackCode.Limit.init(rawValue:)) ?? .callbackDepth
+            return .limitExceeded(limit.rawValue, max: limit.maximum, detail: e.message)
+        case .invariantViolation:
+            return Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: e.message)
+        }
     }
 }

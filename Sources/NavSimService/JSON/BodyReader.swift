@@ -1,7 +1,7 @@
 import NavigationCore
 
 /// Reads a JSON object field by field and rejects what it does not know: a typo such as
-/// `modalPresentatonStyle` is a 422 naming the field and the allowed names (API.md).
+/// `modalPresentatonStyle` is a 422 naming the field and the allowed names (docs/api.md).
 struct BodyReader {
     let members: [(String, JSON)]
     let path: String

@@ -134,7 +134,7 @@ enum ConfigurationFields {
 
 /// One row of ``ConfigurationFields``.
 struct ConfigurationField: Sendable {
-    /// Where the Controller reply (API.md) lists the property.
+    /// Where the Controller reply (docs/api.md) lists the property.
     enum Section: Int, Sendable, Hashable, CaseIterable { case identity, styles, flags, delegates, segues }
 
     let name: String

@@ -152,7 +152,7 @@ struct Decoder {
         return t
     }
 
-    /// One operation's body (API.md "Operations"); `receiver` is the path's controller.
+    /// One operation's body (docs/api.md, "Operations"); `receiver` is the path's controller.
     /// The fields allowed and the decoding come from the operation's entry in ``Operations``.
     func operation(_ name: String, receiver: ControllerID, body: JSON) throws(Problem) -> Command {
         guard let entry = Operations.byName[name] else { throw Problem.unknownOperation(name) }
@@ -234,7 +234,7 @@ struct OperationBody {
     let receiver: ControllerID
     let reader: BodyReader
     let decoder: Decoder
-    /// `animated`, true when absent (API.md); read before anything else, for every operation.
+    /// `animated`, true when absent (docs/api.md); read before anything else, for every operation.
     let animated: Bool
 
     /// `viewController` as a ControllerSpec reference (null is UIKit's nil).
@@ -252,7 +252,7 @@ struct OperationBody {
     }
 
     /// `performSegue`/`triggerSegue`: `destination: {"id": …}`, the id the new instance takes
-    /// instead of its scene's (API.md). Answers a spec holding only that id (no storyboard), which
+    /// instead of its scene's (docs/api.md). Answers a spec holding only that id (no storyboard), which
     /// the storyboard layer replaces by the destination scene under that id; nil when absent.
     /// An id already in use is refused by the core when the scene is instantiated (422).
     func namedDestination() throws(Problem) -> ControllerSpec? {
@@ -286,7 +286,7 @@ struct OperationEntry: Sendable {
     }
 }
 
-/// The operations of API.md: the one table the decoder, unknown-field checks, the 404
+/// The operations of docs/api.md: the one table the decoder, unknown-field checks, the 404
 /// `unknown-operation` listing and the OpenAPI test read.
 enum Operations {
     static let all: [OperationEntry] = [

@@ -1,9 +1,9 @@
 import NavigationCore
 
-/// The reply shapes of API.md, written from core values straight to bytes (``JSONWriter``):
+/// The reply shapes of docs/api.md, written from core values straight to bytes (``JSONWriter``):
 /// each shape's members are listed once, here, in reply order.
 enum Encode {
-    /// A Controller object (API.md), written as one value.
+    /// A Controller object (docs/api.md), written as one value.
     static func controller(_ c: Controller, in s: SessionState, into w: inout JSONWriter) {
         // One walk up the parent chain for every derived member (R3–R6, R74).
         let r = s.relations(of: c)
@@ -100,7 +100,7 @@ enum Encode {
         w.closeObject()
     }
 
-    /// A whole Session object (API.md): the head, then every controller in creation order.
+    /// A whole Session object (docs/api.md): the head, then every controller in creation order.
     static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> [UInt8] {
         var w = JSONWriter(capacity: 1024 * (s.controllers.count + 1))
         w.openObject()
@@ -282,7 +282,7 @@ enum Encode {
         }
     }
 
-    /// What a request's operations report (API.md History `result`): of one operation, its
+    /// What a request's operations report (docs/api.md History `result`): of one operation, its
     /// ActionResult members (or the problem it was refused with) as an object; of a turn
     /// (`turn`), an array of those, one per operation.
     static func results(_ outcomes: [OperationOutcome], turn: Bool) -> [UInt8] {

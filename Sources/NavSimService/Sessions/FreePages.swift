@@ -19,8 +19,7 @@ import Glibc
 /// ``SessionRegistry/freePagesEvery`` evictions, and it runs on its own serial queue, at most
 /// one pass queued at a time and passes at least ``minimumInterval`` apart, so a burst of
 /// evictions costs one pass. A pass walks every free chunk of every arena, each arena under its
-/// lock: measured at 130–260 ms for a 140 MiB heap on this (loaded, 2-core) machine, which is
-/// why it is rationed. On a C library without `malloc_trim` (not glibc) it does nothing.
+/// lock, a pause that grows with the heap, which is why it is rationed. On a C library without `malloc_trim` (not glibc) it does nothing.
 final class FreePages: Sendable {
     private let queue = DispatchQueue(label: "navsim.free-pages", qos: .utility)
     /// Whether a pass is queued or running.

@@ -1,4 +1,3 @@
-import HTTPServer
 import NavigationCore
 import Synchronization
 
@@ -7,20 +6,13 @@ import Synchronization
 /// - the **committed** view, `version`, `state` and ``encoded``: the last durable version, the
 ///   only one reads show (`GET`, history, listings);
 /// - the **applied head**, ``headVersion`` and ``headState``: the committed view plus the
-///   versions in ``pending``, applied in order under the session's lock but not yet durable.
+///   versions ``writes`` holds, applied in order under the session's lock but not yet durable.
 ///   Mutations run on it and check `If-Match` against it.
 ///
-/// A version is applied under the lock (the core's turn, the limits), then **prepared** outside
-/// it: its rows, its representation and its reply (``PendingVersion/work``). One thread at a
-/// time prepares a session's versions (``preparer``), oldest first, each from the one before,
-/// and queues each commit as soon as it is prepared: commits reach the store in version order,
-/// while other writers of the session apply their turns meanwhile.
-///
-/// A pending version becomes the committed view when its commit is durable (``durable(_:in:)``),
-/// in version order; its reply goes out then and not before. When a commit fails, it and every
-/// version applied on top of it are dropped (``failed(from:)``): the head is the committed view
-/// again, nothing acknowledged is lost and nothing unacknowledged was shown.
-/// Guarded by its own lock, so sessions run in parallel (ARCHITECTURE.md).
+/// ``writes`` is the write pipeline's state machine (Runtime/WritePipeline.swift), which
+/// ``SessionWriter`` drives; a version it reports durable becomes the committed view here
+/// (``commit(_:laterCheckpoint:outcome:in:)``). Guarded by its ``SessionBox``'s lock, so
+/// sessions run in parallel.
 struct LiveSession {
     var id: String
     var createdAt: String
@@ -32,17 +24,8 @@ struct LiveSession {
     /// nil after a restart until then. Replaced only through ``replaceEncoding(_:in:)``, which
     /// keeps ``SessionRegistry/cachedBytes`` right.
     private(set) var encoded: EncodedSession?
-    /// Versions applied on top of `version` whose commits are queued, ascending and gapless.
-    private(set) var pending: [PendingVersion] = []
-    /// The session row's state of the last prepared version, kept for the next commit (``Persistence/Shell``).
-    var headShell: Persistence.Shell?
-    /// The thread preparing this session's versions, when one is (``NavSimService/prepare(_:as:first:)``):
-    /// whoever applies a version while there is none becomes it. Compared with `===`.
-    var preparer: CommitToken?
-    /// A version's checkpoint is being encoded off the handler threads, or will be once its
-    /// entry is durable (``NavSimService/checkpointLater(_:version:createdAt:state:)``): the
-    /// session's next one is then encoded with its entry, so they never pile up.
-    var checkpointing = false
+    /// The versions applied on top of `version` and not durable yet, and who prepares them.
+    var writes = SessionWrites()
 
     init(id: String, createdAt: String, version: Int, state: SessionState) {
         self.id = id
@@ -52,9 +35,9 @@ struct LiveSession {
     }
 
     /// The version the next mutation builds on: the last pending one, else the committed one.
-    var headVersion: Int { pending.last?.version ?? version }
+    var headVersion: Int { writes.headVersion(committed: version) }
     /// The state the next mutation runs on.
-    var headState: SessionState { pending.last?.state ?? state }
+    var headState: SessionState { writes.headState(committed: state) }
 
     /// The current (committed) version's bytes, encoded now when not cached (once per version
     /// while the registry's cache budget has room).
@@ -65,55 +48,33 @@ struct LiveSession {
         return fresh
     }
 
-    /// Applies a version on top of the head; it is prepared and queued for commit next.
-    mutating func apply(_ next: PendingVersion) {
-        precondition(next.version == headVersion + 1, "pending versions are gapless")
-        pending.append(next)
+    /// The next applied version for `preparer` to prepare, with the version before it: a
+    /// pending one, or the committed view (its bytes encoded now when not cached).
+    mutating func nextJob(for preparer: CommitToken, in registry: SessionRegistry) -> PrepareJob? {
+        writes.nextJob(for: preparer).map { resolve($0, in: registry) }
     }
 
-    /// The oldest version not yet prepared, with the state and bytes of the version before it:
-    /// the previous pending one (prepared, since versions are prepared in order; without bytes
-    /// the new version is encoded whole) or the committed one.
-    mutating func nextToPrepare(in registry: SessionRegistry)
-        -> (index: Int, previousState: SessionState, previousEncoding: EncodedSession?)? {
-        guard let i = pending.firstIndex(where: { $0.work != nil }) else { return nil }
-        if i > 0 { return (i, pending[i - 1].state, pending[i - 1].encoded) }
-        return (i, state, encoding(in: registry))
+    /// `job` with the state and bytes of the version before it.
+    mutating func resolve(_ job: SessionWrites.Job, in registry: SessionRegistry) -> PrepareJob {
+        if let previous = job.previous {
+            return PrepareJob(job: job, sid: id, createdAt: createdAt, previousState: previous.state,
+                              previousEncoding: previous.encoded)
+        }
+        return PrepareJob(job: job, sid: id, createdAt: createdAt, previousState: state,
+                          previousEncoding: encoding(in: registry))
     }
 
-    /// Records what preparing the pending version `token` produced.
-    /// - Returns: false when that version is no longer pending (a failure dropped it meanwhile).
-    mutating func prepared(_ token: CommitToken, encoded: EncodedSession, reply: HTTPResponse, shell: Persistence.Shell) -> Bool {
-        guard let i = pending.firstIndex(where: { $0.token === token }), pending[i].work != nil else { return false }
-        pending[i].work = nil
-        pending[i].encoded = encoded
-        pending[i].reply = reply
-        headShell = shell
-        return true
-    }
-
-    /// The commit of `version` is durable: it becomes the committed view.
-    /// - Returns: that pending version (its reply may go out now), or nil when it is not the
-    ///   oldest pending one (already failed and dropped).
-    mutating func durable(_ version: Int, in registry: SessionRegistry) -> PendingVersion? {
-        guard let first = pending.first, first.version == version else { return nil }
-        pending.removeFirst()
-        self.version = first.version
-        state = first.state
-        // Always prepared: a commit is queued only once its version is.
-        if let encoded = first.encoded { keep(encoded, in: registry) }
-        return first
-    }
-
-    /// The commit of `version` failed: drops it and every version applied on top of it, so the
-    /// head is the committed view again.
-    /// - Returns: the dropped versions, whose requests must fail.
-    mutating func failed(from version: Int) -> [PendingVersion] {
-        guard let at = pending.firstIndex(where: { $0.version >= version }) else { return [] }
-        let dropped = Array(pending[at...])
-        pending.removeSubrange(at...)
-        headShell = nil
-        return dropped
+    /// The store's answer for a pending version (``WritePipeline/committed(_:laterCheckpoint:outcome:)``);
+    /// a durable one becomes the committed view.
+    mutating func commit(_ token: CommitToken, laterCheckpoint: Bool, outcome: SessionWrites.CommitOutcome,
+                         in registry: SessionRegistry) -> SessionWrites.CommitAction {
+        let action = writes.committed(token, laterCheckpoint: laterCheckpoint, outcome: outcome)
+        if case .durable(let number, let state, let encoded, _, _, _) = action {
+            version = number
+            self.state = state
+            keep(encoded, in: registry)
+        }
+        return action
     }
 
     /// Caches `fresh` when the registry's budget has room for it, and drops the old bytes otherwise
@@ -131,51 +92,23 @@ struct LiveSession {
     }
 }
 
-/// A version applied to a session, not yet durable: what it is, what preparing it needs, and
-/// once prepared (its commit queued) the reply that goes out when the commit is durable.
-struct PendingVersion: Sendable {
-    let version: Int
-    let state: SessionState
-    /// What preparing it needs; nil once prepared.
-    var work: PendingWork?
-    /// Its representation, encoded from the previous version's; nil until prepared.
-    var encoded: EncodedSession?
-    /// The reply, nil until prepared; sent through `deferred` when the commit is durable.
-    var reply: HTTPResponse?
-    let deferred: DeferredResponse
-    /// Runs the request again on the session reloaded from the store, answering `deferred`,
-    /// when the store refuses this commit as stale (a shared store); nil on SQLite and for a rerun.
-    var retry: (@Sendable () -> Void)? = nil
-    /// This version's own identity, which the store's answer to its commit is matched by: a
-    /// rerun keeps its request's `deferred` and may take the version number of a dropped one.
-    let token = CommitToken()
+/// What preparing one applied version starts from (``SessionWriter/prepare(_:as:first:)``): the
+/// machine's job, with the session's identity and the version before it resolved.
+struct PrepareJob: Sendable {
+    let job: SessionWrites.Job
+    let sid: String
+    let createdAt: String
+    let previousState: SessionState
+    let previousEncoding: EncodedSession?
 }
-
-/// What preparing an applied version needs (``NavSimService/prepare(_:as:first:)``): the request and
-/// the turn's outcome, from which its rows, representation and reply are built.
-struct PendingWork: Sendable {
-    let request: HTTPRequest
-    let body: JSON
-    let created: Bool
-    let turn: Bool
-    let commands: [Command]
-    let outcome: Navigator.TurnResult
-    /// When it was applied (`history.at`).
-    let at: String
-}
-
-/// The identity of one applied version (``PendingVersion/token``), or of a session's preparer
-/// (``LiveSession/preparer``); compared with `===`.
-final class CommitToken: Sendable {}
-
 
 extension LiveSession {
     /// Whether the session may leave memory now: nothing about it is held only here.
     ///
     /// The committed view equals the stored rows, so an evicted session reloads to the same
-    /// state, version and bytes. A version applied but not yet durable (``pending``) lives only
-    /// here, with its waiting reply: while there is one, the registry keeps the session.
-    var isIdle: Bool { pending.isEmpty }
+    /// state, version and bytes. A version applied but not yet durable (``WritePipeline/pending``)
+    /// lives only here, with its waiting reply: while there is one, the registry keeps the session.
+    var isIdle: Bool { writes.isIdle }
 }
 
 /// One lock per session: operations on a session are serialised, different sessions are not.
@@ -196,8 +129,8 @@ final class SessionBox: Sendable {
     /// The committed version's cached bytes as `slot` holds them (nil when not cached, not
     /// loaded or deleted), copied out at the end of every section under `slot`'s lock: a `GET`
     /// of the current version takes this lock alone, held for three retains, instead of the
-    /// session's (with every pool thread reading one session, the readers spun on the
-    /// session's lock, 13% of the server's CPU).
+    /// session's (with every pool thread reading one session, the readers would spin on the
+    /// session's lock).
     private let published = Mutex<EncodedSession?>(nil)
     /// Set by every use, cleared by the registry's eviction sweep: a used session gets a second chance.
     fileprivate let touched = Atomic<Bool>(true)
@@ -257,6 +190,32 @@ final class SessionBox: Sendable {
         touched.store(true, ordering: .relaxed)
         if loadedNow { registry.didLoad(id) }
         return result
+    }
+
+    /// Runs `body` on the session under its lock, loaded first when it is not in memory, in
+    /// place; a deleted session is 404 `unknown-session`.
+    func withSession<T>(_ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
+        let id = self.id
+        return try withLock { slot -> Result<T, Problem> in
+            guard var live = slot else { return .failure(Problem.unknownSession(id)) }
+            // Moved out, so `live` holds the only reference to the session's buffers and `body`
+            // writes them in place (a copy would duplicate each buffer on its first write).
+            slot = nil
+            defer { slot = live }
+            do throws(Problem) { return .success(try body(&live)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    /// Runs `body` on the session as it is in memory, under its lock, in place, without loading
+    /// it; nil when it is not in memory (deleted, evicted or dropped). `body` sets its second
+    /// argument to drop the session's state afterwards, as the two-argument `inMemory` does.
+    func writing<T>(_ body: (inout LiveSession, inout Bool) -> T) -> T? {
+        inMemory { slot, reload -> T? in
+            guard var live = slot else { return nil }
+            slot = nil
+            defer { slot = live }
+            return body(&live, &reload)
+        }
     }
 
     /// Runs `body` on the session as it is in memory, under its lock, without loading it: for
