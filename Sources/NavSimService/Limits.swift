@@ -11,8 +11,8 @@ import Storyboards
 public struct Limits: Sendable, Equatable {
     /// Controllers alive in one session (`controllersPerSession`, default 1,000). A real
     /// window holds tens; the largest corpus storyboard has fewer than 200 scenes. Every reply
-    /// carries the whole session, about 10 µs of CPU per controller (measured: 105 ms to encode
-    /// 10,000), so this bound is what keeps any request on a session within tens of milliseconds.
+    /// carries the whole session, and encoding it costs CPU per controller, so this bound is
+    /// what keeps any request on a session within tens of milliseconds.
     public var controllersPerSession: Int
     /// View controllers on one navigation stack (`navigationStackDepth`, default 64). Apps
     /// rarely go past 10; a drill-down 64 deep is already unusable.
@@ -28,11 +28,11 @@ public struct Limits: Sendable, Equatable {
     /// embed segues (`specDepth`, default 64; real storyboards nest 4 deep: split → tab → nav → root).
     public var specDepth: Int
     /// Operations in one `POST …/turns` (`operationsPerTurn`, default 100). Each operation runs
-    /// the core on the whole session (1,000 pushes measured 0.3 s); a turn scripts a user's
+    /// the core on the whole session; a turn scripts a user's
     /// gesture or two, not a batch import.
     public var operationsPerTurn: Int
     /// Arrays and objects in one JSON body (`jsonContainers`, default 100,000). Each is an
-    /// allocation, and 1 MiB of `[[[…]]]` holds 500,000 (80 ms to build and free); the largest
+    /// allocation, and 1 MiB of `[[[…]]]` holds 500,000 of them; the largest
     /// request within the other limits (a turn of 100 operations, 256 specs per array) needs a
     /// few thousand.
     public var jsonContainers: Int

@@ -1,4 +1,4 @@
-/// UIKit's refusals and warnings, with UIKit's names and messages (§17, API.md slugs).
+/// UIKit's refusals and warnings, with UIKit's names and messages (§17; docs/uikit-behaviours.md "Diagnostics" lists them).
 /// `<X>` in a template is rendered `<Class: id>`.
 extension Diagnostic {
     private static func exception(_ code: String, _ slug: String, _ name: String, _ message: String) -> Diagnostic {

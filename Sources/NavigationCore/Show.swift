@@ -80,7 +80,7 @@ extension Engine {
                 try validateNewChild(v, of: primary, field: "viewController", operation: "showDetailViewController")
                 try checkNoNestedNavigationTransition(primary, popping: false)
                 pushValidated(onto: primary, v, animated: true)
-                // Item 3 (R91/R92): the shown detail is what a later expand separates. UIKit's
+                // R91/R92: the shown detail is what a later expand separates. UIKit's
                 // default `separateSecondaryViewController(for:)` pops the top of the primary's
                 // stack and makes it the secondary, so the split's secondary is now `v`; the old
                 // one (nested below it, or discarded at the collapse) is no longer the detail.

@@ -115,7 +115,7 @@ extension Engine {
 }
 
 extension SessionState {
-    /// API.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
+    /// docs/api.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
     public func selectedIndex(_ tab: ControllerID) -> Int? {
         guard let t = controllers[tab], let s = t.selectedViewController else { return nil }
         return t.viewControllers.firstIndex(of: s)

@@ -4,7 +4,7 @@ import HTTPServer
 /// The representations `GET /v1/sessions/{sid}` and `GET /v1/storyboards/{name}` can answer in
 /// (docs/pictures.md), chosen from the request's `Accept` field (RFC 9110 §12.5.1).
 enum Representation: String, Sendable, CaseIterable {
-    /// `application/json`: the reply API.md describes; the default.
+    /// `application/json`: the reply docs/api.md describes; the default.
     case json
     /// `text/plain; charset=utf-8`: the hierarchy as an indented tree.
     case text

@@ -1,7 +1,7 @@
 import NavigationCore
 
 /// What a custom segue class's `perform` does, as a client declares it with
-/// `PUT /v1/storyboards/{name}/customSegues` (API.md "Storyboards"; R98 "Custom": subclass
+/// `PUT /v1/storyboards/{name}/customSegues` (docs/storyboards.md "Custom segue declarations"; R98 "Custom": subclass
 /// `perform()`, app code navsim cannot see). An undeclared class presents modally.
 struct CustomSegueDeclaration: Sendable, Equatable {
     typealias Performs = SegueSpec.CustomPerform

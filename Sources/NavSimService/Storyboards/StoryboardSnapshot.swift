@@ -37,7 +37,7 @@ struct StoryboardSnapshot: Sendable {
     /// The ControllerSpec of the controller at `address` (a storyboard reference is followed to
     /// the scene it stands for), with its relationship and embed children (R102: instantiated
     /// with it) and its segue table (R97). Ids are the Storyboard ID, else the element id, with
-    /// `~2`, `~3`, … appended by the core when taken (API.md "Storyboards").
+    /// `~2`, `~3`, … appended by the core when taken (docs/api.md "Storyboards").
     ///
     /// A scene already being instantiated further up (`enclosing`, the scenes whose children are
     /// being built) is a real containment cycle: 409 `relationship-cycle`. A deep chain that never
@@ -66,7 +66,7 @@ struct StoryboardSnapshot: Sendable {
         if let customClass = scene.customClass, let actions = library[name]?.unwindActionsByClass[customClass], !actions.isEmpty {
             spec.unwindActions = actions
         }
-        // Item 9: what the class's code sets, declared for this storyboard, over the scene's attributes.
+        // What the class's code sets, declared for this storyboard, over the scene's attributes.
         if let customClass = scene.customClass, let declared = classes[name]?[customClass] {
             spec.configuration = spec.configuration.merging(declared)
         }
@@ -168,7 +168,7 @@ struct StoryboardSnapshot: Sendable {
     /// For `.performSegue/.triggerSegue(receiver, identifier, nil)`: finds the segue in the
     /// receiver's table the way the core does and instantiates its destination scene (R96 step 1),
     /// from `destinationStoryboard` (references are followed); a `triggerSegue` may name the segue
-    /// by its element id (API.md, `Controller.segue(named:acceptingElementID:)`). Unwinds
+    /// by its element id (docs/api.md `triggerSegue`, `Controller.segue(named:acceptingElementID:)`). Unwinds
     /// (R99: the core finds the destination), unknown identifiers and controllers without a
     /// storyboard (D18, raised by the core) come back without a destination, as does a trigger that
     /// `shouldPerformSegue` vetoes (R96: nothing is instantiated). A destination holding only an
@@ -192,7 +192,7 @@ struct StoryboardSnapshot: Sendable {
         guard let controller = state.controllers[receiver], let origin = controller.storyboard else { return rebuilt(nil) }
         // The same lookup the core makes, so both agree on which segue runs.
         guard let listed = controller.segue(named: identifier, acceptingElementID: trigger) else { return rebuilt(nil) }
-        // Item 5: custom segue declarations made after the receiver was instantiated apply to
+        // Custom segue declarations made after the receiver was instantiated apply to
         // what it performs from now on (R98), as a re-upload does; the command carries them.
         if listed.customClass != nil, let current = currentSpec(ofSegue: listed.id, in: origin.name), current != listed {
             declared = current
@@ -224,7 +224,7 @@ struct StoryboardSnapshot: Sendable {
         library.diagnostics(for: name, customSegueClasses: declarations[name]?.classes ?? [])
     }
 
-    /// The storyboard reply of API.md "Storyboards"; nil for an unknown name.
+    /// The storyboard reply of docs/api.md "Storyboards"; nil for an unknown name.
     func reply(for name: String) -> JSON? {
         guard let storyboard = library[name] else { return nil }
         var members: [(String, JSON)] = [
@@ -266,7 +266,7 @@ struct StoryboardSnapshot: Sendable {
     }
 
     /// A segue; `kind` as the XML spells it (legacy `push`, `modal`, … stay visible). Besides
-    /// API.md's fields: `unwindAction`, `customClass` and the segue's own presentation styles, when set.
+    /// docs/api.md's fields: `unwindAction`, `customClass` and the segue's own presentation styles, when set.
     static func segueJSON(_ segue: Segue) -> JSON {
         var members: [(String, JSON)] = [
             ("id", .string(segue.id)), ("identifier", .from(segue.identifier)), ("kind", .string(segue.spelledKind)),
@@ -288,7 +288,7 @@ struct StoryboardSnapshot: Sendable {
     }
 }
 
-/// Item 1: what a request's lifecycle code needs to perform storyboard segues. The core asks
+/// What a request's lifecycle code needs to perform storyboard segues. The core asks
 /// ``destinations`` when a callback's `performSegue`/`triggerSegue` runs; it is answered by
 /// ``StoryboardSnapshot/resolveSegue(_:in:budget:)``, the same code as a top-level call, against
 /// this request's snapshot of the catalogue (references followed, class declarations applied,
