@@ -165,7 +165,7 @@ extension Diagnostic {
                            "Finishing up a navigation transition in an unexpected state. Navigation Bar subview tree might get corrupted.")
         }
         return warning("D22", "nested-navigation-transition",
-                       "nested \(popping ? "pop" : "push") animation can result in corrupted navigation bar")
+                       "nested \((popping ? TransitionOperation.pop : .push).rawValue) animation can result in corrupted navigation bar")
     }
     /// D23 (R72); UIKit's text per its header comment.
     static func invalidChildTransition(_ detail: String) -> Diagnostic {

@@ -392,7 +392,7 @@ public struct Controller: Sendable, Equatable {
     /// (``Holder/client``; always false in `manual` sessions, where nothing is dropped unasked).
     public var isHeldByClient: Bool = false
 
-    /// A configuration property by name: `c.title`, `c.isModalInPresentation`, …
+    /// A configuration property by name: `c.title`, `c.definesPresentationContext`, …
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T {
         get { configuration[keyPath: keyPath] }
         set { configuration[keyPath: keyPath] = newValue }

@@ -77,7 +77,7 @@ extension Engine {
                     throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
                 }
                 // Not `push`: a navigation controller is accepted here as a single entry.
-                try validateNewChild(v, of: primary, field: "viewController", operation: "showDetailViewController")
+                try validateNewChild(v, of: primary, field: "viewController", operation: .showDetailViewController)
                 try checkNoNestedNavigationTransition(primary, popping: false)
                 pushValidated(onto: primary, v, animated: true)
                 // R91/R92: the shown detail is what a later expand separates. UIKit's
@@ -107,7 +107,7 @@ extension Engine {
             if state.c(primary).viewControllers.contains(v) {
                 throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
             }
-            try validateNewChild(v, of: primary, field: "viewController", operation: "showDetailViewController")
+            try validateNewChild(v, of: primary, field: "viewController", operation: .showDetailViewController)
             pushValidated(onto: primary, v, animated: true)
             self[changing: split].splitState?.collapsedSecondary = config.collapsedSecondary + [v]
             return

@@ -14,11 +14,7 @@ extension Scene {
         var spec = ControllerSpec(id: storyboardIdentifier ?? id, kind: kind, className: className)
         spec.appendsSuffixWhenTaken = true
         spec.title = title
-        spec.modalPresentationStyle = modalPresentationStyle
-        spec.modalTransitionStyle = modalTransitionStyle
-        spec.definesPresentationContext = definesPresentationContext
-        spec.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
-        spec.isModalInPresentation = isModalInPresentation
+        spec.configuration = spec.configuration.merging(configuration)
         spec.storyboard = StoryboardOrigin(name: storyboard, identifier: storyboardIdentifier)
         spec.segues = segues.compactMap { $0.segueSpec(in: storyboard) }
         switch kind {
