@@ -29,12 +29,15 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         // Starting programs (Graphviz's dot; the test suites' navsim) without Foundation's Process.
         .target(name: "ProcessSpawning", swiftSettings: strict),
+        // Session and storyboard pictures (text, DOT, SVG through Graphviz) and the inspector page,
+        // drawn from the routes' JSON replies (docs/pictures.md); the service does the HTTP side.
+        .target(name: "Pictures", dependencies: ["ProcessSpawning"], swiftSettings: strict),
         .target(name: "NavSimService",
                 dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SQLite", "PostgreSQL", "HTTPServer",
-                               "ProcessSpawning"],
+                               "ProcessSpawning", "Pictures"],
                 swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
-        .target(name: "Flows", dependencies: ["NavSimService", "HTTPServer"], swiftSettings: strict),
+        .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "HTTPServer"], swiftSettings: strict),
         .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools"], swiftSettings: strict,
                           plugins: ["EmbedOpenAPI"]),
         // The build plugin that compiles openapi.yaml into navsim (Plugins/EmbedOpenAPI), and its tool.
@@ -52,8 +55,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: strict),
         .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: strict),
-        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport", "PostgreSQL"], swiftSettings: strict),
+        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport", "PostgreSQL", "Pictures"], swiftSettings: strict),
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer", "ProcessSpawning"], swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL", "HTTPServer", "TestSupport"],

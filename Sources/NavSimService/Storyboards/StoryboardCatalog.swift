@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import NavigationCore
+import Pictures
 import Storyboards
 import Synchronization
 
