@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import NavSimService
+public import NavSimService
 import NavigationCore
 
 /// `navsim record`: turns a session's history into a flow that replays it and expects what each

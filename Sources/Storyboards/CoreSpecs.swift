@@ -1,4 +1,4 @@
-import NavigationCore
+public import NavigationCore
 
 // Scenes and segues as the core's values. What needs only a scene (or a segue) and the core
 // lives here; what needs the rest of the service (the request's budget, declared custom segue

@@ -1,4 +1,4 @@
-import NavigationCore
+public import NavigationCore
 
 /// One scene of a storyboard: the view controller (or storyboard reference) that a
 /// `<scene>` holds, with the segues whose source lives in that scene.

@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// The storyboards uploaded so far, by name: what `UIStoryboard(name:bundle:)` can find.
 /// Resolves storyboard references across files and computes upload diagnostics.
 ///
