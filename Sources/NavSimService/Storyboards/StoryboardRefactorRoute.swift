@@ -85,14 +85,6 @@ extension StoryboardCatalog {
     }
 }
 
-extension CustomSegueDeclarations {
-    /// The declarations of `classes` only; nil when none is declared.
-    func only(_ classes: Set<String>) -> CustomSegueDeclarations? {
-        let kept = byClass.filter { classes.contains($0.key) }
-        return kept.isEmpty ? nil : CustomSegueDeclarations(byClass: kept)
-    }
-}
-
 extension ClassDeclarations {
     /// The declarations of `classes` only; nil when none is declared.
     func only(_ classes: Set<String>) -> ClassDeclarations? {
