@@ -140,8 +140,10 @@ public final class PictureCache: Sendable {
         public var resource: String
         /// What the drawing depends on besides the resource (a version, an upload generation).
         public var version: String
+        /// The representation made.
         public var representation: Representation
 
+        /// A key for `representation` of `resource` at `version`.
         public init(resource: String, version: String, representation: Representation) {
             self.resource = resource
             self.version = version
@@ -163,6 +165,7 @@ public final class PictureCache: Sendable {
     public let maxBytes: Int
     private let contents = Mutex(Contents())
 
+    /// An empty cache holding at most `maxEntries` renderings and `maxBytes` bytes in all.
     public init(maxEntries: Int = 512, maxBytes: Int = 64 << 20) {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes

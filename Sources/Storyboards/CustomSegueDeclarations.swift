@@ -5,6 +5,7 @@ public import NavigationCore
 /// R98 "Custom": subclass `perform()`, app code navsim cannot see). An undeclared class presents
 /// modally.
 public struct CustomSegueDeclaration: Sendable, Equatable {
+    /// What a custom `perform()` may do (the core's own list).
     public typealias Performs = SegueSpec.CustomPerform
 
     /// What `perform()` calls.
@@ -16,6 +17,7 @@ public struct CustomSegueDeclaration: Sendable, Equatable {
     /// The animator the class installs, if any (R56–R62).
     public var transitioningDelegate: TransitioningDelegate?
 
+    /// A declaration; a style left nil keeps the segue's own.
     public init(performs: Performs, modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
                 transitioningDelegate: TransitioningDelegate? = nil) {
         self.performs = performs
@@ -30,6 +32,7 @@ public struct CustomSegueDeclarations: Sendable, Equatable {
     /// Each declared class's declaration.
     public var byClass: [String: CustomSegueDeclaration]
 
+    /// Declarations by class name; none by default.
     public init(byClass: [String: CustomSegueDeclaration] = [:]) { self.byClass = byClass }
 
     /// The declaration of `customClass`; nil when it is not declared.

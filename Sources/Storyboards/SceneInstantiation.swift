@@ -16,6 +16,7 @@ public struct SceneInstantiation: Sendable {
     /// (`PUT …/classes`): over the scene's own attributes, under what a request's spec gives.
     public var classes: [String: [String: ControllerPatch]]
 
+    /// The uploads as they stand, with no declarations unless given.
     public init(library: StoryboardLibrary, declarations: [String: CustomSegueDeclarations] = [:],
                 classes: [String: [String: ControllerPatch]] = [:]) {
         self.library = library
