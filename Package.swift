@@ -6,6 +6,12 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
+// Imports are internal unless marked `public import` (a public API shows an imported type), and a
+// file sees only the members of modules it imports itself.
+let imports: [SwiftSetting] = strict + [
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
 
 let package = Package(
     name: "navsim",
@@ -20,26 +26,29 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
-        .target(name: "NavigationCore", swiftSettings: strict),
-        .target(name: "Storyboards", dependencies: ["NavigationCore"], swiftSettings: strict),
+        .target(name: "NavigationCore", swiftSettings: imports),
+        .target(name: "Storyboards", dependencies: ["NavigationCore"], swiftSettings: imports),
         // `navsim lint` and `navsim refactor` (docs/lint.md, docs/refactor.md): no server, no database.
-        .target(name: "StoryboardTools", dependencies: ["Storyboards"], swiftSettings: strict),
-        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
-        .target(name: "PostgreSQL", dependencies: ["CLibPQ"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "StoryboardTools", dependencies: ["NavigationCore", "Storyboards"], swiftSettings: imports),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: imports),
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ"], swiftSettings: imports),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: imports),
         // Starting programs (Graphviz's dot; the test suites' navsim) without Foundation's Process.
-        .target(name: "ProcessSpawning", swiftSettings: strict),
+        .target(name: "ProcessSpawning", swiftSettings: imports),
+        // Session and storyboard pictures (text, DOT, SVG through Graphviz) and the inspector page,
+        // drawn from the routes' JSON replies (docs/pictures.md); the service does the HTTP side.
+        .target(name: "Pictures", dependencies: ["ProcessSpawning"], swiftSettings: imports),
         .target(name: "NavSimService",
                 dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SQLite", "PostgreSQL", "HTTPServer",
-                               "ProcessSpawning"],
+                               "ProcessSpawning", "Pictures"],
                 swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
-        .target(name: "Flows", dependencies: ["NavSimService", "HTTPServer"], swiftSettings: strict),
-        .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools"], swiftSettings: strict,
+        .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "HTTPServer"], swiftSettings: imports),
+        .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools", "HTTPServer"], swiftSettings: imports,
                           plugins: ["EmbedOpenAPI"]),
         // The build plugin that compiles openapi.yaml into navsim (Plugins/EmbedOpenAPI), and its tool.
         .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["embed-text"]),
-        .executableTarget(name: "embed-text", path: "Sources/EmbedText", swiftSettings: strict),
+        .executableTarget(name: "embed-text", path: "Sources/EmbedText", swiftSettings: imports),
         // Commit round trips and batched throughput of either store (scripts/pg-bench.sh); not a product.
         .executableTarget(name: "store-bench", dependencies: ["NavSimService", "PostgreSQL"], path: "Sources/StoreBench",
                           swiftSettings: strict),
@@ -52,8 +61,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: strict),
         .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: strict),
-        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport", "PostgreSQL"], swiftSettings: strict),
+        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport", "PostgreSQL", "Pictures"], swiftSettings: strict),
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer", "ProcessSpawning"], swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL", "HTTPServer", "TestSupport"],

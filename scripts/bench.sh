@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# navsim's performance figures beside their anchors (issue 11), measured in one run: not a test,
+# navsim's performance figures beside their anchors, measured in one run: not a test,
 # and not part of .ci/run or test.sh. Needs wrk and a C compiler (scripts/install-bench-prereqs.sh
 # installs them); installs nothing itself. Loopback only; the figures about 4 minutes (--quick
 # about 1), then the scale part (below).
@@ -31,7 +31,7 @@ for arg in "$@"; do
   esac
 done
 
-# Restart, memory, chunked delete and the reader pool (issue 11): scripts/bench/scale.py.
+# Restart, memory, chunked delete and the reader pool: scripts/bench/scale.py.
 scale_figures() {
   local quick=()
   for arg in "${main_args[@]}"; do [[ "$arg" == --quick ]] && quick=(--quick); done

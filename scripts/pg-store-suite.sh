@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the store suite (Tests/StoreTests) against a throwaway PostgreSQL cluster as well as
-# SQLite (issue 15), and the service's cases on PostgreSQL (SharedStoreServiceTests: several
+# SQLite, and the service's cases on PostgreSQL (SharedStoreServiceTests: several
 # instances on one database): starts the cluster with scripts/pg-cluster.sh, always stops and
 # removes it, and fails if the PostgreSQL cases did not actually run. Needs scripts/install-cluster-prereqs.sh.
 # Bounded: 10 minutes for the test run.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The security gate of issue 9, run by .ci/run after the tests: it builds nothing and expects
+# The security gate, run by .ci/run after the tests: it builds nothing and expects
 # .build/release/navsim. Three checks against the live binary on 127.0.0.1, each with its own
 # time bound, under a hard cap of 15 minutes in all:
 #   scripts/schemathesis.sh   openapi.yaml fuzzed and followed through its links (≤ 6 min)
 #   scripts/kill-loop.py      SIGKILL under 8 writers, 10 cycles: no acknowledged write lost (≤ 90 s)
-#   scripts/hostile.py        hostile input, items 1–9 of issue 9, each with its bound
+#   scripts/hostile.py        hostile input, each check with its bound
 # All three run even when one fails; the gate fails when any of them does.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)

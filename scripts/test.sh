@@ -14,7 +14,7 @@ echo "== optional material"
 NAVSIM_SHARED=$(scripts/find-shared.sh)
 export NAVSIM_SHARED
 if [ -n "$NAVSIM_SHARED" ]; then
-  echo "shared/ found at $NAVSIM_SHARED: storyboard corpus, acceptance scenarios and API.md checks included"
+  echo "shared/ found at $NAVSIM_SHARED: storyboard corpus, acceptance scenarios and shared/design/API.md checks included"
 else
   echo "no shared/ folder beside the checkout: in-repository fixtures and flows only"
 fi

@@ -1,5 +1,5 @@
 import Foundation
-import NavSimService
+public import NavSimService
 
 /// One flow: a named list of steps played in order against one navsim (docs/flows.md).
 ///

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import HTTPServer
-import NavSimService
+public import HTTPServer
+public import NavSimService
 
 /// Where a flow's requests go: something that answers one HTTP request at a time.
 public protocol FlowTarget: Sendable {

@@ -1,4 +1,4 @@
-import NavSimService
+public import NavSimService
 
 /// A path into a JSON reply: member names joined by `.`, array indexes in brackets, an optional
 /// leading `$` or `$.`: `transition.state`, `$.events[2].callback`, `controllers.A.appearance`.

@@ -1,4 +1,4 @@
-import NavSimService
+public import NavSimService
 
 /// The first place where a reply differs from what a step expects.
 public struct Mismatch: Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
-import NavSimService
+public import NavSimService
+import NavigationCore
 
 /// `navsim record`: turns a session's history into a flow that replays it and expects what each
 /// request answered then (docs/flows.md "Recording").
@@ -220,8 +221,11 @@ public struct Recorder: Sendable {
         if let t = c["title"]?.string { m.append(("title", .string(t))) }
         if let s = c["modalPresentationStyle"]?.string, s != "automatic" { m.append(("modalPresentationStyle", .string(s))) }
         if let s = c["modalTransitionStyle"]?.string, s != "coverVertical" { m.append(("modalTransitionStyle", .string(s))) }
-        for flag in ["definesPresentationContext", "providesPresentationContextTransitionStyle", "isModalInPresentation"]
-        where c[flag]?.bool == true { m.append((flag, .bool(true))) }
+        // Every flag of the core's field table (false by default) that the reply shows set.
+        for field in ControllerConfiguration.fields where c[field.name]?.bool == true {
+            guard case .bool = field.storedValue(ControllerConfiguration()) else { continue }
+            m.append((field.name, .bool(true)))
+        }
         for key in ["traitOverrides", "transitioningDelegate", "presentationDelegate", "navigationDelegate", "tabBarDelegate"] {
             if let o = c[key]?.object { m.append((key, .object(o.filter { !$0.1.isNull }))) }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPServer
-import NavSimService
+public import HTTPServer
+public import NavSimService
 
 /// Why a flow failed: the step (1-based, with its label) and what differed.
 public struct FlowFailure: Error, Sendable, CustomStringConvertible {

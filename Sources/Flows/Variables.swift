@@ -1,4 +1,5 @@
-import NavSimService
+import Foundation
+public import NavSimService
 
 /// The values `${name}` placeholders stand for while a flow plays (docs/flows.md "Variables").
 ///

@@ -44,8 +44,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// request headers that do not fit are answered 431/414 by libmicrohttpd. Bodies are not
     /// held there (the server copies each chunk out), so this bounds the header section only.
     /// The default is 16 KiB, not 64: libmicrohttpd 0.9.75 zeroes the whole pool, and half of it
-    /// again, after every request on a keep-alive connection (`MHD_pool_reset`), which was
-    /// ~99,000 of the ~685,000 instructions of a durable write under callgrind.
+    /// again, after every request on a keep-alive connection (`MHD_pool_reset`), a cost paid
+    /// on every request in proportion to the pool's size.
     /// A header section of up to about 16 KiB still fits (a 16,000-byte field did, a 20,000-byte
     /// one is 431); nginx's default, for one, is 8 KiB per header line.
     public var connectionMemoryLimit: Int

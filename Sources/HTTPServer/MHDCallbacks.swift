@@ -17,7 +17,7 @@ final class ServerContext: Sendable {
     /// Connections suspended while their ``DeferredResponse`` is pending, in shards by token:
     /// `MHD_suspend_connection` runs under a shard's lock (an `epoll_ctl` inside), and with one
     /// table for all, the pool threads suspending and the thread resuming waited on each other
-    /// (~6 µs of futex waits per durable write at 64 connections).
+    /// under many connections.
     let suspended: [SuspendedShard] = (0..<SuspendedShard.count).map { _ in SuspendedShard() }
     /// The next suspension's token; its low bits pick the shard.
     let nextSuspension = Atomic<Int>(0)

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// `in6_addr` reaches Swift through libmicrohttpd's header, which includes <netinet/in.h>.
+import CMicroHTTPD
 
 /// The proxies whose `X-Forwarded-For` is believed, as addresses and CIDR blocks
 /// (RFC 4632; `10.0.0.0/8`, `2001:db8::/32`, or one address), and the client a request comes

@@ -8,7 +8,7 @@ import Foundation
 /// Times as navsim writes them, in rows (`created_at`, `history.at`) and in log lines: RFC 3339
 /// in UTC with milliseconds, `2026-12-01T09:30:00.123Z`. The date comes from the day count
 /// (proleptic Gregorian, Howard Hinnant's `civil_from_days`), written as ASCII digits: no
-/// formatter (Foundation's ISO 8601 style cost several µs a write), and not `gmtime_r`, which
+/// formatter (Foundation's ISO 8601 style is slow on every write), and not `gmtime_r`, which
 /// takes glibc's time-zone lock on every call.
 public enum RFC3339 {
     /// Now, from `clock_gettime(CLOCK_REALTIME)`.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import Pictures
 import Storyboards
 import Synchronization
 

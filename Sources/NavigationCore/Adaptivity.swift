@@ -109,7 +109,7 @@ extension Engine {
 }
 
 /// R19's inputs when a client names only the device: the window's size classes by idiom, as a
-/// full-screen window of that device has them (§0 window trait environment; API.md's default
+/// full-screen window of that device has them (§0 window trait environment; docs/api.md's default
 /// is phone/compact/regular). An iPad window is regular in both; an iPhone in portrait is
 /// compact wide and regular tall.
 extension Traits {

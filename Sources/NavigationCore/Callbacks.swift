@@ -170,7 +170,7 @@ extension Engine {
         defer { callbacks.depth -= 1 }
         for call in calls {
             callbacks.calls += 1
-            // Item 6: the error names the bound that was hit.
+            // The error names the bound that was hit.
             let hit: CallbackCode.Limit? = callbacks.depth > CallbackCode.maximumDepth ? .callbackDepth
                 : callbacks.calls > CallbackCode.maximumCallsPerTurn ? .callbacksPerRequest : nil
             if let hit {
@@ -214,7 +214,7 @@ extension Engine {
 }
 
 extension Engine {
-    /// Item 1: a nested `performSegue`/`triggerSegue` gets its destination scene when the
+    /// A nested `performSegue`/`triggerSegue` gets its destination scene when the
     /// callback fires: a recorded answer first (replay), else the service's resolver, from the
     /// state as it is now. Every answer is kept, in order, for the history entry.
     mutating func segueDestination(for command: Command) throws(Refusal) -> Command {

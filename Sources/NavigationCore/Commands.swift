@@ -1,7 +1,7 @@
-/// What clients ask the core to do. Each case is one UIKit call (API.md "Operations"); the
+/// What clients ask the core to do. Each case is one UIKit call (docs/api.md "Operations"); the
 /// service turns HTTP bodies into these, and the history replays them.
 
-/// A new controller to create (API.md ControllerSpec). Storyboard specs are resolved by the
+/// A new controller to create (docs/api.md ControllerSpec). Storyboard specs are resolved by the
 /// storyboard layer into plain specs before they reach the core (R102).
 /// The client-settable properties it gives are ``configuration``; read and set them by name
 /// (`spec.title`, nil when the spec does not give it).
@@ -36,7 +36,7 @@ public struct ControllerSpec: Sendable, Equatable {
     public var segues: [SegueSpec]?
     /// Embedded children (storyboard embed segues): added when the container loads its view.
     public var embedded: [ControllerRef]?
-    /// Storyboard ids are preferred ids: when taken, `~2`, `~3`, … is appended (API.md).
+    /// Storyboard ids are preferred ids: when taken, `~2`, `~3`, … is appended (docs/api.md "Storyboards").
     public var appendsSuffixWhenTaken: Bool = false
     /// What goes before the number: `~`; `#` for a spec stored before ids became URL-safe, so a
     /// replayed history makes the ids it made then.

@@ -118,7 +118,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
             self.decode = decode
             // Read at the stored property's offset, as `MemoryLayout.offset(of:)` documents, not
             // through `swift_getAtKeyPath`: that walk (and the copy of the configuration it
-            // needs) cost ~1,000 instructions a field, most of a stored controller row.
+            // needs) cost more per field than the rest of a stored controller row together.
             // A key path with no fixed offset (none in the table) is applied as a key path.
             if let offset = MemoryLayout<ControllerConfiguration>.offset(of: keyPath) {
                 storedValue = { configuration in

@@ -1,12 +1,18 @@
 /// Custom containers: `addChild` (R69), `removeFromParent` (R70), view insertion (R71),
 /// `transition(from:to:…)` (R72), `isMovingToParent`/`isMovingFromParent` (R73).
 extension Engine {
+    /// The UIKit calls that give a controller a new parent, spelled as UIKit's methods are (the
+    /// API's `push` is `pushViewController`, `showDetail` is `showDetailViewController`), for the refusals of ``validateNewChild``.
+    /// Not ``TransitionOperation``: `addChild` starts no transition.
+    enum NewParentCall: String {
+        case addChild, pushViewController, setViewControllers, show, showDetailViewController
+    }
+
     /// R2: a controller joins a container only if every relationship stays whole. It cannot be the
     /// container or one of the container's ancestors (a parent cycle), nor a presented controller
     /// or the window's root; each is refused as bad input, field `field`. Every path that gives a
-    /// controller a new parent asks this first; `operation` is the UIKit call it names (`addChild`,
-    /// `pushViewController`, `setViewControllers`, `show`, `showDetailViewController`).
-    func validateNewChild(_ child: ControllerID, of container: ControllerID, field: String, operation: String) throws(Refusal) {
+    /// controller a new parent asks this first; `operation` is the UIKit call its refusal names.
+    func validateNewChild(_ child: ControllerID, of container: ControllerID, field: String, operation: NewParentCall) throws(Refusal) {
         if child == container || state.isWithin(container, child) {
             throw .input(.invalid("\(name(child)) cannot become a child of itself or of its own descendant.", field: field))
         }
@@ -27,10 +33,10 @@ extension Engine {
         // them in its own words. Searched: UIViewController.hierarchyInconsistencyException covers
         // a child whose view sits under another controller's view, not a presented one.
         if state.c(child).presentation != nil {
-            throw .input(.invalid("\(name(child)) is presented; \(operation) cannot also make it a child of \(name(container)). Dismiss it first (a controller is never both presented and a child).", field: field))
+            throw .input(.invalid("\(name(child)) is presented; \(operation.rawValue) cannot also make it a child of \(name(container)). Dismiss it first (a controller is never both presented and a child).", field: field))
         }
         if state.rootViewController == child {
-            throw .input(.invalid("\(name(child)) is the window's rootViewController; \(operation) cannot also make it a child of \(name(container)).", field: field))
+            throw .input(.invalid("\(name(child)) is the window's rootViewController; \(operation.rawValue) cannot also make it a child of \(name(container)).", field: field))
         }
         // R88 [INF]: the More navigation controller belongs to its tab bar, which shows it under
         // the More item; UIKit documents no way to move it, so navsim refuses it as bad input.
@@ -43,7 +49,7 @@ extension Engine {
     mutating func addChild(_ parent: ControllerID, _ ref: ControllerRef) throws(Refusal) {
         _ = try existing(parent)
         guard let child = try resolve(ref) else { throw .input(.invalid("addChild needs a viewController.", field: "viewController")) }
-        try validateNewChild(child, of: parent, field: "viewController", operation: "addChild")
+        try validateNewChild(child, of: parent, field: "viewController", operation: .addChild)
         detachFromParent(child)
         emit(.move(child, .willMoveToParent, parent: parent))
         self[changing: parent].children.append(child)

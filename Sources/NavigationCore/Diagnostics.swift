@@ -1,4 +1,4 @@
-/// UIKit's refusals and warnings, with UIKit's names and messages (§17, API.md slugs).
+/// UIKit's refusals and warnings, with UIKit's names and messages (§17; docs/uikit-behaviours.md "Diagnostics" lists them).
 /// `<X>` in a template is rendered `<Class: id>`.
 extension Diagnostic {
     private static func exception(_ code: String, _ slug: String, _ name: String, _ message: String) -> Diagnostic {
@@ -165,7 +165,7 @@ extension Diagnostic {
                            "Finishing up a navigation transition in an unexpected state. Navigation Bar subview tree might get corrupted.")
         }
         return warning("D22", "nested-navigation-transition",
-                       "nested \(popping ? "pop" : "push") animation can result in corrupted navigation bar")
+                       "nested \((popping ? TransitionOperation.pop : .push).rawValue) animation can result in corrupted navigation bar")
     }
     /// D23 (R72); UIKit's text per its header comment.
     static func invalidChildTransition(_ detail: String) -> Diagnostic {

@@ -32,7 +32,7 @@ extension Engine {
             if reportsCompletion && profile.completionWhenNothingToDismiss { emit(Event(r, .completion)) }
             return
         }
-        // R44: a programmatic dismissal ignores isModalInPresentation and asks no delegate.
+        // R44: a programmatic dismissal ignores a modal-in-presentation flag and asks no delegate.
         // R43: a presentation or dismissal is still running. (A settled chain member cannot be
         // named by another transition: R2 keeps presented controllers out of containers.)
         let chain = presentationChain(from: v)
@@ -84,7 +84,7 @@ extension Engine {
         if let w = state.c(v).presentedID, state.controllers[w] != nil { return } // the gesture belongs to the top sheet
         let vc = state.c(v)
         let delegate = vc.presentationDelegate
-        // R49: blocked by isModalInPresentation (the delegate is not asked) or by the delegate.
+        // R49: blocked when the controller is modal in presentation (the delegate is not asked) or by the delegate.
         if vc.isModalInPresentation {
             if delegate != nil { emit(Event(v, .presentationControllerDidAttemptToDismiss)) }
             return

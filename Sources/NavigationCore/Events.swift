@@ -1,7 +1,7 @@
 /// What the core reports: appearance, containment and delegate callbacks in UIKit's order, the
 /// transition an operation ran, and refusals.
 
-/// One callback UIKit makes (API.md Event). `controller` is the receiver of the method, or the
+/// One callback UIKit makes (docs/api.md Event). `controller` is the receiver of the method, or the
 /// controller a delegate method is about.
 public struct Event: Sendable, Equatable {
     public enum Callback: String, Sendable, CaseIterable {
@@ -55,7 +55,7 @@ public struct Event: Sendable, Equatable {
     }
 }
 
-/// The operation a transition runs for (API.md Transition `operation`): the UIKit call, gesture
+/// The operation a transition runs for (docs/api.md Transition `operation`): the UIKit call, gesture
 /// or change that started it, spelled as the API spells it.
 public enum TransitionOperation: String, Sendable, CaseIterable {
     case setRoot, present, dismiss, interactiveDismiss, show, showDetail
@@ -71,7 +71,7 @@ public enum TransitionOperation: String, Sendable, CaseIterable {
     }
 }
 
-/// A transition as `UIViewControllerContextTransitioning` describes it (API.md Transition).
+/// A transition as `UIViewControllerContextTransitioning` describes it (docs/api.md Transition).
 public struct TransitionRecord: Sendable, Equatable {
     /// `queued`: waiting for a running navigation transition of the same controller (R81).
     public enum State: String, Sendable { case completed, inProgress, cancelled, queued }
@@ -119,7 +119,7 @@ public struct Diagnostic: Sendable, Equatable, Error {
     public var message: String
 }
 
-/// The result of one accepted operation (API.md ActionResult without the session).
+/// The result of one accepted operation (docs/api.md ActionResult without the session).
 public struct ActionResult: Sendable, Equatable {
     public var events: [Event] = []
     /// The transition the operation ran (id; its state is looked up when the turn ends).

@@ -57,7 +57,7 @@ extension SessionState {
         return topViewController(nav)
     }
 
-    /// API.md `window.visibleViewController`: from the root, follow the showing presentation,
+    /// docs/api.md `window.visibleViewController`: from the root, follow the showing presentation,
     /// else descend into the container's visible child (a custom container's child that holds a
     /// context presentation counts), until neither applies.
     public var visibleViewController: ControllerID? {

@@ -1,9 +1,9 @@
 /// The UIKit model navsim simulates: one window, its view controllers, their containment and
 /// presentation links. Everything here is a value; the core never performs I/O.
 ///
-/// Source: ../shared/spec/uikit-semantics.md §0 (entities), ARCHITECTURE.md ("The core's shape").
+/// Source: ../shared/spec/uikit-semantics.md §0 (entities), docs/architecture.md ("Inside the core").
 
-/// A controller's id: unique within a session (API.md: "Ids are strings, unique within a session").
+/// A controller's id: unique within a session (docs/api.md: "Ids are strings, unique within a session").
 public typealias ControllerID = String
 
 /// The grammar of the names navsim keeps and clients address in paths and replies: controller
@@ -35,7 +35,7 @@ public enum Names {
     }
 }
 
-/// The kinds of view controller navsim knows (API.md `kind`).
+/// The kinds of view controller navsim knows (docs/api.md `kind`).
 public enum ControllerKind: String, Sendable, CaseIterable {
     case viewController, tableViewController, collectionViewController, navigationController
     case tabBarController, splitViewController, pageViewController, alertController
@@ -90,7 +90,7 @@ public struct Traits: Sendable, Equatable {
         self.horizontalSizeClass = horizontalSizeClass
         self.verticalSizeClass = verticalSizeClass
     }
-    /// Default traits: iPhone portrait (§0, API.md); ``defaults(for:)`` of `.phone`.
+    /// Default traits: iPhone portrait (§0, docs/api.md); ``defaults(for:)`` of `.phone`.
     public static let phonePortrait = Traits.defaults(for: .phone)
 }
 
@@ -99,7 +99,7 @@ public enum IOSRelease: String, Sendable, CaseIterable {
     case iOS12 = "12", iOS17 = "17", iOS18 = "18"
 }
 
-/// How animated transitions finish (API.md "Transitions").
+/// How animated transitions finish (docs/api.md "Transitions").
 public enum TransitionMode: String, Sendable, CaseIterable {
     /// Every transition finishes within the request that started it.
     case immediate
@@ -116,7 +116,7 @@ public enum NavigationTransitionPolicy: String, Sendable, CaseIterable {
     case warnAndDrop
 }
 
-/// Session options (API.md `options`).
+/// Session options (docs/api.md `options`).
 public struct Options: Sendable, Equatable {
     public var iOS: IOSRelease
     public var transitions: TransitionMode
@@ -224,7 +224,7 @@ public struct PopoverAnchor: Sendable, Equatable {
     }
 }
 
-/// Where an instantiated controller came from (API.md `storyboard`).
+/// Where an instantiated controller came from (docs/api.md `storyboard`).
 public struct StoryboardOrigin: Sendable, Equatable {
     public var name: String
     public var identifier: String?
@@ -392,7 +392,7 @@ public struct Controller: Sendable, Equatable {
     /// (``Holder/client``; always false in `manual` sessions, where nothing is dropped unasked).
     public var isHeldByClient: Bool = false
 
-    /// A configuration property by name: `c.title`, `c.isModalInPresentation`, …
+    /// A configuration property by name: `c.title`, `c.definesPresentationContext`, …
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T {
         get { configuration[keyPath: keyPath] }
         set { configuration[keyPath: keyPath] = newValue }
@@ -419,7 +419,7 @@ public struct Controller: Sendable, Equatable {
             ?? (acceptingElementID ? performable.first { $0.id == name } : nil)
     }
 
-    /// `<Class: id>`, how UIKit-style messages name a controller (API.md).
+    /// `<Class: id>`, how UIKit-style messages name a controller (docs/api.md).
     public var descriptionForMessages: String { "<\(className): \(id)>" }
 }
 
@@ -540,7 +540,7 @@ extension Controller {
     public var preferredStyle: AlertStyle? { alertState?.preferredStyle }
 }
 
-/// One window and everything in it: the value the core transforms (ARCHITECTURE.md).
+/// One window and everything in it: the value the core transforms (docs/architecture.md "Inside the core").
 public struct SessionState: Sendable, Equatable {
     public var traits: Traits
     public var options: Options

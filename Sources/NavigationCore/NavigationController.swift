@@ -49,7 +49,7 @@ extension Engine {
         if state.c(nav).viewControllers.contains(v) {
             throw .uikit(.pushDuplicate(nav: name(nav), name(v), legacy: profile.usesLegacyDuplicatePushWording))
         }
-        try validateNewChild(v, of: nav, field: "viewController", operation: "pushViewController")
+        try validateNewChild(v, of: nav, field: "viewController", operation: .pushViewController)
     }
 
     /// R77: `pushViewController(_:animated:)`.
@@ -142,7 +142,7 @@ extension Engine {
         let old = state.c(nav).viewControllers
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
-        for id in added { try validateNewChild(id, of: nav, field: "viewControllers", operation: "setViewControllers") }
+        for id in added { try validateNewChild(id, of: nav, field: "viewControllers", operation: .setViewControllers) }
         // R2: children added with addChild that are not stack entries stay children.
         let custom = state.c(nav).children.filter { !old.contains($0) && !ids.contains($0) }
         for id in removed {

@@ -1,5 +1,5 @@
 /// The pure entry point: a turn of commands in, the new state and each command's outcome out.
-/// No I/O, no clock, no randomness (ARCHITECTURE.md "The one idea").
+/// No I/O, no clock, no randomness (docs/architecture.md "Inside the core").
 public enum Navigator {
     /// The outcome of one turn.
     public struct TurnResult: Sendable {
@@ -123,8 +123,8 @@ struct Engine {
     /// The touched controllers that differ from `original` (or are new), in `state.order`:
     /// compares only what the turn wrote to, never every controller.
     func changedControllers(since original: SessionState) -> [ControllerID] {
-        // An array, not `Set.filter`: a turn touches a few controllers, and a new set costs
-        // more than the comparisons (callgrind: 3.5k fewer instructions per write).
+        // An array, not `Set.filter`: a turn touches a few controllers, and building a new set
+        // costs more than the comparisons.
         var changed: [ControllerID] = []
         for id in touched where state.controllers[id] != original.controllers[id] { changed.append(id) }
         guard !changed.isEmpty else { return [] }
@@ -199,7 +199,7 @@ struct Engine {
             try showDetail(receiver: r, ref: vc, animated: animated)
         case .push(let r, let vc, let animated):
             try push(onto: try navigationReceiver(r), ref: vc, animated: animated)
-        // What UIKit's call returns (API.md `returned`); gestures, taps and segues return nothing.
+        // What UIKit's call returns (docs/api.md `returned`); gestures, taps and segues return nothing.
         case .pop(let r, let animated):
             returns(try pop(try navigationReceiver(r), animated: animated).map { [$0] })
         case .popToRoot(let r, let animated):

@@ -16,7 +16,7 @@ extension Engine {
         let old = state.c(page).viewControllers
         let removed = old.filter { !ids.contains($0) }
         let added = ids.filter { !old.contains($0) }
-        for id in added { try validateNewChild(id, of: page, field: "viewControllers", operation: "setViewControllers") }
+        for id in added { try validateNewChild(id, of: page, field: "viewControllers", operation: .setViewControllers) }
         // R2: children added with addChild that are not pages stay children.
         let custom = state.c(page).children.filter { !old.contains($0) && !ids.contains($0) }
         for id in added {

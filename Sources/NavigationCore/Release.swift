@@ -12,7 +12,7 @@
 /// UIKit has no message for releasing a controller something still holds (ARC simply keeps it):
 /// the refusal of an explicit release is navsim's own (`CommandError.Kind.held`).
 
-/// When a session drops controllers nothing holds (API.md `options.release`).
+/// When a session drops controllers nothing holds (docs/api.md `options.release`).
 public enum ReleasePolicy: String, Sendable, CaseIterable {
     /// Only an explicit release (``Command/release(_:)``) drops a controller; popped, dismissed
     /// and replaced controllers stay in the session, detached.

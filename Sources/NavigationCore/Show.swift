@@ -77,10 +77,10 @@ extension Engine {
                     throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
                 }
                 // Not `push`: a navigation controller is accepted here as a single entry.
-                try validateNewChild(v, of: primary, field: "viewController", operation: "showDetailViewController")
+                try validateNewChild(v, of: primary, field: "viewController", operation: .showDetailViewController)
                 try checkNoNestedNavigationTransition(primary, popping: false)
                 pushValidated(onto: primary, v, animated: true)
-                // Item 3 (R91/R92): the shown detail is what a later expand separates. UIKit's
+                // R91/R92: the shown detail is what a later expand separates. UIKit's
                 // default `separateSecondaryViewController(for:)` pops the top of the primary's
                 // stack and makes it the secondary, so the split's secondary is now `v`; the old
                 // one (nested below it, or discarded at the collapse) is no longer the detail.
@@ -107,7 +107,7 @@ extension Engine {
             if state.c(primary).viewControllers.contains(v) {
                 throw .uikit(.pushDuplicate(nav: name(primary), name(v), legacy: profile.usesLegacyDuplicatePushWording))
             }
-            try validateNewChild(v, of: primary, field: "viewController", operation: "showDetailViewController")
+            try validateNewChild(v, of: primary, field: "viewController", operation: .showDetailViewController)
             pushValidated(onto: primary, v, animated: true)
             self[changing: split].splitState?.collapsedSecondary = config.collapsedSecondary + [v]
             return

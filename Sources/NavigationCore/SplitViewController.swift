@@ -183,7 +183,7 @@ extension Engine {
     mutating func replaceColumn(_ split: ControllerID, _ column: SplitState.Column, with v: ControllerID,
                                 operation: TransitionOperation) throws(Refusal) {
         guard let config = state.c(split).split else { return }
-        try validateNewChild(v, of: split, field: "viewController", operation: operation == .show ? "show" : "showDetailViewController")
+        try validateNewChild(v, of: split, field: "viewController", operation: operation == .show ? .show : .showDetailViewController)
         let columnStyle = config.style.isColumnStyle
         let old: ControllerID? = switch column {
         case .primary: columnStyle ? config.primaryNavigation : config.primary

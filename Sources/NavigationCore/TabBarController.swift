@@ -80,7 +80,7 @@ extension Engine {
         // R2: a listed tab that has left the tab bar since (removeFromParent, or moved into another
         // container) joins again, as a new tab does.
         let added = ids.filter { !old.contains($0) || (state.c($0).parent != tab && state.c($0).parent != t.moreNavigationController) }
-        for id in added { try validateNewChild(id, of: tab, field: "viewControllers", operation: "setViewControllers") }
+        for id in added { try validateNewChild(id, of: tab, field: "viewControllers", operation: .setViewControllers) }
         for id in removed { emit(.move(id, .willMoveToParent, parent: nil)) }
         for id in added {
             detachFromParent(id)
@@ -115,7 +115,7 @@ extension Engine {
 }
 
 extension SessionState {
-    /// API.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
+    /// docs/api.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
     public func selectedIndex(_ tab: ControllerID) -> Int? {
         guard let t = controllers[tab], let s = t.selectedViewController else { return nil }
         return t.viewControllers.firstIndex(of: s)

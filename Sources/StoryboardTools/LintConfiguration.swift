@@ -1,5 +1,5 @@
-import Foundation
-import Storyboards
+public import Foundation
+public import Storyboards
 
 /// The severity of a diagnostic or lint finding.
 public typealias StoryboardDiagnosticSeverity = StoryboardDiagnostic.Severity

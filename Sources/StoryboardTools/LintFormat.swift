@@ -1,4 +1,5 @@
 import Foundation
+import Storyboards
 
 /// The output formats of `navsim lint --format` (docs/lint.md has an example of each).
 public enum LintFormat: String, Sendable, CaseIterable {

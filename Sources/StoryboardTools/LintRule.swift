@@ -1,4 +1,4 @@
-import Storyboards
+public import Storyboards
 
 /// One rule of `navsim lint` (docs/lint.md): every upload diagnostic code of
 /// ``StoryboardDiagnostic/Code`` plus the rules only the linter has.

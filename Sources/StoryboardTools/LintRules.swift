@@ -1,3 +1,4 @@
+import NavigationCore
 import Storyboards
 
 /// The rules only the linter has (docs/lint.md). Each takes the folder's library and one of its

@@ -1,5 +1,5 @@
 import Foundation
-import Storyboards
+public import Storyboards
 
 /// One problem `navsim lint` reports: a rule, where, and what.
 public struct LintFinding: Sendable, Equatable {

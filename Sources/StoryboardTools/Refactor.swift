@@ -1,3 +1,4 @@
+import NavigationCore
 import Storyboards
 
 /// Why a refactor was refused; nothing is written (CLI exit 1, HTTP 409 `refactor-refused`).

@@ -1,8 +1,8 @@
-import NavigationCore
+public import NavigationCore
 
 // Scenes and segues as the core's values. What needs only a scene (or a segue) and the core
-// lives here; what needs the rest of the service (the request's budget, declared custom segue
-// classes, HTTP problems) is added by NavSimService's `StoryboardSnapshot`.
+// lives here; containment, references and declared custom segue classes are added by
+// `SceneInstantiation`.
 
 extension Scene {
     /// The ControllerSpec of this scene's own controller, before containment (R101, R102): id
@@ -14,11 +14,7 @@ extension Scene {
         var spec = ControllerSpec(id: storyboardIdentifier ?? id, kind: kind, className: className)
         spec.appendsSuffixWhenTaken = true
         spec.title = title
-        spec.modalPresentationStyle = modalPresentationStyle
-        spec.modalTransitionStyle = modalTransitionStyle
-        spec.definesPresentationContext = definesPresentationContext
-        spec.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
-        spec.isModalInPresentation = isModalInPresentation
+        spec.configuration = spec.configuration.merging(configuration)
         spec.storyboard = StoryboardOrigin(name: storyboard, identifier: storyboardIdentifier)
         spec.segues = segues.compactMap { $0.segueSpec(in: storyboard) }
         switch kind {

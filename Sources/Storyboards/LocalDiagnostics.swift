@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// Diagnostics that need nothing but the file itself. Severities follow what Xcode accepts:
 /// only configurations Xcode refuses to compile or UIKit can never instantiate are errors
 /// (a dangling destination, a duplicate Storyboard ID, a containment cycle); legal-but-odd

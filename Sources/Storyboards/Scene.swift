@@ -1,10 +1,11 @@
-import NavigationCore
+public import NavigationCore
 
 /// One scene of a storyboard: the view controller (or storyboard reference) that a
 /// `<scene>` holds, with the segues whose source lives in that scene.
 ///
 /// Source: storyboard-format.md §2 (one controller per scene, found by
 /// `sceneMemberID="viewController"`), §3 (controller attributes), §6 (references).
+@dynamicMemberLookup
 public struct Scene: Sendable, Equatable {
     /// The controller element's `id`, unique within its file only (§1 "Ids").
     public var id: String
@@ -30,17 +31,12 @@ public struct Scene: Sendable, Equatable {
     public var navigationItemTitle: String?
     /// `title` of the controller's own `<tabBarItem key="tabBarItem">`: the tab's label in a tab bar.
     public var tabBarItemTitle: String?
-    /// `modalPresentationStyle` set on the controller itself (§3; a segue's own value wins, §8).
-    /// A spelling the core has no case for is nil here and an `unsupported-value` diagnostic.
-    public var modalPresentationStyle: PresentationStyle?
-    /// `modalTransitionStyle` on the controller itself (nil and a diagnostic when unknown).
-    public var modalTransitionStyle: TransitionStyle?
-    /// `definesPresentationContext` (matters for current-context presentations).
-    public var definesPresentationContext: Bool?
-    /// `providesPresentationContextTransitionStyle`.
-    public var providesPresentationContextTransitionStyle: Bool?
-    /// `isModalInPresentation` (`modalInPresentation` in the XML).
-    public var isModalInPresentation: Bool?
+    /// What the controller element's attributes set on its controller (§3), under the core's
+    /// names (``ControllerConfiguration/fields``): `modalPresentationStyle` (a segue's own value
+    /// wins, §8), `modalTransitionStyle`, `definesPresentationContext`,
+    /// `providesPresentationContextTransitionStyle` and the modal-in-presentation flag. A
+    /// spelling the core has no case for is left unset, with an `unsupported-value` diagnostic.
+    public var configuration: ControllerPatch
     /// Column style, only for split view controllers (§5); nil for every other kind.
     public var splitStyle: SplitState.Style?
     /// Page settings, only for page view controllers (§3); nil for every other kind.
@@ -53,6 +49,12 @@ public struct Scene: Sendable, Equatable {
     public var exitIDs: [String]
     /// The storyboard reference, when the scene is one (`viewControllerPlaceholder`, §6).
     public var placeholder: StoryboardReference?
+
+    /// A property the element's attributes set (``configuration``), read by the core's name
+    /// (`scene.definesPresentationContext`); nil when the element does not set it.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T? {
+        configuration.value(keyPath)
+    }
 
     /// True for a storyboard reference: the controller comes from another (or the same) storyboard.
     public var isReference: Bool { placeholder != nil }
@@ -69,11 +71,7 @@ public struct Scene: Sendable, Equatable {
         title: String? = nil,
         navigationItemTitle: String? = nil,
         tabBarItemTitle: String? = nil,
-        modalPresentationStyle: PresentationStyle? = nil,
-        modalTransitionStyle: TransitionStyle? = nil,
-        definesPresentationContext: Bool? = nil,
-        providesPresentationContextTransitionStyle: Bool? = nil,
-        isModalInPresentation: Bool? = nil,
+        configuration: ControllerPatch = ControllerPatch(),
         splitStyle: SplitState.Style? = nil,
         page: PageSettings? = nil,
         segues: [Segue] = [],
@@ -91,11 +89,7 @@ public struct Scene: Sendable, Equatable {
         self.title = title
         self.navigationItemTitle = navigationItemTitle
         self.tabBarItemTitle = tabBarItemTitle
-        self.modalPresentationStyle = modalPresentationStyle
-        self.modalTransitionStyle = modalTransitionStyle
-        self.definesPresentationContext = definesPresentationContext
-        self.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
-        self.isModalInPresentation = isModalInPresentation
+        self.configuration = configuration
         self.splitStyle = splitStyle
         self.page = page
         self.segues = segues

@@ -1,4 +1,4 @@
-import NavigationCore
+public import NavigationCore
 
 /// One `<segue>` element that is a real edge (storyboard-format.md §4): tie-breaker
 /// `<segue reference=…>` elements and nested preview/commit segues are not segues (§4.2).

@@ -1,5 +1,5 @@
 /// A problem found in an uploaded storyboard, reported with the upload reply
-/// (API.md "Storyboards" and "Fine print": `{"severity","code","message","element"}`).
+/// (docs/api.md "Storyboards"; the codes are listed in docs/storyboards.md "Upload diagnostics": `{"severity","code","message","element"}`).
 public struct StoryboardDiagnostic: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// How bad it is. Errors are configurations Xcode would not build or UIKit could never run;
     /// warnings are legal files that may misbehave at run time.
@@ -8,7 +8,7 @@ public struct StoryboardDiagnostic: Sendable, Equatable, Hashable, CustomStringC
         case warning
     }
 
-    /// The stable, machine-readable codes of API.md "Fine print".
+    /// The stable, machine-readable codes of docs/storyboards.md "Upload diagnostics".
     public enum Code: String, Sendable, Equatable, Hashable, CaseIterable {
         /// The document is not an iOS storyboard (the service answers 422).
         case unsupportedDocumentType = "unsupported-document-type"

@@ -1,3 +1,5 @@
+import NavigationCore
+
 /// The storyboards uploaded so far, by name: what `UIStoryboard(name:bundle:)` can find.
 /// Resolves storyboard references across files and computes upload diagnostics.
 ///
@@ -113,7 +115,7 @@ public struct StoryboardLibrary: Sendable, Equatable {
 
     // MARK: Diagnostics
 
-    /// Upload diagnostics for storyboard `name` (API.md "Fine print" codes): its single-file
+    /// Upload diagnostics for storyboard `name` (docs/storyboards.md "Upload diagnostics"): its single-file
     /// diagnostics (``Storyboard/diagnostics``) plus `unresolved-reference` (warning; clears
     /// once the target is uploaded), `reference-cycle` (error), `relationship-cycle` through
     /// references (error) and `undeclared-custom-segue` (warning; `customSegueClasses` are the

@@ -363,6 +363,13 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         reportUnsupported("Scene", id, "modalPresentationStyle", presentation)
         reportUnsupported("Scene", id, "modalTransitionStyle", transition)
         let customClass = attributes["customClass"].flatMap { $0.isEmpty ? nil : $0 }
+        var configuration = ControllerPatch()
+        configuration.modalPresentationStyle = presentation?.value
+        configuration.modalTransitionStyle = transition?.value
+        configuration.definesPresentationContext = parseBool(attributes["definesPresentationContext"])
+        configuration.providesPresentationContextTransitionStyle = parseBool(attributes["providesPresentationContextTransitionStyle"])
+        // `modalInPresentation` as Interface Builder writes it; the property's own name is accepted too.
+        configuration.isModalInPresentation = parseBool(attributes["modalInPresentation"] ?? attributes["isModalInPresentation"])
         var scene = Scene(
             id: id,
             kind: kind,
@@ -371,11 +378,7 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             customModule: attributes["customModule"].flatMap { $0.isEmpty ? nil : $0 },
             storyboardIdentifier: attributes["storyboardIdentifier"].flatMap { $0.isEmpty ? nil : $0 },
             title: attributes["title"],
-            modalPresentationStyle: presentation?.value,
-            modalTransitionStyle: transition?.value,
-            definesPresentationContext: parseBool(attributes["definesPresentationContext"]),
-            providesPresentationContextTransitionStyle: parseBool(attributes["providesPresentationContextTransitionStyle"]),
-            isModalInPresentation: parseBool(attributes["modalInPresentation"] ?? attributes["isModalInPresentation"])
+            configuration: configuration
         )
         var doubleColumn = false
         if isReference {

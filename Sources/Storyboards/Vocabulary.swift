@@ -1,4 +1,4 @@
-import NavigationCore
+public import NavigationCore
 
 /// The storyboard vocabulary that needs translating into the core's: controller elements to
 /// ``ControllerKind`` and UIKit classes, and attribute spellings to the core's enums

@@ -1,4 +1,5 @@
 import Foundation
+import Storyboards
 import StoryboardTools
 
 /// `navsim lint`: reports storyboard problems the way compilers do (docs/lint.md). Exits 0 when

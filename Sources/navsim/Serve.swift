@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
 import NavSimService
+import Storyboards
+import Synchronization
 
 /// `navsim serve`: opens (and migrates) the database, serves the API until SIGINT/SIGTERM.
 enum Serve {

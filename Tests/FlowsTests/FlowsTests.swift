@@ -603,6 +603,19 @@ struct RecordTests {
         #expect(rebuilt["body"]?["root"]?["id"]?.string == "P" && rebuilt["body"]?["root"]?["on"] == nil)
     }
 
+    /// A creation rebuilt from the initial state keeps every flag the reply shows set, as the
+    /// core's field table lists them: `prefersStatusBarHidden` as much as `isModalInPresentation`.
+    @Test func aRebuiltCreationKeepsEveryFlagTheRootSets() throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        let sent = #"{"id": "flags", "root": {"id": "P", "prefersStatusBarHidden": true, "isModalInPresentation": true}}"#
+        #expect(try send(original, "POST", "/v1/sessions", sent).status == 201)
+        let initial = try JSON.parse(try send(original, "GET", "/v1/sessions/flags?version=0").body)
+        let root = Recorder().creationStep(sid: "flags", initial: initial)["body"]?["root"]
+        #expect(root?["prefersStatusBarHidden"]?.bool == true, "\(root.map { PrettyJSON.text($0) } ?? "no root")")
+        #expect(root?["isModalInPresentation"]?.bool == true)
+        #expect(root?["definesPresentationContext"] == nil, "a flag left at its default is not sent")
+    }
+
     @Test func aRecordedFlowCatchesAChangedReply() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         try makeSession(on: original)

@@ -1,7 +1,7 @@
 import NavigationCore
 
 /// What a storyboard's view controller classes do, as a client declares it with
-/// `PUT /v1/storyboards/{name}/classes` (API.md "Storyboards"): per `customClass`, the
+/// `PUT /v1/storyboards/{name}/classes` (docs/storyboards.md "Class declarations"): per `customClass`, the
 /// ControllerSpec configuration fields its code sets (``ConfigurationFields``: `unwindActions`,
 /// `shouldPerformSegue`, `modalPresentationStyle`, …). Every instance of that class the storyboard
 /// instantiates from then on starts with them: over the scene's own attributes (the class's code

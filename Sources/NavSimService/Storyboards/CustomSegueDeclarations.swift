@@ -1,16 +1,10 @@
 import NavigationCore
+import Storyboards
 
-/// What a custom segue class's `perform` does, as a client declares it with
-/// `PUT /v1/storyboards/{name}/customSegues` (API.md "Storyboards"; R98 "Custom": subclass
-/// `perform()`, app code navsim cannot see). An undeclared class presents modally.
-struct CustomSegueDeclaration: Sendable, Equatable {
-    typealias Performs = SegueSpec.CustomPerform
+// Custom segue declarations (values in the Storyboards target) as the API spells them: the
+// `PUT /v1/storyboards/{name}/customSegues` body, the reply's `customSegues` and the stored column.
 
-    var performs: Performs
-    var modalPresentationStyle: PresentationStyle?
-    var modalTransitionStyle: TransitionStyle?
-    var transitioningDelegate: TransitioningDelegate?
-
+extension CustomSegueDeclaration {
     var json: JSON {
         var members: [(String, JSON)] = [("performs", .string(performs.rawValue))]
         if let v = modalPresentationStyle { members.append(("modalPresentationStyle", .string(v.rawValue))) }
@@ -22,15 +16,9 @@ struct CustomSegueDeclaration: Sendable, Equatable {
     }
 }
 
-/// The declarations of one storyboard, by segue class name.
-struct CustomSegueDeclarations: Sendable, Equatable {
-    var byClass: [String: CustomSegueDeclaration] = [:]
-
-    subscript(customClass: String) -> CustomSegueDeclaration? { byClass[customClass] }
-    var classes: Set<String> { Set(byClass.keys) }
-
+extension CustomSegueDeclarations {
     /// `{"<Class>": {...}}`, classes sorted: the reply's `customSegues` and the stored column.
-    var json: JSON { .object(byClass.keys.sorted().map { ($0, byClass[$0]!.json) }) }
+    var json: JSON { .object(byClass.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }) }
     /// What the `custom_segues` column holds; nil when nothing is declared.
     var storedText: String? { byClass.isEmpty ? nil : json.text }
 

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import HTTPServer
 import NavigationCore
+import Pictures
 import Storyboards
 import Synchronization
 
 /// Uploaded storyboards, and what the core needs from them: scene instantiation (R101, R102) and
-/// segue destinations (R96–R98). Serves `/v1/storyboards/…` (API.md "Storyboards").
+/// segue destinations (R96–R98). Serves `/v1/storyboards/…` (docs/api.md "Storyboards").
 ///
 /// The parsed library lives in memory behind one lock; every upload, replacement, declaration
 /// and deletion is written to the store (table `storyboards`, byte for byte as uploaded) before
@@ -195,7 +196,7 @@ final class StoryboardCatalog: Sendable {
 
     // MARK: - Routes
 
-    /// The `/v1/storyboards/…` routes (API.md "Storyboards"), registered in the service's one
+    /// The `/v1/storyboards/…` routes (docs/api.md "Storyboards"), registered in the service's one
     /// table (``NavSimService/router``); `catalog` finds the catalog in the router's context.
     static func routes<Context>(_ catalog: @escaping @Sendable (Context) -> StoryboardCatalog) -> [Route<Context>] {
         [

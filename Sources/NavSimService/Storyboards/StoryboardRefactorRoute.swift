@@ -40,29 +40,28 @@ extension StoryboardCatalog {
                     return .failure(Problem.conflict("storyboard-exists",
                                                      "Storyboard '\(into)' is already uploaded; refactor into a new name."))
                 }
-                let refactored: RefactorResult
-                do {
-                    refactored = try StoryboardRefactor.refactor(xml: xml, name: name, scenes: scenes, into: into)
+                let outcome: RefactorOutcome
+                do throws(RefactorFailure) {
+                    outcome = try RefactorOutcome(xml: xml, name: name, scenes: scenes, into: into, limits: limits)
                 } catch {
-                    return .failure(Problem(status: 409, slug: "refactor-refused", title: "The refactor is refused",
-                                            detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(error)."))
+                    switch error {
+                    case .refused(let reason):
+                        return .failure(Problem(status: 409, slug: "refactor-refused", title: "The refactor is refused",
+                                                detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(reason)."))
+                    case .unparsable(let reason):
+                        return .failure(Self.problem(reason))
+                    }
                 }
-                do {
-                    let source = try StoryboardParser.parse(name: name, data: refactored.original, limits: limits)
-                    let extracted = try StoryboardParser.parse(name: into, data: refactored.extracted, limits: limits)
-                    let now = NavSimService.now()
-                    // Declarations are per storyboard and per class: the moved scenes' classes take theirs along.
-                    let customSegues = contents.declarations[name]?.only(Set(extracted.allSegues.compactMap(\.segue.customClass)))
-                    let classes = contents.classes[name]?.only(Set(extracted.scenes.compactMap(\.customClass)))
-                    return .success(([
-                        StoredStoryboard(name: name, xml: refactored.original, customSegues: contents.declarations[name]?.storedText,
-                                         classes: contents.classes[name]?.storedText, updatedAt: now),
-                        StoredStoryboard(name: into, xml: refactored.extracted, customSegues: customSegues?.storedText,
-                                         classes: classes?.storedText, updatedAt: now),
-                    ], source, extracted, customSegues, classes))
-                } catch {
-                    return .failure((error as? StoryboardError).map(Self.problem) ?? Problem.invalidBody("\(error)"))
-                }
+                let now = NavSimService.now()
+                // Declarations are per storyboard and per class: the moved scenes' classes take theirs along.
+                let customSegues = contents.declarations[name]?.only(outcome.segueClasses)
+                let classes = contents.classes[name]?.only(outcome.controllerClasses)
+                return .success(([
+                    StoredStoryboard(name: name, xml: outcome.result.original, customSegues: contents.declarations[name]?.storedText,
+                                     classes: contents.classes[name]?.storedText, updatedAt: now),
+                    StoredStoryboard(name: into, xml: outcome.result.extracted, customSegues: customSegues?.storedText,
+                                     classes: classes?.storedText, updatedAt: now),
+                ], outcome.source, outcome.extracted, customSegues, classes))
             }
             let plan = try planned.get()
             do { try store.putStoryboards(plan.rows) } catch { throw Self.storageFailure(error) }
@@ -82,14 +81,6 @@ extension StoryboardCatalog {
             }
             return NavSimService.json(200, .object([("storyboards", .array([first, second]))]))
         }
-    }
-}
-
-extension CustomSegueDeclarations {
-    /// The declarations of `classes` only; nil when none is declared.
-    func only(_ classes: Set<String>) -> CustomSegueDeclarations? {
-        let kept = byClass.filter { classes.contains($0.key) }
-        return kept.isEmpty ? nil : CustomSegueDeclarations(byClass: kept)
     }
 }
 

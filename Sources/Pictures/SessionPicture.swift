@@ -1,4 +1,4 @@
-/// Pictures of a session's hierarchy, drawn from the session reply JSON (``Encode/session``) and
+/// Pictures of a session's hierarchy, drawn from the session reply (`GET /v1/sessions/{sid}`) and
 /// the transitions list, never from core values: the picture says what the JSON says
 /// (docs/pictures.md).
 ///
@@ -6,9 +6,9 @@
 /// a presentation hangs under its `presentingViewController`; `window.visibleViewController`,
 /// navigation controllers' `topViewController`, `window.viewsInWindow`, `isViewLoaded` and
 /// `appearance` are read as the JSON reports them.
-struct SessionPicture {
+public struct SessionPicture: Sendable {
     /// One controller of the reply, with the fields the pictures use.
-    struct Node {
+    struct Node: Sendable {
         var id: String
         var className: String
         var kind: String
@@ -30,13 +30,35 @@ struct SessionPicture {
     var visible: String?
     var inWindow: [String] = []
     /// Transitions not yet `completed` (`inProgress`, `queued`), as the transitions list has them.
-    var pending: [JSON] = []
+    var pending: [Transition] = []
     var sessionID: String
     var version: Int
 
+    /// One transition of the transitions list, with the fields the text shows.
+    struct Transition: Sendable {
+        var id: String?
+        var operation: String?
+        var from: String?
+        var to: String?
+        var presentationStyle: String?
+        var animated: Bool
+        var state: String?
+
+        init<Reply: PictureReply>(_ t: Reply) {
+            id = t["id"]?.string
+            operation = t["operation"]?.string
+            from = t["fromViewController"]?.string
+            to = t["toViewController"]?.string
+            presentationStyle = t["presentationStyle"]?.string
+            animated = t["animated"]?.bool == true
+            state = t["state"]?.string
+        }
+    }
+
     /// Reads a session reply and (optionally) the `transitions` array of
-    /// `GET /v1/sessions/{sid}/transitions`. Unknown or missing fields read as absent.
-    init(session: JSON, transitions: JSON = .array([])) {
+    /// `GET /v1/sessions/{sid}/transitions`. Unknown or missing fields read as absent; nothing
+    /// is refused.
+    public init<Reply: PictureReply>(session: Reply, transitions: Reply? = nil) {
         sessionID = session["id"]?.string ?? ""
         version = Int(session["version"]?.number ?? 0)
         root = session["window"]?["rootViewController"]?.string
@@ -52,7 +74,7 @@ struct SessionPicture {
                 isViewLoaded: c["isViewLoaded"]?.bool ?? false, appearance: c["appearance"]?.string ?? "disappeared",
                 selected: c["selectedViewController"]?.string, top: c["topViewController"]?.string)
         }
-        pending = (transitions.array ?? []).filter { ($0["state"]?.string ?? "completed") != "completed" }
+        pending = (transitions?.array ?? []).filter { ($0["state"]?.string ?? "completed") != "completed" }.map { Transition($0) }
     }
 
     /// The controller `id` presents (a presentation child that is not the presenter's own child).
@@ -113,7 +135,7 @@ struct SessionPicture {
     /// The text tree: the window, containment drawn with `├─`/`└─`, each presentation as
     /// `presents ▸ id Class style` under its presenter, then which views are in the window,
     /// controllers outside the window's tree, and the transitions in progress. Ends with a newline.
-    var text: String {
+    public var text: String {
         var lines = ["UIWindow"]
         var seen = Set<String>()
         func subtree(_ id: String, prefix: String) {
@@ -155,22 +177,22 @@ struct SessionPicture {
     }
 
     /// `id operation from → to  style  animated  state`.
-    static func describe(_ t: JSON) -> String {
-        var parts = ["\(t["id"]?.string ?? "?") \(t["operation"]?.string ?? "?")"]
-        parts.append("\(t["fromViewController"]?.string ?? "–") → \(t["toViewController"]?.string ?? "–")")
-        if let s = t["presentationStyle"]?.string { parts.append(s) }
-        if t["animated"]?.bool == true { parts.append("animated") }
-        parts.append(t["state"]?.string ?? "?")
+    static func describe(_ t: Transition) -> String {
+        var parts = ["\(t.id ?? "?") \(t.operation ?? "?")"]
+        parts.append("\(t.from ?? "–") → \(t.to ?? "–")")
+        if let s = t.presentationStyle { parts.append(s) }
+        if t.animated { parts.append("animated") }
+        parts.append(t.state ?? "?")
         return parts.joined(separator: "  ")
     }
 
     // MARK: - DOT
 
-    /// A Graphviz digraph: a node per controller (class under the id), solid containment edges,
+    /// A Graphviz digraph (graphviz.org/doc/info/lang.html), ending with a newline: a node per controller (class under the id), solid containment edges,
     /// presentation edges labelled with the style (dashed for sheets and popovers, which leave
     /// the presenter's view in the window; bold for styles that cover it), views in the window
     /// filled, the visible controller outlined in bold blue, views not loaded dotted.
-    var dot: String {
+    public var dot: String {
         var out = ["digraph session {",
                    "  graph [rankdir=TB, fontname=\"Helvetica\", label=\(DOT.quote("session \(sessionID) · version \(version)")), labelloc=t, fontsize=12];",
                    "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];",

@@ -10,31 +10,37 @@ import Synchronization
 /// naming the Debian package (`apt-get install graphviz`). Each run is bounded: the DOT input by
 /// ``maxInputBytes``, the wall time by ``timeout`` (the process is killed past it), and the SVG
 /// by ``maxOutputBytes``.
-struct Graphviz: Sendable {
+public struct Graphviz: Sendable {
     /// Where `dot` is: a path given once, or a search of `PATH`'s folders.
     private let locator: Locator
     /// Longest a run may take, in seconds.
-    var timeout: Double = 10
+    public var timeout: Double = 10
     /// Largest DOT text passed to `dot`, in bytes.
-    var maxInputBytes = 4 << 20
+    public var maxInputBytes = 4 << 20
     /// Largest SVG accepted back, in bytes.
-    var maxOutputBytes = 32 << 20
+    public var maxOutputBytes = 32 << 20
 
     /// What a failed run reports.
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
+        /// No `dot` executable was found.
         case notInstalled
+        /// The DOT text is larger than the bound, in bytes (``maxInputBytes``).
         case inputTooLarge(Int)
+        /// `dot` ran longer than the bound, in seconds (``timeout``), and was killed.
         case timedOut(Double)
+        /// The SVG is larger than the bound, in bytes (``maxOutputBytes``).
         case outputTooLarge(Int)
+        /// `dot` could not be started (status -1) or exited otherwise than 0 (its status, or
+        /// 128 plus the signal), with the first line it wrote to standard error.
         case failed(status: Int32, message: String)
     }
 
     /// A renderer that runs `executable`, or none when it is nil.
-    init(executable: String?) { locator = Locator(fixed: executable) }
+    public init(executable: String?) { locator = Locator(fixed: executable) }
 
     /// `dot` from `$NAVSIM_DOT` when set (empty: none, for tests of the 406), else searched for
     /// in `PATH`'s folders (`/usr/bin:/bin` without one) whenever it is needed and not yet found.
-    static let system: Graphviz = {
+    public static let system: Graphviz = {
         let env = ProcessInfo.processInfo.environment
         if let explicit = env["NAVSIM_DOT"] { return Graphviz(executable: explicit.isEmpty ? nil : explicit) }
         let folders = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
@@ -44,9 +50,10 @@ struct Graphviz: Sendable {
     private init(locator: Locator) { self.locator = locator }
 
     /// The `dot` executable, or nil when Graphviz is not installed (now: see ``Locator``).
-    var executable: String? { locator.executable() }
+    public var executable: String? { locator.executable() }
 
-    var isAvailable: Bool { executable != nil }
+    /// Whether `dot` can be run now (a search of `PATH` when not yet found).
+    public var isAvailable: Bool { executable != nil }
 
     /// Finds `dot`. A search keeps the path it found while that file stays executable, and
     /// searches again otherwise: a miss is never kept, so a `dot` installed later is found by the
@@ -79,7 +86,7 @@ struct Graphviz: Sendable {
     /// Lays out `dot` text as SVG bytes.
     /// - Throws: ``Failure`` when Graphviz is missing, a bound is exceeded, or `dot` fails
     ///   (its exit status and the first line it wrote to standard error).
-    func svg(_ dot: String) throws(Failure) -> [UInt8] {
+    public func svg(_ dot: String) throws(Failure) -> [UInt8] {
         guard let executable = locator.executable() else { throw .notInstalled }
         let input = Array(dot.utf8)
         guard input.count <= maxInputBytes else { throw .inputTooLarge(maxInputBytes) }
@@ -126,12 +133,22 @@ struct Graphviz: Sendable {
 /// Renderings already made, keyed by what they depend on (a session's id, creation time and
 /// version; a storyboard's name and the catalogue's upload generation) and the representation.
 /// Bounded by entry count and total bytes; the oldest entries go first.
-final class PictureCache: Sendable {
+public final class PictureCache: Sendable {
     /// What a rendering depends on.
-    struct Key: Hashable, Sendable {
-        var resource: String
-        var version: String
-        var representation: Representation
+    public struct Key: Hashable, Sendable {
+        /// The resource drawn (`session mail`, `storyboard Main`).
+        public var resource: String
+        /// What the drawing depends on besides the resource (a version, an upload generation).
+        public var version: String
+        /// The representation made.
+        public var representation: Representation
+
+        /// A key for `representation` of `resource` at `version`.
+        public init(resource: String, version: String, representation: Representation) {
+            self.resource = resource
+            self.version = version
+            self.representation = representation
+        }
     }
 
     private struct Contents: Sendable {
@@ -142,18 +159,21 @@ final class PictureCache: Sendable {
         var misses = 0
     }
 
-    let maxEntries: Int
-    let maxBytes: Int
+    /// Most renderings kept.
+    public let maxEntries: Int
+    /// Most bytes kept in all; a rendering larger than this is answered, not kept.
+    public let maxBytes: Int
     private let contents = Mutex(Contents())
 
-    init(maxEntries: Int = 512, maxBytes: Int = 64 << 20) {
+    /// An empty cache holding at most `maxEntries` renderings and `maxBytes` bytes in all.
+    public init(maxEntries: Int = 512, maxBytes: Int = 64 << 20) {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
     }
 
     /// The cached bytes for `key`, else `make()`'s, stored when they fit. `make` runs outside the
     /// lock (two requests may render the same picture once each; both answers are equal).
-    func value<E: Error>(_ key: Key, _ make: () throws(E) -> [UInt8]) throws(E) -> [UInt8] {
+    public func value<E: Error>(_ key: Key, _ make: () throws(E) -> [UInt8]) throws(E) -> [UInt8] {
         if let hit = contents.withLock({ c -> [UInt8]? in
             let v = c.entries[key]
             if v != nil { c.hits += 1 } else { c.misses += 1 }
@@ -175,7 +195,7 @@ final class PictureCache: Sendable {
     }
 
     /// (hits, misses, entries, bytes), for tests and metrics.
-    var statistics: (hits: Int, misses: Int, entries: Int, bytes: Int) {
+    public var statistics: (hits: Int, misses: Int, entries: Int, bytes: Int) {
         contents.withLock { ($0.hits, $0.misses, $0.entries.count, $0.bytes) }
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
-import HTTPServer
 
 /// The representations `GET /v1/sessions/{sid}` and `GET /v1/storyboards/{name}` can answer in
-/// (docs/pictures.md), chosen from the request's `Accept` field (RFC 9110 §12.5.1).
-enum Representation: String, Sendable, CaseIterable {
-    /// `application/json`: the reply API.md describes; the default.
+/// (docs/pictures.md), chosen from the request's `Accept` field (RFC 9110 §12.5.1). The service
+/// reads the field and answers 406 itself; this type only decides.
+public enum Representation: String, Sendable, CaseIterable {
+    /// `application/json`: the reply docs/api.md describes; the default.
     case json
     /// `text/plain; charset=utf-8`: the hierarchy as an indented tree.
     case text
@@ -14,7 +14,7 @@ enum Representation: String, Sendable, CaseIterable {
     case svg
 
     /// The media type this representation answers with (`Content-Type`).
-    var contentType: String {
+    public var contentType: String {
         switch self {
         case .json: "application/json"
         case .text: "text/plain; charset=utf-8"
@@ -24,7 +24,7 @@ enum Representation: String, Sendable, CaseIterable {
     }
 
     /// The bare media type, as matched against `Accept` ranges.
-    var mediaType: String {
+    public var mediaType: String {
         switch self {
         case .json: "application/json"
         case .text: "text/plain"
@@ -36,12 +36,12 @@ enum Representation: String, Sendable, CaseIterable {
     /// A suffix that tells this representation's entity tag apart from the others' (RFC 9110
     /// §8.8.3: a strong validator differs between representations of one resource). JSON keeps
     /// the bare version, which `If-Match` compares against.
-    func entityTag(_ version: Int) -> String {
+    public func entityTag(_ version: Int) -> String {
         self == .json ? "\"\(version)\"" : "\"\(version)-\(rawValue)\""
     }
 
     /// The outcome of negotiation: the representation to send, or why none can be sent.
-    enum Choice: Equatable {
+    public enum Choice: Equatable, Sendable {
         case send(Representation)
         /// Nothing the client accepts can be produced: 406 (RFC 9110 §15.5.7).
         case notAcceptable
@@ -58,7 +58,7 @@ enum Representation: String, Sendable, CaseIterable {
     /// ignored, as the RFC lets a server do with what it cannot parse.
     /// - Parameter svgAvailable: whether `dot` can render SVG here; asked only when the field
     ///   accepts SVG, since answering may search `PATH` (``Graphviz/Locator``).
-    static func negotiate(_ accept: String?, svgAvailable: @autoclosure () -> Bool) -> Choice {
+    public static func negotiate(_ accept: String?, svgAvailable: @autoclosure () -> Bool) -> Choice {
         guard let accept, accept.contains(where: { !$0.isWhitespace && $0 != "," }) else { return .send(.json) }
         let ranges = MediaRange.parseList(accept)
         if ranges.isEmpty { return .send(.json) }
@@ -80,7 +80,7 @@ extension Representation {
     /// uploaded (`application/xml` or `text/xml`) to every other representation: its weight
     /// is above all of theirs, so `*/*` alone still means JSON. `navsim record` asks for it to
     /// copy a session's storyboards into a flow (docs/flows.md "Recording").
-    static func prefersDocument(_ accept: String?) -> Bool {
+    public static func prefersDocument(_ accept: String?) -> Bool {
         guard let accept else { return false }
         let ranges = MediaRange.parseList(accept)
         let document = max(MediaRange.weight(of: "application/xml", in: ranges), MediaRange.weight(of: "text/xml", in: ranges))

@@ -1,22 +1,22 @@
-import HTTPServer
-
 /// `GET /inspector`: one static HTML page, its CSS and JavaScript inline, compiled into the
 /// binary (nothing fetched at run time, no build step). It is a client of the public API only:
 /// `GET /v1/sessions`, `/v1/sessions/{sid}` (`?version=N`, `Accept: image/svg+xml` or
 /// `text/plain`), `/v1/sessions/{sid}/history`, `/v1/storyboards` and `/v1/storyboards/{name}`.
 /// The page holds no data, so it is served without a bearer token like `/healthz`; the API
 /// calls it makes send the token typed into its token box (kept in `sessionStorage`).
-enum Inspector {
-    /// The page's reply: `text/html`, cacheable by validation only (a new binary may change it).
-    static let response = HTTPResponse(status: 200, headers: HTTPHeaders([
+public enum Inspector {
+    /// The header fields the page is answered with, in order: `text/html`, cacheable by
+    /// validation only (a new binary may change it).
+    public static let headers: [(name: String, value: String)] = [
         ("Content-Type", "text/html; charset=utf-8"),
         ("Cache-Control", "no-cache"),
         // The page runs only its own inline script and talks only to this server.
         ("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' blob: data:; connect-src 'self'"),
         ("X-Content-Type-Options", "nosniff"),
-    ]), body: Array(page.utf8))
+    ]
 
-    static let page = #"""
+    /// The page: one HTML document, UTF-8.
+    public static let page = #"""
 <!doctype html>
 <html lang="en">
 <head>

@@ -1,5 +1,7 @@
+import Foundation
+
 /// The flow of a storyboard as a DOT digraph, drawn from the storyboard reply JSON
-/// (``StoryboardSnapshot/reply(for:)``): what `GET /v1/storyboards/{name}` answers is what the
+/// (`GET /v1/storyboards/{name}`'s JSON): what that route answers is what the
 /// picture shows (docs/pictures.md).
 ///
 /// A node per scene (id, class, Storyboard ID); relationship and embed segues as containment
@@ -7,9 +9,9 @@
 /// identifier; storyboard references as dashed nodes with an edge into a folder node for the
 /// storyboard they point into (a link to its own picture in SVG); scenes a diagnostic names, or
 /// whose segue it names, outlined red (errors) or orange (warnings) with the codes listed.
-enum StoryboardPicture {
-    /// The DOT text for a storyboard reply; ends with a newline.
-    static func dot(_ reply: JSON) -> String {
+public enum StoryboardPicture {
+    /// The DOT text for a storyboard reply; ends with a newline. Missing fields read as absent.
+    public static func dot<Reply: PictureReply>(_ reply: Reply) -> String {
         let name = reply["name"]?.string ?? "?"
         let scenes = reply["scenes"]?.array ?? []
         var sceneOfElement: [String: String] = [:]
@@ -58,7 +60,7 @@ enum StoryboardPicture {
                 if target != name {
                     let folder = "storyboard:" + target
                     if folders.insert(folder).inserted {
-                        out.append("  \(DOT.quote(folder)) [label=\(DOT.quote(target + ".storyboard")), shape=folder, style=\"dashed\", URL=\(DOT.quote("/v1/storyboards/" + target.percentEncodedPathSegment))];")
+                        out.append("  \(DOT.quote(folder)) [label=\(DOT.quote(target + ".storyboard")), shape=folder, style=\"dashed\", URL=\(DOT.quote("/v1/storyboards/" + pathSegment(target)))];")
                     }
                     out.append("  \(DOT.quote(id)) -> \(DOT.quote(folder)) [style=dashed, arrowhead=open];")
                 }
@@ -106,7 +108,7 @@ extension StoryboardPicture {
     /// The storyboard as text: one line per scene (`id  Class  Storyboard ID: …`, ▶ for the
     /// initial one, the target of a reference), its segues under it (`kind identifier ▸
     /// destination`), then the diagnostics. Ends with a newline.
-    static func text(_ reply: JSON) -> String {
+    public static func text<Reply: PictureReply>(_ reply: Reply) -> String {
         let initial = reply["initialViewController"]?.string
         var lines = ["storyboard \(reply["name"]?.string ?? "?")"]
         let scenes = reply["scenes"]?.array ?? []
@@ -140,3 +142,11 @@ extension StoryboardPicture {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+
+/// `name` as one path segment of a URL (RFC 3986 `segment`): `/`, `?`, `#`, `%` and anything
+/// outside `pchar` percent-encoded, as the service writes a storyboard's `Location`.
+private func pathSegment(_ name: String) -> String {
+    name.addingPercentEncoding(withAllowedCharacters: pathSegmentAllowed) ?? name
+}
+
+private let pathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))

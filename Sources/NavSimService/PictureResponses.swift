@@ -1,9 +1,11 @@
 import HTTPServer
+import Pictures
 
 /// Content negotiation and rendering for the two routes that answer pictures,
 /// `GET /v1/sessions/{sid}` (any `?version=N`) and `GET /v1/storyboards/{name}` (docs/pictures.md).
 /// Every representation is made from the route's JSON reply; non-JSON ones are cached per
 /// version (``PictureCache``) and every answer carries `Vary: Accept` (RFC 9110 §12.5.5).
+/// The HTTP side of the `Pictures` target: it reads `Accept`, answers problems and builds responses.
 final class Pictures: Sendable {
     let graphviz: Graphviz
     let cache: PictureCache
@@ -68,4 +70,12 @@ final class Pictures: Sendable {
         }
         return Problem(status: 503, slug: "render-failed", title: "The picture could not be rendered", detail: detail)
     }
+}
+
+/// The replies the pictures are drawn from are the service's own JSON values.
+extension JSON: PictureReply {}
+
+extension Inspector {
+    /// `GET /inspector`'s reply: the page with its header fields.
+    static let response = HTTPResponse(status: 200, headers: HTTPHeaders(headers.map { ($0.name, $0.value) }), body: Array(page.utf8))
 }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Package.swift builds these targets with the upcoming features MemberImportVisibility and
+# InternalImportsByDefault (its `imports` settings): a file imports every module it uses, and
+# only a public API that shows an imported type imports it `public`. NavSimService and the
+# test targets are not in the list yet.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 - <<'PY'
+import re, sys
+text = open("Package.swift").read()
+wanted = ["NavigationCore", "Storyboards", "StoryboardTools", "HTTPServer", "SQLite", "PostgreSQL",
+          "ProcessSpawning", "Pictures", "Flows", "navsim", "embed-text"]
+missing = []
+for name in wanted:
+    m = re.search(r'\.(?:target|executableTarget)\(name: "%s",.*?swiftSettings: (\w+)' % re.escape(name), text, re.S)
+    if not m or m.group(1) != "imports":
+        missing.append(name)
+if missing:
+    print("lint-package: not built with the `imports` settings: " + ", ".join(missing), file=sys.stderr)
+    sys.exit(1)
+for feature in ("MemberImportVisibility", "InternalImportsByDefault"):
+    if '.enableUpcomingFeature("%s")' % feature not in text:
+        print("lint-package: Package.swift does not enable " + feature, file=sys.stderr)
+        sys.exit(1)
+print("lint-package: ok")
+PY
