@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import Pictures
 
 /// The route table: every route of the HTTP contract, each handed to its resource's handler in
 /// Routes/. The pieces around it (HTTP/Middleware.swift) run first.

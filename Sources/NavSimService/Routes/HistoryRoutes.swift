@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import Pictures
 
 /// Reads of a session: its current or a past version (`GET /v1/sessions/{sid}`, `?version=N`,
 /// pictures) and its history (`GET /v1/sessions/{sid}/history`).
