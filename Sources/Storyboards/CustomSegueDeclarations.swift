@@ -16,11 +16,15 @@ public struct CustomSegueDeclaration: Sendable, Equatable {
     public var modalTransitionStyle: TransitionStyle?
     /// The animator the class installs, if any (R56–R62).
     public var transitioningDelegate: TransitioningDelegate?
+    /// The `animated:` argument `perform()` passes (`pushViewController(_:animated: false)` after
+    /// a layer animation of its own, say); nil: the segue's Animates setting.
+    public var animated: Bool?
 
     /// A declaration; a style left nil keeps the segue's own.
     public init(performs: Performs, modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
-                transitioningDelegate: TransitioningDelegate? = nil) {
+                transitioningDelegate: TransitioningDelegate? = nil, animated: Bool? = nil) {
         self.performs = performs
+        self.animated = animated
         self.modalPresentationStyle = modalPresentationStyle
         self.modalTransitionStyle = modalTransitionStyle
         self.transitioningDelegate = transitioningDelegate

@@ -147,6 +147,7 @@ public struct SceneInstantiation: Sendable {
             if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
             if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
             spec.customTransitioningDelegate = declared.transitioningDelegate
+            if let v = declared.animated { spec.animates = v }
         }
         return spec
     }

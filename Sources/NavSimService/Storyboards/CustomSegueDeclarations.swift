@@ -12,6 +12,7 @@ extension CustomSegueDeclaration {
         if let d = transitioningDelegate {
             members.append(("transitioningDelegate", .object([("name", .string(d.name)), ("duration", .number(d.duration))])))
         }
+        if let v = animated { members.append(("animated", .bool(v))) }
         return .object(members)
     }
 }
@@ -31,7 +32,7 @@ extension CustomSegueDeclarations {
         for (customClass, value) in members {
             guard !customClass.isEmpty else { throw Problem.invalidField("body", "A custom segue class name cannot be empty.") }
             let r = try BodyReader(value, path: customClass, allowed: [
-                "performs", "modalPresentationStyle", "modalTransitionStyle", "transitioningDelegate",
+                "performs", "modalPresentationStyle", "modalTransitionStyle", "transitioningDelegate", "animated",
             ])
             guard let performs = try r.enumValue("performs", CustomSegueDeclaration.Performs.self) else {
                 throw Problem.invalidField(r.name("performs"), "\(r.name("performs")) is required.",
@@ -40,6 +41,7 @@ extension CustomSegueDeclarations {
             var declaration = CustomSegueDeclaration(performs: performs)
             declaration.modalPresentationStyle = try r.enumValue("modalPresentationStyle", PresentationStyle.self)
             declaration.modalTransitionStyle = try r.enumValue("modalTransitionStyle", TransitionStyle.self)
+            declaration.animated = try r.bool("animated")
             if let d = try r.object("transitioningDelegate", allowed: ["name", "duration"]) {
                 let duration = try d.number("duration") ?? 0.3
                 guard duration >= 0, duration <= 3600 else {
