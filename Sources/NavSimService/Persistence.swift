@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import SessionStorage
 
 /// How sessions become rows and back: the session row holds the state minus its controllers,
 /// each controller is a row with its parent and presentation links as columns, and each history

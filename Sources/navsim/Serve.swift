@@ -1,6 +1,9 @@
 import Foundation
 import HTTPServer
 import NavSimService
+import PostgresStore
+import SQLiteStore
+import SessionStorage
 
 /// `navsim serve`: opens (and migrates) the database, serves the API until SIGINT/SIGTERM.
 enum Serve {

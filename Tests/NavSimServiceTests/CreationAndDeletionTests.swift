@@ -4,6 +4,9 @@ import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
 
 /// Issue 11: `POST /v1/sessions` and `DELETE /v1/sessions/{sid}` do not hold a handler thread on
 /// the durable write. Their replies are deferred like a mutation's. A creation is visible only

@@ -5,6 +5,8 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 // Bounded work per byte (issue 9): the JSON parser is linear, what one request may create is
 // limited (``Limits``), numbers are finite, storage faults answer without SQL or paths.

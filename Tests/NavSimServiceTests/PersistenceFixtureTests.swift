@@ -3,6 +3,8 @@ import HTTPServer
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// Databases written by earlier releases (Tests/Fixtures/Databases: `today.sqlite` by an early
 /// one, `main.sqlite` by the release before the storage targets; make-fixture.py beside them says

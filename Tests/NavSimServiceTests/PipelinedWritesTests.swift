@@ -6,6 +6,8 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// Issue 11's write path: a commit writes what the turn changed; one session's writes apply
 /// on top of each other while earlier ones sync, and are answered in version order once

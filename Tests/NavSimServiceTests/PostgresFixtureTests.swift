@@ -3,6 +3,8 @@ import PostgreSQL
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import PostgresStore
 
 /// The PostgreSQL database the release before the storage targets wrote
 /// (Tests/Fixtures/Databases/main-postgres.sql, a `pg_dump` made by make-fixture.py beside it),

@@ -1,4 +1,6 @@
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 extension NavSimService {
     /// The SQLite store the tests' services run on, for its test hooks (`holdWrites`,

@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// A stop while session writes are queued (applied, in a session's preparer or held at the
 /// group-commit writer): `stopWrites` answers every admitted write with its outcome before it

@@ -5,6 +5,8 @@ import SQLite
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// The store's write path after issue 11's cuts: a later version updates its session row in
 /// place, a controller whose links stay has only its body rewritten, and neither ever loses a

@@ -3,9 +3,11 @@ import Foundation
 import PostgreSQL
 import Synchronization
 import Testing
+@testable import SessionStorage
+@testable import PostgresStore
 
 // What the PostgreSQL store does when the server drops its connection at COMMIT: the one point
-// where it cannot know whether the transaction was written (issue 11, robust11).
+// where it cannot know whether the transaction was written.
 extension PostgresStoreTests {
     @Test("a transaction whose connection breaks at COMMIT is not run again and fails as of unknown outcome")
     func breakAtCommit() throws {

@@ -5,6 +5,9 @@ import PostgreSQL
 import SQLite
 import Synchronization
 import Testing
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
 
 private let noPostgres = "NAVSIM_TEST_POSTGRES is not set (scripts/pg-cluster.sh start prints a URL): store cases ran on SQLite only"
 

@@ -2,6 +2,9 @@ import Foundation
 @testable import NavSimService
 import PostgreSQL
 import SQLite
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
 
 /// The repository root, found from this file, so the schemas under test are the shipped ones.
 let repositoryRoot = URL(fileURLWithPath: #filePath)

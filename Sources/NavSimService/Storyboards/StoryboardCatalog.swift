@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import NavigationCore
+import SessionStorage
 import Storyboards
 import Synchronization
 

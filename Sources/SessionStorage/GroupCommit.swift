@@ -14,10 +14,10 @@ import Synchronization
 /// Both stores write through it: ``SessionStore`` (SQLite) and ``PostgresSessionStore``. A store
 /// may also give it idle work (``setIdleWork(after:_:)``, SQLite's deletion chunks), done a step
 /// at a time when no job has come for a while.
-final class WriterQueue<Job: Sendable>: Sendable {
+package final class WriterQueue<Job: Sendable>: Sendable {
     private let state = Mutex(State())
     private let thread: DispatchQueue
-    typealias BatchWriter = @Sendable ([Job]) -> [Result<Void, any Error>]
+    package typealias BatchWriter = @Sendable ([Job]) -> [Result<Void, any Error>]
 
     private struct State {
         var waiting: [(job: Job, completion: @Sendable (Result<Void, any Error>) -> Void)] = []
@@ -64,7 +64,7 @@ final class WriterQueue<Job: Sendable>: Sendable {
     }
 
     /// - Parameter label: The writer's dispatch queue label.
-    init(label: String) {
+    package init(label: String) {
         thread = DispatchQueue(label: label)
     }
 
@@ -72,7 +72,7 @@ final class WriterQueue<Job: Sendable>: Sendable {
     /// - Parameter writeBatch: Writes the jobs given, in order, in one transaction, and returns
     ///   one result per job (same order). Called on the writer only, never concurrently; every
     ///   caller of one queue passes the same function.
-    func enqueue(_ job: Job, writeBatch: @escaping BatchWriter,
+    package func enqueue(_ job: Job, writeBatch: @escaping BatchWriter,
                  then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let starts = state.withLock { state -> Bool in
             state.waiting.append((job, completion))
@@ -86,7 +86,7 @@ final class WriterQueue<Job: Sendable>: Sendable {
     }
 
     /// ``enqueue(_:then:)`` waited on; throws the job's error.
-    func submit(_ job: Job, writeBatch: @escaping BatchWriter) throws {
+    package func submit(_ job: Job, writeBatch: @escaping BatchWriter) throws {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Void, any Error>?>(nil)
         enqueue(job, writeBatch: writeBatch) { result in
@@ -162,12 +162,12 @@ final class WriterQueue<Job: Sendable>: Sendable {
     /// Sets the work the writer does, one step at a time, when it has had no job for `delay`:
     /// after ``wakeIdleWork()``, steps run until one answers false (nothing more to do). A step
     /// runs on the writer, like a batch, never beside one. Set once, before use.
-    func setIdleWork(after delay: Duration, _ step: @escaping @Sendable () -> Bool) {
+    package func setIdleWork(after delay: Duration, _ step: @escaping @Sendable () -> Bool) {
         state.withLock { $0.idleWork = IdleWork(step, delay: delay) }
     }
 
     /// Tells the writer that its idle work has something to do (arming a step when it is idle).
-    func wakeIdleWork() {
+    package func wakeIdleWork() {
         let starts = state.withLock { state -> Bool in
             state.idleWakes &+= 1
             guard !state.writing else { return false }
@@ -179,18 +179,18 @@ final class WriterQueue<Job: Sendable>: Sendable {
 
     /// Runs `work` on the writer after what its queue was given so far: a batch being written,
     /// or one that starts before `work` was queued, goes first.
-    func perform(_ work: @escaping @Sendable () -> Void) { thread.async(execute: work) }
+    package func perform(_ work: @escaping @Sendable () -> Void) { thread.async(execute: work) }
 
     /// Waits until everything queued on the writer so far has run (an armed idle step is not
     /// queued until its delay has passed).
-    func waitForQueuedWork() { thread.sync {} }
+    package func waitForQueuedWork() { thread.sync {} }
 
     /// Test hook: while held, queued jobs wait (so a test can line several up in one batch);
     /// idle work still runs.
-    func hold() { state.withLock { $0.held = true } }
+    package func hold() { state.withLock { $0.held = true } }
 
     /// Ends ``hold()``.
-    func release() {
+    package func release() {
         let starts = state.withLock { state -> Bool in
             state.held = false
             guard !state.writing, !state.waiting.isEmpty else { return false }
@@ -207,9 +207,12 @@ final class WriterQueue<Job: Sendable>: Sendable {
 /// (it was computed on top of v); the session's next commit that follows nothing pending (the
 /// caller rolled back to durable state) ends the chain. Kept by the store between batches, read
 /// and written on the writer only.
-struct BrokenChains: Sendable {
+package struct BrokenChains: Sendable {
     /// Per session, the version of its commit that failed.
     private var failed: [String: Int] = [:]
+
+    /// No broken chain.
+    package init() {}
 
     /// Writes each commit of a batch, in order, inside the batch's open transaction, and returns
     /// one result per commit: a follower of a failed commit is refused unwritten; otherwise
@@ -220,7 +223,7 @@ struct BrokenChains: Sendable {
     ///     connection), the earlier commits went with it: the error is rethrown so that the
     ///     caller fails the whole batch (and then calls ``batchFailed(_:)``).
     /// - Throws: that error only.
-    mutating func writeEach(_ commits: [SessionCommit], isInTransaction: () -> Bool,
+    package mutating func writeEach(_ commits: [SessionCommit], isInTransaction: () -> Bool,
                             write: (SessionCommit) throws -> Void) throws -> [Result<Void, any Error>] {
         var results: [Result<Void, any Error>] = []
         results.reserveCapacity(commits.count)
@@ -258,7 +261,7 @@ struct BrokenChains: Sendable {
     }
 
     /// Nothing of the batch was written: each session's first commit in it failed.
-    mutating func batchFailed(_ commits: [SessionCommit]) {
+    package mutating func batchFailed(_ commits: [SessionCommit]) {
         for commit in commits.reversed() where commit.laterCheckpoint == nil {
             failed[commit.session.id] = commit.history?.version ?? 0
         }
