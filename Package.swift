@@ -54,6 +54,9 @@ let package = Package(
                           swiftSettings: strict),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // Faults put around a store from outside (the stores carry no test hooks).
+        .target(name: "StoreTestSupport", dependencies: ["SessionStorage"], path: "Tests/StoreTestSupport",
+                swiftSettings: strict),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardToolsTests",
@@ -64,15 +67,15 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: strict),
         .testTarget(name: "NavSimServiceTests",
-                    dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "TestSupport", "PostgreSQL",
-                                   "SQLite"],
+                    dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "TestSupport",
+                                   "StoreTestSupport", "PostgreSQL", "SQLite"],
                     swiftSettings: strict),
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "SQLiteStore", "HTTPServer", "ProcessSpawning"],
                     swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests",
                     dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "SQLite", "PostgreSQL", "NavSimService", "HTTPServer",
-                                   "TestSupport"],
+                                   "TestSupport", "StoreTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning"], swiftSettings: strict),
     ],

@@ -120,9 +120,6 @@ public final class PostgresSessionStore: SessionStoring {
     public let reachability: StoreReachability
     /// Runs the probes ``checkReachability()`` starts, one at a time.
     let probes = DispatchQueue(label: "navsim.postgres.probe")
-    /// Test hook: runs on the writer once a transaction's statements are done, just before its
-    /// `COMMIT` is sent (to break the connection exactly there).
-    let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// The steps of `migrations-postgres/` this code is written against, in order: a folder that
     /// lacks one is refused before connecting (``Migrator/check(provides:directory:)``). A new
@@ -229,12 +226,6 @@ public final class PostgresSessionStore: SessionStoring {
         writes.enqueue(commit, writeBatch: { [self] in commitBatch($0) }, then: completion)
     }
 
-    /// Test hook: queued commits wait until ``releaseWrites()`` (to line several up in one batch).
-    func holdWrites() { writes.hold() }
-
-    /// Ends ``holdWrites()``.
-    func releaseWrites() { writes.release() }
-
     /// Writes `commits` in one transaction, each in its own savepoint; one result per commit.
     /// Internal so tests can build a batch deterministically.
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
@@ -291,13 +282,11 @@ public final class PostgresSessionStore: SessionStoring {
     }
 
     func writingOnce<T: Sendable>(_ body: (PGConnection) throws -> T) -> (Result<T, any Error>, connected: Bool) {
-        let hook = beforeCommit.withLock { $0 }
-        return withWriter { db in
+        withWriter { db in
             var committing = false
             do {
                 return try db.transaction {
                     let value = try body(db)
-                    hook?()
                     committing = true
                     return value
                 }

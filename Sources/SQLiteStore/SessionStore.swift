@@ -46,8 +46,6 @@ public final class SessionStore: Sendable {
     private let writes = WriterQueue<SessionCommit>(label: "navsim.store.writer")
     /// Sessions whose commit at the given version failed, so their followers fail too.
     private let brokenChains = Mutex(BrokenChains())
-    /// Commits ``failOnce(session:version:)`` makes fail.
-    private let injected = Mutex(Set<InjectedFailure>())
 
     /// Ids whose session row is gone but whose controllers or history may remain (migration 0005).
     private let pendingDeletions = Mutex(Set<String>())
@@ -116,16 +114,6 @@ public final class SessionStore: Sendable {
     /// of what a batch costs in statements.
     var writerStatements: Int { writer.withLock { $0.statementsRun } }
 
-    /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
-    /// so a write needing more fails with `SQLITE_FULL` as on a full disk; nil lifts the cap.
-    /// For tests of the disk-full path.
-    func capPages(extra extraPages: Int?) throws {
-        try writer.withLock { db in
-            let pages = try db.query("PRAGMA page_count").first?.int(0) ?? 0
-            try db.execute("PRAGMA max_page_count = \(extraPages.map { Int(pages) + $0 } ?? 1_073_741_823)")
-        }
-    }
-
     // MARK: Writing
 
     /// Writes one operation; durable before it returns (WAL + `synchronous=FULL`). The same
@@ -161,19 +149,6 @@ public final class SessionStore: Sendable {
         writes.enqueue(commit, writeBatch: { [self] in commitBatch($0) }, then: completion)
     }
 
-    /// Test hook: while held, queued commits wait (so a test can line several up in one batch,
-    /// or fail one with followers queued behind it); ``releaseWrites()`` lets them go.
-    func holdWrites() { writes.hold() }
-
-    /// Ends ``holdWrites()``.
-    func releaseWrites() { writes.release() }
-
-    /// Test hook: the commit of `session` at history `version` fails once, unwritten, as if
-    /// its statements had failed (the injected error is ``SessionStoreError/injected``).
-    func failOnce(session: String, version: Int) {
-        injected.withLock { _ = $0.insert(InjectedFailure(session: session, version: version)) }
-    }
-
     /// Writes `commits` in one `BEGIN IMMEDIATE` transaction and returns each one's outcome in order.
     ///
     /// A commit whose statements fail is reported as failed and the others still commit: the
@@ -193,9 +168,8 @@ public final class SessionStore: Sendable {
             // A savepoint per commit costs two statements and a copy of every page the commit
             // changes into the statement journal, and nearly no batch needs it: the batch is
             // first written without them, and only when one of its commits fails is it rolled
-            // back and written again with them, so that that commit fails alone. Injected
-            // failures (tests) take the savepoints at once: they are consumed when they fire.
-            var eachInSavepoint = injected.withLock { !$0.isEmpty }
+            // back and written again with them, so that that commit fails alone.
+            var eachInSavepoint = false
             while true {
                 var swept: Bool?
                 // The chains as this attempt leaves them; kept only if it commits.
@@ -216,8 +190,6 @@ public final class SessionStore: Sendable {
                             }
                         }
                         return try attempt.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
-                            let key = InjectedFailure(session: commit.session.id, version: commit.history?.version ?? 0)
-                            if injected.withLock({ $0.remove(key) }) != nil { throw SessionStoreError.injected }
                             // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error. Some
                             // errors (SQLITE_FULL, SQLITE_IOERR, …) roll back the whole transaction,
                             // taking the earlier commits with it: writeEach then fails the batch.
@@ -506,9 +478,4 @@ private struct Counters {
     var batches = 0
     var largestBatch = 0
     var controllerRows = 0
-}
-
-private struct InjectedFailure: Hashable {
-    var session: String
-    var version: Int
 }

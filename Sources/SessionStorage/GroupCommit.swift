@@ -22,7 +22,6 @@ package final class WriterQueue<Job: Sendable>: Sendable {
     private struct State {
         var waiting: [(job: Job, completion: @Sendable (Result<Void, any Error>) -> Void)] = []
         var writing = false
-        var held = false
         /// The last `writeBatch` given to ``enqueue(_:writeBatch:then:)``.
         var writeBatch: BatchWriter?
         /// What the writer does when no job is waiting (``setIdleWork(_:)``).
@@ -78,7 +77,7 @@ package final class WriterQueue<Job: Sendable>: Sendable {
             state.waiting.append((job, completion))
             state.writeBatch = writeBatch
             if state.idleWork != nil { state.lastBusy = DispatchTime.now().uptimeNanoseconds }
-            guard !state.writing, !state.held else { return false }
+            guard !state.writing else { return false }
             state.writing = true
             return true
         }
@@ -97,14 +96,14 @@ package final class WriterQueue<Job: Sendable>: Sendable {
         try outcome.withLock { $0 }?.get()
     }
 
-    /// Writes batches while jobs wait. When none does (or while ``hold()`` holds them) and idle
+    /// Writes batches while jobs wait. When none does and idle
     /// work was asked for, arms ``idleTick()``: the step runs only if still no job has come by
     /// then, so that clients answered by the last batch, whose next commits are on their way,
     /// find the writer free rather than behind an idle step.
     private func drain() {
         while true {
             let turn = state.withLock { state -> Turn in
-                if !state.held, !state.waiting.isEmpty, let writeBatch = state.writeBatch {
+                if !state.waiting.isEmpty, let writeBatch = state.writeBatch {
                     defer { state.waiting.removeAll(keepingCapacity: true) }
                     return .batch(state.waiting, writeBatch)
                 }
@@ -127,12 +126,12 @@ package final class WriterQueue<Job: Sendable>: Sendable {
         }
     }
 
-    /// One idle step, when the writer is still without a job (or held): then the batches that
+    /// One idle step, when the writer is still without a job: then the batches that
     /// came meanwhile, and the next step armed again while the work answers that it has more.
     private func idleTick() {
         let tick = state.withLock { state -> Tick in
             // A drain is queued (it arms the next step when it is done), or nothing is asked.
-            guard !state.writing, state.held || state.waiting.isEmpty, state.idleWakes != state.idleAnswered,
+            guard !state.writing, state.waiting.isEmpty, state.idleWakes != state.idleAnswered,
                   let work = state.idleWork else {
                 state.idleArmed = false
                 return .none
@@ -184,21 +183,6 @@ package final class WriterQueue<Job: Sendable>: Sendable {
     /// Waits until everything queued on the writer so far has run (an armed idle step is not
     /// queued until its delay has passed).
     package func waitForQueuedWork() { thread.sync {} }
-
-    /// Test hook: while held, queued jobs wait (so a test can line several up in one batch);
-    /// idle work still runs.
-    package func hold() { state.withLock { $0.held = true } }
-
-    /// Ends ``hold()``.
-    package func release() {
-        let starts = state.withLock { state -> Bool in
-            state.held = false
-            guard !state.writing, !state.waiting.isEmpty else { return false }
-            state.writing = true
-            return true
-        }
-        if starts { thread.async { self.drain() } }
-    }
 }
 
 /// The pipelined-follower rule both stores apply inside a batch: after a commit of a session

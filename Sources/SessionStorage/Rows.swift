@@ -193,8 +193,6 @@ public enum SessionStoreError: Error, CustomStringConvertible, Sendable, Equatab
     /// The commit was queued on top of the session's commit at `version`, which failed: it is
     /// not written (see ``SessionStore/enqueue(_:then:)``).
     case predecessorFailed(session: String, version: Int)
-    /// A failure a test asked for (``SessionStore/failOnce(session:version:)``).
-    case injected
 
     public var description: String {
         switch self {
@@ -202,8 +200,6 @@ public enum SessionStoreError: Error, CustomStringConvertible, Sendable, Equatab
             "the database holds a value of the wrong type (or NULL) in column \(column)"
         case .predecessorFailed(let session, let version):
             "session \(session)'s commit of version \(version) failed, and this one was made on top of it"
-        case .injected:
-            "a failure injected by a test"
         }
     }
 }

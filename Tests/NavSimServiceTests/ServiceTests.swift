@@ -51,7 +51,7 @@ struct SessionSnapshot: Equatable {
 final class ServiceHarness {
     let directory: String
     let databasePath: String
-    private(set) var service: NavSimService?
+    var service: NavSimService?
     let limits: Limits
     let tokens: BearerTokens
     /// Sessions the service keeps decoded in memory (`--max-loaded-sessions`).

@@ -1,4 +1,8 @@
 import Foundation
+import PostgresStore
+import SQLite
+import SQLiteStore
+import SessionStorage
 import Testing
 
 /// The arrows of docs/architecture.md between the service and its stores, read from the
@@ -43,5 +47,26 @@ struct StorageTargetsTests {
     @Test func theContractNeedsNoDatabase() throws {
         let storage = try Self.imports(of: "SessionStorage")
         #expect(storage.isSubset(of: ["Dispatch", "Foundation", "Synchronization"]), "\(storage.sorted())")
+    }
+}
+
+/// How the service reads each store's errors (`StoreFault`), since its tests inject faults from
+/// outside the stores.
+@Suite("Store faults")
+struct StoreFaultTests {
+    @Test func sqliteFullIsStorageFull() {
+        let full: any Error = SQLiteError(code: 13, message: "database or disk is full")  // SQLITE_FULL
+        #expect(full.storeFault?.isStorageFull == true)
+        #expect(full.storeFault?.storeCode == .resultCode(13))
+        let constraint: any Error = SQLiteError(code: 1555, message: "UNIQUE constraint failed")
+        #expect(constraint.storeFault?.isStorageFull == false)
+    }
+
+    @Test func postgresCommitOutcomeAndStaleVersion() {
+        let unknown: any Error = PostgresStoreError.commitOutcomeUnknown("server closed the connection")
+        #expect(unknown.storeFault?.isCommitOutcomeUnknown == true && unknown.isStoreUnreachable)
+        let stale: any Error = PostgresStoreError.staleVersion(session: "s", expected: 1, stored: 2)
+        #expect(stale.isStaleVersion && !stale.isStoreUnreachable)
+        #expect(!(SQLiteError(code: 13, message: "full") as any Error).isStaleVersion)
     }
 }

@@ -143,16 +143,6 @@ extension SessionStoring {
     func allSessions() throws -> [StoredSession] {
         try sessionIDs().compactMap { try loadSession($0) }
     }
-
-    /// The test hook that makes queued commits wait, on either store.
-    func holdWrites() {
-        if let sqlite = self as? SessionStore { sqlite.holdWrites() } else if let pg = self as? PostgresSessionStore { pg.holdWrites() }
-    }
-
-    /// Ends ``holdWrites()``.
-    func releaseWrites() {
-        if let sqlite = self as? SessionStore { sqlite.releaseWrites() } else if let pg = self as? PostgresSessionStore { pg.releaseWrites() }
-    }
 }
 
 // MARK: - Chunked deletion hooks
