@@ -944,11 +944,11 @@ public final class NavSimService: Sendable {
             do {
                 let results = Encode.results(outcome.outcomes, turn: work.turn)
                 // Only what the turn changed is converted, encoded and written.
-                var (commit, shell) = try Persistence.commit(
-                    id: sid, createdAt: job.createdAt, old: job.previousState, shell: job.shell, newState: outcome.state,
-                    changed: outcome.changedControllers, version: version, at: work.at, request: work.request,
+                var (commit, shell) = try Persistence.commit(TurnRecord(
+                    session: sid, createdAt: job.createdAt, version: version, old: job.previousState, shell: job.shell,
+                    new: outcome.state, changed: outcome.changedControllers, at: work.at, request: work.request,
                     body: work.body, commands: work.commands, resolvedSegues: outcome.resolvedSegues, result: results,
-                    checkpoint: job.checkpointNow)
+                    keepsCheckpoint: job.checkpointNow))
                 commit.followsPending = job.followsPending
                 // The new version is encoded once, from the previous version's pieces; the reply
                 // splices its bytes (full) or the changed pieces (return=minimal).
