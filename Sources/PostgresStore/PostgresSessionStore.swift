@@ -35,7 +35,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 }
 
 /// The durable side of navsim in a PostgreSQL database that several navsim instances can share:
-/// the same tables and rows as ``SessionStore``, with the schema from `migrations-postgres/`.
+/// the same tables and rows as SQLiteStore's `SessionStore`, with the schema from `migrations-postgres/`.
 ///
 /// ```swift
 /// let store = try PostgresSessionStore(url: "postgresql://navsim@db:5432/navsim",
@@ -47,12 +47,12 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// only after the server flushed its WAL record (and, with synchronous standbys configured,
 /// after they confirmed it). The server must run with `fsync = on`, its default.
 ///
-/// **Group commit.** As in ``SessionStore``: one writer connection on one writer thread
+/// **Group commit.** As in SQLiteStore's `SessionStore`: one writer connection on one writer thread
 /// (``WriterQueue``); commits queued while a transaction is in flight wait, and the next
 /// transaction writes all of them, each inside its own `SAVEPOINT` so that one refused commit
 /// is rolled back alone. Completions come on the writer in queue order. A follower
 /// (``SessionCommit/followsPending``) of a failed commit fails unwritten with
-/// ``SessionStoreError/predecessorFailed(session:version:)``, as in ``SessionStore``.
+/// ``SessionStoreError/predecessorFailed(session:version:)``, as in SQLiteStore's `SessionStore`.
 ///
 /// **Optimistic concurrency.** A commit of version v updates the session row only
 /// `WHERE id = $1 AND version = v − 1`; a creation (version 0) inserts only if the id is free.
@@ -65,7 +65,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// `schema` puts everything in a PostgreSQL schema of that name (created if missing) instead of
 /// the connection's default `search_path`: several deployments (or test runs) can share one database.
 ///
-/// **Deleting.** As in ``SessionStore``: the session row goes and its id is recorded in
+/// **Deleting.** As in SQLiteStore's `SessionStore`: the session row goes and its id is recorded in
 /// `pending_deletions` in one transaction (gone at once, for every instance); its controllers
 /// and history go afterwards, ``deletionChunkRows`` rows per transaction on a background queue
 /// (``sweepDeletion(_:chunkRows:maxChunks:)``), so a long session's removal never holds the

@@ -11,7 +11,7 @@ import Synchronization
 /// lets the store create this queue before `self` exists), then calls the batch's completions one at a time in the
 /// order the jobs were queued, and goes on until the queue is empty.
 ///
-/// Both stores write through it: ``SessionStore`` (SQLite) and ``PostgresSessionStore``. A store
+/// Both stores write through it: `SessionStore` (SQLiteStore) and `PostgresSessionStore` (PostgresStore). A store
 /// may also give it idle work (``setIdleWork(after:_:)``, SQLite's deletion chunks), done a step
 /// at a time when no job has come for a while.
 package final class WriterQueue<Job: Sendable>: Sendable {
@@ -37,7 +37,7 @@ package final class WriterQueue<Job: Sendable>: Sendable {
     }
 
     /// A class around the closure (a function value read out of `Mutex.withLock` is
-    /// re-abstracted on every read, see `SessionStore.batchObserver`).
+    /// re-abstracted on every read, see `BatchObserver`).
     private final class IdleWork: Sendable {
         let step: @Sendable () -> Bool
         /// How long the writer must have had no job before a step, in nanoseconds.

@@ -43,7 +43,7 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
     /// first step it lacks (`0005_pending_deletions.sql`), `needed` the version the code needs.
     /// Refused before any database is opened: the code would fail on tables it expects.
     case missingSteps(directory: String, missing: String, found: Int, needed: Int)
-    /// ``Migrator/migrate(_:)`` was called inside an open transaction, where each step could
+    /// `Migrator.migrate(_:)` (SQLiteStore) was called inside an open transaction, where each step could
     /// not commit on its own.
     case transactionOpen
     /// A step failed; its transaction was rolled back, so the database is at `version - 1`

@@ -109,11 +109,11 @@ public struct SessionCommit: Sendable {
     /// Ids of controllers to delete; unknown ids are ignored.
     public var deletedControllers: [String]
     /// The operation's history entry; `nil` for session creation. Its version must be new for
-    /// the session, or the commit fails with a `SQLITE_CONSTRAINT_PRIMARYKEY` ``SQLiteError``.
+    /// the session, or the commit fails with a `SQLITE_CONSTRAINT_PRIMARYKEY` `SQLiteError` (SQLiteStore).
     public var history: HistoryRow?
     /// Made on top of a commit of the same session that was queued and not yet durable (a
     /// pipelined write): if that one fails, this one fails unwritten
-    /// (``SessionStore/enqueue(_:then:)``).
+    /// (``SessionStoring/enqueue(_:then:)``).
     public var followsPending: Bool
     /// Ids among `upsertedControllers` whose stored row already has the same `parent`,
     /// `presenting` and `presented`: the store rewrites only their `body` and `format`, which
@@ -191,7 +191,7 @@ public struct StoredStoryboard: Sendable, Equatable {
 public enum SessionStoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case unexpectedValue(column: String)
     /// The commit was queued on top of the session's commit at `version`, which failed: it is
-    /// not written (see ``SessionStore/enqueue(_:then:)``).
+    /// not written (see ``SessionStoring/enqueue(_:then:)``).
     case predecessorFailed(session: String, version: Int)
 
     public var description: String {
@@ -204,7 +204,7 @@ public enum SessionStoreError: Error, CustomStringConvertible, Sendable, Equatab
     }
 }
 
-/// Who hears each transaction's commit count (``SessionStore/batchObserver``).
+/// Who hears each transaction's commit count (``SessionStoring/batchObserver``).
 public final class BatchObserver: Sendable {
     package let observe: @Sendable (Int) -> Void
 
