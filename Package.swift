@@ -38,37 +38,56 @@ let package = Package(
         // Session and storyboard pictures (text, DOT, SVG through Graphviz) and the inspector page,
         // drawn from the routes' JSON replies (docs/pictures.md); the service does the HTTP side.
         .target(name: "Pictures", dependencies: ["ProcessSpawning"], swiftSettings: imports),
+        // The store's contract (`SessionStoring`), its rows, group commit, reachability and the
+        // migration files; no database of its own.
+        .target(name: "SessionStorage", swiftSettings: strict),
+        // The two stores: each on its own database wrapper, never on each other.
+        .target(name: "SQLiteStore", dependencies: ["SessionStorage", "SQLite", "CSQLite"], swiftSettings: strict),
+        .target(name: "PostgresStore", dependencies: ["SessionStorage", "PostgreSQL"], swiftSettings: strict),
+        // The service sees only the contract; `navsim serve` picks the store.
         .target(name: "NavSimService",
-                dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SQLite", "PostgreSQL", "HTTPServer",
+                dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
                                "ProcessSpawning", "Pictures"],
                 swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
-        .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "HTTPServer"], swiftSettings: imports),
-        .executableTarget(name: "navsim", dependencies: ["NavSimService", "Flows", "Storyboards", "StoryboardTools", "HTTPServer"], swiftSettings: imports,
-                          plugins: ["EmbedOpenAPI"]),
+        .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "SQLiteStore", "HTTPServer"], swiftSettings: imports),
+        .executableTarget(name: "navsim",
+                          dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "Flows", "Storyboards",
+                                         "StoryboardTools", "HTTPServer"],
+                          swiftSettings: imports, plugins: ["EmbedOpenAPI"]),
         // The build plugin that compiles openapi.yaml into navsim (Plugins/EmbedOpenAPI), and its tool.
         .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["embed-text"]),
         .executableTarget(name: "embed-text", path: "Sources/EmbedText", swiftSettings: imports),
         // Commit round trips and batched throughput of either store (scripts/pg-bench.sh); not a product.
-        .executableTarget(name: "store-bench", dependencies: ["NavSimService", "PostgreSQL"], path: "Sources/StoreBench",
+        .executableTarget(name: "store-bench", dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "PostgreSQL"], path: "Sources/StoreBench",
                           swiftSettings: strict),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // Faults put around a store from outside (the stores carry no test hooks).
+        .target(name: "StoreTestSupport", dependencies: ["SessionStorage"], path: "Tests/StoreTestSupport",
+                swiftSettings: strict),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardToolsTests",
-                    dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "NavigationCore", "HTTPServer", "TestSupport"],
+                    dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "SQLiteStore", "NavigationCore", "HTTPServer",
+                                   "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteStore", "SessionStorage"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: strict),
         .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: strict),
-        .testTarget(name: "NavSimServiceTests", dependencies: ["NavSimService", "TestSupport", "PostgreSQL", "Pictures"], swiftSettings: strict),
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "HTTPServer", "ProcessSpawning"], swiftSettings: strict),
-        // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
-        .testTarget(name: "StoreTests", dependencies: ["NavSimService", "SQLite", "PostgreSQL", "HTTPServer", "TestSupport"],
+        .testTarget(name: "NavSimServiceTests",
+                    dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "TestSupport",
+                                   "StoreTestSupport", "PostgreSQL", "SQLite", "Pictures"],
                     swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "TestSupport", "ProcessSpawning"], swiftSettings: strict),
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "SQLiteStore", "HTTPServer", "ProcessSpawning"],
+                    swiftSettings: strict),
+        // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
+        .testTarget(name: "StoreTests",
+                    dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "SQLite", "PostgreSQL", "NavSimService", "HTTPServer",
+                                   "TestSupport", "StoreTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

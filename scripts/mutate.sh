@@ -35,9 +35,9 @@ mutations=(
   "r24-container-view#Sources/NavigationCore/Presentation.swift#s/containerView: removes ? \\[p, v\\] : \\[v\\]/containerView: [v]/#R24: a presentation that removes the presenter's view leaves it out of the transition's container view"
   "r42-chain-top-dismissing#Sources/NavigationCore/Dismissal.swift#s/if top != chain\\[0\\] { self\\[changing: top\\].isBeingDismissed = true }//#R42: the top of a dismissed chain is not marked isBeingDismissed"
   # Beyond the core: what the service and its stores promise a client.
-  "store-history-row-dropped#Sources/NavSimService/Storage/StoreRows.swift#s/try write(sql.insertHistory, entry.parameters(session: id))/_ = entry/#a turn's history row is never stored (the session row and controllers are)#StoreTests|NavSimServiceTests"
-  "store-controller-row-dropped#Sources/NavSimService/Storage/StoreRows.swift#s/try write(sql.upsertController, controller.parameters(session: id))/_ = controller/#a changed controller's row is never stored#StoreTests|NavSimServiceTests"
-  "ack-whatever-the-commit-did#Sources/NavSimService/Storage/GroupCommit.swift#s/queued.completion(result)/queued.completion(.success(()))/#a write is acknowledged before, and whether or not, its commit is durable#StoreTests|NavSimServiceTests"
+  "store-history-row-dropped#Sources/SessionStorage/StoreRows.swift#s/try write(sql.insertHistory, entry.parameters(session: id))/_ = entry/#a turn's history row is never stored (the session row and controllers are)#StoreTests|NavSimServiceTests"
+  "store-controller-row-dropped#Sources/SessionStorage/StoreRows.swift#s/try write(sql.upsertController, controller.parameters(session: id))/_ = controller/#a changed controller's row is never stored#StoreTests|NavSimServiceTests"
+  "ack-whatever-the-commit-did#Sources/SessionStorage/GroupCommit.swift#s/queued.completion(result)/queued.completion(.success(()))/#a write is acknowledged before, and whether or not, its commit is durable#StoreTests|NavSimServiceTests"
   "if-match-ignored#Sources/NavSimService/HTTP/Preconditions.swift#s/if !tags.matchesAny, !tags.strong.contains(current) { throw/if false { throw/#If-Match naming another version no longer refuses a write (RFC 9110 §13.1.1)#SchemaAgreementTests|ReleaseRouteTests|StrictHTTPTests"
 )
 # .ci/run's selection with --service: every mutation beyond the core, and two of the core's.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the store suite (Tests/StoreTests) against a throwaway PostgreSQL cluster as well as
-# SQLite, and the service's cases on PostgreSQL (SharedStoreServiceTests: several
-# instances on one database): starts the cluster with scripts/pg-cluster.sh, always stops and
-# removes it, and fails if the PostgreSQL cases did not actually run. Needs scripts/install-cluster-prereqs.sh.
+# SQLite, the service's cases on PostgreSQL (SharedStoreServiceTests: several instances on one
+# database) and the database an earlier release wrote (PostgresFixtureTests): starts the cluster
+# with scripts/pg-cluster.sh, always stops and removes it, and fails if the PostgreSQL cases did
+# not actually run. Needs scripts/install-cluster-prereqs.sh.
 # Bounded: 10 minutes for the test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ export NAVSIM_MIGRATIONS=${NAVSIM_MIGRATIONS:-$PWD/migrations}
 swift build --build-tests
 start=$(date +%s.%N)
 set +e
-timeout 600 swift test --skip-build --disable-xctest --xunit-output "$xunit" --filter 'StoreContractTests|PostgresStoreTests|ChunkedDeletionTests|StoryboardSharingTests|SharedStoreServiceTests' 2>&1
+timeout 600 swift test --skip-build --disable-xctest --xunit-output "$xunit" --filter 'StoreContractTests|PostgresStoreTests|ChunkedDeletionTests|StoryboardSharingTests|SharedStoreServiceTests|PostgresFixtureTests' 2>&1
 status=$?
 set -e
 end=$(date +%s.%N)
@@ -29,7 +30,7 @@ end=$(date +%s.%N)
 # line for "Service on PostgreSQL"). A skipped case is a <skipped> element of its <testcase>.
 ran() { grep -q "<testcase classname=\"$1\"" "$xunit"; }
 if grep -q '<skipped' "$xunit" || ! ran StoreTests.PostgresStoreTests \
-    || ! ran NavSimServiceTests.SharedStoreServiceTests; then
+    || ! ran NavSimServiceTests.SharedStoreServiceTests || ! ran NavSimServiceTests.PostgresFixtureTests; then
   echo "pg-store-suite: the PostgreSQL cases did not run" >&2
   exit 1
 fi

@@ -4,6 +4,7 @@ import Glibc
 #endif
 public import HTTPServer
 public import NavSimService
+import SQLiteStore
 
 /// Where a flow's requests go: something that answers one HTTP request at a time.
 public protocol FlowTarget: Sendable {
@@ -34,8 +35,9 @@ public final class InProcessTarget: FlowTarget {
         folder = fm.temporaryDirectory.appendingPathComponent("navsim-flow-\(UUID().uuidString)")
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
-            service = try NavSimService(databasePath: folder.appendingPathComponent("navsim.sqlite").path,
-                                        migrationsDirectory: migrationsDirectory, openAPI: Array("openapi: 3.1.0\n".utf8))
+            let store = try SessionStore(path: folder.appendingPathComponent("navsim.sqlite").path,
+                                         migrationsDirectory: migrationsDirectory)
+            service = try NavSimService(store: store, openAPI: Array("openapi: 3.1.0\n".utf8))
         } catch {
             try? fm.removeItem(at: folder)
             throw error

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import SessionStorage
 
 /// How sessions become rows and back: the session row holds the state minus its controllers,
 /// each controller is a row with its parent and presentation links as columns, and each history
@@ -93,24 +94,19 @@ enum Persistence {
         }
     }
 
-    /// One accepted request: the controllers the turn changed (`changed`, from the core's
-    /// ``Navigator/TurnResult/changedControllers``, never a comparison of every controller),
-    /// the new version and the history entry. Each changed controller is converted and encoded
-    /// once; its text serves both its row and the entry's change-set, which is spliced from
-    /// those texts (JSON that reads back as the ``StoredChange`` it stands for).
-    /// - Parameters:
-    ///   - old: the state the turn ran on (the session's applied head); `shell` its row state, if known.
-    ///   - checkpoint: whether the entry keeps its checkpoint when its version is due one
-    ///     (``SessionHistory/keepsCheckpoint(_:)``); false when the caller stores it later
-    ///     (``checkpointText(_:)``, `SessionCommit.laterCheckpoint`).
+    /// One accepted turn (``TurnRecord``) as the rows it stores: the controllers the turn changed
+    /// (`turn.changed`, from the core's ``Navigator/TurnResult/changedControllers``, never a
+    /// comparison of every controller), the new version and the history entry. Each changed
+    /// controller is converted and encoded once; its text serves both its row and the entry's
+    /// change-set, which is spliced from those texts (JSON that reads back as the
+    /// ``StoredChange`` it stands for).
     /// - Returns: the commit and the new version's row state, for the next commit.
+    /// - Throws: an encoding error of a stored type (a value the format cannot hold).
     // Not inlined, so that callgrind_writes.py can count the stored-row step apart from the
     // encoding of the reply beside it (one call per write costs nothing it could measure).
     @inline(never)
-    static func commit(id: String, createdAt: String, old: SessionState, shell: Shell?, newState: SessionState,
-                       changed: [ControllerID], version: Int, at: String, request: HTTPRequest,
-                       body: JSON, commands: [Command], resolvedSegues: [Command] = [], result: [UInt8],
-                       checkpoint keepsCheckpoint: Bool = true) throws -> (SessionCommit, Shell) {
+    static func commit(_ turn: TurnRecord) throws -> (SessionCommit, Shell) {
+        let (old, newState, changed, version) = (turn.old, turn.new, turn.changed, turn.version)
         var upserts: [ControllerRow] = []
         upserts.reserveCapacity(changed.count)
         var inserted = 0
@@ -133,18 +129,19 @@ enum Persistence {
         // so a turn without one never scans the order.
         let deleted = old.controllers.count + inserted == newState.controllers.count
             ? [] : old.order.filter { newState.controllers[$0] == nil }
-        let before = try shell ?? Shell(old)
+        let before = try turn.shell ?? Shell(old)
         let afterStored = StoredSessionState(newState, withControllers: false)
         let after = afterStored == before.stored ? before : Shell(stored: afterStored, text: try text(afterStored))
         let change = changeText(upserts: upserts, removed: text(deleted),
                                 shell: afterStored == before.stored ? nil : after.text)
-        let checkpoint = keepsCheckpoint && SessionHistory.keepsCheckpoint(version) ? try checkpointText(newState) : nil
-        let entry = HistoryRow(version: version, at: at, method: request.method, path: request.path,
-                               body: request.body.isEmpty ? nil : body.text,
-                               command: try commandText(commands, resolvedSegues: resolvedSegues), result: String(decoding: result, as: UTF8.self),
+        let checkpoint = turn.keepsCheckpoint && SessionHistory.keepsCheckpoint(version) ? try checkpointText(newState) : nil
+        let entry = HistoryRow(version: version, at: turn.at, method: turn.request.method, path: turn.request.path,
+                               body: turn.request.body.isEmpty ? nil : turn.body.text,
+                               command: try commandText(turn.commands, resolvedSegues: turn.resolvedSegues),
+                               result: String(decoding: turn.result, as: UTF8.self),
                                changes: change, checkpoint: checkpoint, rulesVersion: RulesVersion.current)
         let commit = SessionCommit(
-            session: SessionRow(id: id, version: version, createdAt: createdAt, state: after.text),
+            session: SessionRow(id: turn.session, version: version, createdAt: turn.createdAt, state: after.text),
             upsertedControllers: upserts, deletedControllers: deleted, history: entry, linksUnchanged: linksUnchanged)
         return (commit, after)
     }
@@ -285,4 +282,35 @@ enum Persistence {
         if let rules = row.rulesVersion { members.append(("rulesVersion", .number(Double(rules)))) }
         return .object(members)
     }
+}
+
+/// One accepted turn of a session, as the write path hands it to storage
+/// (``Persistence/commit(_:)``): the states before and after, what changed, and the request
+/// history keeps to replay it.
+struct TurnRecord {
+    /// The session's id and creation time.
+    var session: String
+    var createdAt: String
+    /// The version the turn makes: one past `old`'s.
+    var version: Int
+    /// The state the turn ran on (the session's applied head) and its row state, when known.
+    var old: SessionState
+    var shell: Persistence.Shell?
+    /// The state after the turn, and the controllers it changed (the core's
+    /// ``Navigator/TurnResult/changedControllers``).
+    var new: SessionState
+    var changed: [ControllerID]
+    /// When the request was accepted (RFC 3339), the request, and its parsed body.
+    var at: String
+    var request: HTTPRequest
+    var body: JSON
+    /// The commands the turn ran, the storyboard segues callback code performed (kept for
+    /// replays), and the reply's `result` bytes.
+    var commands: [Command]
+    var resolvedSegues: [Command] = []
+    var result: [UInt8]
+    /// Whether the entry keeps its checkpoint when its version is due one
+    /// (``SessionHistory/keepsCheckpoint(_:)``); false when the caller stores it later
+    /// (``Persistence/checkpointText(_:)``, `SessionCommit.laterCheckpoint`).
+    var keepsCheckpoint = true
 }

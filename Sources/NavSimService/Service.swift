@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import NavigationCore
 import Pictures
+import SessionStorage
 import Storyboards
 import Synchronization
 
@@ -50,39 +51,18 @@ public final class NavSimService: Sendable {
     /// Bytes of encoded sessions kept for reads by default (`--session-cache-bytes`), 64 MiB.
     public static let defaultCacheBytes = 64 << 20
 
-    /// Opens the SQLite store at `databasePath`, applies migrations, loads every storyboard and
-    /// registers every session by id; a session's state is read from the store on its first
-    /// use, so the port can open at once however many sessions are stored.
+    /// Serves from `store`, already opened and migrated: `SessionStore` (SQLiteStore) or
+    /// `PostgresSessionStore` (PostgresStore, `navsim --store postgres://…`). Loads every
+    /// storyboard and registers every stored session by id, none loaded; a session's state is
+    /// read from the store on its first use, so the port can open at once however many sessions
+    /// are stored. On a shared store (``SessionStoring/isShared``) sessions other instances
+    /// create later are found by id on first use.
     /// - Parameters:
     ///   - limits: what one request may create (``Limits``); the documented defaults unless given.
     ///   - tokens: when not empty, every route but `/healthz` and `/readyz` answers 401 without one of them.
     ///   - loadedSessions: sessions kept decoded in memory; idle ones past it are evicted and
     ///     reload on next use.
     ///   - cacheBytes: bytes of encoded session representations kept for reads.
-    /// - Throws: the store's error when the database cannot be opened, migrated or written
-    ///   (a read-only file or file system is refused here, not at the first write).
-    public convenience init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
-                tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
-                cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
-        try self.init(databasePath: databasePath, migrationsDirectory: migrationsDirectory, openAPI: openAPI,
-                      limits: limits, tokens: tokens, pictures: Pictures(), loadedSessions: loadedSessions,
-                      cacheBytes: cacheBytes)
-    }
-
-    /// As above, with the renderer (tests give one without Graphviz, or a small cache).
-    convenience init(databasePath: String, migrationsDirectory: String, openAPI: [UInt8], limits: Limits = .defaults,
-                     tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
-                     cacheBytes: Int = NavSimService.defaultCacheBytes, readers: Int = SessionStore.defaultReaders) throws {
-        try self.init(store: SessionStore(path: databasePath, migrationsDirectory: migrationsDirectory, readers: readers),
-                      openAPI: openAPI, limits: limits, tokens: tokens, pictures: pictures,
-                      loadedSessions: loadedSessions, cacheBytes: cacheBytes)
-    }
-
-    /// Serves from `store`, already opened and migrated: ``SessionStore`` (SQLite) or
-    /// ``PostgresSessionStore`` (`navsim --store postgres://…`). Loads every storyboard and
-    /// registers every stored session by id, none loaded. On a shared store
-    /// (``SessionStoring/isShared``) sessions other instances create later are found by id on
-    /// first use. Parameters as for ``init(databasePath:migrationsDirectory:openAPI:limits:tokens:loadedSessions:cacheBytes:)``.
     /// - Throws: the store's error when storyboards or session ids cannot be read.
     public convenience init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
                             tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
@@ -98,6 +78,8 @@ public final class NavSimService: Sendable {
         self.tokens = ReloadableTokens(tokens)
         self.pictures = pictures
         self.store = store
+        // A store that loses its database says so in the operator log, one line per change.
+        StoreReachability.installLog { ServerLog.storeChange($0) }
         let sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions,
                                        findsUnregistered: store.isShared) { id in
             try store.loadSession(id).map { stored in

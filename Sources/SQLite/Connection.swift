@@ -202,7 +202,7 @@ public final class Connection {
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// The database's `PRAGMA user_version`: an integer SQLite stores in the file header and
-    /// never interprets; ``Migrator`` keeps the number of applied migrations in it.
+    /// never interprets; SessionStorage's `Migrator` keeps the number of applied migrations in it.
     public var userVersion: Int {
         get throws { Int(try rows("PRAGMA user_version", [], cached: true).first?.int(0) ?? 0) }
     }

@@ -6,8 +6,10 @@
 //
 // Bounded: COUNT (default 1000, at most 20000) sequential commits, then 16 threads × COUNT/16.
 import Foundation
-import NavSimService
 import PostgreSQL
+import PostgresStore
+import SQLiteStore
+import SessionStorage
 
 let args = CommandLine.arguments
 guard args.count >= 4, ["sqlite", "postgres"].contains(args[1]) else {

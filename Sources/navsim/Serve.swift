@@ -1,6 +1,9 @@
 import Foundation
 import HTTPServer
 import NavSimService
+import PostgresStore
+import SQLiteStore
+import SessionStorage
 import Storyboards
 import Synchronization
 

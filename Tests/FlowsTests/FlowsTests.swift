@@ -6,6 +6,7 @@ import NavSimService
 import ProcessSpawning
 import Synchronization
 import Testing
+import SQLiteStore
 
 /// The checkout's folders: migrations for the in-process service, the repository's own flows.
 enum Checkout {
@@ -111,8 +112,8 @@ struct InProcessTests {
 struct HTTPTargetTests {
     @Test func aFlowPlaysOverRealHTTP() throws {
         let scratch = try Scratch()
-        let service = try NavSimService(databasePath: scratch.url.appendingPathComponent("db.sqlite").path,
-                                        migrationsDirectory: Checkout.migrations, openAPI: [])
+        let service = try NavSimService(store: SessionStore(path: scratch.url.appendingPathComponent("db.sqlite").path,
+                                                           migrationsDirectory: Checkout.migrations), openAPI: [])
         let server = try HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), handler: service.handle)
         defer { server.stop() }
         let flow = try #require(try flows(presentFlow).first)

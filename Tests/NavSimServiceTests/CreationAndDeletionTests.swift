@@ -4,6 +4,10 @@ import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
+import StoreTestSupport
 
 /// Issue 11: `POST /v1/sessions` and `DELETE /v1/sessions/{sid}` do not hold a handler thread on
 /// the durable write. Their replies are deferred like a mutation's. A creation is visible only
@@ -25,7 +29,7 @@ import Testing
     @Test func aCreationIsAnsweredOnceDurableAndIsInvisibleUntilThen() throws {
         let h = try ServiceHarness()
         let service = try #require(h.service)
-        service.sqlite.holdWrites()
+        let hold = WriterHold(service.store)
         let response = service.serve(request("POST", "/v1/sessions", Self.body))
         let deferred = try #require(response.deferred, "a creation's reply waits for its commit, off the handler thread")
         #expect(!deferred.isComplete)
@@ -33,7 +37,7 @@ import Testing
         expectProblem(h.send("GET", "/v1/sessions/s"), 404, "unknown-session")
         expectProblem(h.send("POST", "/v1/sessions", Self.body), 409, "session-exists")
         #expect(listed(h).isEmpty)
-        service.sqlite.releaseWrites()
+        hold.release()
         let reply = deferred.wait()
         #expect(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
         #expect(reply.headers["etag"] == #""0""#)
@@ -48,12 +52,14 @@ import Testing
     @Test func aFailedCreationCommitAnswers5xxAndLeavesNoSession() throws {
         let h = try ServiceHarness()
         let store = try #require(h.service?.sqlite)
-        store.failOnce(session: "s", version: 0)
+        // The session row's insert fails in the database itself, inside the store's transaction.
+        let fault = try SQLiteFault(h.databasePath, on: "sessions", when: "NEW.id = 's'")
         let reply = h.send("POST", "/v1/sessions", Self.body)
         expectProblem(reply, 500, "storage-failure")
         expectProblem(h.send("GET", "/v1/sessions/s"), 404, "unknown-session")
         #expect(listed(h).isEmpty)
         #expect(try store.childRowCount(session: "s") == 0)
+        try fault.remove()
         try h.restart()
         expectProblem(h.send("GET", "/v1/sessions/s"), 404, "unknown-session")
         // The id was given back: the next creation under it succeeds.

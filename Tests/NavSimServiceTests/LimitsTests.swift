@@ -5,6 +5,9 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
+import StoreTestSupport
 
 // Bounded work per byte (issue 9): the JSON parser is linear, what one request may create is
 // limited (``Limits``), numbers are finite, storage faults answer without SQL or paths.
@@ -301,9 +304,13 @@ struct StorageFaultTests {
     @Test func fullDatabaseIs507WithoutSQLAndRecovers() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
-        let service = try #require(h.service)
-        let title = String(repeating: "t", count: 50_000)  // overflow pages: the file must grow
-        try service.sqlite.capPages(extra: 0)
+        // The store reports a full disk for every write (SQLiteStore's `SQLITE_FULL` is such a
+        // fault, `StoreFault.isStorageFull`), from outside the store.
+        h.service = nil
+        let full = FaultyStore(try SessionStore(path: h.databasePath, migrationsDirectory: ServiceFiles.migrations))
+        h.service = try NavSimService(store: full, openAPI: [])
+        let title = String(repeating: "t", count: 50_000)
+        full.fault.withLock { $0 = DiskFull() }
         h.expectUnchanged("s") {
             let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p", "title": "\#(title)"}}"#)
             expectProblem(r, 507, "insufficient-storage")
@@ -320,8 +327,9 @@ struct StorageFaultTests {
         }
         #expect(h.send("GET", "/v1/sessions/t").status == 404)
         #expect(h.send("GET", "/v1/storyboards/Big").status == 404)
-        try service.sqlite.capPages(extra: nil)
+        full.fault.withLock { $0 = nil }
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p", "title": "\#(title)"}}"#)
+        h.service = nil
         try h.restart()
         #expect(h.version("s") == 1)
     }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// `?version=N` served from a kept checkpoint and spliced pieces (Storage/PastVersions.swift)
 /// answers the very bytes a full encoding of the rebuilt state gives, cold and warm.

@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+import SQLiteStore
 
 // Text, DOT and SVG pictures of sessions and storyboards, content negotiation, caching, and
 // `GET /inspector` (docs/pictures.md), driven through `NavSimService.handle` in-process.
@@ -19,8 +20,9 @@ private final class PictureHarness {
         directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("PicturesTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         pictures = Pictures(graphviz: graphviz, cache: cache)
-        service = try NavSimService(databasePath: (directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                    migrationsDirectory: ServiceFiles.migrations, openAPI: [], pictures: pictures)
+        service = try NavSimService(store: SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
+                                                       migrationsDirectory: ServiceFiles.migrations),
+                                    openAPI: [], pictures: pictures)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -406,7 +408,7 @@ struct InspectorTests {
         let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("PicturesTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let service = try NavSimService(databasePath: dir + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations,
+        let service = try NavSimService(store: SessionStore(path: dir + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations),
                                         openAPI: [], tokens: BearerTokens(["secret"]))
         #expect(service.handle(HTTPRequest(method: "GET", path: "/inspector")).status == 200)
         #expect(service.handle(HTTPRequest(method: "GET", path: "/v1/sessions")).status == 401)

@@ -6,6 +6,9 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
+import StoreTestSupport
 
 /// Issue 11's write path: a commit writes what the turn changed; one session's writes apply
 /// on top of each other while earlier ones sync, and are answered in version order once
@@ -59,7 +62,7 @@ import Testing
         // registered before any commit can complete it: the steps then run in the order the
         // service hands the replies on. (Registered after a completion, a step runs at once on
         // the registering thread, which says nothing about that order.)
-        service.sqlite.holdWrites()
+        let hold = WriterHold(service.store)
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             for i in 0..<each {
                 let response = service.serve(title("one", "home", "t\(t)-\(i)"))
@@ -75,7 +78,7 @@ import Testing
             }
         }
         #expect(waiting.withLock { $0.allSatisfy { !$0.isComplete } })
-        service.sqlite.releaseWrites()
+        hold.release()
         for d in waiting.withLock({ $0 }) { _ = d.wait() }
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 })
         #expect(answered.withLock { $0 } == Array(1...(threads * each)))
@@ -135,9 +138,9 @@ import Testing
         let h = try ServiceHarness()
         h.makeSession("s")
         let service = try #require(h.service)
-        let store = service.sqlite
-        store.holdWrites()
-        store.failOnce(session: "s", version: 2)
+        let hold = WriterHold(service.store)
+        // Entry 2's insert fails in the database itself, inside the writer's batch.
+        let fault = try SQLiteFault(h.databasePath, on: "history", when: "NEW.session_id = 's' AND NEW.version = 2")
         let first = service.serve(title("s", "home", "one"))
         let second = service.serve(title("s", "home", "two"))
         // If-Match is checked against the applied head, which is ahead of what reads show.
@@ -151,8 +154,9 @@ import Testing
         #expect(h.send("GET", "/v1/sessions/s")["controllers"]?["home"]?["title"]?.string == nil)
         #expect(h.send("GET", "/v1/sessions/s/history?after=0")["entries"]?.array?.isEmpty == true)
         #expect(first.deferred?.isComplete == false)
-        store.releaseWrites()
+        hold.release()
         let replies = [first, second, third].map { $0.deferred?.wait() ?? $0 }
+        try fault.remove()
         #expect(replies.map(\.status) == [200, 500, 500], "\(replies.map { String(decoding: $0.body, as: UTF8.self) })")
         #expect(version(replies[0]) == 1)
         // Back at the last durable version; the next write takes version 2 and sticks.

@@ -255,10 +255,10 @@ import Testing
         var three = try #require(live(h, "three"))
         let two = try #require(live(h, "two"))
         // The commit finds what left by the controller count, the encoding what changed by bytes.
-        let (commit, _) = try Persistence.commit(
-            id: "three", createdAt: three.createdAt, old: three.state, shell: nil, newState: two.state, changed: [],
-            version: three.version + 1, at: "now", request: HTTPRequest(method: "POST", path: "/"), body: .object([]),
-            commands: [], result: Array("null".utf8))
+        let (commit, _) = try Persistence.commit(TurnRecord(
+            session: "three", createdAt: three.createdAt, version: three.version + 1, old: three.state, shell: nil,
+            new: two.state, changed: [], at: "now", request: HTTPRequest(method: "POST", path: "/"), body: .object([]),
+            commands: [], result: Array("null".utf8)))
         let removed = commit.deletedControllers
         #expect(removed == ["gone"])
         let (encoded, changed) = EncodedSession.make(id: "three", version: three.version + 1, createdAt: three.createdAt,

@@ -5,6 +5,9 @@ import SQLite
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
 
 /// Issue 11's restart and memory slice: sessions load from the store on first use, idle ones
 /// leave memory past the budget and come back identical, listing pages on the store's key,

@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// A store whose writes the test holds back: the SQLite store underneath keeps the rows, and
 /// everything not held goes straight to it.
@@ -75,6 +77,7 @@ final class ScriptedStore: SessionStoring {
     func waitForDeletions() { inner.waitForDeletions() }
     func loadSession(_ id: String) throws -> StoredSession? { try inner.loadSession(id) }
     func sessionIDs() throws -> [String] { try inner.sessionIDs() }
+    func sessionCount() throws -> Int { try inner.sessionCount() }
     func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
         try inner.sessionPage(after: after, limit: limit)
     }

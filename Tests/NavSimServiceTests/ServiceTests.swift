@@ -3,6 +3,7 @@ import HTTPServer
 import Testing
 
 @testable import NavSimService
+import SQLiteStore
 
 // MARK: - ServiceHarness (shared with OpenAPITests.swift)
 
@@ -50,7 +51,7 @@ struct SessionSnapshot: Equatable {
 final class ServiceHarness {
     let directory: String
     let databasePath: String
-    private(set) var service: NavSimService?
+    var service: NavSimService?
     let limits: Limits
     let tokens: BearerTokens
     /// Sessions the service keeps decoded in memory (`--max-loaded-sessions`).
@@ -79,7 +80,7 @@ final class ServiceHarness {
     static func open(_ path: String, limits: Limits = .defaults, tokens: BearerTokens = BearerTokens([]),
                      loadedSessions: Int = NavSimService.defaultLoadedSessions) throws -> NavSimService {
         let spec = FileManager.default.contents(atPath: ServiceFiles.openAPI).map { Array($0) } ?? []
-        return try NavSimService(databasePath: path, migrationsDirectory: ServiceFiles.migrations, openAPI: spec,
+        return try NavSimService(store: SessionStore(path: path, migrationsDirectory: ServiceFiles.migrations), openAPI: spec,
                                  limits: limits, tokens: tokens, loadedSessions: loadedSessions)
     }
 

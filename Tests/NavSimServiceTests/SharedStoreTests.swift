@@ -5,8 +5,10 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import PostgresStore
 
-// The service on PostgreSQL (issue 15): `navsim --store postgres://…`, and several instances on
+// The service on PostgreSQL: `navsim --store postgres://…`, and several instances on
 // one database. These cases run only when NAVSIM_TEST_POSTGRES names a server (a libpq URL;
 // scripts/pg-cluster.sh starts a throwaway one), as the store suite's PostgreSQL cases do.
 

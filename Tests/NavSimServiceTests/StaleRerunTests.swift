@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import PostgresStore
 
 /// The reruns after a commit refused as stale (issue 15, `Service.committed`).
 @Suite struct StaleRerunTests {

@@ -5,6 +5,9 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
+import StoreTestSupport
 
 /// A stop while session writes are queued (applied, in a session's preparer or held at the
 /// group-commit writer): `stopWrites` answers every admitted write with its outcome before it
@@ -30,7 +33,7 @@ import Testing
         let sessions = (0..<6).map { "s\($0)" }
         for sid in sessions { h.makeSession(sid) }
         let service = try #require(h.service)
-        service.sqlite.holdWrites()
+        let hold = WriterHold(service.store)
         // Writers on every session at once, several deep each (pipelined on one session).
         let sent = Mutex<[(sid: String, response: HTTPResponse)]>([])
         DispatchQueue.concurrentPerform(iterations: 24) { i in
@@ -55,7 +58,7 @@ import Testing
             #expect(refused.deferred == nil && refused.status == 503, "\(refused.status)")
             #expect((try? JSON.parse(refused.body))?["type"]?.string == "/v1/problems/server-stopping")
         }
-        service.sqlite.releaseWrites()
+        hold.release()
         #expect(stopped.wait(timeout: .now() + 30) == .success)
         let replies = sent.withLock { $0 }.map { ($0.sid, answered($0.response)) }
         #expect(replies.allSatisfy { $0.1.status == 200 }, "\(replies.map { $0.1.status })")

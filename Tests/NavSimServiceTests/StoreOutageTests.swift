@@ -3,6 +3,8 @@ import HTTPServer
 import PostgreSQL
 import Testing
 @testable import NavSimService
+@testable import SessionStorage
+@testable import PostgresStore
 
 /// A PostgreSQL database of its own (created here, dropped at the end) that a test can take
 /// down and bring back: refusing new connections to it (`ALLOW_CONNECTIONS false`) and ending
@@ -53,7 +55,7 @@ final class OutageDatabase {
 /// The server `SharedStoreServiceTests` run on (`NAVSIM_TEST_POSTGRES`).
 private let outageServerURL: String? = ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
 
-// The shared store going away and coming back (issue 11, robust11): the first write after a
+// The shared store going away and coming back: the first write after a
 // restart of PostgreSQL, the 503s during an outage, /healthz (liveness) and /readyz (readiness).
 extension SharedStoreServiceTests {
     @Test("the first write after the server dropped every connection succeeds; during an outage reads and writes answer 503 store-unreachable with Retry-After, /healthz stays 200 and /readyz is 503 until the database answers again; the first write then succeeds")

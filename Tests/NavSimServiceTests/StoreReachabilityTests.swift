@@ -1,6 +1,7 @@
 import PostgreSQL
 import Testing
 @testable import NavSimService
+@testable import SessionStorage
 
 /// The rules behind `/readyz`'s 503, `navsim_store_up` and the outage's log lines (``StoreReachability``), with times given, not waited for.
 @Suite("Store reachability")

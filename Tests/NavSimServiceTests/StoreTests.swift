@@ -4,6 +4,8 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// The repository's `migrations` folder: the schema under test is the one the service ships.
 private let migrationsDirectory = URL(fileURLWithPath: #filePath)

@@ -6,6 +6,9 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
 
 /// A store whose database can be taken away, wrapped around a SQLite store from outside: while
 /// ``down`` is set, every operation fails as ``PostgresSessionStore``'s do when they cannot
@@ -78,6 +81,7 @@ final class UnreachableStore: SessionStoring {
     func waitForDeletions() { inner.waitForDeletions() }
     func loadSession(_ id: String) throws -> StoredSession? { try use(.read) { try inner.loadSession(id) } }
     func sessionIDs() throws -> [String] { try use(.read) { try inner.sessionIDs() } }
+    func sessionCount() throws -> Int { try use(.read) { try inner.sessionCount() } }
     func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
         try use(.read) { try inner.sessionPage(after: after, limit: limit) }
     }

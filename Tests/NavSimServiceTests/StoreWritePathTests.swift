@@ -5,6 +5,8 @@ import SQLite
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// The store's write path after issue 11's cuts: a later version updates its session row in
 /// place, a controller whose links stay has only its body rewritten, and neither ever loses a
@@ -74,10 +76,10 @@ struct StoreWritePathTests {
         func commit(_ change: (inout SessionState) -> Void, changed: [ControllerID]) throws -> SessionCommit {
             var new = old
             change(&new)
-            return try Persistence.commit(
-                id: "s", createdAt: live.createdAt, old: old, shell: nil, newState: new, changed: changed,
-                version: live.version + 1, at: "now", request: HTTPRequest(method: "PATCH", path: "/"), body: .object([]),
-                commands: [], result: Array("null".utf8)).0
+            return try Persistence.commit(TurnRecord(
+                session: "s", createdAt: live.createdAt, version: live.version + 1, old: old, shell: nil, new: new,
+                changed: changed, at: "now", request: HTTPRequest(method: "PATCH", path: "/"), body: .object([]),
+                commands: [], result: Array("null".utf8))).0
         }
         #expect(try commit({ $0.controllers["home"]?.configuration.title = "x" }, changed: ["home"]).linksUnchanged == ["home"])
         #expect(try commit({ $0.controllers["home"]?.presentedID = "other" }, changed: ["home"]).linksUnchanged == [])

@@ -3,6 +3,8 @@ import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// The persistence format (`Storage/StoredFormat.swift`): sessions written by this code read
 /// back as they were, rows written before members existed get the domain's defaults, and a row

@@ -4,6 +4,8 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// The write path's direct row writer (`Storage/StoredRowWriter.swift`) against the reference
 /// path, the stored types' `Encodable` conformances through ``StoredCodec/encode(_:)``: the same

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+import SQLiteStore
 
 // `/v1/storyboards/…` and storyboard-backed ControllerSpecs and segues, driven through
 // `NavSimService.handle` in-process (API.md "Storyboards"; R96–R102, D18–D20, D24).
@@ -26,8 +27,8 @@ private final class Harness {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         self.directory = dir
         ownsDirectory = directory == nil
-        service = try NavSimService(databasePath: (dir as NSString).appendingPathComponent("navsim.sqlite"),
-                                    migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path,
+        service = try NavSimService(store: SessionStore(path: (dir as NSString).appendingPathComponent("navsim.sqlite"),
+                                                       migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path),
                                     openAPI: [])
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import SQLite
 import Testing
+import SQLiteStore
+import SessionStorage
 
 @Suite struct MigratorTests {
     static let initial = "CREATE TABLE session(id TEXT PRIMARY KEY, version INTEGER NOT NULL);"

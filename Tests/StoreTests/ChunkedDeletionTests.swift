@@ -1,6 +1,8 @@
 import Foundation
 @testable import NavSimService
 import Testing
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// A deleted session's rows go a bounded chunk per transaction (SessionStoring's "gone at once").
 @Suite("Chunked deletion")

@@ -4,7 +4,11 @@ import Foundation
 import PostgreSQL
 import SQLite
 import Synchronization
+import StoreTestSupport
 import Testing
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
 
 private let noPostgres = "NAVSIM_TEST_POSTGRES is not set (scripts/pg-cluster.sh start prints a URL): store cases ran on SQLite only"
 
@@ -293,7 +297,9 @@ struct StoreContractTests {
             let queued = (0..<4).flatMap { n in perSession.map { $0[n] } }
             let told = Mutex<[String]>([])
             let done = DispatchGroup()
-            store.holdWrites()
+            let hold = WriterHold(store)
+            let before = store.statistics
+            batches.withLock { $0 = [] }  // the hold's own batch
             for commit in queued {
                 done.enter()
                 let label = "\(commit.session.id)@\(commit.session.version)"
@@ -303,11 +309,11 @@ struct StoreContractTests {
                 }
             }
             #expect(batches.withLock { $0 } == [])
-            store.releaseWrites()
+            hold.release()
             done.wait()
             #expect(told.withLock { $0 } == queued.map { "\($0.session.id)@\($0.session.version)" })
             #expect(batches.withLock { $0 } == [queued.count])
-            #expect(store.statistics.batches == 1 && store.statistics.largestBatch == queued.count)
+            #expect(store.statistics.batches - before.batches == 1 && store.statistics.largestBatch == queued.count)
             #expect(try store.allSessions().map(\.session.version) == [3, 3, 3])
         }
     }
@@ -327,13 +333,13 @@ struct StoreContractTests {
                     done.leave()
                 }
             }
-            store.holdWrites()
+            let hold = WriterHold(store)
             // Version 2 carrying entry 1 again: refused (the session already has entry 1).
             enqueue("bad", SessionCommit(session: session("s", version: 2), history: entry(1)))
             enqueue("follower", SessionCommit(session: session("s", version: 3), history: entry(3), followsPending: true))
             enqueue("unrelated", SessionCommit(session: session("other", version: 1), history: entry(1), followsPending: true))
             enqueue("retry", SessionCommit(session: session("s", version: 2), history: entry(2)))
-            store.releaseWrites()
+            hold.release()
             done.wait()
             let results = outcomes.withLock { $0 }
             #expect(throws: (any Error).self) { try results["bad"]?.get() }

@@ -2,6 +2,9 @@ import Foundation
 @testable import NavSimService
 import PostgreSQL
 import SQLite
+@testable import SessionStorage
+@testable import SQLiteStore
+@testable import PostgresStore
 
 /// The repository root, found from this file, so the schemas under test are the shipped ones.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -139,16 +142,6 @@ extension SessionStoring {
     /// ``SessionStoring/loadSession(_:)`` for each (what the service's lazy loads add up to).
     func allSessions() throws -> [StoredSession] {
         try sessionIDs().compactMap { try loadSession($0) }
-    }
-
-    /// The test hook that makes queued commits wait, on either store.
-    func holdWrites() {
-        if let sqlite = self as? SessionStore { sqlite.holdWrites() } else if let pg = self as? PostgresSessionStore { pg.holdWrites() }
-    }
-
-    /// Ends ``holdWrites()``.
-    func releaseWrites() {
-        if let sqlite = self as? SessionStore { sqlite.releaseWrites() } else if let pg = self as? PostgresSessionStore { pg.releaseWrites() }
     }
 }
 

@@ -3,6 +3,8 @@ import HTTPServer
 @testable import NavSimService
 import Testing
 import TestSupport
+@testable import SessionStorage
+@testable import SQLiteStore
 
 /// A storyboard whose entry point is the scene `initial` (class `AViewController`), with a
 /// second scene `other` reachable by identifier.
@@ -35,7 +37,7 @@ private func problem(_ body: () throws -> Void) -> Problem? {
     return nil
 }
 
-/// A catalog write's reply once it is complete (the writes answer deferred, issue 11).
+/// A catalog write's reply once it is complete (the writes answer deferred).
 private func answered(_ response: HTTPResponse) -> HTTPResponse { response.deferred?.wait() ?? response }
 
 /// Issue 15: storyboards written through one instance are seen by every instance on its next use.

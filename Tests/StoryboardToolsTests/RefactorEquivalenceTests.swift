@@ -9,6 +9,7 @@ import TestSupport
 
 @testable import NavSimService
 @testable import StoryboardTools
+import SQLiteStore
 
 // Behaviour preserved, proved (issue 13): every scene entered by a segue is refactored into a new
 // storyboard, one at a time (with its containment children, which must move with it), plus a few
@@ -27,8 +28,8 @@ final class ServiceHarness {
     init() throws {
         directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("RefactorEquivalence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        service = try NavSimService(databasePath: (directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                    migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path,
+        service = try NavSimService(store: SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
+                                                       migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path),
                                     openAPI: [])
     }
 

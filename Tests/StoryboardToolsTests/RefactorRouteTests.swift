@@ -4,6 +4,7 @@ import HTTPServer
 import TestSupport
 
 @testable import NavSimService
+import SQLiteStore
 
 @Suite struct RefactorRouteTests {
     let xml = StoryboardXML.document(initial: "a", scenes: [
@@ -121,10 +122,11 @@ import TestSupport
         #expect(action?["action"]?.string == "unwindToTabs:")
 
         // Stored with the new storyboard: a service reopened on the same database has them.
-        let reopened = try NavSimService(databasePath: (h.directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                         migrationsDirectory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                                             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path,
-                                         openAPI: [])
+        let reopened = try NavSimService(
+            store: SessionStore(path: (h.directory as NSString).appendingPathComponent("navsim.sqlite"),
+                                migrationsDirectory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path),
+            openAPI: [])
         let stored = reopened.handle(HTTPRequest(method: "GET", path: "/v1/storyboards/Tabs", query: [:], headers: HTTPHeaders(), body: []))
         let json = try JSON.parse(stored.body)
         #expect(json["classes"]?.object?.map(\.0) == ["TabBarController"])

@@ -1,7 +1,6 @@
 import Foundation
 import NavigationCore
-import PostgreSQL
-import SQLite
+import SessionStorage
 import Synchronization
 
 /// An RFC 9457 problem: every error navsim answers (docs/api.md, "Problem types").
@@ -146,7 +145,7 @@ public struct Problem: Error, Sendable {
 
     /// A storage fault as a reply that names no SQL, table or file: 503 `store-unreachable` with
     /// `Retry-After` when the database could not be reached (``StoreUnreachable``; a write whose
-    /// connection broke at `COMMIT`, ``PostgresStoreError/commitOutcomeUnknown(_:)``, says it may
+    /// connection broke at `COMMIT`, ``StoreFault/isCommitOutcomeUnknown``, says it may
     /// have been stored); 507 Insufficient Storage (RFC 4918 §11.5) when the database or its
     /// disk is full; else 500. `access` says whether a write or a read failed. The full error
     /// goes to standard error, where the operator can read it, except an unreachable database's:
@@ -156,7 +155,7 @@ public struct Problem: Error, Sendable {
         if error.isStoreUnreachable { return storeUnreachable(error, title, access: access) }
         ServerLog.error(title, error)
         // A problem type keeps one title (RFC 9457 §3.1.3); what failed leads the detail.
-        if let e = error as? SQLiteError, e.isFull {
+        if error.storeFault?.isStorageFull == true {
             return Problem(status: 507, slug: "insufficient-storage", title: "Insufficient storage",
                            detail: "\(title): the database is full; nothing was stored. Free space (or raise the database's size limit) and retry.")
         }
@@ -165,7 +164,7 @@ public struct Problem: Error, Sendable {
             return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
                            detail: "\(title): the database could not be read; nothing was changed. The server log has the cause.")
         case .write:
-            if case .commitOutcomeUnknown? = error as? PostgresStoreError {
+            if error.storeFault?.isCommitOutcomeUnknown == true {
                 return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
                                detail: "\(title): the connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying.")
             }
@@ -184,7 +183,7 @@ public struct Problem: Error, Sendable {
     /// was stored, or, for a write whose connection broke at `COMMIT`, that it may have been.
     static func storeUnreachable(_ error: any Error, _ what: String, access: StorageAccess) -> Problem {
         let detail: String
-        if case .commitOutcomeUnknown? = error as? PostgresStoreError {
+        if error.storeFault?.isCommitOutcomeUnknown == true {
             detail = "\(what): the connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying."
         } else {
             switch access {
@@ -267,7 +266,7 @@ public enum ServerLog {
     public typealias Writer = @Sendable ([(String, JSON)]) -> Void
 
     /// A class around the closure: a function value read out of `Mutex.withLock` is
-    /// re-abstracted on every read (see `SessionStore.batchObserver`).
+    /// re-abstracted on every read (see `BatchObserver` in SessionStorage).
     private final class Output: Sendable {
         let write: Writer
         init(_ write: @escaping Writer) { self.write = write }
@@ -311,12 +310,10 @@ public enum ServerLog {
     static func line(level: String, _ message: String, error: any Error, time: String = RFC3339.now()) -> [(String, JSON)] {
         var members: [(String, JSON)] = [("time", .string(time)), ("level", .string(level)), ("message", .string(message)),
                                          ("error", .string(String(describing: error).replacingOccurrences(of: "\n", with: " ")))]
-        if let e = error as? SQLiteError {
-            members.append(("code", .number(Double(e.code))))
-        } else if let e = error as? PostgresError, let state = e.sqlState {
-            members.append(("sqlState", .string(state)))
-        } else if case let .migrationFailed(_, _, e)? = error as? PostgresStoreError, let state = e.sqlState {
-            members.append(("sqlState", .string(state)))
+        switch error.storeFault?.storeCode {
+        case .resultCode(let code)?: members.append(("code", .number(Double(code))))
+        case .sqlState(let state)?: members.append(("sqlState", .string(state)))
+        case nil: break
         }
         return members
     }

@@ -152,11 +152,11 @@ extension NavSimService {
         let outcome = work.outcome
         let results = Encode.results(outcome.outcomes, turn: work.turn)
         // Only what the turn changed is converted, encoded and written.
-        var (commit, shell) = try Persistence.commit(
-            id: sid, createdAt: p.createdAt, old: p.previousState, shell: p.job.shell, newState: outcome.state,
-            changed: outcome.changedControllers, version: version, at: work.at, request: work.request,
+        var (commit, shell) = try Persistence.commit(TurnRecord(
+            session: sid, createdAt: p.createdAt, version: version, old: p.previousState, shell: p.job.shell,
+            new: outcome.state, changed: outcome.changedControllers, at: work.at, request: work.request,
             body: work.body, commands: work.commands, resolvedSegues: outcome.resolvedSegues, result: results,
-            checkpoint: p.job.checkpointNow)
+            keepsCheckpoint: p.job.checkpointNow))
         commit.followsPending = p.job.followsPending
         // The new version is encoded once, from the previous version's pieces; the reply
         // splices its bytes (full) or the changed pieces (return=minimal).

@@ -35,8 +35,8 @@ extension NavSimService {
     /// answer, the sample is left out (Prometheus then sees no value, not a wrong one).
     func sessionsGauge(into text: inout String) {
         let count: Int?
-        if let shared = store as? PostgresSessionStore {
-            count = try? shared.sessionCount()
+        if store.isShared {
+            count = try? store.sessionCount()
         } else {
             count = sessions.count
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import NavigationCore
+import SessionStorage
 
 /// The routes of `/v1/sessions` and `/v1/sessions/{sid}` but its reads (Routes/HistoryRoutes.swift),
 /// and the session lookups every session route goes through.

@@ -1,5 +1,6 @@
 import Dispatch
 import NavigationCore
+import SessionStorage
 import Synchronization
 
 /// Checkpoints encoded and stored after their entries, off the handler threads: a version due a

@@ -1,4 +1,5 @@
 import NavigationCore
+import SessionStorage
 
 /// The version of the navigation rules a history entry was produced by.
 ///

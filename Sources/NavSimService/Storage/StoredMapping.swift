@@ -1,4 +1,5 @@
 import NavigationCore
+import SessionStorage
 
 /// The one place the persistence format meets the domain: for each stored type of
 /// `StoredFormat.swift`, `init(_:)` (domain → stored) and `domain()` (stored → domain). A member

@@ -1,4 +1,5 @@
 import NavigationCore
+import SessionStorage
 
 /// The write path's stored rows written as bytes directly: each stored type of
 /// `StoredFormat.swift` that a durable write stores appends its JSON to one buffer, member by

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import NavigationCore
 import Pictures
+import SessionStorage
 import Storyboards
 import Synchronization
 

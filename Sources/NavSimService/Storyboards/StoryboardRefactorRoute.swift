@@ -1,4 +1,5 @@
 import HTTPServer
+import SessionStorage
 import Storyboards
 import StoryboardTools
 

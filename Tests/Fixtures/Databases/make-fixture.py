@@ -1,12 +1,23 @@
 #!/usr/bin/env python3
-"""Writes today.sqlite and today-replies.json: a database written by a navsim release and the
-replies that release gave when reading it back (sessions now and at every version, history
-pages). PersistenceFixtureTests opens the database with the current code and expects the same
-bytes. Run once against the release whose format the fixture pins:
+"""Writes a database written by a navsim release and the replies that release gave when reading
+it back (sessions now and at every version, history pages, storyboards with their declarations).
+The tests open the database with the current code and expect the same bytes. Run once against
+the release whose format the fixture pins:
 
-    python3 Tests/Fixtures/Databases/make-fixture.py /path/to/release/navsim
+    python3 Tests/Fixtures/Databases/make-fixture.py /path/to/release/navsim [NAME] [--postgres]
 
-The committed files were written by the release built from commit eb076e4 (schema of migration 0001, persistence format 1; migration 0002 adds the `format` columns when the fixture is opened).
+NAME (default `today`) names the files: NAME.sqlite and NAME-replies.json; with --postgres the
+release serves a throwaway PostgreSQL cluster (scripts/pg-cluster.sh) and the database is kept as
+NAME.sql, a plain-SQL `pg_dump --inserts` of the schema `navsim_fixture` without psql's
+meta-commands (the test runs it as one query, under a schema name of its own).
+
+The committed files:
+- today.sqlite, today-replies.json: the release built from commit eb076e4 (schema of migration
+  0001, persistence format 1; migration 0002 adds the `format` columns when the fixture is
+  opened), by this script before it declared classes and custom segues.
+- main.sqlite, main-replies.json (PersistenceFixtureTests) and main-postgres.sql,
+  main-postgres-replies.json (PostgresFixtureTests): the release built from commit ac10713
+  (schema of migration 0007 in both dialects, persistence format 1).
 """
 import json, os, subprocess, sys, time, urllib.request, urllib.error, socket, shutil, tempfile
 
@@ -18,14 +29,29 @@ def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 
 
+SCHEMA = "navsim_fixture"
+
+
 def main():
-    binary = sys.argv[1]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    postgres = "--postgres" in sys.argv
+    binary = os.path.abspath(args[0])
+    name = args[1] if len(args) > 1 else "today"
     work = tempfile.mkdtemp()
-    db = os.path.join(work, "today.sqlite")
+    db = os.path.join(work, name + ".sqlite")
     port = free_port()
+    cluster = None
+    if postgres:
+        out = subprocess.run([os.path.join(ROOT, "scripts/pg-cluster.sh"), "start"], check=True,
+                             capture_output=True, text=True).stdout.split("\n")
+        cluster, admin_url = out[0], out[1]
+        subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", admin_url, "-c", f"CREATE SCHEMA {SCHEMA}"], check=True)
+        # libpq's `options` puts the release's tables in the schema the dump is taken of.
+        store_url = admin_url + f"?options=-csearch_path%3D{SCHEMA}"
     def start():
-        return subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
-                                 "--migrations", os.path.join(ROOT, "migrations")],
+        where = (["--store", store_url, "--migrations", os.path.join(ROOT, "migrations-postgres")] if postgres
+                 else ["--db", db, "--migrations", os.path.join(ROOT, "migrations")])
+        return subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", str(port)] + where,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     server = start()
     base = f"http://127.0.0.1:{port}"
@@ -112,6 +138,18 @@ def main():
     do("POST", "/v1/sessions/sb/controllers/B/dismiss", {})
     do("POST", "/v1/sessions/sb/controllers/A/performSegue", {"identifier": "toB"})
 
+    # Custom segue and class declarations, and a session whose controllers they shaped.
+    with open(os.path.join(ROOT, "Tests/Flows/storyboards/a-custom-segue-b.storyboard")) as f:
+        do("PUT", "/v1/storyboards/Custom", f.read(), "application/xml")
+    do("PUT", "/v1/storyboards/Custom/customSegues", {"FadeSegue": {"performs": "present",
+        "modalPresentationStyle": "overFullScreen", "modalTransitionStyle": "crossDissolve"}})
+    do("PUT", "/v1/storyboards/Custom/classes", {"AViewController": {"title": "Declared A",
+        "unwindActions": ["unwindToA:"], "shouldPerformSegue": {"toB": True}},
+        "BViewController": {"modalPresentationStyle": "pageSheet", "preferredContentSize": [300, 400]}})
+    do("POST", "/v1/sessions", {"id": "custom", "root": {"storyboard": "Custom", "identifier": "A"}})
+    do("POST", "/v1/sessions/custom/controllers/A/performSegue", {"identifier": "toB"})
+    do("POST", "/v1/sessions/custom/controllers/B/dismiss", {"animated": False})
+
     # Manual transitions, pages, an action sheet, containment.
     do("POST", "/v1/sessions", {"id": "manual", "options": {"transitions": "manual", "iOS": "18"},
         "root": {"id": "mnav", "kind": "navigationController", "viewControllers": [{"id": "m0"}]}})
@@ -138,7 +176,8 @@ def main():
     def record(path):
         status, text = call("GET", path)
         replies.append({"path": path, "status": status, "body": text})
-    for sid in ["nav", "tabs", "split", "classic", "sb", "manual", "pages"]:
+    sids = ["nav", "tabs", "split", "classic", "sb", "custom", "manual", "pages"]
+    for sid in sids:
         status, text = call("GET", f"/v1/sessions/{sid}")
         version = json.loads(text)["version"]
         for v in range(version + 1):
@@ -149,14 +188,26 @@ def main():
         first = next(iter(json.loads(text)["controllers"]))
         record(f"/v1/sessions/{sid}/controllers/{first}")
     record("/v1/sessions")
+    record("/v1/storyboards")
     record("/v1/storyboards/Segues")
+    record("/v1/storyboards/Custom")
 
     server.terminate(); server.wait(timeout=10)
-    # One file: fold the write-ahead log into the database.
-    subprocess.run(["sqlite3", db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;"], check=True,
-                   stdout=subprocess.DEVNULL)
-    shutil.copy(db, os.path.join(HERE, "today.sqlite"))
-    with open(os.path.join(HERE, "today-replies.json"), "w") as f:
+    if postgres:
+        dump = subprocess.run(["pg_dump", "--inserts", "--no-owner", "--no-privileges", "--schema", SCHEMA, admin_url],
+                              check=True, capture_output=True, text=True).stdout
+        # The test runs the dump as one libpq query: psql's meta-commands (`\restrict`) go, and
+        # so do the lines naming the dumping server's version.
+        dump = "\n".join(l for l in dump.split("\n") if not l.startswith("-- Dumped ") and not l.startswith("\\"))
+        with open(os.path.join(HERE, name + ".sql"), "w") as f:
+            f.write(dump)
+        subprocess.run([os.path.join(ROOT, "scripts/pg-cluster.sh"), "stop", cluster], check=True)
+    else:
+        # One file: fold the write-ahead log into the database.
+        subprocess.run(["sqlite3", db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;"], check=True,
+                       stdout=subprocess.DEVNULL)
+        shutil.copy(db, os.path.join(HERE, name + ".sqlite"))
+    with open(os.path.join(HERE, name + "-replies.json"), "w") as f:
         json.dump(replies, f, indent=0)
         f.write("\n")
     bad = [s for s in steps if s[2] >= 300]

@@ -11,18 +11,17 @@ import Synchronization
 /// lets the store create this queue before `self` exists), then calls the batch's completions one at a time in the
 /// order the jobs were queued, and goes on until the queue is empty.
 ///
-/// Both stores write through it: ``SessionStore`` (SQLite) and ``PostgresSessionStore``. A store
+/// Both stores write through it: `SessionStore` (SQLiteStore) and `PostgresSessionStore` (PostgresStore). A store
 /// may also give it idle work (``setIdleWork(after:_:)``, SQLite's deletion chunks), done a step
 /// at a time when no job has come for a while.
-final class WriterQueue<Job: Sendable>: Sendable {
+package final class WriterQueue<Job: Sendable>: Sendable {
     private let state = Mutex(State())
     private let thread: DispatchQueue
-    typealias BatchWriter = @Sendable ([Job]) -> [Result<Void, any Error>]
+    package typealias BatchWriter = @Sendable ([Job]) -> [Result<Void, any Error>]
 
     private struct State {
         var waiting: [(job: Job, completion: @Sendable (Result<Void, any Error>) -> Void)] = []
         var writing = false
-        var held = false
         /// The last `writeBatch` given to ``enqueue(_:writeBatch:then:)``.
         var writeBatch: BatchWriter?
         /// What the writer does when no job is waiting (``setIdleWork(_:)``).
@@ -38,7 +37,7 @@ final class WriterQueue<Job: Sendable>: Sendable {
     }
 
     /// A class around the closure (a function value read out of `Mutex.withLock` is
-    /// re-abstracted on every read, see `SessionStore.batchObserver`).
+    /// re-abstracted on every read, see `BatchObserver`).
     private final class IdleWork: Sendable {
         let step: @Sendable () -> Bool
         /// How long the writer must have had no job before a step, in nanoseconds.
@@ -64,7 +63,7 @@ final class WriterQueue<Job: Sendable>: Sendable {
     }
 
     /// - Parameter label: The writer's dispatch queue label.
-    init(label: String) {
+    package init(label: String) {
         thread = DispatchQueue(label: label)
     }
 
@@ -72,13 +71,13 @@ final class WriterQueue<Job: Sendable>: Sendable {
     /// - Parameter writeBatch: Writes the jobs given, in order, in one transaction, and returns
     ///   one result per job (same order). Called on the writer only, never concurrently; every
     ///   caller of one queue passes the same function.
-    func enqueue(_ job: Job, writeBatch: @escaping BatchWriter,
+    package func enqueue(_ job: Job, writeBatch: @escaping BatchWriter,
                  then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let starts = state.withLock { state -> Bool in
             state.waiting.append((job, completion))
             state.writeBatch = writeBatch
             if state.idleWork != nil { state.lastBusy = DispatchTime.now().uptimeNanoseconds }
-            guard !state.writing, !state.held else { return false }
+            guard !state.writing else { return false }
             state.writing = true
             return true
         }
@@ -86,7 +85,7 @@ final class WriterQueue<Job: Sendable>: Sendable {
     }
 
     /// ``enqueue(_:then:)`` waited on; throws the job's error.
-    func submit(_ job: Job, writeBatch: @escaping BatchWriter) throws {
+    package func submit(_ job: Job, writeBatch: @escaping BatchWriter) throws {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Void, any Error>?>(nil)
         enqueue(job, writeBatch: writeBatch) { result in
@@ -97,14 +96,14 @@ final class WriterQueue<Job: Sendable>: Sendable {
         try outcome.withLock { $0 }?.get()
     }
 
-    /// Writes batches while jobs wait. When none does (or while ``hold()`` holds them) and idle
+    /// Writes batches while jobs wait. When none does and idle
     /// work was asked for, arms ``idleTick()``: the step runs only if still no job has come by
     /// then, so that clients answered by the last batch, whose next commits are on their way,
     /// find the writer free rather than behind an idle step.
     private func drain() {
         while true {
             let turn = state.withLock { state -> Turn in
-                if !state.held, !state.waiting.isEmpty, let writeBatch = state.writeBatch {
+                if !state.waiting.isEmpty, let writeBatch = state.writeBatch {
                     defer { state.waiting.removeAll(keepingCapacity: true) }
                     return .batch(state.waiting, writeBatch)
                 }
@@ -127,12 +126,12 @@ final class WriterQueue<Job: Sendable>: Sendable {
         }
     }
 
-    /// One idle step, when the writer is still without a job (or held): then the batches that
+    /// One idle step, when the writer is still without a job: then the batches that
     /// came meanwhile, and the next step armed again while the work answers that it has more.
     private func idleTick() {
         let tick = state.withLock { state -> Tick in
             // A drain is queued (it arms the next step when it is done), or nothing is asked.
-            guard !state.writing, state.held || state.waiting.isEmpty, state.idleWakes != state.idleAnswered,
+            guard !state.writing, state.waiting.isEmpty, state.idleWakes != state.idleAnswered,
                   let work = state.idleWork else {
                 state.idleArmed = false
                 return .none
@@ -162,12 +161,12 @@ final class WriterQueue<Job: Sendable>: Sendable {
     /// Sets the work the writer does, one step at a time, when it has had no job for `delay`:
     /// after ``wakeIdleWork()``, steps run until one answers false (nothing more to do). A step
     /// runs on the writer, like a batch, never beside one. Set once, before use.
-    func setIdleWork(after delay: Duration, _ step: @escaping @Sendable () -> Bool) {
+    package func setIdleWork(after delay: Duration, _ step: @escaping @Sendable () -> Bool) {
         state.withLock { $0.idleWork = IdleWork(step, delay: delay) }
     }
 
     /// Tells the writer that its idle work has something to do (arming a step when it is idle).
-    func wakeIdleWork() {
+    package func wakeIdleWork() {
         let starts = state.withLock { state -> Bool in
             state.idleWakes &+= 1
             guard !state.writing else { return false }
@@ -179,26 +178,11 @@ final class WriterQueue<Job: Sendable>: Sendable {
 
     /// Runs `work` on the writer after what its queue was given so far: a batch being written,
     /// or one that starts before `work` was queued, goes first.
-    func perform(_ work: @escaping @Sendable () -> Void) { thread.async(execute: work) }
+    package func perform(_ work: @escaping @Sendable () -> Void) { thread.async(execute: work) }
 
     /// Waits until everything queued on the writer so far has run (an armed idle step is not
     /// queued until its delay has passed).
-    func waitForQueuedWork() { thread.sync {} }
-
-    /// Test hook: while held, queued jobs wait (so a test can line several up in one batch);
-    /// idle work still runs.
-    func hold() { state.withLock { $0.held = true } }
-
-    /// Ends ``hold()``.
-    func release() {
-        let starts = state.withLock { state -> Bool in
-            state.held = false
-            guard !state.writing, !state.waiting.isEmpty else { return false }
-            state.writing = true
-            return true
-        }
-        if starts { thread.async { self.drain() } }
-    }
+    package func waitForQueuedWork() { thread.sync {} }
 }
 
 /// The pipelined-follower rule both stores apply inside a batch: after a commit of a session
@@ -207,9 +191,12 @@ final class WriterQueue<Job: Sendable>: Sendable {
 /// (it was computed on top of v); the session's next commit that follows nothing pending (the
 /// caller rolled back to durable state) ends the chain. Kept by the store between batches, read
 /// and written on the writer only.
-struct BrokenChains: Sendable {
+package struct BrokenChains: Sendable {
     /// Per session, the version of its commit that failed.
     private var failed: [String: Int] = [:]
+
+    /// No broken chain.
+    package init() {}
 
     /// Writes each commit of a batch, in order, inside the batch's open transaction, and returns
     /// one result per commit: a follower of a failed commit is refused unwritten; otherwise
@@ -220,7 +207,7 @@ struct BrokenChains: Sendable {
     ///     connection), the earlier commits went with it: the error is rethrown so that the
     ///     caller fails the whole batch (and then calls ``batchFailed(_:)``).
     /// - Throws: that error only.
-    mutating func writeEach(_ commits: [SessionCommit], isInTransaction: () -> Bool,
+    package mutating func writeEach(_ commits: [SessionCommit], isInTransaction: () -> Bool,
                             write: (SessionCommit) throws -> Void) throws -> [Result<Void, any Error>] {
         var results: [Result<Void, any Error>] = []
         results.reserveCapacity(commits.count)
@@ -258,7 +245,7 @@ struct BrokenChains: Sendable {
     }
 
     /// Nothing of the batch was written: each session's first commit in it failed.
-    mutating func batchFailed(_ commits: [SessionCommit]) {
+    package mutating func batchFailed(_ commits: [SessionCommit]) {
         for commit in commits.reversed() where commit.laterCheckpoint == nil {
             failed[commit.session.id] = commit.history?.version ?? 0
         }

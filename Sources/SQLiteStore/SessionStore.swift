@@ -1,189 +1,7 @@
 import Dispatch
 import SQLite
+import SessionStorage
 import Synchronization
-
-/// A row of `controllers`: one live view controller of a session.
-public struct ControllerRow: Sendable, Equatable {
-    /// The controller's id, unique within its session.
-    public var id: String
-    /// The containment parent's id (navigation, tab bar, split, page or custom container).
-    public var parent: String?
-    /// The id of the controller that presented this one.
-    public var presenting: String?
-    /// The id of the controller this one presents.
-    public var presented: String?
-    /// JSON of the controller (a `StoredController`).
-    public var body: String
-    /// The persistence format `body` is written in (``StoredFormat``).
-    public var format: Int
-
-    public init(id: String, parent: String? = nil, presenting: String? = nil, presented: String? = nil, body: String,
-                format: Int = StoredFormat.current) {
-        self.id = id
-        self.parent = parent
-        self.presenting = presenting
-        self.presented = presented
-        self.body = body
-        self.format = format
-    }
-}
-
-/// A row of `history`: one accepted operation of a session.
-public struct HistoryRow: Sendable, Equatable {
-    /// The session version this operation produced; unique per session.
-    public var version: Int
-    /// When it was accepted (ISO 8601).
-    public var at: String
-    /// The request method and path, as received.
-    public var method: String
-    public var path: String
-    /// The request body, if there was one.
-    public var body: String?
-    /// JSON of the command(s) used to replay the operation (`StoredCommand`s).
-    public var command: String
-    /// JSON of the events/transition as reported to the client; for entry 0 (session creation)
-    /// the initial state, the replay base (a `StoredSessionState`).
-    public var result: String
-    /// The persistence format of `command`, `changes`, `checkpoint` (and of entry 0's `result`), ``StoredFormat``.
-    public var format: Int
-    /// JSON of what the entry changed (a `StoredChange`); nil in entries written before
-    /// migration 0004, which are read by replaying `command`.
-    public var changes: String?
-    /// JSON of the whole state after the entry (a `StoredSessionState` with controllers) on every
-    /// `SessionHistory.checkpointInterval`-th entry; nil on the others.
-    public var checkpoint: String?
-    /// The ``RulesVersion`` that produced the entry; nil in entries written before it was recorded.
-    public var rulesVersion: Int?
-
-    public init(
-        version: Int, at: String, method: String, path: String, body: String? = nil,
-        command: String, result: String, format: Int = StoredFormat.current,
-        changes: String? = nil, checkpoint: String? = nil, rulesVersion: Int? = nil
-    ) {
-        self.format = format
-        self.changes = changes
-        self.checkpoint = checkpoint
-        self.rulesVersion = rulesVersion
-        self.version = version
-        self.at = at
-        self.method = method
-        self.path = path
-        self.body = body
-        self.command = command
-        self.result = result
-    }
-}
-
-/// A row of `sessions`.
-public struct SessionRow: Sendable, Equatable {
-    public var id: String
-    /// The number of operations accepted so far.
-    public var version: Int
-    /// When the session was created (ISO 8601).
-    public var createdAt: String
-    /// JSON of the session minus its controllers (a `StoredSessionState`).
-    public var state: String
-    /// The persistence format `state` is written in (``StoredFormat``).
-    public var format: Int
-
-    public init(id: String, version: Int, createdAt: String, state: String, format: Int = StoredFormat.current) {
-        self.format = format
-        self.id = id
-        self.version = version
-        self.createdAt = createdAt
-        self.state = state
-    }
-}
-
-/// One accepted operation (or session creation): everything that must be durable before the reply.
-///
-/// Applied in this order, all or nothing: the session row is upserted, `deletedControllers` are
-/// deleted, `upsertedControllers` are upserted (so an id in both lists ends up present), and
-/// `history` is inserted.
-public struct SessionCommit: Sendable {
-    /// Inserted, or replacing the stored row of the same id.
-    public var session: SessionRow
-    /// Inserted, or replacing the stored row of the same (session, id).
-    public var upsertedControllers: [ControllerRow]
-    /// Ids of controllers to delete; unknown ids are ignored.
-    public var deletedControllers: [String]
-    /// The operation's history entry; `nil` for session creation. Its version must be new for
-    /// the session, or the commit fails with a `SQLITE_CONSTRAINT_PRIMARYKEY` ``SQLiteError``.
-    public var history: HistoryRow?
-    /// Made on top of a commit of the same session that was queued and not yet durable (a
-    /// pipelined write): if that one fails, this one fails unwritten
-    /// (``SessionStore/enqueue(_:then:)``).
-    public var followsPending: Bool
-    /// Ids among `upsertedControllers` whose stored row already has the same `parent`,
-    /// `presenting` and `presented`: the store rewrites only their `body` and `format`, which
-    /// leaves the two link indexes (`controllers_by_parent`, `controllers_by_presenting`) and
-    /// their pages untouched; an upsert would rewrite both index entries and dirty their pages
-    /// for every write. A row found missing is upserted all the same.
-    public var linksUnchanged: Set<String>
-    /// Set by ``checkpoint(session:createdAt:version:text:)``: the commit writes only that
-    /// checkpoint, into an entry already stored, and no other row.
-    public private(set) var laterCheckpoint: (version: Int, text: String)?
-
-    public init(
-        session: SessionRow, upsertedControllers: [ControllerRow] = [], deletedControllers: [String] = [],
-        history: HistoryRow? = nil, followsPending: Bool = false, linksUnchanged: Set<String> = []
-    ) {
-        self.session = session
-        self.upsertedControllers = upsertedControllers
-        self.deletedControllers = deletedControllers
-        self.history = history
-        self.followsPending = followsPending
-        self.linksUnchanged = linksUnchanged
-    }
-
-    /// The checkpoint of entry `version` of session `session` (created at `createdAt`), stored
-    /// after the entry itself: the service encodes it off the handler threads once the entry
-    /// is durable (~14 ms at 600 controllers). Written into the entry's `checkpoint`
-    /// column only when the entry has none and the session is still the one created at
-    /// `createdAt` (not one deleted and created again under the id); otherwise, and for an
-    /// entry not stored, it writes nothing. Never a follower (``followsPending``) nor followed:
-    /// its failure fails no other commit. Until it is stored, readers start from the checkpoint
-    /// before it (`SessionHistory.past`).
-    public static func checkpoint(session: String, createdAt: String, version: Int, text: String) -> SessionCommit {
-        var commit = SessionCommit(session: SessionRow(id: session, version: version, createdAt: createdAt, state: ""))
-        commit.laterCheckpoint = (version, text)
-        return commit
-    }
-}
-
-/// A session as stored: what start-up rebuilds the in-memory state from.
-public struct StoredSession: Sendable, Equatable {
-    public var session: SessionRow
-    /// The session's controllers, ordered by id (the order carries no meaning: the structure is
-    /// in `parent`, `presenting` and `presented`).
-    public var controllers: [ControllerRow]
-
-    public init(session: SessionRow, controllers: [ControllerRow]) {
-        self.session = session
-        self.controllers = controllers
-    }
-}
-
-/// A row of `storyboards`.
-public struct StoredStoryboard: Sendable, Equatable {
-    public var name: String
-    /// The document exactly as uploaded.
-    public var xml: [UInt8]
-    /// JSON of the declared custom segue classes, if any.
-    public var customSegues: String?
-    /// JSON of the declared view controller classes (`PUT …/classes`), if any.
-    public var classes: String?
-    /// When it was last uploaded (ISO 8601).
-    public var updatedAt: String
-
-    public init(name: String, xml: [UInt8], customSegues: String? = nil, classes: String? = nil, updatedAt: String) {
-        self.name = name
-        self.xml = xml
-        self.customSegues = customSegues
-        self.classes = classes
-        self.updatedAt = updatedAt
-    }
-}
 
 /// The durable side of navsim: sessions, their controllers and history, and storyboards, in one
 /// SQLite file whose schema comes from the `migrations` folder.
@@ -200,7 +18,7 @@ public struct StoredStoryboard: Sendable, Equatable {
 ///
 /// **Speed: group commit.** That sync is the whole cost of a small commit: one
 /// fsync per single-row `BEGIN IMMEDIATE…COMMIT` with WAL+FULL, against one per hundred rows when
-/// they share a transaction (README.md, "Benchmark", has the figures of `scripts/bench.sh`). Rather than
+/// they share a transaction (`scripts/bench.sh` measures both). Rather than
 /// buy speed with `synchronous=NORMAL` (which may lose acknowledged commits on power loss), the
 /// store shares one sync between concurrent callers: while one transaction is being written,
 /// arriving commits queue up, and the next transaction writes all of them. A lone caller pays
@@ -220,16 +38,14 @@ public struct StoredStoryboard: Sendable, Equatable {
 /// so other sessions' commits interleave with a long session's removal.
 public final class SessionStore: Sendable {
     private let writer: Mutex<Connection>
-    private let readers: [Reader]
+    let readers: [Reader]
     /// Where the next read starts looking for a free reader (round robin).
-    private let nextReader = Atomic<Int>(0)
+    let nextReader = Atomic<Int>(0)
     private let counters = Mutex(Counters())
     /// The one thread that writes queued commits (``enqueue(_:then:)``), batching them.
     private let writes = WriterQueue<SessionCommit>(label: "navsim.store.writer")
     /// Sessions whose commit at the given version failed, so their followers fail too.
     private let brokenChains = Mutex(BrokenChains())
-    /// Commits ``failOnce(session:version:)`` makes fail.
-    private let injected = Mutex(Set<InjectedFailure>())
 
     /// Ids whose session row is gone but whose controllers or history may remain (migration 0005).
     private let pendingDeletions = Mutex(Set<String>())
@@ -298,16 +114,6 @@ public final class SessionStore: Sendable {
     /// of what a batch costs in statements.
     var writerStatements: Int { writer.withLock { $0.statementsRun } }
 
-    /// Caps the database at its current size plus `extraPages` pages (`PRAGMA max_page_count`),
-    /// so a write needing more fails with `SQLITE_FULL` as on a full disk; nil lifts the cap.
-    /// For tests of the disk-full path.
-    func capPages(extra extraPages: Int?) throws {
-        try writer.withLock { db in
-            let pages = try db.query("PRAGMA page_count").first?.int(0) ?? 0
-            try db.execute("PRAGMA max_page_count = \(extraPages.map { Int(pages) + $0 } ?? 1_073_741_823)")
-        }
-    }
-
     // MARK: Writing
 
     /// Writes one operation; durable before it returns (WAL + `synchronous=FULL`). The same
@@ -343,19 +149,6 @@ public final class SessionStore: Sendable {
         writes.enqueue(commit, writeBatch: { [self] in commitBatch($0) }, then: completion)
     }
 
-    /// Test hook: while held, queued commits wait (so a test can line several up in one batch,
-    /// or fail one with followers queued behind it); ``releaseWrites()`` lets them go.
-    func holdWrites() { writes.hold() }
-
-    /// Ends ``holdWrites()``.
-    func releaseWrites() { writes.release() }
-
-    /// Test hook: the commit of `session` at history `version` fails once, unwritten, as if
-    /// its statements had failed (the injected error is ``SessionStoreError/injected``).
-    func failOnce(session: String, version: Int) {
-        injected.withLock { _ = $0.insert(InjectedFailure(session: session, version: version)) }
-    }
-
     /// Writes `commits` in one `BEGIN IMMEDIATE` transaction and returns each one's outcome in order.
     ///
     /// A commit whose statements fail is reported as failed and the others still commit: the
@@ -375,9 +168,8 @@ public final class SessionStore: Sendable {
             // A savepoint per commit costs two statements and a copy of every page the commit
             // changes into the statement journal, and nearly no batch needs it: the batch is
             // first written without them, and only when one of its commits fails is it rolled
-            // back and written again with them, so that that commit fails alone. Injected
-            // failures (tests) take the savepoints at once: they are consumed when they fire.
-            var eachInSavepoint = injected.withLock { !$0.isEmpty }
+            // back and written again with them, so that that commit fails alone.
+            var eachInSavepoint = false
             while true {
                 var swept: Bool?
                 // The chains as this attempt leaves them; kept only if it commits.
@@ -398,8 +190,6 @@ public final class SessionStore: Sendable {
                             }
                         }
                         return try attempt.writeEach(commits, isInTransaction: { db.isInTransaction }) { commit in
-                            let key = InjectedFailure(session: commit.session.id, version: commit.history?.version ?? 0)
-                            if injected.withLock({ $0.remove(key) }) != nil { throw SessionStoreError.injected }
                             // Nested transaction() = SAVEPOINT … RELEASE, or ROLLBACK TO on error. Some
                             // errors (SQLITE_FULL, SQLITE_IOERR, …) roll back the whole transaction,
                             // taking the earlier commits with it: writeEach then fails the batch.
@@ -654,121 +444,10 @@ public final class SessionStore: Sendable {
         }
     }
 
-    // MARK: Reading
-
-    /// Every session with its controllers, ordered by session id: what start-up rebuilds the
-    /// in-memory state from. Read in one transaction, so sessions and controllers agree.
-    public func loadSessions() throws -> [StoredSession] {
-        try read { db in
-            let sessions = try db.query("SELECT id, version, created_at, state, format FROM sessions ORDER BY id")
-            var controllers: [String: [ControllerRow]] = [:]
-            for row in try db.query(
-                "SELECT session_id, id, parent, presenting, presented, body, format FROM controllers ORDER BY session_id, id")
-            {
-                controllers[try row.required("session_id"), default: []].append(try ControllerRow(row: row))
-            }
-            return try sessions.map { row in
-                let session = try SessionRow(row: row)
-                return StoredSession(session: session, controllers: controllers[session.id] ?? [])
-            }
-        }
-    }
-
-    /// One session with its controllers (ordered by id, as ``loadSessions()``), read in one
-    /// transaction; nil when no session has the id. What a session's first use after start-up
-    /// (or after its eviction from memory) loads.
-    public func loadSession(_ id: String) throws -> StoredSession? {
-        try read { db in try db.readSession(id) }
-    }
-
-    /// Every session id, ascending (the primary key's order): what start-up registers, without
-    /// reading any session's state.
-    public func sessionIDs() throws -> [String] {
-        try read { db in try db.readSessionIDs() }
-    }
-
-    /// Up to `limit` sessions (id, version, creation time) whose id sorts after `after` (all when
-    /// nil), ascending, read from the primary key's index (keyset paging: `WHERE id > ? ORDER BY
-    /// id LIMIT ?`). Ids compare as SQLite's BINARY collation does: byte by byte in UTF-8, which is
-    /// Unicode scalar order.
-    public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
-        try read { db in try db.readSessionPage(after: after, limit: limit) }
-    }
-
-    /// A page of a session's history: entries with `version > after`, ascending, at most `limit`.
-    /// Empty for an unknown session. Without `checkpoints` the rows' `checkpoint` is nil and the
-    /// column (a whole state every 64th entry) is not read: history pages and rebuilds that
-    /// start from a kept checkpoint do not use it.
-    public func history(session: String, after: Int, limit: Int, checkpoints: Bool = true) throws -> [HistoryRow] {
-        try read { db in try db.readHistory(session: session, after: after, limit: limit, checkpoints: checkpoints) }
-    }
-
-    /// The number of history entries of a session; 0 for an unknown session.
-    public func historyCount(session: String) throws -> Int {
-        try read { db in try db.readHistoryCount(session: session) }
-    }
-
-    /// Every storyboard, ordered by name.
-    public func loadStoryboards() throws -> [StoredStoryboard] {
-        try read { db in try db.readStoryboards() }
-    }
-
-    /// nil: one SQLite file is written by one navsim process, so no storyboard changes behind
-    /// its catalog and the catalog never checks (the file's `storyboard_revision` still counts).
-    public func storyboardRevision() throws -> Int? { nil }
-
-    /// Runs `body` on a free reader of the pool inside one read transaction, so that several
-    /// queries see the same snapshot of the database. Takes the first reader that is free,
-    /// starting round robin; when all are busy, waits for one.
-    ///
-    /// `BEGIN` (DEFERRED), not ``Connection/transaction(_:)``: that one starts `BEGIN IMMEDIATE`,
-    /// which asks for the write lock a read-only connection cannot take.
-    func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
-        if let value = try readIfAvailable(startingAt: start, body) { return value.value }
-        return try readers[start % readers.count].connection.withLock { db in
-            try db.execute("BEGIN")
-            do {
-                let value = try body(db)
-                try db.execute("COMMIT")
-                return value
-            } catch {
-                if db.isInTransaction { try? db.execute("ROLLBACK") }
-                throw error
-            }
-        }
-    }
-
-    /// As ``read(_:)`` when a reader is free; nil, without waiting, when every reader is busy
-    /// (the pool's test hook: a read inside a read proves two are in flight at once).
-    func readIfAvailable<T: Sendable>(startingAt start: Int = 0, _ body: (Connection) throws -> T) throws -> Box<T>? {
-        for i in 0..<readers.count {
-            let found = try readers[(start + i) % readers.count].connection.withLockIfAvailable { db -> Box<T> in
-                try db.execute("BEGIN")
-                do {
-                    let value = try body(db)
-                    try db.execute("COMMIT")
-                    return Box(value)
-                } catch {
-                    if db.isInTransaction { try? db.execute("ROLLBACK") }
-                    throw error
-                }
-            }
-            if let found { return found }
-        }
-        return nil
-    }
-
     /// One read-only connection of the pool, in its own lock (a `Mutex` cannot sit in an array).
-    private final class Reader: Sendable {
+    final class Reader: Sendable {
         let connection: Mutex<Connection>
         init(path: String) throws { connection = Mutex(try Connection(path: path, readOnly: true, durability: .full)) }
-    }
-
-    /// A value returned through `withLockIfAvailable`, whose own nil means "busy".
-    struct Box<T: Sendable>: Sendable {
-        let value: T
-        init(_ value: T) { self.value = value }
     }
 
     // MARK: Metrics
@@ -792,36 +471,6 @@ public final class SessionStore: Sendable {
     var controllerRowsWritten: Int { counters.withLock { $0.controllerRows } }
 }
 
-/// A stored value that does not have the type the schema gives its column. The STRICT tables
-/// make this unreachable short of someone editing the file by hand.
-public enum SessionStoreError: Error, CustomStringConvertible, Sendable, Equatable {
-    case unexpectedValue(column: String)
-    /// The commit was queued on top of the session's commit at `version`, which failed: it is
-    /// not written (see ``SessionStore/enqueue(_:then:)``).
-    case predecessorFailed(session: String, version: Int)
-    /// A failure a test asked for (``SessionStore/failOnce(session:version:)``).
-    case injected
-
-    public var description: String {
-        switch self {
-        case .unexpectedValue(let column):
-            "the database holds a value of the wrong type (or NULL) in column \(column)"
-        case .predecessorFailed(let session, let version):
-            "session \(session)'s commit of version \(version) failed, and this one was made on top of it"
-        case .injected:
-            "a failure injected by a test"
-        }
-    }
-}
-
-/// Who hears each transaction's commit count (``SessionStore/batchObserver``).
-public final class BatchObserver: Sendable {
-    let observe: @Sendable (Int) -> Void
-
-    /// `observe` is called on the store's writer once per transaction, with its commit count.
-    public init(_ observe: @escaping @Sendable (Int) -> Void) { self.observe = observe }
-}
-
 // MARK: - Bookkeeping
 
 private struct Counters {
@@ -829,9 +478,4 @@ private struct Counters {
     var batches = 0
     var largestBatch = 0
     var controllerRows = 0
-}
-
-private struct InjectedFailure: Hashable {
-    var session: String
-    var version: Int
 }

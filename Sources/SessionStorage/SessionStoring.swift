@@ -1,15 +1,15 @@
 import Synchronization
 
 /// What the service needs of its durable store: sessions with their controllers and history,
-/// and storyboards. ``SessionStore`` (one SQLite file, the default) and
-/// ``PostgresSessionStore`` (a PostgreSQL database several instances can share) implement it,
-/// and `Tests/StoreTests` runs one suite against both.
+/// and storyboards. `SessionStore` (SQLiteStore: one SQLite file, the default) and
+/// `PostgresSessionStore` (PostgresStore: a PostgreSQL database several instances can share)
+/// implement it, and `Tests/StoreTests` runs one suite against both.
 ///
 /// The list is what `Service`, `LiveSession`'s loader, the storyboard catalog and `/metrics` use
 /// of the store, no more. Requirements carry no default arguments; an implementation may add
-/// them (``SessionStore`` defaults `sweep` and `checkpoints` to true).
+/// them (`SessionStore` defaults `sweep` and `checkpoints` to true).
 ///
-/// The rows are the stored format's (`StoredFormat.swift`); a store keeps them as given and
+/// The rows (`Rows.swift`) carry the service's stored format; a store keeps them as given and
 /// never reads their JSON.
 ///
 /// Every implementation promises:
@@ -27,7 +27,7 @@ import Synchronization
 ///   the commit was computed from (every accepted operation adds one; creation is version 0),
 ///   and a commit whose history version the session already has is refused. PostgreSQL, where
 ///   several instances write, also refuses a commit whose base version is not the stored one
-///   (``PostgresStoreError/staleVersion(session:expected:stored:)``).
+///   (PostgresStore's `PostgresStoreError.staleVersion`, a ``StoreFault``).
 /// - **Gone at once.** After ``deleteSession(_:sweep:)`` returns, the session is absent from
 ///   ``loadSession(_:)``, ``sessionIDs()`` and ``sessionPage(after:limit:)``; its controllers and
 ///   history may go later (``finishDeletion(_:)`` removes them before the id is used again).
@@ -55,6 +55,8 @@ public protocol SessionStoring: AnyObject, Sendable {
     func loadSession(_ id: String) throws -> StoredSession?
     /// Every session id, ascending in Unicode scalar order (the primary key's).
     func sessionIDs() throws -> [String]
+    /// How many sessions the store holds: every instance's, on a shared store.
+    func sessionCount() throws -> Int
     /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: keyset
     /// paging on the primary key. Ids compare byte by byte in UTF-8 (Unicode scalar order).
     func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)]
@@ -107,35 +109,39 @@ extension SessionStoring {
     public func deleteSession(_ id: String) throws { try deleteSession(id, sweep: true) }
 }
 
-extension SessionStore: SessionStoring {
-    /// One process owns the SQLite file (it takes the writer): no other instance writes it.
-    public var isShared: Bool { false }
-
-    /// A local file is always reachable; a failing disk shows in the writes' own errors.
-    public func checkReachability() -> Bool { true }
-
-    /// The session's version and creation time as stored, nil when there is none (one read on
-    /// the primary key).
-    public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
-        try read { db in
-            guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = ?", [.text(id)]).first,
-                  let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
-            return (Int(version), createdAt)
-        }
-    }
+/// What the service asks of a store's error to answer for it without knowing the store: each
+/// store makes its database's errors conform (SQLiteStore: `SQLiteError`; PostgresStore:
+/// `PostgresError`, `PostgresStoreError`). Every member defaults to "no".
+public protocol StoreFault: Error {
+    /// A refusal of a commit computed from a version the database no longer holds: another
+    /// instance wrote the session first, and nothing of the commit was written.
+    var isStaleVersion: Bool { get }
+    /// The database or its disk is full: nothing was stored.
+    var isStorageFull: Bool { get }
+    /// The connection broke while the transaction was being committed: it may have been stored.
+    var isCommitOutcomeUnknown: Bool { get }
+    /// The database's own code, for the operator's log line.
+    var storeCode: StoreCode? { get }
 }
 
-extension PostgresSessionStore {
-    /// Any number of navsim instances may share the database.
-    public var isShared: Bool { true }
+/// A database's own code for an error: SQLite's extended result code
+/// (<https://sqlite.org/rescode.html>) or PostgreSQL's SQLSTATE.
+public enum StoreCode: Sendable, Equatable {
+    case resultCode(Int32)
+    case sqlState(String)
 }
 
-/// Why a store refused a commit because another writer changed the session first: what the
-/// service's stale-cache handling looks for (``PostgresStoreError/staleVersion(session:expected:stored:)``).
+extension StoreFault {
+    public var isStaleVersion: Bool { false }
+    public var isStorageFull: Bool { false }
+    public var isCommitOutcomeUnknown: Bool { false }
+    public var storeCode: StoreCode? { nil }
+}
+
 extension Error {
-    /// Whether this is a refusal of a commit computed from a version the database no longer holds.
-    var isStaleVersion: Bool {
-        if case PostgresStoreError.staleVersion? = self as? PostgresStoreError { return true }
-        return false
-    }
+    /// This error as a ``StoreFault``, nil for any other error.
+    public var storeFault: (any StoreFault)? { self as? any StoreFault }
+    /// Whether this is a refusal of a commit computed from a version the database no longer
+    /// holds (``StoreFault/isStaleVersion``).
+    public var isStaleVersion: Bool { storeFault?.isStaleVersion ?? false }
 }

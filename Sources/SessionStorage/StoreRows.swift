@@ -1,6 +1,3 @@
-import PostgreSQL
-import SQLite
-
 // The one home of what both stores do the same way: the statements that read and write the
 // rows of `sessions`, `controllers`, `history` and `storyboards` (in either dialect), how a
 // result row becomes a stored type, and how a stored type becomes parameters. `SessionStore`
@@ -9,7 +6,7 @@ import SQLite
 
 /// A value a statement is given for one parameter, in either database's wrapper. The enum cases
 /// of `SQLiteValue` and `PostgresValue` satisfy the requirements of the same name (SE-0280).
-protocol StoreValue {
+package protocol StoreValue {
     static var null: Self { get }
     static func integer(_ value: Int64) -> Self
     static func text(_ value: String) -> Self
@@ -19,19 +16,13 @@ protocol StoreValue {
 
 extension StoreValue {
     /// `.text(value)`, or `.null` for nil.
-    static func optionalText(_ value: String?) -> Self { value.map { .text($0) } ?? .null }
+    package static func optionalText(_ value: String?) -> Self { value.map { .text($0) } ?? .null }
     /// `.integer(value)`, or `.null` for nil.
-    static func optionalInteger(_ value: Int?) -> Self { value.map { .integer(Int64($0)) } ?? .null }
+    package static func optionalInteger(_ value: Int?) -> Self { value.map { .integer(Int64($0)) } ?? .null }
 }
-
-extension SQLiteValue: StoreValue {
-    static func bytes(_ value: [UInt8]) -> SQLiteValue { .blob(value) }
-}
-
-extension PostgresValue: StoreValue {}
 
 /// One result row, read by column name, in either database's wrapper.
-protocol StoreRow {
+package protocol StoreRow {
     func text(_ column: String) -> String?
     /// The column as an integer; nil for NULL or a value of another type.
     func integer(_ column: String) -> Int64?
@@ -41,30 +32,21 @@ protocol StoreRow {
 
 extension StoreRow {
     /// The column's text; throws ``SessionStoreError/unexpectedValue(column:)`` for NULL or another type.
-    func required(_ column: String) throws -> String {
+    package func required(_ column: String) throws -> String {
         guard let value = text(column) else { throw SessionStoreError.unexpectedValue(column: column) }
         return value
     }
 
     /// The column as an `Int`; throws ``SessionStoreError/unexpectedValue(column:)`` for NULL or another type.
-    func requiredInt(_ column: String) throws -> Int {
+    package func requiredInt(_ column: String) throws -> Int {
         guard let value = integer(column) else { throw SessionStoreError.unexpectedValue(column: column) }
         return Int(value)
     }
 }
 
-extension SQLite.Row: StoreRow {
-    func integer(_ column: String) -> Int64? { int(column) }
-    func bytes(_ column: String) -> [UInt8]? { blob(column) }
-}
-
-extension PostgreSQL.Row: StoreRow {
-    func integer(_ column: String) -> Int64? { int(column) }
-}
-
 /// A connection either store reads and writes rows through: statements with numbered
 /// parameters, rows copied out.
-protocol StoreConnection: AnyObject {
+package protocol StoreConnection: AnyObject {
     associatedtype Value: StoreValue
     associatedtype ResultRow: StoreRow
     /// The shared statements, in this database's dialect (built once per dialect).
@@ -77,27 +59,12 @@ protocol StoreConnection: AnyObject {
     func writeCountingRows(_ sql: String, _ bindings: [Value]) throws -> Int
 }
 
-extension SQLite.Connection: StoreConnection {
-    static let statements = StoreStatements(dialect: .sqlite)
-    func write(_ sql: String, _ bindings: [SQLiteValue]) throws { try run(sql, bindings) }
-    func writeCountingRows(_ sql: String, _ bindings: [SQLiteValue]) throws -> Int {
-        try run(sql, bindings)
-        return changes
-    }
-}
-
-extension PostgreSQL.Connection: StoreConnection {
-    static let statements = StoreStatements(dialect: .postgres)
-    func write(_ sql: String, _ bindings: [PostgresValue]) throws { try run(sql, bindings) }
-    func writeCountingRows(_ sql: String, _ bindings: [PostgresValue]) throws -> Int { try run(sql, bindings) }
-}
-
 /// What the two SQL dialects spell differently in the shared statements.
-enum StoreDialect: Sendable {
+package enum StoreDialect: Sendable {
     case sqlite, postgres
 
     /// Parameter `n` (1-based): SQLite `?n`, PostgreSQL `$n`.
-    func parameter(_ n: Int) -> String {
+    package func parameter(_ n: Int) -> String {
         switch self {
         case .sqlite: "?\(n)"
         case .postgres: "$\(n)"
@@ -107,7 +74,7 @@ enum StoreDialect: Sendable {
     /// Appended to an `ORDER BY` of ids so that they sort byte by byte (Unicode scalar order):
     /// SQLite's default BINARY collation does; PostgreSQL needs `"C"` (controller ids carry
     /// the database's default collation).
-    var byteOrder: String {
+    package var byteOrder: String {
         switch self {
         case .sqlite: ""
         case .postgres: #" COLLATE "C""#
@@ -117,30 +84,30 @@ enum StoreDialect: Sendable {
 
 /// The statements both stores run unchanged apart from their dialect, built once per dialect
 /// (SQLite's statement cache is keyed by the text, so the text must not be rebuilt per call).
-struct StoreStatements: Sendable {
-    let upsertController: String
+package struct StoreStatements: Sendable {
+    package let upsertController: String
     /// A controller row's `body` and `format` only (``SessionCommit/linksUnchanged``).
-    let updateControllerBody: String
-    let deleteController: String
-    let insertHistory: String
+    package let updateControllerBody: String
+    package let deleteController: String
+    package let insertHistory: String
     /// An entry's checkpoint, written after the entry (``SessionCommit/checkpoint(session:createdAt:version:text:)``):
     /// never over one, and only while the session is the one created at the given time.
-    let updateCheckpoint: String
-    let upsertStoryboard: String
-    let deleteStoryboard: String
+    package let updateCheckpoint: String
+    package let upsertStoryboard: String
+    package let deleteStoryboard: String
     /// Adds one to `storyboard_revision` (migration 0006), in every storyboard-changing transaction.
-    let bumpStoryboardRevision: String
-    let storyboardRevision: String
-    let selectSession: String
-    let selectControllers: String
-    let sessionIDs: String
-    let sessionPage: String
-    let historyWithCheckpoints: String
-    let historyWithoutCheckpoints: String
-    let historyCount: String
-    let selectStoryboards: String
+    package let bumpStoryboardRevision: String
+    package let storyboardRevision: String
+    package let selectSession: String
+    package let selectControllers: String
+    package let sessionIDs: String
+    package let sessionPage: String
+    package let historyWithCheckpoints: String
+    package let historyWithoutCheckpoints: String
+    package let historyCount: String
+    package let selectStoryboards: String
 
-    init(dialect: StoreDialect) {
+    package init(dialect: StoreDialect) {
         func p(_ n: Int) -> String { dialect.parameter(n) }
         func list(_ count: Int) -> String { (1...count).map(p).joined(separator: ", ") }
         upsertController = """
@@ -195,7 +162,7 @@ struct StoreStatements: Sendable {
 
 extension SessionRow {
     /// A `sessions` row (`id, version, created_at, state, format`).
-    init(row: some StoreRow) throws {
+    package init(row: some StoreRow) throws {
         self.init(id: try row.required("id"), version: try row.requiredInt("version"),
                   createdAt: try row.required("created_at"), state: try row.required("state"),
                   format: try row.requiredInt("format"))
@@ -203,33 +170,33 @@ extension SessionRow {
 
     /// `id, version, created_at, state, format`: the parameters of each store's own session
     /// upsert (its version check differs), in this order.
-    func parameters<V: StoreValue>() -> [V] {
+    package func parameters<V: StoreValue>() -> [V] {
         [.text(id), .integer(Int64(version)), .text(createdAt), .text(state), .integer(Int64(format))]
     }
 }
 
 extension ControllerRow {
     /// A `controllers` row (`id, parent, presenting, presented, body, format`).
-    init(row: some StoreRow) throws {
+    package init(row: some StoreRow) throws {
         self.init(id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
                   presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
     }
 
     /// The parameters of ``StoreStatements/upsertController`` for this controller of `session`.
-    func parameters<V: StoreValue>(session: String) -> [V] {
+    package func parameters<V: StoreValue>(session: String) -> [V] {
         [.text(session), .text(id), .optionalText(parent), .optionalText(presenting), .optionalText(presented),
          .text(body), .integer(Int64(format))]
     }
 
     /// The parameters of ``StoreStatements/updateControllerBody`` for this controller of `session`.
-    func bodyParameters<V: StoreValue>(session: String) -> [V] {
+    package func bodyParameters<V: StoreValue>(session: String) -> [V] {
         [.text(session), .text(id), .text(body), .integer(Int64(format))]
     }
 }
 
 extension HistoryRow {
     /// A `history` row as ``StoreStatements/historyWithCheckpoints`` reads it.
-    init(row: some StoreRow) throws {
+    package init(row: some StoreRow) throws {
         self.init(
             version: try row.requiredInt("version"), at: try row.required("at"),
             method: try row.required("method"), path: try row.required("path"), body: row.text("body"),
@@ -239,7 +206,7 @@ extension HistoryRow {
     }
 
     /// The parameters of ``StoreStatements/insertHistory`` for this entry of `session`.
-    func parameters<V: StoreValue>(session: String) -> [V] {
+    package func parameters<V: StoreValue>(session: String) -> [V] {
         [.text(session), .integer(Int64(version)), .text(at), .text(method), .text(path), .optionalText(body),
          .text(command), .text(result), .integer(Int64(format)), .optionalText(changes), .optionalText(checkpoint),
          .optionalInteger(rulesVersion)]
@@ -248,14 +215,14 @@ extension HistoryRow {
 
 extension StoredStoryboard {
     /// A `storyboards` row (`name, xml, custom_segues, classes, updated_at`).
-    init(row: some StoreRow) throws {
+    package init(row: some StoreRow) throws {
         guard let xml = row.bytes("xml") else { throw SessionStoreError.unexpectedValue(column: "xml") }
         self.init(name: try row.required("name"), xml: xml, customSegues: row.text("custom_segues"),
                   classes: row.text("classes"), updatedAt: try row.required("updated_at"))
     }
 
     /// The parameters of ``StoreStatements/upsertStoryboard``.
-    func parameters<V: StoreValue>() -> [V] {
+    package func parameters<V: StoreValue>() -> [V] {
         [.text(name), .bytes(xml), .optionalText(customSegues), .optionalText(classes), .text(updatedAt)]
     }
 }
@@ -267,7 +234,7 @@ extension StoreConnection {
     /// `commit.history`, in that order (``SessionCommit``); the session row is the store's own.
     /// A controller in `commit.linksUnchanged` has its body updated in place, and is upserted
     /// only if no row was there to update.
-    func writeChildren(of commit: SessionCommit) throws {
+    package func writeChildren(of commit: SessionCommit) throws {
         let id = commit.session.id, sql = Self.statements
         for controller in commit.deletedControllers {
             try write(sql.deleteController, [.text(id), .text(controller)])
@@ -285,7 +252,7 @@ extension StoreConnection {
     }
 
     /// Writes ``SessionCommit/laterCheckpoint`` into its entry (``StoreStatements/updateCheckpoint``).
-    func writeLaterCheckpoint(of commit: SessionCommit) throws {
+    package func writeLaterCheckpoint(of commit: SessionCommit) throws {
         guard let later = commit.laterCheckpoint else { return }
         try write(Self.statements.updateCheckpoint, [.text(commit.session.id), .integer(Int64(later.version)),
                                                      .text(later.text), .text(commit.session.createdAt)])
@@ -293,18 +260,18 @@ extension StoreConnection {
 
     /// Stores `storyboards`, each replacing one of the same name, and adds one to the storyboard
     /// revision; call inside the transaction that is to hold them.
-    func upsert(_ storyboards: [StoredStoryboard]) throws {
+    package func upsert(_ storyboards: [StoredStoryboard]) throws {
         for storyboard in storyboards { try write(Self.statements.upsertStoryboard, storyboard.parameters()) }
         try bumpStoryboardRevision()
     }
 
     /// Adds one to the storyboard revision (migration 0006); call inside the changing transaction.
-    func bumpStoryboardRevision() throws {
+    package func bumpStoryboardRevision() throws {
         try write(Self.statements.bumpStoryboardRevision, [])
     }
 
     /// The storyboard revision: how many transactions have changed the storyboards.
-    func readStoryboardRevision() throws -> Int {
+    package func readStoryboardRevision() throws -> Int {
         guard let row = try query(Self.statements.storyboardRevision, []).first else {
             throw SessionStoreError.unexpectedValue(column: "revision")
         }
@@ -313,19 +280,19 @@ extension StoreConnection {
 
     /// One session with its controllers (ordered by id, byte order); nil for an unknown id.
     /// Call inside one read transaction so that both queries see the same snapshot.
-    func readSession(_ id: String) throws -> StoredSession? {
+    package func readSession(_ id: String) throws -> StoredSession? {
         guard let row = try query(Self.statements.selectSession, [.text(id)]).first else { return nil }
         let controllers = try query(Self.statements.selectControllers, [.text(id)]).map { try ControllerRow(row: $0) }
         return StoredSession(session: try SessionRow(row: row), controllers: controllers)
     }
 
     /// Every session id, ascending in byte order.
-    func readSessionIDs() throws -> [String] {
+    package func readSessionIDs() throws -> [String] {
         try query(Self.statements.sessionIDs, []).map { try $0.required("id") }
     }
 
     /// Up to `limit` sessions whose id sorts after `after` (all when nil): one range of the primary key.
-    func readSessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
+    package func readSessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
         try query(Self.statements.sessionPage, [.text(after ?? ""), .integer(Int64(max(limit, 0)))]).map {
             (try $0.required("id"), try $0.requiredInt("version"), try $0.required("created_at"))
         }
@@ -333,19 +300,19 @@ extension StoreConnection {
 
     /// A page of history, `version > after`, ascending, at most `limit`; without `checkpoints`
     /// the column is not read and every `checkpoint` is nil.
-    func readHistory(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
+    package func readHistory(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
         let sql = checkpoints ? Self.statements.historyWithCheckpoints : Self.statements.historyWithoutCheckpoints
         return try query(sql, [.text(session), .integer(Int64(after)), .integer(Int64(max(limit, 0)))])
             .map { try HistoryRow(row: $0) }
     }
 
     /// The number of history entries of `session`; 0 for an unknown one.
-    func readHistoryCount(session: String) throws -> Int {
+    package func readHistoryCount(session: String) throws -> Int {
         Int(try query(Self.statements.historyCount, [.text(session)]).first?.integer("count") ?? 0)
     }
 
     /// Every storyboard, ordered by name.
-    func readStoryboards() throws -> [StoredStoryboard] {
+    package func readStoryboards() throws -> [StoredStoryboard] {
         try query(Self.statements.selectStoryboards, []).map { try StoredStoryboard(row: $0) }
     }
 }

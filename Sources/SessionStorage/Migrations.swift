@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// One schema step: the SQL that takes a database from `version - 1` to `version`.
@@ -44,12 +43,12 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
     /// first step it lacks (`0005_pending_deletions.sql`), `needed` the version the code needs.
     /// Refused before any database is opened: the code would fail on tables it expects.
     case missingSteps(directory: String, missing: String, found: Int, needed: Int)
-    /// ``Migrator/migrate(_:)`` was called inside an open transaction, where each step could
+    /// `Migrator.migrate(_:)` (SQLiteStore) was called inside an open transaction, where each step could
     /// not commit on its own.
     case transactionOpen
     /// A step failed; its transaction was rolled back, so the database is at `version - 1`
     /// with none of the step's changes.
-    case stepFailed(version: Int, name: String, error: SQLiteError)
+    case stepFailed(version: Int, name: String, error: MigrationStepFailure)
 
     /// A one-line explanation naming the file, step or versions involved.
     public var description: String {
@@ -68,13 +67,31 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
             "migrate must run outside a transaction: every step commits in its own transaction"
         case .stepFailed(let version, let name, let error):
             "migration \(Migration.fileName(version: version, name: name)) failed and was rolled back: "
-                + error.descriptionWithoutSQL
+                + error.description
         }
     }
 }
 
+/// What the database said when a migration step failed: its result code and message, without
+/// the step's SQL (a whole script would drown the reason).
+public struct MigrationStepFailure: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The database's result code (SQLite's extended code, e.g. 787 for a foreign-key violation).
+    public let code: Int32
+    /// The database's message.
+    public let message: String
+    /// One line: the code and the message, as the database's wrapper words them.
+    public let description: String
+
+    /// A failure with the wrapper's `code`, `message` and one-line `description`.
+    public init(code: Int32, message: String, description: String) {
+        self.code = code
+        self.message = message
+        self.description = description
+    }
+}
+
 /// Brings a database schema up to date by numbered steps, recording progress in
-/// `PRAGMA user_version`.
+/// `PRAGMA user_version` (`migrate(_:)`, in SQLiteStore) or in a table (PostgresStore).
 ///
 /// ```swift
 /// let migrator = try Migrator(directory: "migrations")   // 0001_initial.sql, 0002_…
@@ -159,69 +176,6 @@ public struct Migrator: Sendable {
             throw MigrationError.invalidMigrations(
                 "\((directory as NSString).appendingPathComponent(file)): a step this build does not know (it ends at "
                     + "\(required.last ?? "no step")); give it the migrations that came with this build")
-        }
-    }
-
-    /// Applies the pending steps and returns the version reached.
-    ///
-    /// Each step runs in its own `BEGIN IMMEDIATE` transaction together with
-    /// `PRAGMA user_version = N`, so a failure leaves the database at the last good step with no
-    /// trace of the failed one. The version is re-read once the write lock is held, so two
-    /// processes migrating at once apply each step once. Running again is a no-op.
-    ///
-    /// Foreign keys are switched off around the steps and checked with
-    /// `PRAGMA foreign_key_check` before each commit: SQLite's recipe for schema changes that
-    /// rebuild a table (<https://sqlite.org/lang_altertable.html#otheralter>), since dropping
-    /// the old table would otherwise fire `ON DELETE` actions. They are switched back on after.
-    ///
-    /// - Returns: The database's version afterwards (``latestVersion`` unless it was already
-    ///   there).
-    /// - Throws: ``MigrationError/databaseTooNew(userVersion:latestKnown:)`` without touching
-    ///   a database from a newer build; ``MigrationError/stepFailed(version:name:error:)``
-    ///   (rolled back) when a step's SQL fails or leaves foreign-key violations;
-    ///   ``MigrationError/transactionOpen``; ``SQLiteError`` when reading the version fails.
-    public func migrate(_ connection: Connection) throws -> Int {
-        guard !connection.isInTransaction else { throw MigrationError.transactionOpen }
-        let current = try connection.userVersion
-        guard current <= latestVersion else {
-            throw MigrationError.databaseTooNew(userVersion: current, latestKnown: latestVersion)
-        }
-        let pending = migrations.filter { $0.version > current }
-        if pending.isEmpty { return current }
-
-        let foreignKeys = try connection.query("PRAGMA foreign_keys").first?.int(0) == 1
-        if foreignKeys { try connection.execute("PRAGMA foreign_keys = OFF") }
-        do {
-            for migration in pending { try apply(migration, to: connection) }
-        } catch {
-            if foreignKeys { try? connection.execute("PRAGMA foreign_keys = ON") }
-            throw error
-        }
-        if foreignKeys { try connection.execute("PRAGMA foreign_keys = ON") }
-        return try connection.userVersion
-    }
-
-    private func apply(_ migration: Migration, to connection: Connection) throws {
-        do {
-            try connection.transaction {
-                // Another process may have applied this step between our first read and the
-                // write lock BEGIN IMMEDIATE just took.
-                guard try connection.userVersion < migration.version else { return }
-                try connection.execute(migration.sql)
-                let violations = try connection.query("PRAGMA foreign_key_check")
-                if !violations.isEmpty {
-                    let tables = Set(violations.compactMap { $0.text("table") }).sorted()
-                    throw SQLiteError(
-                        code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY; Swift skips macros with shifts
-                        message: "\(violations.count) row(s) violate foreign keys in "
-                            + tables.joined(separator: ", "),
-                        sql: "PRAGMA foreign_key_check")
-                }
-                // PRAGMA takes no bound parameters; the version is an Int, so this is safe.
-                try connection.execute("PRAGMA user_version = \(migration.version)")
-            }
-        } catch let error as SQLiteError {
-            throw MigrationError.stepFailed(version: migration.version, name: migration.name, error: error)
         }
     }
 

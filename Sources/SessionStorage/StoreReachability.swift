@@ -14,7 +14,7 @@ import Synchronization
 /// around the outage's edges; a failure of it still counts while the store is unreachable.
 ///
 /// A change between the two states is returned as a ``Change``, which the store logs as one
-/// line (``ServerLog/storeChange(_:)``): one when the store becomes unreachable, one when it
+/// line (the service's `ServerLog.storeChange`, through ``installLog(_:)``): one when the store becomes unreachable, one when it
 /// answers again, with how long it was away and how many reads and writes failed meanwhile,
 /// instead of one line per failed request.
 ///
@@ -145,6 +145,29 @@ public final class StoreReachability: Sendable {
     public var isReachable: Bool { state.withLock { $0.reachable } }
 }
 
+extension StoreReachability {
+    /// Where changes go, once installed: a class around the closure, because a function value
+    /// read out of `Mutex.withLock` is re-abstracted on every read.
+    private final class Log: Sendable {
+        let write: @Sendable (Change) -> Void
+        init(_ write: @escaping @Sendable (Change) -> Void) { self.write = write }
+    }
+
+    private static let log = Mutex<Log?>(nil)
+
+    /// Sends every change a store reports from now on to `log`: the service installs its
+    /// operator log, which writes one line per change. Until then changes are not logged.
+    public static func installLog(_ log: @escaping @Sendable (Change) -> Void) {
+        self.log.withLock { $0 = Log(log) }
+    }
+
+    /// Hands `change` (what ``attempted(reached:failed:error:started:at:)`` or
+    /// ``probeFinished(reached:error:started:at:)`` returned) to the installed log.
+    package static func report(_ change: Change) {
+        log.withLock { $0 }?.write(change)
+    }
+}
+
 /// Why a store operation failed when its database could not be reached: connecting failed, or
 /// the connection broke before the operation's `COMMIT` was sent, so nothing of it was written.
 /// The service answers it 503 `store-unreachable` with `Retry-After` (``Problem/storage(_:_:access:)``),
@@ -161,10 +184,8 @@ public struct StoreUnreachable: Error, CustomStringConvertible {
 extension Error {
     /// Whether the store could not reach its database for this operation: ``StoreUnreachable``,
     /// or a connection that broke while `COMMIT` was on its way
-    /// (``PostgresStoreError/commitOutcomeUnknown(_:)``, whose write may have been stored).
-    var isStoreUnreachable: Bool {
-        if self is StoreUnreachable { return true }
-        if case .commitOutcomeUnknown? = self as? PostgresStoreError { return true }
-        return false
+    /// (``StoreFault/isCommitOutcomeUnknown``, whose write may have been stored).
+    public var isStoreUnreachable: Bool {
+        self is StoreUnreachable || storeFault?.isCommitOutcomeUnknown == true
     }
 }

@@ -1,10 +1,10 @@
 import Dispatch
 import PostgreSQL
-import SQLite
+import SessionStorage
 import Synchronization
 
-/// PostgreSQL's connection; SQLite (imported for `Migrator`) has a `Connection` too.
-private typealias PGConnection = PostgreSQL.Connection
+/// PostgreSQL's connection, named apart from the stores' `StoreConnection`.
+typealias PGConnection = PostgreSQL.Connection
 
 /// Why ``PostgresSessionStore`` refused a commit or could not open its database.
 public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -35,7 +35,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 }
 
 /// The durable side of navsim in a PostgreSQL database that several navsim instances can share:
-/// the same tables and rows as ``SessionStore``, with the schema from `migrations-postgres/`.
+/// the same tables and rows as SQLiteStore's `SessionStore`, with the schema from `migrations-postgres/`.
 ///
 /// ```swift
 /// let store = try PostgresSessionStore(url: "postgresql://navsim@db:5432/navsim",
@@ -47,12 +47,12 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// only after the server flushed its WAL record (and, with synchronous standbys configured,
 /// after they confirmed it). The server must run with `fsync = on`, its default.
 ///
-/// **Group commit.** As in ``SessionStore``: one writer connection on one writer thread
+/// **Group commit.** As in SQLiteStore's `SessionStore`: one writer connection on one writer thread
 /// (``WriterQueue``); commits queued while a transaction is in flight wait, and the next
 /// transaction writes all of them, each inside its own `SAVEPOINT` so that one refused commit
 /// is rolled back alone. Completions come on the writer in queue order. A follower
 /// (``SessionCommit/followsPending``) of a failed commit fails unwritten with
-/// ``SessionStoreError/predecessorFailed(session:version:)``, as in ``SessionStore``.
+/// ``SessionStoreError/predecessorFailed(session:version:)``, as in SQLiteStore's `SessionStore`.
 ///
 /// **Optimistic concurrency.** A commit of version v updates the session row only
 /// `WHERE id = $1 AND version = v − 1`; a creation (version 0) inserts only if the id is free.
@@ -65,7 +65,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
 /// `schema` puts everything in a PostgreSQL schema of that name (created if missing) instead of
 /// the connection's default `search_path`: several deployments (or test runs) can share one database.
 ///
-/// **Deleting.** As in ``SessionStore``: the session row goes and its id is recorded in
+/// **Deleting.** As in SQLiteStore's `SessionStore`: the session row goes and its id is recorded in
 /// `pending_deletions` in one transaction (gone at once, for every instance); its controllers
 /// and history go afterwards, ``deletionChunkRows`` rows per transaction on a background queue
 /// (``sweepDeletion(_:chunkRows:maxChunks:)``), so a long session's removal never holds the
@@ -99,19 +99,19 @@ public final class PostgresSessionStore: SessionStoring {
     /// The channel storyboard puts and deletes notify, with the storyboard's name as payload.
     public static let storyboardChannel = "navsim_storyboards"
 
-    private let url: String
-    private let schema: String?
-    private let writer: Mutex<PGConnection>
-    private let reader: Mutex<PGConnection>
+    let url: String
+    let schema: String?
+    let writer: Mutex<PGConnection>
+    let reader: Mutex<PGConnection>
     /// Reads only the storyboard revision (``storyboardRevision()``), outside any transaction.
-    private let revisionReader: Mutex<PGConnection>
-    private let writes = WriterQueue<SessionCommit>(label: "navsim.postgres.writer")
-    private let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
+    let revisionReader: Mutex<PGConnection>
+    let writes = WriterQueue<SessionCommit>(label: "navsim.postgres.writer")
+    let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
     /// Runs the chunked removals of deleted sessions after the reply, one at a time.
-    private let deletions = DispatchQueue(label: "navsim.postgres.deletions")
+    let deletions = DispatchQueue(label: "navsim.postgres.deletions")
     /// Sessions whose commit at the given version failed, so their followers fail too. Read and
     /// written on the writer thread only.
-    private let brokenChains = Mutex(BrokenChains())
+    let brokenChains = Mutex(BrokenChains())
 
     /// Told each transaction's commit count once it is written (on the writer).
     public let batchObserver = Mutex<BatchObserver?>(nil)
@@ -119,10 +119,7 @@ public final class PostgresSessionStore: SessionStoring {
     /// Whether the database answered the last attempt to use it (`/readyz`).
     public let reachability: StoreReachability
     /// Runs the probes ``checkReachability()`` starts, one at a time.
-    private let probes = DispatchQueue(label: "navsim.postgres.probe")
-    /// Test hook: runs on the writer once a transaction's statements are done, just before its
-    /// `COMMIT` is sent (to break the connection exactly there).
-    let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
+    let probes = DispatchQueue(label: "navsim.postgres.probe")
 
     /// The steps of `migrations-postgres/` this code is written against, in order: a folder that
     /// lacks one is refused before connecting (``Migrator/check(provides:directory:)``). A new
@@ -160,7 +157,7 @@ public final class PostgresSessionStore: SessionStoring {
         self.revisionReader = Mutex(try Self.connect(url, schema: schema, create: false))
     }
 
-    private static func connect(_ url: String, schema: String?, create: Bool) throws -> PGConnection {
+    static func connect(_ url: String, schema: String?, create: Bool) throws -> PGConnection {
         let db = try PGConnection(url: url)
         // Names the deployment in pg_stat_activity (63 bytes at most, the server truncates).
         try db.run("SELECT set_config('application_name', $1, false)", [.text(applicationName(schema: schema))])
@@ -229,12 +226,6 @@ public final class PostgresSessionStore: SessionStoring {
         writes.enqueue(commit, writeBatch: { [self] in commitBatch($0) }, then: completion)
     }
 
-    /// Test hook: queued commits wait until ``releaseWrites()`` (to line several up in one batch).
-    func holdWrites() { writes.hold() }
-
-    /// Ends ``holdWrites()``.
-    func releaseWrites() { writes.release() }
-
     /// Writes `commits` in one transaction, each in its own savepoint; one result per commit.
     /// Internal so tests can build a batch deterministically.
     func commitBatch(_ commits: [SessionCommit]) -> [Result<Void, any Error>] {
@@ -275,7 +266,7 @@ public final class PostgresSessionStore: SessionStoring {
     /// the database cannot be reached (connecting fails, or the fresh connection breaks too) it
     /// fails with ``StoreUnreachable``. The outcome goes to ``reachability``, `commits` writes
     /// failed when the database was not reached.
-    private func writing<T: Sendable>(commits: Int = 1, _ body: (PGConnection) throws -> T) -> Result<T, any Error> {
+    func writing<T: Sendable>(commits: Int = 1, _ body: (PGConnection) throws -> T) -> Result<T, any Error> {
         let started = StoreReachability.now()
         var (result, connected) = writingOnce(body)
         if case .failure(is BrokeBeforeCommit) = result {
@@ -290,14 +281,12 @@ public final class PostgresSessionStore: SessionStoring {
         let error: any Error
     }
 
-    private func writingOnce<T: Sendable>(_ body: (PGConnection) throws -> T) -> (Result<T, any Error>, connected: Bool) {
-        let hook = beforeCommit.withLock { $0 }
-        return withWriter { db in
+    func writingOnce<T: Sendable>(_ body: (PGConnection) throws -> T) -> (Result<T, any Error>, connected: Bool) {
+        withWriter { db in
             var committing = false
             do {
                 return try db.transaction {
                     let value = try body(db)
-                    hook?()
                     committing = true
                     return value
                 }
@@ -325,12 +314,12 @@ public final class PostgresSessionStore: SessionStoring {
     /// logs the change it makes (one line when the database goes, one when it answers again);
     /// returns the outcome, its error as ``StoreUnreachable`` when the database was not reached
     /// (``PostgresStoreError/commitOutcomeUnknown(_:)`` stays as it is: it may have been written).
-    private func reported<T>(_ result: Result<T, any Error>, connected: Bool,
+    func reported<T>(_ result: Result<T, any Error>, connected: Bool,
                              failed: StoreReachability.Failed, started: Int64) -> Result<T, any Error> {
         let error: (any Error)? = if case .failure(let e) = result { e } else { nil }
         let reached = error == nil || connected
         if let change = reachability.attempted(reached: reached, failed: failed, error: error, started: started) {
-            ServerLog.storeChange(change)
+            StoreReachability.report(change)
         }
         guard let error, !reached, !error.isStoreUnreachable else { return result }
         return .failure(StoreUnreachable(error))
@@ -363,8 +352,8 @@ public final class PostgresSessionStore: SessionStoring {
     }
 
     /// Rows (controllers or history entries) removed per transaction when a session is
-    /// deleted, as in ``SessionStore/deletionChunkRows``.
-    public static let deletionChunkRows = SessionStore.deletionChunkRows
+    /// deleted, as SQLiteStore's `SessionStore.deletionChunkRows`.
+    public static let deletionChunkRows = 100
 
     /// Deletes a session: durable before it returns; the session row is gone (for every instance)
     /// and its id is in `pending_deletions`, in one transaction. Its controllers and history are
@@ -484,154 +473,5 @@ public final class PostgresSessionStore: SessionStoring {
             }
             return deleted
         }.get()
-    }
-
-    // MARK: Reading
-
-    /// One session with its controllers (ordered by id), from one snapshot; nil for an unknown id.
-    public func loadSession(_ id: String) throws -> StoredSession? {
-        try read { db in try db.readSession(id) }
-    }
-
-    /// The session's version in the database, nil when there is none: one statement on the
-    /// primary key, outside a transaction (the service's check before it serves a cached copy).
-    public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
-        let started = StoreReachability.now()
-        let (result, connected) = reader.withLock { db in
-            reconnectingRead(&db) { db -> (version: Int, createdAt: String)? in
-                guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = $1", [.text(id)]).first,
-                      let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
-                return (Int(version), createdAt)
-            }
-        }
-        return try reported(result, connected: connected, failed: .read, started: started).get()
-    }
-
-    /// Every session id, ascending in byte order (the primary key's, collation `"C"`).
-    public func sessionIDs() throws -> [String] {
-        try read { db in try db.readSessionIDs() }
-    }
-
-    /// How many sessions the database holds, every instance's: `navsim_sessions` of `/metrics`
-    /// (one count over the primary key's index per scrape).
-    public func sessionCount() throws -> Int {
-        try read { db in Int(try db.query("SELECT count(*) AS n FROM sessions").first?.int("n") ?? 0) }
-    }
-
-    /// Up to `limit` sessions whose id sorts after `after` (all when nil), ascending: one range
-    /// of the primary key's index (`WHERE id > $1 ORDER BY id LIMIT $2`, byte order).
-    public func sessionPage(after: String?, limit: Int) throws -> [(id: String, version: Int, createdAt: String)] {
-        try read { db in try db.readSessionPage(after: after, limit: limit) }
-    }
-
-    /// A page of a session's history: `version > after`, ascending, at most `limit`; without
-    /// `checkpoints` the column is not read and every row's `checkpoint` is nil.
-    public func history(session: String, after: Int, limit: Int, checkpoints: Bool) throws -> [HistoryRow] {
-        try read { db in try db.readHistory(session: session, after: after, limit: limit, checkpoints: checkpoints) }
-    }
-
-    /// The number of history entries of a session; 0 for an unknown one.
-    public func historyCount(session: String) throws -> Int {
-        try read { db in try db.readHistoryCount(session: session) }
-    }
-
-    /// Every storyboard, ordered by name.
-    public func loadStoryboards() throws -> [StoredStoryboard] {
-        try read { db in try db.readStoryboards() }
-    }
-
-    /// The storyboard revision (migration 0006), which every storyboard-changing transaction of
-    /// any instance bumps: one primary-key row, read on a connection of its own so that the
-    /// catalog's check before each use never waits behind a long read. Reconnects when the
-    /// server dropped the connection.
-    public func storyboardRevision() throws -> Int? {
-        let started = StoreReachability.now()
-        let (result, connected) = revisionReader.withLock { db in
-            reconnectingRead(&db) { db in try db.readStoryboardRevision() }
-        }
-        return try reported(result, connected: connected, failed: .read, started: started).get()
-    }
-
-    /// Runs `body` on the reader in one `REPEATABLE READ READ ONLY` transaction: one snapshot.
-    /// A read whose connection broke under it runs once more, as ``reconnectingRead(_:_:)``
-    /// says; ``snapshot(_:)`` reconnects first. The outcome goes to ``reachability``.
-    private func read<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
-        let started = StoreReachability.now()
-        var (result, connected) = snapshot(body)
-        if case .failure = result, !connected { (result, connected) = snapshot(body) }
-        return try reported(result, connected: connected, failed: .read, started: started).get()
-    }
-
-    /// One attempt of ``read(_:)``; also says whether the reader is connected afterwards.
-    private func snapshot<T: Sendable>(_ body: (PGConnection) throws -> T) -> (Result<T, any Error>, connected: Bool) {
-        reader.withLock { db in
-            do {
-                if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-                // Spelled out rather than through transaction(begin:_:): a closure capturing both
-                // `body` and `db` would merge their isolation regions, which the Mutex's inout forbids.
-                try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                do {
-                    let value = try body(db)
-                    try db.execute("COMMIT")
-                    return (.success(value), true)
-                } catch {
-                    if db.isInTransaction { try? db.execute("ROLLBACK") }
-                    throw error
-                }
-            } catch {
-                return (.failure(error), db.isConnected)
-            }
-        }
-    }
-
-    /// Runs the read `body` on `db`, connecting first when it is not connected. A read whose
-    /// connection broke under it (the server restarted: libpq learns it on the next statement)
-    /// runs once more on a fresh connection, so a restart of PostgreSQL does not fail the first
-    /// read on each connection; a read changes nothing, so running it again is safe. (Writes run
-    /// again only when they broke before `COMMIT`: ``writing(commits:_:)``.) Also says whether
-    /// `db` is connected afterwards; the caller reports the outcome (``reported(_:connected:failed:started:)``).
-    private func reconnectingRead<T: Sendable>(_ db: inout PGConnection, _ body: (PGConnection) throws -> T)
-        -> (Result<T, any Error>, connected: Bool) {
-        do {
-            if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
-            do {
-                return (.success(try body(db)), true)
-            } catch where !db.isConnected {
-                db = try Self.connect(url, schema: schema, create: false)
-                return (.success(try body(db)), true)
-            }
-        } catch {
-            return (.failure(error), db.isConnected)
-        }
-    }
-
-    // MARK: Reachability
-
-    /// Whether the database answered the last attempt to use it; no round trip. When nothing
-    /// has used it for ``StoreReachability/probeIntervalMillis``, starts one probe (`SELECT 1`
-    /// on the storyboard revision's connection, reconnecting when needed) on a background queue,
-    /// whose outcome a later call sees (and which logs a change as any operation does).
-    public func checkReachability() -> Bool {
-        let (reachable, probe) = reachability.check()
-        if probe {
-            probes.async { [self] in
-                let started = StoreReachability.now()
-                let (result, connected) = revisionReader.withLock { db in
-                    reconnectingRead(&db) { db in try db.run("SELECT 1") }
-                }
-                let error: (any Error)? = if case .failure(let e) = result { e } else { nil }
-                if let change = reachability.probeFinished(reached: error == nil || connected, error: error, started: started) {
-                    ServerLog.storeChange(change)
-                }
-            }
-        }
-        return reachable
-    }
-
-    // MARK: Metrics
-
-    /// Commits, batches (transactions) and the largest batch so far.
-    public var statistics: (commits: Int, batches: Int, largestBatch: Int) {
-        counters.withLock { $0 }
     }
 }
