@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CMicroHTTPD
 import Synchronization
 
 /// Fresh request ids (`X-Request-Id`): 15 characters of ``alphabet``, so an id is a small string
