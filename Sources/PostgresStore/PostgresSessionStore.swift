@@ -105,7 +105,7 @@ public final class PostgresSessionStore: SessionStoring {
     let reader: Mutex<PGConnection>
     /// Reads only the storyboard revision (``storyboardRevision()``), outside any transaction.
     let revisionReader: Mutex<PGConnection>
-    let writes = WriterQueue<SessionCommit>(label: "navsim.postgres.writer")
+    let writes = WriterQueue(label: "navsim.postgres.writer")
     let counters = Mutex((commits: 0, batches: 0, largestBatch: 0))
     /// Runs the chunked removals of deleted sessions after the reply, one at a time.
     let deletions = DispatchQueue(label: "navsim.postgres.deletions")

@@ -43,7 +43,7 @@ public final class SessionStore: Sendable {
     let nextReader = Atomic<Int>(0)
     private let counters = Mutex(Counters())
     /// The one thread that writes queued commits (``enqueue(_:then:)``), batching them.
-    private let writes = WriterQueue<SessionCommit>(label: "navsim.store.writer")
+    private let writes = WriterQueue(label: "navsim.store.writer")
     /// Sessions whose commit at the given version failed, so their followers fail too.
     private let brokenChains = Mutex(BrokenChains())
 

@@ -14,7 +14,12 @@ import Synchronization
 /// Both stores write through it: `SessionStore` (SQLiteStore) and `PostgresSessionStore` (PostgresStore). A store
 /// may also give it idle work (``setIdleWork(after:_:)``, SQLite's deletion chunks), done a step
 /// at a time when no job has come for a while.
-package final class WriterQueue<Job: Sendable>: Sendable {
+///
+/// Not generic: both stores queue ``SessionCommit``s, and a generic class called from their
+/// modules would run unspecialised, looking up type metadata and key paths on every batch.
+package final class WriterQueue: Sendable {
+    /// What one queued write is.
+    package typealias Job = SessionCommit
     private let state = Mutex(State())
     private let thread: DispatchQueue
     package typealias BatchWriter = @Sendable ([Job]) -> [Result<Void, any Error>]
@@ -116,9 +121,9 @@ package final class WriterQueue<Job: Sendable>: Sendable {
             }
             switch turn {
             case .batch(let batch, let writeBatch):
-                let results = writeBatch(batch.map(\.job))
+                let results = writeBatch(batch.map { $0.job })
                 precondition(results.count == batch.count, "writeBatch returns one result per job")
-                for (queued, result) in zip(batch, results) { queued.completion(result) }
+                for i in batch.indices { batch[i].completion(results[i]) }
             case .stop(let delay):
                 if let delay { armIdleTick(after: delay) }
                 return
