@@ -151,12 +151,14 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
             let preparer = CommitToken()
             self.state = .preparing(pending: [version], preparer: preparer)
             return nextJob(for: preparer).map { .prepare($0, preparer: preparer) } ?? .none
-        case .committing(var pending):
+        case .committing:
+            var pending = takePending()
             pending.append(version)
             let preparer = CommitToken()
             self.state = .preparing(pending: pending, preparer: preparer)
             return nextJob(for: preparer).map { .prepare($0, preparer: preparer) } ?? .none
-        case .preparing(var pending, let preparer):
+        case .preparing(_, let preparer):
+            var pending = takePending()
             pending.append(version)
             self.state = .preparing(pending: pending, preparer: preparer)
             return .none
@@ -186,9 +188,8 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
 
     /// The preparer built `job`'s version.
     mutating func prepared(_ job: Job, encoded: EncodedSession, reply: Reply, shell: Persistence.Shell) -> PreparedAction {
-        guard case .preparing(var pending, let preparer) = state,
-              let i = pending.firstIndex(where: { $0.token === job.token }),
-              case .applied = pending[i].stage else { return .none }
+        guard let (i, preparer) = appliedVersion(job.token) else { return .none }
+        var pending = takePending()
         let laterCheckpoint = SessionHistory.keepsCheckpoint(job.number) && !job.checkpointNow
         pending[i].stage = .prepared(encoded: encoded, reply: reply, laterCheckpoint: laterCheckpoint)
         state = .preparing(pending: pending, preparer: preparer)
@@ -210,9 +211,9 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
         if laterCheckpoint { checkpointing = false }
         switch outcome {
         case .durable:
-            var pending = self.pending
             guard let first = pending.first, first.token === token,
                   case .prepared(let encoded, let reply, _) = first.stage else { return .none }
+            var pending = takePending()
             pending.removeFirst()
             replace(pending)
             // Its checkpoint is encoded now that it is durable, and the next one waits for it.
@@ -236,13 +237,37 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
     /// Drops the version `token` and every one applied on top of it: the head is the committed
     /// view again (their commits, queued, fail unwritten as ``SessionCommit/followsPending``).
     private mutating func drop(from token: CommitToken) -> [Client] {
-        var pending = self.pending
         guard let at = pending.firstIndex(where: { $0.token === token }) else { return [] }
-        let dropped = pending[at...].map(\.client)
+        var pending = takePending()
+        let dropped = pending[at...].map { $0.client }
         pending.removeSubrange(at...)
         replace(pending)
         shell = nil
         return dropped
+    }
+
+    /// Where the applied (not yet prepared) version `token` is while a preparer works, and who
+    /// that preparer is; nil otherwise.
+    private func appliedVersion(_ token: CommitToken) -> (index: Int, preparer: CommitToken)? {
+        guard case .preparing(let pending, let preparer) = state,
+              let i = pending.firstIndex(where: { $0.token === token }),
+              case .applied = pending[i].stage else { return nil }
+        return (i, preparer)
+    }
+
+    /// Moves `pending` out of the state, leaving it empty there (the state's shape unchanged), so
+    /// that changing it does not copy the array: the caller puts it back (``replace(_:)``).
+    private mutating func takePending() -> [Version] {
+        switch state {
+        case .idle:
+            return []
+        case .preparing(let pending, let preparer):
+            state = .preparing(pending: [], preparer: preparer)
+            return pending
+        case .committing(let pending):
+            state = .committing(pending: [])
+            return pending
+        }
     }
 
     /// `pending` in the current state; a state without a preparer and nothing pending is idle.
