@@ -69,7 +69,9 @@ public struct JSONWriter: Sendable {
     // MARK: Member names
 
     /// A member name that is a literal: plain ASCII with nothing to escape (checked in debug builds).
-    @inlinable public mutating func key(_ name: StaticString) {
+    // Always inlined: the reply encoders name most members this way, and its debug check kept the
+    // optimizer from inlining it into them once they were in another module.
+    @inlinable @inline(__always) public mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { text in
