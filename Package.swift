@@ -41,19 +41,25 @@ let package = Package(
         // The store's contract (`SessionStoring`), its rows, group commit, reachability and the
         // migration files; no database of its own.
         .target(name: "SessionStorage", swiftSettings: strict),
+        // JSON values, their parser and the compact byte writer (RFC 8259): what request bodies are
+        // parsed into and what replies and stored rows are written with.
+        .target(name: "JSONValues", swiftSettings: imports),
+        // The stored format of sessions (docs/architecture.md "Storage"): the stored types, their
+        // codec, turns as rows, history rebuilt from change-sets; nothing in it knows HTTP.
+        .target(name: "SessionFormat", dependencies: ["NavigationCore", "SessionStorage", "JSONValues"], swiftSettings: imports),
         // The two stores: each on its own database wrapper, never on each other.
         .target(name: "SQLiteStore", dependencies: ["SessionStorage", "SQLite", "CSQLite"], swiftSettings: strict),
         .target(name: "PostgresStore", dependencies: ["SessionStorage", "PostgreSQL"], swiftSettings: strict),
         // The service sees only the contract; `navsim serve` picks the store.
         .target(name: "NavSimService",
                 dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
-                               "ProcessSpawning", "Pictures"],
+                               "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat"],
                 swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
-        .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "SQLiteStore", "HTTPServer"], swiftSettings: imports),
+        .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "SQLiteStore", "HTTPServer", "JSONValues"], swiftSettings: imports),
         .executableTarget(name: "navsim",
                           dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "Flows", "Storyboards",
-                                         "StoryboardTools", "HTTPServer"],
+                                         "StoryboardTools", "HTTPServer", "JSONValues"],
                           swiftSettings: imports, plugins: ["EmbedOpenAPI"]),
         // The build plugin that compiles openapi.yaml into navsim (Plugins/EmbedOpenAPI), and its tool.
         .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["embed-text"]),
@@ -70,7 +76,7 @@ let package = Package(
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoryboardToolsTests",
                     dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "SQLiteStore", "NavigationCore", "HTTPServer",
-                                   "TestSupport"],
+                                   "TestSupport", "JSONValues"],
                     swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteStore", "SessionStorage"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
@@ -78,16 +84,16 @@ let package = Package(
         .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: strict),
         .testTarget(name: "NavSimServiceTests",
                     dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "TestSupport",
-                                   "StoreTestSupport", "PostgreSQL", "SQLite", "Pictures"],
+                                   "StoreTestSupport", "PostgreSQL", "SQLite", "Pictures", "JSONValues", "SessionFormat"],
                     swiftSettings: strict),
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "SQLiteStore", "HTTPServer", "ProcessSpawning"],
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "SQLiteStore", "HTTPServer", "ProcessSpawning", "JSONValues"],
                     swiftSettings: strict),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests",
                     dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "SQLite", "PostgreSQL", "NavSimService", "HTTPServer",
                                    "TestSupport", "StoreTestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning", "JSONValues"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

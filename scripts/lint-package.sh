@@ -11,6 +11,8 @@ import re, sys
 text = open("Package.swift").read()
 wanted = ["NavigationCore", "Storyboards", "StoryboardTools", "HTTPServer", "SQLite", "PostgreSQL",
           "ProcessSpawning", "Pictures", "Flows", "navsim", "embed-text"]
+# The stored format and the JSON values it and the service share.
+wanted += ["JSONValues", "SessionFormat"]
 missing = []
 for name in wanted:
     m = re.search(r'\.(?:target|executableTarget)\(name: "%s",.*?swiftSettings: (\w+)' % re.escape(name), text, re.S)

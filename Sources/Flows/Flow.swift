@@ -1,5 +1,6 @@
 import Foundation
-public import NavSimService
+public import JSONValues
+import NavSimService
 
 /// One flow: a named list of steps played in order against one navsim (docs/flows.md).
 ///

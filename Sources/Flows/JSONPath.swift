@@ -1,4 +1,5 @@
-public import NavSimService
+public import JSONValues
+import NavSimService
 
 /// A path into a JSON reply: member names joined by `.`, array indexes in brackets, an optional
 /// leading `$` or `$.`: `transition.state`, `$.events[2].callback`, `controllers.A.appearance`.

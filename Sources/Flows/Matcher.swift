@@ -1,4 +1,5 @@
-public import NavSimService
+public import JSONValues
+import NavSimService
 
 /// The first place where a reply differs from what a step expects.
 public struct Mismatch: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
-public import NavSimService
+public import JSONValues
+import NavSimService
 
 /// Indented JSON for files people read and edit (what `navsim record` writes). Short arrays and
 /// objects of plain values stay on one line, so an event list reads one event per line.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
-public import NavSimService
+public import JSONValues
+import NavSimService
 import NavigationCore
 
 /// `navsim record`: turns a session's history into a flow that replays it and expects what each

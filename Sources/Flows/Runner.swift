@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPServer
-public import NavSimService
+public import JSONValues
+import NavSimService
 
 /// Why a flow failed: the step (1-based, with its label) and what differed.
 public struct FlowFailure: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
-public import NavSimService
+public import JSONValues
+import NavSimService
 
 /// The values `${name}` placeholders stand for while a flow plays (docs/flows.md "Variables").
 ///

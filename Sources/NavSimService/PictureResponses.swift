@@ -1,4 +1,5 @@
 import HTTPServer
+import JSONValues
 import Pictures
 
 /// Content negotiation and rendering for the two routes that answer pictures,

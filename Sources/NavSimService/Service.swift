@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import NavigationCore
 import Pictures
+import SessionFormat
 import SessionStorage
 import Storyboards
 import Synchronization

@@ -1,7 +1,7 @@
 /// The persistence format: what the JSON columns of `sessions.state`, `controllers.body`,
 /// `history.command` and history entry 0's `history.result` hold. These types, not the core's,
 /// decide the bytes on disk, so the model can change without the stored rows changing with it;
-/// `StoredMapping.swift` turns each stored type into its domain type and back.
+/// SessionFormat's `StoredMapping.swift` turns each stored type into its domain type and back.
 ///
 /// Version 1 is the shape every earlier release wrote (the core's own `Codable` output; those
 /// releases sorted the keys, this one writes them in encode order with `StoredCodec`, and
@@ -14,7 +14,7 @@
 /// The version is written in every row (the `format` column of migration 0002), not once per
 /// session: a commit rewrites only the controllers that changed and never rewrites history, so a
 /// session continued by a newer release holds rows of both formats side by side. A reader meets
-/// a version it does not know as an error (the service's `StoredFormatError.unsupportedFormat`), never
+/// a version it does not know as an error (SessionFormat's `StoredFormatError.unsupportedFormat`), never
 /// as a guess.
 public enum StoredFormat {
     /// The version this release writes. Raise it (and add a decoding branch for the old one in

@@ -6,6 +6,7 @@ import Darwin
 import Dispatch
 import Foundation
 import HTTPServer
+import JSONValues
 import NavSimService
 import Synchronization
 

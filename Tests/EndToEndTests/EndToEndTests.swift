@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import JSONValues
 import ProcessSpawning
 import Synchronization
 import Testing

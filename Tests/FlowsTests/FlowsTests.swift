@@ -2,6 +2,7 @@
 import Foundation
 import FoundationXML
 import HTTPServer
+import JSONValues
 import NavSimService
 import ProcessSpawning
 import Synchronization

@@ -3,6 +3,7 @@ import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 
 /// `ControllerConfiguration.fields` writes each field through the container method of its
 /// value's shape (issue 11, the stored-row cost). These tests hold it to what the generic walk

@@ -1,8 +1,10 @@
 import Foundation
+import JSONValues
 import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 
 /// The property names one schema of `openapi.yaml` lists (`components.schemas.<name>.properties`),
 /// read from the layout the file keeps: schemas at 4 spaces, `properties:` at 6, names at 8.

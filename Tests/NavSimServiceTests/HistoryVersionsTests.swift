@@ -1,8 +1,10 @@
 import Foundation
+import JSONValues
 import SQLite
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 
 /// `?version=N` answers what was true at N from stored changes and checkpoints, not by running
 /// the commands again; `replay=true` runs them with the current rules (docs/history.md).

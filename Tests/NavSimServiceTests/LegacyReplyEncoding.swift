@@ -1,3 +1,4 @@
+import JSONValues
 import NavigationCore
 @testable import NavSimService
 

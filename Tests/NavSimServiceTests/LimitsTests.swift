@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import SQLite
 import Testing
 import TestSupport

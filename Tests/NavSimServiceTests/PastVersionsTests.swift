@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 @testable import SessionStorage
 @testable import SQLiteStore
 

@@ -1,10 +1,12 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
 import Synchronization
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 
 /// Issue 11's first slice: reads from cached bytes, conditional GET (RFC 9110 §13.1.2),
 /// `Prefer: return=minimal` (RFC 7240 §4.2) and keyset paging of the session list.

@@ -1,3 +1,4 @@
+import JSONValues
 @testable import NavigationCore
 import Testing
 import TestSupport

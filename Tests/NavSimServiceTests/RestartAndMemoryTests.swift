@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
 import SQLite
 import Testing
@@ -8,6 +9,7 @@ import Testing
 @testable import SessionStorage
 @testable import SQLiteStore
 @testable import PostgresStore
+@testable import SessionFormat
 
 /// Issue 11's restart and memory slice: sessions load from the store on first use, idle ones
 /// leave memory past the budget and come back identical, listing pages on the store's key,

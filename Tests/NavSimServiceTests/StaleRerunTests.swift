@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import JSONValues
 import Synchronization
 import Testing
 

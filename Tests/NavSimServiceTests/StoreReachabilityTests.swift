@@ -1,3 +1,4 @@
+import JSONValues
 import PostgreSQL
 import Testing
 @testable import NavSimService

@@ -5,6 +5,7 @@ import SQLite
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 @testable import SessionStorage
 @testable import SQLiteStore
 

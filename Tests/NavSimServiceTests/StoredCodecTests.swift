@@ -1,10 +1,12 @@
 import Foundation
+import JSONValues
 import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 
-/// The stored format's own codec (`Storage/StoredCodec.swift`) against Foundation's: what one
+/// The stored format's own codec (`SessionFormat/StoredCodec.swift`) against Foundation's: what one
 /// writes the other reads to the same value, in both directions, for every stored type on the
 /// rich sessions of ``StoredFormatTests``; and text that is not a stored row is an error.
 @Suite("The stored codec")

@@ -1,12 +1,14 @@
 import Foundation
+import JSONValues
 import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 @testable import SessionStorage
 @testable import SQLiteStore
 
-/// The persistence format (`Storage/StoredFormat.swift`): sessions written by this code read
+/// The persistence format (`SessionFormat/StoredFormat.swift`): sessions written by this code read
 /// back as they were, rows written before members existed get the domain's defaults, and a row
 /// this release cannot read is an error rather than a guess.
 @Suite("The persistence format")

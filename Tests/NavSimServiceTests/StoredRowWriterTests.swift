@@ -4,10 +4,11 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+@testable import SessionFormat
 @testable import SessionStorage
 @testable import SQLiteStore
 
-/// The write path's direct row writer (`Storage/StoredRowWriter.swift`) against the reference
+/// The write path's direct row writer (`SessionFormat/StoredRowWriter.swift`) against the reference
 /// path, the stored types' `Encodable` conformances through ``StoredCodec/encode(_:)``: the same
 /// bytes for every value, so rows written by either read back alike and rows of earlier
 /// releases are untouched. Checked on the rich sessions of ``StoredFormatTests`` (every state,

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import Testing
 import TestSupport
 

@@ -2,6 +2,7 @@ import NavigationCore
 import Testing
 
 @testable import NavSimService
+@testable import SessionFormat
 
 /// The write pipeline's state machine (Runtime/WritePipeline.swift) as a value: each event's
 /// transition and the action it returns, with strings for the work, the reply and the client.

@@ -48,6 +48,24 @@ struct StorageTargetsTests {
         let storage = try Self.imports(of: "SessionStorage")
         #expect(storage.isSubset(of: ["Dispatch", "Foundation", "Synchronization"]), "\(storage.sorted())")
     }
+
+    /// The stored format is a target of its own that knows nothing of HTTP, and the service holds
+    /// none of its types: it writes sessions through `SessionFormat`.
+    @Test func theStoredFormatKnowsNoHTTP() throws {
+        let format = try Self.imports(of: "SessionFormat")
+        #expect(format == ["NavigationCore", "SessionStorage", "JSONValues"], "\(format.sorted())")
+        let values = try Self.imports(of: "JSONValues")
+        #expect(values.isEmpty, "\(values.sorted())")
+        #expect(try Self.imports(of: "NavSimService").isSuperset(of: ["SessionFormat", "JSONValues"]))
+        let folder = repositoryRoot.appendingPathComponent("Sources/NavSimService")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+        let declaration = /(struct|enum|class|protocol) (Stored[A-Za-z]*|StoredCodec|Persistence|SessionHistory|TurnRecord|JSON|JSONWriter)\b/
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let declares = text.firstMatch(of: declaration).map { String($0.output.0) }
+            #expect(declares == nil, "Sources/NavSimService/\(file) declares a type of the stored format")
+        }
+    }
 }
 
 /// How the service reads each store's errors (`StoreFault`), since its tests inject faults from

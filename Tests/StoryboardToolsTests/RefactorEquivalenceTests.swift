@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import HTTPServer
+import JSONValues
 import Storyboards
 import Testing
 import TestSupport

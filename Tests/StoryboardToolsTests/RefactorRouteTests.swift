@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HTTPServer
+import JSONValues
 import TestSupport
 
 @testable import NavSimService

@@ -54,7 +54,7 @@ proc.wait(timeout=600)
 writes = n + n // 4
 report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", "--auto=no", out],
                         capture_output=True, text=True, check=True).stdout
-parts = [("stored-row step (Persistence.commit)", r"11PersistenceO6commit2id"),
+parts = [("stored-row step (Persistence.commit)", r"11PersistenceO6commity"),
          ("  command text", r"11PersistenceO11commandText_"),
          ("  controller rows, old path (StoredCodec.encode)", r"11StoredCodecO6encodeySays5UInt8VGxKSERzlFZAA0D10ControllerV_"),
          ("  controller rows, direct (StoredController.write)", r"16StoredControllerV5write2to"),

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
 
 /// JSON request bodies and replies, problem+json, and the `Prefer` field.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 import NavigationCore
 import SessionStorage
 import Synchronization

@@ -1,3 +1,4 @@
+import JSONValues
 import NavigationCore
 
 /// Reads a JSON object field by field and rejects what it does not know: a typo such as

@@ -1,3 +1,4 @@
+import JSONValues
 import NavigationCore
 
 /// The HTTP face of ``ControllerConfiguration``: one entry per client-settable property, read by

@@ -1,3 +1,4 @@
+import JSONValues
 import NavigationCore
 
 /// Instantiates storyboard scenes for ControllerSpecs `{"storyboard", "identifier"?}` (R101, R102),

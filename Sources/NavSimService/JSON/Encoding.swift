@@ -1,3 +1,4 @@
+import JSONValues
 import NavigationCore
 
 /// The reply shapes of docs/api.md, written from core values straight to bytes (``JSONWriter``):
@@ -581,8 +582,7 @@ struct EncodedSession: Sendable {
         var w = JSONWriter(capacity: 256 + changed.reduce(0) { $0 + (pieces[$1]?.count ?? 0) + $1.utf8.count + 4 })
         w.openObject()
         w.member("id", id)
-        w.key("version")
-        w.int(version)
+        w.member("version", version)
         w.key("window")
         Encode.window(state, into: &w)
         w.key("controllers")

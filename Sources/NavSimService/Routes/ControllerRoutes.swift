@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
 
 /// The routes under `/v1/sessions/{sid}/controllers`, `/turns` and `/transitions`: each decodes

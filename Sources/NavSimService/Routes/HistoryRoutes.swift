@@ -1,7 +1,9 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
 import Pictures
+import SessionFormat
 
 /// Reads of a session: its current or a past version (`GET /v1/sessions/{sid}`, `?version=N`,
 /// pictures) and its history (`GET /v1/sessions/{sid}/history`).

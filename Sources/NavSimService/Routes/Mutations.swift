@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
+import SessionFormat
 
 // The HTTP side of a session write: what a mutating route hands the runtime
 // (Runtime/SessionWriter.swift), and how the runtime's outcome becomes the reply.

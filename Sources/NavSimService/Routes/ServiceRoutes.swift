@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
 
 /// The routes about the server itself: `/`, `/healthz`, `/readyz` and `/metrics` (Prometheus

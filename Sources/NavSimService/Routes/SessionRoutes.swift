@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import NavigationCore
+import SessionFormat
 import SessionStorage
 
 /// The routes of `/v1/sessions` and `/v1/sessions/{sid}` but its reads (Routes/HistoryRoutes.swift),

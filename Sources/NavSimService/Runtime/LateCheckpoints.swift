@@ -1,5 +1,6 @@
 import Dispatch
 import NavigationCore
+import SessionFormat
 import SessionStorage
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Dispatch
 import NavigationCore
+import SessionFormat
 import SessionStorage
 
 /// How a write failed, for its client to render; nothing of it was stored.

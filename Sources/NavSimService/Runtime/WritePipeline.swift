@@ -1,4 +1,5 @@
 import NavigationCore
+import SessionFormat
 
 /// The identity of one applied version, or of a session's preparer; compared with `===`. A
 /// version keeps it when its number is taken again (a rerun after a stale commit), so the

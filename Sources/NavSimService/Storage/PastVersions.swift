@@ -1,4 +1,7 @@
+import JSONValues
 import NavigationCore
+import SessionFormat
+import SessionStorage
 import Synchronization
 
 /// Past versions read back in milliseconds (`GET …?version=N`, docs/history.md).
@@ -116,5 +119,57 @@ extension EncodedSession {
         }
         out.append(contentsOf: "}}".utf8)
         return EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\"")
+    }
+}
+
+extension SessionHistory {
+    /// Version `version` of session `sid` rebuilt and encoded (`GET …?version=N`), or nil when
+    /// its rows cannot rebuild it without replay (entries of earlier releases).
+    ///
+    /// Starts from the checkpoint of `version`'s block kept in `kept`, reading only the entries
+    /// after it up to `version` (without their checkpoint column); on the block's first read the
+    /// checkpoint is decoded, encoded once and kept. The reply then encodes only the controllers
+    /// the block's entries touched up to `version`, splicing the others' pieces
+    /// (``EncodedSession/reusing(_:id:version:createdAt:state:touched:)``). So a read costs the
+    /// distance from the checkpoint, once the block was read once.
+    /// `block`: the checkpoint to start from (default: `version`'s own block).
+    /// `backfill`: told each durable entry found without its due checkpoint (its late checkpoint
+    /// was lost to a crash, a stop or a store error) with the state rebuilt for it, so the
+    /// caller can store it and later reads start there again.
+    static func past(_ sid: String, createdAt: String, version: Int, store: any SessionStoring,
+                     kept: PastVersions, from block: Int? = nil,
+                     backfill: ((_ version: Int, _ state: SessionState) -> Void)? = nil) throws -> (state: SessionState, encoded: EncodedSession)? {
+        let first = block ?? firstRow(for: version)
+        let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)
+        let base: PastVersions.Base
+        let after: [HistoryRow]
+        if let hit = kept.base(key) {
+            base = hit
+            after = try store.history(session: sid, after: first, limit: version - first, checkpoints: false)
+        } else {
+            let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
+            guard let row = rows.first, row.version == first else { return nil }
+            if let state = try Self.base(row) {
+                base = PastVersions.Base(version: first, state: state,
+                                         encoded: EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0)
+            } else {
+                // The checkpoint is encoded after its entry is durable and stored later (or lost
+                // to a crash before): the block's base is then its first version rebuilt from
+                // the block before.
+                guard row.changes != nil,
+                      let earlier = try past(sid, createdAt: createdAt, version: first, store: store, kept: kept,
+                                             from: firstRow(for: first - 1), backfill: backfill) else { return nil }
+                base = PastVersions.Base(version: first, state: earlier.state, encoded: earlier.encoded)
+                backfill?(first, earlier.state)
+            }
+            kept.keep(base, as: key)
+            after = Array(rows.dropFirst())
+        }
+        var state = base.state
+        let rows = after.filter { $0.version <= version }
+        guard (rows.last?.version ?? first) == version, rows.allSatisfy({ $0.changes != nil }) else { return nil }
+        let touched = try advance(&state, by: rows)
+        let encoded = EncodedSession.reusing(base, id: sid, version: version, createdAt: createdAt, state: state, touched: touched)
+        return (state, encoded)
     }
 }

@@ -1,3 +1,4 @@
+import JSONValues
 import NavigationCore
 
 /// What a storyboard's view controller classes do, as a client declares it with

@@ -8,6 +8,8 @@ public enum JSON: Sendable, Equatable {
     case array([JSON])
     case object([(String, JSON)])
 
+    /// Equal values: objects compare member by member in order (the same members in another
+    /// order are another value).
     public static func == (a: JSON, b: JSON) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
@@ -21,10 +23,12 @@ public enum JSON: Sendable, Equatable {
         }
     }
 
+    /// The first member named `key` of an object; nil when there is none or this is not an object.
     public subscript(key: String) -> JSON? {
         if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
         return nil
     }
+    // The payload when the value is of that kind, else nil (`isNull`: whether it is `null`).
     public var string: String? { if case .string(let s) = self { return s }; return nil }
     public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var number: Double? { if case .number(let n) = self { return n }; return nil }
@@ -48,6 +52,7 @@ extension JSON {
         w.value(self)
         return w.bytes
     }
+    /// Compact text (``bytes`` as UTF-8).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends `s` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control
@@ -88,7 +93,9 @@ extension JSON {
 
 /// Why a body is not JSON: the byte offset and what was wrong (answered as 400 `invalid-body`).
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where the text went wrong: a byte offset from its start.
     public var offset: Int
+    /// What was wrong there, in words.
     public var reason: String
     /// Set when the text went past one of `parse`'s bounds (`maxDepth`: `jsonDepth`,
     /// `maxContainers`: `jsonContainers`): a limit, answered as 422 `limit-exceeded` naming it,
@@ -97,9 +104,24 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// A bound of `JSON.parse` that the text went past: its name in `Limits` and its value.
     public struct ExceededLimit: Sendable, Equatable {
+        /// The bound's name (`jsonDepth`, `jsonContainers`).
         public var name: String
+        /// The bound's value.
         public var max: Int
+        /// The bound `name` of value `max`.
+        public init(name: String, max: Int) {
+            self.name = name
+            self.max = max
+        }
     }
+    /// An error at byte `offset` for `reason`; `exceeded` when a bound was passed.
+    public init(offset: Int, reason: String, exceeded: ExceededLimit? = nil) {
+        self.offset = offset
+        self.reason = reason
+        self.exceeded = exceeded
+    }
+
+    /// The offset and the reason in a sentence.
     public var description: String { "Malformed JSON at byte \(offset): \(reason)." }
 }
 

@@ -1,3 +1,5 @@
+import JSONValues
+
 /// The codec of the stored format (`StoredFormat.swift`): a Swift `Encoder`/`Decoder` pair that
 /// writes and reads JSON bytes directly, so the stored types' `Codable` conformances stay the one
 /// declaration of the field names while a row costs a few microseconds instead of Foundation's

@@ -1,5 +1,6 @@
-import NavigationCore
-import SessionStorage
+import JSONValues
+public import NavigationCore
+public import SessionStorage
 
 /// The version of the navigation rules a history entry was produced by.
 ///
@@ -33,14 +34,14 @@ private struct ControllersOnly: Decodable {
 }
 
 /// How past versions are rebuilt from stored changes and checkpoints (docs/history.md).
-enum SessionHistory {
+public enum SessionHistory {
     /// Every entry whose version is a multiple of this keeps a full checkpoint (the whole stored
     /// state); entry 0's `result` is the first. 64 bounds a rebuild to one checkpoint decode and
     /// at most 63 small change-sets, while the checkpoints add about 1/64 of a state per entry.
-    static let checkpointInterval = 64
+    public static let checkpointInterval = 64
 
     /// Whether the entry of `version` keeps a checkpoint column (entry 0 has its `result`).
-    static func keepsCheckpoint(_ version: Int) -> Bool {
+    public static func keepsCheckpoint(_ version: Int) -> Bool {
         version > 0 && version % checkpointInterval == 0
     }
 
@@ -48,7 +49,8 @@ enum SessionHistory {
     /// the first at or below the nearest multiple of ``checkpointInterval``), or nil when those
     /// rows cannot rebuild it without replay: no checkpoint among them, or an entry after the
     /// checkpoint written before change-sets were stored.
-    static func rebuild(_ rows: [HistoryRow], to version: Int) throws -> SessionState? {
+    /// - Throws: as ``Persistence/decodeState(_:)``.
+    public static func rebuild(_ rows: [HistoryRow], to version: Int) throws -> SessionState? {
         let upTo = rows.filter { $0.version <= version }
         guard let base = upTo.lastIndex(where: { $0.version == 0 || $0.checkpoint != nil }) else { return nil }
         let baseRow = upTo[base]
@@ -83,60 +85,24 @@ enum SessionHistory {
         }
     }
 
-    /// Version `version` of session `sid` rebuilt and encoded (`GET …?version=N`), or nil when
-    /// its rows cannot rebuild it without replay (entries of earlier releases).
+    /// The state a block of history starts from: entry 0's initial state, or the checkpoint an
+    /// entry keeps; nil when `row` keeps neither (its late checkpoint was not stored).
+    /// - Throws: as ``Persistence/decodeState(_:)``.
+    public static func base(_ row: HistoryRow) throws -> SessionState? {
+        if row.version == 0 { return try Persistence.decodeInitial(row) }
+        guard let text = row.checkpoint else { return nil }
+        return try Persistence.decode(StoredSessionState.self, text, format: row.format).domain()
+    }
+
+    /// Moves `state` by the stored changes of `rows` (ascending, each with its `changes`), as
+    /// ``rebuild(_:to:)`` does, and returns the ids of the controllers they upserted or removed.
     ///
-    /// Starts from the checkpoint of `version`'s block kept in `kept`, reading only the entries
-    /// after it up to `version` (without their checkpoint column); on the block's first read the
-    /// checkpoint is decoded, encoded once and kept. The reply then encodes only the controllers
-    /// the block's entries touched up to `version`, splicing the others' pieces
-    /// (``EncodedSession/reusing(_:id:version:createdAt:state:touched:)``). So a read costs the
-    /// distance from the checkpoint, once the block was read once.
-    /// `block`: the checkpoint to start from (default: `version`'s own block).
-    /// `backfill`: told each durable entry found without its due checkpoint (its late checkpoint
-    /// was lost to a crash, a stop or a store error) with the state rebuilt for it, so the
-    /// caller can store it and later reads start there again.
-    static func past(_ sid: String, createdAt: String, version: Int, store: any SessionStoring,
-                     kept: PastVersions, from block: Int? = nil,
-                     backfill: ((_ version: Int, _ state: SessionState) -> Void)? = nil) throws -> (state: SessionState, encoded: EncodedSession)? {
-        let first = block ?? firstRow(for: version)
-        let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)
-        let base: PastVersions.Base
-        let after: [HistoryRow]
-        if let hit = kept.base(key) {
-            base = hit
-            after = try store.history(session: sid, after: first, limit: version - first, checkpoints: false)
-        } else {
-            let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
-            guard let row = rows.first, row.version == first else { return nil }
-            if first == 0 {
-                let state = try Persistence.decodeInitial(row)
-                base = PastVersions.Base(version: first, state: state,
-                                         encoded: EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0)
-            } else if let text = row.checkpoint {
-                let state = try Persistence.decode(StoredSessionState.self, text, format: row.format).domain()
-                base = PastVersions.Base(version: first, state: state,
-                                         encoded: EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0)
-            } else {
-                // The checkpoint is encoded after its entry is durable and stored later (or lost
-                // to a crash before): the block's base is then its first version rebuilt from
-                // the block before.
-                guard row.changes != nil,
-                      let earlier = try past(sid, createdAt: createdAt, version: first, store: store, kept: kept,
-                                             from: firstRow(for: first - 1), backfill: backfill) else { return nil }
-                base = PastVersions.Base(version: first, state: earlier.state, encoded: earlier.encoded)
-                backfill?(first, earlier.state)
-            }
-            kept.keep(base, as: key)
-            after = Array(rows.dropFirst())
-        }
-        var state = base.state
+    /// Each change-set is parsed once. A shell replaces the whole shell, so only the last one
+    /// counts: decoding every entry's (its `order` lists every controller) would make a late
+    /// version cost what the whole session holds.
+    /// - Throws: as ``Persistence/decodeState(_:)``.
+    public static func advance(_ state: inout SessionState, by rows: [HistoryRow]) throws -> Set<String> {
         var touched = Set<String>()
-        let rows = after.filter { $0.version <= version }
-        guard (rows.last?.version ?? first) == version, rows.allSatisfy({ $0.changes != nil }) else { return nil }
-        // Each change-set is parsed once. A shell replaces the whole shell, so only the last one
-        // counts: decoding every entry's (its `order` lists every controller) was most of a late
-        // version's cost.
         let parsed = try rows.map { try Persistence.parse($0.changes ?? "", format: $0.format) }
         for (row, change) in zip(rows, parsed).reversed() {
             if let shell = change["shell"], !shell.isNull {
@@ -156,12 +122,11 @@ enum SessionHistory {
             touched.formUnion(change.controllers.map(\.properties.id))
             touched.formUnion(change.removed)
         }
-        let encoded = EncodedSession.reusing(base, id: sid, version: version, createdAt: createdAt, state: state, touched: touched)
-        return (state, encoded)
+        return touched
     }
 
     /// The first version whose rows ``rebuild(_:to:)`` needs for `version`.
-    static func firstRow(for version: Int) -> Int {
+    public static func firstRow(for version: Int) -> Int {
         version - version % checkpointInterval
     }
 }

@@ -5,7 +5,7 @@ import SessionStorage
 // rows carry it): the stored types below decide the bytes on disk.
 
 /// A stored row this release cannot turn back into a session.
-enum StoredFormatError: Error, Equatable, CustomStringConvertible {
+public enum StoredFormatError: Error, Equatable, CustomStringConvertible {
     /// The row's `format` is newer (or older) than anything this release reads.
     case unsupportedFormat(Int)
     /// A raw value with no case in the domain enumeration (`type` names it).
@@ -13,7 +13,8 @@ enum StoredFormatError: Error, Equatable, CustomStringConvertible {
     /// A link names a controller that has no row (the database lost it).
     case missingController(String, linkedFrom: String)
 
-    var description: String {
+    /// The fault in a sentence, naming the row's value.
+    public var description: String {
         switch self {
         case .missingController(let id, let from): "stored controller '\(id)' named by \(from) has no row"
         case .unsupportedFormat(let v):
