@@ -261,7 +261,7 @@ final class Scratch {
 
 @Suite("navsim binary end to end", .serialized)
 struct EndToEndTests {
-    /// API.md / ARCHITECTURE.md: an acknowledged operation survives kill -9. Three sessions,
+    /// docs/api.md, docs/architecture.md: an acknowledged operation survives kill -9. Three sessions,
     /// 38 operations across them (pushes, pops, tab selections, PATCHes, presentations, manual
     /// transitions and a turn), SIGKILL right after the last reply, a new process on the same
     /// file: every session, every history and every past version answer exactly as before.
@@ -738,7 +738,7 @@ struct EndToEndTests {
         }
     }
 
-    /// `--store` (issue 15): with `--db` a usage error, anything but a PostgreSQL URL refused, an
+    /// `--store`: with `--db` a usage error, anything but a PostgreSQL URL refused, an
     /// unreachable server a clear start-up failure whose message hides the password.
     @Test func storeFlagRefusals() throws {
         let scratch = try Scratch()

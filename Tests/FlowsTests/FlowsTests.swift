@@ -519,7 +519,7 @@ struct RecordTests {
         }
     }
 
-    /// Issue 12 trial: a collapsed classic split (iPhone) keeps its secondary inside the
+    /// A collapsed classic split (iPhone) keeps its secondary inside the
     /// primary's stack; the recording rebuilds the creation from the split's primary and
     /// secondary, so the replay is created (no 409 D12) and has the secondary after expanding,
     /// for a navigation-controller secondary and a plain one.
@@ -556,7 +556,7 @@ struct RecordTests {
         #expect(result.passed, "\(result.line)\n\(text)")
     }
 
-    /// Issue 12 trial: the creation's warnings (D7: the root's `viewDidLoad` presents) are kept
+    /// The creation's warnings (D7: the root's `viewDidLoad` presents) are kept
     /// in history entry 0 and step 1 expects them, as later steps expect theirs.
     @Test func aRecordingExpectsTheCreationsWarnings() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
@@ -569,7 +569,7 @@ struct RecordTests {
         #expect(warnings?.map { $0["uikit"]?["code"]?.string } == ["D7"], "\(PrettyJSON.text(recorded))")
     }
 
-    /// Issue 12: a root with `on` code cannot be rebuilt from replies (they list each call as
+    /// A root with `on` code cannot be rebuilt from replies (they list each call as
     /// operation, receiver and `once` only), so history entry 0 keeps the creation body and the
     /// recording sends it again: the root's viewDidLoad adds a child's view, and the replay
     /// creates the same window with the same events. An entry 0 without a body (stored before)

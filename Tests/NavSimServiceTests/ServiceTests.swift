@@ -181,7 +181,7 @@ private func versions(_ reply: ServiceReply) -> [Int] {
     (reply["entries"]?.array ?? []).compactMap { $0["version"]?.number.map { Int($0) } }
 }
 
-/// The style names of API.md, in its order.
+/// The style names of docs/api.md, in its order.
 private let presentationStyles = ["automatic", "fullScreen", "pageSheet", "formSheet", "currentContext", "custom",
                                   "overFullScreen", "overCurrentContext", "popover", "none"]
 private let transitionStyles = ["coverVertical", "flipHorizontal", "crossDissolve", "partialCurl"]
@@ -530,7 +530,7 @@ struct BadInputTests {
         }
     }
 
-    /// API.md: "Where UIKit returns nil (`pop` at the root), `returned` is null."
+    /// docs/api.md: "Where UIKit returns nil (`pop` at the root), `returned` is null."
     @Test func popAtRootReturnsNull() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
@@ -539,7 +539,7 @@ struct BadInputTests {
         #expect(h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "b"}}"#)["returned"] == nil)
     }
 
-    /// D21 comes back in `warnings` of an accepted operation (API.md), R17 as a 409 without a §17 code.
+    /// D21 comes back in `warnings` of an accepted operation (docs/api.md), R17 as a 409 without a §17 code.
     @Test func loggedWarningsAndUncataloguedRefusals() throws {
         let h = try ServiceHarness()
         h.makeSession("s", options: #"{"transitions": "manual"}"#)
@@ -617,7 +617,7 @@ struct SessionTests {
         #expect(r["window"]?["rootViewController"]?.string == "nav")
         #expect(r["window"]?["visibleViewController"]?.string == "home")
         let fetched = h.ok("GET", r.headers["location"] ?? "-")
-        // The 201 also carries the creation's `events` (the root appearing, issue 12 item 6).
+        // The 201 also carries the creation's `events` (the root appearing).
         var created = r.json
         if case .object(let members) = created { created = .object(members.filter { $0.0 != "events" }) }
         #expect(fetched.json == created, "GET at Location answers the session the 201 carried")

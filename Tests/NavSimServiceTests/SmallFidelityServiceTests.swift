@@ -3,7 +3,7 @@ import Testing
 
 @testable import NavSimService
 
-/// Issue 12 item 11 over the service: `popover.sourceItem` is documented and anchors a popover.
+/// Over the service: `popover.sourceItem` is documented and anchors a popover.
 struct SmallFidelityServiceTests {
     @Test("item11_sourceItem: popover.sourceItem anchors an iPad popover; without an anchor it is D10")
     func item11_sourceItemAnchors() throws {

@@ -8,7 +8,7 @@ import Testing
 @testable import SessionStorage
 @testable import PostgresStore
 
-/// The reruns after a commit refused as stale (issue 15, `Service.committed`).
+/// The reruns after a commit refused as stale (`Service.committed`).
 @Suite struct StaleRerunTests {
     /// A request in process, answered at once; a mutation's reply is deferred until its commit.
     func patch(_ service: NavSimService, title: String, ifMatch: String? = nil) -> DeferredResponse? {

@@ -7,7 +7,7 @@ import TestSupport
 import SQLiteStore
 
 // `/v1/storyboards/…` and storyboard-backed ControllerSpecs and segues, driven through
-// `NavSimService.handle` in-process (API.md "Storyboards"; R96–R102, D18–D20, D24).
+// `NavSimService.handle` in-process (docs/api.md "Storyboards"; R96–R102, D18–D20, D24).
 
 // MARK: - Harness
 
@@ -1097,10 +1097,10 @@ private let mainXML = SB.document(
     }
 }
 
-// MARK: - Issue 12: fidelity, round two
+// MARK: - Fidelity, round two
 
 @Suite struct FidelityRoundTwoTests {
-    /// Item 7: a second instance of a scene is `A~2`, then `A~3` (`~` is unreserved in URLs, so a
+    /// A second instance of a scene is `A~2`, then `A~3` (`~` is unreserved in URLs, so a
     /// GET of `…/controllers/A~2` reaches that instance, not `A`).
     @Test func item7_secondInstanceIsTilde2() throws {
         let h = try Harness()
@@ -1113,7 +1113,7 @@ private let mainXML = SB.document(
         #expect(h.send("POST", "/v1/sessions/\(sid)/controllers", #"{"storyboard": "Main"}"#).string("id") == "A~3")
     }
 
-    /// Item 7: `performSegue`/`triggerSegue` take `"destination": {"id": …}` for the new instance;
+    /// `performSegue`/`triggerSegue` take `"destination": {"id": …}` for the new instance;
     /// an id in use is 409 `controller-exists` and changes nothing; naming the destination of an unwind is 422.
     @Test func item7_segueDestinationCanBeNamed() throws {
         let h = try Harness()
@@ -1128,7 +1128,7 @@ private let mainXML = SB.document(
         let clash = h.send("POST", "/v1/sessions/\(sid)/controllers/A/triggerSegue", #"{"segue": "toB", "destination": {"id": "first"}}"#)
         #expect(clash.status == 409 && clash["type"]?.string == "/v1/problems/controller-exists", "\(clash)")
         #expect(clash.detail.contains("first"))
-        // The field the client wrote, not the scene's `id` (issue 12 trial).
+        // The field the client wrote, not the scene's `id`.
         #expect(clash["field"]?.string == "destination.id", "\(clash)")
         #expect(h.send("GET", "/v1/sessions/\(sid)")["version"] == named["version"])
         let other = h.send("POST", "/v1/sessions/\(sid)/controllers/A/triggerSegue", #"{"segue": "toB", "destination": {"id": "second"}}"#)
@@ -1138,7 +1138,7 @@ private let mainXML = SB.document(
         #expect(h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "toB", "destination": {"name": "x"}}"#).status == 422)
     }
 
-    /// Item 10 (R99): an unwind that finds no destination still answers 200 and changes nothing,
+    /// R99: an unwind that finds no destination still answers 200 and changes nothing,
     /// with navsim's warning naming the action and the controllers that were asked.
     @Test func item10_unwindWithoutDestinationWarns() throws {
         let h = try Harness()
@@ -1162,7 +1162,7 @@ private let mainXML = SB.document(
 }
 
 extension FidelityRoundTwoTests {
-    /// Item 5: a custom segue declaration made after a session exists applies to what that
+    /// A custom segue declaration made after a session exists applies to what that
     /// session performs from then on, like a re-upload; the history replays what was declared.
     @Test func item5_declarationsReachExistingSessions() throws {
         let h = try Harness()
@@ -1191,7 +1191,7 @@ extension FidelityRoundTwoTests {
 }
 
 extension FidelityRoundTwoTests {
-    /// Item 9: `PUT …/classes` declares what a class's code sets; instances of the class made from
+    /// `PUT …/classes` declares what a class's code sets; instances of the class made from
     /// then on start with it (an unwind finds its implementer), older instances keep theirs, a
     /// request's own fields win, and the declarations survive a re-upload and a restart.
     @Test func item9_classDeclarationsReachNewInstances() throws {
@@ -1245,7 +1245,7 @@ extension FidelityRoundTwoTests {
 }
 
 extension FidelityRoundTwoTests {
-    /// Item 6 (R1, R32): `POST /v1/sessions` with a root answers the callbacks of
+    /// R1, R32: `POST /v1/sessions` with a root answers the callbacks of
     /// `window.rootViewController = root; makeKeyAndVisible()`, history entry 0 keeps them, and a
     /// session without a root has none.
     @Test func item6_sessionCreationReportsTheRootsCallbacks() throws {

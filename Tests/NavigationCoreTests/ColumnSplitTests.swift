@@ -7,7 +7,7 @@ import Testing
 /// Every operation's events are checked in full: controller, callback, `animated`, parent.
 @Suite("column-style split view controllers (R90–R92, R67, R68)")
 struct ColumnSplitTests {
-    /// API.md `window.viewsInWindow`: controllers whose views are in the window, in creation order.
+    /// docs/api.md `window.viewsInWindow`: controllers whose views are in the window, in creation order.
     func viewsInWindow(_ w: Window) -> [ControllerID] { w.state.orderedControllers.filter(\.viewInWindow).map(\.id) }
 
     /// iPad, regular width: S{P | D}, expanded.

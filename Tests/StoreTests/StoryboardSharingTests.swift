@@ -40,7 +40,7 @@ private func problem(_ body: () throws -> Void) -> Problem? {
 /// A catalog write's reply once it is complete (the writes answer deferred).
 private func answered(_ response: HTTPResponse) -> HTTPResponse { response.deferred?.wait() ?? response }
 
-/// Issue 15: storyboards written through one instance are seen by every instance on its next use.
+/// Storyboards written through one instance are seen by every instance on its next use.
 @Suite("Storyboards shared by instances")
 struct StoryboardSharingTests {
     @Test("every storyboard-changing transaction moves the revision by one; SQLite reports none to check",
