@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Package.swift builds these targets with the upcoming features MemberImportVisibility and
 # InternalImportsByDefault (its `imports` settings): a file imports every module it uses, and
-# only a public API that shows an imported type imports it `public`. NavSimService and the
-# test targets are not in the list yet.
+# only a public API that shows an imported type imports it `public`. NavSimService is not in the
+# list yet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,10 +10,13 @@ python3 - <<'PY'
 import re, sys
 text = open("Package.swift").read()
 wanted = ["NavigationCore", "Storyboards", "StoryboardTools", "HTTPServer", "SQLite", "PostgreSQL",
-          "ProcessSpawning", "Pictures", "Flows", "navsim", "embed-text"]
+          "ProcessSpawning", "Pictures", "Flows", "navsim", "embed-text", "SessionStorage", "SQLiteStore",
+          "PostgresStore", "store-bench", "TestSupport", "StoreTestSupport", "NavigationCoreTests",
+          "StoryboardsTests", "StoryboardToolsTests", "SQLiteTests", "HTTPServerTests", "PicturesTests",
+          "ProcessSpawningTests", "NavSimServiceTests", "FlowsTests", "StoreTests", "EndToEndTests"]
 missing = []
 for name in wanted:
-    m = re.search(r'\.(?:target|executableTarget)\(name: "%s",.*?swiftSettings: (\w+)' % re.escape(name), text, re.S)
+    m = re.search(r'\.(?:target|executableTarget|testTarget)\(name: "%s",.*?swiftSettings: (\w+)' % re.escape(name), text, re.S)
     if not m or m.group(1) != "imports":
         missing.append(name)
 if missing:

@@ -8,6 +8,7 @@ import Testing
 @testable import SQLiteStore
 @testable import PostgresStore
 import StoreTestSupport
+import Synchronization
 
 /// `POST /v1/sessions` and `DELETE /v1/sessions/{sid}` do not hold a handler thread on
 /// the durable write. Their replies are deferred like a mutation's. A creation is visible only

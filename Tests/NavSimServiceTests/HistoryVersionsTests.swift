@@ -3,6 +3,7 @@ import SQLite
 import Testing
 
 @testable import NavSimService
+import HTTPServer
 
 /// `?version=N` answers what was true at N from stored changes and checkpoints, not by running
 /// the commands again; `replay=true` runs them with the current rules (docs/history.md).

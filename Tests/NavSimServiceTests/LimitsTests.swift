@@ -8,6 +8,7 @@ import TestSupport
 @testable import SessionStorage
 @testable import SQLiteStore
 import StoreTestSupport
+import Synchronization
 
 // Bounded work per byte (docs/limits.md): the JSON parser is linear, what one request may create is
 // limited (``Limits``), numbers are finite, storage faults answer without SQL or paths.

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+import HTTPServer
 
 /// The parts of `openapi.yaml` the routes must agree with.
 ///

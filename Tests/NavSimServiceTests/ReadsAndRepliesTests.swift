@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import NavSimService
+import SessionStorage
 
 /// Reads from cached bytes, conditional GET (RFC 9110 §13.1.2),
 /// `Prefer: return=minimal` (RFC 7240 §4.2) and keyset paging of the session list.

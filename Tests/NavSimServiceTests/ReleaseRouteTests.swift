@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavSimService
+import HTTPServer
 
 /// `DELETE …/controllers/{cid}` and the `release` option (NavigationCore/Release.swift) through
 /// the service: history, replies, and what a restart reads back.

@@ -8,6 +8,7 @@ import Testing
 @testable import SessionStorage
 @testable import SQLiteStore
 @testable import PostgresStore
+import Synchronization
 
 /// Restart and memory: sessions load from the store on first use, idle ones
 /// leave memory past the budget and come back identical, listing pages on the store's key,

@@ -7,6 +7,7 @@ import Testing
 @testable import NavSimService
 @testable import SessionStorage
 @testable import PostgresStore
+import SQLiteStore
 
 /// The reruns after a commit refused as stale (`Service.committed`).
 @Suite struct StaleRerunTests {

@@ -3,6 +3,7 @@ import NavigationCore
 import Testing
 
 @testable import NavSimService
+import SessionStorage
 
 /// The stored format's own codec (`Storage/StoredCodec.swift`) against Foundation's: what one
 /// writes the other reads to the same value, in both directions, for every stored type on the

@@ -6,6 +6,8 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+import SQLiteStore
+import SessionStorage
 
 /// Storyboard uploads, declarations, refactors and deletions do not hold a handler
 /// thread on the durable write. Each answers at once with a deferred reply that completes once

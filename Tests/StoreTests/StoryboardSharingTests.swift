@@ -5,6 +5,8 @@ import Testing
 import TestSupport
 @testable import SessionStorage
 @testable import SQLiteStore
+import Synchronization
+import Storyboards
 
 /// A storyboard whose entry point is the scene `initial` (class `AViewController`), with a
 /// second scene `other` reachable by identifier.

@@ -10,6 +10,8 @@ import TestSupport
 @testable import NavSimService
 @testable import StoryboardTools
 import SQLiteStore
+import NavigationCore
+import Synchronization
 
 // Behaviour preserved, proved (docs/refactor.md): every scene entered by a segue is refactored into a new
 // storyboard, one at a time (with its containment children, which must move with it), plus a few
