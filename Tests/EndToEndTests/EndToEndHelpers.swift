@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 import SQLite
-@testable import NavSimService
+import NavSimService
 
 // The real `navsim` binary on an ephemeral port of 127.0.78.1, spoken to over a raw socket.
 

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 import SQLite
-@testable import NavSimService
+import NavSimService
 
 /// Hostile and large requests; in the serialized suite, so that no two binaries start at once.
 extension EndToEndTests {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 import SQLite
-@testable import NavSimService
+import NavSimService
 
 /// Start-up and security settings: fail closed, and say exactly what is wrong.
 extension EndToEndTests {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 import SQLite
-@testable import NavSimService
+import NavSimService
 
 @Suite("navsim binary end to end", .serialized)
 struct EndToEndTests {

@@ -1,4 +1,4 @@
-@testable import Flows
+import Flows
 import Foundation
 import FoundationXML
 import HTTPServer

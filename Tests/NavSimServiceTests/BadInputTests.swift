@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 
-@testable import NavSimService
+import NavSimService
 import SQLiteStore
 
 /// The style names of docs/api.md, in its order.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import NavSimService
-@testable import NavigationCore
+import NavSimService
+import NavigationCore
 
 /// Lifecycle code at the HTTP face: `on` is decoded with the one operation table, a bad nested
 /// operation is a 422 pointing into it, the code runs, and storage keeps it across a restart.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NavSimService
+import NavSimService
 import HTTPServer
 
 /// `DELETE …/controllers/{cid}` and the `release` option (NavigationCore/Release.swift) through

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NavSimService
+import NavSimService
 import Storyboards
 import HTTPServer
 

@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 
-@testable import NavSimService
+import NavSimService
 import SQLiteStore
 
 // MARK: - ServiceHarness (shared by the test files of this target)

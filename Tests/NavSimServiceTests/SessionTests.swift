@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 
-@testable import NavSimService
+import NavSimService
 import SQLiteStore
 
 private func versions(_ reply: ServiceReply) -> [Int] {

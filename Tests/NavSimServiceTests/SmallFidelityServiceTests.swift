@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NavSimService
+import NavSimService
 
 /// Over the service: `popover.sourceItem` is documented and anchors a popover.
 struct SmallFidelityServiceTests {

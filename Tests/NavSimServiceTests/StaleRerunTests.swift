@@ -4,9 +4,9 @@ import HTTPServer
 import Synchronization
 import Testing
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import PostgresStore
+import NavSimService
+import SessionStorage
+import PostgresStore
 import SQLiteStore
 
 /// The reruns after a commit refused as stale (`Service.committed`).

@@ -3,7 +3,7 @@ import HTTPServer
 import Testing
 import TestSupport
 
-@testable import NavSimService
+import NavSimService
 import SQLiteStore
 
 // MARK: - The real storyboards

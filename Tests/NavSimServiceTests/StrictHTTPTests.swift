@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 
-@testable import NavSimService
+import NavSimService
 
 @Suite("Service: strict HTTP")
 struct StrictHTTPTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §14, §10: column-style split view controllers (iOS 14+): wrapping (R90), collapse (R91),
 /// expand (R92), `show` (R68, with R63's lookup) and `showDetailViewController` (R67).

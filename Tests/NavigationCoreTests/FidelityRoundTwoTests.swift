@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// Fidelity, round two: rule changes that live in the core.
 @Suite("fidelity, round two")

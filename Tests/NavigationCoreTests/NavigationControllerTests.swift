@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §12: UINavigationController.
 @Suite("navigation controller (R75–R83)")

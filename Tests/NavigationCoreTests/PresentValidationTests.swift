@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §2: `present` validation, with UIKit's diagnostics (§17 D1–D11, docs/api.md slugs). Every refusal
 /// must leave the session exactly as it was (checked by `Window.refuse`).

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// The receiver rule of container operations, a custom container's context
 /// presentation in `visibleViewController`, the appearance order kept, and D8's wording by release.

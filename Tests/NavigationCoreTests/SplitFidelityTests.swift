@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// A classic split nests a navigation secondary when it collapses (R91) and
 /// gives it back when it expands (R92); an expanded `showDetail` replaces the secondary (R67); a

@@ -3,7 +3,7 @@ import Testing
 import HTTPServer
 import TestSupport
 
-@testable import NavSimService
+import NavSimService
 import SQLiteStore
 
 @Suite struct RefactorRouteTests {
