@@ -28,3 +28,14 @@ for feature in ("MemberImportVisibility", "InternalImportsByDefault"):
         sys.exit(1)
 print("lint-package: ok")
 PY
+
+# A test that reads only a module's public API imports it plainly, so that changing the module's
+# internals cannot break it; `@testable import` stays where a test needs something internal. The
+# ceiling only comes down: lower it when a file drops its `@testable import`.
+testable_ceiling=53
+testable=$(grep -rl --include='*.swift' '^@testable import' Tests | wc -l)
+if [ "$testable" -gt "$testable_ceiling" ]; then
+    echo "lint-package: $testable test files use @testable import, more than $testable_ceiling; import the module plainly where the test needs nothing internal" >&2
+    exit 1
+fi
+echo "lint-package: $testable test files use @testable import (at most $testable_ceiling)"
