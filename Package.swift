@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["ProcessSpawning"], swiftSettings: imports),
         // The store's contract (`SessionStoring`), its rows, group commit, reachability and the
         // migration files; no database of its own.
-        .target(name: "SessionStorage", swiftSettings: strict),
+        .target(name: "SessionStorage", swiftSettings: imports),
         // JSON values, their parser and the compact byte writer (RFC 8259): what request bodies are
         // parsed into and what replies and stored rows are written with.
         .target(name: "JSONValues", swiftSettings: imports),
@@ -48,8 +48,8 @@ let package = Package(
         // codec, turns as rows, history rebuilt from change-sets; nothing in it knows HTTP.
         .target(name: "SessionFormat", dependencies: ["NavigationCore", "SessionStorage", "JSONValues"], swiftSettings: imports),
         // The two stores: each on its own database wrapper, never on each other.
-        .target(name: "SQLiteStore", dependencies: ["SessionStorage", "SQLite", "CSQLite"], swiftSettings: strict),
-        .target(name: "PostgresStore", dependencies: ["SessionStorage", "PostgreSQL"], swiftSettings: strict),
+        .target(name: "SQLiteStore", dependencies: ["SessionStorage", "SQLite", "CSQLite"], swiftSettings: imports),
+        .target(name: "PostgresStore", dependencies: ["SessionStorage", "PostgreSQL"], swiftSettings: imports),
         // The service sees only the contract; `navsim serve` picks the store.
         .target(name: "NavSimService",
                 dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
@@ -66,34 +66,34 @@ let package = Package(
         .executableTarget(name: "embed-text", path: "Sources/EmbedText", swiftSettings: imports),
         // Commit round trips and batched throughput of either store (scripts/pg-bench.sh); not a product.
         .executableTarget(name: "store-bench", dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "PostgreSQL"], path: "Sources/StoreBench",
-                          swiftSettings: strict),
+                          swiftSettings: imports),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: imports),
         // Faults put around a store from outside (the stores carry no test hooks).
         .target(name: "StoreTestSupport", dependencies: ["SessionStorage"], path: "Tests/StoreTestSupport",
-                swiftSettings: strict),
-        .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: strict),
+                swiftSettings: imports),
+        .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore", "TestSupport"], swiftSettings: imports),
+        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: imports),
         .testTarget(name: "StoryboardToolsTests",
                     dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "SQLiteStore", "NavigationCore", "HTTPServer",
                                    "TestSupport", "JSONValues"],
-                    swiftSettings: strict),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteStore", "SessionStorage"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: strict),
-        .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: strict),
+                    swiftSettings: imports),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteStore", "SessionStorage"], swiftSettings: imports),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: imports),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: imports),
+        .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: imports),
         .testTarget(name: "NavSimServiceTests",
                     dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "TestSupport",
                                    "StoreTestSupport", "PostgreSQL", "SQLite", "Pictures", "JSONValues", "SessionFormat"],
-                    swiftSettings: strict),
+                    swiftSettings: imports),
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "SQLiteStore", "HTTPServer", "ProcessSpawning", "JSONValues"],
-                    swiftSettings: strict),
+                    swiftSettings: imports),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
         .testTarget(name: "StoreTests",
                     dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "SQLite", "PostgreSQL", "NavSimService", "HTTPServer",
                                    "TestSupport", "StoreTestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning", "JSONValues"], swiftSettings: strict),
+                    swiftSettings: imports),
+        .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning", "JSONValues"], swiftSettings: imports),
     ],
     swiftLanguageModes: [.v6]
 )

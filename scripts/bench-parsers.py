@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Worst-case requests against the release binary: server CPU per request, read from
 /proc/<pid>/stat (utime + stime) around a batch of identical requests, so the 10 ms clock tick
-is divided by the batch size. Issue 9's bound: no request of 1 MiB takes more than 50 ms of CPU.
+is divided by the batch size. The bound: no request of 1 MiB takes more than 50 ms of CPU.
 
 Usage: scripts/bench-parsers.py [--binary .build/release/navsim] [--repeat 10] [--no-reference]
                                 [--max-ms 50]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Three navsim instances behind HAProxy on one PostgreSQL database, one of them SIGKILLed (issue 15).
+"""Three navsim instances behind HAProxy on one PostgreSQL database, one of them SIGKILLed.
 
     python3 scripts/cluster-sim.py [--clients 48] [--load-seconds 12] [--one-session-clients 64]
                                    [--one-session-writes 6] [--budget 170] [--keep-logs DIR]

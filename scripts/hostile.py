@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile-input suite (issue 9, items 1–9, and what held before it: item 0) against the release binary over real HTTP.
+"""Hostile-input suite (checks 1–9, and what held before them: check 0) against the release binary over real HTTP.
 
     python3 scripts/hostile.py [--only 1,4,8] [--verbose]
 
@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hostile_lib import BINARY, MIGRATIONS, REPO, Reply, Server, cpu_seconds, peak_rss_mb  # noqa: E402
 
-# The issue's budget: no request of up to 1 MiB may take more than 50 ms of CPU.
+# The budget: no request of up to 1 MiB may take more than 50 ms of CPU.
 CPU_PER_MIB = 0.050
 # A hostile request must be answered well before a client gives up.
 HOSTILE_TIMEOUT = 5.0
@@ -131,7 +131,7 @@ def measured(srv: Server, send):
 def measured_median(srv: Server, send, runs: int = 5):
     """`measured` over `runs` repetitions of a request that changes nothing: (last reply, median
     wall s, median CPU s). /proc counts CPU in 10 ms ticks and the process has other threads, so
-    one reading of a ~40 ms request is noisy; the median of five is the figure to hold to a bound."""
+    one reading of a request this short is noisy; the median of five is the figure to hold to a bound."""
     results = [measured(srv, send) for _ in range(runs)]
     walls = sorted(r[1] for r in results)
     cpus = sorted(r[2] for r in results)
@@ -259,7 +259,7 @@ def check(item: int, name: str):
     return register
 
 
-# What already held before issue 9 and must keep holding (item 0 in the output).
+# What held before the other checks and must keep holding (check 0 in the output).
 
 @check(0, "64 clients writing one session: every write acknowledged once, the history gapless")
 def one_session_many_clients(suite: Suite) -> str:
@@ -874,7 +874,7 @@ def replies_clean(suite: Suite) -> str:
     for srv in suite.servers:
         for method, path, r in srv.seen:
             count += 1
-            # 507 insufficient-storage is the answer item 7 asks for on a full disk, not a fault.
+            # 507 insufficient-storage is the answer check 7 asks for on a full disk, not a fault.
             if r.status >= 500 and not (r.status == 507 and b"insufficient-storage" in r.body):
                 bad.append(f"{method} {path[:60]} → {r}")
             elif r.status >= 400 and LEAK.search(r.body.decode(errors="replace")):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The inspector in a real browser (issue 14): headless Debian chromium driven by selenium.
+"""The inspector in a real browser: headless Debian chromium driven by selenium.
 
 Starts .build/release/navsim on a free loopback port with a bearer token, builds a session
 over HTTP (a tab bar, a push, a presented sheet: versions 0, 1, 2), uploads a storyboard,

@@ -1,5 +1,5 @@
-import PostgreSQL
-import SessionStorage
+public import PostgreSQL
+package import SessionStorage
 
 // PostgreSQL's wrapper as the connection, rows and values the shared statements of
 // SessionStorage (`StoreRows.swift`) read and write through.

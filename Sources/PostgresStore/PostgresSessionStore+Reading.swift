@@ -1,6 +1,6 @@
 import Dispatch
-import PostgreSQL
-import SessionStorage
+public import PostgreSQL
+public import SessionStorage
 import Synchronization
 
 extension PostgresSessionStore {

@@ -1,7 +1,7 @@
 import Dispatch
-import PostgreSQL
-import SessionStorage
-import Synchronization
+public import PostgreSQL
+public import SessionStorage
+public import Synchronization
 
 /// PostgreSQL's connection, named apart from the stores' `StoreConnection`.
 typealias PGConnection = PostgreSQL.Connection

@@ -1,6 +1,6 @@
 import CSQLite
-import SQLite
-import SessionStorage
+public import SQLite
+public import SessionStorage
 
 extension Migrator {
     /// Applies the pending steps and returns the version reached.

@@ -1,5 +1,5 @@
-import SQLite
-import SessionStorage
+public import SQLite
+public import SessionStorage
 
 // SQLite's wrapper as the connection, rows and values the shared statements of SessionStorage
 // (`StoreRows.swift`) read and write through.

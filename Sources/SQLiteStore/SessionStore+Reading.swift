@@ -1,5 +1,5 @@
 import SQLite
-import SessionStorage
+public import SessionStorage
 import Synchronization
 
 extension SessionStore {

@@ -1,7 +1,7 @@
 import Dispatch
 import SQLite
-import SessionStorage
-import Synchronization
+public import SessionStorage
+public import Synchronization
 
 /// The durable side of navsim: sessions, their controllers and history, and storyboards, in one
 /// SQLite file whose schema comes from the `migrations` folder.

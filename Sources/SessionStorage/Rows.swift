@@ -139,7 +139,7 @@ public struct SessionCommit: Sendable {
 
     /// The checkpoint of entry `version` of session `session` (created at `createdAt`), stored
     /// after the entry itself: the service encodes it off the handler threads once the entry
-    /// is durable (~14 ms at 600 controllers). Written into the entry's `checkpoint`
+    /// is durable, since encoding a large session is too slow for a handler thread. Written into the entry's `checkpoint`
     /// column only when the entry has none and the session is still the one created at
     /// `createdAt` (not one deleted and created again under the id); otherwise, and for an
     /// entry not stored, it writes nothing. Never a follower (``followsPending``) nor followed:

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// What the service needs of its durable store: sessions with their controllers and history,
 /// and storyboards. `SessionStore` (SQLiteStore: one SQLite file, the default) and

@@ -1,5 +1,6 @@
 import Foundation
 import NavSimService
+import JSONValues
 import Testing
 import TestSupport
 

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import HTTPServer
+import HTTPServer
 
 /// Fresh request ids (``RequestIDGenerator``): 15 characters, counting up within an instance, and
 /// apart across instances even when two start in the same millisecond.

@@ -1,11 +1,12 @@
 import Foundation
+import JSONValues
 import Testing
-@testable import NavSimService
-@testable import NavigationCore
+import NavSimService
+import NavigationCore
 
-/// Issue 12 item 8 at the HTTP face: `on` is decoded with the one operation table, a bad nested
+/// Lifecycle code at the HTTP face: `on` is decoded with the one operation table, a bad nested
 /// operation is a 422 pointing into it, the code runs, and storage keeps it across a restart.
-@Suite("lifecycle code over HTTP (issue 12 item 8)")
+@Suite("lifecycle code over HTTP")
 struct CallbackCodeServiceTests {
     @Test func item8_decodesRunsAndSurvivesARestart() throws {
         let h = try ServiceHarness()
@@ -29,7 +30,7 @@ struct CallbackCodeServiceTests {
         #expect(again["on"]?["viewWillDisappear"]?.array?.count == 1, "\(again)")
     }
 
-    /// Issue 12 trial: a root whose `viewDidLoad` presents is refused with D7 by UIKit's log,
+    /// A root whose `viewDidLoad` presents is refused with D7 by UIKit's log,
     /// and the creation says so: the 201 reply and history entry 0 (also after a restart) carry
     /// the warning that the same code gives through `PUT …/rootViewController`.
     @Test func creationRepliesAndRecordsTheRootsWarnings() throws {

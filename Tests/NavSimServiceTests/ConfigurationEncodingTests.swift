@@ -6,7 +6,7 @@ import Testing
 @testable import SessionFormat
 
 /// `ControllerConfiguration.fields` writes each field through the container method of its
-/// value's shape (issue 11, the stored-row cost). These tests hold it to what the generic walk
+/// value's shape (it keeps the stored row cheap). These tests hold it to what the generic walk
 /// it replaced wrote: every value through its own `Codable` conformance, under its field name,
 /// in table order, a nil left out (or null when clearing). The reference below finds each value
 /// by reflection, so it shares no code with the table.

@@ -9,8 +9,9 @@ import Testing
 @testable import SQLiteStore
 @testable import PostgresStore
 import StoreTestSupport
+import Synchronization
 
-/// Issue 11: `POST /v1/sessions` and `DELETE /v1/sessions/{sid}` do not hold a handler thread on
+/// `POST /v1/sessions` and `DELETE /v1/sessions/{sid}` do not hold a handler thread on
 /// the durable write. Their replies are deferred like a mutation's. A creation is visible only
 /// once its commit is durable; a refused or failed creation leaves nothing behind. The registry
 /// also hands free pages back after eviction batches.

@@ -4,8 +4,8 @@ import Testing
 
 @testable import NavSimService
 
-/// A new version copies the bytes of every controller its turn cannot have reached (issue 11:
-/// a push at depth 500 costs within 2× of one at depth 10). What a changed controller passes
+/// A new version copies the bytes of every controller its turn cannot have reached (so
+/// that a push deep in a stack costs what one near the root costs). What a changed controller passes
 /// down reaches its whole subtree, grandchildren included; after each step the cached bytes
 /// must equal a full encoding, and the count of copied pieces says how many were not encoded.
 @Suite struct DeepStackEncodingTests {

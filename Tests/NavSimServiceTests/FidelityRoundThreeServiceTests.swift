@@ -1,13 +1,13 @@
 import Foundation
+import JSONValues
 import Testing
 import TestSupport
 @testable import NavSimService
 @testable import NavigationCore
 
-/// Issue 12, what round two left open, at the HTTP face: storyboard segues performed inside
-/// lifecycle code (item 1), code declared with `PUT …/classes` (item 2) and the callback bound
-/// named in the problem (item 6).
-@Suite("fidelity, round three over HTTP (issue 12 items 1, 2, 6)")
+/// Fidelity at the HTTP face: storyboard segues performed inside lifecycle code, code declared
+/// with `PUT …/classes` and the callback bound named in the problem.
+@Suite("fidelity, round three over HTTP")
 struct FidelityRoundThreeServiceTests {
     /// `Home` (HomeViewController) with a manual full-screen segue `login` to `Login`
     /// (LoginViewController); `toOther` goes to `Other`.

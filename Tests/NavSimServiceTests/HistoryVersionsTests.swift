@@ -5,6 +5,7 @@ import Testing
 
 @testable import NavSimService
 @testable import SessionFormat
+import HTTPServer
 
 /// `?version=N` answers what was true at N from stored changes and checkpoints, not by running
 /// the commands again; `replay=true` runs them with the current rules (docs/history.md).

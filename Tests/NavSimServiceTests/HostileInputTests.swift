@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import Testing
 import TestSupport
 
 import NavigationCore
-@testable import NavSimService
+import NavSimService
 
 /// Input a new user's trial found accepted or answered in the wrong words (task hostile12).
 @Suite("Service: hostile input a trial found")

@@ -7,7 +7,7 @@ import Testing
 @testable import NavSimService
 
 /// A new version's bytes copy the previous version's pieces of the controllers that cannot have
-/// changed (issue 11: a push costs what it changes). Each step below changes one input a piece
+/// changed (so that a push costs what it changes). Each step below changes one input a piece
 /// reads through its parent chain or the window; after each, the cached bytes must equal a full
 /// encoding of the state.
 @Suite struct IncrementalEncodingTests {

@@ -9,8 +9,9 @@ import TestSupport
 @testable import SessionStorage
 @testable import SQLiteStore
 import StoreTestSupport
+import Synchronization
 
-// Bounded work per byte (issue 9): the JSON parser is linear, what one request may create is
+// Bounded work per byte (docs/limits.md): the JSON parser is linear, what one request may create is
 // limited (``Limits``), numbers are finite, storage faults answer without SQL or paths.
 
 /// Expects a 422 `limit-exceeded` naming `limit` with its maximum.

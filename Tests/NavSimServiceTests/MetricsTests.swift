@@ -4,7 +4,7 @@ import Testing
 
 @testable import NavSimService
 
-/// `/metrics` in Prometheus' text format: the old counters and gauges, and issue 11's histograms.
+/// `/metrics` in Prometheus' text format: counters, gauges and histograms.
 @Suite struct MetricsTests {
     /// One sample line: name, labels, value.
     struct Sample: Equatable {

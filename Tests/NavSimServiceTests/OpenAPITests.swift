@@ -1,13 +1,15 @@
 import Foundation
+import JSONValues
 import Testing
 import TestSupport
 
 @testable import NavSimService
+import HTTPServer
 
 /// The parts of `openapi.yaml` the routes must agree with.
 ///
-/// Not a YAML parser: it reads the layout the file keeps (ARCHITECTURE.md: "a test fails when a
-/// route and the spec disagree"): under the top-level `paths:`, each path is a key at 2 spaces,
+/// Not a YAML parser: it reads the layout the file keeps (so that a test fails when a
+/// route and the spec disagree): under the top-level `paths:`, each path is a key at 2 spaces,
 /// each method a key at 4 spaces; `components.schemas.OperationName` is an `enum:` list.
 /// The spec gives each UIKit operation a route of its own (`…/controllers/{cid}/present`, so that
 /// each has its body schema); the router serves them as one, `…/controllers/{cid}/{operation}`,
@@ -125,7 +127,7 @@ struct SpecError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The operations table of API.md ("## Operations"), as of this writing.
+/// The operations table of the design's shared/design/API.md ("## Operations"), as of this writing.
 private let apiMarkdownOperations = [
     "present", "dismiss", "show", "showDetail", "push", "pop", "popToRoot", "popTo", "setViewControllers", "select",
     "addChild", "removeFromParent", "willMove", "didMove", "addSubview", "removeFromSuperview", "transitionChild",
@@ -388,7 +390,7 @@ struct OpenAPITests {
     }
 
     /// The spec's `OperationName` enum, its operation routes and the service's operation table are one list, and it keeps
-    /// every name of API.md's table (navsim may add operations; it may not rename one).
+    /// every name of shared/design/API.md's table (navsim may add operations; it may not rename one).
     @Test func operationNamesAgree() throws {
         let spec = try Self.loadSpec()
         #expect(Set(spec.operationNames).count == spec.operationNames.count, "a name twice in OperationName")
@@ -397,7 +399,7 @@ struct OpenAPITests {
         #expect(renamed.isEmpty, "API.md's operations missing from OperationName: \(renamed.sorted())")
 
         var problems = try Self.operationDisagreements(spec)
-        // API.md's names sent to the service too, not only through the spec.
+        // shared/design/API.md's names sent to the service too, not only through the spec.
         var fromMarkdown = spec
         fromMarkdown.operationNames = expected
         problems += try Self.operationDisagreements(fromMarkdown, servedOnlyIfListed: false).map { "API.md: \($0)" }
@@ -407,7 +409,7 @@ struct OpenAPITests {
         #expect(spec.operationRoutes.sorted() == Operations.names.sorted(), "operation routes: \(spec.operationRoutes)")
     }
 
-    /// API.md's table is the list above. API.md lives in shared/design, so this runs only where
+    /// shared/design/API.md's table is the list above. It is outside the repository, so this runs only where
     /// shared/ is beside the checkout (CI); ``operationsTableIsRead`` keeps the reader honest everywhere.
     @Test(.enabled(if: SharedFolder.directory != nil, "shared/design/API.md is not beside the checkout"))
     func apiMarkdownTableIsTheList() throws {
@@ -417,7 +419,7 @@ struct OpenAPITests {
         #expect(Set(table) == Set(apiMarkdownOperations), "API.md's operations table changed: \(table)")
     }
 
-    /// The table reader on a document shaped like API.md: only the first column of the
+    /// The table reader on a document shaped like shared/design/API.md: only the first column of the
     /// "## Operations" table counts, every backticked name in it, nothing from other sections.
     @Test func operationsTableIsRead() {
         let markdown = """
@@ -438,7 +440,7 @@ struct OpenAPITests {
         #expect(Self.operationsTable("# nothing here").isEmpty)
     }
 
-    /// The backticked names in the first column of API.md's "## Operations" table.
+    /// The backticked names in the first column of shared/design/API.md's "## Operations" table.
     static func operationsTable(_ markdown: String) -> [String] {
         var names: [String] = []
         var inSection = false

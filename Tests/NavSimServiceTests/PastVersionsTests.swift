@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 import Testing
 
 @testable import NavSimService

@@ -3,9 +3,9 @@ import HTTPServer
 import JSONValues
 import Testing
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import SQLiteStore
+import NavSimService
+import SessionStorage
+import SQLiteStore
 
 /// Databases written by earlier releases (Tests/Fixtures/Databases: `today.sqlite` by an early
 /// one, `main.sqlite` by the release before the storage targets; make-fixture.py beside them says

@@ -11,7 +11,7 @@ import Testing
 @testable import SQLiteStore
 import StoreTestSupport
 
-/// Issue 11's write path: a commit writes what the turn changed; one session's writes apply
+/// The write path: a commit writes what the turn changed; one session's writes apply
 /// on top of each other while earlier ones sync, and are answered in version order once
 /// durable; a failed commit fails the writes made on top of it and reads never show them.
 @Suite struct PipelinedWritesTests {

@@ -2,9 +2,9 @@ import Foundation
 import PostgreSQL
 import Testing
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import PostgresStore
+import NavSimService
+import SessionStorage
+import PostgresStore
 
 /// The PostgreSQL database the release before the storage targets wrote
 /// (Tests/Fixtures/Databases/main-postgres.sql, a `pg_dump` made by make-fixture.py beside it),

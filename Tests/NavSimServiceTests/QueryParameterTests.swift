@@ -1,6 +1,7 @@
 import HTTPServer
 import NavigationCore
-@testable import NavSimService
+import NavSimService
+import JSONValues
 import Testing
 
 /// Query parameters are `invalid-query`, not `invalid-body` (a GET has no body); one wording per

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NavSimService
+import NavSimService
 
 /// The one writer of navsim's times (rows and log lines) against Foundation's ISO 8601
 /// formatter, over dates that exercise the civil-date arithmetic: leap days, century years,

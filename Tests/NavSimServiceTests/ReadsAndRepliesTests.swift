@@ -7,8 +7,9 @@ import Testing
 
 @testable import NavSimService
 @testable import SessionFormat
+import SessionStorage
 
-/// Issue 11's first slice: reads from cached bytes, conditional GET (RFC 9110 §13.1.2),
+/// Reads from cached bytes, conditional GET (RFC 9110 §13.1.2),
 /// `Prefer: return=minimal` (RFC 7240 §4.2) and keyset paging of the session list.
 @Suite struct ReadsAndRepliesTests {
     /// The live session's state and version, read under its lock.
@@ -315,7 +316,7 @@ import Testing
 
 extension ReadsAndRepliesTests {
     /// A GET of the current JSON reads the bytes the session's box publishes, not under the
-    /// session's lock (issue 11: the pool's readers of one session spun on that lock): with the
+    /// session's lock (otherwise the pool's readers of one session spin on that lock): with the
     /// lock held by another thread it is still answered, with the committed version's bytes; a
     /// write then republishes them, a deletion withdraws them.
     @Test func aReadOfTheCurrentVersionDoesNotWaitForTheSessionsLock() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import JSONValues
 import Testing
-@testable import NavSimService
+import NavSimService
+import HTTPServer
 
 /// `DELETE …/controllers/{cid}` and the `release` option (NavigationCore/Release.swift) through
 /// the service: history, replies, and what a restart reads back.

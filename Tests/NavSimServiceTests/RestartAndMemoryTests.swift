@@ -10,8 +10,9 @@ import Testing
 @testable import SQLiteStore
 @testable import PostgresStore
 @testable import SessionFormat
+import Synchronization
 
-/// Issue 11's restart and memory slice: sessions load from the store on first use, idle ones
+/// Restart and memory: sessions load from the store on first use, idle ones
 /// leave memory past the budget and come back identical, listing pages on the store's key,
 /// a deletion removes the row first and the rest in chunks, and reads run on a pool.
 @Suite struct RestartAndMemoryTests {

@@ -5,7 +5,7 @@ import Testing
 @testable import NavSimService
 
 /// The router's segment tree gives the answers of trying every template in registration order,
-/// the way it routed before the tree (issue 11). The reference scan lives here, in the test;
+/// the way it routed before the tree. The reference scan lives here, in the test;
 /// the cases are generated from the one route table.
 @Suite struct RouterTests {
     typealias R = Router<NavSimService>

@@ -1,8 +1,10 @@
 import Foundation
+import JSONValues
 import Testing
 
-@testable import NavSimService
+import NavSimService
 import Storyboards
+import HTTPServer
 
 /// What openapi.yaml states where schemathesis found it and the server disagreeing (spec drift,
 /// ST201/ST202): the server's answers, which the schema now describes.

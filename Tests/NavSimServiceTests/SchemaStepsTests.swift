@@ -3,10 +3,10 @@ import PostgreSQL
 import SQLite
 import Testing
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import SQLiteStore
-@testable import PostgresStore
+import NavSimService
+import SessionStorage
+import SQLiteStore
+import PostgresStore
 
 /// The steps each store declares it needs (`schemaSteps`) are the steps its migrations folder
 /// ships, and a folder that stops short is refused before a database is touched.

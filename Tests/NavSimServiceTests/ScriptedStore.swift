@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 import Synchronization
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import SQLiteStore
+import NavSimService
+import SessionStorage
+import SQLiteStore
 
 /// A store whose writes the test holds back: the SQLite store underneath keeps the rows, and
 /// everything not held goes straight to it.

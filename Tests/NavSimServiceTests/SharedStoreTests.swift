@@ -2,11 +2,12 @@ import Foundation
 import HTTPServer
 import PostgreSQL
 import Synchronization
+import JSONValues
 import Testing
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import PostgresStore
+import NavSimService
+import SessionStorage
+import PostgresStore
 
 // The service on PostgreSQL: `navsim --store postgres://…`, and several instances on
 // one database. These cases run only when NAVSIM_TEST_POSTGRES names a server (a libpq URL;

@@ -1,9 +1,10 @@
 import Foundation
+import JSONValues
 import Testing
 
-@testable import NavSimService
+import NavSimService
 
-/// Issue 12 item 11 over the service: `popover.sourceItem` is documented and anchors a popover.
+/// Over the service: `popover.sourceItem` is documented and anchors a popover.
 struct SmallFidelityServiceTests {
     @Test("item11_sourceItem: popover.sourceItem anchors an iPad popover; without an anchor it is D10")
     func item11_sourceItemAnchors() throws {

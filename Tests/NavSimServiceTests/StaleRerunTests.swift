@@ -5,11 +5,12 @@ import JSONValues
 import Synchronization
 import Testing
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import PostgresStore
+import NavSimService
+import SessionStorage
+import PostgresStore
+import SQLiteStore
 
-/// The reruns after a commit refused as stale (issue 15, `Service.committed`).
+/// The reruns after a commit refused as stale (`Service.committed`).
 @Suite struct StaleRerunTests {
     /// A request in process, answered at once; a mutation's reply is deferred until its commit.
     func patch(_ service: NavSimService, title: String, ifMatch: String? = nil) -> DeferredResponse? {

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServer
 import PostgreSQL
+import JSONValues
 import Testing
-@testable import NavSimService
-@testable import SessionStorage
-@testable import PostgresStore
+import NavSimService
+import SessionStorage
+import PostgresStore
 
 /// A PostgreSQL database of its own (created here, dropped at the end) that a test can take
 /// down and bring back: refusing new connections to it (`ALLOW_CONNECTIONS false`) and ending

@@ -3,12 +3,13 @@ import Foundation
 import HTTPServer
 import PostgreSQL
 import Synchronization
+import JSONValues
 import Testing
 
-@testable import NavSimService
-@testable import SessionStorage
-@testable import SQLiteStore
-@testable import PostgresStore
+import NavSimService
+import SessionStorage
+import SQLiteStore
+import PostgresStore
 
 /// A store whose database can be taken away, wrapped around a SQLite store from outside: while
 /// ``down`` is set, every operation fails as ``PostgresSessionStore``'s do when they cannot

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import NavigationCore
 import SQLite
+import JSONValues
 import Testing
 
 @testable import NavSimService
@@ -9,7 +10,7 @@ import Testing
 @testable import SessionStorage
 @testable import SQLiteStore
 
-/// The store's write path after issue 11's cuts: a later version updates its session row in
+/// The store's write path: a later version updates its session row in
 /// place, a controller whose links stay has only its body rewritten, and neither ever loses a
 /// row the upsert would have written.
 @Suite("Store write path")

@@ -5,6 +5,7 @@ import Testing
 
 @testable import NavSimService
 @testable import SessionFormat
+import SessionStorage
 
 /// The stored format's own codec (`SessionFormat/StoredCodec.swift`) against Foundation's: what one
 /// writes the other reads to the same value, in both directions, for every stored type on the

@@ -158,7 +158,7 @@ struct StoredFormatTests {
         #expect(spec.kind == .splitViewController && spec.topColumnForCollapsing == nil && spec.configuration.isEmpty)
     }
 
-    @Test("Issue 12 item 7: a spec stored before `~` ids keeps making `#2`; a new one round-trips `~`")
+    @Test("A spec stored before `~` ids keeps making `#2`; a new one round-trips `~`")
     func specSuffixSeparatorAcrossFormats() throws {
         let old = try Persistence.decode(StoredControllerSpec.self,
                                          #"{"appendsSuffixWhenTaken":true,"id":"B","kind":"viewController"}"#, format: 1).domain()

@@ -2,7 +2,7 @@ import Foundation
 import SQLite
 import Testing
 
-@testable import NavSimService
+import NavSimService
 
 /// A database that lost a controller's row (a restored backup, a hand edit, a faulty store) is
 /// answered as unreadable, never followed into a crash: the core trusts every link it holds.

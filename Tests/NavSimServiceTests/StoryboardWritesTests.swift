@@ -7,8 +7,10 @@ import Testing
 import TestSupport
 
 @testable import NavSimService
+import SQLiteStore
+import SessionStorage
 
-/// Issue 11: storyboard uploads, declarations, refactors and deletions do not hold a handler
+/// Storyboard uploads, declarations, refactors and deletions do not hold a handler
 /// thread on the durable write. Each answers at once with a deferred reply that completes once
 /// the store's write has returned; until then the library (what reads and sessions see) is the
 /// one before the write, and reading it does not wait for the write.

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPServer
+import JSONValues
 import Testing
 
-@testable import NavSimService
+import NavSimService
 
 @Suite("Service: strict HTTP")
 struct StrictHTTPTests {
-    /// Paths are split first, then decoded: an id with `/` is addressable as `%2F` (issue 9, item 6).
+    /// Paths are split first, then decoded: an id with `/` is addressable as `%2F`.
     @Test func aControllerIdWithASlashIsAddressable() throws {
         let h = try ServiceHarness()
         h.makeSession("s")

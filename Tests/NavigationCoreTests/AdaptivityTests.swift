@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §7: the adaptive delegate, user-initiated dismissal of sheets, trait changes.
 @Suite("adaptivity and sheets (R47–R52)")

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// R71 with R31/R37: `addChild` + `addSubview` inside the `viewDidLoad` of a parent that a
 /// transition is bringing on screen. Reading `child.view` loads it at once, inside the parent's

@@ -1,4 +1,4 @@
-@testable import NavigationCore
+import NavigationCore
 
 /// R38 as a state machine over one controller's appearance callbacks, fed event by event:
 /// `viewWillAppear` only from off screen or disappearing (a cancelled disappearance, a hand-over),

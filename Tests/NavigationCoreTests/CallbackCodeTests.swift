@@ -1,8 +1,8 @@
 import Testing
 @testable import NavigationCore
 
-/// Issue 12 item 8: code in a controller's lifecycle methods (`on`, ``CallbackCode``).
-@Suite("lifecycle code (issue 12 item 8)")
+/// Code in a controller's lifecycle methods (`on`, ``CallbackCode``).
+@Suite("lifecycle code")
 struct CallbackCodeTests {
     let me = CallbackCode.selfReceiver
 
@@ -40,7 +40,7 @@ struct CallbackCodeTests {
         #expect(r.transition?.toViewController == "Home", "the command reports its own transition")
     }
 
-    /// Issue 12 trial: a root whose `viewDidLoad` presents warns D7 at the session's creation
+    /// A root whose `viewDidLoad` presents warns D7 at the session's creation
     /// exactly as through `setRoot`: ``Navigator/makeSessionReporting`` hands back the warning
     /// with the state an exhaustive `setRoot` on an empty window gives.
     @Test func creationKeepsTheRootsLifecycleWarnings() throws {

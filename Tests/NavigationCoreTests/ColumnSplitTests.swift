@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §14, §10: column-style split view controllers (iOS 14+): wrapping (R90), collapse (R91),
 /// expand (R92), `show` (R68, with R63's lookup) and `showDetailViewController` (R67).
 /// Every operation's events are checked in full: controller, callback, `animated`, parent.
 @Suite("column-style split view controllers (R90–R92, R67, R68)")
 struct ColumnSplitTests {
-    /// API.md `window.viewsInWindow`: controllers whose views are in the window, in creation order.
+    /// docs/api.md `window.viewsInWindow`: controllers whose views are in the window, in creation order.
     func viewsInWindow(_ w: Window) -> [ControllerID] { w.state.orderedControllers.filter(\.viewInWindow).map(\.id) }
 
     /// iPad, regular width: S{P | D}, expanded.

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// R2 bookkeeping of the containers' `setViewControllers` and the More list: a parent lists its
 /// children and each child names its parent, whatever else the client did with the controllers

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §11: custom containers: `addChild`, `removeFromParent`, view insertion, child transitions.
 @Suite("containment (R69–R73)")

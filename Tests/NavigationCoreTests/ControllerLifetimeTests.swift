@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// Release.swift: what holds a controller, the explicit release and the `automatic` policy.
 @Suite struct ControllerLifetimeTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §9: transitioning delegates, custom presentations, from/to, cancellation.
 @Suite("custom transitions (R56–R61)")

@@ -1,8 +1,8 @@
 import Testing
 @testable import NavigationCore
 
-/// Push and pop on a deep stack in a session that also holds controllers off screen (issue 11:
-/// a push at depth 500 costs within 2× of one at depth 10). The engine finds what it needs
+/// Push and pop on a deep stack in a session that also holds controllers off screen (so
+/// that a push deep in a stack costs what one near the root costs). The engine finds what it needs
 /// without building lists of the whole session; these tests state the whole state change, so
 /// a shortcut that skips a controller it should have looked at fails here.
 @Suite("deep stacks (R75–R78, R91)")

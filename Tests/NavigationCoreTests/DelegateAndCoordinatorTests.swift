@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// Delegates told about container changes (R82 navigation, R87/R89 tab bar taps), the transition
 /// coordinator (R62), and what the transitioning delegate and presentation controller see (R22, R26).

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 // Exhaustive state assertions, in the manner of TCA's `TestStore`: a test sends a command to a
 // `Window` and describes, by mutating a copy of the state as it was before, everything the

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// The exhaustive-state helper itself: it must see a change the test did not state, a change the
 /// test stated that did not happen, and name each path.

@@ -1,10 +1,10 @@
 import Testing
 @testable import NavigationCore
 
-/// Issue 12, what round two left open: storyboard segues performed inside lifecycle code
-/// (item 1), the collapsed classic `showDetail` a later expand separates (item 3, R91/R92),
-/// column-style `showDetail` (item 4, R67) and the name of the callback bound hit (item 6).
-@Suite("fidelity, round three (issue 12 items 1, 3, 4, 6)")
+/// What round two left open: storyboard segues performed inside lifecycle code, the collapsed
+/// classic `showDetail` a later expand separates (R91/R92), column-style `showDetail` (R67) and
+/// the name of the callback bound hit.
+@Suite("fidelity, round three")
 struct FidelityRoundThreeTests {
     let me = CallbackCode.selfReceiver
     let main = StoryboardOrigin(name: "Main", identifier: nil)
@@ -47,7 +47,7 @@ struct FidelityRoundThreeTests {
         }
     }
 
-    // MARK: Item 1
+    // MARK: Segues inside lifecycle code
 
     @Test("Item 1 / R96, R97: performSegue in viewDidAppear instantiates the segue's destination scene when the method runs")
     func item1_loginSegueInViewDidAppear() {
@@ -94,7 +94,7 @@ struct FidelityRoundThreeTests {
         let replay = Navigator.run([command], on: w.state, segues: SegueDestinations(recorded: first.resolvedSegues))
         #expect(replay.state == first.state && replay.resolvedSegues == first.resolvedSegues)
         // Without the storyboard layer and without a record, the segue has no destination: the
-        // turn fails and nothing changes, as before item 1.
+        // turn fails and nothing changes, as it did before such segues ran.
         let bare = Navigator.run([command], on: w.state)
         #expect(bare.failure != nil && bare.state == w.state)
     }
@@ -125,7 +125,7 @@ struct FidelityRoundThreeTests {
         #expect(r.state == w.state)
     }
 
-    // MARK: Item 3
+    // MARK: A collapsed showDetail, expanded
 
     /// `S{N1[M], N2[D]}` on an iPad, collapsed by a compact width: `N1 == [M, N2]`.
     func collapsedNested() -> Window {
@@ -179,10 +179,10 @@ struct FidelityRoundThreeTests {
         w.checkInvariants()
     }
 
-    // Item 4 (R67: an expanded column split pushes showDetail onto the secondary column) is
+    // R67 (an expanded column split pushes showDetail onto the secondary column) is
     // `ColumnSplitTests.exhaustiveShowDetailExpanded`.
 
-    // MARK: Item 6
+    // MARK: The callback bound's name
 
     @Test("Item 6: code running more than 8 lifecycle methods deep names callbackDepth")
     func item6_depthLimitIsNamed() throws {
@@ -207,7 +207,7 @@ struct FidelityRoundThreeTests {
         #expect(shallower.callbacks.failure == nil && shallower.callbacks.calls == 1)
     }
 
-    /// Issue 12 trial (limits.md "When code nests"): the one path on which code nests. A
+    /// docs/limits.md "When code nests": the one path on which code nests. A
     /// child's `viewDidLoad` runs inside `addSubview` when the parent's view is loaded but off
     /// screen (R31); a chain whose every `viewDidLoad` adds the next child's view nests one level
     /// per child: 8 levels run, the 9th is `callbackDepth` and the turn changes nothing.

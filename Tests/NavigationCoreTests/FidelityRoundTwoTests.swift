@@ -1,10 +1,10 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
-/// Issue 12 (fidelity, round two): rule changes that live in the core.
-@Suite("fidelity, round two (issue 12)")
+/// Fidelity, round two: rule changes that live in the core.
+@Suite("fidelity, round two")
 struct FidelityRoundTwoCoreTests {
-    /// Item 7: storyboard ids take `~2`, `~3` when taken; a spec whose separator is `#` (what
+    /// Storyboard ids take `~2`, `~3` when taken; a spec whose separator is `#` (what
     /// specs stored before `~` decode to, see StoredFormatTests) still makes `#2`, so a replayed
     /// history reproduces its ids.
     @Test func item7_suffixIsTildeAndStoredSpecsKeepTheHash() throws {
@@ -18,7 +18,7 @@ struct FidelityRoundTwoCoreTests {
         #expect(w.perform(.createController(old)).created == "B#2")
     }
 
-    /// R99 (item 10): no implementer: nothing happens, and the warning names the action and
+    /// R99: no implementer: nothing happens, and the warning names the action and
     /// every controller asked, the source excepted.
     @Test func R99_unwindWithoutDestinationNamesTheControllersAsked() throws {
         var w = Window(root: nav("N", vc("A")))

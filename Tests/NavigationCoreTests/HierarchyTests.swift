@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §1: the root, relationship invariants, inherited links, container getters, the in-window test.
 @Suite("Hierarchy (R1–R6)")

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §12: UINavigationController.
 @Suite("navigation controller (R75–R83)")
@@ -335,7 +335,7 @@ extension NavigationControllerTests {
             $0.modify("A") { $0.isViewLoaded = true; $0.appearance = .appearing; $0.viewInWindow = true }
             $0.setStack("N", ["A"])
             // The core lists a navigation transition's container as [from, to] for a pop too (UIKit's
-            // own pop animation inserts the to view below the from view; API.md leaves the order open).
+            // own pop animation inserts the to view below the from view; docs/api.md leaves the order open).
             $0.startRunning(TransitionRecord(id: "t2", operation: .pop, fromViewController: "B", toViewController: "A",
                                              presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
                                              animator: nil, containerView: ["B", "A"], state: .inProgress))

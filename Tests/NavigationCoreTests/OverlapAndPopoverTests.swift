@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// Operations that meet a running transition (R81, D21, D22) and the popover-only rules (R17, R39).
 @Suite("overlapping transitions and popovers (R17, R39, R81, D21, D22)")

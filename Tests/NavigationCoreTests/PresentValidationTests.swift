@@ -1,7 +1,7 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
-/// §2: `present` validation, with UIKit's diagnostics (§17 D1–D11, API.md slugs). Every refusal
+/// §2: `present` validation, with UIKit's diagnostics (§17 D1–D11, docs/api.md slugs). Every refusal
 /// must leave the session exactly as it was (checked by `Window.refuse`).
 @Suite("present validation (R7–R16)")
 struct PresentValidationTests {

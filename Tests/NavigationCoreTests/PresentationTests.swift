@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §3–§5: presenter resolution, styles, view removal and the appearance callbacks of `present`.
 @Suite("present (R18–R33)")

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// R81 queue with releases and presentations in between: a queued push waits across turns, so
 /// what it saw on screen when it was accepted may be gone (released) when it starts.

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §19: the iOS 12 / 17 / 18 profiles (`Options.iOS`).
 @Suite("release profiles (§19)")

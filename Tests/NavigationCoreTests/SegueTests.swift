@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §16: segues at run time (the storyboard layer hands the core instantiated destinations).
 @Suite("segues and unwind (R96–R100)")

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §10: `show`, `showDetailViewController` and the target lookup.
 @Suite("show and showDetail (R63–R67)")

@@ -1,7 +1,7 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
-/// Issue 12 item 11: the receiver rule of container operations, a custom container's context
+/// The receiver rule of container operations, a custom container's context
 /// presentation in `visibleViewController`, the appearance order kept, and D8's wording by release.
 @Suite struct SmallFidelityTests {
     // MARK: one receiver rule (`navigationController?` / `tabBarController?`)

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §14, §15: split view collapse/expand on trait changes; page view controllers.
 @Suite("split view (R91, R92) and page view (R94, R95) controllers")

@@ -1,7 +1,7 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
-/// Issue 12 items 2–4: a classic split nests a navigation secondary when it collapses (R91) and
+/// A classic split nests a navigation secondary when it collapses (R91) and
 /// gives it back when it expands (R92); an expanded `showDetail` replaces the secondary (R67); a
 /// split has no compact environment until it is in a window (R91).
 @Suite("split view fidelity (R67, R91, R92)")

@@ -322,12 +322,12 @@ extension OperationOutcome {
     }
 }
 
-/// `<UIViewController: A>`: how messages name a controller (API.md).
+/// `<UIViewController: A>`: how messages name a controller (docs/api.md).
 func desc(_ id: ControllerID, _ kind: ControllerKind = .viewController) -> String {
     "<\(kind.uikitClass): \(id)>"
 }
 
-/// Asserts every field of a diagnostic the spec fixes (§17 and API.md slugs).
+/// Asserts every field of a diagnostic the spec fixes (§17 and docs/api.md slugs).
 func expectDiagnostic(_ d: Diagnostic?, code: String?, slug: String, severity: Diagnostic.Severity,
                       name: String?, message: String?, sourceLocation: SourceLocation = #_sourceLocation) {
     guard let d else {

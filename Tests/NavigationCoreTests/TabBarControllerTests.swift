@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// §13: UITabBarController.
 @Suite("tab bar controller (R84–R88)")

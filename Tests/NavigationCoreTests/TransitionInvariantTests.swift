@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import NavigationCore
+import NavigationCore
 
 /// Seeded random calls in `manual`-transition sessions, both release policies: animated pushes,
 /// pops, presentations and dismissals that overlap, ticks and cancellations by id and for all,

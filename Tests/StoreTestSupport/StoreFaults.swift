@@ -1,6 +1,6 @@
 import Dispatch
-import SessionStorage
-import Synchronization
+public import SessionStorage
+public import Synchronization
 
 // Faults for tests, put around a store from outside: the stores carry no test hooks.
 

@@ -1,14 +1,14 @@
 import Dispatch
 import Foundation
-@testable import NavSimService
+import NavSimService
 import PostgreSQL
 import SQLite
 import Synchronization
 import StoreTestSupport
 import Testing
-@testable import SessionStorage
-@testable import SQLiteStore
-@testable import PostgresStore
+import SessionStorage
+import SQLiteStore
+import PostgresStore
 
 private let noPostgres = "NAVSIM_TEST_POSTGRES is not set (scripts/pg-cluster.sh start prints a URL): store cases ran on SQLite only"
 

@@ -5,6 +5,8 @@ import Testing
 import TestSupport
 @testable import SessionStorage
 @testable import SQLiteStore
+import Synchronization
+import Storyboards
 
 /// A storyboard whose entry point is the scene `initial` (class `AViewController`), with a
 /// second scene `other` reachable by identifier.
@@ -40,7 +42,7 @@ private func problem(_ body: () throws -> Void) -> Problem? {
 /// A catalog write's reply once it is complete (the writes answer deferred).
 private func answered(_ response: HTTPResponse) -> HTTPResponse { response.deferred?.wait() ?? response }
 
-/// Issue 15: storyboards written through one instance are seen by every instance on its next use.
+/// Storyboards written through one instance are seen by every instance on its next use.
 @Suite("Storyboards shared by instances")
 struct StoryboardSharingTests {
     @Test("every storyboard-changing transaction moves the revision by one; SQLite reports none to check",

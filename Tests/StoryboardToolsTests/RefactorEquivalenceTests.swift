@@ -11,8 +11,10 @@ import TestSupport
 @testable import NavSimService
 @testable import StoryboardTools
 import SQLiteStore
+import NavigationCore
+import Synchronization
 
-// Behaviour preserved, proved (issue 13): every scene entered by a segue is refactored into a new
+// Behaviour preserved, proved (docs/refactor.md): every scene entered by a segue is refactored into a new
 // storyboard, one at a time (with its containment children, which must move with it), plus a few
 // multi-scene selections; for each refactor every identified segue of the source is performed
 // before and after on an in-process NavSimService, and the replies (transition, events, session

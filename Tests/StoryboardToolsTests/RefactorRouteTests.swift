@@ -4,7 +4,7 @@ import HTTPServer
 import JSONValues
 import TestSupport
 
-@testable import NavSimService
+import NavSimService
 import SQLiteStore
 
 @Suite struct RefactorRouteTests {

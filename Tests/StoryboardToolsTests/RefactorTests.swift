@@ -3,7 +3,7 @@ import Storyboards
 import Testing
 import TestSupport
 
-@testable import StoryboardTools
+import StoryboardTools
 
 @Suite struct RefactorTests {
     /// a (entry) presents b; b shows c inside nav; c presents a back.

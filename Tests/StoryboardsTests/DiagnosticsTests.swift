@@ -3,7 +3,7 @@ import Testing
 import Storyboards
 import TestSupport
 
-/// One test per diagnostic code (API.md "Fine print"), with severities and elements.
+/// One test per diagnostic code (docs/storyboards.md "Upload diagnostics"), with severities and elements.
 @Suite struct DiagnosticsTests {
     @Test func cleanStoryboardHasNoDiagnostics() throws {
         let storyboard = try parse(XML.document(initial: "N",

@@ -1,3 +1,4 @@
+import NavigationCore
 import Testing
 import Storyboards
 

@@ -1,6 +1,7 @@
 import NavigationCore
 import Testing
 import Storyboards
+import Foundation
 
 /// Mapping of the XML vocabulary onto the model (storyboard-format.md §1–§8, R98).
 @Suite struct ParserTests {

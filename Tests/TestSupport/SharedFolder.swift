@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The project's optional `shared/` folder (spec, acceptance scenarios, storyboard corpus) as the
 /// test targets find it. When `$NAVSIM_SHARED` is set, it decides alone: scripts/test.sh sets it

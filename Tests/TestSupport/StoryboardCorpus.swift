@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A folder of real-world or hand-written `.storyboard` files with an `INDEX.tsv`, bundled app by
 /// app: the in-repository fixtures (`Tests/Fixtures/Storyboards`, always there) and the larger

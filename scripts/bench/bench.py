@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""navsim's performance figures beside their anchors, measured in one run (issue 11).
+"""navsim's performance figures beside their anchors, measured in one run.
 
 Called by scripts/bench.sh, which builds the binary and the two C anchors first:
 
@@ -251,7 +251,7 @@ def main():
             # --pin, the same for both sides: the server under test (every thread) on CPU 0, wrk on
             # CPU 1, so wrk's threads and the server's pool do not trade cores. Not the default: with
             # other work on the machine (builds of other checkouts), CPU 0's load then lands on the
-            # server alone, and pinned rounds spread 0.78-6.31x where unpinned ones did not.
+            # server alone, and pinned rounds spread far wider than unpinned ones.
             pinned = a.pin and (os.cpu_count() or 1) >= 2 and shutil.which("taskset")
             server_cpus, wrk_cpus = ("0", "1") if pinned else (None, None)
             if pinned:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write latency around history checkpoints at a large session (issue 11).
+"""Write latency around history checkpoints at a large session.
 
 Every 64th entry of a session's history keeps a checkpoint: the whole state, every controller
 encoded. At 600 controllers that is ~14 ms of work. This measures what the writes of that

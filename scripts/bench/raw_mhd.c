@@ -5,7 +5,7 @@
  *
  * Same daemon flags, pool and connection options as `navsim serve` (AUTO_INTERNAL_THREAD | ITC |
  * ERROR_LOG | ALLOW_SUSPEND_RESUME, 8 pool threads, 4096 connections, 256 per IP address, 16 KiB
- * per connection (navsim's default since issue 11: libmicrohttpd zeroes the pool after every request, so
+ * per connection (navsim's default: libmicrohttpd zeroes the pool after every request, so
  * the limit is work per request and both servers must have the same), 30 s idle timeout), loopback only: the transport settings, so that both
  * servers' libmicrohttpd does the same work. navsim's other options are its own features and
  * their cost is navsim's: NOTIFY_COMPLETED (request state), NOTIFY_CONNECTION (header and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 11's figures that scale with the whole database: restart, memory, a long delete, and
+"""The figures that scale with the whole database: restart, memory, a long delete, and
 history reads beside a long replay. Called by scripts/bench.sh (skip with --skip-scale there):
 
     scale.py --navsim BIN [--sessions 50000] [--big 100000] [--quick]
