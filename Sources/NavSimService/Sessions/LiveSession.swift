@@ -85,10 +85,10 @@ struct LiveSession {
     }
 
     /// Drops or replaces the cached bytes, counting the difference in the registry's gauge.
-    mutating func replaceEncoding(_ new: EncodedSession?, in registry: SessionRegistry) {
+    mutating func replaceEncoding(_ new: EncodedSession?, in registry: SessionRegistry?) {
         let delta = (new?.body.count ?? 0) - (encoded?.body.count ?? 0)
         encoded = new
-        if delta != 0 { registry.cachedBytes.add(delta, ordering: .relaxed) }
+        if delta != 0 { registry?.cachedBytes.add(delta, ordering: .relaxed) }
     }
 }
 
@@ -134,7 +134,9 @@ final class SessionBox: Sendable {
     private let published = Mutex<EncodedSession?>(nil)
     /// Set by every use, cleared by the registry's eviction sweep: a used session gets a second chance.
     fileprivate let touched = Atomic<Bool>(true)
-    private unowned let registry: SessionRegistry
+    /// Weak: work queued on Dispatch may outlive the service that made the box (a test's, or a
+    /// stopped one), and the registry holds its boxes, so a strong reference would be a cycle.
+    private weak let registry: SessionRegistry?
 
     fileprivate init(id: String, loaded session: LiveSession?, registry: SessionRegistry) {
         self.id = id
@@ -173,6 +175,8 @@ final class SessionBox: Sendable {
         let (result, loadedNow): (Result<T, Problem>, Bool) = slot.withLock { slot in
             var loadedNow = false
             if !slot.loaded {
+                // The service that made the box is gone: nothing can load the session any more.
+                guard let registry else { return (.failure(Problem.unknownSession(id)), false) }
                 do {
                     slot.session = try registry.loader(id)
                 } catch {
@@ -183,12 +187,12 @@ final class SessionBox: Sendable {
             }
             let resident = slot.session != nil
             let result = body(&slot.session)
-            if resident, slot.session == nil { registry.resident.subtract(1, ordering: .relaxed) }
+            if resident, slot.session == nil { registry?.resident.subtract(1, ordering: .relaxed) }
             publish(slot.session)
             return (result, loadedNow)
         }
         touched.store(true, ordering: .relaxed)
-        if loadedNow { registry.didLoad(id) }
+        if loadedNow { registry?.didLoad(id) }
         return result
     }
 
@@ -245,7 +249,7 @@ final class SessionBox: Sendable {
             slot.loaded = false
             return (result, true)
         }
-        if dropped { registry.resident.subtract(1, ordering: .relaxed) }
+        if dropped { registry?.resident.subtract(1, ordering: .relaxed) }
         return result
     }
 
