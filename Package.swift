@@ -4,28 +4,32 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 // Imports are internal unless marked `public import` (a public API shows an imported type), and a
 // file sees only the members of modules it imports itself.
-let imports: [SwiftSetting] = strict + [
-    .enableUpcomingFeature("MemberImportVisibility"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-]
+let imports: [SwiftSetting] =
+    strict + [
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
 
 let package = Package(
     name: "navsim",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "navsim", targets: ["navsim"]),
+        .executable(name: "navsim", targets: ["navsim"])
     ],
     targets: [
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .target(name: "NavigationCore", swiftSettings: imports),
         .target(name: "Storyboards", dependencies: ["NavigationCore"], swiftSettings: imports),
         // `navsim lint` and `navsim refactor` (docs/lint.md, docs/refactor.md): no server, no database.
@@ -51,48 +55,66 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["SessionStorage", "SQLite", "CSQLite"], swiftSettings: imports),
         .target(name: "PostgresStore", dependencies: ["SessionStorage", "PostgreSQL"], swiftSettings: imports),
         // The service sees only the contract; `navsim serve` picks the store.
-        .target(name: "NavSimService",
-                dependencies: ["NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
-                               "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat"],
-                swiftSettings: strict),
+        .target(
+            name: "NavSimService",
+            dependencies: [
+                "NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
+                "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat",
+            ],
+            swiftSettings: strict),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
         .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "SQLiteStore", "HTTPServer", "JSONValues"], swiftSettings: imports),
-        .executableTarget(name: "navsim",
-                          dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "Flows", "Storyboards",
-                                         "StoryboardTools", "HTTPServer", "JSONValues"],
-                          swiftSettings: imports, plugins: ["EmbedOpenAPI"]),
+        .executableTarget(
+            name: "navsim",
+            dependencies: [
+                "NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "Flows", "Storyboards",
+                "StoryboardTools", "HTTPServer", "JSONValues",
+            ],
+            swiftSettings: imports, plugins: ["EmbedOpenAPI"]),
         // The build plugin that compiles openapi.yaml into navsim (Plugins/EmbedOpenAPI), and its tool.
         .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["embed-text"]),
         .executableTarget(name: "embed-text", path: "Sources/EmbedText", swiftSettings: imports),
         // Commit round trips and batched throughput of either store (scripts/pg-bench.sh); not a product.
-        .executableTarget(name: "store-bench", dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "PostgreSQL"], path: "Sources/StoreBench",
-                          swiftSettings: imports),
+        .executableTarget(
+            name: "store-bench", dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "PostgreSQL"], path: "Sources/StoreBench",
+            swiftSettings: imports),
         // Helpers more than one test target reads (shared/ lookup, the storyboard corpus index).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: imports),
         // Faults put around a store from outside (the stores carry no test hooks).
-        .target(name: "StoreTestSupport", dependencies: ["SessionStorage"], path: "Tests/StoreTestSupport",
-                swiftSettings: imports),
+        .target(
+            name: "StoreTestSupport", dependencies: ["SessionStorage"], path: "Tests/StoreTestSupport",
+            swiftSettings: imports),
         .testTarget(name: "NavigationCoreTests", dependencies: ["NavigationCore", "TestSupport"], swiftSettings: imports),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "NavigationCore", "TestSupport"], swiftSettings: imports),
-        .testTarget(name: "StoryboardToolsTests",
-                    dependencies: ["StoryboardTools", "Storyboards", "NavSimService", "SQLiteStore", "NavigationCore", "HTTPServer",
-                                   "TestSupport", "JSONValues"],
-                    swiftSettings: imports),
+        .testTarget(
+            name: "StoryboardToolsTests",
+            dependencies: [
+                "StoryboardTools", "Storyboards", "NavSimService", "SQLiteStore", "NavigationCore", "HTTPServer",
+                "TestSupport", "JSONValues",
+            ],
+            swiftSettings: imports),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteStore", "SessionStorage"], swiftSettings: imports),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: imports),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: imports),
         .testTarget(name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], swiftSettings: imports),
-        .testTarget(name: "NavSimServiceTests",
-                    dependencies: ["NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "TestSupport",
-                                   "StoreTestSupport", "PostgreSQL", "SQLite", "Pictures", "JSONValues", "SessionFormat"],
-                    swiftSettings: imports),
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "NavSimService", "SQLiteStore", "HTTPServer", "ProcessSpawning", "JSONValues"],
-                    swiftSettings: imports),
+        .testTarget(
+            name: "NavSimServiceTests",
+            dependencies: [
+                "NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "TestSupport",
+                "StoreTestSupport", "PostgreSQL", "SQLite", "Pictures", "JSONValues", "SessionFormat",
+            ],
+            swiftSettings: imports),
+        .testTarget(
+            name: "FlowsTests", dependencies: ["Flows", "NavSimService", "SQLiteStore", "HTTPServer", "ProcessSpawning", "JSONValues"],
+            swiftSettings: imports),
         // One suite over both stores (SQLite always; PostgreSQL when NAVSIM_TEST_POSTGRES is set).
-        .testTarget(name: "StoreTests",
-                    dependencies: ["SessionStorage", "SQLiteStore", "PostgresStore", "SQLite", "PostgreSQL", "NavSimService", "HTTPServer",
-                                   "TestSupport", "StoreTestSupport"],
-                    swiftSettings: imports),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: [
+                "SessionStorage", "SQLiteStore", "PostgresStore", "SQLite", "PostgreSQL", "NavSimService", "HTTPServer",
+                "TestSupport", "StoreTestSupport",
+            ],
+            swiftSettings: imports),
         .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning", "JSONValues"], swiftSettings: imports),
     ],
     swiftLanguageModes: [.v6]

@@ -9,10 +9,11 @@ struct EmbedOpenAPI: BuildToolPlugin {
         let input = context.package.directoryURL.appending(path: "openapi.yaml")
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedOpenAPI.swift")
         return [
-            .buildCommand(displayName: "Embedding openapi.yaml",
-                          executable: try context.tool(named: "embed-text").url,
-                          arguments: [input.path, output.path, "embeddedOpenAPI"],
-                          inputFiles: [input], outputFiles: [output]),
+            .buildCommand(
+                displayName: "Embedding openapi.yaml",
+                executable: try context.tool(named: "embed-text").url,
+                arguments: [input.path, output.path, "embeddedOpenAPI"],
+                inputFiles: [input], outputFiles: [output])
         ]
     }
 }

@@ -20,7 +20,8 @@ guard let data = FileManager.default.contents(atPath: input) else {
 let bytes = [UInt8](data)
 
 var source = "// Generated from \((input as NSString).lastPathComponent) by embed-text at build time; do not edit.\n\n"
-let isPlainText = String(validating: bytes, as: UTF8.self) != nil
+let isPlainText =
+    String(validating: bytes, as: UTF8.self) != nil
     && bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x0A || $0 == 0x09 }
 if isPlainText, let text = String(validating: bytes, as: UTF8.self) {
     // In a raw string with n `#`s only `\` and `"""` followed by n `#`s are special: one more

@@ -176,8 +176,9 @@ struct FlowReader {
         guard let steps = json["steps"]?.array else { throw fail(at, "a flow needs \"steps\": [...]") }
         var out: [Step] = []
         for (i, s) in steps.enumerated() { out.append(try step(s, at: "\(at).steps[\(i)]")) }
-        return Flow(name: try string(json["name"], at: at + ".name"), about: try string(json["about"], at: at + ".about"),
-                    steps: out, file: file)
+        return Flow(
+            name: try string(json["name"], at: at + ".name"), about: try string(json["about"], at: at + ".about"),
+            steps: out, file: file)
     }
 
     func step(_ json: JSON, at: String) throws(FlowFormatError) -> Step {
@@ -210,8 +211,9 @@ struct FlowReader {
             }
         }
         let expect = try json["expect"].map { e throws(FlowFormatError) in try expectation(e, at: at + ".expect") } ?? ReplyExpectation()
-        return Step(name: try string(json["name"], at: at + ".name"), method: String(parts[0]), path: String(parts[1]),
-                    body: body, headers: headers, expect: expect, save: save)
+        return Step(
+            name: try string(json["name"], at: at + ".name"), method: String(parts[0]), path: String(parts[1]),
+            body: body, headers: headers, expect: expect, save: save)
     }
 
     func path(_ text: String, at: String) throws(FlowFormatError) -> JSONPath {

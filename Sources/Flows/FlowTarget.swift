@@ -35,8 +35,9 @@ public final class InProcessTarget: FlowTarget {
         folder = fm.temporaryDirectory.appendingPathComponent("navsim-flow-\(UUID().uuidString)")
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
-            let store = try SessionStore(path: folder.appendingPathComponent("navsim.sqlite").path,
-                                         migrationsDirectory: migrationsDirectory)
+            let store = try SessionStore(
+                path: folder.appendingPathComponent("navsim.sqlite").path,
+                migrationsDirectory: migrationsDirectory)
             service = try NavSimService(store: store, openAPI: Array("openapi: 3.1.0\n".utf8))
         } catch {
             try? fm.removeItem(at: folder)

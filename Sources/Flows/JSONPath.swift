@@ -61,7 +61,9 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                 name.append(c)
             }
         }
-        if !name.isEmpty { out.append(.member(name)) } else if !afterBracket && !out.isEmpty {
+        if !name.isEmpty {
+            out.append(.member(name))
+        } else if !afterBracket && !out.isEmpty {
             throw SyntaxError(message: "path '\(text)' ends with '.'")
         }
         components = out

@@ -16,7 +16,8 @@ public enum JUnit {
         for file in files {
             let mine = results.filter { $0.file == file }
             let f = mine.filter { !$0.passed }.count
-            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(mine.count)\" failures=\"\(f)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(mine.reduce(0) { $0 + $1.seconds }))\">\n"
+            out +=
+                "  <testsuite name=\"\(escape(file))\" tests=\"\(mine.count)\" failures=\"\(f)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(mine.reduce(0) { $0 + $1.seconds }))\">\n"
             for r in mine {
                 let open = "    <testcase classname=\"\(escape(file))\" name=\"\(escape(r.name ?? file))\" time=\"\(seconds(r.seconds))\""
                 if let failure = r.failure {

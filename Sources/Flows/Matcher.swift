@@ -73,8 +73,9 @@ public enum Matcher {
                 if let m = check(value, got[i], at: path.appending(.index(i))) { return m }
             }
             if got.count > want.count {
-                return Mismatch(path: path.appending(.index(want.count)).description, expected: "nothing (\(want.count) items)",
-                                actual: show(got[want.count]))
+                return Mismatch(
+                    path: path.appending(.index(want.count)).description, expected: "nothing (\(want.count) items)",
+                    actual: show(got[want.count]))
             }
             return nil
         default:

@@ -14,7 +14,8 @@ public enum PrettyJSON {
         case .array(let items):
             return "[\n" + items.map { inner + text($0, indent: inner, width: width) }.joined(separator: ",\n") + "\n" + indent + "]"
         case .object(let members):
-            return "{\n" + members.map { inner + JSON.string($0.0).text + ": " + text($0.1, indent: inner, width: width) }
+            return "{\n"
+                + members.map { inner + JSON.string($0.0).text + ": " + text($0.1, indent: inner, width: width) }
                 .joined(separator: ",\n") + "\n" + indent + "}"
         default:
             return flat

@@ -82,8 +82,10 @@ public struct Recorder: Sendable {
         }
         let (uploads, missing) = try storyboardSteps(named, on: target)
         var steps = uploads
-        steps.append(creationStep(sid: sid, initial: initial, events: creation?["events"]?.array ?? [],
-                                  warnings: creation?["warnings"]?.array ?? [], sent: creation?["request"]?["body"]))
+        steps.append(
+            creationStep(
+                sid: sid, initial: initial, events: creation?["events"]?.array ?? [],
+                warnings: creation?["warnings"]?.array ?? [], sent: creation?["request"]?["body"]))
         for entry in entries { steps.append(step(for: entry, sid: sid)) }
         var about = "Made by navsim record: replays the session's \(entries.count) recorded requests in a new session and expects what each one answered then."
         if !uploads.isEmpty {
@@ -137,24 +139,29 @@ public struct Recorder: Sendable {
             }
             let document = try read(path, accept: "application/xml", on: target)
             guard document.status == 200, document.headers["Content-Type"]?.hasPrefix("application/xml") == true else {
-                throw Failure(message: "GET \(path) as application/xml: \(document.status) \(String(decoding: document.body.prefix(200), as: UTF8.self)) (a navsim server older than navsim record?)")
+                throw Failure(
+                    message:
+                        "GET \(path) as application/xml: \(document.status) \(String(decoding: document.body.prefix(200), as: UTF8.self)) (a navsim server older than navsim record?)"
+                )
             }
             // The flow's strings are read with placeholders: a literal `${` is written `$${`.
             let step = "PUT " + Self.escaped(path)
-            steps.append(.object([
-                ("name", .string("upload storyboard \(name)")),
-                ("do", .string(step)),
-                ("xml", .string(Self.escaped(String(decoding: document.body, as: UTF8.self)))),
-                ("expect", .object([("status", .object([("$oneOf", .array([.number(200), .number(201)]))]))])),
-            ]))
+            steps.append(
+                .object([
+                    ("name", .string("upload storyboard \(name)")),
+                    ("do", .string(step)),
+                    ("xml", .string(Self.escaped(String(decoding: document.body, as: UTF8.self)))),
+                    ("expect", .object([("status", .object([("$oneOf", .array([.number(200), .number(201)]))]))])),
+                ]))
             for (member, route) in [("classes", "classes"), ("customSegues", "customSegues")] {
                 guard let declared = doc[member], !declared.isNull else { continue }
-                steps.append(.object([
-                    ("name", .string("declare storyboard \(name)'s \(member)")),
-                    ("do", .string("\(step)/\(route)")),
-                    ("body", Self.escaped(declared)),
-                    ("expect", .object([("status", .number(200)), ("json", .object([(member, Self.escaped(declared))]))])),
-                ]))
+                steps.append(
+                    .object([
+                        ("name", .string("declare storyboard \(name)'s \(member)")),
+                        ("do", .string("\(step)/\(route)")),
+                        ("body", Self.escaped(declared)),
+                        ("expect", .object([("status", .number(200)), ("json", .object([(member, Self.escaped(declared))]))])),
+                    ]))
             }
         }
         return (steps, missing)
@@ -193,12 +200,19 @@ public struct Recorder: Sendable {
             ("name", .string("create the session")),
             ("do", .string("POST /v1/sessions")),
             ("body", .object(body)),
-            ("expect", .object([
-                ("status", .number(201)),
-                ("json", .object([("window", initial["window"] ?? .null), ("controllers", controllers)]
-                                 + (events.isEmpty ? [] : [("events", .array(events))])
-                                 + (warnings.isEmpty ? [] : [("warnings", .array(warnings))]))),
-            ])),
+            (
+                "expect",
+                .object([
+                    ("status", .number(201)),
+                    (
+                        "json",
+                        .object(
+                            [("window", initial["window"] ?? .null), ("controllers", controllers)]
+                                + (events.isEmpty ? [] : [("events", .array(events))])
+                                + (warnings.isEmpty ? [] : [("warnings", .array(warnings))]))
+                    ),
+                ])
+            ),
             ("save", .object([("sid", .string("id"))])),
         ])
     }
@@ -255,8 +269,12 @@ public struct Recorder: Sendable {
                     let secondary = c["secondary"]?.string.flatMap { $0 == primary ? nil : $0 }
                     contained = [primary] + (secondary.map { [$0] } ?? [])
                     let inner = omitted.union(secondary.map { [$0] } ?? [])
-                    m.append(("viewControllers", .array(
-                        [self.spec(primary, in: controllers, omitting: inner)] + (secondary.map { [spec($0)] } ?? []))))
+                    m.append(
+                        (
+                            "viewControllers",
+                            .array(
+                                [self.spec(primary, in: controllers, omitting: inner)] + (secondary.map { [spec($0)] } ?? []))
+                        ))
                 } else {
                     contained = (c["children"]?.array ?? []).compactMap(\.string)
                     m.append(("viewControllers", .array(contained.map(spec))))
@@ -285,8 +303,10 @@ public struct Recorder: Sendable {
         let creates = method == "POST" && path.hasSuffix("/controllers")
         let turn = method == "POST" && path.hasSuffix("/turns")
         var json: [(String, JSON)] = []
-        var expect: [(String, JSON)] = [("status", .number(creates ? 201 : 200)),
-                                        ("headers", .object([("ETag", .string("\"\(version)\""))]))]
+        var expect: [(String, JSON)] = [
+            ("status", .number(creates ? 201 : 200)),
+            ("headers", .object([("ETag", .string("\"\(version)\""))])),
+        ]
         if turn {
             json.append(("version", .number(Double(version))))
             let events = (entry["events"]?.array ?? []).map { e in

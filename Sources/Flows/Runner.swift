@@ -217,8 +217,9 @@ public struct FlowRunner: Sendable {
         func show(_ list: [EventPattern]) -> String { "[" + list.map(\.description).joined(separator: ", ") + "]" }
         if let want = expect.events {
             for i in 0..<max(want.count, got.count) where i >= want.count || i >= got.count || want[i] != got[i] {
-                return Mismatch(path: "\(label)[\(i)]", expected: i < want.count ? "\"\(want[i])\"" : "nothing (\(want.count) events)",
-                                actual: (i < got.count ? "\"\(got[i])\"" : "nothing (\(got.count) events)") + " in \(show(got))")
+                return Mismatch(
+                    path: "\(label)[\(i)]", expected: i < want.count ? "\"\(want[i])\"" : "nothing (\(want.count) events)",
+                    actual: (i < got.count ? "\"\(got[i])\"" : "nothing (\(got.count) events)") + " in \(show(got))")
             }
         }
         if let want = expect.eventsInclude {

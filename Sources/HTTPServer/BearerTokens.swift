@@ -43,7 +43,8 @@ public struct BearerTokens: Sendable, CustomStringConvertible {
         let body = bytes.prefix { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"): true
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                true
             default: false
             }
         }
@@ -60,7 +61,8 @@ public struct BearerTokens: Sendable, CustomStringConvertible {
         for value in values {
             let bytes = Array(Substring(value).trimmed(" \t").utf8)
             guard bytes.count > 7, HTTPHeaders.sameName(String(decoding: bytes[..<6], as: UTF8.self), "Bearer"),
-                  bytes[6] == 0x20 else { continue }
+                bytes[6] == 0x20
+            else { continue }
             sent = Array(bytes[7...].drop { $0 == 0x20 })
             break
         }

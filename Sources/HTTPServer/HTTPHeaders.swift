@@ -65,8 +65,9 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
             guard essence.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
                 return String(decoding: essence, as: UTF8.self)
             }
-            return String(decoding: essence.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
-                          as: UTF8.self)
+            return String(
+                decoding: essence.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+                as: UTF8.self)
         }
         if let ascii { return ascii }
         let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

@@ -34,11 +34,13 @@ public struct HTTPRequest: Sendable {
     /// the client, or the proxy in front of it (``TrustedProxies`` tells which).
     public var peerAddress: String?
 
-    public init(method: String, path: String, query: [String: String] = [:], repeatedQueryNames: [String] = [],
-                malformedQueryEscape: String? = nil,
-                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
-                bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes,
-                rawQuery: String = "", peerAddress: String? = nil) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], repeatedQueryNames: [String] = [],
+        malformedQueryEscape: String? = nil,
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
+        bodyLimit: Int = HTTPServerConfiguration.defaultMaxBodyBytes,
+        rawQuery: String = "", peerAddress: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query

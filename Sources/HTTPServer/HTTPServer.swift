@@ -51,23 +51,28 @@ public final class HTTPServer: Sendable {
     /// - Throws: `HTTPServerError` with kind `.invalidConfiguration` (host not an IPv4 literal,
     ///   negative sizes) or `.startFailed` with libmicrohttpd's reason (address in use,
     ///   address not available, ...).
-    public init(configuration: HTTPServerConfiguration, screen: HTTPScreen? = nil, refusals: HTTPRefusalHook? = nil,
-                handler: @escaping HTTPHandler) throws {
+    public init(
+        configuration: HTTPServerConfiguration, screen: HTTPScreen? = nil, refusals: HTTPRefusalHook? = nil,
+        handler: @escaping HTTPHandler
+    ) throws {
         let config = configuration
         guard config.threadPoolSize >= 1 else {
-            throw HTTPServerError(kind: .invalidConfiguration,
-                                  message: "threadPoolSize must be at least 1, got \(config.threadPoolSize)")
+            throw HTTPServerError(
+                kind: .invalidConfiguration,
+                message: "threadPoolSize must be at least 1, got \(config.threadPoolSize)")
         }
         for (name, value) in [("maxBodyBytes", config.maxBodyBytes), ("maxDiscardBytes", config.maxDiscardBytes)]
-            + config.maxBodyBytesByMediaType.map({ ("maxBodyBytes for \($0.key)", $0.value) }) where value < 0 {
+            + config.maxBodyBytesByMediaType.map({ ("maxBodyBytes for \($0.key)", $0.value) }) where value < 0
+        {
             throw HTTPServerError(kind: .invalidConfiguration, message: "\(name) must not be negative, got \(value)")
         }
         guard config.connectionLimit >= 1 else {
             throw HTTPServerError(kind: .invalidConfiguration, message: "connectionLimit must be at least 1")
         }
         guard config.connectionMemoryLimit > 0 else {
-            throw HTTPServerError(kind: .invalidConfiguration,
-                                  message: "connectionMemoryLimit must be positive, got \(config.connectionMemoryLimit)")
+            throw HTTPServerError(
+                kind: .invalidConfiguration,
+                message: "connectionMemoryLimit must be positive, got \(config.connectionMemoryLimit)")
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -80,8 +85,9 @@ public final class HTTPServer: Sendable {
 
         let connectionLimit = FileDescriptors.connectionLimit(config.connectionLimit)
         guard connectionLimit >= UInt32(config.threadPoolSize) else {
-            throw HTTPServerError(kind: .invalidConfiguration,
-                                  message: "the file-descriptor limit (\(FileDescriptors.softLimit)) leaves no room for connections")
+            throw HTTPServerError(
+                kind: .invalidConfiguration,
+                message: "the file-descriptor limit (\(FileDescriptors.softLimit)) leaves no room for connections")
         }
         let context = ServerContext(handler: handler, screen: screen, refusals: refusals, limits: config)
         let contextPointer = Unmanaged.passRetained(context)
@@ -90,7 +96,8 @@ public final class HTTPServer: Sendable {
 
         // ITC: MHD_quiesce_daemon returns -1 without it (libmicrohttpd's manual).
         // ALLOW_SUSPEND_RESUME: deferred replies (``DeferredResponse``) suspend their connection.
-        let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        let flags =
+            MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let started: OpaquePointer? = withUnsafePointer(to: &address) { addressPointer in
             var options = mhd_shim_config(
@@ -156,8 +163,10 @@ public final class HTTPServer: Sendable {
     ///
     /// `stoppingReply` should be a 503 (RFC 9110 §15.6.4); the server adds `Connection: close`.
     /// Must not be called from inside the handler: stopping joins the handler's thread.
-    public func stop(drainTimeout: Duration = .seconds(5), idleGrace: Duration = .seconds(1),
-                     stoppingReply: HTTPResponse = defaultStoppingReply, beforeAnswering: () -> Void = {}) {
+    public func stop(
+        drainTimeout: Duration = .seconds(5), idleGrace: Duration = .seconds(1),
+        stoppingReply: HTTPResponse = defaultStoppingReply, beforeAnswering: () -> Void = {}
+    ) {
         daemon.withLock { handle in
             guard let current = handle else { return }
             handle = nil

@@ -53,12 +53,14 @@ public struct HTTPServerConfiguration: Sendable {
     /// instead of binding ``host`` and ``port``; the server closes it when it stops. nil: bind.
     public var listeningSocket: ListeningSocket?
 
-    public init(host: String = "127.0.0.1", port: UInt16 = 8080, threadPoolSize: Int = 8,
-                maxBodyBytes: Int = Self.defaultMaxBodyBytes, maxBodyBytesByMediaType: [String: Int] = [:],
-                maxDiscardBytes: Int = 64 << 20, connectionTimeoutSeconds: UInt32 = 30,
-                headerTimeoutSeconds: UInt32 = 10, requestTimeoutSeconds: UInt32 = 120,
-                connectionLimit: UInt32 = 4096, perIPConnectionLimit: UInt32 = 0,
-                connectionMemoryLimit: Int = 16 * 1024, listeningSocket: ListeningSocket? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 8080, threadPoolSize: Int = 8,
+        maxBodyBytes: Int = Self.defaultMaxBodyBytes, maxBodyBytesByMediaType: [String: Int] = [:],
+        maxDiscardBytes: Int = 64 << 20, connectionTimeoutSeconds: UInt32 = 30,
+        headerTimeoutSeconds: UInt32 = 10, requestTimeoutSeconds: UInt32 = 120,
+        connectionLimit: UInt32 = 4096, perIPConnectionLimit: UInt32 = 0,
+        connectionMemoryLimit: Int = 16 * 1024, listeningSocket: ListeningSocket? = nil
+    ) {
         self.host = host
         self.port = port
         self.threadPoolSize = threadPoolSize

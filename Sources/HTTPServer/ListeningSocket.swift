@@ -25,8 +25,9 @@ public struct ListeningSocket: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            throw HTTPServerError(kind: .invalidConfiguration,
-                                  message: "host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \"\(host)\"")
+            throw HTTPServerError(
+                kind: .invalidConfiguration,
+                message: "host must be an IPv4 address literal such as 127.0.0.1 or 0.0.0.0, got \"\(host)\"")
         }
         func failure(_ step: String) -> HTTPServerError {
             HTTPServerError(kind: .startFailed, message: "cannot listen on \(host):\(port): \(step)\(String(cString: strerror(errno)))")

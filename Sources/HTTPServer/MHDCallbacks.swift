@@ -43,8 +43,9 @@ final class ServerContext: Sendable {
         bodyLimit = limits.maxBodyBytes
         bodyLimitByMediaType = limits.maxBodyBytesByMediaType
         maxDiscardBytes = limits.maxDiscardBytes
-        deadlines = ConnectionDeadlines(headerSeconds: limits.headerTimeoutSeconds,
-                                        requestSeconds: limits.requestTimeoutSeconds)
+        deadlines = ConnectionDeadlines(
+            headerSeconds: limits.headerTimeoutSeconds,
+            requestSeconds: limits.requestTimeoutSeconds)
     }
 }
 
@@ -218,14 +219,16 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
     // Call 3: the request is complete (or, with a deferred reply, its connection was resumed).
     if state == noBodyYet {
         connectionClock(connection)?.requestReceived()
-        return respond(context, connection, url, method, body: [],
-                       limit: context.maxBodyBytes(for: header(connection, "Content-Type")), reqCls: reqCls)
+        return respond(
+            context, connection, url, method, body: [],
+            limit: context.maxBodyBytes(for: header(connection, "Content-Type")), reqCls: reqCls)
     }
     let body = Unmanaged<RequestState>.fromOpaque(state).takeUnretainedValue()
     if let deferred = body.deferred {
         guard let reply = deferred.response else {
             // Resumed before the reply exists (not expected): wait again.
-            return context.suspend(connection, until: deferred) ? .YES
+            return context.suspend(connection, until: deferred)
+                ? .YES
                 : queue(context, connection, context.stoppingReply.withLock { $0 }, close: true)
         }
         body.deferred = nil
@@ -237,14 +240,17 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
     }
     var bytes: [UInt8] = []
     swap(&bytes, &body.bytes)
-    return respond(context, connection, url, method, body: bytes, limit: body.limit, tooLarge: body.tooLarge,
-                   reqCls: reqCls)
+    return respond(
+        context, connection, url, method, body: bytes, limit: body.limit, tooLarge: body.tooLarge,
+        reqCls: reqCls)
 }
 
 /// Call 1: the header section is in. Checks framing, runs the screen, checks the announced size.
-private func head(_ context: ServerContext, _ connection: OpaquePointer,
-                  _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
-                  _ reqCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+private func head(
+    _ context: ServerContext, _ connection: OpaquePointer,
+    _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
+    _ reqCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+) -> MHD_Result {
     reqCls.pointee = noBodyYet
     connectionClock(connection)?.headReceived()
 
@@ -253,12 +259,16 @@ private func head(_ context: ServerContext, _ connection: OpaquePointer,
     let length = contentLength(connection)
     if let coding = header(connection, "Transfer-Encoding") {
         if header(connection, "Content-Length") != nil {
-            return refuse(context, connection, url, method, transportProblem(
-                400, "Bad Request", "A request must not carry both Transfer-Encoding and Content-Length (RFC 9112 §6.1)."))
+            return refuse(
+                context, connection, url, method,
+                transportProblem(
+                    400, "Bad Request", "A request must not carry both Transfer-Encoding and Content-Length (RFC 9112 §6.1)."))
         }
         if HTTPHeaders.mediaType(coding) != "chunked" {
-            return refuse(context, connection, url, method, transportProblem(
-                501, "Not Implemented", "The only transfer coding accepted is chunked (RFC 9112 §7)."))
+            return refuse(
+                context, connection, url, method,
+                transportProblem(
+                    501, "Not Implemented", "The only transfer coding accepted is chunked (RFC 9112 §7)."))
         }
     }
     // RFC 9112 §6.3 item 5 (differing Content-Length) and §3.2 (Host): RequestValidation.swift.
@@ -325,8 +335,10 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { _, connection, reqCls,
 /// Sends a reply the server made itself on the head alone, through ``ServerContext/refusals``
 /// (which adds the request id the handler's replies carry), and closes the connection: each such
 /// refusal leaves the framing in doubt.
-private func refuse(_ context: ServerContext, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>,
-                    _ method: UnsafePointer<CChar>, _ reply: HTTPResponse) -> MHD_Result {
+private func refuse(
+    _ context: ServerContext, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>,
+    _ method: UnsafePointer<CChar>, _ reply: HTTPResponse
+) -> MHD_Result {
     let sent = context.refusals.map { $0(request(connection, url, method, body: [], limit: context.maxBodyBytes(for: nil)), reply) } ?? reply
     return queue(context, connection, sent, close: true)
 }
@@ -337,8 +349,10 @@ func transportProblem(_ status: Int, _ title: String, _ detail: String) -> HTTPR
     return HTTPResponse(status: status, headers: ["Content-Type": "application/problem+json"], body: Array(body.utf8))
 }
 
-private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-                     body: [UInt8], limit: Int, tooLarge: Bool = false) -> HTTPRequest {
+private func request(
+    _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+    body: [UInt8], limit: Int, tooLarge: Bool = false
+) -> HTTPRequest {
     var path = cString(url)
     var headers = HTTPHeaders(values(connection, .HEADER_KIND, expected: 8))
     if let absolute = absoluteFormTarget(path) {  // RFC 9112 §3.2.2
@@ -405,8 +419,10 @@ private func respond(
 /// ``ResponseBytes`` keeps alive until libmicrohttpd calls `releaseResponseBytes` as it destroys
 /// the response, after the last byte is sent or the connection is gone. A cached session body is
 /// then sent from the cache's own bytes.
-private func queue(_ context: ServerContext, _ connection: OpaquePointer, _ reply: HTTPResponse,
-                   close: Bool) -> MHD_Result {
+private func queue(
+    _ context: ServerContext, _ connection: OpaquePointer, _ reply: HTTPResponse,
+    close: Bool
+) -> MHD_Result {
     let created: OpaquePointer?
     if reply.body.isEmpty {
         var none: UInt8 = 0
@@ -522,15 +538,18 @@ private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, expected
     var pairs: [(String, String)] = []
     if expected > 0 { pairs.reserveCapacity(expected) }
     withUnsafeMutablePointer(to: &pairs) { pointer in
-        _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
-            guard let cls, let key else { return .YES }
-            let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
-            let text = value.map {
-                String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self)
-            } ?? ""
-            cls.assumingMemoryBound(to: [(String, String)].self).pointee.append((name, text))
-            return .YES
-        }, pointer)
+        _ = MHD_get_connection_values_n(
+            connection, kind,
+            { cls, _, key, keySize, value, valueSize in
+                guard let cls, let key else { return .YES }
+                let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+                let text =
+                    value.map {
+                        String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+                    } ?? ""
+                cls.assumingMemoryBound(to: [(String, String)].self).pointee.append((name, text))
+                return .YES
+            }, pointer)
     }
     return pairs
 }

@@ -19,17 +19,19 @@ struct HeadFields {
     /// Reads `connection`'s header fields.
     init(_ connection: OpaquePointer) {
         withUnsafeMutablePointer(to: &self) { pointer in
-            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
-                guard let cls, let key else { return .YES }
-                let fields = cls.assumingMemoryBound(to: HeadFields.self)
-                let name = UnsafeRawBufferPointer(start: key, count: keySize)
-                if HeadFields.named(name, "host") {
-                    fields.pointee.hostLines += 1
-                } else if HeadFields.named(name, "content-length") {
-                    fields.pointee.addContentLength(UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
-                }
-                return .YES
-            }, pointer)
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls, let key else { return .YES }
+                    let fields = cls.assumingMemoryBound(to: HeadFields.self)
+                    let name = UnsafeRawBufferPointer(start: key, count: keySize)
+                    if HeadFields.named(name, "host") {
+                        fields.pointee.hostLines += 1
+                    } else if HeadFields.named(name, "content-length") {
+                        fields.pointee.addContentLength(UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+                    }
+                    return .YES
+                }, pointer)
         }
     }
 
@@ -40,8 +42,7 @@ struct HeadFields {
             var value = value
             name.withUTF8 { name in
                 let raw = UnsafeRawBufferPointer(name)
-                if Self.named(raw, "host") { hostLines += 1 }
-                else if Self.named(raw, "content-length") { value.withUTF8 { addContentLength(UnsafeRawBufferPointer($0)) } }
+                if Self.named(raw, "host") { hostLines += 1 } else if Self.named(raw, "content-length") { value.withUTF8 { addContentLength(UnsafeRawBufferPointer($0)) } }
             }
         }
     }
@@ -86,8 +87,9 @@ struct HeadFields {
     ///   §3.2. HTTP/1.0 without `Host` is served.
     func refusal(version: String) -> HTTPResponse? {
         if contentLengthConflict {
-            return transportProblem(400, "Bad Request",
-                                    "The Content-Length values differ or are not numbers (RFC 9112 §6.3).")
+            return transportProblem(
+                400, "Bad Request",
+                "The Content-Length values differ or are not numbers (RFC 9112 §6.3).")
         }
         if hostLines > 1 {
             return transportProblem(400, "Bad Request", "A request must carry one Host field, not several (RFC 9112 §3.2).")
@@ -119,9 +121,13 @@ func absoluteFormTarget(_ target: String) -> (authority: String, path: String)? 
     var text = target
     return text.withUTF8 { bytes -> (String, String)? in
         let scheme: Int
-        if HeadFields.named(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(7))), "http://") { scheme = 7 }
-        else if HeadFields.named(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(8))), "https://") { scheme = 8 }
-        else { return nil }
+        if HeadFields.named(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(7))), "http://") {
+            scheme = 7
+        } else if HeadFields.named(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(8))), "https://") {
+            scheme = 8
+        } else {
+            return nil
+        }
         var end = scheme
         while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
         let authority = String(decoding: UnsafeBufferPointer(rebasing: bytes[scheme..<end]), as: UTF8.self)

@@ -53,7 +53,8 @@ public struct TrustedProxies: Sendable, Equatable {
             var prefix = address.count * 8
             if parts.count == 2 {
                 guard !parts[1].isEmpty, parts[1].allSatisfy(\.isASCIIDigit), let bits = Int(parts[1]),
-                      bits <= address.count * 8 else { throw TrustedProxiesError(item: text) }
+                    bits <= address.count * 8
+                else { throw TrustedProxiesError(item: text) }
                 prefix = bits
             }
             blocks.append(Block(network: address, prefix: prefix))

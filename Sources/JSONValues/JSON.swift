@@ -157,13 +157,15 @@ extension JSON {
 
         mutating func openContainer(depth: Int) throws(JSONParseError) {
             guard depth < maxDepth else {
-                throw JSONParseError(offset: i, reason: "nesting deeper than \(maxDepth)",
-                                     exceeded: .init(name: "jsonDepth", max: maxDepth))
+                throw JSONParseError(
+                    offset: i, reason: "nesting deeper than \(maxDepth)",
+                    exceeded: .init(name: "jsonDepth", max: maxDepth))
             }
             containers += 1
             guard containers <= maxContainers else {
-                throw JSONParseError(offset: i, reason: "more than \(maxContainers) arrays and objects",
-                                     exceeded: .init(name: "jsonContainers", max: maxContainers))
+                throw JSONParseError(
+                    offset: i, reason: "more than \(maxContainers) arrays and objects",
+                    exceeded: .init(name: "jsonContainers", max: maxContainers))
             }
         }
 
@@ -294,7 +296,7 @@ extension JSON {
         }
 
         mutating func string() throws(JSONParseError) -> String {
-            i += 1 // opening quote
+            i += 1  // opening quote
             // Most strings have no escape: made straight from the input bytes (no buffer).
             let start = i
             var high: UInt8 = 0  // any byte >= 0x80 sets the top bit: the text is not plain ASCII

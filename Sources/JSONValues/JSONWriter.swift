@@ -75,8 +75,9 @@ public struct JSONWriter: Sendable {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { text in
-            assert(!text.contains { $0 < 0x20 || $0 >= 0x80 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") },
-                   "a literal member name needs escaping")
+            assert(
+                !text.contains { $0 < 0x20 || $0 >= 0x80 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") },
+                "a literal member name needs escaping")
             bytes.append(contentsOf: text)
         }
         bytes.append(UInt8(ascii: "\""))

@@ -43,9 +43,11 @@ public struct Limits: Sendable, Equatable {
     public var storyboard: StoryboardParser.Limits
 
     /// - Parameters: see the properties; the defaults are the documented ones.
-    public init(controllersPerSession: Int = 1_000, navigationStackDepth: Int = 64, tabsPerTabBar: Int = 64,
-                specWidth: Int = 256, specDepth: Int = 64, operationsPerTurn: Int = 100, jsonContainers: Int = 100_000, jsonDepth: Int = 64,
-                storyboard: StoryboardParser.Limits = StoryboardParser.Limits()) {
+    public init(
+        controllersPerSession: Int = 1_000, navigationStackDepth: Int = 64, tabsPerTabBar: Int = 64,
+        specWidth: Int = 256, specDepth: Int = 64, operationsPerTurn: Int = 100, jsonContainers: Int = 100_000, jsonDepth: Int = 64,
+        storyboard: StoryboardParser.Limits = StoryboardParser.Limits()
+    ) {
         self.controllersPerSession = controllersPerSession
         self.navigationStackDepth = navigationStackDepth
         self.tabsPerTabBar = tabsPerTabBar
@@ -69,18 +71,21 @@ public struct Limits: Sendable, Equatable {
     /// - Throws: 422 `limit-exceeded` naming the first limit exceeded.
     func check(_ state: SessionState, changed: [ControllerID]? = nil) throws(Problem) {
         if state.controllers.count > controllersPerSession {
-            throw Problem.limitExceeded("controllersPerSession", max: controllersPerSession,
-                                        detail: "The session would hold \(state.controllers.count) controllers; at most \(controllersPerSession) are allowed.")
+            throw Problem.limitExceeded(
+                "controllersPerSession", max: controllersPerSession,
+                detail: "The session would hold \(state.controllers.count) controllers; at most \(controllersPerSession) are allowed.")
         }
         for id in changed ?? state.order {
             guard let c = state.controllers[id] else { continue }
             switch c.kind {
             case .navigationController where c.viewControllers.count > navigationStackDepth:
-                throw Problem.limitExceeded("navigationStackDepth", max: navigationStackDepth,
-                                            detail: "The navigation stack of '\(id)' would hold \(c.viewControllers.count) view controllers; at most \(navigationStackDepth) are allowed.")
+                throw Problem.limitExceeded(
+                    "navigationStackDepth", max: navigationStackDepth,
+                    detail: "The navigation stack of '\(id)' would hold \(c.viewControllers.count) view controllers; at most \(navigationStackDepth) are allowed.")
             case .tabBarController where c.viewControllers.count > tabsPerTabBar:
-                throw Problem.limitExceeded("tabsPerTabBar", max: tabsPerTabBar,
-                                            detail: "The tab bar controller '\(id)' would hold \(c.viewControllers.count) view controllers; at most \(tabsPerTabBar) are allowed.")
+                throw Problem.limitExceeded(
+                    "tabsPerTabBar", max: tabsPerTabBar,
+                    detail: "The tab bar controller '\(id)' would hold \(c.viewControllers.count) view controllers; at most \(tabsPerTabBar) are allowed.")
             default: break
             }
         }
@@ -106,12 +111,14 @@ final class SpecBudget {
     /// - Throws: 422 `limit-exceeded` for `controllersPerSession` or `specDepth`.
     func take(depth: Int, path: String) throws(Problem) {
         guard depth < limits.specDepth else {
-            throw Problem.limitExceeded("specDepth", max: limits.specDepth,
-                                        detail: "ControllerSpecs at \(path.isEmpty ? "the body" : path) nest more than \(limits.specDepth) deep.")
+            throw Problem.limitExceeded(
+                "specDepth", max: limits.specDepth,
+                detail: "ControllerSpecs at \(path.isEmpty ? "the body" : path) nest more than \(limits.specDepth) deep.")
         }
         guard remaining > 0 else {
-            throw Problem.limitExceeded("controllersPerSession", max: limits.controllersPerSession,
-                                        detail: "The request would bring the session over \(limits.controllersPerSession) controllers (at \(path.isEmpty ? "the body" : path)).")
+            throw Problem.limitExceeded(
+                "controllersPerSession", max: limits.controllersPerSession,
+                detail: "The request would bring the session over \(limits.controllersPerSession) controllers (at \(path.isEmpty ? "the body" : path)).")
         }
         remaining -= 1
     }
@@ -121,8 +128,9 @@ final class SpecBudget {
     /// - Throws: 422 `limit-exceeded` for `specWidth`.
     func checkEntries(_ count: Int, path: String) throws(Problem) {
         guard count <= limits.specWidth else {
-            throw Problem.limitExceeded("specWidth", max: limits.specWidth,
-                                        detail: "\(path) has \(count) entries; at most \(limits.specWidth) are allowed in one list of a controller.")
+            throw Problem.limitExceeded(
+                "specWidth", max: limits.specWidth,
+                detail: "\(path) has \(count) entries; at most \(limits.specWidth) are allowed in one list of a controller.")
         }
     }
 
@@ -130,8 +138,9 @@ final class SpecBudget {
     /// - Throws: 422 `limit-exceeded` for `specWidth`.
     func checkWidth(_ count: Int, path: String) throws(Problem) {
         guard count <= limits.specWidth else {
-            throw Problem.limitExceeded("specWidth", max: limits.specWidth,
-                                        detail: "\(path) has \(count) ControllerSpecs; at most \(limits.specWidth) are allowed in one array.")
+            throw Problem.limitExceeded(
+                "specWidth", max: limits.specWidth,
+                detail: "\(path) has \(count) ControllerSpecs; at most \(limits.specWidth) are allowed in one array.")
         }
     }
 }

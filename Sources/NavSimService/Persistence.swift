@@ -56,12 +56,15 @@ extension Persistence {
 extension TurnRecord {
     /// A turn accepted from `request` (whose parsed body is `body`): history keeps its method,
     /// its path and, when it had one, its body.
-    init(session: String, createdAt: String, version: Int, old: SessionState, shell: Persistence.Shell?,
-         new: SessionState, changed: [ControllerID], at: String, request: HTTPRequest, body: JSON,
-         commands: [Command], resolvedSegues: [Command] = [], result: [UInt8], keepsCheckpoint: Bool = true) {
-        self.init(session: session, createdAt: createdAt, version: version, old: old, shell: shell, new: new,
-                  changed: changed, at: at, method: request.method, path: request.path,
-                  body: request.body.isEmpty ? nil : body.text, commands: commands, resolvedSegues: resolvedSegues,
-                  result: result, keepsCheckpoint: keepsCheckpoint)
+    init(
+        session: String, createdAt: String, version: Int, old: SessionState, shell: Persistence.Shell?,
+        new: SessionState, changed: [ControllerID], at: String, request: HTTPRequest, body: JSON,
+        commands: [Command], resolvedSegues: [Command] = [], result: [UInt8], keepsCheckpoint: Bool = true
+    ) {
+        self.init(
+            session: session, createdAt: createdAt, version: version, old: old, shell: shell, new: new,
+            changed: changed, at: at, method: request.method, path: request.path,
+            body: request.body.isEmpty ? nil : body.text, commands: commands, resolvedSegues: resolvedSegues,
+            result: result, keepsCheckpoint: keepsCheckpoint)
     }
 }

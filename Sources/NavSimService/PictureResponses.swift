@@ -25,11 +25,15 @@ final class Pictures: Sendable {
         case .send(let r): return r
         case .notAcceptable:
             let offered = Representation.allCases.filter { $0 != .svg || graphviz.isAvailable }.map(\.mediaType)
-            throw Problem(status: 406, slug: "not-acceptable", title: "No acceptable representation",
-                          detail: "This resource is available as \(offered.joined(separator: ", ")); the Accept field allows none of them.")
+            throw Problem(
+                status: 406, slug: "not-acceptable", title: "No acceptable representation",
+                detail: "This resource is available as \(offered.joined(separator: ", ")); the Accept field allows none of them.")
         case .needsGraphviz:
-            throw Problem(status: 406, slug: "graphviz-not-installed", title: "SVG needs Graphviz",
-                          detail: "image/svg+xml is rendered by Graphviz's dot, which is not on this server's PATH: install Graphviz (Debian: apt-get install graphviz); no restart is needed. text/vnd.graphviz and text/plain are available.")
+            throw Problem(
+                status: 406, slug: "graphviz-not-installed", title: "SVG needs Graphviz",
+                detail:
+                    "image/svg+xml is rendered by Graphviz's dot, which is not on this server's PATH: install Graphviz (Debian: apt-get install graphviz); no restart is needed. text/vnd.graphviz and text/plain are available."
+            )
         }
     }
 
@@ -37,8 +41,10 @@ final class Pictures: Sendable {
     /// built from it (through the cache under `resource`/`version`) with a per-representation
     /// entity tag when `etag` is given.
     /// - Throws: 503 `render-failed` when `dot` fails, times out or exceeds a size bound.
-    func response(_ representation: Representation, resource: String, version: String, etag: Int?,
-                  json: JSON, text: (JSON) -> String, dot: (JSON) -> String) throws(Problem) -> HTTPResponse {
+    func response(
+        _ representation: Representation, resource: String, version: String, etag: Int?,
+        json: JSON, text: (JSON) -> String, dot: (JSON) -> String
+    ) throws(Problem) -> HTTPResponse {
         var headers = HTTPHeaders([("Content-Type", representation.contentType), ("Vary", "Accept")])
         if let etag { headers.add("ETag", representation.entityTag(etag)) }
         let key = PictureCache.Key(resource: resource, version: version, representation: representation)
@@ -62,8 +68,9 @@ final class Pictures: Sendable {
         let detail: String
         switch failure {
         case .notInstalled:
-            return Problem(status: 406, slug: "graphviz-not-installed", title: "SVG needs Graphviz",
-                           detail: "Graphviz's dot is not on this server's PATH: install Graphviz (Debian: apt-get install graphviz); no restart is needed.")
+            return Problem(
+                status: 406, slug: "graphviz-not-installed", title: "SVG needs Graphviz",
+                detail: "Graphviz's dot is not on this server's PATH: install Graphviz (Debian: apt-get install graphviz); no restart is needed.")
         case .inputTooLarge(let max): detail = "The graph is larger than \(max) bytes of DOT; ask for text/vnd.graphviz instead."
         case .timedOut(let s): detail = "dot did not finish within \(s) seconds; ask for text/vnd.graphviz instead."
         case .outputTooLarge(let max): detail = "dot's SVG is larger than \(max) bytes; ask for text/vnd.graphviz instead."

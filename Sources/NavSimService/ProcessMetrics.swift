@@ -40,11 +40,13 @@ enum ProcessMetrics {
             let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
             let page = Double(sysconf(Int32(_SC_PAGESIZE)))
             guard ticks > 0, page > 0, let utime = field(14), let stime = field(15), let vsize = field(23),
-                  let rss = field(24) else { return nil }
+                let rss = field(24)
+            else { return nil }
             // `starttime` counts from boot; `btime` in /proc/stat is the boot in seconds since 1970.
             let start = field(22).flatMap { started in bootTime().map { $0 + started / ticks } }
-            return Stat(cpuSeconds: (utime + stime) / ticks, virtualBytes: vsize, residentBytes: rss * page,
-                        startTime: start)
+            return Stat(
+                cpuSeconds: (utime + stime) / ticks, virtualBytes: vsize, residentBytes: rss * page,
+                startTime: start)
         }
 
         /// `btime` of `/proc/stat`.

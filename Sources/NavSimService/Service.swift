@@ -65,41 +65,52 @@ public final class NavSimService: Sendable {
     ///     reload on next use.
     ///   - cacheBytes: bytes of encoded session representations kept for reads.
     /// - Throws: the store's error when storyboards or session ids cannot be read.
-    public convenience init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
-                            tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
-                            cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
-        try self.init(store: store, openAPI: openAPI, limits: limits, tokens: tokens, pictures: Pictures(),
-                      loadedSessions: loadedSessions, cacheBytes: cacheBytes)
+    public convenience init(
+        store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
+        tokens: BearerTokens = BearerTokens([]), loadedSessions: Int = NavSimService.defaultLoadedSessions,
+        cacheBytes: Int = NavSimService.defaultCacheBytes
+    ) throws {
+        try self.init(
+            store: store, openAPI: openAPI, limits: limits, tokens: tokens, pictures: Pictures(),
+            loadedSessions: loadedSessions, cacheBytes: cacheBytes)
     }
 
     /// The designated initialiser: `store` as above, with the renderer.
-    init(store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
-         tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
-         cacheBytes: Int = NavSimService.defaultCacheBytes) throws {
+    init(
+        store: any SessionStoring, openAPI: [UInt8], limits: Limits = .defaults,
+        tokens: BearerTokens = BearerTokens([]), pictures: Pictures, loadedSessions: Int = NavSimService.defaultLoadedSessions,
+        cacheBytes: Int = NavSimService.defaultCacheBytes
+    ) throws {
         self.tokens = ReloadableTokens(tokens)
         self.pictures = pictures
         self.store = store
         // A store that loses its database says so in the operator log, one line per change.
         StoreReachability.installLog { ServerLog.storeChange($0) }
-        let sessions = SessionRegistry(cacheBudget: cacheBytes, residentBudget: loadedSessions,
-                                       findsUnregistered: store.isShared) { id in
+        let sessions = SessionRegistry(
+            cacheBudget: cacheBytes, residentBudget: loadedSessions,
+            findsUnregistered: store.isShared
+        ) { id in
             try store.loadSession(id).map { stored in
-                LiveSession(id: stored.session.id, createdAt: stored.session.createdAt,
-                            version: stored.session.version, state: try Persistence.decodeState(stored))
+                LiveSession(
+                    id: stored.session.id, createdAt: stored.session.createdAt,
+                    version: stored.session.version, state: try Persistence.decodeState(stored))
             }
         }
         self.sessions = sessions
         let (histograms, counters) = (self.histograms, self.counters)
         let batchSize = histograms.batchSize
         store.batchObserver.withLock { $0 = BatchObserver { batchSize.observe(Double($0)) } }
-        writer = SessionWriter(store: store, sessions: sessions, pastVersions: pastVersions,
-                               checkpoints: LateCheckpoints(store: store), build: Self.prepareVersion,
-                               observeCommit: { histograms.commitDuration.observe(ServiceMetrics.seconds($0)) },
-                               countRefusals: { counters.refusals.add($0, ordering: .relaxed) })
+        writer = SessionWriter(
+            store: store, sessions: sessions, pastVersions: pastVersions,
+            checkpoints: LateCheckpoints(store: store), build: Self.prepareVersion,
+            observeCommit: { histograms.commitDuration.observe(ServiceMetrics.seconds($0)) },
+            countRefusals: { counters.refusals.add($0, ordering: .relaxed) })
         requestMetrics = RequestMetrics(counters: counters, durations: histograms.requestDuration)
         tokenScreen = TokenScreen(tokens: self.tokens)
-        middleware = MiddlewareChain(pieces: [requestMetrics, ProblemResponses(counters: counters), tokenScreen,
-                                              RequestChecks(), ConditionalReads()])
+        middleware = MiddlewareChain(pieces: [
+            requestMetrics, ProblemResponses(counters: counters), tokenScreen,
+            RequestChecks(), ConditionalReads(),
+        ])
         self.openAPI = openAPI
         self.limits = limits
         storyboards = try StoryboardCatalog(store: store, limits: limits, pictures: pictures)

@@ -9,8 +9,10 @@ extension Profile {
     }
 
     /// R19 and R47: the effective style for `requested` under `traits`, given the delegate's answers.
-    func adapt(_ requested: PresentationStyle, kind: ControllerKind, traits: Traits,
-               delegate: PresentationDelegate?) -> PresentationStyle {
+    func adapt(
+        _ requested: PresentationStyle, kind: ControllerKind, traits: Traits,
+        delegate: PresentationDelegate?
+    ) -> PresentationStyle {
         let style = resolveAutomatic(requested, kind: kind)
         let compactWidth = traits.horizontalSizeClass == .compact
         let compactHeight = traits.verticalSizeClass == .compact
@@ -65,8 +67,10 @@ extension Engine {
         for id in state.order {
             guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
             let c = state.c(id)
-            guard record.requestedStyle == .popover || record.requestedStyle == .pageSheet
-                    || record.requestedStyle == .formSheet || record.requestedStyle == .automatic else { continue }
+            guard
+                record.requestedStyle == .popover || record.requestedStyle == .pageSheet
+                    || record.requestedStyle == .formSheet || record.requestedStyle == .automatic
+            else { continue }
             let presenterTraits = state.traitCollection(record.presenting)  // R74
             guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { continue }
             let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)

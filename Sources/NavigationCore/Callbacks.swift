@@ -160,7 +160,8 @@ extension Engine {
     /// changes nothing (R30); an exception or input error fails the turn (``CallbackProgress``).
     mutating func runCode(after event: Event, in entry: Journal.Index) {
         guard callbacks.failure == nil, let method = CallbackCode.Method(rawValue: event.callback.rawValue),
-              let calls = state.controllers[event.controller]?.configuration.on.calls[method], !calls.isEmpty else { return }
+            let calls = state.controllers[event.controller]?.configuration.on.calls[method], !calls.isEmpty
+        else { return }
         let id = event.controller
         if calls.contains(where: \.once) {
             let rest = calls.filter { !$0.once }
@@ -171,17 +172,22 @@ extension Engine {
         for call in calls {
             callbacks.calls += 1
             // The error names the bound that was hit.
-            let hit: CallbackCode.Limit? = callbacks.depth > CallbackCode.maximumDepth ? .callbackDepth
+            let hit: CallbackCode.Limit? =
+                callbacks.depth > CallbackCode.maximumDepth
+                ? .callbackDepth
                 : callbacks.calls > CallbackCode.maximumCallsPerTurn ? .callbacksPerRequest : nil
             if let hit {
-                let message = switch hit {
-                case .callbackDepth:
-                    "Code in \(name(id)).\(method.rawValue) runs more than \(hit.maximum) lifecycle methods deep; does a method trigger itself?"
-                case .callbacksPerRequest:
-                    "Lifecycle code makes more than \(hit.maximum) calls in one request (the last in \(name(id)).\(method.rawValue)); does a method trigger itself?"
-                }
-                callbacks.failure = .input(CommandError(kind: .limitExceeded, message: message,
-                                                        field: "on.\(method.rawValue)", limit: hit.rawValue))
+                let message =
+                    switch hit {
+                    case .callbackDepth:
+                        "Code in \(name(id)).\(method.rawValue) runs more than \(hit.maximum) lifecycle methods deep; does a method trigger itself?"
+                    case .callbacksPerRequest:
+                        "Lifecycle code makes more than \(hit.maximum) calls in one request (the last in \(name(id)).\(method.rawValue)); does a method trigger itself?"
+                    }
+                callbacks.failure = .input(
+                    CommandError(
+                        kind: .limitExceeded, message: message,
+                        field: "on.\(method.rawValue)", limit: hit.rawValue))
                 return
             }
             let saved = journal.focus

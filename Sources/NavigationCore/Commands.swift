@@ -89,11 +89,13 @@ public struct SegueSpec: Sendable, Equatable {
     public var customClass: String?
     public var customTransitioningDelegate: TransitioningDelegate?
 
-    public init(id: String, identifier: String?, kind: Kind, destinationScene: String?, destinationStoryboard: String? = nil,
-                modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
-                animates: Bool = true, popover: PopoverAnchor? = nil, unwindAction: String? = nil,
-                customPerforms: CustomPerform? = nil, customClass: String? = nil,
-                customTransitioningDelegate: TransitioningDelegate? = nil) {
+    public init(
+        id: String, identifier: String?, kind: Kind, destinationScene: String?, destinationStoryboard: String? = nil,
+        modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
+        animates: Bool = true, popover: PopoverAnchor? = nil, unwindAction: String? = nil,
+        customPerforms: CustomPerform? = nil, customClass: String? = nil,
+        customTransitioningDelegate: TransitioningDelegate? = nil
+    ) {
         self.id = id
         self.identifier = identifier
         self.kind = kind
@@ -117,8 +119,9 @@ public enum Command: Sendable, Equatable {
     /// A controller that exists in no hierarchy yet (`MyViewController()`).
     case createController(ControllerSpec)
     /// `present(_:animated:completion:)` with the body's overrides (R7–R33).
-    case present(receiver: ControllerID, viewController: ControllerRef, style: PresentationStyle?,
-                 transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool)
+    case present(
+        receiver: ControllerID, viewController: ControllerRef, style: PresentationStyle?,
+        transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool)
     /// `dismiss(animated:completion:)` (R40–R46).
     case dismiss(receiver: ControllerID, animated: Bool)
     /// `show(_:sender:)` (R63–R65).

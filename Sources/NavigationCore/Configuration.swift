@@ -106,10 +106,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
             case value(any Encodable)
         }
 
-        private init<T: Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, isEncoded: Bool,
-                                  encode: @escaping @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void,
-                                  decode: @escaping @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool,
-                                  stored: @escaping @Sendable (T) -> StoredValue) {
+        private init<T: Sendable>(
+            _ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, isEncoded: Bool,
+            encode: @escaping @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void,
+            decode: @escaping @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool,
+            stored: @escaping @Sendable (T) -> StoredValue
+        ) {
             self.name = name
             self.keyPath = keyPath
             self.isEncoded = isEncoded
@@ -133,7 +135,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
 
         /// Reads a field through `T`'s `Decodable` conformance (start-up and history reads).
         private static func decoder<T: Decodable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable)
-            -> @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool {
+            -> @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
+        {
             let key = FieldKey(name)
             return { value, container in
                 guard container.contains(key) else { return false }
@@ -151,51 +154,61 @@ public struct ControllerConfiguration: Sendable, Equatable {
         /// An optional string: written with the container's `String` method, omitted (or null) when nil.
         init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, String?> & Sendable) {
             let key = FieldKey(name)
-            self.init(name, keyPath, isEncoded: true, encode: { value, container, nilAsNull in
-                if let v = value[keyPath: keyPath] {
-                    try container.encode(v, forKey: key)
-                } else if nilAsNull {
-                    try container.encodeNil(forKey: key)
-                }
-            }, decode: Self.decoder(name, keyPath), stored: { $0.map(StoredValue.string) ?? .absent })
+            self.init(
+                name, keyPath, isEncoded: true,
+                encode: { value, container, nilAsNull in
+                    if let v = value[keyPath: keyPath] {
+                        try container.encode(v, forKey: key)
+                    } else if nilAsNull {
+                        try container.encodeNil(forKey: key)
+                    }
+                }, decode: Self.decoder(name, keyPath), stored: { $0.map(StoredValue.string) ?? .absent })
         }
 
         /// A `Bool`: written with the container's `Bool` method.
         init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, Bool> & Sendable) {
             let key = FieldKey(name)
-            self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
-                try container.encode(value[keyPath: keyPath], forKey: key)
-            }, decode: Self.decoder(name, keyPath), stored: { .bool($0) })
+            self.init(
+                name, keyPath, isEncoded: true,
+                encode: { value, container, _ in
+                    try container.encode(value[keyPath: keyPath], forKey: key)
+                }, decode: Self.decoder(name, keyPath), stored: { .bool($0) })
         }
 
         /// An enumeration stored as its raw value: written as that `String`, as its `Codable`
         /// conformance (`RawRepresentable`'s) writes it.
         init<T: RawRepresentable & Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable)
-            where T.RawValue == String {
+        where T.RawValue == String {
             let key = FieldKey(name)
-            self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
-                try container.encode(value[keyPath: keyPath].rawValue, forKey: key)
-            }, decode: Self.decoder(name, keyPath), stored: { .string($0.rawValue) })
+            self.init(
+                name, keyPath, isEncoded: true,
+                encode: { value, container, _ in
+                    try container.encode(value[keyPath: keyPath].rawValue, forKey: key)
+                }, decode: Self.decoder(name, keyPath), stored: { .string($0.rawValue) })
         }
 
         /// Any other optional: its payload through its `Codable` conformance, omitted (or null) when nil.
         init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable) {
             let key = FieldKey(name)
-            self.init(name, keyPath, isEncoded: true, encode: { value, container, nilAsNull in
-                if let v = value[keyPath: keyPath] {
-                    try container.encode(v, forKey: key)
-                } else if nilAsNull {
-                    try container.encodeNil(forKey: key)
-                }
-            }, decode: Self.decoder(name, keyPath), stored: { $0.map { StoredValue.value($0) } ?? .absent })
+            self.init(
+                name, keyPath, isEncoded: true,
+                encode: { value, container, nilAsNull in
+                    if let v = value[keyPath: keyPath] {
+                        try container.encode(v, forKey: key)
+                    } else if nilAsNull {
+                        try container.encodeNil(forKey: key)
+                    }
+                }, decode: Self.decoder(name, keyPath), stored: { $0.map { StoredValue.value($0) } ?? .absent })
         }
 
         /// Any other value, through its `Codable` conformance.
         init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
             let key = FieldKey(name)
-            self.init(name, keyPath, isEncoded: true, encode: { value, container, _ in
-                try container.encode(value[keyPath: keyPath], forKey: key)
-            }, decode: Self.decoder(name, keyPath), stored: { .value($0) })
+            self.init(
+                name, keyPath, isEncoded: true,
+                encode: { value, container, _ in
+                    try container.encode(value[keyPath: keyPath], forKey: key)
+                }, decode: Self.decoder(name, keyPath), stored: { .value($0) })
         }
     }
 

@@ -33,7 +33,10 @@ extension Engine {
         // them in its own words. Searched: UIViewController.hierarchyInconsistencyException covers
         // a child whose view sits under another controller's view, not a presented one.
         if state.c(child).presentation != nil {
-            throw .input(.invalid("\(name(child)) is presented; \(operation.rawValue) cannot also make it a child of \(name(container)). Dismiss it first (a controller is never both presented and a child).", field: field))
+            throw .input(
+                .invalid(
+                    "\(name(child)) is presented; \(operation.rawValue) cannot also make it a child of \(name(container)). Dismiss it first (a controller is never both presented and a child).",
+                    field: field))
         }
         if state.rootViewController == child {
             throw .input(.invalid("\(name(child)) is the window's rootViewController; \(operation.rawValue) cannot also make it a child of \(name(container)).", field: field))
@@ -123,13 +126,17 @@ extension Engine {
         _ = try existing(parent)
         let f = try existing(from), t = try existing(to)
         guard f.parent == parent, t.parent == parent else {
-            throw .uikit(.invalidChildTransition(
-                "Children view controllers \(name(from)) and \(name(to)) must have a common parent view controller \(name(parent)) when calling -[UIViewController transitionFromViewController:toViewController:duration:options:animations:completion:]"))
+            throw .uikit(
+                .invalidChildTransition(
+                    "Children view controllers \(name(from)) and \(name(to)) must have a common parent view controller \(name(parent)) when calling -[UIViewController transitionFromViewController:toViewController:duration:options:animations:completion:]"
+                ))
         }
         let before = state.settledViewsInWindow
         self[changing: from].viewAddedToParent = false
         self[changing: to].viewAddedToParent = true
-        enqueue(TransitionPlan(operation: .transitionChild, from: from, to: to, animated: animated, order: .navigation, before: before,
-                    postFinish: [Event(parent, .completion)], isAlwaysReported: true))
+        enqueue(
+            TransitionPlan(
+                operation: .transitionChild, from: from, to: to, animated: animated, order: .navigation, before: before,
+                postFinish: [Event(parent, .completion)], isAlwaysReported: true))
     }
 }

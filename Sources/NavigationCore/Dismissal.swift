@@ -39,14 +39,17 @@ extension Engine {
         if chain.contains(where: { state.c($0).presentation?.state != .presented }) {
             throw .uikit(.dismissInProgress(name(p)))
         }
-        try startDismissal(chain: chain, presenter: p, animated: animated,
-                           postFinish: reportsCompletion ? [Event(r, .completion)] : [], operation: .dismiss)
+        try startDismissal(
+            chain: chain, presenter: p, animated: animated,
+            postFinish: reportsCompletion ? [Event(r, .completion)] : [], operation: .dismiss)
     }
 
     /// Queues the dismissal of `chain` (bottom first): links stay until it ends (R34); only the
     /// top-most controller animates, with its own style (R41).
-    mutating func startDismissal(chain: [ControllerID], presenter p: ControllerID, animated: Bool,
-                                 preStart extra: [Event] = [], postFinish: [Event], operation: TransitionOperation) throws(Refusal) {
+    mutating func startDismissal(
+        chain: [ControllerID], presenter p: ControllerID, animated: Bool,
+        preStart extra: [Event] = [], postFinish: [Event], operation: TransitionOperation
+    ) throws(Refusal) {
         // R35, R36: callbacks follow from what the window shows before and after, so a presenter
         // that stayed visible (under a sheet) gets none, and only the dismissed side is called.
         let before = state.settledViewsInWindow
@@ -66,13 +69,14 @@ extension Engine {
         // R39: a presenter inside a popover is not told `viewDidAppear` once what it presented is gone.
         let popoverSide = state.outermost(p)
         let insidePopover = state.c(popoverSide).presentation?.style == .popover
-        enqueue(TransitionPlan(
-            operation: operation, from: top, to: p, style: topRecord.style, transitionStyle: topRecord.transitionStyle,
-            animated: animated, animator: state.c(top).transitioningDelegate,
-            containerView: topRecord.removesPresenterView ? [p, top] : [top], order: .modal, before: before,
-            preStart: preStart, postFinish: postFinish, effects: [.removePresentations(chain)],
-            cancellation: Cancellation(effects: chain.map { .restorePresentation($0) }), isAlwaysReported: true,
-            silentDidAppearWithin: insidePopover ? popoverSide : nil))
+        enqueue(
+            TransitionPlan(
+                operation: operation, from: top, to: p, style: topRecord.style, transitionStyle: topRecord.transitionStyle,
+                animated: animated, animator: state.c(top).transitioningDelegate,
+                containerView: topRecord.removesPresenterView ? [p, top] : [top], order: .modal, before: before,
+                preStart: preStart, postFinish: postFinish, effects: [.removePresentations(chain)],
+                cancellation: Cancellation(effects: chain.map { .restorePresentation($0) }), isAlwaysReported: true,
+                silentDidAppearWithin: insidePopover ? popoverSide : nil))
     }
 
     /// R49–R54: a user swipes a sheet down (or taps outside a popover). `completes: false` is a
@@ -80,8 +84,9 @@ extension Engine {
     mutating func interactiveDismiss(_ r: ControllerID, completes: Bool) throws(Refusal) {
         let v = state.outermost(r)
         guard let record = state.c(v).presentation, record.state == .presented, !isTransitioning(v),
-              record.style.isUserDismissible, profile.hasSheetGestures else { return }
-        if let w = state.c(v).presentedID, state.controllers[w] != nil { return } // the gesture belongs to the top sheet
+            record.style.isUserDismissible, profile.hasSheetGestures
+        else { return }
+        if let w = state.c(v).presentedID, state.controllers[w] != nil { return }  // the gesture belongs to the top sheet
         let vc = state.c(v)
         let delegate = vc.presentationDelegate
         // R49: blocked when the controller is modal in presentation (the delegate is not asked) or by the delegate.
@@ -97,9 +102,10 @@ extension Engine {
             }
             emit(Event(v, .presentationControllerWillDismiss))
         }
-        try startDismissal(chain: presentationChain(from: v), presenter: record.presenting, animated: true,
-                           postFinish: delegate != nil ? [Event(v, .presentationControllerDidDismiss)] : [],
-                           operation: .interactiveDismiss)
+        try startDismissal(
+            chain: presentationChain(from: v), presenter: record.presenting, animated: true,
+            postFinish: delegate != nil ? [Event(v, .presentationControllerDidDismiss)] : [],
+            operation: .interactiveDismiss)
         runLastNow(completes: completes)
     }
 

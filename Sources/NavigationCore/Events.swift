@@ -89,9 +89,11 @@ public struct TransitionRecord: Sendable, Equatable {
     public var containerView: [ControllerID]
     public var state: State
 
-    public init(id: String, operation: TransitionOperation, fromViewController: ControllerID?, toViewController: ControllerID?,
-                presentationStyle: PresentationStyle?, transitionStyle: TransitionStyle?, animated: Bool, duration: Double,
-                animator: String?, containerView: [ControllerID], state: State) {
+    public init(
+        id: String, operation: TransitionOperation, fromViewController: ControllerID?, toViewController: ControllerID?,
+        presentationStyle: PresentationStyle?, transitionStyle: TransitionStyle?, animated: Bool, duration: Double,
+        animator: String?, containerView: [ControllerID], state: State
+    ) {
         self.id = id
         self.operation = operation
         self.fromViewController = fromViewController
@@ -174,9 +176,10 @@ public struct CommandError: Error, Sendable, Equatable {
         CommandError(kind: .unknownController, message: "No controller with id '\(id)' in this session.", field: nil)
     }
     static func invariantViolation(_ id: ControllerID) -> CommandError {
-        CommandError(kind: .invariantViolation,
-                     message: "Internal invariant broken: the engine changed controller '\(id)', which this session does not have. Nothing was changed.",
-                     field: nil)
+        CommandError(
+            kind: .invariantViolation,
+            message: "Internal invariant broken: the engine changed controller '\(id)', which this session does not have. Nothing was changed.",
+            field: nil)
     }
     static func held(_ message: String) -> CommandError {
         CommandError(kind: .held, message: message, field: nil)

@@ -174,7 +174,8 @@ extension SessionState {
         }
         for n in tree {
             guard let v = controllers[n]?.presentedID, let record = controllers[v]?.presentation,
-                  record.state != .dismissing, out.contains(n) else { continue }
+                record.state != .dismissing, out.contains(n)
+            else { continue }
             let upper = layer(v)
             if record.removesPresenterView {
                 let scope = record.contextViewController ?? n
@@ -226,8 +227,9 @@ extension SessionState {
     /// while it runs. Answers its id, or nil.
     public func transitionCoordinator(_ id: ControllerID) -> String? {
         transitions.first { t in
-            t.started && (t.record.fromViewController == id || t.record.toViewController == id || t.navigation == id
-                          || t.appearing.contains(id) || t.disappearing.contains(id))
+            t.started
+                && (t.record.fromViewController == id || t.record.toViewController == id || t.navigation == id
+                    || t.appearing.contains(id) || t.disappearing.contains(id))
         }?.record.id
     }
 }

@@ -60,7 +60,8 @@ extension Engine {
         // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
         // UIModalPresentationPopover" (the D10 action-sheet text).
         if spec.kind == .alertController && spec.preferredStyle == .actionSheet
-            && !spec.configuration.sets("modalPresentationStyle") {
+            && !spec.configuration.sets("modalPresentationStyle")
+        {
             c.modalPresentationStyle = .popover
         }
         insert(c)
@@ -99,26 +100,34 @@ extension Engine {
                 selectTab(id, tabs[index])
             }
         case .splitViewController:
-            var split = SplitState(style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
-                                   secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
-                                   isCollapsed: false)
+            var split = SplitState(
+                style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
+                secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
+                isCollapsed: false)
             split.hasDelegate = spec.hasSplitDelegate ?? false
             if let list = spec.viewControllers {
                 // R90: a classic split may be configured through `viewControllers` ([primary,
                 // secondary]); a column-style one only column by column.
                 guard !split.style.isColumnStyle else {
-                    throw .input(.invalid("A column-style split view controller is configured with primary, supplementary and secondary, not viewControllers (R90).", field: "viewControllers"))
+                    throw .input(
+                        .invalid(
+                            "A column-style split view controller is configured with primary, supplementary and secondary, not viewControllers (R90).", field: "viewControllers"))
                 }
                 guard (1...2).contains(list.count), spec.primary == nil, spec.secondary == nil else {
-                    throw .input(.invalid("A classic split view controller's viewControllers is [primary] or [primary, secondary], given instead of primary/secondary.", field: "viewControllers"))
+                    throw .input(
+                        .invalid(
+                            "A classic split view controller's viewControllers is [primary] or [primary, secondary], given instead of primary/secondary.", field: "viewControllers")
+                    )
                 }
                 split.primary = try attach(list[0])
                 if list.count == 2 { split.secondary = try attach(list[1]) }
             }
             if split.style.isColumnStyle {
                 split.topColumnForCollapsing = spec.topColumnForCollapsing
-                for (column, ref) in [(SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),
-                                      (.secondary, spec.secondary)] {
+                for (column, ref) in [
+                    (SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),
+                    (.secondary, spec.secondary),
+                ] {
                     guard let ref else { continue }
                     if column == .supplementary && split.style == .doubleColumn {
                         // R90: the supplementary column exists only in tripleColumn style; UIKit ignores
@@ -144,9 +153,10 @@ extension Engine {
             // it collapses when it enters one (`adaptSplitsInWindow`).
             self[changing: id].splitState = split
         case .pageViewController:
-            self[changing: id].pageContainer?.settings = PageState(transitionStyle: spec.pageTransitionStyle ?? .scroll,
-                                                    spineLocation: spec.spineLocation,
-                                                    isDoubleSided: spec.isDoubleSided ?? false)
+            self[changing: id].pageContainer?.settings = PageState(
+                transitionStyle: spec.pageTransitionStyle ?? .scroll,
+                spineLocation: spec.spineLocation,
+                isDoubleSided: spec.isDoubleSided ?? false)
             for ref in spec.viewControllers ?? [] {
                 if let child = try attach(ref) { self[changing: id].pageContainer?.viewControllers.append(child) }
             }
@@ -206,8 +216,10 @@ extension Engine {
             state.controllers[id]?.presentation?.state = .dismissing
         }
         state.rootViewController = new
-        enqueue(TransitionPlan(operation: .setRoot, from: old, to: new, animated: animated, order: .navigation, before: before,
-                    effects: removed.isEmpty ? [] : [.removePresentations(removed)]))
+        enqueue(
+            TransitionPlan(
+                operation: .setRoot, from: old, to: new, animated: animated, order: .navigation, before: before,
+                effects: removed.isEmpty ? [] : [.removePresentations(removed)]))
     }
 }
 

@@ -84,8 +84,10 @@ public struct Traits: Sendable, Equatable {
     public var horizontalSizeClass: SizeClass
     public var verticalSizeClass: SizeClass
 
-    public init(userInterfaceIdiom: Idiom = .phone, horizontalSizeClass: SizeClass = .compact,
-                verticalSizeClass: SizeClass = .regular) {
+    public init(
+        userInterfaceIdiom: Idiom = .phone, horizontalSizeClass: SizeClass = .compact,
+        verticalSizeClass: SizeClass = .regular
+    ) {
         self.userInterfaceIdiom = userInterfaceIdiom
         self.horizontalSizeClass = horizontalSizeClass
         self.verticalSizeClass = verticalSizeClass
@@ -96,7 +98,9 @@ public struct Traits: Sendable, Equatable {
 
 /// The iOS release whose behaviour a session reproduces (§19 version matrix).
 public enum IOSRelease: String, Sendable, CaseIterable {
-    case iOS12 = "12", iOS17 = "17", iOS18 = "18"
+    case iOS12 = "12"
+    case iOS17 = "17"
+    case iOS18 = "18"
 }
 
 /// How animated transitions finish (docs/api.md "Transitions").
@@ -124,8 +128,10 @@ public struct Options: Sendable, Equatable {
     public var navTransitionPolicy: NavigationTransitionPolicy
     /// When controllers nothing holds are dropped (Release.swift). Default `manual`.
     public var release: ReleasePolicy
-    public init(iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate,
-                navTransitionPolicy: NavigationTransitionPolicy = .queue, release: ReleasePolicy = .manual) {
+    public init(
+        iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate,
+        navTransitionPolicy: NavigationTransitionPolicy = .queue, release: ReleasePolicy = .manual
+    ) {
         self.iOS = iOS
         self.transitions = transitions
         self.navTransitionPolicy = navTransitionPolicy
@@ -143,7 +149,11 @@ public struct Profile: Sendable, Equatable {
     public var navTransitionPolicy: NavigationTransitionPolicy = .queue
     /// R18: what `automatic` resolves to for ordinary controllers.
     public var automaticStyle: PresentationStyle {
-        switch release { case .iOS12: .fullScreen; case .iOS17: .pageSheet; case .iOS18: .formSheet }
+        switch release {
+        case .iOS12: .fullScreen;
+        case .iOS17: .pageSheet;
+        case .iOS18: .formSheet
+        }
     }
     /// §0.5: `viewIsAppearing` exists from the iOS 17 SDK on (back-deployed to 13).
     public var emitsViewIsAppearing: Bool { release != .iOS12 }
@@ -250,9 +260,11 @@ public struct Presentation: Sendable, Equatable {
     public var popover: PopoverAnchor?
     public var state: State
 
-    public init(presenting: ControllerID, source: ControllerID, requestedStyle: PresentationStyle, style: PresentationStyle,
-                transitionStyle: TransitionStyle, contextViewController: ControllerID?, removesPresenterView: Bool,
-                popover: PopoverAnchor?, state: State) {
+    public init(
+        presenting: ControllerID, source: ControllerID, requestedStyle: PresentationStyle, style: PresentationStyle,
+        transitionStyle: TransitionStyle, contextViewController: ControllerID?, removesPresenterView: Bool,
+        popover: PopoverAnchor?, state: State
+    ) {
         self.presenting = presenting
         self.source = source
         self.requestedStyle = requestedStyle
@@ -305,8 +317,10 @@ public struct SplitState: Sendable, Equatable {
     /// A `UISplitViewControllerDelegate` is set (`splitDelegate` in the spec): its calls are events.
     public var hasDelegate: Bool = false
 
-    public init(style: Style, primary: ControllerID?, supplementary: ControllerID?, secondary: ControllerID?,
-                collapseSecondaryOntoPrimary: Bool?, isCollapsed: Bool) {
+    public init(
+        style: Style, primary: ControllerID?, supplementary: ControllerID?, secondary: ControllerID?,
+        collapseSecondaryOntoPrimary: Bool?, isCollapsed: Bool
+    ) {
         self.style = style
         self.primary = primary
         self.supplementary = supplementary
@@ -442,8 +456,10 @@ public enum Container: Sendable, Equatable {
         case .navigationController: self = .navigation(NavigationStack())
         case .tabBarController: self = .tabs(TabState())
         case .splitViewController:
-            self = .split(SplitState(style: .unspecified, primary: nil, supplementary: nil, secondary: nil,
-                                     collapseSecondaryOntoPrimary: nil, isCollapsed: false))
+            self = .split(
+                SplitState(
+                    style: .unspecified, primary: nil, supplementary: nil, secondary: nil,
+                    collapseSecondaryOntoPrimary: nil, isCollapsed: false))
         case .pageViewController: self = .pages(PageContainer())
         case .alertController: self = .alert(AlertState())
         }
@@ -468,8 +484,10 @@ public struct TabState: Sendable, Equatable {
     public var selectedViewController: ControllerID?
     /// Id of its More navigation controller (R88).
     public var moreNavigationController: ControllerID?
-    public init(viewControllers: [ControllerID] = [], selectedViewController: ControllerID? = nil,
-                moreNavigationController: ControllerID? = nil) {
+    public init(
+        viewControllers: [ControllerID] = [], selectedViewController: ControllerID? = nil,
+        moreNavigationController: ControllerID? = nil
+    ) {
         self.viewControllers = viewControllers
         self.selectedViewController = selectedViewController
         self.moreNavigationController = moreNavigationController
@@ -480,8 +498,10 @@ public struct TabState: Sendable, Equatable {
 public struct PageContainer: Sendable, Equatable {
     public var settings = PageState(transitionStyle: .scroll, spineLocation: nil, isDoubleSided: false)
     public var viewControllers: [ControllerID] = []
-    public init(settings: PageState = PageState(transitionStyle: .scroll, spineLocation: nil, isDoubleSided: false),
-                viewControllers: [ControllerID] = []) {
+    public init(
+        settings: PageState = PageState(transitionStyle: .scroll, spineLocation: nil, isDoubleSided: false),
+        viewControllers: [ControllerID] = []
+    ) {
         self.settings = settings
         self.viewControllers = viewControllers
     }

@@ -11,7 +11,9 @@ extension Engine {
         // R2/R84: a tab that leaves its tab bar (directly or from More) leaves the tab list too, so
         // no list names a controller another container owns (such a list made walks down the
         // hierarchy loop forever).
-        let tabBar = state.c(parent).kind == .tabBarController ? parent
+        let tabBar =
+            state.c(parent).kind == .tabBarController
+            ? parent
             : state.c(parent).isMoreNavigationController ? state.c(parent).parent : nil
         if let tabBar, state.c(tabBar).viewControllers.contains(id) {
             touched.insert(tabBar)
@@ -68,20 +70,22 @@ extension Engine {
         let before = state.settledViewsInWindow
         let stack = state.c(nav).viewControllers
         let old = stack.last
-        detachFromParent(v) // R76 [INF]: a controller with another parent is moved.
+        detachFromParent(v)  // R76 [INF]: a controller with another parent is moved.
         emit(.move(v, .willMoveToParent, parent: nav))
         self[changing: nav].children.append(v)
         self[changing: nav].navigationStack?.viewControllers.append(v)
         self[changing: v].parent = nav
         self[changing: v].isMovingToParent = true
-        enqueue(TransitionPlan(
-            operation: .push, from: old, to: v, animated: animated, order: .navigation, before: before,
-            postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
-            // An interactive push given up (R38): the stack goes back and `v` leaves, as
-            // `removeFromParent` would (didMove(nil), R70) [INF].
-            cancellation: Cancellation(effects: [.restoreStack(navigation: nav, stack: stack, attach: []), .detach([v])],
-                                       events: [.move(v, .didMoveToParent, parent: nil)]),
-            navigation: nav))
+        enqueue(
+            TransitionPlan(
+                operation: .push, from: old, to: v, animated: animated, order: .navigation, before: before,
+                postFinish: [.move(v, .didMoveToParent, parent: nav)], effects: [.endMovingToParent([v])],
+                // An interactive push given up (R38): the stack goes back and `v` leaves, as
+                // `removeFromParent` would (didMove(nil), R70) [INF].
+                cancellation: Cancellation(
+                    effects: [.restoreStack(navigation: nav, stack: stack, attach: []), .detach([v])],
+                    events: [.move(v, .didMoveToParent, parent: nil)]),
+                navigation: nav))
     }
 
     /// R78: `popViewController(animated:)`. Returns the popped controller, or nil (a no-op) with
@@ -109,12 +113,14 @@ extension Engine {
         }
         self[changing: nav].navigationStack?.viewControllers = Array(stack[...index])
         let op = operation ?? (index == 0 ? .popToRoot : .popTo)
-        enqueue(TransitionPlan(
-            operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
-            postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
-            cancellation: Cancellation(effects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
-                                       events: popped.map { .move($0, .didMoveToParent, parent: nav) }),
-            navigation: nav))
+        enqueue(
+            TransitionPlan(
+                operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
+                postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
+                cancellation: Cancellation(
+                    effects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
+                    events: popped.map { .move($0, .didMoveToParent, parent: nav) }),
+                navigation: nav))
         return popped
     }
 
@@ -157,10 +163,12 @@ extension Engine {
         }
         self[changing: nav].navigationStack?.viewControllers = ids
         self[changing: nav].children = ids + removed + custom
-        enqueue(TransitionPlan(operation: .setViewControllers, from: old.last, to: ids.last, animated: animated, order: .navigation,
-                    before: before,
-                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
-                    effects: [.detach(removed), .endMovingToParent(added)], navigation: nav))
+        enqueue(
+            TransitionPlan(
+                operation: .setViewControllers, from: old.last, to: ids.last, animated: animated, order: .navigation,
+                before: before,
+                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: nav) },
+                effects: [.detach(removed), .endMovingToParent(added)], navigation: nav))
     }
 
     /// `setViewControllers` by receiver kind: navigation (R80), tab bar (R84), page (R94).

@@ -59,9 +59,10 @@ public enum Navigator {
             }
             return TurnResult(state: state, outcomes: commands.map { _ in outcome }, failure: failure)
         }
-        return TurnResult(state: engine.state, outcomes: engine.journal.outcomes,
-                          changedControllers: engine.changedControllers(since: state),
-                          resolvedSegues: engine.callbacks.resolvedSegues, released: engine.released)
+        return TurnResult(
+            state: engine.state, outcomes: engine.journal.outcomes,
+            changedControllers: engine.changedControllers(since: state),
+            resolvedSegues: engine.callbacks.resolvedSegues, released: engine.released)
     }
 
     /// A single command as its own turn.
@@ -81,9 +82,12 @@ public enum Navigator {
     /// (R1, R32: viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear in UIKit's order).
     /// The result is empty without a root.
     /// `segues` as for ``run(_:on:segues:)``: the root's `viewDidAppear` may perform a segue.
-    public static func makeSessionReporting(traits: Traits, options: Options, root: ControllerRef?,
-                                            segues: SegueDestinations = .none)
-        -> Result<(state: SessionState, result: ActionResult), Refusal> {
+    public static func makeSessionReporting(
+        traits: Traits, options: Options, root: ControllerRef?,
+        segues: SegueDestinations = .none
+    )
+        -> Result<(state: SessionState, result: ActionResult), Refusal>
+    {
         let state = SessionState(traits: traits, options: options)
         guard let root, root != .none else { return .success((state, ActionResult())) }
         let r = run([.setRoot(root, animated: false)], on: state, segues: segues)
@@ -186,8 +190,9 @@ struct Engine {
             if state.options.release == .automatic { self[changing: id].isHeldByClient = true }
         case .present(let r, let vc, let style, let ts, let popover, let animated):
             _ = try existing(r)
-            try present(receiver: r, ref: vc, style: style, transitionStyle: ts, popover: popover,
-                        animated: animated, reportsCompletion: true, operation: .present)
+            try present(
+                receiver: r, ref: vc, style: style, transitionStyle: ts, popover: popover,
+                animated: animated, reportsCompletion: true, operation: .present)
         case .dismiss(let r, let animated):
             _ = try existing(r)
             try dismiss(receiver: r, animated: animated, reportsCompletion: true)
@@ -270,7 +275,8 @@ struct Engine {
         if c.kind == kind { return id }
         if let found = state.nearestAncestor(id, kind: kind) { return found }
         // Only navigation and tab bar operations look for an ancestor container this way.
-        let (article, property) = kind == .tabBarController
+        let (article, property) =
+            kind == .tabBarController
             ? ("a tab bar controller", "tabBarController") : ("a navigation controller", "navigationController")
         throw .input(.wrongReceiver("\(c.descriptionForMessages) is not \(article) and has no \(property)."))
     }

@@ -28,10 +28,12 @@ extension Engine {
         self[changing: page].pageContainer?.viewControllers = ids
         self[changing: page].children = ids + removed + custom
         let order: AppearanceOrder = config.transitionStyle == .scroll ? .pageScroll : .tab
-        enqueue(TransitionPlan(operation: .setViewControllers, from: old.first, to: ids.first, animated: animated, order: order,
-                    before: before,
-                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) }
-                        + added.map { .move($0, .didMoveToParent, parent: page) } + [Event(page, .completion)],
-                    effects: [.detach(removed)]))
+        enqueue(
+            TransitionPlan(
+                operation: .setViewControllers, from: old.first, to: ids.first, animated: animated, order: order,
+                before: before,
+                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) }
+                    + added.map { .move($0, .didMoveToParent, parent: page) } + [Event(page, .completion)],
+                effects: [.detach(removed)]))
     }
 }

@@ -12,9 +12,11 @@ extension Engine {
         return state.outermost(source)
     }
 
-    mutating func present(receiver s: ControllerID, ref: ControllerRef, style: PresentationStyle?,
-                          transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool,
-                          reportsCompletion: Bool, operation: TransitionOperation) throws(Refusal) {
+    mutating func present(
+        receiver s: ControllerID, ref: ControllerRef, style: PresentationStyle?,
+        transitionStyle: TransitionStyle?, popover: PopoverAnchor?, animated: Bool,
+        reportsCompletion: Bool, operation: TransitionOperation
+    ) throws(Refusal) {
         let before = state.settledViewsInWindow
         let legacy = profile.usesActiveControllerWording
         // R7
@@ -46,8 +48,10 @@ extension Engine {
         }
         // R12: the presenter already presents something that is not being dismissed.
         if let w = pc.presentedID, state.c(w).presentation?.state != .dismissing {
-            throw .uikit(.alreadyPresenting(name(v), on: name(p), from: name(s), presenting: name(w),
-                                            legacy: profile.usesLegacyPresentWarning))
+            throw .uikit(
+                .alreadyPresenting(
+                    name(v), on: name(p), from: name(s), presenting: name(w),
+                    legacy: profile.usesLegacyPresentWarning))
         }
         // R13: the presenter's view must be in the window (R6). A presented controller's view
         // attaches when its presentation starts (end of turn, §0.3), not when it is accepted.
@@ -73,7 +77,8 @@ extension Engine {
         }
         // R17: inside a real popover, context styles allow only the coverVertical transition.
         if effective.isContextStyle && transition != .coverVertical,
-           state.c(state.outermost(s)).presentation?.style == .popover {
+            state.c(state.outermost(s)).presentation?.style == .popover
+        {
             throw .uikit(.contextStyleInPopover(name(v), style: effective, transition: transition))
         }
 
@@ -92,7 +97,8 @@ extension Engine {
 
         var preStart: [Event] = []
         if let delegate = vc.presentationDelegate, profile.hasSheetGestures,
-           effective != profile.resolveAutomatic(requested, kind: vc.kind) {
+            effective != profile.resolveAutomatic(requested, kind: vc.kind)
+        {
             var e = Event(v, .willPresentWithAdaptiveStyle)
             e.style = delegate.adaptivePresentationStyle ?? effective
             preStart.append(e)
@@ -104,13 +110,14 @@ extension Engine {
             preStart.append(Event(v, .animationControllerForPresented))
             preStart.append(Event(v, .interactionControllerForPresentation))
         }
-        enqueue(TransitionPlan(
-            operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
-            animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
-            before: before, preStart: preStart,
-            // R28: the completion is called last, after every did-callback of the transition.
-            postFinish: reportsCompletion ? [Event(s, .completion)] : [],
-            effects: [.settlePresentation(v)], cancellation: Cancellation(effects: [.removePresentations([v])]),
-            isAlwaysReported: true))
+        enqueue(
+            TransitionPlan(
+                operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
+                animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
+                before: before, preStart: preStart,
+                // R28: the completion is called last, after every did-callback of the transition.
+                postFinish: reportsCompletion ? [Event(s, .completion)] : [],
+                effects: [.settlePresentation(v)], cancellation: Cancellation(effects: [.removePresentations([v])]),
+                isAlwaysReported: true))
     }
 }

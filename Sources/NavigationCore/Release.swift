@@ -50,8 +50,10 @@ extension Controller {
             out += t.viewControllers
             if let more = t.moreNavigationController { out.append(more) }
         case .split(let s):
-            out += [s.primary, s.supplementary, s.secondary, s.primaryNavigation, s.supplementaryNavigation,
-                    s.secondaryNavigation].compactMap { $0 }
+            out += [
+                s.primary, s.supplementary, s.secondary, s.primaryNavigation, s.supplementaryNavigation,
+                s.secondaryNavigation,
+            ].compactMap { $0 }
             out += s.collapsedSupplementary + s.collapsedSecondary
         case .pages(let p): out += p.viewControllers
         }

@@ -1,8 +1,10 @@
 /// Storyboard segues at run time: `shouldPerformSegue` (R96), `performSegue` (R97), the segue
 /// kinds (R98), unwind search and execution (R99, R100).
 extension Engine {
-    mutating func performSegue(_ source: ControllerID, identifier: String, destination: ControllerSpec?,
-                               declared: SegueSpec? = nil, askFirst: Bool) throws(Refusal) {
+    mutating func performSegue(
+        _ source: ControllerID, identifier: String, destination: ControllerSpec?,
+        declared: SegueSpec? = nil, askFirst: Bool
+    ) throws(Refusal) {
         let c = state.c(source)
         // R97: only controllers from a storyboard have segues.
         guard c.storyboard != nil, let found = c.segue(named: identifier, acceptingElementID: askFirst) else {
@@ -50,12 +52,14 @@ extension Engine {
         case .showDetail:
             try showDetail(receiver: source, ref: .existing(dest), animated: animated)
         case .presentation:
-            try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
-                        transitionStyle: segue.modalTransitionStyle, popover: nil, animated: animated,
-                        reportsCompletion: false, operation: .present)
+            try present(
+                receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
+                transitionStyle: segue.modalTransitionStyle, popover: nil, animated: animated,
+                reportsCompletion: false, operation: .present)
         case .popoverPresentation:
-            try present(receiver: source, ref: .existing(dest), style: .popover, transitionStyle: segue.modalTransitionStyle,
-                        popover: segue.popover, animated: animated, reportsCompletion: false, operation: .present)
+            try present(
+                receiver: source, ref: .existing(dest), style: .popover, transitionStyle: segue.modalTransitionStyle,
+                popover: segue.popover, animated: animated, reportsCompletion: false, operation: .present)
         case .custom:
             break  // `performs` is never nil for a custom segue.
         case .unwind, .embed, .relationship:
@@ -65,21 +69,26 @@ extension Engine {
 
     /// R98 "Custom": the segue class's `perform()`, as declared for it (a custom segue, or a
     /// segue of another kind whose `customClass` is declared); an undeclared custom segue presents.
-    private mutating func performCustom(_ performs: SegueSpec.CustomPerform, _ segue: SegueSpec,
-                                        source: ControllerID, destination dest: ControllerID) throws(Refusal) {
+    private mutating func performCustom(
+        _ performs: SegueSpec.CustomPerform, _ segue: SegueSpec,
+        source: ControllerID, destination dest: ControllerID
+    ) throws(Refusal) {
         let animated = segue.animates
         switch performs {
         case .push:
             if let nav = state.nearestAncestor(source, kind: .navigationController) {
                 try push(onto: nav, ref: .existing(dest), animated: animated)
-            } else { throw .uikit(.pushSegueWithoutNavigationController()) }
+            } else {
+                throw .uikit(.pushSegueWithoutNavigationController())
+            }
         case .show: try show(receiver: source, ref: .existing(dest), animated: animated)
         case .showDetail: try showDetail(receiver: source, ref: .existing(dest), animated: animated)
         case .none: break
         case .present:
-            try present(receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
-                        transitionStyle: segue.modalTransitionStyle, popover: segue.popover, animated: animated,
-                        reportsCompletion: false, operation: .present)
+            try present(
+                receiver: source, ref: .existing(dest), style: segue.modalPresentationStyle,
+                transitionStyle: segue.modalTransitionStyle, popover: segue.popover, animated: animated,
+                reportsCompletion: false, operation: .present)
         }
     }
 
@@ -108,8 +117,7 @@ extension Engine {
             }
             if implements(here) { return here }
             cameFrom = here
-            if let parent = state.c(here).parent { current = parent }
-            else { current = state.c(here).presentation?.presenting }
+            if let parent = state.c(here).parent { current = parent } else { current = state.c(here).presentation?.presenting }
         }
         return nil
     }
@@ -145,7 +153,8 @@ extension Engine {
         for a in state.ancestors(dest).dropFirst() {
             let c = state.c(a)
             if c.kind == .navigationController, let index = c.viewControllers.firstIndex(of: child),
-               index < c.viewControllers.count - 1 {
+                index < c.viewControllers.count - 1
+            {
                 try popTo(a, target: child, animated: segue.animates, operation: .popTo)
             } else if c.kind == .tabBarController, c.selectedViewController != child, c.viewControllers.contains(child) {
                 try select(a, index: nil, viewController: child)
@@ -154,7 +163,8 @@ extension Engine {
         }
         // R100: a current-context presentation is dismissed only if the source is inside it.
         if let (presented, _) = dismissalTarget(dest), state.presentedViewController(dest) != nil,
-           state.c(presented).presentation?.contextViewController == nil || state.isInWindowTree(source, root: presented) {
+            state.c(presented).presentation?.contextViewController == nil || state.isInWindowTree(source, root: presented)
+        {
             try dismiss(receiver: dest, animated: segue.animates, reportsCompletion: false)
         }
     }

@@ -28,15 +28,18 @@ extension Engine {
         guard let v = try resolve(ref) else { throw .uikit(.presentNil(source: name(s))) }
         guard let target = targetViewController(for: .show, from: s) else {
             // R64: no target: a modal presentation with the controller's own style, animated.
-            try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                        animated: true, reportsCompletion: false, operation: .present)
+            try present(
+                receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
+                animated: true, reportsCompletion: false, operation: .present)
             return
         }
         if state.c(target).kind == .splitViewController, let config = state.c(target).split {
             // R68. Column style: the primary column's navigation controller shows it (pushes). Content
             // of a column never gets here: its own column's navigation controller is found first (R63).
             // Classic: collapsed or not, a navigation primary shows it by pushing.
-            let primaryNavigation = config.style.isColumnStyle ? config.primaryNavigation
+            let primaryNavigation =
+                config.style.isColumnStyle
+                ? config.primaryNavigation
                 : config.primary.flatMap { state.c($0).kind == .navigationController ? $0 : nil }
             if let primaryNavigation {
                 try push(onto: primaryNavigation, ref: .existing(v), animated: true)
@@ -48,8 +51,9 @@ extension Engine {
                 try replaceColumn(target, .primary, with: v, operation: .show)
                 return
             }
-            try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                        animated: true, reportsCompletion: false, operation: .present)
+            try present(
+                receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
+                animated: true, reportsCompletion: false, operation: .present)
             return
         }
         // R65: a navigation controller pushes.
@@ -58,10 +62,11 @@ extension Engine {
 
     /// R66/R67.
     mutating func showDetail(receiver s: ControllerID, ref: ControllerRef, animated: Bool) throws(Refusal) {
-        guard let v = try resolve(ref) else { return } // R67 (1): nil is a no-op.
+        guard let v = try resolve(ref) else { return }  // R67 (1): nil is a no-op.
         guard let split = targetViewController(for: .showDetail, from: s), let config = state.c(split).split else {
-            try present(receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                        animated: true, reportsCompletion: false, operation: .present)
+            try present(
+                receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
+                animated: true, reportsCompletion: false, operation: .present)
             return
         }
         if config.style.isColumnStyle {

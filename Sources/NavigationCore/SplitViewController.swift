@@ -59,11 +59,12 @@ extension Engine {
             return
         }
         let top = s.topColumnForCollapsing ?? .secondary
-        let merged: [SplitState.Column] = switch top {
-        case .primary: []
-        case .supplementary: [.supplementary]
-        case .secondary: [.supplementary, .secondary]
-        }
+        let merged: [SplitState.Column] =
+            switch top {
+            case .primary: []
+            case .supplementary: [.supplementary]
+            case .secondary: [.supplementary, .secondary]
+            }
         for column in merged {
             guard let nav = s.navigation(for: column) else { continue }
             let entries = state.c(nav).viewControllers
@@ -128,7 +129,8 @@ extension Engine {
         self[changing: split].children.removeAll { $0 == secondary }
         self[changing: secondary].parent = nil
         guard s.collapseSecondaryOntoPrimary != true, let primary = s.primary,
-              state.c(primary).kind == .navigationController else { return }
+            state.c(primary).kind == .navigationController
+        else { return }
         self[changing: secondary].parent = primary
         self[changing: primary].children.append(secondary)
         self[changing: primary].navigationStack?.viewControllers.append(secondary)
@@ -159,7 +161,8 @@ extension Engine {
                     self[changing: secondary].navigationStack?.viewControllers.append(id)
                 }
             } else if secondaryIsNavigation && stack.count > 1 && state.c(secondary).viewControllers.isEmpty
-                        && state.c(secondary).parent == nil {
+                && state.c(secondary).parent == nil
+            {
                 let moved = Array(stack.dropFirst())
                 self[changing: primary].navigationStack?.viewControllers = [stack[0]]
                 self[changing: primary].children.removeAll { moved.contains($0) }
@@ -180,23 +183,28 @@ extension Engine {
     /// other; the column swap is not animated. For a column-style split the column's child is its
     /// navigation controller (R90): a navigation controller takes the old one's place; another
     /// controller gets a new wrapper (`<split id>.<column>`, suffixed if that id is taken).
-    mutating func replaceColumn(_ split: ControllerID, _ column: SplitState.Column, with v: ControllerID,
-                                operation: TransitionOperation) throws(Refusal) {
+    mutating func replaceColumn(
+        _ split: ControllerID, _ column: SplitState.Column, with v: ControllerID,
+        operation: TransitionOperation
+    ) throws(Refusal) {
         guard let config = state.c(split).split else { return }
         try validateNewChild(v, of: split, field: "viewController", operation: operation == .show ? .show : .showDetailViewController)
         let columnStyle = config.style.isColumnStyle
-        let old: ControllerID? = switch column {
-        case .primary: columnStyle ? config.primaryNavigation : config.primary
-        case .supplementary: columnStyle ? config.supplementaryNavigation : config.supplementary
-        case .secondary: columnStyle ? config.secondaryNavigation : config.secondary
-        }
+        let old: ControllerID? =
+            switch column {
+            case .primary: columnStyle ? config.primaryNavigation : config.primary
+            case .supplementary: columnStyle ? config.supplementaryNavigation : config.supplementary
+            case .secondary: columnStyle ? config.secondaryNavigation : config.secondary
+            }
         if let old {
             let before = state.settledViewsInWindow
             self[changing: old].isMovingFromParent = true
             setColumn(split, column, content: nil, navigation: nil)
-            enqueue(TransitionPlan(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
-                        preStart: [.move(old, .willMoveToParent, parent: nil)],
-                        postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])]))
+            enqueue(
+                TransitionPlan(
+                    operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
+                    preStart: [.move(old, .willMoveToParent, parent: nil)],
+                    postFinish: [.move(old, .didMoveToParent, parent: nil)], effects: [.detach([old])]))
         }
         let before = state.settledViewsInWindow
         detachFromParent(v)
@@ -216,14 +224,18 @@ extension Engine {
         let index = old.flatMap { state.c(split).children.firstIndex(of: $0) } ?? state.c(split).children.count
         self[changing: split].children.insert(child, at: index)
         setColumn(split, column, content: v, navigation: columnStyle ? child : nil)
-        enqueue(TransitionPlan(operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
-                    preStart: [.move(child, .willMoveToParent, parent: split)],
-                    postFinish: [.move(child, .didMoveToParent, parent: split)], effects: [.endMovingToParent([child])],
-                    isAlwaysReported: true))
+        enqueue(
+            TransitionPlan(
+                operation: operation, from: old, to: v, animated: false, order: .navigation, before: before,
+                preStart: [.move(child, .willMoveToParent, parent: split)],
+                postFinish: [.move(child, .didMoveToParent, parent: split)], effects: [.endMovingToParent([child])],
+                isAlwaysReported: true))
     }
 
-    private mutating func setColumn(_ split: ControllerID, _ column: SplitState.Column, content: ControllerID?,
-                                    navigation: ControllerID?) {
+    private mutating func setColumn(
+        _ split: ControllerID, _ column: SplitState.Column, content: ControllerID?,
+        navigation: ControllerID?
+    ) {
         switch column {
         case .primary:
             self[changing: split].splitState?.primary = content

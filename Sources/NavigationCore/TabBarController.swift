@@ -13,7 +13,8 @@ extension Engine {
     mutating func selectTab(_ tab: ControllerID, _ v: ControllerID) {
         let t = state.c(tab)
         if let more = t.moreNavigationController, v != more,
-           let index = t.viewControllers.firstIndex(of: v), let first = firstMoreIndex(tab), index >= first {
+            let index = t.viewControllers.firstIndex(of: v), let first = firstMoreIndex(tab), index >= first
+        {
             // R88: a tab under More is pushed onto the More navigation controller. The one it
             // replaces goes back to the tab bar; what was pushed above it leaves (R2: children of
             // More, added with addChild, stay).
@@ -104,13 +105,19 @@ extension Engine {
         // R2: children added with addChild that are not tabs stay children.
         self[changing: tab].children = ids + t.children.filter { !old.contains($0) && !ids.contains($0) && state.c($0).parent == tab }
         var selected: ControllerID?
-        if let oldSelected, ids.contains(oldSelected) { selected = oldSelected }
-        else if let oldIndex, ids.indices.contains(oldIndex) { selected = ids[oldIndex] }
-        else { selected = ids.first }
+        if let oldSelected, ids.contains(oldSelected) {
+            selected = oldSelected
+        } else if let oldIndex, ids.indices.contains(oldIndex) {
+            selected = ids[oldIndex]
+        } else {
+            selected = ids.first
+        }
         self[changing: tab].tabState?.selectedViewController = nil
         if let selected { selectTab(tab, selected) }
-        enqueue(TransitionPlan(operation: .setViewControllers, from: oldSelected, to: selected, animated: false, order: .tab, before: before,
-                    postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) }))
+        enqueue(
+            TransitionPlan(
+                operation: .setViewControllers, from: oldSelected, to: selected, animated: false, order: .tab, before: before,
+                postFinish: removed.map { .move($0, .didMoveToParent, parent: nil) } + added.map { .move($0, .didMoveToParent, parent: tab) }))
     }
 }
 
@@ -158,7 +165,8 @@ extension Engine {
         if target == selected {
             // R89: the selected tab again: its navigation controller pops to the root.
             if state.c(target).kind == .navigationController, let root = state.c(target).viewControllers.first,
-               state.c(target).viewControllers.count > 1 {
+                state.c(target).viewControllers.count > 1
+            {
                 try popTo(target, target: root, animated: true, operation: .popToRoot)
             }
             for e in didSelect { emit(e) }
@@ -166,7 +174,9 @@ extension Engine {
         }
         let before = state.settledViewsInWindow
         selectTab(tab, target)
-        enqueue(TransitionPlan(operation: .select, from: selected, to: target, animated: false, order: .tab, before: before,
-                    postFinish: didSelect))
+        enqueue(
+            TransitionPlan(
+                operation: .select, from: selected, to: target, animated: false, order: .tab, before: before,
+                postFinish: didSelect))
     }
 }

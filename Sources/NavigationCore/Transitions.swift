@@ -82,11 +82,13 @@ public struct RunningTransition: Sendable, Equatable {
     public var before: [ControllerID]? = nil
     public var after: [ControllerID]? = nil
 
-    public init(record: TransitionRecord, order: AppearanceOrder, appearing: [ControllerID], disappearing: [ControllerID],
-                preStart: [Event], postFinish: [Event], effects: [TransitionEffect], cancellation: Cancellation?,
-                isReported: Bool, started: Bool, navigation: ControllerID? = nil,
-                silentDidAppearWithin: ControllerID? = nil, beforeAppearance: [Event] = [],
-                before: [ControllerID]? = nil, after: [ControllerID]? = nil) {
+    public init(
+        record: TransitionRecord, order: AppearanceOrder, appearing: [ControllerID], disappearing: [ControllerID],
+        preStart: [Event], postFinish: [Event], effects: [TransitionEffect], cancellation: Cancellation?,
+        isReported: Bool, started: Bool, navigation: ControllerID? = nil,
+        silentDidAppearWithin: ControllerID? = nil, beforeAppearance: [Event] = [],
+        before: [ControllerID]? = nil, after: [ControllerID]? = nil
+    ) {
         self.record = record
         self.order = order
         self.appearing = appearing
@@ -175,25 +177,31 @@ extension Engine {
             beforeAppearance.append(Event(top, .navigationControllerWillShow, animated: animated))
             postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
         }
-        for nav in appearing where nav != navigation && state.c(nav).kind == .navigationController
-            && state.c(nav).navigationDelegate != nil && !state.c(nav).isViewLoaded {
+        for nav in appearing
+        where nav != navigation && state.c(nav).kind == .navigationController
+            && state.c(nav).navigationDelegate != nil && !state.c(nav).isViewLoaded
+        {
             guard let top = state.c(nav).viewControllers.last else { continue }
             beforeAppearance.append(Event(top, .navigationControllerWillShow, animated: animated))
             postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
         }
         let duration: Double = animated ? (plan.animator?.duration ?? operation.defaultDuration) : 0
         // R58: from is the resolved presenter and to the presented controller (reversed on dismissal).
-        let record = TransitionRecord(id: id, operation: operation, fromViewController: from, toViewController: to,
-                                      presentationStyle: plan.style, transitionStyle: plan.transitionStyle, animated: animated,
-                                      duration: duration, animator: plan.animator?.name,
-                                      containerView: plan.containerView.isEmpty ? [from, to].compactMap { $0 } : plan.containerView,
-                                      state: .inProgress)
-        pending.append(Pending(entry: journal.current, reportsTransition: callbacks.depth == 0, running: RunningTransition(
-            record: record, order: plan.order, appearing: appearing, disappearing: disappearing,
-            preStart: plan.preStart, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
-            isReported: reported, started: false, navigation: navigation,
-            silentDidAppearWithin: plan.silentDidAppearWithin, beforeAppearance: beforeAppearance,
-            before: before, after: after)))
+        let record = TransitionRecord(
+            id: id, operation: operation, fromViewController: from, toViewController: to,
+            presentationStyle: plan.style, transitionStyle: plan.transitionStyle, animated: animated,
+            duration: duration, animator: plan.animator?.name,
+            containerView: plan.containerView.isEmpty ? [from, to].compactMap { $0 } : plan.containerView,
+            state: .inProgress)
+        pending.append(
+            Pending(
+                entry: journal.current, reportsTransition: callbacks.depth == 0,
+                running: RunningTransition(
+                    record: record, order: plan.order, appearing: appearing, disappearing: disappearing,
+                    preStart: plan.preStart, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
+                    isReported: reported, started: false, navigation: navigation,
+                    silentDidAppearWithin: plan.silentDidAppearWithin, beforeAppearance: beforeAppearance,
+                    before: before, after: after)))
     }
 
     /// End of the turn: start every queued transition, finish the ones that end now (§0.3). A
@@ -201,26 +209,26 @@ extension Engine {
     mutating func endTurn() {
         // Lifecycle code may queue more while these start (``CallbackCode``): those start too.
         while !pending.isEmpty, callbacks.failure == nil {
-        let queued = pending
-        pending = []
-        for item in queued {
-            var running = item.running
-            if let nav = running.navigation, state.transitions.contains(where: { $0.navigation == nav }) {
-                running.record.state = .queued
-                // R81: a queued transition is listed (GET …/transitions) and reported as queued even
-                // when nothing it changes was on screen when it was accepted (a presentation covers
-                // its navigation controller), so it takes an id no later transition reuses.
-                if !running.isReported {
-                    running.record.id = "t\(state.nextTransitionNumber)"
-                    state.nextTransitionNumber += 1
-                    running.isReported = true
+            let queued = pending
+            pending = []
+            for item in queued {
+                var running = item.running
+                if let nav = running.navigation, state.transitions.contains(where: { $0.navigation == nav }) {
+                    running.record.state = .queued
+                    // R81: a queued transition is listed (GET …/transitions) and reported as queued even
+                    // when nothing it changes was on screen when it was accepted (a presentation covers
+                    // its navigation controller), so it takes an id no later transition reuses.
+                    if !running.isReported {
+                        running.record.id = "t\(state.nextTransitionNumber)"
+                        state.nextTransitionNumber += 1
+                        running.isReported = true
+                    }
+                    state.transitions.append(running)
+                } else {
+                    begin(&running, in: item.entry)
                 }
-                state.transitions.append(running)
-            } else {
-                begin(&running, in: item.entry)
+                if running.isReported && item.reportsTransition { journal[item.entry].result.transition = running.record }
             }
-            if running.isReported && item.reportsTransition { journal[item.entry].result.transition = running.record }
-        }
         }
         orderTransitions()
     }
@@ -287,7 +295,8 @@ extension Engine {
     mutating func startQueued(navigation nav: ControllerID?) {
         guard let nav else { return }
         while !state.transitions.contains(where: { $0.navigation == nav && $0.started }),
-              let index = state.transitions.firstIndex(where: { $0.navigation == nav && !$0.started }) {
+            let index = state.transitions.firstIndex(where: { $0.navigation == nav && !$0.started })
+        {
             var next = state.transitions.remove(at: index)
             rebase(&next)
             begin(&next, in: journal.current)
@@ -468,8 +477,9 @@ extension Engine {
             throw CommandError(kind: .unknownTransition, message: "No transition '\(id)' is in progress in this session.", field: nil)
         }
         if let id, let t = state.transitions.first(where: { $0.record.id == id }), !t.started {
-            throw CommandError(kind: .transitionConflict,
-                               message: "Transition '\(id)' is queued behind a running navigation transition (R81); complete that one first.", field: nil)
+            throw CommandError(
+                kind: .transitionConflict,
+                message: "Transition '\(id)' is queued behind a running navigation transition (R81); complete that one first.", field: nil)
         }
         var last: TransitionRecord?
         var finishedNavigations: [ControllerID?] = []
@@ -491,18 +501,21 @@ extension Engine {
         }
         let t = state.transitions[index]
         guard t.started else {
-            throw CommandError(kind: .transitionConflict,
-                               message: "Transition '\(id)' is queued behind a running navigation transition (R81) and has not started.", field: nil)
+            throw CommandError(
+                kind: .transitionConflict,
+                message: "Transition '\(id)' is queued behind a running navigation transition (R81) and has not started.", field: nil)
         }
         // Only what a user or an interaction controller can give up: presentations, dismissals,
         // pushes and pops (R38, R60, R83). Others have no way back.
         guard t.cancellation != nil else {
-            throw CommandError(kind: .transitionConflict,
-                               message: "Transition '\(id)' (\(t.record.operation.rawValue)) cannot be cancelled: only presentations, dismissals, pushes and pops are interactive.", field: nil)
+            throw CommandError(
+                kind: .transitionConflict,
+                message: "Transition '\(id)' (\(t.record.operation.rawValue)) cannot be cancelled: only presentations, dismissals, pushes and pops are interactive.", field: nil)
         }
         if let nav = t.navigation, let queued = state.transitions.first(where: { $0.navigation == nav && !$0.started }) {
-            throw CommandError(kind: .transitionConflict,
-                               message: "Transition '\(id)' cannot be cancelled while '\(queued.record.id)' is queued behind it (R81).", field: nil)
+            throw CommandError(
+                kind: .transitionConflict,
+                message: "Transition '\(id)' cannot be cancelled while '\(queued.record.id)' is queued behind it (R81).", field: nil)
         }
         var cancelled = state.transitions.remove(at: index)
         cancel(&cancelled, in: journal.current)

@@ -104,8 +104,9 @@ public struct Graphviz: Sendable {
         // (see ChildProcess's doc comment).
         let process: ChildProcess
         do {
-            process = try ChildProcess(executable: executable, arguments: ["-Tsvg", "-o", outURL.path, inURL.path],
-                                       standardError: .appending(toFile: errURL.path))
+            process = try ChildProcess(
+                executable: executable, arguments: ["-Tsvg", "-o", outURL.path, inURL.path],
+                standardError: .appending(toFile: errURL.path))
         } catch {
             throw .failed(status: -1, message: error.description)
         }
@@ -116,11 +117,12 @@ public struct Graphviz: Sendable {
         }
         guard termination == .exited(0) else {
             let message = (try? String(contentsOf: errURL, encoding: .utf8))?.split(separator: "\n").first.map(String.init) ?? ""
-            let status: Int32 = switch termination {
-            case .exited(let code): code
-            case .signalled(let signal): 128 + signal
-            case .reapedElsewhere: -1
-            }
+            let status: Int32 =
+                switch termination {
+                case .exited(let code): code
+                case .signalled(let signal): 128 + signal
+                case .reapedElsewhere: -1
+                }
             throw .failed(status: status, message: message)
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: outURL.path))?[.size] as? NSNumber)?.intValue ?? 0
@@ -178,7 +180,9 @@ public final class PictureCache: Sendable {
             let v = c.entries[key]
             if v != nil { c.hits += 1 } else { c.misses += 1 }
             return v
-        }) { return hit }
+        }) {
+            return hit
+        }
         let made = try make()
         guard made.count <= maxBytes else { return made }
         contents.withLock { c in

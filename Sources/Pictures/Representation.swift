@@ -102,7 +102,8 @@ struct MediaRange: Equatable {
             guard let range = parts.first, !range.isEmpty else { return nil }
             let typeParts = range.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             guard typeParts.count == 2, !typeParts[0].isEmpty, !typeParts[1].isEmpty,
-                  !(typeParts[0] == "*" && typeParts[1] != "*") else { return nil }
+                !(typeParts[0] == "*" && typeParts[1] != "*")
+            else { return nil }
             var q = 1.0
             for parameter in parts.dropFirst() {
                 let kv = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -121,10 +122,15 @@ struct MediaRange: Equatable {
         var best: (specificity: Int, q: Double)?
         for r in ranges {
             let specificity: Int
-            if r.type == parts[0] && r.subtype == parts[1] { specificity = 2 }
-            else if r.type == parts[0] && r.subtype == "*" { specificity = 1 }
-            else if r.type == "*" && r.subtype == "*" { specificity = 0 }
-            else { continue }
+            if r.type == parts[0] && r.subtype == parts[1] {
+                specificity = 2
+            } else if r.type == parts[0] && r.subtype == "*" {
+                specificity = 1
+            } else if r.type == "*" && r.subtype == "*" {
+                specificity = 0
+            } else {
+                continue
+            }
             if best == nil || specificity > best!.specificity || (specificity == best!.specificity && r.q > best!.q) {
                 best = (specificity, r.q)
             }

@@ -193,11 +193,13 @@ public struct SessionPicture: Sendable {
     /// the presenter's view in the window; bold for styles that cover it), views in the window
     /// filled, the visible controller outlined in bold blue, views not loaded dotted.
     public var dot: String {
-        var out = ["digraph session {",
-                   "  graph [rankdir=TB, fontname=\"Helvetica\", label=\(DOT.quote("session \(sessionID) · version \(version)")), labelloc=t, fontsize=12];",
-                   "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];",
-                   "  edge [fontname=\"Helvetica\", fontsize=9];",
-                   "  window [label=\"UIWindow\", shape=box, style=\"filled\", fillcolor=\"#e8e8e8\"];"]
+        var out = [
+            "digraph session {",
+            "  graph [rankdir=TB, fontname=\"Helvetica\", label=\(DOT.quote("session \(sessionID) · version \(version)")), labelloc=t, fontsize=12];",
+            "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];",
+            "  edge [fontname=\"Helvetica\", fontsize=9];",
+            "  window [label=\"UIWindow\", shape=box, style=\"filled\", fillcolor=\"#e8e8e8\"];",
+        ]
         let window = Set(inWindow)
         // The controllers the text tree shows: the window's trees and the detached ones (a tab bar
         // controller's moreNavigationController, which is in no children list, is left out of both).

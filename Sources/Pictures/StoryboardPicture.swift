@@ -32,10 +32,12 @@ public enum StoryboardPicture {
             }
         }
         let title = (["storyboard \(name)"] + unplaced).joined(separator: "\n")
-        var out = ["digraph storyboard {",
-                   "  graph [rankdir=LR, fontname=\"Helvetica\", label=\(DOT.quote(title)), labelloc=t, fontsize=12];",
-                   "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];",
-                   "  edge [fontname=\"Helvetica\", fontsize=9];"]
+        var out = [
+            "digraph storyboard {",
+            "  graph [rankdir=LR, fontname=\"Helvetica\", label=\(DOT.quote(title)), labelloc=t, fontsize=12];",
+            "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];",
+            "  edge [fontname=\"Helvetica\", fontsize=9];",
+        ]
         var ids = Set<String>()
         var folders = Set<String>()
         for scene in scenes {
@@ -60,7 +62,9 @@ public enum StoryboardPicture {
                 if target != name {
                     let folder = "storyboard:" + target
                     if folders.insert(folder).inserted {
-                        out.append("  \(DOT.quote(folder)) [label=\(DOT.quote(target + ".storyboard")), shape=folder, style=\"dashed\", URL=\(DOT.quote("/v1/storyboards/" + pathSegment(target)))];")
+                        out.append(
+                            "  \(DOT.quote(folder)) [label=\(DOT.quote(target + ".storyboard")), shape=folder, style=\"dashed\", URL=\(DOT.quote("/v1/storyboards/" + pathSegment(target)))];"
+                        )
                     }
                     out.append("  \(DOT.quote(id)) -> \(DOT.quote(folder)) [style=dashed, arrowhead=open];")
                 }
@@ -118,8 +122,7 @@ extension StoryboardPicture {
             var parts = ["\(id)  \(scene["class"]?.string ?? "?")"]
             if let sid = scene["storyboardIdentifier"]?.string { parts.append("Storyboard ID: \(sid)") }
             if let reference = scene["storyboardReference"] {
-                parts.append("reference ▸ \(reference["storyboardName"]?.string ?? "?")" +
-                             (reference["referencedIdentifier"]?.string.map { " / \($0)" } ?? ""))
+                parts.append("reference ▸ \(reference["storyboardName"]?.string ?? "?")" + (reference["referencedIdentifier"]?.string.map { " / \($0)" } ?? ""))
             }
             if id == initial { parts.append("◀ initial") }
             lines.append((last ? "└─ " : "├─ ") + parts.joined(separator: "  "))
@@ -136,8 +139,7 @@ extension StoryboardPicture {
         lines.append("")
         lines.append(diagnostics.isEmpty ? "diagnostics: none" : "diagnostics:")
         for d in diagnostics {
-            lines.append("  \(d["severity"]?.string ?? "?") \(d["code"]?.string ?? "?")" +
-                         (d["element"]?.string.map { " at \($0)" } ?? "") + ": \(d["message"]?.string ?? "")")
+            lines.append("  \(d["severity"]?.string ?? "?") \(d["code"]?.string ?? "?")" + (d["element"]?.string.map { " at \($0)" } ?? "") + ": \(d["message"]?.string ?? "")")
         }
         return lines.joined(separator: "\n") + "\n"
     }

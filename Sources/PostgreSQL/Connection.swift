@@ -93,9 +93,11 @@ public final class Connection {
         let columns = PQnfields(result)
         let names = (0..<columns).map { String(cString: PQfname(result, $0)) }
         return (0..<PQntuples(result)).map { row in
-            Row(columnNames: names, values: (0..<columns).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-            })
+            Row(
+                columnNames: names,
+                values: (0..<columns).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                })
         }
     }
 
@@ -287,8 +289,9 @@ public final class Connection {
         }
         guard let notify = PQnotifies(handle) else { return nil }
         defer { PQfreemem(notify) }
-        return Notification(channel: String(cString: notify.pointee.relname),
-                            payload: String(cString: notify.pointee.extra), senderPID: notify.pointee.be_pid)
+        return Notification(
+            channel: String(cString: notify.pointee.relname),
+            payload: String(cString: notify.pointee.extra), senderPID: notify.pointee.be_pid)
     }
 
     /// `name` as a double-quoted SQL identifier, inner quotes doubled.

@@ -44,7 +44,8 @@ public struct Row: Sendable, Equatable {
         guard let text = text(name) else { return nil }
         let digits = Array(text.utf8)
         guard digits.count >= 2, digits[0] == UInt8(ascii: "\\"), digits[1] == UInt8(ascii: "x"),
-              digits.count % 2 == 0 else { return nil }
+            digits.count % 2 == 0
+        else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity((digits.count - 2) / 2)
         var i = 2

@@ -18,7 +18,8 @@ extension PostgresSessionStore {
         let (result, connected) = reader.withLock { db in
             reconnectingRead(&db) { db -> (version: Int, createdAt: String)? in
                 guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = $1", [.text(id)]).first,
-                      let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
+                    let version = row.int("version"), let createdAt = row.text("created_at")
+                else { return nil }
                 return (Int(version), createdAt)
             }
         }
@@ -109,12 +110,13 @@ extension PostgresSessionStore {
     /// again only when they broke before `COMMIT`: ``writing(commits:_:)``.) Also says whether
     /// `db` is connected afterwards; the caller reports the outcome (``reported(_:connected:failed:started:)``).
     func reconnectingRead<T: Sendable>(_ db: inout PGConnection, _ body: (PGConnection) throws -> T)
-        -> (Result<T, any Error>, connected: Bool) {
+        -> (Result<T, any Error>, connected: Bool)
+    {
         do {
             if !db.isConnected { db = try Self.connect(url, schema: schema, create: false) }
             do {
                 return (.success(try body(db)), true)
-            } catch where !db.isConnected {
+            } catch  where !db.isConnected {
                 db = try Self.connect(url, schema: schema, create: false)
                 return (.success(try body(db)), true)
             }

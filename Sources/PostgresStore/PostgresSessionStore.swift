@@ -142,8 +142,10 @@ public final class PostgresSessionStore: SessionStoring {
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a setting;
     ///   ``MigrationError`` for invalid migration files or a database newer than this build;
     ///   ``PostgresStoreError/migrationFailed(version:name:error:)`` when a step fails.
-    public init(url: String, migrationsDirectory: String, schema: String? = nil,
-                probeIntervalMillis: Int64 = 1_000) throws {
+    public init(
+        url: String, migrationsDirectory: String, schema: String? = nil,
+        probeIntervalMillis: Int64 = 1_000
+    ) throws {
         let migrator = try Migrator(directory: migrationsDirectory)
         // Before connecting: an older build's folder would leave tables this code uses missing.
         try migrator.check(provides: Self.schemaSteps, directory: migrationsDirectory)
@@ -198,8 +200,9 @@ public final class PostgresSessionStore: SessionStoring {
             for step in migrations where step.version > current {
                 do {
                     try db.execute(step.sql)
-                    try db.run("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
-                               [.integer(Int64(step.version)), .text(step.name)])
+                    try db.run(
+                        "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                        [.integer(Int64(step.version)), .text(step.name)])
                 } catch let error as PostgresError {
                     throw PostgresStoreError.migrationFailed(version: step.version, name: step.name, error: error)
                 }
@@ -290,7 +293,7 @@ public final class PostgresSessionStore: SessionStoring {
                     committing = true
                     return value
                 }
-            } catch where !db.isConnected {
+            } catch  where !db.isConnected {
                 if committing { throw PostgresStoreError.commitOutcomeUnknown(String(describing: error)) }
                 throw BrokeBeforeCommit(error: error)
             }
@@ -314,8 +317,10 @@ public final class PostgresSessionStore: SessionStoring {
     /// logs the change it makes (one line when the database goes, one when it answers again);
     /// returns the outcome, its error as ``StoreUnreachable`` when the database was not reached
     /// (``PostgresStoreError/commitOutcomeUnknown(_:)`` stays as it is: it may have been written).
-    func reported<T>(_ result: Result<T, any Error>, connected: Bool,
-                             failed: StoreReachability.Failed, started: Int64) -> Result<T, any Error> {
+    func reported<T>(
+        _ result: Result<T, any Error>, connected: Bool,
+        failed: StoreReachability.Failed, started: Int64
+    ) -> Result<T, any Error> {
         let error: (any Error)? = if case .failure(let e) = result { e } else { nil }
         let reached = error == nil || connected
         if let change = reachability.attempted(reached: reached, failed: failed, error: error, started: started) {
@@ -379,25 +384,37 @@ public final class PostgresSessionStore: SessionStoring {
     /// the id after ``finishDeletion(_:)``.
     /// - Returns: whether nothing is left (the id is no longer pending).
     @discardableResult
-    func sweepDeletion(_ id: String, chunkRows: Int = PostgresSessionStore.deletionChunkRows,
-                       maxChunks: Int = .max) throws -> Bool {
+    func sweepDeletion(
+        _ id: String, chunkRows: Int = PostgresSessionStore.deletionChunkRows,
+        maxChunks: Int = .max
+    ) throws -> Bool {
         let limit = Int64(max(chunkRows, 1))
         var chunks = 0
         while chunks < maxChunks {
             chunks += 1
             let done = try writing { db -> Bool in
-                guard try !db.query("SELECT 1 FROM pending_deletions WHERE session_id = $1 FOR UPDATE",
-                                    [.text(id)]).isEmpty else { return true }
+                guard
+                    try !db.query(
+                        "SELECT 1 FROM pending_deletions WHERE session_id = $1 FOR UPDATE",
+                        [.text(id)]
+                    ).isEmpty
+                else { return true }
                 if try db.run(
                     """
                     DELETE FROM history WHERE session_id = $1
                     AND version IN (SELECT version FROM history WHERE session_id = $1 LIMIT $2)
-                    """, [.text(id), .integer(limit)]) > 0 { return false }
+                    """, [.text(id), .integer(limit)]) > 0
+                {
+                    return false
+                }
                 if try db.run(
                     """
                     DELETE FROM controllers WHERE session_id = $1
                     AND id IN (SELECT id FROM controllers WHERE session_id = $1 LIMIT $2)
-                    """, [.text(id), .integer(limit)]) > 0 { return false }
+                    """, [.text(id), .integer(limit)]) > 0
+                {
+                    return false
+                }
                 try db.run("DELETE FROM pending_deletions WHERE session_id = $1", [.text(id)])
                 return true
             }.get()
@@ -436,17 +453,21 @@ public final class PostgresSessionStore: SessionStoring {
     /// The ids `pending_deletions` lists, ascending; only `id` when given.
     func pendingDeletionIDs(_ id: String?) throws -> [String] {
         try read { db in
-            try db.query("SELECT session_id FROM pending_deletions WHERE $1::text IS NULL OR session_id = $1 ORDER BY session_id",
-                         [.optional(id)]).map { try $0.required("session_id") }
+            try db.query(
+                "SELECT session_id FROM pending_deletions WHERE $1::text IS NULL OR session_id = $1 ORDER BY session_id",
+                [.optional(id)]
+            ).map { try $0.required("session_id") }
         }
     }
 
     /// Rows of `controllers` and `history` that carry `session`'s id (tests of the chunked delete).
     func childRowCount(session: String) throws -> Int {
         try read { db in
-            Int(try db.query(
-                "SELECT (SELECT count(*) FROM controllers WHERE session_id = $1) + (SELECT count(*) FROM history WHERE session_id = $1) AS n",
-                [.text(session)]).first?.int("n") ?? 0)
+            Int(
+                try db.query(
+                    "SELECT (SELECT count(*) FROM controllers WHERE session_id = $1) + (SELECT count(*) FROM history WHERE session_id = $1) AS n",
+                    [.text(session)]
+                ).first?.int("n") ?? 0)
         }
     }
 

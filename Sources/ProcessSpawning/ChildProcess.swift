@@ -61,9 +61,11 @@ public final class ChildProcess: Sendable {
     /// - Throws: ``SpawnError``, when the program cannot be started (no process is left behind);
     ///   `ENOSYS` when a working directory is asked for and glibc has no
     ///   `posix_spawn_file_actions_addchdir_np`.
-    public init(executable: String, arguments: [String], environment: [String: String]? = nil,
-                workingDirectory: String? = nil,
-                standardInput: Stream = .null, standardOutput: Stream = .null, standardError: Stream = .null) throws(SpawnError) {
+    public init(
+        executable: String, arguments: [String], environment: [String: String]? = nil,
+        workingDirectory: String? = nil,
+        standardInput: Stream = .null, standardOutput: Stream = .null, standardError: Stream = .null
+    ) throws(SpawnError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -100,9 +102,10 @@ public final class ChildProcess: Sendable {
             for p in envp ?? [] { free(p) }
         }
         var child: pid_t = 0
-        let status = envp.map { envp in
-            posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        } ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let status =
+            envp.map { envp in
+                posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+            } ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         guard status == 0 else { throw SpawnError(executable: executable, errno: status) }
         pid = child
     }

@@ -72,7 +72,8 @@ public final class Connection {
     /// - Throws: ``SQLiteError`` if the file cannot be opened (`SQLITE_CANTOPEN`, message names
     ///   the path), is not a database, or refuses WAL mode (file systems without shared memory).
     public init(path: String, readOnly: Bool = false, durability: Durability = .full) throws {
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -350,7 +351,8 @@ public final class Connection {
         _ body: (OpaquePointer) throws(SQLiteError) -> R
     ) throws(SQLiteError) -> R {
         statementsRun &+= 1
-        let statement = cached
+        let statement =
+            cached
             ? try statements.statement(for: sql, in: handle)
             : try StatementCache.prepare(sql, in: handle, persistent: false)
         defer {
@@ -392,13 +394,18 @@ public final class Connection {
                 return try text.withUTF8 { utf8 in
                     // A nil base (possible for empty strings) would bind NULL, not ''.
                     guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                        return bindThenRest({ sqlite3_bind_text64(statement, position, "", 0, SQLITE_TRANSIENT, UInt8(SQLITE_UTF8)) },
-                                            bindings, after: offset, to: statement, sql: sql, body)
+                        return bindThenRest(
+                            { sqlite3_bind_text64(statement, position, "", 0, SQLITE_TRANSIENT, UInt8(SQLITE_UTF8)) },
+                            bindings, after: offset, to: statement, sql: sql, body)
                     }
                     // Handed to C as `const char *`; Swift never reads it as `CChar`.
-                    return bindThenRest({ sqlite3_bind_text64(statement, position, UnsafePointer<CChar>(OpaquePointer(base)),
-                                                              UInt64(utf8.count), SQLITE_STATIC, UInt8(SQLITE_UTF8)) },
-                                        bindings, after: offset, to: statement, sql: sql, body)
+                    return bindThenRest(
+                        {
+                            sqlite3_bind_text64(
+                                statement, position, UnsafePointer<CChar>(OpaquePointer(base)),
+                                UInt64(utf8.count), SQLITE_STATIC, UInt8(SQLITE_UTF8))
+                        },
+                        bindings, after: offset, to: statement, sql: sql, body)
                 }.get()
             case .blob(let bytes):
                 // sqlite3_bind_blob with a NULL pointer binds NULL; a zero-length zeroblob is the empty blob.
@@ -406,8 +413,9 @@ public final class Connection {
                     try check(sqlite3_bind_zeroblob(statement, position, 0), sql: sql)
                 } else {
                     return try bytes.withUnsafeBytes { raw in
-                        bindThenRest({ sqlite3_bind_blob64(statement, position, raw.baseAddress, UInt64(raw.count), SQLITE_STATIC) },
-                                     bindings, after: offset, to: statement, sql: sql, body)
+                        bindThenRest(
+                            { sqlite3_bind_blob64(statement, position, raw.baseAddress, UInt64(raw.count), SQLITE_STATIC) },
+                            bindings, after: offset, to: statement, sql: sql, body)
                     }.get()
                 }
             }

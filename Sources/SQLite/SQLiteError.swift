@@ -55,7 +55,8 @@ extension SQLiteError {
     /// `code` is passed in because the functions that fail return it directly; the connection's
     /// message is the one SQLite wrote for that same failure.
     init(code: Int32, db: OpaquePointer?, sql: String?) {
-        let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let message =
+            db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         self.init(code: code, message: message, sql: sql)
     }

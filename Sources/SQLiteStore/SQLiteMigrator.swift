@@ -62,8 +62,10 @@ extension Migrator {
                 try connection.execute("PRAGMA user_version = \(migration.version)")
             }
         } catch let error as SQLiteError {
-            throw MigrationError.stepFailed(version: migration.version, name: migration.name, error: MigrationStepFailure(
-                code: error.code, message: error.message, description: error.descriptionWithoutSQL))
+            throw MigrationError.stepFailed(
+                version: migration.version, name: migration.name,
+                error: MigrationStepFailure(
+                    code: error.code, message: error.message, description: error.descriptionWithoutSQL))
         }
     }
 

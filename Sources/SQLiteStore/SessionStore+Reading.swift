@@ -127,7 +127,8 @@ extension SessionStore: SessionStoring {
     public func sessionVersion(_ id: String) throws -> (version: Int, createdAt: String)? {
         try read { db in
             guard let row = try db.query("SELECT version, created_at FROM sessions WHERE id = ?", [.text(id)]).first,
-                  let version = row.int("version"), let createdAt = row.text("created_at") else { return nil }
+                let version = row.int("version"), let createdAt = row.text("created_at")
+            else { return nil }
             return (Int(version), createdAt)
         }
     }

@@ -339,8 +339,9 @@ public final class SessionStore: Sendable {
             return true
         }
         for table in ["history", "controllers"] {
-            try db.run("DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE session_id = ? LIMIT ?)",
-                       [.text(id), .integer(Int64(max(rows, 1)))])
+            try db.run(
+                "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE session_id = ? LIMIT ?)",
+                [.text(id), .integer(Int64(max(rows, 1)))])
             if db.changes > 0 { return false }
         }
         try db.run("DELETE FROM pending_deletions WHERE session_id = ?", [.text(id)])
@@ -412,8 +413,9 @@ public final class SessionStore: Sendable {
     /// Rows of `controllers` and `history` that carry `session`'s id (tests of the chunked delete).
     func childRowCount(session: String) throws -> Int {
         try read { db in
-            let c = try db.query("SELECT (SELECT count(*) FROM controllers WHERE session_id = ?1) + (SELECT count(*) FROM history WHERE session_id = ?1) AS n",
-                                 [.text(session)])
+            let c = try db.query(
+                "SELECT (SELECT count(*) FROM controllers WHERE session_id = ?1) + (SELECT count(*) FROM history WHERE session_id = ?1) AS n",
+                [.text(session)])
             return Int(c.first?.int("n") ?? 0)
         }
     }

@@ -40,8 +40,9 @@ public enum Persistence {
     }
 
     static func row(_ c: Controller) throws -> ControllerRow {
-        ControllerRow(id: c.id, parent: c.parent, presenting: c.presentation?.presenting, presented: c.presentedID,
-                      body: try text(StoredController(c)))
+        ControllerRow(
+            id: c.id, parent: c.parent, presenting: c.presentation?.presenting, presented: c.presentedID,
+            body: try text(StoredController(c)))
     }
 
     /// The rows of a new session (`id`, created at `createdAt`, RFC 3339), with its initial
@@ -56,8 +57,10 @@ public enum Persistence {
     /// entry keeps its request, so `navsim record` can send the same creation again (a root's
     /// `on` code is in it and nowhere else in full).
     /// - Throws: an encoding error of a stored type (a value the format cannot hold).
-    public static func creation(id: String, createdAt: String, state: SessionState, body: String? = nil,
-                                reported: [UInt8]? = nil) throws -> SessionCommit {
+    public static func creation(
+        id: String, createdAt: String, state: SessionState, body: String? = nil,
+        reported: [UInt8]? = nil
+    ) throws -> SessionCommit {
         var bytes = try StoredCodec.row(StoredSessionState(state, withControllers: true))
         if let reported, reported != Self.reportsNothing, reported.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") {
             bytes.removeLast()
@@ -65,8 +68,9 @@ public enum Persistence {
             bytes.append(contentsOf: reported[1...])
         }
         let result = String(decoding: bytes, as: UTF8.self)
-        let initial = HistoryRow(version: 0, at: createdAt, method: "POST", path: "/v1/sessions", body: body,
-                                 command: "[]", result: result, rulesVersion: RulesVersion.current)
+        let initial = HistoryRow(
+            version: 0, at: createdAt, method: "POST", path: "/v1/sessions", body: body,
+            command: "[]", result: result, rulesVersion: RulesVersion.current)
         return SessionCommit(
             session: SessionRow(id: id, version: 0, createdAt: createdAt, state: try sessionText(state)),
             upsertedControllers: try state.orderedControllers.map(row),
@@ -129,19 +133,22 @@ public enum Persistence {
         }
         // Only a release (NavigationCore/Release.swift) removes controllers; the counts tell,
         // so a turn without one never scans the order.
-        let deleted = old.controllers.count + inserted == newState.controllers.count
+        let deleted =
+            old.controllers.count + inserted == newState.controllers.count
             ? [] : old.order.filter { newState.controllers[$0] == nil }
         let before = try turn.shell ?? Shell(old)
         let afterStored = StoredSessionState(newState, withControllers: false)
         let after = afterStored == before.stored ? before : Shell(stored: afterStored, text: try text(afterStored))
-        let change = changeText(upserts: upserts, removed: text(deleted),
-                                shell: afterStored == before.stored ? nil : after.text)
+        let change = changeText(
+            upserts: upserts, removed: text(deleted),
+            shell: afterStored == before.stored ? nil : after.text)
         let checkpoint = turn.keepsCheckpoint && SessionHistory.keepsCheckpoint(version) ? try checkpointText(newState) : nil
-        let entry = HistoryRow(version: version, at: turn.at, method: turn.method, path: turn.path,
-                               body: turn.body,
-                               command: try commandText(turn.commands, resolvedSegues: turn.resolvedSegues),
-                               result: String(decoding: turn.result, as: UTF8.self),
-                               changes: change, checkpoint: checkpoint, rulesVersion: RulesVersion.current)
+        let entry = HistoryRow(
+            version: version, at: turn.at, method: turn.method, path: turn.path,
+            body: turn.body,
+            command: try commandText(turn.commands, resolvedSegues: turn.resolvedSegues),
+            result: String(decoding: turn.result, as: UTF8.self),
+            changes: change, checkpoint: checkpoint, rulesVersion: RulesVersion.current)
         let commit = SessionCommit(
             session: SessionRow(id: turn.session, version: version, createdAt: turn.createdAt, state: after.text),
             upsertedControllers: upserts, deletedControllers: deleted, history: entry, linksUnchanged: linksUnchanged)
@@ -293,9 +300,11 @@ public struct TurnRecord {
 
     /// A turn of session `session` made version `version` from `old` to `new`; the parameters
     /// are the members of the same names.
-    public init(session: String, createdAt: String, version: Int, old: SessionState, shell: Persistence.Shell?,
-                new: SessionState, changed: [ControllerID], at: String, method: String, path: String, body: String?,
-                commands: [Command], resolvedSegues: [Command] = [], result: [UInt8], keepsCheckpoint: Bool = true) {
+    public init(
+        session: String, createdAt: String, version: Int, old: SessionState, shell: Persistence.Shell?,
+        new: SessionState, changed: [ControllerID], at: String, method: String, path: String, body: String?,
+        commands: [Command], resolvedSegues: [Command] = [], result: [UInt8], keepsCheckpoint: Bool = true
+    ) {
         self.session = session
         self.createdAt = createdAt
         self.version = version

@@ -316,11 +316,17 @@ private struct StoredSingleEncoding: SingleValueEncodingContainer {
     mutating func encode(_ value: Double) throws { try writer.writeDouble(value, path: encoder.codingPath) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         // Metatype comparisons, as in `StoredWriter.writeValue`.
-        if T.self == String.self { try encode(unsafeBitCast(value, to: String.self)) }
-        else if T.self == Bool.self { try encode(unsafeBitCast(value, to: Bool.self)) }
-        else if T.self == Int.self { try encode(unsafeBitCast(value, to: Int.self)) }
-        else if T.self == Double.self { try encode(unsafeBitCast(value, to: Double.self)) }
-        else { try value.encode(to: encoder) }
+        if T.self == String.self {
+            try encode(unsafeBitCast(value, to: String.self))
+        } else if T.self == Bool.self {
+            try encode(unsafeBitCast(value, to: Bool.self))
+        } else if T.self == Int.self {
+            try encode(unsafeBitCast(value, to: Int.self))
+        } else if T.self == Double.self {
+            try encode(unsafeBitCast(value, to: Double.self))
+        } else {
+            try value.encode(to: encoder)
+        }
     }
 }
 
@@ -360,8 +366,10 @@ enum StoredReader {
     static func int(_ json: JSON, _ parent: StoredDecoder?, _ key: (any CodingKey)?) throws -> Int {
         guard case .number(let d) = json else { throw mismatch(Int.self, json, parent, key) }
         guard let i = Int(exactly: d) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path(parent, key),
-                                                    debugDescription: "Number \(d) is not representable in Swift as Int."))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path(parent, key),
+                    debugDescription: "Number \(d) is not representable in Swift as Int."))
         }
         return i
     }
@@ -460,8 +468,11 @@ private final class StoredKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerP
 
     private func required(_ key: Key) throws -> JSON {
         guard let v = find(key) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath,
-                                                       debugDescription: "No value associated with key \(key.stringValue)."))
+            throw DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key.stringValue)."))
         }
         return v
     }
@@ -525,8 +536,11 @@ private struct StoredUnkeyedDecoding: UnkeyedDecodingContainer {
 
     private mutating func next(_ type: Any.Type) throws -> JSON {
         guard currentIndex < items.count else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [IndexKey(currentIndex)],
-                                                          debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: codingPath + [IndexKey(currentIndex)],
+                    debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
         return items[currentIndex]

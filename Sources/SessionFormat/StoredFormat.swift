@@ -157,9 +157,10 @@ struct StoredCall: Codable, Equatable {
     var once: Bool?
 
     static func stored(_ code: CallbackCode) -> [String: [StoredCall]] {
-        Dictionary(uniqueKeysWithValues: code.calls.map { method, calls in
-            (method.rawValue, calls.map { StoredCall(command: StoredCommand($0.command), once: $0.once ? true : nil) })
-        })
+        Dictionary(
+            uniqueKeysWithValues: code.calls.map { method, calls in
+                (method.rawValue, calls.map { StoredCall(command: StoredCommand($0.command), once: $0.once ? true : nil) })
+            })
     }
     static func domain(_ stored: [String: [StoredCall]]) throws -> CallbackCode {
         var calls: [CallbackCode.Method: [CallbackCode.Call]] = [:]
@@ -324,8 +325,9 @@ struct StoredTurn: Codable, Equatable {
 enum StoredCommand: Codable, Equatable {
     case setRoot(StoredControllerRef, animated: Bool)
     case createController(StoredControllerSpec)
-    case present(receiver: String, viewController: StoredControllerRef, style: String?, transitionStyle: String?,
-                 popover: StoredPopoverAnchor?, animated: Bool)
+    case present(
+        receiver: String, viewController: StoredControllerRef, style: String?, transitionStyle: String?,
+        popover: StoredPopoverAnchor?, animated: Bool)
     case dismiss(receiver: String, animated: Bool)
     case show(receiver: String, viewController: StoredControllerRef, animated: Bool)
     case showDetail(receiver: String, viewController: StoredControllerRef, animated: Bool)

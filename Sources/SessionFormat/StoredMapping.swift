@@ -29,10 +29,11 @@ private func lenient<T: RawRepresentable>(_ raw: String?) -> T? where T.RawValue
 extension StoredSessionState {
     /// `state` as stored; `withControllers: false` for the session row (controllers have rows).
     init(_ s: SessionState, withControllers: Bool) {
-        self.init(traits: StoredTraits(s.traits), options: StoredOptions(s.options), rootViewController: s.rootViewController,
-                  controllers: withControllers ? s.controllers.mapValues(StoredController.init) : [:],
-                  order: s.order, transitions: s.transitions.map(StoredRunningTransition.init),
-                  nextControllerNumber: s.nextControllerNumber, nextTransitionNumber: s.nextTransitionNumber)
+        self.init(
+            traits: StoredTraits(s.traits), options: StoredOptions(s.options), rootViewController: s.rootViewController,
+            controllers: withControllers ? s.controllers.mapValues(StoredController.init) : [:],
+            order: s.order, transitions: s.transitions.map(StoredRunningTransition.init),
+            nextControllerNumber: s.nextControllerNumber, nextTransitionNumber: s.nextTransitionNumber)
     }
 
     func domain() throws -> SessionState {
@@ -49,23 +50,27 @@ extension StoredSessionState {
 
 extension StoredTraits {
     init(_ t: Traits) {
-        self.init(userInterfaceIdiom: t.userInterfaceIdiom.rawValue, horizontalSizeClass: t.horizontalSizeClass.rawValue,
-                  verticalSizeClass: t.verticalSizeClass.rawValue)
+        self.init(
+            userInterfaceIdiom: t.userInterfaceIdiom.rawValue, horizontalSizeClass: t.horizontalSizeClass.rawValue,
+            verticalSizeClass: t.verticalSizeClass.rawValue)
     }
     func domain() throws -> Traits {
-        Traits(userInterfaceIdiom: try value(userInterfaceIdiom), horizontalSizeClass: try value(horizontalSizeClass),
-               verticalSizeClass: try value(verticalSizeClass))
+        Traits(
+            userInterfaceIdiom: try value(userInterfaceIdiom), horizontalSizeClass: try value(horizontalSizeClass),
+            verticalSizeClass: try value(verticalSizeClass))
     }
 }
 
 extension StoredOptions {
     init(_ o: Options) {
-        self.init(iOS: o.iOS.rawValue, transitions: o.transitions.rawValue, navTransitionPolicy: o.navTransitionPolicy.rawValue,
-                  release: o.release == .manual ? nil : o.release.rawValue)
+        self.init(
+            iOS: o.iOS.rawValue, transitions: o.transitions.rawValue, navTransitionPolicy: o.navTransitionPolicy.rawValue,
+            release: o.release == .manual ? nil : o.release.rawValue)
     }
     func domain() throws -> Options {
-        Options(iOS: try value(iOS), transitions: try value(transitions),
-                navTransitionPolicy: try value(navTransitionPolicy) ?? .queue, release: try value(release) ?? .manual)
+        Options(
+            iOS: try value(iOS), transitions: try value(transitions),
+            navTransitionPolicy: try value(navTransitionPolicy) ?? .queue, release: try value(release) ?? .manual)
     }
 }
 
@@ -98,16 +103,17 @@ extension StoredController {
             page = StoredPage(pages.settings)
         case .alert(let alert): preferredStyle = alert.preferredStyle?.rawValue
         }
-        self.init(properties: Properties(
-            id: c.id, kind: c.kind.rawValue, className: c.className, parent: c.parent, children: c.children,
-            storyboard: c.storyboard.map(StoredStoryboardOrigin.init), isViewLoaded: c.isViewLoaded,
-            appearance: c.appearance.rawValue, viewInWindow: c.viewInWindow, isBeingPresented: c.isBeingPresented,
-            isBeingDismissed: c.isBeingDismissed, isMovingToParent: c.isMovingToParent,
-            isMovingFromParent: c.isMovingFromParent, presentation: c.presentation.map(StoredPresentation.init),
-            presentedID: c.presentedID, viewControllers: viewControllers, selectedViewController: selected,
-            moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
-            viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
-            segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil),
+        self.init(
+            properties: Properties(
+                id: c.id, kind: c.kind.rawValue, className: c.className, parent: c.parent, children: c.children,
+                storyboard: c.storyboard.map(StoredStoryboardOrigin.init), isViewLoaded: c.isViewLoaded,
+                appearance: c.appearance.rawValue, viewInWindow: c.viewInWindow, isBeingPresented: c.isBeingPresented,
+                isBeingDismissed: c.isBeingDismissed, isMovingToParent: c.isMovingToParent,
+                isMovingFromParent: c.isMovingFromParent, presentation: c.presentation.map(StoredPresentation.init),
+                presentedID: c.presentedID, viewControllers: viewControllers, selectedViewController: selected,
+                moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
+                viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
+                segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil),
             configuration: StoredConfiguration(values: c.configuration, present: StoredConfiguration.everyField))
     }
 
@@ -131,11 +137,15 @@ extension StoredController {
         // The flat members the row keeps for every kind fill the kind's own container.
         switch c.container {
         case .navigation:
-            c.container = .navigation(NavigationStack(viewControllers: p.viewControllers,
-                                                      isMoreNavigationController: p.isMoreNavigationController))
+            c.container = .navigation(
+                NavigationStack(
+                    viewControllers: p.viewControllers,
+                    isMoreNavigationController: p.isMoreNavigationController))
         case .tabs:
-            c.container = .tabs(TabState(viewControllers: p.viewControllers, selectedViewController: p.selectedViewController,
-                                         moreNavigationController: p.moreNavigationController))
+            c.container = .tabs(
+                TabState(
+                    viewControllers: p.viewControllers, selectedViewController: p.selectedViewController,
+                    moreNavigationController: p.moreNavigationController))
         case .split:
             if let split = try p.split?.domain() { c.container = .split(split) }
         case .pages:
@@ -161,15 +171,17 @@ extension StoredStoryboardOrigin {
 
 extension StoredPresentation {
     init(_ p: Presentation) {
-        self.init(presenting: p.presenting, source: p.source, requestedStyle: p.requestedStyle.rawValue, style: p.style.rawValue,
-                  transitionStyle: p.transitionStyle.rawValue, contextViewController: p.contextViewController,
-                  removesPresenterView: p.removesPresenterView, popover: p.popover.map(StoredPopoverAnchor.init),
-                  state: p.state.rawValue)
+        self.init(
+            presenting: p.presenting, source: p.source, requestedStyle: p.requestedStyle.rawValue, style: p.style.rawValue,
+            transitionStyle: p.transitionStyle.rawValue, contextViewController: p.contextViewController,
+            removesPresenterView: p.removesPresenterView, popover: p.popover.map(StoredPopoverAnchor.init),
+            state: p.state.rawValue)
     }
     func domain() throws -> Presentation {
-        Presentation(presenting: presenting, source: source, requestedStyle: try value(requestedStyle), style: try value(style),
-                     transitionStyle: try value(transitionStyle), contextViewController: contextViewController,
-                     removesPresenterView: removesPresenterView, popover: try popover?.domain(), state: try value(state))
+        Presentation(
+            presenting: presenting, source: source, requestedStyle: try value(requestedStyle), style: try value(style),
+            transitionStyle: try value(transitionStyle), contextViewController: contextViewController,
+            removesPresenterView: removesPresenterView, popover: try popover?.domain(), state: try value(state))
     }
 }
 
@@ -182,17 +194,19 @@ extension StoredPopoverAnchor {
 
 extension StoredSplit {
     init(_ s: SplitState) {
-        self.init(style: s.style.rawValue, primary: s.primary, supplementary: s.supplementary, secondary: s.secondary,
-                  collapseSecondaryOntoPrimary: s.collapseSecondaryOntoPrimary, isCollapsed: s.isCollapsed,
-                  primaryNavigation: s.primaryNavigation, supplementaryNavigation: s.supplementaryNavigation,
-                  secondaryNavigation: s.secondaryNavigation, topColumnForCollapsing: s.topColumnForCollapsing?.rawValue,
-                  collapsedSupplementary: s.collapsedSupplementary, collapsedSecondary: s.collapsedSecondary,
-                  hasDelegate: s.hasDelegate)
+        self.init(
+            style: s.style.rawValue, primary: s.primary, supplementary: s.supplementary, secondary: s.secondary,
+            collapseSecondaryOntoPrimary: s.collapseSecondaryOntoPrimary, isCollapsed: s.isCollapsed,
+            primaryNavigation: s.primaryNavigation, supplementaryNavigation: s.supplementaryNavigation,
+            secondaryNavigation: s.secondaryNavigation, topColumnForCollapsing: s.topColumnForCollapsing?.rawValue,
+            collapsedSupplementary: s.collapsedSupplementary, collapsedSecondary: s.collapsedSecondary,
+            hasDelegate: s.hasDelegate)
     }
     /// Splits written before the column styles have no column members: none, and no delegate.
     func domain() throws -> SplitState {
-        var s = SplitState(style: try value(style), primary: primary, supplementary: supplementary, secondary: secondary,
-                           collapseSecondaryOntoPrimary: collapseSecondaryOntoPrimary, isCollapsed: isCollapsed)
+        var s = SplitState(
+            style: try value(style), primary: primary, supplementary: supplementary, secondary: secondary,
+            collapseSecondaryOntoPrimary: collapseSecondaryOntoPrimary, isCollapsed: isCollapsed)
         s.primaryNavigation = primaryNavigation
         s.supplementaryNavigation = supplementaryNavigation
         s.secondaryNavigation = secondaryNavigation
@@ -215,19 +229,21 @@ extension StoredPage {
 
 extension StoredSegue {
     init(_ s: SegueSpec) {
-        self.init(id: s.id, identifier: s.identifier, kind: s.kind.rawValue, destinationScene: s.destinationScene,
-                  destinationStoryboard: s.destinationStoryboard, modalPresentationStyle: s.modalPresentationStyle?.rawValue,
-                  modalTransitionStyle: s.modalTransitionStyle?.rawValue, animates: s.animates,
-                  popover: s.popover.map(StoredPopoverAnchor.init), unwindAction: s.unwindAction,
-                  customPerforms: s.customPerforms?.rawValue, customClass: s.customClass,
-                  customTransitioningDelegate: s.customTransitioningDelegate.map(StoredAnimator.init))
+        self.init(
+            id: s.id, identifier: s.identifier, kind: s.kind.rawValue, destinationScene: s.destinationScene,
+            destinationStoryboard: s.destinationStoryboard, modalPresentationStyle: s.modalPresentationStyle?.rawValue,
+            modalTransitionStyle: s.modalTransitionStyle?.rawValue, animates: s.animates,
+            popover: s.popover.map(StoredPopoverAnchor.init), unwindAction: s.unwindAction,
+            customPerforms: s.customPerforms?.rawValue, customClass: s.customClass,
+            customTransitioningDelegate: s.customTransitioningDelegate.map(StoredAnimator.init))
     }
     func domain() throws -> SegueSpec {
-        SegueSpec(id: id, identifier: identifier, kind: try value(kind), destinationScene: destinationScene,
-                  destinationStoryboard: destinationStoryboard, modalPresentationStyle: try value(modalPresentationStyle),
-                  modalTransitionStyle: try value(modalTransitionStyle), animates: animates, popover: try popover?.domain(),
-                  unwindAction: unwindAction, customPerforms: try value(customPerforms), customClass: customClass,
-                  customTransitioningDelegate: try customTransitioningDelegate?.domain())
+        SegueSpec(
+            id: id, identifier: identifier, kind: try value(kind), destinationScene: destinationScene,
+            destinationStoryboard: destinationStoryboard, modalPresentationStyle: try value(modalPresentationStyle),
+            modalTransitionStyle: try value(modalTransitionStyle), animates: animates, popover: try popover?.domain(),
+            unwindAction: unwindAction, customPerforms: try value(customPerforms), customClass: customClass,
+            customTransitioningDelegate: try customTransitioningDelegate?.domain())
     }
 }
 
@@ -240,21 +256,23 @@ extension StoredAnimator {
 
 extension StoredRunningTransition {
     init(_ t: RunningTransition) {
-        self.init(record: StoredTransitionRecord(t.record), order: StoredAppearanceOrder(t.order), appearing: t.appearing,
-                  disappearing: t.disappearing, preStart: t.preStart.map(StoredEvent.init),
-                  postFinish: t.postFinish.map(StoredEvent.init), effects: t.effects.map(StoredTransitionEffect.init),
-                  cancelEffects: (t.cancellation?.effects ?? []).map(StoredTransitionEffect.init),
-                  cancelEvents: (t.cancellation?.events ?? []).map(StoredEvent.init),
-                  isReported: t.isReported, started: t.started, navigation: t.navigation,
-                  silentDidAppearWithin: t.silentDidAppearWithin, beforeAppearance: t.beforeAppearance.map(StoredEvent.init),
-                  before: t.before, after: t.after)
+        self.init(
+            record: StoredTransitionRecord(t.record), order: StoredAppearanceOrder(t.order), appearing: t.appearing,
+            disappearing: t.disappearing, preStart: t.preStart.map(StoredEvent.init),
+            postFinish: t.postFinish.map(StoredEvent.init), effects: t.effects.map(StoredTransitionEffect.init),
+            cancelEffects: (t.cancellation?.effects ?? []).map(StoredTransitionEffect.init),
+            cancelEvents: (t.cancellation?.events ?? []).map(StoredEvent.init),
+            isReported: t.isReported, started: t.started, navigation: t.navigation,
+            silentDidAppearWithin: t.silentDidAppearWithin, beforeAppearance: t.beforeAppearance.map(StoredEvent.init),
+            before: t.before, after: t.after)
     }
     func domain() throws -> RunningTransition {
-        RunningTransition(record: try record.domain(), order: try order.domain(), appearing: appearing, disappearing: disappearing,
-                          preStart: try preStart.map { try $0.domain() }, postFinish: try postFinish.map { try $0.domain() },
-                          effects: try effects.map { try $0.domain() }, cancellation: try cancellation(), isReported: isReported, started: started,
-                          navigation: navigation, silentDidAppearWithin: silentDidAppearWithin,
-                          beforeAppearance: try beforeAppearance.map { try $0.domain() }, before: before, after: after)
+        RunningTransition(
+            record: try record.domain(), order: try order.domain(), appearing: appearing, disappearing: disappearing,
+            preStart: try preStart.map { try $0.domain() }, postFinish: try postFinish.map { try $0.domain() },
+            effects: try effects.map { try $0.domain() }, cancellation: try cancellation(), isReported: isReported, started: started,
+            navigation: navigation, silentDidAppearWithin: silentDidAppearWithin,
+            beforeAppearance: try beforeAppearance.map { try $0.domain() }, before: before, after: after)
     }
     /// Stored as it always was: a transition that cannot be cancelled has empty `cancelEffects`.
     private func cancellation() throws -> Cancellation? {
@@ -265,16 +283,18 @@ extension StoredRunningTransition {
 
 extension StoredTransitionRecord {
     init(_ r: TransitionRecord) {
-        self.init(id: r.id, operation: r.operation.rawValue, fromViewController: r.fromViewController, toViewController: r.toViewController,
-                  presentationStyle: r.presentationStyle?.rawValue, transitionStyle: r.transitionStyle?.rawValue,
-                  animated: r.animated, duration: r.duration, animator: r.animator, containerView: r.containerView,
-                  state: r.state.rawValue)
+        self.init(
+            id: r.id, operation: r.operation.rawValue, fromViewController: r.fromViewController, toViewController: r.toViewController,
+            presentationStyle: r.presentationStyle?.rawValue, transitionStyle: r.transitionStyle?.rawValue,
+            animated: r.animated, duration: r.duration, animator: r.animator, containerView: r.containerView,
+            state: r.state.rawValue)
     }
     func domain() throws -> TransitionRecord {
-        TransitionRecord(id: id, operation: try value(operation), fromViewController: fromViewController, toViewController: toViewController,
-                         presentationStyle: try value(presentationStyle), transitionStyle: try value(transitionStyle),
-                         animated: animated, duration: duration, animator: animator, containerView: containerView,
-                         state: try value(state))
+        TransitionRecord(
+            id: id, operation: try value(operation), fromViewController: fromViewController, toViewController: toViewController,
+            presentationStyle: try value(presentationStyle), transitionStyle: try value(transitionStyle),
+            animated: animated, duration: duration, animator: animator, containerView: containerView,
+            state: try value(state))
     }
 }
 
@@ -287,9 +307,10 @@ extension StoredAppearanceOrder {
 
 extension StoredEvent {
     init(_ e: Event) {
-        self.init(controller: e.controller, callback: e.callback.rawValue, animated: e.animated, parent: e.parent,
-                  hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
-                  style: e.style?.rawValue)
+        self.init(
+            controller: e.controller, callback: e.callback.rawValue, animated: e.animated, parent: e.parent,
+            hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
+            style: e.style?.rawValue)
     }
     func domain() throws -> Event {
         var e = Event(controller, try value(callback), animated: animated)
@@ -341,8 +362,9 @@ extension StoredCommand {
         case .setRoot(let v, let a): self = .setRoot(Ref(v), animated: a)
         case .createController(let s): self = .createController(StoredControllerSpec(s))
         case .present(let r, let v, let style, let ts, let pop, let a):
-            self = .present(receiver: r, viewController: Ref(v), style: style?.rawValue, transitionStyle: ts?.rawValue,
-                            popover: pop.map(StoredPopoverAnchor.init), animated: a)
+            self = .present(
+                receiver: r, viewController: Ref(v), style: style?.rawValue, transitionStyle: ts?.rawValue,
+                popover: pop.map(StoredPopoverAnchor.init), animated: a)
         case .dismiss(let r, let a): self = .dismiss(receiver: r, animated: a)
         case .show(let r, let v, let a): self = .show(receiver: r, viewController: Ref(v), animated: a)
         case .showDetail(let r, let v, let a): self = .showDetail(receiver: r, viewController: Ref(v), animated: a)
@@ -364,11 +386,13 @@ extension StoredCommand {
         case .interactiveDismiss(let r, let c): self = .interactiveDismiss(receiver: r, completes: c)
         case .interactivePop(let r, let c): self = .interactivePop(receiver: r, completes: c)
         case .performSegue(let r, let i, let d, let g):
-            self = .performSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
-                                 segue: g.map(StoredSegue.init))
+            self = .performSegue(
+                receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
+                segue: g.map(StoredSegue.init))
         case .triggerSegue(let r, let i, let d, let g):
-            self = .triggerSegue(receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
-                                 segue: g.map(StoredSegue.init))
+            self = .triggerSegue(
+                receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
+                segue: g.map(StoredSegue.init))
         case .updateController(let id, let p): self = .updateController(id, StoredPatch(p))
         case .setTraits(let t): self = .setTraits(StoredTraits(t))
         case .completeTransition(let id): self = .completeTransition(id: id)
@@ -382,8 +406,9 @@ extension StoredCommand {
         case .setRoot(let v, let a): .setRoot(try v.domain(), animated: a)
         case .createController(let s): .createController(try s.domain())
         case .present(let r, let v, let style, let ts, let pop, let a):
-            .present(receiver: r, viewController: try v.domain(), style: try value(style), transitionStyle: try value(ts),
-                     popover: try pop?.domain(), animated: a)
+            .present(
+                receiver: r, viewController: try v.domain(), style: try value(style), transitionStyle: try value(ts),
+                popover: try pop?.domain(), animated: a)
         case .dismiss(let r, let a): .dismiss(receiver: r, animated: a)
         case .show(let r, let v, let a): .show(receiver: r, viewController: try v.domain(), animated: a)
         case .showDetail(let r, let v, let a): .showDetail(receiver: r, viewController: try v.domain(), animated: a)
@@ -437,17 +462,18 @@ extension StoredControllerRef {
 extension StoredControllerSpec {
     init(_ s: ControllerSpec) {
         let refs = { (list: [ControllerRef]?) in list?.map(StoredControllerRef.init) }
-        self.init(properties: Properties(
-            id: s.id, kind: s.kind.rawValue, className: s.className, viewControllers: refs(s.viewControllers),
-            selectedIndex: s.selectedIndex, primary: s.primary.map(StoredControllerRef.init),
-            supplementary: s.supplementary.map(StoredControllerRef.init), secondary: s.secondary.map(StoredControllerRef.init),
-            splitStyle: s.splitStyle?.rawValue, collapseSecondaryOntoPrimary: s.collapseSecondaryOntoPrimary,
-            topColumnForCollapsing: s.topColumnForCollapsing?.rawValue, hasSplitDelegate: s.hasSplitDelegate,
-            pageTransitionStyle: s.pageTransitionStyle?.rawValue, spineLocation: s.spineLocation?.rawValue,
-            isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle?.rawValue,
-            storyboard: s.storyboard.map(StoredStoryboardOrigin.init), segues: s.segues?.map(StoredSegue.init),
-            embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken,
-            suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil),
+        self.init(
+            properties: Properties(
+                id: s.id, kind: s.kind.rawValue, className: s.className, viewControllers: refs(s.viewControllers),
+                selectedIndex: s.selectedIndex, primary: s.primary.map(StoredControllerRef.init),
+                supplementary: s.supplementary.map(StoredControllerRef.init), secondary: s.secondary.map(StoredControllerRef.init),
+                splitStyle: s.splitStyle?.rawValue, collapseSecondaryOntoPrimary: s.collapseSecondaryOntoPrimary,
+                topColumnForCollapsing: s.topColumnForCollapsing?.rawValue, hasSplitDelegate: s.hasSplitDelegate,
+                pageTransitionStyle: s.pageTransitionStyle?.rawValue, spineLocation: s.spineLocation?.rawValue,
+                isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle?.rawValue,
+                storyboard: s.storyboard.map(StoredStoryboardOrigin.init), segues: s.segues?.map(StoredSegue.init),
+                embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken,
+                suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil),
             configuration: StoredConfiguration(values: s.configuration.values, present: s.configuration.fields))
     }
 

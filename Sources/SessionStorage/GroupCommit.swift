@@ -76,8 +76,10 @@ package final class WriterQueue: Sendable {
     /// - Parameter writeBatch: Writes the jobs given, in order, in one transaction, and returns
     ///   one result per job (same order). Called on the writer only, never concurrently; every
     ///   caller of one queue passes the same function.
-    package func enqueue(_ job: Job, writeBatch: @escaping BatchWriter,
-                 then completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    package func enqueue(
+        _ job: Job, writeBatch: @escaping BatchWriter,
+        then completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
         let starts = state.withLock { state -> Bool in
             state.waiting.append((job, completion))
             state.writeBatch = writeBatch
@@ -137,7 +139,8 @@ package final class WriterQueue: Sendable {
         let tick = state.withLock { state -> Tick in
             // A drain is queued (it arms the next step when it is done), or nothing is asked.
             guard !state.writing, state.waiting.isEmpty, state.idleWakes != state.idleAnswered,
-                  let work = state.idleWork else {
+                let work = state.idleWork
+            else {
                 state.idleArmed = false
                 return .none
             }
@@ -212,8 +215,10 @@ package struct BrokenChains: Sendable {
     ///     connection), the earlier commits went with it: the error is rethrown so that the
     ///     caller fails the whole batch (and then calls ``batchFailed(_:)``).
     /// - Throws: that error only.
-    package mutating func writeEach(_ commits: [SessionCommit], isInTransaction: () -> Bool,
-                            write: (SessionCommit) throws -> Void) throws -> [Result<Void, any Error>] {
+    package mutating func writeEach(
+        _ commits: [SessionCommit], isInTransaction: () -> Bool,
+        write: (SessionCommit) throws -> Void
+    ) throws -> [Result<Void, any Error>] {
         var results: [Result<Void, any Error>] = []
         results.reserveCapacity(commits.count)
         for commit in commits {

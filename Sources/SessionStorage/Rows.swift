@@ -18,8 +18,10 @@ public struct ControllerRow: Sendable, Equatable {
     /// The persistence format `body` is written in (``StoredFormat``).
     public var format: Int
 
-    public init(id: String, parent: String? = nil, presenting: String? = nil, presented: String? = nil, body: String,
-                format: Int = StoredFormat.current) {
+    public init(
+        id: String, parent: String? = nil, presenting: String? = nil, presented: String? = nil, body: String,
+        format: Int = StoredFormat.current
+    ) {
         self.id = id
         self.parent = parent
         self.presenting = presenting
@@ -211,4 +213,3 @@ public final class BatchObserver: Sendable {
     /// `observe` is called on the store's writer once per transaction, with its commit count.
     public init(_ observe: @escaping @Sendable (Int) -> Void) { self.observe = observe }
 }
-

@@ -69,8 +69,11 @@ public final class StoreReachability: Sendable {
             let was = reachable
             reachable = reached
             if reached {
-                return was ? nil : .reachableAgain(downMillis: max(0, now - downSince), failedReads: failedReads,
-                                                   failedWrites: failedWrites)
+                return was
+                    ? nil
+                    : .reachableAgain(
+                        downMillis: max(0, now - downSince), failedReads: failedReads,
+                        failedWrites: failedWrites)
             }
             if was {
                 downSince = now
@@ -113,8 +116,10 @@ public final class StoreReachability: Sendable {
     /// until the store answers again) and `error` why.
     /// - Returns: the change of state this outcome made, if any, for the log.
     @discardableResult
-    public func attempted(reached: Bool, failed: Failed = .nothing, error: (any Error)? = nil,
-                          started: Int64? = nil, at now: Int64 = StoreReachability.now()) -> Change? {
+    public func attempted(
+        reached: Bool, failed: Failed = .nothing, error: (any Error)? = nil,
+        started: Int64? = nil, at now: Int64 = StoreReachability.now()
+    ) -> Change? {
         state.withLock { $0.record(reached: reached, failed: failed, error: error, started: started ?? now, at: now) }
     }
 
@@ -133,8 +138,10 @@ public final class StoreReachability: Sendable {
     /// next probe.
     /// - Returns: the change of state it made, if any, for the log.
     @discardableResult
-    public func probeFinished(reached: Bool, error: (any Error)? = nil, started: Int64? = nil,
-                              at now: Int64 = StoreReachability.now()) -> Change? {
+    public func probeFinished(
+        reached: Bool, error: (any Error)? = nil, started: Int64? = nil,
+        at now: Int64 = StoreReachability.now()
+    ) -> Change? {
         state.withLock { s in
             s.probing = false
             return s.record(reached: reached, failed: .nothing, error: error, started: started ?? now, at: now)

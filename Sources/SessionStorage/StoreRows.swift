@@ -163,9 +163,10 @@ package struct StoreStatements: Sendable {
 extension SessionRow {
     /// A `sessions` row (`id, version, created_at, state, format`).
     package init(row: some StoreRow) throws {
-        self.init(id: try row.required("id"), version: try row.requiredInt("version"),
-                  createdAt: try row.required("created_at"), state: try row.required("state"),
-                  format: try row.requiredInt("format"))
+        self.init(
+            id: try row.required("id"), version: try row.requiredInt("version"),
+            createdAt: try row.required("created_at"), state: try row.required("state"),
+            format: try row.requiredInt("format"))
     }
 
     /// `id, version, created_at, state, format`: the parameters of each store's own session
@@ -178,14 +179,17 @@ extension SessionRow {
 extension ControllerRow {
     /// A `controllers` row (`id, parent, presenting, presented, body, format`).
     package init(row: some StoreRow) throws {
-        self.init(id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
-                  presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
+        self.init(
+            id: try row.required("id"), parent: row.text("parent"), presenting: row.text("presenting"),
+            presented: row.text("presented"), body: try row.required("body"), format: try row.requiredInt("format"))
     }
 
     /// The parameters of ``StoreStatements/upsertController`` for this controller of `session`.
     package func parameters<V: StoreValue>(session: String) -> [V] {
-        [.text(session), .text(id), .optionalText(parent), .optionalText(presenting), .optionalText(presented),
-         .text(body), .integer(Int64(format))]
+        [
+            .text(session), .text(id), .optionalText(parent), .optionalText(presenting), .optionalText(presented),
+            .text(body), .integer(Int64(format)),
+        ]
     }
 
     /// The parameters of ``StoreStatements/updateControllerBody`` for this controller of `session`.
@@ -207,9 +211,11 @@ extension HistoryRow {
 
     /// The parameters of ``StoreStatements/insertHistory`` for this entry of `session`.
     package func parameters<V: StoreValue>(session: String) -> [V] {
-        [.text(session), .integer(Int64(version)), .text(at), .text(method), .text(path), .optionalText(body),
-         .text(command), .text(result), .integer(Int64(format)), .optionalText(changes), .optionalText(checkpoint),
-         .optionalInteger(rulesVersion)]
+        [
+            .text(session), .integer(Int64(version)), .text(at), .text(method), .text(path), .optionalText(body),
+            .text(command), .text(result), .integer(Int64(format)), .optionalText(changes), .optionalText(checkpoint),
+            .optionalInteger(rulesVersion),
+        ]
     }
 }
 
@@ -217,8 +223,9 @@ extension StoredStoryboard {
     /// A `storyboards` row (`name, xml, custom_segues, classes, updated_at`).
     package init(row: some StoreRow) throws {
         guard let xml = row.bytes("xml") else { throw SessionStoreError.unexpectedValue(column: "xml") }
-        self.init(name: try row.required("name"), xml: xml, customSegues: row.text("custom_segues"),
-                  classes: row.text("classes"), updatedAt: try row.required("updated_at"))
+        self.init(
+            name: try row.required("name"), xml: xml, customSegues: row.text("custom_segues"),
+            classes: row.text("classes"), updatedAt: try row.required("updated_at"))
     }
 
     /// The parameters of ``StoreStatements/upsertStoryboard``.
@@ -241,7 +248,8 @@ extension StoreConnection {
         }
         for controller in commit.upsertedControllers {
             if !commit.linksUnchanged.isEmpty, commit.linksUnchanged.contains(controller.id),
-               try writeCountingRows(sql.updateControllerBody, controller.bodyParameters(session: id)) == 1 {
+                try writeCountingRows(sql.updateControllerBody, controller.bodyParameters(session: id)) == 1
+            {
                 continue
             }
             try write(sql.upsertController, controller.parameters(session: id))
@@ -254,8 +262,12 @@ extension StoreConnection {
     /// Writes ``SessionCommit/laterCheckpoint`` into its entry (``StoreStatements/updateCheckpoint``).
     package func writeLaterCheckpoint(of commit: SessionCommit) throws {
         guard let later = commit.laterCheckpoint else { return }
-        try write(Self.statements.updateCheckpoint, [.text(commit.session.id), .integer(Int64(later.version)),
-                                                     .text(later.text), .text(commit.session.createdAt)])
+        try write(
+            Self.statements.updateCheckpoint,
+            [
+                .text(commit.session.id), .integer(Int64(later.version)),
+                .text(later.text), .text(commit.session.createdAt),
+            ])
     }
 
     /// Stores `storyboards`, each replacing one of the same name, and adds one to the storyboard

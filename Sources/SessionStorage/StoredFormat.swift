@@ -23,4 +23,3 @@ public enum StoredFormat {
     /// Every version this release reads.
     public static let readable: ClosedRange<Int> = 1...1
 }
-

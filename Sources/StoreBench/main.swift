@@ -31,10 +31,11 @@ if args[1] == "sqlite" {
     return SessionCommit(
         session: SessionRow(id: id, version: version, createdAt: "2026-01-01T00:00:00Z", state: state),
         upsertedControllers: [ControllerRow(id: "c\(version % 4)", body: String(repeating: "c", count: 900))],
-        history: HistoryRow(version: version, at: "2026-01-01T00:00:00Z", method: "POST", path: "/v1/sessions/\(id)/push",
-                            body: #"{"op":"push"}"#, command: String(repeating: "k", count: 200),
-                            result: String(repeating: "r", count: 400), changes: String(repeating: "x", count: 300),
-                            rulesVersion: 1))
+        history: HistoryRow(
+            version: version, at: "2026-01-01T00:00:00Z", method: "POST", path: "/v1/sessions/\(id)/push",
+            body: #"{"op":"push"}"#, command: String(repeating: "k", count: 200),
+            result: String(repeating: "r", count: 400), changes: String(repeating: "x", count: 300),
+            rulesVersion: 1))
 }
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -70,8 +71,10 @@ let seconds = Double(now() - start) / 1e9
 let after = store.statistics
 let commits = after.commits - before.commits
 let batches = after.batches - before.batches
-print(String(format: "%@ 16 clients: %d commits in %.2f s, %.0f commits/s, %.1f commits per transaction",
-             args[1], commits, seconds, Double(commits) / seconds, Double(commits) / Double(max(batches, 1))))
+print(
+    String(
+        format: "%@ 16 clients: %d commits in %.2f s, %.0f commits/s, %.1f commits per transaction",
+        args[1], commits, seconds, Double(commits) / seconds, Double(commits) / Double(max(batches, 1))))
 
 if args[1] == "postgres" {
     try PostgreSQL.Connection(url: args[2]).execute("DROP SCHEMA \(PostgreSQL.Connection.quoteIdentifier(schema)) CASCADE")

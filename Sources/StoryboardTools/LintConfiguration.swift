@@ -30,8 +30,10 @@ public struct LintConfiguration: Sendable, Equatable {
     public var path: String?
 
     /// Builds a configuration.
-    public init(disabled: Set<String> = [], severities: [String: StoryboardDiagnosticSeverity] = [:],
-                customSegueClasses: Set<String> = [], path: String? = nil) {
+    public init(
+        disabled: Set<String> = [], severities: [String: StoryboardDiagnosticSeverity] = [:],
+        customSegueClasses: Set<String> = [], path: String? = nil
+    ) {
         self.disabled = disabled
         self.severities = severities
         self.customSegueClasses = customSegueClasses

@@ -29,26 +29,36 @@ public enum LintFormat: String, Sendable, CaseIterable {
             out += "\(f.file):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message) [\(f.rule)]\n"
         }
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        out += "\(plural(report.files.count, "storyboard")): \(plural(report.errorCount, "error")), "
+        out +=
+            "\(plural(report.files.count, "storyboard")): \(plural(report.errorCount, "error")), "
             + "\(plural(report.warningCount, "warning"))\n"
         return out
     }
 
     static func encode(_ object: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys,
-                                                                                  .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [
+                    .prettyPrinted, .sortedKeys,
+                    .withoutEscapingSlashes,
+                ])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     static func json(_ report: LintReport) -> String {
         let findings: [[String: Any]] = report.findings.map { f in
-            var object: [String: Any] = ["file": f.file, "line": f.line, "column": f.column,
-                                         "severity": f.severity.rawValue, "rule": f.rule, "message": f.message]
+            var object: [String: Any] = [
+                "file": f.file, "line": f.line, "column": f.column,
+                "severity": f.severity.rawValue, "rule": f.rule, "message": f.message,
+            ]
             object["element"] = f.element ?? NSNull()
             return object
         }
-        return encode(["files": report.files, "errors": report.errorCount, "warnings": report.warningCount,
-                       "findings": findings])
+        return encode([
+            "files": report.files, "errors": report.errorCount, "warnings": report.warningCount,
+            "findings": findings,
+        ])
     }
 
     /// SARIF 2.1.0 §3.13 (run), §3.19 (toolComponent), §3.27 (result), §3.30 (physicalLocation).
@@ -58,8 +68,10 @@ public enum LintFormat: String, Sendable, CaseIterable {
         let driver: [String: Any] = [
             "name": "navsim lint",
             "rules": rules.map { rule -> [String: Any] in
-                ["id": rule.id, "shortDescription": ["text": rule.summary],
-                 "defaultConfiguration": ["level": rule.severity.rawValue]]
+                [
+                    "id": rule.id, "shortDescription": ["text": rule.summary],
+                    "defaultConfiguration": ["level": rule.severity.rawValue],
+                ]
             },
         ]
         let results: [[String: Any]] = report.findings.map { f in
@@ -67,10 +79,14 @@ public enum LintFormat: String, Sendable, CaseIterable {
                 "ruleId": f.rule,
                 "level": f.severity.rawValue,
                 "message": ["text": f.message],
-                "locations": [["physicalLocation": [
-                    "artifactLocation": ["uri": uri(f.file)],
-                    "region": ["startLine": f.line, "startColumn": f.column],
-                ]]],
+                "locations": [
+                    [
+                        "physicalLocation": [
+                            "artifactLocation": ["uri": uri(f.file)],
+                            "region": ["startLine": f.line, "startColumn": f.column],
+                        ]
+                    ]
+                ],
             ]
             if let i = index[f.rule] { result["ruleIndex"] = i }
             return result
@@ -78,8 +94,12 @@ public enum LintFormat: String, Sendable, CaseIterable {
         return encode([
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [["tool": ["driver": driver], "results": results,
-                      "artifacts": report.files.map { ["location": ["uri": uri($0)]] }]],
+            "runs": [
+                [
+                    "tool": ["driver": driver], "results": results,
+                    "artifacts": report.files.map { ["location": ["uri": uri($0)]] },
+                ]
+            ],
         ])
     }
 

@@ -51,28 +51,32 @@ public struct LintRule: Sendable, Equatable, Hashable {
         summary: "A segue uses a kind deprecated since iOS 8 (push, modal, replace, popover).")
 
     /// Every rule, upload diagnostics first, in the order docs/lint.md lists them.
-    public static let all: [LintRule] = StoryboardDiagnostic.Code.allCases.map(LintRule.init(upload:))
-        + [invalidStoryboard, duplicateSegueIdentifier, showOutsideNavigation, showPushesNavigationController, unreachedCustomClass,
-           undeclaredUnwindAction, deprecatedSegueKind]
+    public static let all: [LintRule] =
+        StoryboardDiagnostic.Code.allCases.map(LintRule.init(upload:))
+        + [
+            invalidStoryboard, duplicateSegueIdentifier, showOutsideNavigation, showPushesNavigationController, unreachedCustomClass,
+            undeclaredUnwindAction, deprecatedSegueKind,
+        ]
 
     /// The rule with this id.
     public static func named(_ id: String) -> LintRule? { all.first { $0.id == id } }
 
     /// The rule for an upload diagnostic code, with the severity the upload gives it.
     init(upload code: StoryboardDiagnostic.Code) {
-        let (severity, summary): (StoryboardDiagnostic.Severity, String) = switch code {
-        case .unsupportedDocumentType: (.error, "The document is not an iOS storyboard.")
-        case .unknownDestination: (.error, "A segue or the entry point names no scene, reference or exit of its file.")
-        case .unresolvedReference: (.warning, "A storyboard reference leads to no storyboard or Storyboard ID of the folder.")
-        case .referenceCycle: (.error, "Storyboard references lead back to themselves.")
-        case .duplicateStoryboardIdentifier: (.error, "Two scenes of one file share a Storyboard ID.")
-        case .navigationWithoutRoot: (.warning, "A navigation controller has no root view controller relationship.")
-        case .relationshipCycle: (.error, "Containers contain themselves through relationship or embed segues.")
-        case .popoverWithoutAnchor: (.warning, "A popover segue has no anchor view or bar button item.")
-        case .unreachableScene: (.warning, "No entry point, Storyboard ID or segue reaches the scene.")
-        case .undeclaredCustomSegue: (.warning, "A segue's custom class behaviour is unknown to navsim (a custom segue presents modally, others do what their kind does).")
-        case .unsupportedValue: (.warning, "An attribute value navsim's UIKit model has no case for; the element uses UIKit's default.")
-        }
+        let (severity, summary): (StoryboardDiagnostic.Severity, String) =
+            switch code {
+            case .unsupportedDocumentType: (.error, "The document is not an iOS storyboard.")
+            case .unknownDestination: (.error, "A segue or the entry point names no scene, reference or exit of its file.")
+            case .unresolvedReference: (.warning, "A storyboard reference leads to no storyboard or Storyboard ID of the folder.")
+            case .referenceCycle: (.error, "Storyboard references lead back to themselves.")
+            case .duplicateStoryboardIdentifier: (.error, "Two scenes of one file share a Storyboard ID.")
+            case .navigationWithoutRoot: (.warning, "A navigation controller has no root view controller relationship.")
+            case .relationshipCycle: (.error, "Containers contain themselves through relationship or embed segues.")
+            case .popoverWithoutAnchor: (.warning, "A popover segue has no anchor view or bar button item.")
+            case .unreachableScene: (.warning, "No entry point, Storyboard ID or segue reaches the scene.")
+            case .undeclaredCustomSegue: (.warning, "A segue's custom class behaviour is unknown to navsim (a custom segue presents modally, others do what their kind does).")
+            case .unsupportedValue: (.warning, "An attribute value navsim's UIKit model has no case for; the element uses UIKit's default.")
+            }
         self.init(id: code.rawValue, severity: severity, summary: summary)
     }
 }

@@ -23,10 +23,13 @@ enum LintRules {
             for segue in scene.segues where segue.kind != .relationship {
                 guard let identifier = segue.identifier else { continue }
                 if let earlier = first[identifier] {
-                    found.append((.duplicateSegueIdentifier,
-                                  "Segues '\(earlier)' and '\(segue.id)' of scene '\(scene.id)' share the identifier "
-                                  + "'\(identifier)'; performSegue(withIdentifier:) always performs '\(earlier)'.",
-                                  segue.id))
+                    found.append(
+                        (
+                            .duplicateSegueIdentifier,
+                            "Segues '\(earlier)' and '\(segue.id)' of scene '\(scene.id)' share the identifier "
+                                + "'\(identifier)'; performSegue(withIdentifier:) always performs '\(earlier)'.",
+                            segue.id
+                        ))
                 } else {
                     first[identifier] = segue.id
                 }
@@ -69,11 +72,14 @@ enum LintRules {
         for scene in storyboard.scenes where !mayNavigate.contains(scene.id) && scene.kind != .navigationController {
             // A segue to no scene of the file is `unknown-destination`'s finding, not this one's.
             for segue in scene.segues where segue.kind == .show && segue.destination.flatMap(storyboard.scene(id:)) != nil {
-                found.append((.showOutsideNavigation,
-                              "Show segue '\(segue.id)' of scene '\(scene.id)' (\(scene.className)) starts in no "
-                              + "navigation controller, so UIKit presents its destination modally; embed the scene "
-                              + "in a navigation controller or use a present segue.",
-                              segue.id))
+                found.append(
+                    (
+                        .showOutsideNavigation,
+                        "Show segue '\(segue.id)' of scene '\(scene.id)' (\(scene.className)) starts in no "
+                            + "navigation controller, so UIKit presents its destination modally; embed the scene "
+                            + "in a navigation controller or use a present segue.",
+                        segue.id
+                    ))
             }
         }
         return found
@@ -88,8 +94,9 @@ enum LintRules {
         var queue: [String] = []
         func add(_ id: String?) {
             guard let id, let scene = storyboard.scene(id: id), scene.placeholder == nil,
-                  scene.kind != .navigationController, scene.kind != .splitViewController,
-                  stacked.insert(id).inserted else { return }
+                scene.kind != .navigationController, scene.kind != .splitViewController,
+                stacked.insert(id).inserted
+            else { return }
             queue.append(id)
         }
         for scene in storyboard.scenes where scene.kind == .navigationController {
@@ -105,11 +112,14 @@ enum LintRules {
                 let kind = target.scene.kind
                 if kind == .navigationController || kind == .splitViewController {
                     let what = kind == .navigationController ? "navigation controller" : "split view controller"
-                    found.append((.showPushesNavigationController,
-                                   "\(segue.kind == .show ? "Show" : "Push") segue '\(segue.id)' of scene '\(scene.id)' "
-                                   + "starts in a navigation stack and leads to the \(what) '\(target.scene.id)': UIKit "
-                                   + "pushes it and raises NSInvalidArgumentException (D12); present it modally instead.",
-                                   segue.id))
+                    found.append(
+                        (
+                            .showPushesNavigationController,
+                            "\(segue.kind == .show ? "Show" : "Push") segue '\(segue.id)' of scene '\(scene.id)' "
+                                + "starts in a navigation stack and leads to the \(what) '\(target.scene.id)': UIKit "
+                                + "pushes it and raises NSInvalidArgumentException (D12); present it modally instead.",
+                            segue.id
+                        ))
                 } else if target.storyboard == storyboard.name {
                     add(target.scene.id)
                 }
@@ -124,8 +134,9 @@ enum LintRules {
         for other in library.storyboards.values {
             for scene in other.scenes {
                 guard let reference = scene.placeholder,
-                      case let .success(target) = library.target(of: reference, from: other.name),
-                      target.storyboard == name else { continue }
+                    case let .success(target) = library.target(of: reference, from: other.name),
+                    target.storyboard == name
+                else { continue }
                 ids.insert(target.sceneID)
             }
         }
@@ -138,11 +149,14 @@ enum LintRules {
         entered.formUnion(referencedScenes(of: storyboard.name, in: library))
         return storyboard.scenes.compactMap { scene in
             guard let customClass = scene.customClass, scene.storyboardIdentifier == nil,
-                  !scene.isReference, !entered.contains(scene.id) else { return nil }
-            return (.unreachedCustomClass,
-                    "Scene '\(scene.id)' of class \(customClass) has no Storyboard ID and no segue or entry point "
+                !scene.isReference, !entered.contains(scene.id)
+            else { return nil }
+            return (
+                .unreachedCustomClass,
+                "Scene '\(scene.id)' of class \(customClass) has no Storyboard ID and no segue or entry point "
                     + "leads to it; give it a Storyboard ID so code can call instantiateViewController(withIdentifier:).",
-                    scene.id)
+                scene.id
+            )
         }
     }
 
@@ -171,24 +185,31 @@ enum LintRules {
                     why = "no other scene of the folder has a custom class that could declare it"
                 }
                 guard !declared else { continue }
-                found.append((.undeclaredUnwindAction,
-                              "Unwind segue '\(segue.id)' of scene '\(scene.id)' looks for the action '\(action)', but "
-                              + "\(why); UIKit would find no destination and do nothing.",
-                              segue.id))
+                found.append(
+                    (
+                        .undeclaredUnwindAction,
+                        "Unwind segue '\(segue.id)' of scene '\(scene.id)' looks for the action '\(action)', but "
+                            + "\(why); UIKit would find no destination and do nothing.",
+                        segue.id
+                    ))
             }
         }
         return found
     }
 
     static func deprecatedKinds(_ storyboard: Storyboard) -> [Found] {
-        let replacement = ["push": "show", "modal": "presentation (Present Modally)",
-                           "replace": "showDetail", "popover": "popoverPresentation"]
+        let replacement = [
+            "push": "show", "modal": "presentation (Present Modally)",
+            "replace": "showDetail", "popover": "popoverPresentation",
+        ]
         return storyboard.allSegues.compactMap { sceneID, segue in
             guard let modern = replacement[segue.spelledKind] else { return nil }
-            return (.deprecatedSegueKind,
-                    "Segue '\(segue.id)' of scene '\(sceneID)' uses the kind '\(segue.spelledKind)', deprecated since "
+            return (
+                .deprecatedSegueKind,
+                "Segue '\(segue.id)' of scene '\(sceneID)' uses the kind '\(segue.spelledKind)', deprecated since "
                     + "iOS 8; use \(modern).",
-                    segue.id)
+                segue.id
+            )
         }
     }
 }

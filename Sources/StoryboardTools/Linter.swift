@@ -19,8 +19,10 @@ public struct LintFinding: Sendable, Equatable {
     public var element: String?
 
     /// Builds a finding.
-    public init(file: String, line: Int, column: Int, severity: StoryboardDiagnosticSeverity,
-                rule: String, message: String, element: String?) {
+    public init(
+        file: String, line: Int, column: Int, severity: StoryboardDiagnosticSeverity,
+        rule: String, message: String, element: String?
+    ) {
         self.file = file
         self.line = line
         self.column = column
@@ -117,17 +119,21 @@ public struct Linter: Sendable {
     /// Lints the storyboards of one folder, given as (path, bytes); the storyboard's name is its
     /// file name without `.storyboard`, as `storyboardName` references it.
     /// `context`: more storyboards of the folder that references may name, parsed but not reported on.
-    public func lint(folder documents: [(file: String, data: [UInt8])],
-                     context: [(file: String, data: [UInt8])] = [],
-                     configuration: LintConfiguration = LintConfiguration()) -> [LintFinding] {
+    public func lint(
+        folder documents: [(file: String, data: [UInt8])],
+        context: [(file: String, data: [UInt8])] = [],
+        configuration: LintConfiguration = LintConfiguration()
+    ) -> [LintFinding] {
         var parsed: [(file: String, data: [UInt8], storyboard: Storyboard, positions: [String: SourcePosition])] = []
         var findings: [LintFinding] = []
         let off = disabled.union(configuration.disabled)
         func report(_ rule: LintRule, file: String, position: SourcePosition, message: String, element: String?) {
             guard !off.contains(rule.id) else { return }
-            findings.append(LintFinding(file: file, line: position.line, column: max(position.column, 1),
-                                        severity: configuration.severities[rule.id] ?? rule.severity,
-                                        rule: rule.id, message: message, element: element))
+            findings.append(
+                LintFinding(
+                    file: file, line: position.line, column: max(position.column, 1),
+                    severity: configuration.severities[rule.id] ?? rule.severity,
+                    rule: rule.id, message: message, element: element))
         }
         for document in documents {
             let name = ((document.file as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -135,8 +141,7 @@ public struct Linter: Sendable {
                 let (storyboard, positions) = try StoryboardParser.parseWithPositions(name: name, data: document.data)
                 parsed.append((document.file, document.data, storyboard, positions))
             } catch {
-                let rule = if case .unsupportedDocumentType = error { LintRule(upload: .unsupportedDocumentType) }
-                    else { LintRule.invalidStoryboard }
+                let rule = if case .unsupportedDocumentType = error { LintRule(upload: .unsupportedDocumentType) } else { LintRule.invalidStoryboard }
                 report(rule, file: document.file, position: Self.position(of: error), message: "\(error)", element: nil)
             }
         }
@@ -151,10 +156,13 @@ public struct Linter: Sendable {
                 let position = entry.positions[element ?? ""] ?? entry.positions[""] ?? SourcePosition(line: 1, column: 1)
                 return lines.startColumn(of: element, near: position)
             }
-            for diagnostic in library.diagnostics(for: entry.storyboard.name,
-                                                  customSegueClasses: configuration.customSegueClasses) {
-                report(LintRule(upload: diagnostic.code), file: entry.file, position: at(diagnostic.element),
-                       message: diagnostic.message, element: diagnostic.element)
+            for diagnostic in library.diagnostics(
+                for: entry.storyboard.name,
+                customSegueClasses: configuration.customSegueClasses)
+            {
+                report(
+                    LintRule(upload: diagnostic.code), file: entry.file, position: at(diagnostic.element),
+                    message: diagnostic.message, element: diagnostic.element)
             }
             for found in LintRules.check(entry.storyboard, in: library) {
                 report(found.rule, file: entry.file, position: at(found.element), message: found.message, element: found.element)

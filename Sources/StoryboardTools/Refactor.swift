@@ -58,21 +58,26 @@ public struct RefactorResult: Sendable, Equatable {
 public enum StoryboardRefactor {
     /// Moves `scenes` (controller element ids) of storyboard `name` into a new storyboard `into`.
     /// - Throws: ``RefactorError``.
-    public static func refactor(xml: [UInt8], name: String, scenes selection: [String],
-                                into newName: String) throws(RefactorError) -> RefactorResult {
+    public static func refactor(
+        xml: [UInt8], name: String, scenes selection: [String],
+        into newName: String
+    ) throws(RefactorError) -> RefactorResult {
         let parsed: Storyboard
         do { parsed = try StoryboardParser.parse(name: name, data: xml) } catch {
             throw .invalidStoryboard(error.description)
         }
         guard !newName.isEmpty, newName != name, !newName.contains("/"), !newName.hasPrefix("."),
-              newName.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else { throw .invalidName(newName) }
+            newName.unicodeScalars.allSatisfy({ $0.value >= 0x20 })
+        else { throw .invalidName(newName) }
         guard !selection.isEmpty else { throw .noScenes }
         for id in selection where parsed.scene(id: id) == nil { throw .unknownScene(id) }
         var moved = Set(selection)
         // A storyboard reference that only moved scenes lead to goes with them (left behind, it
         // would be unreachable).
-        for scene in parsed.scenes where scene.isReference && !moved.contains(scene.id)
-            && scene.storyboardIdentifier == nil && parsed.initialViewController != scene.id {
+        for scene in parsed.scenes
+        where scene.isReference && !moved.contains(scene.id)
+            && scene.storyboardIdentifier == nil && parsed.initialViewController != scene.id
+        {
             let sources = parsed.allSegues.filter { $0.segue.destination == scene.id }.map(\.sceneID)
             if !sources.isEmpty, sources.allSatisfy(moved.contains) { moved.insert(scene.id) }
         }
@@ -133,7 +138,8 @@ private struct Rewriter {
         let elements = outline.elements
         let root = 0
         guard elements[root].name == "document",
-              let scenesElement = elements[root].children.first(where: { elements[$0].name == "scenes" }) else {
+            let scenesElement = elements[root].children.first(where: { elements[$0].name == "scenes" })
+        else {
             throw .invalidStoryboard("no <scenes>")
         }
         for element in elements {
@@ -190,8 +196,9 @@ private struct Rewriter {
         for id in entered + identified.filter({ !entered.contains($0) }) {
             let own = storyboard.scene(id: id)?.storyboardIdentifier
             let identifier = ensureStoryboardIdentifier(controllerOf[id]!, fallback: id)
-            let (scene, referenceID) = referenceScene(storyboardName: newName, identifier: identifier,
-                                                      ownIdentifier: own, canvas: sceneOf[id]!)
+            let (scene, referenceID) = referenceScene(
+                storyboardName: newName, identifier: identifier,
+                ownIdentifier: own, canvas: sceneOf[id]!)
             incoming[id] = referenceID
             replacementScenes[id] = scene
         }
@@ -202,7 +209,8 @@ private struct Rewriter {
         // whose target moves now name the new file; moved ones whose target stays name the source.
         for id in order {
             guard let reference = storyboard.scene(id: id)?.placeholder, let element = controllerOf[id],
-                  reference.storyboardName == nil || reference.storyboardName == name else { continue }
+                reference.storyboardName == nil || reference.storyboardName == name
+            else { continue }
             let target = reference.referencedIdentifier.flatMap { storyboard.scene(withStoryboardIdentifier: $0)?.id } ?? initial
             guard let target, let targetElement = controllerOf[target] else { continue }
             if moved.contains(target) {
@@ -219,7 +227,8 @@ private struct Rewriter {
         for id in movedInOrder {
             for segue in segues(of: id) where elements[segue].attribute("kind") != "unwind" {
                 guard let destination = elements[segue].attribute("destination"), sceneOf[destination] != nil,
-                      !moved.contains(destination), let target = storyboard.scene(id: destination) else { continue }
+                    !moved.contains(destination), let target = storyboard.scene(id: destination)
+                else { continue }
                 if outgoing[destination] == nil {
                     let scene: [UInt8]
                     let referenceID: String
@@ -231,8 +240,9 @@ private struct Rewriter {
                             identifier: identifier?.isEmpty == true ? nil : identifier, canvas: sceneOf[destination]!)
                     } else {
                         let identifier = ensureStoryboardIdentifier(controllerOf[destination]!, fallback: destination)
-                        (scene, referenceID) = referenceScene(storyboardName: name, identifier: identifier,
-                                                              canvas: sceneOf[destination]!)
+                        (scene, referenceID) = referenceScene(
+                            storyboardName: name, identifier: identifier,
+                            canvas: sceneOf[destination]!)
                     }
                     outgoing[destination] = referenceID
                     outgoingScenes.append(scene)
@@ -300,8 +310,9 @@ private struct Rewriter {
         for scene in outgoingScenes { body += scene + (allChunks.last?.lineBased == true ? newline : []) }
         body += Array(bytes[(allChunks.last?.range.upperBound ?? scenesBody.upperBound)..<scenesBody.upperBound])
         let extracted = render(0..<bytes.count, newSplices.filter { !scenesBody.overlaps($0.range) } + [Splice(range: scenesBody, bytes: body)])
-        return RefactorResult(original: original, extracted: extracted,
-                              movedScenes: movedInOrder, incomingReferences: incoming, outgoingReferences: outgoing)
+        return RefactorResult(
+            original: original, extracted: extracted,
+            movedScenes: movedInOrder, incomingReferences: incoming, outgoingReferences: outgoing)
     }
 
     /// The ids of the segues (not `<segue reference=…/>`) inside `scene`.
@@ -348,17 +359,19 @@ private struct Rewriter {
         var inserted: [Int: [UInt8]] = [:]
         for (name, value) in given ?? changes[index] ?? [] {
             if let existing = element.attributes.first(where: { $0.name == name }) {
-                splices.append(value.map { Splice(range: existing.valueRange, bytes: Self.quoted($0)) }
-                               ?? Splice(range: existing.range, bytes: []))
+                splices.append(
+                    value.map { Splice(range: existing.valueRange, bytes: Self.quoted($0)) }
+                        ?? Splice(range: existing.range, bytes: []))
                 continue
             }
             guard let value else { continue }
-            let position: Int = switch name {
-            case "storyboardIdentifier", "storyboardName": afterName
-            case "referencedIdentifier":
-                element.attributes.first { $0.name == "storyboardName" }?.range.upperBound ?? afterName
-            default: element.attributesEnd
-            }
+            let position: Int =
+                switch name {
+                case "storyboardIdentifier", "storyboardName": afterName
+                case "referencedIdentifier":
+                    element.attributes.first { $0.name == "storyboardName" }?.range.upperBound ?? afterName
+                default: element.attributesEnd
+                }
             inserted[position, default: []] += Array(" \(name)=".utf8) + Self.quoted(value)
         }
         for (position, text) in inserted { splices.append(Splice(range: position..<position, bytes: text)) }
@@ -446,7 +459,8 @@ private struct Rewriter {
         var emptied = Set<Int>()
         for index in dropped {
             if let parent = elements[index].parent, elements[parent].name == "inferredMetricsTieBreakers",
-               elements[parent].children.allSatisfy(dropped.contains) {
+                elements[parent].children.allSatisfy(dropped.contains)
+            {
                 if emptied.insert(parent).inserted { splices.append(Splice(range: wholeLines(elements[parent].range).range, bytes: [])) }
                 continue
             }
@@ -479,8 +493,10 @@ private struct Rewriter {
     /// A storyboard reference's scene as Interface Builder writes it, in the indentation of the
     /// `canvas` scene (whose canvas location it takes): `<scene><objects><viewControllerPlaceholder
     /// …/><placeholder IBFirstResponder …/></objects><point key="canvasLocation" …/></scene>`.
-    mutating func referenceScene(storyboardName: String, identifier: String?, ownIdentifier: String? = nil,
-                                 canvas: Int) -> ([UInt8], String) {
+    mutating func referenceScene(
+        storyboardName: String, identifier: String?, ownIdentifier: String? = nil,
+        canvas: Int
+    ) -> ([UInt8], String) {
         let elements = outline.elements
         let indent = sceneChunk(canvas).indent
         var unit = Array("    ".utf8)
@@ -504,10 +520,13 @@ private struct Rewriter {
             indent + tag("scene", [("sceneID", freshID())], empty: false),
             indent + unit + Array("<objects>".utf8),
             indent + unit + unit + tag("viewControllerPlaceholder", attributes, empty: true),
-            indent + unit + unit + tag("placeholder", [
-                ("placeholderIdentifier", "IBFirstResponder"), ("id", freshID()), ("userLabel", "First Responder"),
-                ("customClass", "UIResponder"), ("sceneMemberID", "firstResponder"),
-            ], empty: true),
+            indent + unit + unit
+                + tag(
+                    "placeholder",
+                    [
+                        ("placeholderIdentifier", "IBFirstResponder"), ("id", freshID()), ("userLabel", "First Responder"),
+                        ("customClass", "UIResponder"), ("sceneMemberID", "firstResponder"),
+                    ], empty: true),
             indent + unit + Array("</objects>".utf8),
         ]
         if let point = elements[canvas].children.first(where: { elements[$0].name == "point" && elements[$0].attribute("key") == "canvasLocation" }) {
@@ -526,7 +545,7 @@ private struct Rewriter {
             var state = UInt64(counter) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: newName.utf8.count) &* 0xBF58_476D_1CE4_E5B9
             var characters: [Character] = []
             for _ in 0..<8 {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 characters.append(alphabet[Int((state >> 33) % UInt64(alphabet.count))])
             }
             let id = String(characters[0..<3]) + "-" + String(characters[3..<5]) + "-" + String(characters[5..<8])

@@ -21,8 +21,10 @@ public struct CustomSegueDeclaration: Sendable, Equatable {
     public var animated: Bool?
 
     /// A declaration; a style left nil keeps the segue's own.
-    public init(performs: Performs, modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
-                transitioningDelegate: TransitioningDelegate? = nil, animated: Bool? = nil) {
+    public init(
+        performs: Performs, modalPresentationStyle: PresentationStyle? = nil, modalTransitionStyle: TransitionStyle? = nil,
+        transitioningDelegate: TransitioningDelegate? = nil, animated: Bool? = nil
+    ) {
         self.performs = performs
         self.animated = animated
         self.modalPresentationStyle = modalPresentationStyle

@@ -19,27 +19,33 @@ enum LocalDiagnostics {
     /// `unknown-destination` (error): the corpus has 0 of 337; ibtool refuses such a file.
     private static func unknownDestinations(_ storyboard: Storyboard, into diagnostics: inout [StoryboardDiagnostic]) {
         if let initial = storyboard.initialViewController, storyboard.scene(id: initial) == nil {
-            diagnostics.append(.init(
-                severity: .error, code: .unknownDestination,
-                message: "initialViewController '\(initial)' names no scene of storyboard '\(storyboard.name)'.",
-                element: initial))
+            diagnostics.append(
+                .init(
+                    severity: .error, code: .unknownDestination,
+                    message: "initialViewController '\(initial)' names no scene of storyboard '\(storyboard.name)'.",
+                    element: initial))
         }
         for scene in storyboard.scenes {
             for segue in scene.segues {
                 let label = "Segue '\(segue.id)' (\(segue.spelledKind)) of scene '\(scene.id)'"
                 guard let destination = segue.destination else {
-                    diagnostics.append(.init(severity: .error, code: .unknownDestination,
-                                             message: "\(label) has no destination.", element: segue.id))
+                    diagnostics.append(
+                        .init(
+                            severity: .error, code: .unknownDestination,
+                            message: "\(label) has no destination.", element: segue.id))
                     continue
                 }
                 let isScene = storyboard.scene(id: destination) != nil
                 let isExit = storyboard.isExit(destination)
                 if segue.kind == .unwind ? (isExit || isScene) : isScene { continue }
-                let why = isExit
+                let why =
+                    isExit
                     ? "an exit, which only unwind segues can target"
                     : "not a view controller, storyboard reference or exit of storyboard '\(storyboard.name)'"
-                diagnostics.append(.init(severity: .error, code: .unknownDestination,
-                                         message: "\(label) points at '\(destination)', \(why).", element: segue.id))
+                diagnostics.append(
+                    .init(
+                        severity: .error, code: .unknownDestination,
+                        message: "\(label) points at '\(destination)', \(why).", element: segue.id))
             }
         }
     }
@@ -51,11 +57,12 @@ enum LocalDiagnostics {
         for scene in storyboard.scenes {
             guard let identifier = scene.storyboardIdentifier else { continue }
             if let earlier = first[identifier] {
-                diagnostics.append(.init(
-                    severity: .error, code: .duplicateStoryboardIdentifier,
-                    message: "Scenes '\(earlier)' and '\(scene.id)' share the Storyboard ID '\(identifier)'; "
-                        + "instantiateViewController(withIdentifier:) can return only one of them.",
-                    element: scene.id))
+                diagnostics.append(
+                    .init(
+                        severity: .error, code: .duplicateStoryboardIdentifier,
+                        message: "Scenes '\(earlier)' and '\(scene.id)' share the Storyboard ID '\(identifier)'; "
+                            + "instantiateViewController(withIdentifier:) can return only one of them.",
+                        element: scene.id))
             } else {
                 first[identifier] = scene.id
             }
@@ -67,11 +74,12 @@ enum LocalDiagnostics {
     private static func navigationsWithoutRoot(_ storyboard: Storyboard, into diagnostics: inout [StoryboardDiagnostic]) {
         for scene in storyboard.scenes where scene.kind == .navigationController {
             guard scene.relationshipDestination("rootViewController") == nil else { continue }
-            diagnostics.append(.init(
-                severity: .warning, code: .navigationWithoutRoot,
-                message: "Navigation controller '\(scene.id)' has no rootViewController relationship; "
-                    + "its stack starts empty unless code sets one.",
-                element: scene.id))
+            diagnostics.append(
+                .init(
+                    severity: .warning, code: .navigationWithoutRoot,
+                    message: "Navigation controller '\(scene.id)' has no rootViewController relationship; "
+                        + "its stack starts empty unless code sets one.",
+                    element: scene.id))
         }
     }
 
@@ -83,7 +91,8 @@ enum LocalDiagnostics {
             guard let scene = storyboard.scene(id: id) else { return [] }
             return scene.segues.compactMap { segue in
                 guard segue.kind == .relationship || segue.kind == .embed,
-                      let destination = segue.destination, storyboard.scene(id: destination) != nil else { return nil }
+                    let destination = segue.destination, storyboard.scene(id: destination) != nil
+                else { return nil }
                 return destination
             }
         }
@@ -102,11 +111,12 @@ enum LocalDiagnostics {
     private static func popoversWithoutAnchor(_ storyboard: Storyboard, into diagnostics: inout [StoryboardDiagnostic]) {
         for scene in storyboard.scenes {
             for segue in scene.segues where segue.kind == .popoverPresentation && segue.popoverAnchor == nil {
-                diagnostics.append(.init(
-                    severity: .warning, code: .popoverWithoutAnchor,
-                    message: "Popover segue '\(segue.id)' of scene '\(scene.id)' has no popoverAnchorView or "
-                        + "popoverAnchorBarButtonItem; it needs a sourceView or barButtonItem set in code.",
-                    element: segue.id))
+                diagnostics.append(
+                    .init(
+                        severity: .warning, code: .popoverWithoutAnchor,
+                        message: "Popover segue '\(segue.id)' of scene '\(scene.id)' has no popoverAnchorView or "
+                            + "popoverAnchorBarButtonItem; it needs a sourceView or barButtonItem set in code.",
+                        element: segue.id))
             }
         }
     }
@@ -134,14 +144,16 @@ enum LocalDiagnostics {
         }
         for scene in storyboard.scenes where !reached.contains(scene.id) {
             let what = scene.isReference ? "Storyboard reference" : "Scene"
-            let why = storyboard.initialViewController == nil
+            let why =
+                storyboard.initialViewController == nil
                 ? "the storyboard has no entry point, no segue leads to it from a scene with a Storyboard ID"
                 : "no segue leads to it from the entry point or from a scene with a Storyboard ID"
-            diagnostics.append(.init(
-                severity: .warning, code: .unreachableScene,
-                message: "\(what) '\(scene.id)' (\(scene.className)) is unreachable: \(why), and it has no "
-                    + "Storyboard ID of its own for instantiateViewController(withIdentifier:).",
-                element: scene.id))
+            diagnostics.append(
+                .init(
+                    severity: .warning, code: .unreachableScene,
+                    message: "\(what) '\(scene.id)' (\(scene.className)) is unreachable: \(why), and it has no "
+                        + "Storyboard ID of its own for instantiateViewController(withIdentifier:).",
+                    element: scene.id))
         }
     }
 }

@@ -115,7 +115,8 @@ public struct MarkupOutline: Sendable {
             } else if i + 1 < n, b[i + 1] == slash {
                 let end = name(from: i + 2)
                 guard let next = skip(past: ">", from: end), let top = open.popLast(),
-                      elements[top].name == text((i + 2)..<end) else { return nil }
+                    elements[top].name == text((i + 2)..<end)
+                else { return nil }
                 elements[top].range = elements[top].range.lowerBound..<next
                 i = next
             } else {
@@ -158,14 +159,18 @@ public struct MarkupOutline: Sendable {
                     var close = k + 1
                     while close < n, b[close] != delimiter { close += 1 }
                     guard close < n else { return nil }
-                    attributes.append(Attribute(name: text(j..<attributeNameEnd), value: decode(b, (k + 1)..<close),
-                                                range: spaceStart..<(close + 1), valueRange: k..<(close + 1)))
+                    attributes.append(
+                        Attribute(
+                            name: text(j..<attributeNameEnd), value: decode(b, (k + 1)..<close),
+                            range: spaceStart..<(close + 1), valueRange: k..<(close + 1)))
                     j = close + 1
                 }
                 guard closed else { return nil }
                 let index = elements.count
-                elements.append(Element(name: text((start + 1)..<nameEnd), range: start..<j, startTag: start..<j,
-                                        attributesEnd: attributesEnd, attributes: attributes, parent: open.last, children: []))
+                elements.append(
+                    Element(
+                        name: text((start + 1)..<nameEnd), range: start..<j, startTag: start..<j,
+                        attributesEnd: attributesEnd, attributes: attributes, parent: open.last, children: []))
                 if let parent = open.last { elements[parent].children.append(index) }
                 // A second root element is not XML; the parser refuses it, so refuse it here too.
                 if open.isEmpty, index > 0 { return nil }

@@ -97,8 +97,9 @@ enum MarkupScan {
                 }
                 elements += 1
                 if elements > limits.elements {
-                    throw .limitExceeded(limit: .elementsPerDocument, max: limits.elements,
-                                         line: position(start).line, byteOffset: start)
+                    throw .limitExceeded(
+                        limit: .elementsPerDocument, max: limits.elements,
+                        line: position(start).line, byteOffset: start)
                 }
                 // The start tag: count `=` outside quoted values, up to the closing `>`.
                 var attributes = 0
@@ -112,8 +113,9 @@ enum MarkupScan {
                     } else if d == equals {
                         attributes += 1
                         if attributes > limits.attributesPerElement {
-                            throw .limitExceeded(limit: .attributesPerElement, max: limits.attributesPerElement,
-                                                 line: position(start).line, byteOffset: start)
+                            throw .limitExceeded(
+                                limit: .attributesPerElement, max: limits.attributesPerElement,
+                                line: position(start).line, byteOffset: start)
                         }
                     }
                     if d > 0x20 { previous = d }

@@ -128,8 +128,10 @@ public struct PageSettings: Sendable, Equatable {
     public var isDoubleSided: Bool?
 
     /// Builds the settings.
-    public init(transitionStyle: PageState.Style? = nil, navigationOrientation: String? = nil,
-                spineLocation: PageState.SpineLocation? = nil, isDoubleSided: Bool? = nil) {
+    public init(
+        transitionStyle: PageState.Style? = nil, navigationOrientation: String? = nil,
+        spineLocation: PageState.SpineLocation? = nil, isDoubleSided: Bool? = nil
+    ) {
         self.transitionStyle = transitionStyle
         self.navigationOrientation = navigationOrientation
         self.spineLocation = spineLocation

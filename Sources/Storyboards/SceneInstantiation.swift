@@ -17,8 +17,10 @@ public struct SceneInstantiation: Sendable {
     public var classes: [String: [String: ControllerPatch]]
 
     /// The uploads as they stand, with no declarations unless given.
-    public init(library: StoryboardLibrary, declarations: [String: CustomSegueDeclarations] = [:],
-                classes: [String: [String: ControllerPatch]] = [:]) {
+    public init(
+        library: StoryboardLibrary, declarations: [String: CustomSegueDeclarations] = [:],
+        classes: [String: [String: ControllerPatch]] = [:]
+    ) {
         self.library = library
         self.declarations = declarations
         self.classes = classes
@@ -35,9 +37,11 @@ public struct SceneInstantiation: Sendable {
     /// - Returns: the scene's spec; nil when the storyboard has no entry point (R102: UIKit returns nil).
     /// - Throws: `failure(.uikit(D20))` for an unknown storyboard, D19 for an unknown identifier,
     ///   the R101 assertion for an empty one; the failures of ``spec(at:depth:enclosing:budget:failure:)``.
-    public func instantiate<E: Error>(storyboard name: String, identifier: String?, depth: Int = 0,
-                                      budget: (_ depth: Int, _ path: String) throws(E) -> Void,
-                                      failure: (InstantiationFailure) -> E) throws(E) -> ControllerSpec? {
+    public func instantiate<E: Error>(
+        storyboard name: String, identifier: String?, depth: Int = 0,
+        budget: (_ depth: Int, _ path: String) throws(E) -> Void,
+        failure: (InstantiationFailure) -> E
+    ) throws(E) -> ControllerSpec? {
         guard let storyboard = library[name] else { throw failure(.uikit(Diagnostic.unknownStoryboard(name))) }
         if let identifier {
             guard !identifier.isEmpty else { throw failure(.uikit(Diagnostic.emptyStoryboardIdentifier())) }
@@ -60,9 +64,11 @@ public struct SceneInstantiation: Sendable {
     /// A deep chain that never comes back is no cycle; the budget bounds it, as it bounds the
     /// number of scenes, so even a scene embedding the next one twice at every level (2ⁿ
     /// controllers) stops at the budget.
-    public func spec<E: Error>(at address: SceneAddress, depth: Int, enclosing: [SceneAddress] = [],
-                               budget: (_ depth: Int, _ path: String) throws(E) -> Void,
-                               failure: (InstantiationFailure) -> E) throws(E) -> ControllerSpec {
+    public func spec<E: Error>(
+        at address: SceneAddress, depth: Int, enclosing: [SceneAddress] = [],
+        budget: (_ depth: Int, _ path: String) throws(E) -> Void,
+        failure: (InstantiationFailure) -> E
+    ) throws(E) -> ControllerSpec {
         let resolved: ResolvedScene
         switch library.resolve(address) {
         case let .success(r): resolved = r
@@ -89,13 +95,16 @@ public struct SceneInstantiation: Sendable {
 
         func child(_ segue: Segue) throws(E) -> ControllerRef? {
             guard let destination = segue.destination else { return nil }
-            return .new(try self.spec(at: SceneAddress(storyboard: name, sceneID: destination), depth: depth + 1,
-                                      enclosing: inside, budget: budget, failure: failure))
+            return .new(
+                try self.spec(
+                    at: SceneAddress(storyboard: name, sceneID: destination), depth: depth + 1,
+                    enclosing: inside, budget: budget, failure: failure))
         }
         switch spec.kind {
         case .navigationController:
             if let root = scene.relationships.first(where: { $0.relationship == "rootViewController" }),
-               let ref = try child(root) {
+                let ref = try child(root)
+            {
                 spec.viewControllers = [ref]
             }
         case .tabBarController:
@@ -142,7 +151,8 @@ public struct SceneInstantiation: Sendable {
     public func segueSpec(_ segue: Segue, in storyboard: String) -> SegueSpec? {
         guard var spec = segue.segueSpec(in: storyboard) else { return nil }
         if spec.kind != .unwind, let customClass = segue.customClass,
-           let declared = declarations[storyboard]?[customClass] {
+            let declared = declarations[storyboard]?[customClass]
+        {
             spec.customPerforms = declared.performs
             if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
             if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
@@ -188,9 +198,11 @@ public struct SceneInstantiation: Sendable {
     /// an id (`"destination": {"id": …}`) names the new instance.
     /// - Throws: `failure(.unwindCreatesNothing)` when an unwind names its destination,
     ///   `failure(.destinationIDTaken)` when the named id is in use, and instantiation's failures.
-    public func resolveSegue<E: Error>(_ command: Command, in state: SessionState,
-                                       budget: (_ depth: Int, _ path: String) throws(E) -> Void,
-                                       failure: (InstantiationFailure) -> E) throws(E) -> Command {
+    public func resolveSegue<E: Error>(
+        _ command: Command, in state: SessionState,
+        budget: (_ depth: Int, _ path: String) throws(E) -> Void,
+        failure: (InstantiationFailure) -> E
+    ) throws(E) -> Command {
         let receiver: ControllerID
         let identifier: String
         let trigger: Bool
@@ -202,7 +214,8 @@ public struct SceneInstantiation: Sendable {
         }
         var declared: SegueSpec?
         func rebuilt(_ destination: ControllerSpec?) -> Command {
-            trigger ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination, segue: declared)
+            trigger
+                ? .triggerSegue(receiver: receiver, identifier: identifier, destination: destination, segue: declared)
                 : .performSegue(receiver: receiver, identifier: identifier, destination: destination, segue: declared)
         }
         // No storyboard: the core answers D18 (a named destination is never instantiated as is).

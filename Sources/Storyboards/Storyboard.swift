@@ -26,9 +26,11 @@ public struct Storyboard: Sendable, Equatable {
     private var sceneIndexByExitID: [String: Int]
 
     /// Builds a storyboard from scenes; `diagnostics` is taken as given (the parser computes them).
-    public init(name: String, initialViewController: String?, scenes: [Scene],
-                diagnostics: [StoryboardDiagnostic] = [], targetRuntime: String? = nil,
-                unwindActionsByClass: [String: [String]] = [:]) {
+    public init(
+        name: String, initialViewController: String?, scenes: [Scene],
+        diagnostics: [StoryboardDiagnostic] = [], targetRuntime: String? = nil,
+        unwindActionsByClass: [String: [String]] = [:]
+    ) {
         self.name = name
         self.initialViewController = initialViewController
         self.scenes = scenes

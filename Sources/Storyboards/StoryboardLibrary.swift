@@ -143,13 +143,17 @@ public struct StoryboardLibrary: Sendable, Equatable {
                 continue
             case let .failure(.referenceCycle(path)):
                 let chain = path.map(\.description).joined(separator: " → ")
-                diagnostics.append(.init(severity: .error, code: .referenceCycle,
-                                         message: "\(label) never reaches a view controller: \(chain).",
-                                         element: scene.id))
+                diagnostics.append(
+                    .init(
+                        severity: .error, code: .referenceCycle,
+                        message: "\(label) never reaches a view controller: \(chain).",
+                        element: scene.id))
             case let .failure(error):
-                diagnostics.append(.init(severity: .warning, code: .unresolvedReference,
-                                         message: "\(label) cannot be resolved: \(error.description)",
-                                         element: scene.id))
+                diagnostics.append(
+                    .init(
+                        severity: .warning, code: .unresolvedReference,
+                        message: "\(label) cannot be resolved: \(error.description)",
+                        element: scene.id))
             }
         }
     }
@@ -174,7 +178,8 @@ public struct StoryboardLibrary: Sendable, Equatable {
             let crossesReference = cycle.contains { scene(at: $0)?.isReference == true }
             let hasContainer = cycle.contains { scene(at: $0)?.isReference != true }
             guard crossesReference, hasContainer,
-                  let anchor = cycle.first(where: { $0.storyboard == storyboard.name }) else { return nil }
+                let anchor = cycle.first(where: { $0.storyboard == storyboard.name })
+            else { return nil }
             let path = (cycle + [cycle[0]]).map(\.description).joined(separator: " → ")
             return StoryboardDiagnostic(
                 severity: .error, code: .relationshipCycle,
@@ -187,18 +192,25 @@ public struct StoryboardLibrary: Sendable, Equatable {
     /// `undeclared-custom-segue` (warning): a segue class's `perform` is app code; without a
     /// declaration the service presents modally for a custom segue and does what the kind does for
     /// the others (R98; docs/api.md, "Storyboards"). Unwind segues take no declaration.
-    private func customSegueDiagnostics(_ storyboard: Storyboard, declared: Set<String>,
-                                        into diagnostics: inout [StoryboardDiagnostic]) {
+    private func customSegueDiagnostics(
+        _ storyboard: Storyboard, declared: Set<String>,
+        into diagnostics: inout [StoryboardDiagnostic]
+    ) {
         for scene in storyboard.scenes {
-            for segue in scene.segues where segue.kind == .custom
-                || (segue.customClass != nil && ![.unwind, .relationship, .embed].contains(segue.kind)) {
+            for segue in scene.segues
+            where segue.kind == .custom
+                || (segue.customClass != nil && ![.unwind, .relationship, .embed].contains(segue.kind))
+            {
                 let label = "\(segue.kind == .custom ? "Custom segue" : "Segue") '\(segue.id)' of scene '\(scene.id)'"
                 let message: String
                 if let customClass = segue.customClass {
                     guard !declared.contains(customClass) else { continue }
-                    let fallback = segue.kind == .custom ? "it will present modally"
+                    let fallback =
+                        segue.kind == .custom
+                        ? "it will present modally"
                         : "it will do what a '\(segue.spelledKind)' segue does"
-                    message = "\(label) uses class '\(customClass)', whose behaviour is not declared "
+                    message =
+                        "\(label) uses class '\(customClass)', whose behaviour is not declared "
                         + "(PUT /v1/storyboards/\(storyboard.name)/customSegues); \(fallback)."
                 } else if segue.spelledKind != "custom" {
                     message = "\(label) has kind '\(segue.spelledKind)', which navsim does not know; it will present modally."

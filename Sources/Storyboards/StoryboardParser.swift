@@ -42,8 +42,10 @@ public enum StoryboardParser {
         public var elementDepth: Int
 
         /// - Parameters: see the properties; the defaults are the documented ones.
-        public init(documentBytes: Int = StoryboardParser.maximumDocumentSize, attributesPerElement: Int = 256,
-                    elements: Int = 1_000_000, elementDepth: Int = StoryboardParser.maximumElementDepth) {
+        public init(
+            documentBytes: Int = StoryboardParser.maximumDocumentSize, attributesPerElement: Int = 256,
+            elements: Int = 1_000_000, elementDepth: Int = StoryboardParser.maximumElementDepth
+        ) {
             self.documentBytes = documentBytes
             self.attributesPerElement = attributesPerElement
             self.elements = elements
@@ -77,7 +79,8 @@ public enum StoryboardParser {
     /// column as the XML parser reports them at the element's start tag); the document element
     /// is under the key `""`. Same errors as ``parse(name:data:limits:)``.
     public static func parseWithPositions(name: String, data: [UInt8], limits: Limits = Limits())
-        throws(StoryboardError) -> (storyboard: Storyboard, positions: [String: SourcePosition]) {
+        throws(StoryboardError) -> (storyboard: Storyboard, positions: [String: SourcePosition])
+    {
         guard data.count <= limits.documentBytes else {
             throw .documentTooLarge(byteCount: data.count, limit: limits.documentBytes)
         }
@@ -97,8 +100,10 @@ public enum StoryboardParser {
 
         if let error = builder.error { throw error }
         if !succeeded {
-            throw builder.parseError ?? .malformedXML(line: parser.lineNumber, column: parser.columnNumber,
-                                                      message: "the XML parser stopped")
+            throw builder.parseError
+                ?? .malformedXML(
+                    line: parser.lineNumber, column: parser.columnNumber,
+                    message: "the XML parser stopped")
         }
         // FoundationXML on Linux reports success for empty or truncated input; check it here.
         guard builder.sawRoot else {
@@ -106,12 +111,14 @@ public enum StoryboardParser {
         }
         guard builder.depth == 0 else {
             let open = builder.openElementName ?? "document"
-            throw .malformedXML(line: parser.lineNumber, column: parser.columnNumber,
-                                message: "the document ends before <\(open)> is closed")
+            throw .malformedXML(
+                line: parser.lineNumber, column: parser.columnNumber,
+                message: "the document ends before <\(open)> is closed")
         }
-        var storyboard = Storyboard(name: name, initialViewController: builder.initialViewController,
-                                    scenes: builder.scenes, targetRuntime: builder.targetRuntime,
-                                    unwindActionsByClass: builder.unwindActionsByClass)
+        var storyboard = Storyboard(
+            name: name, initialViewController: builder.initialViewController,
+            scenes: builder.scenes, targetRuntime: builder.targetRuntime,
+            unwindActionsByClass: builder.unwindActionsByClass)
         storyboard.diagnostics = LocalDiagnostics.compute(storyboard) + builder.unsupportedValues
         return (storyboard, builder.positions)
     }
@@ -177,9 +184,11 @@ public enum StoryboardParser {
                 // would call it "empty"). Say what it is instead: binary bytes or plain text.
                 let lineStart = bytes[..<index].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
                 let binary = bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil
-                throw .malformedXML(line: line, column: index - lineStart + 1,
-                                    message: binary ? "the body is binary data, not XML"
-                                        : "the document does not start with markup ('<'): it is not XML")
+                throw .malformedXML(
+                    line: line, column: index - lineStart + 1,
+                    message: binary
+                        ? "the body is binary data, not XML"
+                        : "the document does not start with markup ('<'): it is not XML")
             }
         }
     }
@@ -233,8 +242,10 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         parser.abortParsing()
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         guard error == nil else { return }
         depth += 1
         if depth > depthLimit {
@@ -258,8 +269,9 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
 
         line = parser.lineNumber
         let parent = frames.last
-        var frame = Frame(name: elementName, id: attributes["id"], key: attributes["key"],
-                          controller: parent?.controller, isController: false)
+        var frame = Frame(
+            name: elementName, id: attributes["id"], key: attributes["key"],
+            controller: parent?.controller, isController: false)
         switch elementName {
         case "scene":
             startScene()
@@ -272,7 +284,8 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         case "relationship":
             // Legacy <classes> outline: `<relationship kind="action" name="unwind:" candidateClass="UIStoryboardSegue"/>` (§4.2).
             if let currentClass, attributes["kind"] == "action", attributes["candidateClass"] == "UIStoryboardSegue",
-               let action = attributes["name"] {
+                let action = attributes["name"]
+            {
                 unwindActionsByClass[currentClass, default: []].append(action)
             }
         case "navigationItem", "tabBarItem":
@@ -309,19 +322,21 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         guard self.parseError == nil, error == nil else { return }
         let code = (parseError as NSError).code
         if code == XMLParser.ErrorCode.delegateAbortedParseError.rawValue { return }
-        self.parseError = .malformedXML(line: parser.lineNumber, column: parser.columnNumber,
-                                        message: XMLErrorText.message(for: code))
+        self.parseError = .malformedXML(
+            line: parser.lineNumber, column: parser.columnNumber,
+            message: XMLErrorText.message(for: code))
     }
 
     /// An `unsupported-value` warning when `value` is spelled but the core has no case for it:
     /// the element is built without the attribute, and the client is told so at upload.
     private func reportUnsupported<V>(_ what: String, _ id: String, _ attribute: String, _ value: Spelled<V>?) {
         guard let value, value.value == nil else { return }
-        unsupportedValues.append(StoryboardDiagnostic(
-            severity: .warning, code: .unsupportedValue,
-            message: "\(what) '\(id)' (line \(line)): \(attribute) '\(value.spelling)' is not a value navsim models; "
-                + "the attribute is ignored.",
-            element: id))
+        unsupportedValues.append(
+            StoryboardDiagnostic(
+                severity: .warning, code: .unsupportedValue,
+                message: "\(what) '\(id)' (line \(line)): \(attribute) '\(value.spelling)' is not a value navsim models; "
+                    + "the attribute is ignored.",
+                element: id))
     }
 
     // MARK: Scenes
@@ -382,8 +397,9 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         )
         var doubleColumn = false
         if isReference {
-            scene.placeholder = StoryboardReference(storyboardName: attributes["storyboardName"],
-                                                    referencedIdentifier: attributes["referencedIdentifier"])
+            scene.placeholder = StoryboardReference(
+                storyboardName: attributes["storyboardName"],
+                referencedIdentifier: attributes["referencedIdentifier"])
         }
         switch isReference ? nil : kind {
         case .splitViewController:
@@ -423,9 +439,9 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         let sourceFrame = frames.count >= 2 ? frames[frames.count - 2] : nil
         let kind = SegueSpec.Kind(spelled: spelledKind) ?? .custom
         let anchor: PopoverAnchor? =
-            if let item = attributes["popoverAnchorBarButtonItem"], !item.isEmpty { PopoverAnchor(barButtonItem: item) }
-            else if let view = attributes["popoverAnchorView"], !view.isEmpty { PopoverAnchor(sourceView: view) }
-            else { nil }
+            if let item = attributes["popoverAnchorBarButtonItem"], !item.isEmpty {
+                PopoverAnchor(barButtonItem: item)
+            } else if let view = attributes["popoverAnchorView"], !view.isEmpty { PopoverAnchor(sourceView: view) } else { nil }
         let id = attributes["id"] ?? ""
         let presentation = PresentationSpelling.presentationStyle(attributes["modalPresentationStyle"])
         let transition = PresentationSpelling.transitionStyle(attributes["modalTransitionStyle"])

@@ -79,8 +79,10 @@ enum PresentationSpelling {
         read(spelled, objcPrefix: "UIModalTransitionStyle", unmodelled: [])
     }
 
-    private static func read<E: RawRepresentable & Sendable & Equatable>(_ spelled: String?, objcPrefix: String,
-                                                                         unmodelled: Set<String>) -> Spelled<E>?
+    private static func read<E: RawRepresentable & Sendable & Equatable>(
+        _ spelled: String?, objcPrefix: String,
+        unmodelled: Set<String>
+    ) -> Spelled<E>?
     where E.RawValue == String {
         guard let spelled, !spelled.isEmpty else { return nil }
         if let v = E(rawValue: spelled) { return Spelled(spelling: spelled, value: v) }

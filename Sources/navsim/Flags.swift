@@ -23,8 +23,10 @@ struct Flags {
 
     /// Parses `args` against `declared`; exits with status 2 and a message on an unknown or
     /// incomplete flag, and prints help and exits 0 on `--help`.
-    init(command: String, usage: String, _ declared: [Flag], args: [String],
-         env: [String: String] = ProcessInfo.processInfo.environment) {
+    init(
+        command: String, usage: String, _ declared: [Flag], args: [String],
+        env: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.command = command
         self.declared = declared
         var emptyInEnvironment: [Flag] = []
@@ -40,7 +42,8 @@ struct Flags {
                 exit(0)
             }
             guard arg.hasPrefix("--") else { positional.append(arg); continue }
-            let (name, inline) = arg.firstIndex(of: "=").map { (String(arg[..<$0]), String(arg[arg.index(after: $0)...])) }
+            let (name, inline) =
+                arg.firstIndex(of: "=").map { (String(arg[..<$0]), String(arg[arg.index(after: $0)...])) }
                 ?? (arg, nil)
             guard let flag = declared.first(where: { "--" + $0.name == name }) else {
                 fail("\(command): unknown flag \(name); see navsim \(command) --help")

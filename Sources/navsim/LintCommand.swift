@@ -10,8 +10,9 @@ enum LintCommand {
     static let flags: [Flags.Flag] = [
         .init(name: "format", env: nil, defaultValue: "text", help: "text, json, sarif or github"),
         .init(name: "strict", env: nil, defaultValue: nil, help: "exit 1 on warnings too", isSwitch: true),
-        .init(name: "disable", env: nil, defaultValue: nil,
-              help: "do not report RULE (repeatable; comma-separated lists too)"),
+        .init(
+            name: "disable", env: nil, defaultValue: nil,
+            help: "do not report RULE (repeatable; comma-separated lists too)"),
         .init(name: "rules", env: nil, defaultValue: nil, help: "list the rules and exit", isSwitch: true),
     ]
 

@@ -43,8 +43,9 @@ enum RefactorCommand {
         for (path, bytes) in written {
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { fail("refactor: cannot write \(path)") }
         }
-        print("moved \(result.movedScenes.count) scene(s) into \(into); \(result.incomingReferences.count) reference(s) in \(name), "
-              + "\(result.outgoingReferences.count) in \(into)")
+        print(
+            "moved \(result.movedScenes.count) scene(s) into \(into); \(result.incomingReferences.count) reference(s) in \(name), "
+                + "\(result.outgoingReferences.count) in \(into)")
         do {
             let report = try Linter().lint(paths: written.map(\.0))
             let mine = Set(LintRule.all.filter { StoryboardDiagnostic.Code(rawValue: $0.id) != nil }.map(\.id))

@@ -104,11 +104,15 @@ struct RequestLog: Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         // The header is looked at only when a trusted proxy is configured (none by default).
-        let client = trustedProxies.isEmpty ? request.peerAddress
+        let client =
+            trustedProxies.isEmpty
+            ? request.peerAddress
             : trustedProxies.client(peer: request.peerAddress, forwardedFor: request.headers.values(for: "x-forwarded-for"))
-        Self.withLine(method: request.method, path: request.path, query: request.rawQuery, client: client ?? "",
-                      status: response.status, microseconds: micros, bytes: response.body.count, id: id,
-                      seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000) { LogSink.shared.append($0) }
+        Self.withLine(
+            method: request.method, path: request.path, query: request.rawQuery, client: client ?? "",
+            status: response.status, microseconds: micros, bytes: response.body.count, id: id,
+            seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000
+        ) { LogSink.shared.append($0) }
     }
 
     /// Builds the line `write` logs, newline included, in a buffer on the stack (no
@@ -118,9 +122,11 @@ struct RequestLog: Sendable {
     /// known), `status`, `durationMs` (milliseconds with up to three decimals, from
     /// `microseconds`), `bytes` and `requestId`, in that order, strings escaped as
     /// ``JSON/writeString(_:into:)`` escapes them (RFC 8259 §7).
-    static func withLine<T>(method: String, path: String, query: String = "", client: String = "", status: Int,
-                            microseconds: Int64, bytes: Int, id: String,
-                            seconds: Int, milliseconds: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    static func withLine<T>(
+        method: String, path: String, query: String = "", client: String = "", status: Int,
+        microseconds: Int64, bytes: Int, id: String,
+        seconds: Int, milliseconds: Int, _ body: (UnsafeRawBufferPointer) -> T
+    ) -> T {
         // The fixed text and numbers take under 250 bytes; an escaped byte at most 6.
         let room = 256 + 6 * (method.utf8.count + path.utf8.count + query.utf8.count + client.utf8.count + id.utf8.count)
         return withUnsafeTemporaryAllocation(byteCount: room, alignment: 1) { buffer in
@@ -175,7 +181,8 @@ struct RequestLog: Sendable {
     /// so it is safe in a header and a log line); anything else gets a fresh id instead.
     static func clientID(_ value: String?) -> String? {
         guard let value, (1...128).contains(value.utf8.count),
-              value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+            value.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return nil }
         return value
     }
 }

@@ -12,92 +12,139 @@ import Synchronization
 enum Serve {
     static let usage = "navsim [serve] [--host 127.0.0.1] [--port 8080] [--db ./navsim.sqlite | --store postgres://…]"
 
-    static let flags: [Flags.Flag] = [
-        .init(name: "host", env: "NAVSIM_HOST", defaultValue: "127.0.0.1", help: "IPv4 address to listen on"),
-        .init(name: "port", env: "NAVSIM_PORT", defaultValue: "8080", help: "TCP port (0: any free port)"),
-        .init(name: "db", env: "NAVSIM_DB", defaultValue: "./navsim.sqlite",
-              help: "SQLite database, created and migrated on start"),
-        .init(name: "store", env: "NAVSIM_STORE", defaultValue: nil,
-              help: "postgres://… or postgresql://… (a libpq URL): keep sessions in a PostgreSQL database several instances share, instead of --db"),
-        .init(name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
-              help: "folder of NNNN_name.sql files (default: migrations/ beside the binary or up to four folders above it, the working directory, then /usr/share/navsim/migrations)"),
-        .init(name: "postgres-migrations", env: "NAVSIM_POSTGRES_MIGRATIONS", defaultValue: nil,
-              help: "folder of PostgreSQL NNNN_name.sql files for --store (default: migrations-postgres, found as --migrations is)"),
-        .init(name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
-              help: "a file served at /openapi.yaml instead of the openapi.yaml built into the binary"),
-        // Authentication (RFC 6750). A token on the command line shows in `ps`: prefer the environment or a file.
-        .init(name: "token", env: "NAVSIM_TOKEN", defaultValue: nil,
-              help: "bearer token every route but /healthz and /readyz requires (no tenancy: a token is full access)"),
-        .init(name: "token-file", env: "NAVSIM_TOKEN_FILE", defaultValue: nil,
-              help: "file of accepted bearer tokens, one a line (# comments); adds to --token; read again on SIGHUP"),
-        // Request bodies.
-        .init(name: "max-json-body", env: "NAVSIM_MAX_JSON_BODY", defaultValue: "\(NavSimService.maxBodyBytes)",
-              help: "largest JSON body in bytes (also for bodies of any other type); larger is 413"),
-        .init(name: "max-xml-body", env: "NAVSIM_MAX_XML_BODY", defaultValue: "\(NavSimService.maxStoryboardBytes)",
-              help: "largest storyboard (application/xml, text/xml) body in bytes; larger is 413"),
-        .init(name: "max-discard-body", env: "NAVSIM_MAX_DISCARD_BODY", defaultValue: "\(64 << 20)",
-              help: "bytes of an oversized body read and dropped so the client sees the 413; beyond, the reply goes out at once"),
-        // Slow and idle clients, connections.
-        .init(name: "header-timeout", env: "NAVSIM_HEADER_TIMEOUT", defaultValue: "10",
-              help: "seconds a connection has to send a request's headers (from its start or its previous reply); 0: none"),
-        .init(name: "request-timeout", env: "NAVSIM_REQUEST_TIMEOUT", defaultValue: "120",
-              help: "seconds a connection has to send a whole request, body included; 0: none"),
-        .init(name: "idle-timeout", env: "NAVSIM_IDLE_TIMEOUT", defaultValue: "30",
-              help: "seconds without a byte before a connection is closed; 0: none"),
-        .init(name: "max-connections", env: "NAVSIM_MAX_CONNECTIONS", defaultValue: "4096",
-              help: "concurrent connections, lowered to stay below the file-descriptor limit"),
-        .init(name: "max-connections-per-ip", env: "NAVSIM_MAX_CONNECTIONS_PER_IP", defaultValue: "256",
-              help: "concurrent connections from one IP address; 0: no limit"),
-        // The pool that runs handlers. Durable writes no longer hold a thread (their connection is
-        // suspended until the commit), so fewer threads mean fewer wake-ups per commit batch
-        // (2 threads measured ~0.6 context switches and ~130 us CPU per write, 8 threads
-        // ~0.8-1.3 and ~140-160); but a slow handler (a 16 MiB storyboard parsed, a session loaded)
-        // then holds a larger share of the connections, so the default stays 8.
-        // Logs. X-Forwarded-For is anyone's to send: believed only from the proxies named here.
-        .init(name: "trusted-proxies", env: "NAVSIM_TRUSTED_PROXIES", defaultValue: nil,
-              help: "comma-separated addresses or CIDR blocks of proxies whose X-Forwarded-For names the client in the request log (default: none)"),
-        .init(name: "threads", env: "NAVSIM_THREADS", defaultValue: "8",
-              help: "libmicrohttpd pool threads that run handlers (at least 1)"),
-        // Memory (docs/configuration: sessions load on first use; idle ones past the budget leave memory).
-        .init(name: "max-loaded-sessions", env: "NAVSIM_MAX_LOADED_SESSIONS", defaultValue: "\(NavSimService.defaultLoadedSessions)",
-              help: "sessions kept decoded in memory; idle ones beyond are evicted and reload from the database on next use"),
-        .init(name: "session-cache-bytes", env: "NAVSIM_SESSION_CACHE_BYTES", defaultValue: "\(NavSimService.defaultCacheBytes)",
-              help: "bytes of encoded session replies kept for reads; 0: encode every read"),
-        // Stopping (docs/deployment.md "Stopping").
-        .init(name: "shutdown-grace", env: "NAVSIM_SHUTDOWN_GRACE", defaultValue: "10",
-              help: "seconds a SIGTERM/SIGINT waits for requests in flight and open connections before answering what is left 503"),
-    ] + limitFlags.map(\.flag)
+    static let flags: [Flags.Flag] =
+        [
+            .init(name: "host", env: "NAVSIM_HOST", defaultValue: "127.0.0.1", help: "IPv4 address to listen on"),
+            .init(name: "port", env: "NAVSIM_PORT", defaultValue: "8080", help: "TCP port (0: any free port)"),
+            .init(
+                name: "db", env: "NAVSIM_DB", defaultValue: "./navsim.sqlite",
+                help: "SQLite database, created and migrated on start"),
+            .init(
+                name: "store", env: "NAVSIM_STORE", defaultValue: nil,
+                help: "postgres://… or postgresql://… (a libpq URL): keep sessions in a PostgreSQL database several instances share, instead of --db"),
+            .init(
+                name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
+                help:
+                    "folder of NNNN_name.sql files (default: migrations/ beside the binary or up to four folders above it, the working directory, then /usr/share/navsim/migrations)"
+            ),
+            .init(
+                name: "postgres-migrations", env: "NAVSIM_POSTGRES_MIGRATIONS", defaultValue: nil,
+                help: "folder of PostgreSQL NNNN_name.sql files for --store (default: migrations-postgres, found as --migrations is)"),
+            .init(
+                name: "openapi", env: "NAVSIM_OPENAPI", defaultValue: nil,
+                help: "a file served at /openapi.yaml instead of the openapi.yaml built into the binary"),
+            // Authentication (RFC 6750). A token on the command line shows in `ps`: prefer the environment or a file.
+            .init(
+                name: "token", env: "NAVSIM_TOKEN", defaultValue: nil,
+                help: "bearer token every route but /healthz and /readyz requires (no tenancy: a token is full access)"),
+            .init(
+                name: "token-file", env: "NAVSIM_TOKEN_FILE", defaultValue: nil,
+                help: "file of accepted bearer tokens, one a line (# comments); adds to --token; read again on SIGHUP"),
+            // Request bodies.
+            .init(
+                name: "max-json-body", env: "NAVSIM_MAX_JSON_BODY", defaultValue: "\(NavSimService.maxBodyBytes)",
+                help: "largest JSON body in bytes (also for bodies of any other type); larger is 413"),
+            .init(
+                name: "max-xml-body", env: "NAVSIM_MAX_XML_BODY", defaultValue: "\(NavSimService.maxStoryboardBytes)",
+                help: "largest storyboard (application/xml, text/xml) body in bytes; larger is 413"),
+            .init(
+                name: "max-discard-body", env: "NAVSIM_MAX_DISCARD_BODY", defaultValue: "\(64 << 20)",
+                help: "bytes of an oversized body read and dropped so the client sees the 413; beyond, the reply goes out at once"),
+            // Slow and idle clients, connections.
+            .init(
+                name: "header-timeout", env: "NAVSIM_HEADER_TIMEOUT", defaultValue: "10",
+                help: "seconds a connection has to send a request's headers (from its start or its previous reply); 0: none"),
+            .init(
+                name: "request-timeout", env: "NAVSIM_REQUEST_TIMEOUT", defaultValue: "120",
+                help: "seconds a connection has to send a whole request, body included; 0: none"),
+            .init(
+                name: "idle-timeout", env: "NAVSIM_IDLE_TIMEOUT", defaultValue: "30",
+                help: "seconds without a byte before a connection is closed; 0: none"),
+            .init(
+                name: "max-connections", env: "NAVSIM_MAX_CONNECTIONS", defaultValue: "4096",
+                help: "concurrent connections, lowered to stay below the file-descriptor limit"),
+            .init(
+                name: "max-connections-per-ip", env: "NAVSIM_MAX_CONNECTIONS_PER_IP", defaultValue: "256",
+                help: "concurrent connections from one IP address; 0: no limit"),
+            // The pool that runs handlers. Durable writes no longer hold a thread (their connection is
+            // suspended until the commit), so fewer threads mean fewer wake-ups per commit batch
+            // (2 threads measured ~0.6 context switches and ~130 us CPU per write, 8 threads
+            // ~0.8-1.3 and ~140-160); but a slow handler (a 16 MiB storyboard parsed, a session loaded)
+            // then holds a larger share of the connections, so the default stays 8.
+            // Logs. X-Forwarded-For is anyone's to send: believed only from the proxies named here.
+            .init(
+                name: "trusted-proxies", env: "NAVSIM_TRUSTED_PROXIES", defaultValue: nil,
+                help: "comma-separated addresses or CIDR blocks of proxies whose X-Forwarded-For names the client in the request log (default: none)"),
+            .init(
+                name: "threads", env: "NAVSIM_THREADS", defaultValue: "8",
+                help: "libmicrohttpd pool threads that run handlers (at least 1)"),
+            // Memory (docs/configuration: sessions load on first use; idle ones past the budget leave memory).
+            .init(
+                name: "max-loaded-sessions", env: "NAVSIM_MAX_LOADED_SESSIONS", defaultValue: "\(NavSimService.defaultLoadedSessions)",
+                help: "sessions kept decoded in memory; idle ones beyond are evicted and reload from the database on next use"),
+            .init(
+                name: "session-cache-bytes", env: "NAVSIM_SESSION_CACHE_BYTES", defaultValue: "\(NavSimService.defaultCacheBytes)",
+                help: "bytes of encoded session replies kept for reads; 0: encode every read"),
+            // Stopping (docs/deployment.md "Stopping").
+            .init(
+                name: "shutdown-grace", env: "NAVSIM_SHUTDOWN_GRACE", defaultValue: "10",
+                help: "seconds a SIGTERM/SIGINT waits for requests in flight and open connections before answering what is left 503"),
+        ] + limitFlags.map(\.flag)
 
     /// One row per entry of `Limits`: exceeding one is a 422 `limit-exceeded` naming it.
     static let limitFlags: [(flag: Flags.Flag, apply: @Sendable (inout Limits, Int) -> Void)] = {
         let d = Limits.defaults
-        func row(_ name: String, _ env: String, _ value: Int, _ help: String,
-                 _ apply: @escaping @Sendable (inout Limits, Int) -> Void) -> (flag: Flags.Flag, apply: @Sendable (inout Limits, Int) -> Void) {
+        func row(
+            _ name: String, _ env: String, _ value: Int, _ help: String,
+            _ apply: @escaping @Sendable (inout Limits, Int) -> Void
+        ) -> (flag: Flags.Flag, apply: @Sendable (inout Limits, Int) -> Void) {
             (Flags.Flag(name: name, env: env, defaultValue: String(value), help: help), apply)
         }
         return [
-            row("max-controllers", "NAVSIM_MAX_CONTROLLERS", d.controllersPerSession,
-                "controllers in one session (limit controllersPerSession)") { $0.controllersPerSession = $1 },
-            row("max-stack-depth", "NAVSIM_MAX_STACK_DEPTH", d.navigationStackDepth,
-                "view controllers on one navigation stack (limit navigationStackDepth)") { $0.navigationStackDepth = $1 },
-            row("max-tabs", "NAVSIM_MAX_TABS", d.tabsPerTabBar,
-                "view controllers of one tab bar controller (limit tabsPerTabBar)") { $0.tabsPerTabBar = $1 },
-            row("max-spec-width", "NAVSIM_MAX_SPEC_WIDTH", d.specWidth,
-                "ControllerSpecs in one array (limit specWidth)") { $0.specWidth = $1 },
-            row("max-spec-depth", "NAVSIM_MAX_SPEC_DEPTH", d.specDepth,
-                "ControllerSpecs nested in one another (limit specDepth)") { $0.specDepth = $1 },
-            row("max-turn-operations", "NAVSIM_MAX_TURN_OPERATIONS", d.operationsPerTurn,
-                "operations in one turn (limit operationsPerTurn)") { $0.operationsPerTurn = $1 },
-            row("max-json-containers", "NAVSIM_MAX_JSON_CONTAINERS", d.jsonContainers,
-                "arrays and objects in one JSON body (limit jsonContainers)") { $0.jsonContainers = $1 },
-            row("max-json-depth", "NAVSIM_MAX_JSON_DEPTH", d.jsonDepth,
-                "arrays and objects nested in one JSON body (limit jsonDepth)") { $0.jsonDepth = $1 },
-            row("max-xml-attributes", "NAVSIM_MAX_XML_ATTRIBUTES", d.storyboard.attributesPerElement,
-                "attributes of one storyboard element (limit attributesPerElement)") { $0.storyboard.attributesPerElement = $1 },
-            row("max-xml-elements", "NAVSIM_MAX_XML_ELEMENTS", d.storyboard.elements,
-                "elements of one storyboard (limit elementsPerDocument)") { $0.storyboard.elements = $1 },
-            row("max-xml-depth", "NAVSIM_MAX_XML_DEPTH", d.storyboard.elementDepth,
-                "nesting of storyboard elements (limit elementDepth)") { $0.storyboard.elementDepth = $1 },
+            row(
+                "max-controllers", "NAVSIM_MAX_CONTROLLERS", d.controllersPerSession,
+                "controllers in one session (limit controllersPerSession)"
+            ) { $0.controllersPerSession = $1 },
+            row(
+                "max-stack-depth", "NAVSIM_MAX_STACK_DEPTH", d.navigationStackDepth,
+                "view controllers on one navigation stack (limit navigationStackDepth)"
+            ) { $0.navigationStackDepth = $1 },
+            row(
+                "max-tabs", "NAVSIM_MAX_TABS", d.tabsPerTabBar,
+                "view controllers of one tab bar controller (limit tabsPerTabBar)"
+            ) { $0.tabsPerTabBar = $1 },
+            row(
+                "max-spec-width", "NAVSIM_MAX_SPEC_WIDTH", d.specWidth,
+                "ControllerSpecs in one array (limit specWidth)"
+            ) { $0.specWidth = $1 },
+            row(
+                "max-spec-depth", "NAVSIM_MAX_SPEC_DEPTH", d.specDepth,
+                "ControllerSpecs nested in one another (limit specDepth)"
+            ) { $0.specDepth = $1 },
+            row(
+                "max-turn-operations", "NAVSIM_MAX_TURN_OPERATIONS", d.operationsPerTurn,
+                "operations in one turn (limit operationsPerTurn)"
+            ) { $0.operationsPerTurn = $1 },
+            row(
+                "max-json-containers", "NAVSIM_MAX_JSON_CONTAINERS", d.jsonContainers,
+                "arrays and objects in one JSON body (limit jsonContainers)"
+            ) { $0.jsonContainers = $1 },
+            row(
+                "max-json-depth", "NAVSIM_MAX_JSON_DEPTH", d.jsonDepth,
+                "arrays and objects nested in one JSON body (limit jsonDepth)"
+            ) { $0.jsonDepth = $1 },
+            row(
+                "max-xml-attributes", "NAVSIM_MAX_XML_ATTRIBUTES", d.storyboard.attributesPerElement,
+                "attributes of one storyboard element (limit attributesPerElement)"
+            ) { $0.storyboard.attributesPerElement = $1 },
+            row(
+                "max-xml-elements", "NAVSIM_MAX_XML_ELEMENTS", d.storyboard.elements,
+                "elements of one storyboard (limit elementsPerDocument)"
+            ) { $0.storyboard.elements = $1 },
+            row(
+                "max-xml-depth", "NAVSIM_MAX_XML_DEPTH", d.storyboard.elementDepth,
+                "nesting of storyboard elements (limit elementDepth)"
+            ) { $0.storyboard.elementDepth = $1 },
         ]
     }()
 
@@ -116,8 +163,10 @@ enum Serve {
     }
 
     /// A whole number flag in `range`, or exit 2 naming the flag.
-    static func number<T: FixedWidthInteger>(_ flags: Flags, _ name: String, _ type: T.Type,
-                                             min: T = 0) -> T {
+    static func number<T: FixedWidthInteger>(
+        _ flags: Flags, _ name: String, _ type: T.Type,
+        min: T = 0
+    ) -> T {
         let raw = flags[name] ?? ""
         guard let value = T(raw.trimmingCharacters(in: .whitespaces)), value >= min else {
             fail("--\(name) must be a whole number from \(min) to \(T.max), got \(raw)")
@@ -156,7 +205,9 @@ enum Serve {
                 return .failure(TokenProblem(message: "--token-file / NAVSIM_TOKEN_FILE: \(path) holds no token"))
             }
             if let bad = fromFile.firstIndex(where: { !BearerTokens.isSendable($0) }) {
-                return .failure(TokenProblem(message: "--token-file / NAVSIM_TOKEN_FILE: token \(bad + 1) of \(path) is not a bearer token: letters, digits and -._~+/ (then = only) (RFC 6750 §2.1)"))
+                return .failure(
+                    TokenProblem(
+                        message: "--token-file / NAVSIM_TOKEN_FILE: token \(bad + 1) of \(path) is not a bearer token: letters, digits and -._~+/ (then = only) (RFC 6750 §2.1)"))
             }
             all += fromFile
         }
@@ -168,22 +219,31 @@ enum Serve {
     /// tokens in force and logs an error: a reload never turns authentication off.
     static func reloadTokens(_ flags: Flags, into accepted: ReloadableTokens) {
         guard let path = flags["token-file"] else {
-            Log.event("SIGHUP: no --token-file to reload; tokens unchanged",
-                      [("level", .string("info")), ("tokens", .number(Double(accepted.current.count)))])
+            Log.event(
+                "SIGHUP: no --token-file to reload; tokens unchanged",
+                [("level", .string("info")), ("tokens", .number(Double(accepted.current.count)))])
             return
         }
         switch readTokens(flags) {
         case .success(let tokens) where accepted.replace(with: tokens):
-            Log.event("tokens reloaded", [("level", .string("info")), ("tokenFile", .string(path)),
-                                          ("tokens", .number(Double(tokens.count)))])  // how many, never which
+            Log.event(
+                "tokens reloaded",
+                [
+                    ("level", .string("info")), ("tokenFile", .string(path)),
+                    ("tokens", .number(Double(tokens.count))),
+                ])  // how many, never which
         case .success:
-            Log.write([("time", .string(RFC3339.now())), ("level", .string("error")),
-                       ("message", .string("tokens not reloaded: \(path) names none; the previous tokens stay in force")),
-                       ("tokens", .number(Double(accepted.current.count)))])
+            Log.write([
+                ("time", .string(RFC3339.now())), ("level", .string("error")),
+                ("message", .string("tokens not reloaded: \(path) names none; the previous tokens stay in force")),
+                ("tokens", .number(Double(accepted.current.count))),
+            ])
         case .failure(let problem):
-            Log.write([("time", .string(RFC3339.now())), ("level", .string("error")),
-                       ("message", .string("tokens not reloaded: \(problem.message); the previous tokens stay in force")),
-                       ("tokens", .number(Double(accepted.current.count)))])
+            Log.write([
+                ("time", .string(RFC3339.now())), ("level", .string("error")),
+                ("message", .string("tokens not reloaded: \(problem.message); the previous tokens stay in force")),
+                ("tokens", .number(Double(accepted.current.count))),
+            ])
         }
     }
 
@@ -255,36 +315,43 @@ enum Serve {
         }
         let service: NavSimService
         do {
-            service = try NavSimService(store: store, openAPI: openAPI,
-                                        limits: limits(flags, storyboardBytes: xmlLimit), tokens: tokens,
-                                        loadedSessions: number(flags, "max-loaded-sessions", Int.self, min: 1),
-                                        cacheBytes: number(flags, "session-cache-bytes", Int.self))
+            service = try NavSimService(
+                store: store, openAPI: openAPI,
+                limits: limits(flags, storyboardBytes: xmlLimit), tokens: tokens,
+                loadedSessions: number(flags, "max-loaded-sessions", Int.self, min: 1),
+                cacheBytes: number(flags, "session-cache-bytes", Int.self))
         } catch {
             fail("cannot read the \(choice.description): \(error)")
         }
         let server: HTTPServer
         do {
             // Only tokens screen requests; without them the head is not built twice.
-            server = try HTTPServer(configuration: configuration,
-                                    screen: tokens.isEmpty ? nil : requestLog.screening(service.screenCounted),
-                                    refusals: { request, response in requestLog.refused(request, service.countServerReply(request, response)) },
-                                    handler: requestLog.wrapping(service.serve))
+            server = try HTTPServer(
+                configuration: configuration,
+                screen: tokens.isEmpty ? nil : requestLog.screening(service.screenCounted),
+                refusals: { request, response in requestLog.refused(request, service.countServerReply(request, response)) },
+                handler: requestLog.wrapping(service.serve))
         } catch {
             fail("\(error)")  // HTTPServerError already says "cannot listen on HOST:PORT: reason"
         }
-        Log.event("listening", [("url", .string("http://\(host):\(server.port)")), choice.logField,
-                                ("version", .string(NavSimVersion.current)),
-                                ("tokens", .number(Double(tokens.count))),  // how many, never which
-                                ("maxConnections", .number(Double(server.connectionLimit))),
-                                ("fileDescriptorLimit", .number(Double(fileLimit)))])
+        Log.event(
+            "listening",
+            [
+                ("url", .string("http://\(host):\(server.port)")), choice.logField,
+                ("version", .string(NavSimVersion.current)),
+                ("tokens", .number(Double(tokens.count))),  // how many, never which
+                ("maxConnections", .number(Double(server.connectionLimit))),
+                ("fileDescriptorLimit", .number(Double(fileLimit))),
+            ])
         Signals.waitForTermination(onHangUp: { reloadTokens(flags, into: service.tokens) })
         Log.event("stopping", [("graceSeconds", .number(Double(shutdownGrace)))])
         // New connections are refused at once; requests under way finish, later ones on open
         // connections are answered 503 server-stopping, for up to the grace (HTTPServer.stop).
         // Session and storyboard writes still queued at the end of the drain are answered with
         // their outcome, those not begun refused, none left to land after a 503 (NavSimService.stopWrites).
-        server.stop(drainTimeout: .seconds(Int(shutdownGrace)), stoppingReply: NavSimService.stoppingReply,
-                    beforeAnswering: service.stopWrites)
+        server.stop(
+            drainTimeout: .seconds(Int(shutdownGrace)), stoppingReply: NavSimService.stoppingReply,
+            beforeAnswering: service.stopWrites)
         // Checkpoints encoded after their entries: stored before exit when they can be (reads
         // do without one, from the checkpoint before, but a restart should not have to).
         let checkpointed = service.waitForCheckpoints(timeout: .seconds(5))
@@ -340,8 +407,11 @@ extension Serve {
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
             fail("--store / NAVSIM_STORE must be a postgres://… or postgresql://… URL, got \(redacted(url)); for SQLite use --db PATH")
         }
-        return .postgres(url: url, migrations: migrations(flags, name: "migrations-postgres", flag: "postgres-migrations",
-                                                          env: "NAVSIM_POSTGRES_MIGRATIONS"))
+        return .postgres(
+            url: url,
+            migrations: migrations(
+                flags, name: "migrations-postgres", flag: "postgres-migrations",
+                env: "NAVSIM_POSTGRES_MIGRATIONS"))
     }
 
     /// A folder of migrations, given or found (``Resources/locate(_:given:flag:required:)``); exits 2 when it holds no step.
@@ -361,7 +431,8 @@ extension Serve {
             let rest = text[scheme.upperBound...]
             let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
             if let at = rest[..<authorityEnd].lastIndex(of: "@"),
-               let colon = rest[..<at].firstIndex(of: ":") {
+                let colon = rest[..<at].firstIndex(of: ":")
+            {
                 text.replaceSubrange(text.index(after: colon)..<at, with: "***")
             }
         }

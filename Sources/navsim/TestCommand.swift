@@ -7,13 +7,15 @@ enum TestCommand {
     static let usage = "navsim test [--base URL] [--junit FILE] [--token TOKEN] FLOW.json|FOLDER…"
 
     static let flags: [Flags.Flag] = [
-        .init(name: "base", env: nil, defaultValue: nil,
-              help: "play against the navsim server at URL (default: a fresh in-process service per flow)"),
+        .init(
+            name: "base", env: nil, defaultValue: nil,
+            help: "play against the navsim server at URL (default: a fresh in-process service per flow)"),
         .init(name: "junit", env: nil, defaultValue: nil, help: "also write JUnit XML to FILE"),
         .init(name: "token", env: "NAVSIM_TOKEN", defaultValue: nil, help: "send Authorization: Bearer TOKEN"),
         .init(name: "timeout", env: nil, defaultValue: "30", help: "seconds to wait for each reply (with --base)"),
-        .init(name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
-              help: "migrations for the in-process service (default: found as navsim serve finds them)"),
+        .init(
+            name: "migrations", env: "NAVSIM_MIGRATIONS", defaultValue: nil,
+            help: "migrations for the in-process service (default: found as navsim serve finds them)"),
     ]
 
     static func run(_ args: [String]) -> Never {

@@ -91,8 +91,10 @@ func connectedSocket(port: UInt16) throws -> Int32 {
 }
 
 /// One HTTP/1.1 exchange on a fresh connection (`Connection: close`), blocking, with a timeout.
-func exchange(port: UInt16, _ method: String, _ target: String, body: [UInt8]? = nil,
-                      headers extra: [(String, String)] = [], sendBody: Bool = true) throws -> WireReply {
+func exchange(
+    port: UInt16, _ method: String, _ target: String, body: [UInt8]? = nil,
+    headers extra: [(String, String)] = [], sendBody: Bool = true
+) throws -> WireReply {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw E2EError("socket: errno \(errno)") }
     defer { close(fd) }
@@ -136,9 +138,11 @@ func exchange(port: UInt16, _ method: String, _ target: String, body: [UInt8]? =
         }
         received += chunk[..<n]
     }
-    guard let end = received.indices.dropLast(3).first(where: {
-        received[$0] == 13 && received[$0 + 1] == 10 && received[$0 + 2] == 13 && received[$0 + 3] == 10
-    }) else { throw E2EError("no response head for \(method) \(target): \(String(decoding: received, as: UTF8.self))") }
+    guard
+        let end = received.indices.dropLast(3).first(where: {
+            received[$0] == 13 && received[$0 + 1] == 10 && received[$0 + 2] == 13 && received[$0 + 3] == 10
+        })
+    else { throw E2EError("no response head for \(method) \(target): \(String(decoding: received, as: UTF8.self))") }
     var lines = String(decoding: received[..<end], as: UTF8.self).components(separatedBy: "\r\n")
     let statusLine = lines.removeFirst().split(separator: " ")
     guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw E2EError("bad status line for \(method) \(target)") }
@@ -169,17 +173,20 @@ final class Server {
     /// The server binds port 0 and the port is read back from its `listening` log line: a port
     /// picked free beforehand (bind, read, close, then start navsim on it) could be taken by
     /// another test's server in between, and a test could then talk to that one.
-    init(databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:],
-         executable: String? = nil, workingDirectory: String? = nil, openAPIFile: Bool = true) throws {
+    init(
+        databasePath: String, logPath: String, arguments: [String] = [], environment extra: [String: String] = [:],
+        executable: String? = nil, workingDirectory: String? = nil, openAPIFile: Bool = true
+    ) throws {
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)  // each run's log starts empty
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
         environment["NAVSIM_OPENAPI"] = openAPIFile ? Checkout.openAPI : nil
-        process = try ChildProcess(executable: try executable ?? locateBinary(),
-                                   arguments: ["--host", serverHost, "--port", "0", "--db", databasePath] + arguments,
-                                   environment: environment, workingDirectory: workingDirectory,
-                                   standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
+        process = try ChildProcess(
+            executable: try executable ?? locateBinary(),
+            arguments: ["--host", serverHost, "--port", "0", "--db", databasePath] + arguments,
+            environment: environment, workingDirectory: workingDirectory,
+            standardOutput: .appending(toFile: logPath), standardError: .appending(toFile: logPath))
         port = try Self.listeningPort(process, logPath: logPath)
         try waitUntilHealthy()
     }
@@ -192,8 +199,9 @@ final class Server {
             log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             for line in log.split(separator: "\n") {
                 guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                      object["message"] as? String == "listening", let url = object["url"] as? String,
-                      let colon = url.lastIndex(of: ":"), let port = UInt16(url[url.index(after: colon)...]) else { continue }
+                    object["message"] as? String == "listening", let url = object["url"] as? String,
+                    let colon = url.lastIndex(of: ":"), let port = UInt16(url[url.index(after: colon)...])
+                else { continue }
                 return port
             }
             if let ended = process.termination { throw E2EError("navsim ended (\(ended)) before listening: \(log)") }
@@ -263,8 +271,10 @@ final class Scratch {
 /// Runs the binary to its end (bounded: 10 s) and returns its status and its stdout+stderr.
 /// `launcher` runs it through another program (`setpriv …` to drop root), which takes the binary's
 /// path and arguments after its own.
-func runToExit(_ arguments: [String], environment extra: [String: String] = [:],
-                       launcher: [String] = []) throws -> (status: Int32, output: String) {
+func runToExit(
+    _ arguments: [String], environment extra: [String: String] = [:],
+    launcher: [String] = []
+) throws -> (status: Int32, output: String) {
     var environment = ProcessInfo.processInfo.environment
     environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
     environment["NAVSIM_OPENAPI"] = Checkout.openAPI
@@ -285,10 +295,11 @@ func runToExit(_ arguments: [String], environment extra: [String: String] = [:],
         environment["NAVSIM_MIGRATIONS"] = extra["NAVSIM_MIGRATIONS"] ?? scratch.file("migrations")
         environment["NAVSIM_OPENAPI"] = extra["NAVSIM_OPENAPI"] ?? scratch.file("openapi.yaml")
     }
-    let process = try ChildProcess(executable: launcher.first ?? binary,
-                                   arguments: launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary] + arguments,
-                                   environment: environment,
-                                   standardOutput: .appending(toFile: outputPath), standardError: .appending(toFile: outputPath))
+    let process = try ChildProcess(
+        executable: launcher.first ?? binary,
+        arguments: launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary] + arguments,
+        environment: environment,
+        standardOutput: .appending(toFile: outputPath), standardError: .appending(toFile: outputPath))
     guard case .exited(let status) = process.wait(timeout: 10) else {
         process.signal(SIGKILL)
         throw E2EError("navsim \(arguments) did not exit within 10 s, or died of a signal: \(String(describing: process.termination))")
@@ -305,8 +316,9 @@ func storyboard(paddedTo bytes: Int) -> [UInt8] { Array(StoryboardXML.home(padde
 func fatalMessage(_ output: String) -> String? {
     let lines = output.split(separator: "\n")
     guard lines.count == 1,
-          let object = (try? JSONSerialization.jsonObject(with: Data(lines[0].utf8))) as? [String: Any],
-          object["level"] as? String == "error", object["time"] is String else { return nil }
+        let object = (try? JSONSerialization.jsonObject(with: Data(lines[0].utf8))) as? [String: Any],
+        object["level"] as? String == "error", object["time"] is String
+    else { return nil }
     return object["message"] as? String
 }
 

@@ -17,11 +17,13 @@ extension EndToEndTests {
     @Test func aLargeStoryboardUploadsAndAnOversizedOneGetsAReadable413() throws {
         let scratch = try Scratch()
         let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("log"))
-        let big = try exchange(port: server.port, "PUT", "/v1/storyboards/Big", body: storyboard(paddedTo: 2_500_000),
-                               headers: [("Content-Type", "application/xml")])
+        let big = try exchange(
+            port: server.port, "PUT", "/v1/storyboards/Big", body: storyboard(paddedTo: 2_500_000),
+            headers: [("Content-Type", "application/xml")])
         #expect(big.status == 201, "\(big)")
-        let huge = try exchange(port: server.port, "PUT", "/v1/storyboards/Huge", body: storyboard(paddedTo: 20_000_000),
-                                headers: [("Content-Type", "application/xml")])
+        let huge = try exchange(
+            port: server.port, "PUT", "/v1/storyboards/Huge", body: storyboard(paddedTo: 20_000_000),
+            headers: [("Content-Type", "application/xml")])
         #expect(huge.status == 413, "\(huge)")
         #expect(huge.text.contains("\(16 << 20)"), "the problem names the limit: \(huge)")
         // JSON keeps its 1 MiB limit.
@@ -35,8 +37,9 @@ extension EndToEndTests {
         let scratch = try Scratch()
         let tokenFile = scratch.file("tokens")
         try "# one a line\nfile-token-1\nfile-token-2\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("log"),
-                                arguments: ["--token-file", tokenFile], environment: ["NAVSIM_TOKEN": "env-token-0"])
+        let server = try Server(
+            databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("log"),
+            arguments: ["--token-file", tokenFile], environment: ["NAVSIM_TOKEN": "env-token-0"])
         #expect(try server.request("GET", "/healthz").status == 200)
         let refused = try server.request("GET", "/v1/sessions")
         #expect(refused.status == 401)
@@ -48,8 +51,9 @@ extension EndToEndTests {
             #expect(try server.request("GET", "/v1/sessions", headers: [("Authorization", "Bearer \(token)")]).status == 200)
         }
         // A refused upload is answered after its body, not with a reset.
-        let upload = try exchange(port: server.port, "PUT", "/v1/storyboards/Big", body: storyboard(paddedTo: 3_000_000),
-                                  headers: [("Content-Type", "application/xml")])
+        let upload = try exchange(
+            port: server.port, "PUT", "/v1/storyboards/Big", body: storyboard(paddedTo: 3_000_000),
+            headers: [("Content-Type", "application/xml")])
         #expect(upload.status == 401)
         #expect(!server.log.contains("token-"), "a token reached the log")
     }
@@ -65,18 +69,24 @@ extension EndToEndTests {
     @Test func databaseErrorsAreJSONLogLines() throws {
         let scratch = try Scratch()
         let database = scratch.file("navsim.sqlite")
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            #"<scene sceneID="s"><objects><viewController id="a" sceneMemberID="viewController"/></objects></scene>"#,
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                #"<scene sceneID="s"><objects><viewController id="a" sceneMemberID="viewController"/></objects></scene>"#
+            ])
         do {
             let server = try Server(databasePath: database, logPath: scratch.file("first.log"))
             defer { _ = server.stop(with: SIGTERM) }
-            #expect(try exchange(port: server.port, "PUT", "/v1/storyboards/Main", body: Array(xml.utf8),
-                                 headers: [("Content-Type", "application/xml")]).status == 201)
+            #expect(
+                try exchange(
+                    port: server.port, "PUT", "/v1/storyboards/Main", body: Array(xml.utf8),
+                    headers: [("Content-Type", "application/xml")]
+                ).status == 201)
             let lock = try SQLite.Connection(path: database)
             try lock.execute("BEGIN IMMEDIATE")
-            let refused = try exchange(port: server.port, "PUT", "/v1/storyboards/Other", body: Array(xml.utf8),
-                                       headers: [("Content-Type", "application/xml")])
+            let refused = try exchange(
+                port: server.port, "PUT", "/v1/storyboards/Other", body: Array(xml.utf8),
+                headers: [("Content-Type", "application/xml")])
             try lock.execute("ROLLBACK")
             #expect(refused.status == 500 && refused["type"]?.string == "/v1/problems/storage-failure", "\(refused)")
             #expect(server.waitForLogLine { $0["level"] as? String == "error" }, "\(server.log)")
@@ -84,8 +94,9 @@ extension EndToEndTests {
             #expect(line["message"] as? String == "The storyboard could not be stored", "\(line)")
             #expect(line["code"] as? Int == 5, "SQLITE_BUSY: \(line)")
             #expect((line["error"] as? String)?.contains("SQLite error 5") == true, "\(line)")
-            #expect((line["time"] as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) } != nil,
-                    "\(line)")
+            #expect(
+                (line["time"] as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) } != nil,
+                "\(line)")
             // Then the one in its place: a stored document that no longer parses.
             let edit = try SQLite.Connection(path: database)
             try edit.run("UPDATE storyboards SET xml = ? WHERE name = 'Main'", [.blob(Array("<document".utf8))])

@@ -44,8 +44,9 @@ extension EndToEndTests {
         #expect(swallowed.status == 2 && fatalMessage(swallowed.output)?.contains("--token needs a value") == true, "\(swallowed)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("a.sqlite")), "a database was created before a refusal")
         // The flag wins over its variable, so an empty variable it overrides does no harm.
-        let overridden = try Server(databasePath: scratch.file("b.sqlite"), logPath: scratch.file("log"),
-                                    arguments: ["--token", "t0k3n"], environment: ["NAVSIM_TOKEN": "", "NAVSIM_DB": ""])
+        let overridden = try Server(
+            databasePath: scratch.file("b.sqlite"), logPath: scratch.file("log"),
+            arguments: ["--token", "t0k3n"], environment: ["NAVSIM_TOKEN": "", "NAVSIM_DB": ""])
         #expect(try overridden.request("GET", "/v1/sessions").status == 401)
         #expect(try overridden.request("GET", "/v1/sessions", headers: [("Authorization", "Bearer t0k3n")]).status == 200)
         #expect(overridden.stop(with: SIGTERM))
@@ -57,8 +58,9 @@ extension EndToEndTests {
         let scratch = try Scratch()
         let tokenFile = scratch.file("tokens")
         try "old-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("log"),
-                                arguments: ["--token-file", tokenFile])
+        let server = try Server(
+            databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("log"),
+            arguments: ["--token-file", tokenFile])
         func status(_ token: String) throws -> Int {
             try server.request("GET", "/v1/sessions", headers: [("Authorization", "Bearer \(token)")]).status
         }
@@ -103,13 +105,15 @@ extension EndToEndTests {
     /// before connecting, so an unreachable server still shows the folder's fault.
     @Test func anOlderMigrationsFolderIsRefused() throws {
         let scratch = try Scratch()
-        let sqlite = try runToExit(["--port", "0", "--db", scratch.file("x.sqlite")],
-                                   environment: ["NAVSIM_MIGRATIONS": try olderMigrations("migrations", keeping: 4, in: scratch)])
+        let sqlite = try runToExit(
+            ["--port", "0", "--db", scratch.file("x.sqlite")],
+            environment: ["NAVSIM_MIGRATIONS": try olderMigrations("migrations", keeping: 4, in: scratch)])
         #expect(sqlite.status == 2, "\(sqlite)")
         #expect(fatalMessage(sqlite.output)?.contains("lack 0005_pending_deletions.sql") == true, "\(sqlite)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.sqlite")))
-        let postgres = try runToExit(["--port", "0", "--store", "postgresql://127.0.0.1:1/x"],
-                                     environment: ["NAVSIM_POSTGRES_MIGRATIONS": try olderMigrations("migrations-postgres", keeping: 6, in: scratch)])
+        let postgres = try runToExit(
+            ["--port", "0", "--store", "postgresql://127.0.0.1:1/x"],
+            environment: ["NAVSIM_POSTGRES_MIGRATIONS": try olderMigrations("migrations-postgres", keeping: 6, in: scratch)])
         #expect(postgres.status == 2, "\(postgres)")
         #expect(fatalMessage(postgres.output)?.contains("lack 0007_chunked_deletes.sql") == true, "\(postgres)")
     }
@@ -121,8 +125,9 @@ extension EndToEndTests {
     @Test func databaseLocationErrorsSayWhatIsWrong() throws {
         let scratch = try Scratch()
         let missing = try runToExit(["--port", "0", "--db", "/nonexistent/dir/x.sqlite"])
-        #expect(missing.status == 2 && fatalMessage(missing.output)?.contains("the folder /nonexistent/dir of database /nonexistent/dir/x.sqlite does not exist") == true,
-                "\(missing)")
+        #expect(
+            missing.status == 2 && fatalMessage(missing.output)?.contains("the folder /nonexistent/dir of database /nonexistent/dir/x.sqlite does not exist") == true,
+            "\(missing)")
 
         let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
         if getuid() == 0 { try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed as root") }
@@ -130,9 +135,11 @@ extension EndToEndTests {
         let locked = scratch.file("locked")
         try fm.createDirectory(atPath: locked, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o555])
         let folder = try runToExit(["--port", "0", "--db", locked + "/x.sqlite"], launcher: launcher)
-        #expect(folder.status == 2 && fatalMessage(folder.output) ==
-                "cannot open the database \(locked)/x.sqlite: cannot create database \(locked)/x.sqlite: the folder \(locked) is not writable (permission denied)",
-                "\(folder)")
+        #expect(
+            folder.status == 2
+                && fatalMessage(folder.output)
+                    == "cannot open the database \(locked)/x.sqlite: cannot create database \(locked)/x.sqlite: the folder \(locked) is not writable (permission denied)",
+            "\(folder)")
         #expect(!fm.fileExists(atPath: locked + "/x.sqlite"))
 
         // An open folder (anyone may create the -wal and -shm files) and a file only its owner
@@ -144,8 +151,7 @@ extension EndToEndTests {
         let file = open + "/x.sqlite"
         #expect(fm.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: getuid() == 0 ? 0o644 : 0o444]))
         let readOnly = try runToExit(["--port", "0", "--db", file], launcher: launcher)
-        #expect(readOnly.status == 2 && fatalMessage(readOnly.output) ==
-                "cannot open the database \(file): database \(file) cannot be written (permission denied)", "\(readOnly)")
+        #expect(readOnly.status == 2 && fatalMessage(readOnly.output) == "cannot open the database \(file): database \(file) cannot be written (permission denied)", "\(readOnly)")
         #expect((try? fm.contentsOfDirectory(atPath: open)) == ["x.sqlite"], "files were created beside it")
     }
 

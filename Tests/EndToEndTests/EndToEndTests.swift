@@ -21,19 +21,25 @@ struct EndToEndTests {
         var server: Server? = try Server(databasePath: db, logPath: scratch.file("first.log"))
         let first = try #require(server)
 
-        func ok(_ method: String, _ target: String, _ body: String? = nil, status: Int = 200,
-                sourceLocation: SourceLocation = #_sourceLocation) throws -> WireReply {
+        func ok(
+            _ method: String, _ target: String, _ body: String? = nil, status: Int = 200,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> WireReply {
             let r = try first.request(method, target, body)
             #expect(r.status == status, "\(method) \(target): \(r)", sourceLocation: sourceLocation)
             return r
         }
         _ = try ok("POST", "/v1/sessions", #"{"id": "nav", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}"#, status: 201)
-        _ = try ok("POST", "/v1/sessions", """
+        _ = try ok(
+            "POST", "/v1/sessions",
+            """
             {"id": "tabs", "root": {"id": "tabs", "kind": "tabBarController", "viewControllers": [
               {"id": "navA", "kind": "navigationController", "viewControllers": [{"id": "rootA"}]},
               {"id": "navB", "kind": "navigationController", "viewControllers": [{"id": "rootB"}]}]}}
             """, status: 201)
-        _ = try ok("POST", "/v1/sessions", #"{"id": "manual", "options": {"transitions": "manual"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}"#, status: 201)
+        _ = try ok(
+            "POST", "/v1/sessions",
+            #"{"id": "manual", "options": {"transitions": "manual"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}"#, status: 201)
 
         var operations = 0
         var selected = 0
@@ -50,8 +56,9 @@ struct EndToEndTests {
                 selected = (k / 3) % 2
                 _ = try ok("POST", "/v1/sessions/tabs/controllers/tabs/select", #"{"index": \#(selected)}"#)
             case 1:
-                _ = try ok("POST", "/v1/sessions/tabs/controllers/\(selected == 0 ? "navA" : "navB")/push",
-                           #"{"viewController": {"id": "t\#(k)"}}"#)
+                _ = try ok(
+                    "POST", "/v1/sessions/tabs/controllers/\(selected == 0 ? "navA" : "navB")/push",
+                    #"{"viewController": {"id": "t\#(k)"}}"#)
             default:
                 _ = try ok("PATCH", "/v1/sessions/tabs/controllers/t\(k - 1)", #"{"title": "T\#(k)", "modalPresentationStyle": "formSheet"}"#)
             }
@@ -64,7 +71,9 @@ struct EndToEndTests {
             operations += 3
         }
         // A turn, a trait change, and a presentation left in flight at the kill.
-        let turn = try ok("POST", "/v1/sessions/nav/turns", """
+        let turn = try ok(
+            "POST", "/v1/sessions/nav/turns",
+            """
             {"operations": [{"controller": "nav", "operation": "present", "viewController": {"id": "sheet"}},
                             {"controller": "nav", "operation": "present", "viewController": {"id": "refused"}}]}
             """)
@@ -121,8 +130,9 @@ struct EndToEndTests {
         #expect(bad.status == 2 && bad.output.contains("--shutdown-grace must be a whole number"), "\(bad)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.sqlite")))
 
-        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
-                                arguments: ["--shutdown-grace", "1"])
+        let server = try Server(
+            databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+            arguments: ["--shutdown-grace", "1"])
         let fd = try connectedSocket(port: server.port)
         defer { close(fd) }
         let half = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{}"
@@ -154,8 +164,9 @@ struct EndToEndTests {
         #expect(server.logLines.contains(where: isLibraryLine), "no libmicrohttpd line: \(server.log)")
         let lines = server.log.split(separator: "\n")
         #expect(lines.count == server.logLines.count, "a line that is not a JSON object: \(server.log)")
-        #expect(server.logLines.contains { $0["level"] as? String == "warning" && $0["time"] is String && isLibraryLine($0) },
-                "\(server.log)")
+        #expect(
+            server.logLines.contains { $0["level"] as? String == "warning" && $0["time"] is String && isLibraryLine($0) },
+            "\(server.log)")
     }
 
     @Test func sigtermStopsCleanly() throws {
@@ -183,8 +194,9 @@ struct EndToEndTests {
         for (i, sig) in [SIGTERM, SIGINT, SIGTERM, SIGINT, SIGTERM, SIGINT].enumerated() {
             let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("run\(i).log"))
             try #require(server.stop(with: sig, seconds: 5), "run \(i): navsim ignored signal \(sig) sent right after start-up")
-            #expect(server.process.termination == .exited(0),
-                    "run \(i): \(server.log)")
+            #expect(
+                server.process.termination == .exited(0),
+                "run \(i): \(server.log)")
         }
     }
 
@@ -199,14 +211,17 @@ struct EndToEndTests {
         #expect(r.header("Content-Type") == "application/json")
         #expect(r.json == .object([("status", .string("ok"))]))
 
-        r = try server.request("POST", "/v1/sessions", #"{"id": "mail", "root": {"id": "inboxNav", "kind": "navigationController", "viewControllers": [{"id": "inbox", "class": "InboxViewController"}]}}"#)
+        r = try server.request(
+            "POST", "/v1/sessions",
+            #"{"id": "mail", "root": {"id": "inboxNav", "kind": "navigationController", "viewControllers": [{"id": "inbox", "class": "InboxViewController"}]}}"#)
         #expect(r.status == 201, "\(r)")
         #expect(r.header("Location") == "/v1/sessions/mail")
         #expect(r.header("ETag") == #""0""#)
 
-        r = try server.request("POST", "/v1/sessions/mail/controllers/inbox/present",
-                               #"{"viewController": {"id": "compose", "class": "ComposeViewController"}, "modalPresentationStyle": "fullScreen"}"#,
-                               headers: [("If-Match", #""0""#)])
+        r = try server.request(
+            "POST", "/v1/sessions/mail/controllers/inbox/present",
+            #"{"viewController": {"id": "compose", "class": "ComposeViewController"}, "modalPresentationStyle": "fullScreen"}"#,
+            headers: [("If-Match", #""0""#)])
         #expect(r.status == 200, "\(r)")
         #expect(r.header("ETag") == #""1""#)
         #expect(r["version"]?.number == 1)
@@ -243,12 +258,14 @@ struct EndToEndTests {
         let lines = server.log.split(separator: "\n")
         #expect(server.logLines.count == lines.count, "a log line is not a JSON object: \(server.log)")
         // The log has the path as sent (escapes kept), like the request line.
-        #expect(server.logLines.contains { $0["path"] as? String == "/v1/sessions/abc%0AGET%20/healthz%20200%201us" && $0["status"] as? Int == 404 },
-                "\(server.log)")
+        #expect(
+            server.logLines.contains { $0["path"] as? String == "/v1/sessions/abc%0AGET%20/healthz%20200%201us" && $0["status"] as? Int == 404 },
+            "\(server.log)")
 
         // Over 1 MiB: 413, after the body was read and dropped, so the client sees it.
-        r = try exchange(port: server.port, "POST", "/v1/sessions/mail/controllers/inbox/dismiss",
-                         body: [UInt8](repeating: 32, count: (1 << 20) + 1))
+        r = try exchange(
+            port: server.port, "POST", "/v1/sessions/mail/controllers/inbox/dismiss",
+            body: [UInt8](repeating: 32, count: (1 << 20) + 1))
         #expect(r.status == 413, "\(r)")
         #expect(r["type"]?.string == "/v1/problems/payload-too-large", "\(r)")
         #expect(try server.request("GET", "/v1/sessions/mail")["version"]?.number == 1)
@@ -270,8 +287,9 @@ struct EndToEndTests {
         r = try server.request("GET", "/healthz", headers: [("X-Request-Id", String(repeating: "x", count: 129))])
         #expect(r.header("X-Request-Id")?.count == 15, "an id over 128 characters is replaced")
         let next = try #require(r.header("X-Request-Id"))
-        #expect(next != fresh && next > fresh && next.suffix(5) == fresh.suffix(5),
-                "fresh ids count up, in the instance's tag: \(fresh), then \(next)")
+        #expect(
+            next != fresh && next > fresh && next.suffix(5) == fresh.suffix(5),
+            "fresh ids count up, in the instance's tag: \(fresh), then \(next)")
 
         // Request lines reach stderr through the log's writer thread: wait (bounded) for both.
         server.waitForLogLine { $0["requestId"] as? String == fresh }
@@ -288,8 +306,9 @@ struct EndToEndTests {
 
         // A refusal the transport makes before any handler (differing Content-Length, RFC 9112
         // §6.3) carries an id and has its line too; before, it had neither.
-        r = try exchange(port: server.port, "POST", "/v1/sessions", body: Array("{}".utf8),
-                         headers: [("Content-Length", "2"), ("Content-Length", "3"), ("X-Request-Id", "framing-7")])
+        r = try exchange(
+            port: server.port, "POST", "/v1/sessions", body: Array("{}".utf8),
+            headers: [("Content-Length", "2"), ("Content-Length", "3"), ("X-Request-Id", "framing-7")])
         #expect(r.status == 400 && r.header("X-Request-Id") == "framing-7", "\(r)")
         #expect(server.waitForLogLine { $0["requestId"] as? String == "framing-7" && $0["status"] as? Int == 400 }, "\(server.log)")
         r = try exchange(port: server.port, "GET", "/healthz", headers: [("Transfer-Encoding", "gzip")])
@@ -304,8 +323,9 @@ struct EndToEndTests {
     /// counts it under route="unmatched" all the same, as docs/api.md says.
     @Test func refusedHeadsAreCountedInMetrics() throws {
         let scratch = try Scratch()
-        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
-                                environment: ["NAVSIM_TOKEN": "metrics-token"])
+        let server = try Server(
+            databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+            environment: ["NAVSIM_TOKEN": "metrics-token"])
         defer { _ = server.stop(with: SIGTERM) }
         let auth = [("Authorization", "Bearer metrics-token")]
         func scrape() throws -> String {
@@ -349,15 +369,16 @@ struct EndToEndTests {
         #expect(entry["query"] == nil && entry["client"] as? String == "127.0.0.1", "\(entry)")
         #expect(server.stop(with: SIGTERM))
 
-        server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("proxied.log"),
-                            arguments: ["--trusted-proxies", "127.0.0.0/8, 10.0.0.0/8,2001:db8::/32"])
+        server = try Server(
+            databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("proxied.log"),
+            arguments: ["--trusted-proxies", "127.0.0.0/8, 10.0.0.0/8,2001:db8::/32"])
         defer { _ = server.stop(with: SIGTERM) }
         let cases: [(forwardedFor: [String], client: String)] = [
             (["198.51.100.7, 203.0.113.9, 10.1.2.3"], "203.0.113.9"),  // the right-most untrusted one
-            (["198.51.100.7", "10.0.0.5"], "198.51.100.7"),             // two field lines are one list
-            (["2001:db8::1, 10.0.0.1"], "2001:db8::1"),                 // every hop trusted: the left-most
+            (["198.51.100.7", "10.0.0.5"], "198.51.100.7"),  // two field lines are one list
+            (["2001:db8::1, 10.0.0.1"], "2001:db8::1"),  // every hop trusted: the left-most
             (["2001:db9::7"], "2001:db9::7"),
-            (["203.0.113.9, not-an-address, 10.0.0.5"], "10.0.0.5"),    // garbage ends the walk at a trusted hop
+            (["203.0.113.9, not-an-address, 10.0.0.5"], "10.0.0.5"),  // garbage ends the walk at a trusted hop
             ([], "127.0.0.1"),
         ]
         for (n, c) in cases.enumerated() {
@@ -384,8 +405,9 @@ struct EndToEndTests {
         try FileManager.default.createDirectory(atPath: installed, withIntermediateDirectories: true)
         let binary = (installed as NSString).appendingPathComponent("navsim")
         try FileManager.default.copyItem(atPath: try locateBinary(), toPath: binary)
-        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
-                                executable: binary, workingDirectory: installed, openAPIFile: false)
+        let server = try Server(
+            databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+            executable: binary, workingDirectory: installed, openAPIFile: false)
         defer { _ = server.stop(with: SIGTERM) }
         let reply = try server.request("GET", "/openapi.yaml")
         let expected = try #require(FileManager.default.contents(atPath: Checkout.openAPI))
@@ -394,9 +416,10 @@ struct EndToEndTests {
         // --openapi still names a file to serve instead.
         let other = scratch.file("other.yaml")
         try Data("openapi: 3.1.0\ninfo: {title: other, version: '1'}\npaths: {}\n".utf8).write(to: URL(fileURLWithPath: other))
-        let overridden = try Server(databasePath: scratch.file("second.sqlite"), logPath: scratch.file("second.log"),
-                                    arguments: ["--openapi", other], executable: binary, workingDirectory: installed,
-                                    openAPIFile: false)
+        let overridden = try Server(
+            databasePath: scratch.file("second.sqlite"), logPath: scratch.file("second.log"),
+            arguments: ["--openapi", other], executable: binary, workingDirectory: installed,
+            openAPIFile: false)
         defer { _ = overridden.stop(with: SIGTERM) }
         #expect(try overridden.request("GET", "/openapi.yaml").body == Array(try Data(contentsOf: URL(fileURLWithPath: other))))
     }
@@ -441,7 +464,8 @@ struct EndToEndTests {
                 #expect(object != nil, "not one whole JSON object: \(line)")
                 if let id = object?["requestId"] as? String {
                     logged[id, default: 0] += 1
-                    #expect(object?["method"] as? String == "GET" && object?["status"] is Int && object?["time"] is String
+                    #expect(
+                        object?["method"] as? String == "GET" && object?["status"] is Int && object?["time"] is String
                             && object?["durationMs"] is NSNumber && object?["bytes"] is Int, "\(line)")
                 }
             }
@@ -457,26 +481,30 @@ struct EndToEndTests {
     @Test func startUpMessages() throws {
         let scratch = try Scratch()
         let version = try runToExit(["--version"])
-        #expect(version.status == 0 && version.output.hasPrefix("navsim ") && version.output.split(separator: "\n").count == 1,
-                "\(version)")
+        #expect(
+            version.status == 0 && version.output.hasPrefix("navsim ") && version.output.split(separator: "\n").count == 1,
+            "\(version)")
 
         let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"))
         defer { _ = server.stop(with: SIGTERM) }
         let busy = try runToExit(["--host", serverHost, "--port", String(server.port), "--db", scratch.file("other.sqlite")])
         #expect(busy.status == 2, "\(busy)")
-        #expect(busy.output.components(separatedBy: "cannot listen").count == 2 && busy.output.split(separator: "\n").count == 1,
-                "the bind failure is said once, on one line: \(busy.output)")
+        #expect(
+            busy.output.components(separatedBy: "cannot listen").count == 2 && busy.output.split(separator: "\n").count == 1,
+            "the bind failure is said once, on one line: \(busy.output)")
         #expect(fatalMessage(busy.output) == "cannot listen on \(serverHost):\(server.port): Address already in use", "\(busy)")
 
-        let missing = try runToExit(["--port", "0", "--db", scratch.file("x.sqlite")],
-                                    environment: ["NAVSIM_MIGRATIONS": scratch.file("no-such-folder")])
+        let missing = try runToExit(
+            ["--port", "0", "--db", scratch.file("x.sqlite")],
+            environment: ["NAVSIM_MIGRATIONS": scratch.file("no-such-folder")])
         #expect(missing.status == 2 && fatalMessage(missing.output)?.contains("no-such-folder does not exist") == true, "\(missing)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.sqlite")), "nothing is created when migrations are missing")
 
         // An empty migrations folder and a bad host are refused before the database is created.
         try FileManager.default.createDirectory(atPath: scratch.file("empty"), withIntermediateDirectories: true)
-        let empty = try runToExit(["--port", "0", "--db", scratch.file("y.sqlite")],
-                                  environment: ["NAVSIM_MIGRATIONS": scratch.file("empty")])
+        let empty = try runToExit(
+            ["--port", "0", "--db", scratch.file("y.sqlite")],
+            environment: ["NAVSIM_MIGRATIONS": scratch.file("empty")])
         #expect(empty.status == 2 && empty.output.contains("holds no NNNN_name.sql files") && !empty.output.contains("SQL:"), "\(empty)")
         let host = try runToExit(["--host", "1.2.3", "--db", scratch.file("z.sqlite")])
         #expect(host.status == 2 && fatalMessage(host.output)?.hasPrefix("--host must be an IPv4 address") == true, "\(host)")
@@ -494,8 +522,9 @@ struct EndToEndTests {
         let scratch = try Scratch()
         let both = try runToExit(["--port", "0", "--store", "postgresql://127.0.0.1:1/x", "--db", scratch.file("a.sqlite")])
         #expect(both.status == 2 && both.output.contains("exclude each other"), "\(both)")
-        let fromEnvironment = try runToExit(["--port", "0", "--db", scratch.file("a.sqlite")],
-                                            environment: ["NAVSIM_STORE": "postgresql://127.0.0.1:1/x"])
+        let fromEnvironment = try runToExit(
+            ["--port", "0", "--db", scratch.file("a.sqlite")],
+            environment: ["NAVSIM_STORE": "postgresql://127.0.0.1:1/x"])
         #expect(fromEnvironment.status == 2 && fromEnvironment.output.contains("exclude each other"), "\(fromEnvironment)")
         // An empty NAVSIM_DB is set, not "not given": refused, naming it, rather than guessed at.
         let blank = try runToExit(["--port", "0", "--store", "postgresql://127.0.0.1:1/x"], environment: ["NAVSIM_DB": ""])
@@ -505,8 +534,9 @@ struct EndToEndTests {
         // Port 1 on loopback: nothing listens, the connection is refused at once.
         let down = try runToExit(["--port", "0", "--store", "postgresql://navsim:hunter2@127.0.0.1:1/navsim"])
         #expect(down.status == 2, "\(down)")
-        #expect(fatalMessage(down.output)?.hasPrefix("cannot open the PostgreSQL database postgresql://navsim:***@127.0.0.1:1/navsim") == true,
-                "\(down)")
+        #expect(
+            fatalMessage(down.output)?.hasPrefix("cannot open the PostgreSQL database postgresql://navsim:***@127.0.0.1:1/navsim") == true,
+            "\(down)")
         #expect(!down.output.contains("hunter2"), "\(down)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("a.sqlite")), "no SQLite file is made for --store")
     }

@@ -17,8 +17,9 @@ struct GraphvizOnPathTests {
     func svgWorksOnceDotIsOnPathWithoutARestart() throws {
         let scratch = try Scratch()
         let bin = scratch.file("bin")
-        let server = try Server(databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
-                                environment: ["PATH": bin])
+        let server = try Server(
+            databasePath: scratch.file("navsim.sqlite"), logPath: scratch.file("navsim.log"),
+            environment: ["PATH": bin])
         #expect(try server.request("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "home"}}"#).status == 201)
         let svg = [("Accept", "image/svg+xml")]
 
@@ -37,8 +38,9 @@ struct GraphvizOnPathTests {
         #expect(after.header("Content-Type") == "image/svg+xml")
         #expect(after.text.contains("<svg"))
         // The same for a storyboard's picture: one renderer serves both routes.
-        let upload = try server.request("PUT", "/v1/storyboards/Main", StoryboardXML.home(),
-                                        headers: [("Content-Type", "application/xml")])
+        let upload = try server.request(
+            "PUT", "/v1/storyboards/Main", StoryboardXML.home(),
+            headers: [("Content-Type", "application/xml")])
         #expect(upload.status == 201, "\(upload)")
         #expect(try server.request("GET", "/v1/storyboards/Main", headers: svg).status == 200)
     }

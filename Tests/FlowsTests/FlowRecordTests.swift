@@ -19,19 +19,27 @@ struct RecordTests {
     }
 
     func makeSession(on target: any FlowTarget) throws {
-        #expect(try send(target, "POST", "/v1/sessions", """
-        {"id": "bug", "traits": {"userInterfaceIdiom": "pad"}, "options": {"iOS": "17", "transitions": "manual"},
-         "root": {"id": "T", "kind": "tabBarController", "viewControllers": [
-            {"id": "N", "kind": "navigationController", "viewControllers": [{"id": "A", "class": "AViewController", "title": "Home"}]},
-            {"id": "S", "class": "SettingsViewController", "definesPresentationContext": true}]}}
-        """).status == 201)
+        #expect(
+            try send(
+                target, "POST", "/v1/sessions",
+                """
+                {"id": "bug", "traits": {"userInterfaceIdiom": "pad"}, "options": {"iOS": "17", "transitions": "manual"},
+                 "root": {"id": "T", "kind": "tabBarController", "viewControllers": [
+                    {"id": "N", "kind": "navigationController", "viewControllers": [{"id": "A", "class": "AViewController", "title": "Home"}]},
+                    {"id": "S", "class": "SettingsViewController", "definesPresentationContext": true}]}}
+                """
+            ).status == 201)
         #expect(try send(target, "POST", "/v1/sessions/bug/controllers/N/push", #"{"viewController": {"id": "B"}, "animated": false}"#).status == 200)
         #expect(try send(target, "POST", "/v1/sessions/bug/controllers/B/present", #"{"viewController": {"id": "M"}, "modalPresentationStyle": "formSheet"}"#).status == 200)
         #expect(try send(target, "POST", "/v1/sessions/bug/transitions/complete").status == 200)
-        #expect(try send(target, "POST", "/v1/sessions/bug/turns", """
-        {"operations": [{"controller": "M", "operation": "dismiss", "animated": false},
-                        {"controller": "T", "operation": "select", "index": 1}]}
-        """).status == 200)
+        #expect(
+            try send(
+                target, "POST", "/v1/sessions/bug/turns",
+                """
+                {"operations": [{"controller": "M", "operation": "dismiss", "animated": false},
+                                {"controller": "T", "operation": "select", "index": 1}]}
+                """
+            ).status == 200)
         #expect(try send(target, "POST", "/v1/sessions/bug/controllers", #"{"id": "X"}"#).status == 201)
     }
 
@@ -61,13 +69,15 @@ struct RecordTests {
     ])
     func aRecordedCollapsedSplitReplays(secondary: String) throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
-        let created = try send(original, "POST", "/v1/sessions", """
-        {"id": "sp", "options": {"transitions": "immediate"},
-         "root": {"id": "split", "kind": "splitViewController", "viewControllers": [
-            {"id": "mnav", "kind": "navigationController", "viewControllers": [
-               {"id": "master"}]},
-            \(secondary)]}}
-        """)
+        let created = try send(
+            original, "POST", "/v1/sessions",
+            """
+            {"id": "sp", "options": {"transitions": "immediate"},
+             "root": {"id": "split", "kind": "splitViewController", "viewControllers": [
+                {"id": "mnav", "kind": "navigationController", "viewControllers": [
+                   {"id": "master"}]},
+                \(secondary)]}}
+            """)
         #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
         for (method, path, body) in [
             ("PATCH", "/v1/sessions/sp", #"{"traits": {"horizontalSizeClass": "regular"}}"#),
@@ -92,9 +102,13 @@ struct RecordTests {
     /// in history entry 0 and step 1 expects them, as later steps expect theirs.
     @Test func aRecordingExpectsTheCreationsWarnings() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
-        #expect(try send(original, "POST", "/v1/sessions", """
-        {"id": "w", "root": {"id": "home", "on": {"viewDidLoad": [{"operation": "present", "viewController": {"id": "x"}}]}}}
-        """).status == 201)
+        #expect(
+            try send(
+                original, "POST", "/v1/sessions",
+                """
+                {"id": "w", "root": {"id": "home", "on": {"viewDidLoad": [{"operation": "present", "viewController": {"id": "x"}}]}}}
+                """
+            ).status == 201)
         let recorded = try Recorder().record(session: "w", on: original)
         let step1 = recorded["steps"]?.array?.first
         let warnings = step1?["expect"]?["json"]?["warnings"]?.array
@@ -109,10 +123,10 @@ struct RecordTests {
     @Test func aRecordedRootWithLifecycleCodeReplaysFromTheKeptBody() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         let sent = """
-        {"id": "code", "options": {"transitions": "immediate"},
-         "root": {"id": "P", "on": {"viewDidLoad": [{"operation": "addChild", "viewController": {"id": "C"}},
-                                                  {"operation": "addSubview", "viewController": "C"}]}}}
-        """
+            {"id": "code", "options": {"transitions": "immediate"},
+             "root": {"id": "P", "on": {"viewDidLoad": [{"operation": "addChild", "viewController": {"id": "C"}},
+                                                      {"operation": "addSubview", "viewController": "C"}]}}}
+            """
         #expect(try send(original, "POST", "/v1/sessions", sent).status == 201)
         #expect(try send(original, "POST", "/v1/sessions/code/controllers", #"{"id": "X"}"#).status == 201)
         let entry0 = try JSON.parse(try send(original, "GET", "/v1/sessions/code/history?after=-1&limit=1").body)["entries"]?.array?.first
@@ -126,8 +140,11 @@ struct RecordTests {
         let events = recorded["steps"]?.array?.first?["expect"]?["json"]?["events"]?.array?.compactMap { e in
             e["controller"]?.string.flatMap { c in e["callback"]?.string.map { "\(c).\($0)" } }
         }
-        #expect(events == ["P.viewDidLoad", "C.willMoveToParent", "C.viewDidLoad", "P.viewWillAppear", "P.viewIsAppearing",
-                           "C.viewWillAppear", "C.viewIsAppearing", "P.viewDidAppear", "C.viewDidAppear"], "\(text)")
+        #expect(
+            events == [
+                "P.viewDidLoad", "C.willMoveToParent", "C.viewDidLoad", "P.viewWillAppear", "P.viewIsAppearing",
+                "C.viewWillAppear", "C.viewIsAppearing", "P.viewDidAppear", "C.viewDidAppear",
+            ], "\(text)")
         let result = FlowRunner().play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
         #expect(result.passed, "\(result.line)\n\(text)")
         // Without a kept body (an entry 0 stored before): rebuilt, and the `on` code is lost.
@@ -171,16 +188,22 @@ struct RecordTests {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         for (name, file) in [("Unwind", "unwind-to-a"), ("Fade", "a-custom-segue-b")] {
             let xml = try Data(contentsOf: Checkout.root.appendingPathComponent("Tests/Flows/storyboards/\(file).storyboard"))
-            let r = try original.send(HTTPRequest(method: "PUT", path: "/v1/storyboards/\(name)",
-                                                  headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
+            let r = try original.send(
+                HTTPRequest(
+                    method: "PUT", path: "/v1/storyboards/\(name)",
+                    headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
             #expect(r.status == 201, "\(String(decoding: r.body, as: UTF8.self))")
         }
         #expect(try send(original, "PUT", "/v1/storyboards/Unwind/classes", #"{"AViewController": {"unwindActions": ["unwindToA:"]}}"#).status == 200)
         #expect(try send(original, "PUT", "/v1/storyboards/Fade/customSegues", #"{"FadeSegue": {"performs": "push"}}"#).status == 200)
-        #expect(try send(original, "POST", "/v1/sessions", """
-        {"id": "app", "options": {"transitions": "immediate"},
-         "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"storyboard": "Fade", "identifier": "A", "id": "FA"}]}}
-        """).status == 201)
+        #expect(
+            try send(
+                original, "POST", "/v1/sessions",
+                """
+                {"id": "app", "options": {"transitions": "immediate"},
+                 "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"storyboard": "Fade", "identifier": "A", "id": "FA"}]}}
+                """
+            ).status == 201)
         for (path, body) in [
             ("FA/performSegue", #"{"identifier": "toB"}"#),
             ("B/present", #"{"viewController": {"storyboard": "Unwind", "identifier": "A", "id": "UA"}, "modalPresentationStyle": "fullScreen"}"#),
@@ -194,10 +217,11 @@ struct RecordTests {
         let recorded = try Recorder().record(session: "app", on: original)
         let text = PrettyJSON.text(recorded)
         let flow = try #require(try flows(text, file: "app.json").first)
-        #expect(flow.steps.prefix(4).map { "\($0.method) \($0.path)" } == [
-            "PUT /v1/storyboards/Fade", "PUT /v1/storyboards/Fade/customSegues",
-            "PUT /v1/storyboards/Unwind", "PUT /v1/storyboards/Unwind/classes",
-        ], "\(text)")
+        #expect(
+            flow.steps.prefix(4).map { "\($0.method) \($0.path)" } == [
+                "PUT /v1/storyboards/Fade", "PUT /v1/storyboards/Fade/customSegues",
+                "PUT /v1/storyboards/Unwind", "PUT /v1/storyboards/Unwind/classes",
+            ], "\(text)")
         // A second server, empty; then the first, where the uploads replace what is there.
         for target in [try InProcessTarget(migrationsDirectory: Checkout.migrations), original] {
             let result = FlowRunner().play(flow, on: target)
@@ -208,8 +232,10 @@ struct RecordTests {
     @Test func aStoryboardIsReadAsUploadedWhenAcceptPrefersXML() throws {
         let target = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         let xml = try Data(contentsOf: Checkout.root.appendingPathComponent("Tests/Flows/storyboards/a-presents-b.storyboard"))
-        _ = try target.send(HTTPRequest(method: "PUT", path: "/v1/storyboards/Main",
-                                        headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
+        _ = try target.send(
+            HTTPRequest(
+                method: "PUT", path: "/v1/storyboards/Main",
+                headers: HTTPHeaders([("Content-Type", "application/xml")]), body: Array(xml)))
         func get(_ accept: String) throws -> HTTPResponse {
             try target.send(HTTPRequest(method: "GET", path: "/v1/storyboards/Main", headers: HTTPHeaders([("Accept", accept)])))
         }

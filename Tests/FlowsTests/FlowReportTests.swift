@@ -14,15 +14,17 @@ struct StoryboardFileTests {
         let scratch = try Scratch()
         let source = Checkout.root.appendingPathComponent("Tests/Flows/storyboards/a-presents-b.storyboard")
         _ = try scratch.write("app/Main.storyboard", try String(contentsOf: source, encoding: .utf8))
-        let file = try scratch.write("app/flow.json", """
-        {"name": "from my storyboard", "steps": [
-          {"do": "PUT /v1/storyboards/Main-${run}", "xmlFile": "Main.storyboard"},
-          {"do": "POST /v1/sessions", "body": {"root": {"storyboard": "Main-${run}"}, "options": {"transitions": "immediate"}},
-           "expect": {"status": 201, "json": {"controllers": {"$length": 1}}}, "save": {"sid": "id", "a": "window.rootViewController"}},
-          {"do": "POST /v1/sessions/${sid}/controllers/${a}/performSegue", "body": {"identifier": "toB"},
-           "expect": {"eventsInclude": ["${a}.prepareForSegue"]}}
-        ]}
-        """)
+        let file = try scratch.write(
+            "app/flow.json",
+            """
+            {"name": "from my storyboard", "steps": [
+              {"do": "PUT /v1/storyboards/Main-${run}", "xmlFile": "Main.storyboard"},
+              {"do": "POST /v1/sessions", "body": {"root": {"storyboard": "Main-${run}"}, "options": {"transitions": "immediate"}},
+               "expect": {"status": 201, "json": {"controllers": {"$length": 1}}}, "save": {"sid": "id", "a": "window.rootViewController"}},
+              {"do": "POST /v1/sessions/${sid}/controllers/${a}/performSegue", "body": {"identifier": "toB"},
+               "expect": {"eventsInclude": ["${a}.prepareForSegue"]}}
+            ]}
+            """)
         let flow = try #require(try Flow.load(file: file).first)
         let result = FlowRunner().play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
         #expect(result.passed, "\(result.line)")
@@ -48,11 +50,12 @@ struct FailureReportTests {
 
     /// A turn's warnings are those of its results, in order, each with UIKit's code when it has one.
     @Test func aTurnsWarningsAreItsResultsWarnings() throws {
-        let doc = try json("""
-        {"results": [{"events": []},
-                     {"warnings": [{"type": "/v1/problems/present-while-presenting", "detail": "Attempt to present B", "uikit": {"code": "D21"}}]},
-                     {"warnings": [{"type": "/v1/problems/unwind-destination-not-found", "detail": "none"}]}]}
-        """)
+        let doc = try json(
+            """
+            {"results": [{"events": []},
+                         {"warnings": [{"type": "/v1/problems/present-while-presenting", "detail": "Attempt to present B", "uikit": {"code": "D21"}}]},
+                         {"warnings": [{"type": "/v1/problems/unwind-destination-not-found", "detail": "none"}]}]}
+            """)
         #expect(FlowRunner.warnings(in: doc) == "D21 present-while-presenting: Attempt to present B; unwind-destination-not-found: none")
         #expect(FlowRunner.warnings(in: try json(#"{"events": []}"#)) == nil)
     }
@@ -100,8 +103,9 @@ struct JUnitTests {
     @Test func theReportParsesAsJUnitXML() throws {
         let results = [
             FlowResult(file: "a.json", name: "ok flow", failure: nil, seconds: 0.25),
-            FlowResult(file: "a.json", name: "bad <flow> & \"quotes\"",
-                       failure: FlowFailure(step: 3, label: "push \"detail\"", message: "$.x expected 1, got 2\u{1}\n"), seconds: 1),
+            FlowResult(
+                file: "a.json", name: "bad <flow> & \"quotes\"",
+                failure: FlowFailure(step: 3, label: "push \"detail\"", message: "$.x expected 1, got 2\u{1}\n"), seconds: 1),
             FlowResult(file: "b.json", name: nil, failure: nil, seconds: 0),
         ]
         let text = JUnit.xml(results)
@@ -123,7 +127,6 @@ struct JUnitTests {
         #expect(suites[1].elements(forName: "testcase").first?.attribute(forName: "name")?.stringValue == "b.json")
     }
 }
-
 
 /// `navsim test` as users run it: the binary built beside this test runner.
 @Suite("navsim test command")
@@ -149,9 +152,10 @@ struct TestCommandTests {
         let outputPath = folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent).output").path
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let process = try ChildProcess(executable: try Self.binary(), arguments: args, environment: environment,
-                                       workingDirectory: folder.path,
-                                       standardOutput: .appending(toFile: outputPath), standardError: .appending(toFile: outputPath))
+        let process = try ChildProcess(
+            executable: try Self.binary(), arguments: args, environment: environment,
+            workingDirectory: folder.path,
+            standardOutput: .appending(toFile: outputPath), standardError: .appending(toFile: outputPath))
         let ended = process.wait(timeout: 120)
         guard case .exited(let status) = ended else {
             process.signal(SIGKILL)
@@ -182,20 +186,25 @@ struct TestCommandTests {
     @Test func aFailingStepShowsTheRepliesWarnings() throws {
         let scratch = try Scratch()
         let storyboard = Checkout.root.appendingPathComponent("Tests/Flows/storyboards/unwind-to-a.storyboard").path
-        _ = try scratch.write("unwind.json", """
-        {"name": "unwind to A", "steps": [
-          {"do": "PUT /v1/storyboards/u-${run}", "xmlFile": "\(storyboard)"},
-          {"do": "POST /v1/sessions", "body": {"id": "u-${run}", "options": {"transitions": "immediate"},
-                                              "root": {"storyboard": "u-${run}", "identifier": "A"}}, "save": {"sid": "id"}},
-          {"do": "POST /v1/sessions/${sid}/controllers/A/present", "body": {"viewController": {"storyboard": "u-${run}", "identifier": "C"}}},
-          {"name": "unwind", "do": "POST /v1/sessions/${sid}/controllers/C/performSegue", "body": {"identifier": "unwindToA"},
-           "expect": {"json": {"session.window.visibleViewController": "A"}}}
-        ]}
-        """)
+        _ = try scratch.write(
+            "unwind.json",
+            """
+            {"name": "unwind to A", "steps": [
+              {"do": "PUT /v1/storyboards/u-${run}", "xmlFile": "\(storyboard)"},
+              {"do": "POST /v1/sessions", "body": {"id": "u-${run}", "options": {"transitions": "immediate"},
+                                                  "root": {"storyboard": "u-${run}", "identifier": "A"}}, "save": {"sid": "id"}},
+              {"do": "POST /v1/sessions/${sid}/controllers/A/present", "body": {"viewController": {"storyboard": "u-${run}", "identifier": "C"}}},
+              {"name": "unwind", "do": "POST /v1/sessions/${sid}/controllers/C/performSegue", "body": {"identifier": "unwindToA"},
+               "expect": {"json": {"session.window.visibleViewController": "A"}}}
+            ]}
+            """)
         let run = try navsim(["test", "unwind.json"], in: scratch.url)
         #expect(run.status == 1)
         let line = try #require(run.lines.first)
-        #expect(line.hasPrefix(#"FAIL unwind.json :: unwind to A: step 4 "unwind": $.session.window.visibleViewController expected "A", got "C"; the reply warned: unwind-destination-not-found: The unwind from <CViewController: C> found no destination"#), "\(line)")
+        #expect(
+            line.hasPrefix(
+                #"FAIL unwind.json :: unwind to A: step 4 "unwind": $.session.window.visibleViewController expected "A", got "C"; the reply warned: unwind-destination-not-found: The unwind from <CViewController: C> found no destination"#
+            ), "\(line)")
         #expect(line.contains("unwindToA:"), "\(line)")
     }
 

@@ -46,14 +46,14 @@ func play(_ text: String, file: String = "inline.json", token: String? = nil) th
 
 /// A session with root A and B presented full screen: the steps most tests start from.
 let presentFlow = """
-{"name": "present B", "steps": [
-  {"do": "POST /v1/sessions",
-   "body": {"id": "s-${run}", "options": {"iOS": "17", "transitions": "immediate"}, "root": {"id": "A", "class": "AViewController"}},
-   "expect": {"status": 201, "json": {"window.rootViewController": "A"}}, "save": {"sid": "id"}},
-  {"name": "present", "do": "POST /v1/sessions/${sid}/controllers/A/present",
-   "body": {"viewController": {"id": "B", "class": "BViewController"}, "modalPresentationStyle": "fullScreen"},
-   "expect": {"json": {"transition.state": "completed"},
-              "events": ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-                         "B.viewDidAppear", "A.viewDidDisappear", "A.completion"]}}
-]}
-"""
+    {"name": "present B", "steps": [
+      {"do": "POST /v1/sessions",
+       "body": {"id": "s-${run}", "options": {"iOS": "17", "transitions": "immediate"}, "root": {"id": "A", "class": "AViewController"}},
+       "expect": {"status": 201, "json": {"window.rootViewController": "A"}}, "save": {"sid": "id"}},
+      {"name": "present", "do": "POST /v1/sessions/${sid}/controllers/A/present",
+       "body": {"viewController": {"id": "B", "class": "BViewController"}, "modalPresentationStyle": "fullScreen"},
+       "expect": {"json": {"transition.state": "completed"},
+                  "events": ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                             "B.viewDidAppear", "A.viewDidDisappear", "A.completion"]}}
+    ]}
+    """

@@ -20,8 +20,8 @@ struct InProcessTests {
     @Test func eachTargetHasItsOwnDatabase() throws {
         // The same fixed id twice: on one shared database the second creation would be a 409.
         let flow = """
-        {"steps": [{"do": "POST /v1/sessions", "body": {"id": "fixed"}, "expect": {"status": 201}}]}
-        """
+            {"steps": [{"do": "POST /v1/sessions", "body": {"id": "fixed"}, "expect": {"status": 201}}]}
+            """
         #expect(try play(flow).passed)
         #expect(try play(flow).passed)
     }
@@ -41,13 +41,14 @@ struct InProcessTests {
     }
 
     @Test func queryStringsReachTheService() throws {
-        let result = try play("""
-        {"steps": [
-          {"do": "POST /v1/sessions", "body": {"id": "q"}, "expect": {"status": 201}},
-          {"do": "GET /v1/sessions?limit=abc", "expect": {"status": 422}},
-          {"do": "GET /v1/sessions/q?version=0", "expect": {"json": {"version": 0}}}
-        ]}
-        """)
+        let result = try play(
+            """
+            {"steps": [
+              {"do": "POST /v1/sessions", "body": {"id": "q"}, "expect": {"status": 201}},
+              {"do": "GET /v1/sessions?limit=abc", "expect": {"status": 422}},
+              {"do": "GET /v1/sessions/q?version=0", "expect": {"json": {"version": 0}}}
+            ]}
+            """)
         #expect(result.passed, "\(result.line)")
     }
 
@@ -64,8 +65,10 @@ struct InProcessTests {
 struct HTTPTargetTests {
     @Test func aFlowPlaysOverRealHTTP() throws {
         let scratch = try Scratch()
-        let service = try NavSimService(store: SessionStore(path: scratch.url.appendingPathComponent("db.sqlite").path,
-                                                           migrationsDirectory: Checkout.migrations), openAPI: [])
+        let service = try NavSimService(
+            store: SessionStore(
+                path: scratch.url.appendingPathComponent("db.sqlite").path,
+                migrationsDirectory: Checkout.migrations), openAPI: [])
         let server = try HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), handler: service.handle)
         defer { server.stop() }
         let flow = try #require(try flows(presentFlow).first)
@@ -159,8 +162,10 @@ struct MatcherTests {
     }
 
     @Test func theFirstDifferenceIsNamedByItsPath() throws {
-        let m = try #require(Matcher.check(try json(#"{"events": [{"callback": "viewWillAppear"}]}"#),
-                                           try json(#"{"events": [{"callback": "viewDidLoad"}]}"#), at: JSONPath([])))
+        let m = try #require(
+            Matcher.check(
+                try json(#"{"events": [{"callback": "viewWillAppear"}]}"#),
+                try json(#"{"events": [{"callback": "viewDidLoad"}]}"#), at: JSONPath([])))
         #expect(m.description == #"$.events[0].callback expected "viewWillAppear", got "viewDidLoad""#)
     }
 
@@ -204,9 +209,9 @@ struct MatcherTests {
 @Suite("Event expectations")
 struct EventTests {
     static let reply = """
-    {"events": [{"controller": "B", "callback": "viewDidLoad"}, {"controller": "A", "callback": "viewWillDisappear"},
-                {"controller": "B", "callback": "viewWillAppear"}]}
-    """
+        {"events": [{"controller": "B", "callback": "viewDidLoad"}, {"controller": "A", "callback": "viewWillDisappear"},
+                    {"controller": "B", "callback": "viewWillAppear"}]}
+        """
 
     func check(_ set: (inout ReplyExpectation) -> Void, doc: String = reply) throws -> Mismatch? {
         var e = ReplyExpectation()
@@ -243,17 +248,20 @@ struct EventTests {
 
     @Test func aTurnsEventsAreItsResultsEventsInOrder() throws {
         let turn = """
-        {"results": [{"events": [{"controller": "B", "callback": "viewDidLoad"}]}, {"status": 409},
-                     {"events": [{"controller": "A", "callback": "viewWillDisappear"}]}]}
-        """
+            {"results": [{"events": [{"controller": "B", "callback": "viewDidLoad"}]}, {"status": 409},
+                         {"events": [{"controller": "A", "callback": "viewWillDisappear"}]}]}
+            """
         #expect(try check({ $0.events = [b, a] }, doc: turn) == nil)
         #expect(try check({ $0.events = [a, b] }, doc: turn) != nil)
     }
 
     @Test func bothSpellingsOfAnEvent() throws {
-        let flow = try #require(try flows("""
-        {"steps": [{"do": "GET /", "expect": {"events": ["nav.root.viewDidLoad", ["B", "viewWillAppear"]]}}]}
-        """).first)
+        let flow = try #require(
+            try flows(
+                """
+                {"steps": [{"do": "GET /", "expect": {"events": ["nav.root.viewDidLoad", ["B", "viewWillAppear"]]}}]}
+                """
+            ).first)
         #expect(flow.steps[0].expect.events == [EventPattern(controller: "nav.root", callback: "viewDidLoad"), c])
     }
 }
@@ -261,27 +269,29 @@ struct EventTests {
 @Suite("Variables")
 struct VariableTests {
     @Test func savedValuesFillPathsBodiesAndHeaders() throws {
-        let result = try play("""
-        {"steps": [
-          {"do": "POST /v1/sessions", "body": {"id": "v-${run}", "root": {"id": "A"}, "options": {"transitions": "immediate"}},
-           "expect": {"status": 201}, "save": {"sid": "id", "v": "$.version", "root": "window.rootViewController"}},
-          {"do": "POST /v1/sessions/${sid}/controllers/${root}/present", "headers": {"If-Match": "\\"${v}\\""},
-           "body": {"viewController": {"id": "B-${root}"}}, "expect": {"json": {"version": 1, "session.window.visibleViewController": "B-A"}},
-           "save": {"v": "version"}},
-          {"do": "GET /v1/sessions/${sid}", "expect": {"json": {"version": "${v}", "id": "v-${run}"}}}
-        ]}
-        """)
+        let result = try play(
+            """
+            {"steps": [
+              {"do": "POST /v1/sessions", "body": {"id": "v-${run}", "root": {"id": "A"}, "options": {"transitions": "immediate"}},
+               "expect": {"status": 201}, "save": {"sid": "id", "v": "$.version", "root": "window.rootViewController"}},
+              {"do": "POST /v1/sessions/${sid}/controllers/${root}/present", "headers": {"If-Match": "\\"${v}\\""},
+               "body": {"viewController": {"id": "B-${root}"}}, "expect": {"json": {"version": 1, "session.window.visibleViewController": "B-A"}},
+               "save": {"v": "version"}},
+              {"do": "GET /v1/sessions/${sid}", "expect": {"json": {"version": "${v}", "id": "v-${run}"}}}
+            ]}
+            """)
         #expect(result.passed, "\(result.line)")
     }
 
     @Test func aStaleSavedVersionMakesIfMatchFail() throws {
-        let result = try play("""
-        {"steps": [
-          {"do": "POST /v1/sessions", "body": {"root": {"id": "A"}}, "expect": {"status": 201}, "save": {"sid": "id", "v": "version"}},
-          {"do": "POST /v1/sessions/${sid}/controllers/A/present", "body": {"viewController": {"id": "B"}}},
-          {"do": "POST /v1/sessions/${sid}/controllers/B/dismiss", "headers": {"If-Match": "\\"${v}\\""}, "body": {}}
-        ]}
-        """)
+        let result = try play(
+            """
+            {"steps": [
+              {"do": "POST /v1/sessions", "body": {"root": {"id": "A"}}, "expect": {"status": 201}, "save": {"sid": "id", "v": "version"}},
+              {"do": "POST /v1/sessions/${sid}/controllers/A/present", "body": {"viewController": {"id": "B"}}},
+              {"do": "POST /v1/sessions/${sid}/controllers/B/dismiss", "headers": {"If-Match": "\\"${v}\\""}, "body": {}}
+            ]}
+            """)
         #expect(result.failure?.step == 3)
         #expect(result.failure?.message.hasPrefix("status expected 2xx, got 412") == true)
     }

@@ -17,7 +17,9 @@ extension HTTPServerTests {
         func add(_ d: DeferredResponse) { replies.withLock { $0.append(d) } }
         var count: Int { replies.withLock { $0.count } }
         func completeAll(_ make: (Int) -> HTTPResponse) {
-            let all = replies.withLock { r in defer { r.removeAll() }; return r }
+            let all = replies.withLock { r in
+                defer { r.removeAll() }; return r
+            }
             for (i, d) in all.enumerated() { d.complete(make(i)) }
         }
     }
@@ -52,7 +54,7 @@ extension HTTPServerTests {
             // The server suspends the connection just after the handler returns, so wait (30 s
             // at most) for the suspension itself, not only for the handler's call.
             let deadline = ContinuousClock.now + .seconds(30)
-            while (pending.count == 0 || server.suspendedConnections == 0), ContinuousClock.now < deadline {
+            while pending.count == 0 || server.suspendedConnections == 0, ContinuousClock.now < deadline {
                 usleep(1_000)
             }
             #expect(pending.count == 1)
@@ -191,7 +193,7 @@ extension HTTPServerTests {
         }
         // The server suspends a connection just after its handler returns: wait for both (30 s at most).
         let deadline = ContinuousClock.now + .seconds(30)
-        while (waiting.withLock({ $0.count }) < count || server.suspendedConnections < count), ContinuousClock.now < deadline {
+        while waiting.withLock({ $0.count }) < count || server.suspendedConnections < count, ContinuousClock.now < deadline {
             usleep(1_000)
         }
         #expect(server.suspendedConnections == count)

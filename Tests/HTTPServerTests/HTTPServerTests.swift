@@ -19,11 +19,15 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
 
 private func text(_ s: String) -> [UInt8] { Array(s.utf8) }
 
-private func startServer(maxBodyBytes: Int = 1 << 20, threads: Int = 4,
-                         _ handler: @escaping HTTPHandler) throws -> HTTPServer {
-    try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: threads,
-                                                          maxBodyBytes: maxBodyBytes),
-                   handler: handler)
+private func startServer(
+    maxBodyBytes: Int = 1 << 20, threads: Int = 4,
+    _ handler: @escaping HTTPHandler
+) throws -> HTTPServer {
+    try HTTPServer(
+        configuration: HTTPServerConfiguration(
+            port: 0, threadPoolSize: threads,
+            maxBodyBytes: maxBodyBytes),
+        handler: handler)
 }
 
 /// Serialized: the machine has 2 cores, and every case starts a server and clients of its own.
@@ -31,8 +35,9 @@ private func startServer(maxBodyBytes: Int = 1 << 20, threads: Int = 4,
 struct HTTPServerTests {
     @Test func getReturnsHandlerReplyAndKeepsConnectionAlive() throws {
         let server = try startServer { request in
-            HTTPResponse(status: 201, headers: ["X-Method": request.method, "Content-Type": "text/plain"],
-                         body: text("hello \(request.path)"))
+            HTTPResponse(
+                status: 201, headers: ["X-Method": request.method, "Content-Type": "text/plain"],
+                body: text("hello \(request.path)"))
         }
         defer { server.stop() }
         #expect(server.port != 0)
@@ -56,8 +61,9 @@ struct HTTPServerTests {
     @Test func defaultConnectionMemoryBoundsTheHeaderSection() throws {
         #expect(HTTPServerConfiguration().connectionMemoryLimit == 16 * 1024)
         let server = try startServer { request in
-            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
-                         body: text("\(request.headers["x-big"]?.utf8.count ?? -1)"))
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "text/plain"],
+                body: text("\(request.headers["x-big"]?.utf8.count ?? -1)"))
         }
         defer { server.stop() }
         let client = try RawClient(port: server.port)
@@ -109,8 +115,9 @@ struct HTTPServerTests {
 
         let body = (0..<(200 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
         let client = try RawClient(port: server.port)
-        try client.send("POST /caf%C3%A9/a%2Fb/%zz%4?name=J%C3%BCrgen+M&x=1&x=2&flag&empty=&sp%20ace=%2B HTTP/1.1\r\n"
-            + "Host: x\r\nX-Custom-Field: Value\r\nContent-Length: \(body.count)\r\n\r\n")
+        try client.send(
+            "POST /caf%C3%A9/a%2Fb/%zz%4?name=J%C3%BCrgen+M&x=1&x=2&flag&empty=&sp%20ace=%2B HTTP/1.1\r\n"
+                + "Host: x\r\nX-Custom-Field: Value\r\nContent-Length: \(body.count)\r\n\r\n")
         var offset = 0
         while offset < body.count {  // pieces, with pauses, so MHD sees several chunks
             let end = min(offset + 9_000, body.count)
@@ -140,8 +147,9 @@ struct HTTPServerTests {
         }
         defer { server.stop() }
         let client = try RawClient(port: server.port)
-        try client.send([UInt8]("GET /a%FF%00b".utf8) + [0xC3, 0x28] + [UInt8]("?k=%E2%82 HTTP/1.1\r\nHost: x\r\nX-Bin: ".utf8)
-            + [0xFF, 0xFE] + [UInt8]("\r\n\r\n".utf8))
+        try client.send(
+            [UInt8]("GET /a%FF%00b".utf8) + [0xC3, 0x28] + [UInt8]("?k=%E2%82 HTTP/1.1\r\nHost: x\r\nX-Bin: ".utf8)
+                + [0xFF, 0xFE] + [UInt8]("\r\n\r\n".utf8))
         let reply = try client.readResponse()
         #expect(reply.status == 200)
         let request = try #require(seen.withLock { $0 })
@@ -173,8 +181,11 @@ struct HTTPServerTests {
 
     /// Past the discard bound the reply goes out at once, before any body byte.
     @Test func announcedBodyBeyondTheDiscardBoundIsRejectedBeforeItIsRead() throws {
-        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2, maxBodyBytes: 1_000,
-                                                                           maxDiscardBytes: 4_000)) { request in
+        let server = try HTTPServer(
+            configuration: HTTPServerConfiguration(
+                port: 0, threadPoolSize: 2, maxBodyBytes: 1_000,
+                maxDiscardBytes: 4_000)
+        ) { request in
             HTTPResponse(status: request.bodyTooLarge ? 413 : 200)
         }
         defer { server.stop() }
@@ -315,8 +326,9 @@ struct HTTPServerTests {
                 do {
                     if i % 50 == 0 { client = try RawClient(port: port) }
                     let post = i % 2 == 0
-                    let reply = try client!.request(post ? "POST" : "GET", "/t\(thread)/r\(i)",
-                                                    body: post ? text("b\(i)") : [])
+                    let reply = try client!.request(
+                        post ? "POST" : "GET", "/t\(thread)/r\(i)",
+                        body: post ? text("b\(i)") : [])
                     if reply.status == 200, reply.text == (post ? "b\(i)" : "") + "/t\(thread)/r\(i)" {
                         ok.add(1, ordering: .relaxed)
                     }

@@ -16,8 +16,10 @@ private func closedLate(_ server: HTTPServer) -> Int {
 }
 
 /// A server on an ephemeral port with `configure` applied to a small test configuration.
-private func serve(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
-                   screen: HTTPScreen? = nil, _ handler: @escaping HTTPHandler) throws -> HTTPServer {
+private func serve(
+    _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+    screen: HTTPScreen? = nil, _ handler: @escaping HTTPHandler
+) throws -> HTTPServer {
     var configuration = HTTPServerConfiguration(port: 0, threadPoolSize: 2)
     configure(&configuration)
     return try HTTPServer(configuration: configuration, screen: screen, handler: handler)
@@ -29,7 +31,9 @@ extension HTTPServerTests {
     // MARK: Body limits per media type
 
     @Test func bodyLimitsFollowTheMediaType() throws {
-        let server = try serve({ $0.maxBodyBytes = 1_000; $0.maxBodyBytesByMediaType = ["application/xml": 4_000] }) { request in
+        let server = try serve({
+            $0.maxBodyBytes = 1_000; $0.maxBodyBytesByMediaType = ["application/xml": 4_000]
+        }) { request in
             HTTPResponse(status: request.bodyTooLarge ? 413 : 200, body: text("\(request.bodyLimit)"))
         }
         defer { server.stop() }
@@ -67,7 +71,9 @@ extension HTTPServerTests {
 
     @Test func chunkedWithContentLengthIs400AndCloses() throws {
         let handled = Atomic<Int>(0)
-        let server = try serve { _ in handled.add(1, ordering: .relaxed); return HTTPResponse(status: 200) }
+        let server = try serve { _ in
+            handled.add(1, ordering: .relaxed); return HTTPResponse(status: 200)
+        }
         defer { server.stop() }
         let client = try RawClient(port: server.port)
         try client.send("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
@@ -115,7 +121,9 @@ extension HTTPServerTests {
     /// A client that keeps sending header bytes, slowly, is cut at the header deadline even
     /// though every byte restarts libmicrohttpd's own idle timeout.
     @Test func aSlowHeaderIsCutAtTheDeadline() throws {
-        let server = try serve({ $0.headerTimeoutSeconds = 1; $0.connectionTimeoutSeconds = 30 }) { _ in HTTPResponse(status: 200) }
+        let server = try serve({
+            $0.headerTimeoutSeconds = 1; $0.connectionTimeoutSeconds = 30
+        }) { _ in HTTPResponse(status: 200) }
         defer { server.stop() }
         let slow = try RawClient(port: server.port)
         var sendFailed = false
@@ -133,7 +141,9 @@ extension HTTPServerTests {
     /// The whole request has a deadline too: a body that trickles in is cut.
     @Test func aSlowBodyIsCutAtTheRequestDeadline() throws {
         let handled = Atomic<Int>(0)
-        let server = try serve({ $0.headerTimeoutSeconds = 0; $0.requestTimeoutSeconds = 1 }) { _ in
+        let server = try serve({
+            $0.headerTimeoutSeconds = 0; $0.requestTimeoutSeconds = 1
+        }) { _ in
             handled.add(1, ordering: .relaxed)
             return HTTPResponse(status: 200)
         }
@@ -153,7 +163,9 @@ extension HTTPServerTests {
     /// A chunked body past the discard bound cannot be answered (libmicrohttpd refuses replies
     /// mid-body), so the connection is dropped rather than read forever.
     @Test func aChunkedBodyPastTheDiscardBoundDropsTheConnection() throws {
-        let server = try serve({ $0.maxBodyBytes = 1_000; $0.maxDiscardBytes = 10_000 }) { _ in HTTPResponse(status: 200) }
+        let server = try serve({
+            $0.maxBodyBytes = 1_000; $0.maxDiscardBytes = 10_000
+        }) { _ in HTTPResponse(status: 200) }
         defer { server.stop() }
         let client = try RawClient(port: server.port)
         var wire = text("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -194,8 +206,11 @@ extension HTTPServerTests {
     }
 
     /// RFC 3986 §2.1: `%` begins two hex digits; the first that does not is found as written.
-    @Test(arguments: [("/v1/sessions/%zz", "%zz"), ("/v1/sessions/s1%zz", "%zz"), ("/a%4", "%4"), ("/a%", "%"),
-                      ("/a%4g/%zz", "%4g"), ("/%41%2f%C3%A9/%e2%82", nil), ("/no/escape", nil), ("", nil)] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("/v1/sessions/%zz", "%zz"), ("/v1/sessions/s1%zz", "%zz"), ("/a%4", "%4"), ("/a%", "%"),
+            ("/a%4g/%zz", "%4g"), ("/%41%2f%C3%A9/%e2%82", nil), ("/no/escape", nil), ("", nil),
+        ] as [(String, String?)])
     func malformedEscapesAreFound(text: String, escape: String?) {
         #expect(malformedPercentEscape(in: text) == escape)
     }

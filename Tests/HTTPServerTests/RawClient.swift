@@ -87,8 +87,10 @@ final class RawClient {
     }
 
     /// Sends a request with `Content-Length` (when there is a body) and reads the reply.
-    func request(_ method: String, _ target: String, headers: [(String, String)] = [],
-                 body: [UInt8] = []) throws -> RawResponse {
+    func request(
+        _ method: String, _ target: String, headers: [(String, String)] = [],
+        body: [UInt8] = []
+    ) throws -> RawResponse {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
@@ -124,8 +126,10 @@ final class RawClient {
         }
         let headers = lines.compactMap { line -> (String, String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: " "))
+            return (
+                String(line[..<colon]),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: " ")
+            )
         }
         var response = RawResponse(status: status, headers: headers, body: [])
         let length = response.header("Content-Length").flatMap { Int($0) } ?? 0
@@ -153,8 +157,8 @@ final class RawClient {
     }
 }
 
-private extension String {
-    func trimmingCharacters(in set: Character) -> String {
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
         var s = Substring(self)
         while s.first == set { s.removeFirst() }
         while s.last == set { s.removeLast() }

@@ -13,10 +13,14 @@ private final class Calls: Sendable {
 private func echoServer(_ handled: Calls) throws -> HTTPServer {
     try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2)) { request in
         handled.count.add(1, ordering: .relaxed)
-        return HTTPResponse(status: 200, headers: ["X-Path": request.path, "X-Host": request.headers["host"] ?? "-",
-                                                   "X-Query": request.query["q"] ?? "-",
-                                                   "X-Repeated": request.repeatedQueryNames.joined(separator: ",")],
-                            body: request.body)
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                "X-Path": request.path, "X-Host": request.headers["host"] ?? "-",
+                "X-Query": request.query["q"] ?? "-",
+                "X-Repeated": request.repeatedQueryNames.joined(separator: ","),
+            ],
+            body: request.body)
     }
 }
 
@@ -53,21 +57,25 @@ extension HTTPServerTests {
     @Test func framingRefusalsGoThroughTheRefusalHook() throws {
         let handled = Calls()
         let seen = Mutex<[String]>([])
-        let server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2),
-                                    refusals: { request, reply in
-                                        seen.withLock { $0.append("\(request.method) \(request.path) \(request.headers["x-tag"] ?? "-")") }
-                                        var reply = reply
-                                        reply.headers.add("X-Hooked", "\(reply.status)")
-                                        return reply
-                                    }) { _ in
+        let server = try HTTPServer(
+            configuration: HTTPServerConfiguration(port: 0, threadPoolSize: 2),
+            refusals: { request, reply in
+                seen.withLock { $0.append("\(request.method) \(request.path) \(request.headers["x-tag"] ?? "-")") }
+                var reply = reply
+                reply.headers.add("X-Hooked", "\(reply.status)")
+                return reply
+            }
+        ) { _ in
             handled.count.add(1, ordering: .relaxed)
             return HTTPResponse(status: 200)
         }
         defer { server.stop() }
-        for (head, status) in [("POST /cl HTTP/1.1\r\nHost: x\r\nX-Tag: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400),
-                               ("POST /te HTTP/1.1\r\nHost: x\r\nX-Tag: b\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}", 400),
-                               ("GET /host HTTP/1.1\r\nX-Tag: c\r\n\r\n", 400),
-                               ("POST /gzip HTTP/1.1\r\nHost: x\r\nX-Tag: d\r\nTransfer-Encoding: gzip\r\n\r\n", 501)] {
+        for (head, status) in [
+            ("POST /cl HTTP/1.1\r\nHost: x\r\nX-Tag: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400),
+            ("POST /te HTTP/1.1\r\nHost: x\r\nX-Tag: b\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}", 400),
+            ("GET /host HTTP/1.1\r\nX-Tag: c\r\n\r\n", 400),
+            ("POST /gzip HTTP/1.1\r\nHost: x\r\nX-Tag: d\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+        ] {
             let client = try RawClient(port: server.port)
             try client.send(head)
             let reply = try client.readResponse()
@@ -105,8 +113,10 @@ extension HTTPServerTests {
         let handled = Calls()
         let server = try echoServer(handled)
         defer { server.stop() }
-        for head in ["GET /healthz HTTP/1.1\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
-                     "GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n"] {
+        for head in [
+            "GET /healthz HTTP/1.1\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            "GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+        ] {
             let client = try RawClient(port: server.port)
             try client.send(head)
             let reply = try client.readResponse()

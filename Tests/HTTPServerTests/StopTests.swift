@@ -5,8 +5,9 @@ import Testing
 @testable import HTTPServer
 
 /// A reply of the test's own for requests refused while stopping, told apart from any other 503.
-private let stopping = HTTPResponse(status: 503, headers: ["Content-Type": "application/problem+json"],
-                                    body: Array(#"{"type":"/test/stopping","status":503}"#.utf8))
+private let stopping = HTTPResponse(
+    status: 503, headers: ["Content-Type": "application/problem+json"],
+    body: Array(#"{"type":"/test/stopping","status":503}"#.utf8))
 
 /// Runs `body` on a thread of its own; the semaphore is signalled when it returns.
 private func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
@@ -152,29 +153,30 @@ struct StopTests {
         let failures = Mutex<[String]>([])
         var clients: [DispatchSemaphore] = []
         for c in 0..<8 {
-            clients.append(onThread {
-                var client: RawClient?
-                for i in 0..<100_000 {
-                    if client == nil {
-                        do { client = try RawClient(port: port, host: host) } catch {
-                            // Refused: the stop has begun. Anything else is a failure.
-                            if !"\(error)".contains("errno \(ECONNREFUSED)") {
-                                failures.withLock { $0.append("connect: \(error)") }
+            clients.append(
+                onThread {
+                    var client: RawClient?
+                    for i in 0..<100_000 {
+                        if client == nil {
+                            do { client = try RawClient(port: port, host: host) } catch {
+                                // Refused: the stop has begun. Anything else is a failure.
+                                if !"\(error)".contains("errno \(ECONNREFUSED)") {
+                                    failures.withLock { $0.append("connect: \(error)") }
+                                }
+                                return
                             }
+                        }
+                        do {
+                            let reply = try client!.request("POST", "/c\(c)/\(i)", body: Array("\(c)-\(i)".utf8))
+                            statuses.withLock { $0[reply.status, default: 0] += 1 }
+                            answered.add(1, ordering: .relaxed)
+                            if reply.header("Connection")?.lowercased() == "close" { client = nil }
+                        } catch {
+                            failures.withLock { $0.append("request \(i) of client \(c): \(error)") }
                             return
                         }
                     }
-                    do {
-                        let reply = try client!.request("POST", "/c\(c)/\(i)", body: Array("\(c)-\(i)".utf8))
-                        statuses.withLock { $0[reply.status, default: 0] += 1 }
-                        answered.add(1, ordering: .relaxed)
-                        if reply.header("Connection")?.lowercased() == "close" { client = nil }
-                    } catch {
-                        failures.withLock { $0.append("request \(i) of client \(c): \(error)") }
-                        return
-                    }
-                }
-            })
+                })
         }
         // Bounded (30 s): the clients are under way.
         var waited = 0

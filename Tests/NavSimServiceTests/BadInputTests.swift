@@ -7,8 +7,10 @@ import NavSimService
 import SQLiteStore
 
 /// The style names of docs/api.md, in its order.
-private let presentationStyles = ["automatic", "fullScreen", "pageSheet", "formSheet", "currentContext", "custom",
-                                  "overFullScreen", "overCurrentContext", "popover", "none"]
+private let presentationStyles = [
+    "automatic", "fullScreen", "pageSheet", "formSheet", "currentContext", "custom",
+    "overFullScreen", "overCurrentContext", "popover", "none",
+]
 private let transitionStyles = ["coverVertical", "flipHorizontal", "crossDissolve", "partialCurl"]
 
 // MARK: - Bad input: a clear problem, nothing changed
@@ -38,13 +40,15 @@ struct BadInputTests {
         h.makeSession("s")
         h.expectUnchanged("s") {
             // A typo next to the operation's own fields.
-            var r = h.send("POST", "/v1/sessions/s/controllers/nav/present",
-                           #"{"viewController": {"id": "m"}, "modalPresentatonStyle": "formSheet"}"#)
+            var r = h.send(
+                "POST", "/v1/sessions/s/controllers/nav/present",
+                #"{"viewController": {"id": "m"}, "modalPresentatonStyle": "formSheet"}"#)
             expectProblem(r, 422, "invalid-body")
             #expect(r["field"]?.string == "modalPresentatonStyle", "\(r)")
             #expect(r["detail"]?.string?.contains("modalPresentatonStyle") == true, "\(r)")
-            #expect(strings(r["allowed"]) == ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover", "animated"],
-                    "\(r)")
+            #expect(
+                strings(r["allowed"]) == ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover", "animated"],
+                "\(r)")
             #expect(r["detail"]?.string?.contains("modalPresentationStyle") == true, "the detail lists the allowed names: \(r)")
 
             // The same typo inside a ControllerSpec names the nested field.
@@ -61,7 +65,9 @@ struct BadInputTests {
             #expect(strings(r["allowed"]).contains("modalPresentationStyle"), "\(r)")
 
             // Inside a turn, the whole turn is refused before anything runs.
-            r = h.send("POST", "/v1/sessions/s/turns", """
+            r = h.send(
+                "POST", "/v1/sessions/s/turns",
+                """
                 {"operations": [{"controller": "nav", "operation": "push", "viewController": {"id": "p1"}},
                                 {"controller": "nav", "operation": "present", "viewController": {"id": "m"}, "modalPresentatonStyle": "formSheet"}]}
                 """)
@@ -82,8 +88,9 @@ struct BadInputTests {
         let h = try ServiceHarness()
         h.makeSession("s")
         h.expectUnchanged("s") {
-            var r = h.send("POST", "/v1/sessions/s/controllers/nav/present",
-                           #"{"viewController": {"id": "m"}, "modalPresentationStyle": "sideways"}"#)
+            var r = h.send(
+                "POST", "/v1/sessions/s/controllers/nav/present",
+                #"{"viewController": {"id": "m"}, "modalPresentationStyle": "sideways"}"#)
             expectProblem(r, 422, "invalid-body")
             #expect(r["field"]?.string == "modalPresentationStyle", "\(r)")
             #expect(strings(r["allowed"]) == presentationStyles, "\(r)")
@@ -137,10 +144,12 @@ struct BadInputTests {
             expectProblem(r, 415, "unsupported-media-type")
             #expect(r["detail"]?.string?.contains("application/json") == true, "the detail names the expected type: \(r)")
             expectProblem(h.send("POST", "/v1/sessions/s/controllers/nav/push", body, contentType: nil), 415, "unsupported-media-type")
-            expectProblem(h.send("POST", "/v1/sessions/s/controllers/nav/push", body, contentType: "application/xml"),
-                          415, "unsupported-media-type")
-            expectProblem(h.send("PATCH", "/v1/sessions/s", #"{"traits": {}}"#, contentType: "application/x-www-form-urlencoded"),
-                          415, "unsupported-media-type")
+            expectProblem(
+                h.send("POST", "/v1/sessions/s/controllers/nav/push", body, contentType: "application/xml"),
+                415, "unsupported-media-type")
+            expectProblem(
+                h.send("PATCH", "/v1/sessions/s", #"{"traits": {}}"#, contentType: "application/x-www-form-urlencoded"),
+                415, "unsupported-media-type")
             expectProblem(h.send("POST", "/v1/sessions", #"{"id": "t"}"#, contentType: "text/plain"), 415, "unsupported-media-type")
         }
         // Only application/json and application/problem+json, any case, with parameters.
@@ -150,8 +159,11 @@ struct BadInputTests {
             }
         }
         #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", body, contentType: "application/json; charset=utf-8").status == 200)
-        #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
-                       contentType: "Application/Problem+JSON").status == 200)
+        #expect(
+            h.send(
+                "POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
+                contentType: "Application/Problem+JSON"
+            ).status == 200)
     }
 
     @Test func unknownSessionIs404() throws {
@@ -167,11 +179,13 @@ struct BadInputTests {
             expectProblem(h.send("POST", "/v1/sessions/nope/transitions/complete", "{}"), 404, "unknown-session")
             expectProblem(h.send("POST", "/v1/sessions/nope/controllers", #"{"id": "x"}"#), 404, "unknown-session")
             expectProblem(h.send("GET", "/v1/sessions/nope/controllers/nav"), 404, "unknown-session")
-            expectProblem(h.send("POST", "/v1/sessions/nope/controllers/nav/push", #"{"viewController": {"id": "x"}}"#),
-                          404, "unknown-session")
+            expectProblem(
+                h.send("POST", "/v1/sessions/nope/controllers/nav/push", #"{"viewController": {"id": "x"}}"#),
+                404, "unknown-session")
             expectProblem(h.send("POST", "/v1/sessions/nope/turns", #"{"operations": []}"#), 404, "unknown-session")
-            expectProblem(h.send("PUT", "/v1/sessions/nope/rootViewController", #"{"viewController": {"id": "x"}}"#),
-                          404, "unknown-session")
+            expectProblem(
+                h.send("PUT", "/v1/sessions/nope/rootViewController", #"{"viewController": {"id": "x"}}"#),
+                404, "unknown-session")
         }
     }
 
@@ -200,8 +214,9 @@ struct BadInputTests {
             let r = h.send("POST", "/v1/sessions/s/controllers/nav/presnt", #"{"viewController": {"id": "m"}}"#)
             expectProblem(r, 404, "unknown-operation")
             #expect(strings(r["allowed"]).contains("present"), "\(r)")
-            expectProblem(h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "presnt"}]}"#),
-                          404, "unknown-operation")
+            expectProblem(
+                h.send("POST", "/v1/sessions/s/turns", #"{"operations": [{"controller": "nav", "operation": "presnt"}]}"#),
+                404, "unknown-operation")
         }
     }
 
@@ -245,24 +260,30 @@ struct BadInputTests {
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p1"}}"#)
         h.expectUnchanged("s") {
             for stale in [#""0""#, #""2""#, #"W/"7""#, #"W/"1""#, #""0", "2""#] {
-                let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
-                               headers: [("If-Match", stale)])
+                let r = h.send(
+                    "POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
+                    headers: [("If-Match", stale)])
                 expectProblem(r, 412, "version-mismatch")
                 #expect(r["detail"]?.string?.contains("1") == true, "the detail gives the current version: \(r)")
             }
-            expectProblem(h.send("POST", "/v1/sessions/s/turns", #"{"operations": []}"#, headers: [("If-Match", #""0""#)]),
-                          412, "version-mismatch")
-            expectProblem(h.send("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "Home"}"#, headers: [("If-Match", #""0""#)]),
-                          412, "version-mismatch")
-            expectProblem(h.send("PATCH", "/v1/sessions/s", #"{"traits": {}}"#, headers: [("If-Match", #""5""#)]),
-                          412, "version-mismatch")
-            expectProblem(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "loose"}"#, headers: [("If-Match", #""0""#)]),
-                          412, "version-mismatch")
+            expectProblem(
+                h.send("POST", "/v1/sessions/s/turns", #"{"operations": []}"#, headers: [("If-Match", #""0""#)]),
+                412, "version-mismatch")
+            expectProblem(
+                h.send("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "Home"}"#, headers: [("If-Match", #""0""#)]),
+                412, "version-mismatch")
+            expectProblem(
+                h.send("PATCH", "/v1/sessions/s", #"{"traits": {}}"#, headers: [("If-Match", #""5""#)]),
+                412, "version-mismatch")
+            expectProblem(
+                h.send("POST", "/v1/sessions/s/controllers", #"{"id": "loose"}"#, headers: [("If-Match", #""0""#)]),
+                412, "version-mismatch")
             expectProblem(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""0""#)]), 412, "version-mismatch")
             // RFC 9110 §8.8.3: not `*` and not entity tags is a malformed header (400), not a stale version.
             for malformed in ["1", #""1"#, "W/1", #""1" "2""#, ",", ""] {
-                let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
-                               headers: [("If-Match", malformed)])
+                let r = h.send(
+                    "POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
+                    headers: [("If-Match", malformed)])
                 expectProblem(r, 400, "invalid-header")
                 #expect(r["field"]?.string == "If-Match", "\(r)")
             }
@@ -270,14 +291,18 @@ struct BadInputTests {
         }
 
         // RFC 9110 §13.1.1: a list matches when one of its strong tags does.
-        let r = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
-                       headers: [("If-Match", #""0", "1""#)])
+        let r = h.send(
+            "POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#,
+            headers: [("If-Match", #""0", "1""#)])
         #expect(r.status == 200, "\(r)")
         #expect(r["version"]?.number == 2)
         #expect(r.headers["etag"] == #""2""#)
         // Two If-Match lines are one list (RFC 9110 §5.3).
-        #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p3"}}"#,
-                       headers: [("If-Match", #""7""#), ("If-Match", #""2""#)]).status == 200)
+        #expect(
+            h.send(
+                "POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p3"}}"#,
+                headers: [("If-Match", #""7""#), ("If-Match", #""2""#)]
+            ).status == 200)
         #expect(h.send("DELETE", "/v1/sessions/s", nil, headers: [("If-Match", #""3""#)]).status == 204)
     }
 
@@ -377,12 +402,16 @@ struct BadInputTests {
         let history = h.ok("GET", "/v1/sessions/s/history?after=0&limit=100")
         #expect(history["entries"]?.array?.last?["warnings"]?.array?.first?["uikit"]?["code"]?.string == "D21", "\(history)")
 
-        _ = h.send("POST", "/v1/sessions", #"{"id": "p", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"}, "root": {"id": "root"}}"#)
-        h.ok("POST", "/v1/sessions/p/controllers/root/present",
-             #"{"viewController": {"id": "pop"}, "modalPresentationStyle": "popover", "popover": {"sourceView": "button"}}"#)
+        _ = h.send(
+            "POST", "/v1/sessions",
+            #"{"id": "p", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"}, "root": {"id": "root"}}"#)
+        h.ok(
+            "POST", "/v1/sessions/p/controllers/root/present",
+            #"{"viewController": {"id": "pop"}, "modalPresentationStyle": "popover", "popover": {"sourceView": "button"}}"#)
         h.expectUnchanged("p") {
-            let r = h.send("POST", "/v1/sessions/p/controllers/pop/present",
-                           #"{"viewController": {"id": "x"}, "modalPresentationStyle": "overCurrentContext", "modalTransitionStyle": "crossDissolve"}"#)
+            let r = h.send(
+                "POST", "/v1/sessions/p/controllers/pop/present",
+                #"{"viewController": {"id": "x"}, "modalPresentationStyle": "overCurrentContext", "modalTransitionStyle": "crossDissolve"}"#)
             expectProblem(r, 409, "context-style-in-popover")
             #expect(r["uikit"]?["code"] == nil && r["uikit"]?["name"]?.string == "NSInvalidArgumentException", "\(r)")
         }
@@ -391,7 +420,9 @@ struct BadInputTests {
     /// R82, R87, R89 over HTTP: delegates in the ControllerSpec, `tapTab` as a user's tap.
     @Test func delegatesAndTapTab() throws {
         let h = try ServiceHarness()
-        let created = h.send("POST", "/v1/sessions", """
+        let created = h.send(
+            "POST", "/v1/sessions",
+            """
             {"id": "t", "root": {"id": "tabs", "kind": "tabBarController", "tabBarDelegate": {},
              "viewControllers": [{"id": "n", "kind": "navigationController", "navigationDelegate": {},
                                   "viewControllers": [{"id": "a"}]}, {"id": "c"}]}}

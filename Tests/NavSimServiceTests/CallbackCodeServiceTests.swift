@@ -10,7 +10,9 @@ import NavigationCore
 struct CallbackCodeServiceTests {
     @Test func item8_decodesRunsAndSurvivesARestart() throws {
         let h = try ServiceHarness()
-        let created = h.send("POST", "/v1/sessions", #"""
+        let created = h.send(
+            "POST", "/v1/sessions",
+            #"""
             {"id": "s", "root": {"id": "home", "on": {"viewDidAppear": [
               {"operation": "present", "viewController": {"id": "login"}, "modalPresentationStyle": "fullScreen",
                "animated": false, "once": true}]}}}
@@ -19,8 +21,9 @@ struct CallbackCodeServiceTests {
         #expect(created["controllers"]?["login"]?["presentingViewController"]?.string == "home", "\(created)")
         // once: the call is gone from the controller's code after it ran.
         #expect(created["controllers"]?["home"]?["on"] == nil, "\(created)")
-        let patched = h.send("PATCH", "/v1/sessions/s/controllers/login",
-                             #"{"on": {"viewWillDisappear": [{"operation": "dismiss", "receiver": "home", "animated": false}]}}"#)
+        let patched = h.send(
+            "PATCH", "/v1/sessions/s/controllers/login",
+            #"{"on": {"viewWillDisappear": [{"operation": "dismiss", "receiver": "home", "animated": false}]}}"#)
         #expect(patched.status == 200, "\(patched)")
         let reply = h.send("GET", "/v1/sessions/s/controllers/login")
         let on = reply["on"]?["viewWillDisappear"]?.array?.first
@@ -58,8 +61,9 @@ struct CallbackCodeServiceTests {
         #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "a"}}"#).status == 201)
         let unknown = h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"on": {"viewDidAppear": [{"operation": "presnt"}]}}"#)
         #expect(unknown.status == 422 && unknown["field"]?.string == "on.viewDidAppear[0].operation", "\(unknown)")
-        let field = h.send("PATCH", "/v1/sessions/s/controllers/a",
-                           #"{"on": {"viewDidAppear": [{"operation": "present", "viewController": {"kind": "nope"}}]}}"#)
+        let field = h.send(
+            "PATCH", "/v1/sessions/s/controllers/a",
+            #"{"on": {"viewDidAppear": [{"operation": "present", "viewController": {"kind": "nope"}}]}}"#)
         #expect(field.status == 422, "\(field)")
         #expect(field["field"]?.string?.hasPrefix("on.viewDidAppear[0].") == true, "\(field)")
         let method = h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"on": {"loadView": []}}"#)
@@ -71,7 +75,9 @@ struct CallbackCodeServiceTests {
     @Test func item8_exceptionInsideCodeFailsTheRequest() throws {
         let h = try ServiceHarness()
         #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "a"}}"#).status == 201)
-        let r = h.send("POST", "/v1/sessions/s/controllers/a/present", #"""
+        let r = h.send(
+            "POST", "/v1/sessions/s/controllers/a/present",
+            #"""
             {"viewController": {"id": "b", "on": {"viewDidAppear": [{"operation": "present", "viewController": "a"}]}},
              "modalPresentationStyle": "fullScreen", "animated": false}
             """#)

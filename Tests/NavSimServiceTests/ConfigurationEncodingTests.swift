@@ -20,9 +20,10 @@ struct ConfigurationEncodingTests {
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: ControllerConfiguration.FieldKey.self)
-            let members = Dictionary(uniqueKeysWithValues: Mirror(reflecting: value).children.compactMap { child in
-                child.label.map { ($0, child.value) }
-            })
+            let members = Dictionary(
+                uniqueKeysWithValues: Mirror(reflecting: value).children.compactMap { child in
+                    child.label.map { ($0, child.value) }
+                })
             for f in ControllerConfiguration.fields where f.isEncoded && (names?.contains(f.name) ?? true) {
                 guard let member = members[f.name] else { throw Unencodable(name: f.name) }
                 let key = ControllerConfiguration.FieldKey(f.name)
@@ -83,14 +84,18 @@ struct ConfigurationEncodingTests {
         return try e.encode(value)
     }
 
-    static func expectSame(_ value: ControllerConfiguration, names: Set<String>?, nilAsNull: Bool,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSame(
+        _ value: ControllerConfiguration, names: Set<String>?, nilAsNull: Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let reference = ReferenceWalk(value: value, names: names, nilAsNull: nilAsNull)
         let table = TableWalk(value: value, names: names, nilAsNull: nilAsNull)
-        #expect(try bytes(table) == bytes(reference), "stored codec, fields \(names.map { $0.sorted() } ?? ["all"])",
-                sourceLocation: sourceLocation)
-        #expect(try foundation(table) == foundation(reference), "Foundation's encoder, fields \(names.map { $0.sorted() } ?? ["all"])",
-                sourceLocation: sourceLocation)
+        #expect(
+            try bytes(table) == bytes(reference), "stored codec, fields \(names.map { $0.sorted() } ?? ["all"])",
+            sourceLocation: sourceLocation)
+        #expect(
+            try foundation(table) == foundation(reference), "Foundation's encoder, fields \(names.map { $0.sorted() } ?? ["all"])",
+            sourceLocation: sourceLocation)
     }
 
     @Test("The rich configuration sets every field of the table away from its default")
@@ -124,19 +129,21 @@ struct ConfigurationEncodingTests {
     func readsBack() throws {
         for value in [ControllerConfiguration(), Self.rich] {
             let stored = StoredConfiguration(values: value, present: StoredConfiguration.everyField)
-            let controller = StoredController(properties: StoredController(Controller(id: "c", kind: .viewController, className: "C")).properties,
-                                              configuration: stored)
+            let controller = StoredController(
+                properties: StoredController(Controller(id: "c", kind: .viewController, className: "C")).properties,
+                configuration: stored)
             let ours = try StoredCodec.decode(StoredController.self, from: try StoredCodec.encode(controller))
             let theirs = try JSONDecoder().decode(StoredController.self, from: Data(try StoredCodec.encode(controller)))
             for decoded in [ours, theirs] {
                 #expect(decoded.configuration.values == value)
                 // A nil optional is not written, so it is not present when read; everything else is.
-                let written = Set(ControllerConfiguration.fields.map(\.name).filter { name in
-                    let member = Mirror(reflecting: value).children.first { $0.label == name }!.value
-                    let m = Mirror(reflecting: member)
-                    if name == "on" { return !value.on.isEmpty }
-                    return m.displayStyle != .optional || !m.children.isEmpty
-                })
+                let written = Set(
+                    ControllerConfiguration.fields.map(\.name).filter { name in
+                        let member = Mirror(reflecting: value).children.first { $0.label == name }!.value
+                        let m = Mirror(reflecting: member)
+                        if name == "on" { return !value.on.isEmpty }
+                        return m.displayStyle != .optional || !m.children.isEmpty
+                    })
                 #expect(decoded.configuration.present == written)
             }
         }

@@ -37,14 +37,16 @@ struct ConfigurationFieldsTests {
 
     @Test func openAPIPatchSchemaListsExactlyTheTable() throws {
         let patch = try openAPIProperties(of: "ControllerPatch")
-        #expect(Set(patch) == Set(ConfigurationFields.names),
-                "only in openapi: \(Set(patch).subtracting(ConfigurationFields.names)); only in the table: \(Set(ConfigurationFields.names).subtracting(patch))")
+        #expect(
+            Set(patch) == Set(ConfigurationFields.names),
+            "only in openapi: \(Set(patch).subtracting(ConfigurationFields.names)); only in the table: \(Set(ConfigurationFields.names).subtracting(patch))")
     }
 
     @Test func openAPISpecSchemaListsExactlyTheAcceptedSpecFields() throws {
         let spec = try openAPIProperties(of: "NewController")
-        #expect(Set(spec) == Set(Decoder.specFields),
-                "only in openapi: \(Set(spec).subtracting(Decoder.specFields)); only accepted: \(Set(Decoder.specFields).subtracting(spec))")
+        #expect(
+            Set(spec) == Set(Decoder.specFields),
+            "only in openapi: \(Set(spec).subtracting(Decoder.specFields)); only accepted: \(Set(Decoder.specFields).subtracting(spec))")
         #expect(Set(ConfigurationFields.names).isSubset(of: spec))
     }
 
@@ -131,8 +133,9 @@ struct PrefersStatusBarHiddenTests {
             let one = try Self.replyMembers(patch.applied(to: ControllerConfiguration()))
             #expect(one.first { $0.0 == f.name }?.1 == value, "\(f.name): the reply does not show what the row read")
             let others = one.filter { $0.0 != f.name }, defaultOthers = defaults.filter { $0.0 != f.name }
-            #expect(others.map(\.0) == defaultOthers.map(\.0) && zip(others, defaultOthers).allSatisfy { $0.1 == $1.1 },
-                    "\(f.name): setting it changed another member of the reply")
+            #expect(
+                others.map(\.0) == defaultOthers.map(\.0) && zip(others, defaultOthers).allSatisfy { $0.1 == $1.1 },
+                "\(f.name): setting it changed another member of the reply")
         }
     }
 }

@@ -125,8 +125,10 @@ import Synchronization
     }
 
     @Test func evictionBatchesHandFreePagesBackOncePerBatch() {
-        let registry = SessionRegistry(cacheBudget: 0, residentBudget: 2, freePagesEvery: 3,
-                                       freePages: FreePages(minimumInterval: .zero)) { id in
+        let registry = SessionRegistry(
+            cacheBudget: 0, residentBudget: 2, freePagesEvery: 3,
+            freePages: FreePages(minimumInterval: .zero)
+        ) { id in
             LiveSession(id: id, createdAt: "2026-01-01T00:00:00Z", version: 0, state: SessionState())
         }
         let ids = (0..<10).map { "s\($0)" }

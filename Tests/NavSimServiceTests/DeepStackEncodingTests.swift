@@ -16,15 +16,18 @@ import Testing
     func expectFresh(_ h: ServiceHarness, _ sid: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let s = try live(h, sid)
         let cached = try #require(s.encoded, "\(step): nothing cached", sourceLocation: sourceLocation)
-        #expect(cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state),
-                "\(step): the spliced bytes differ from a full encoding", sourceLocation: sourceLocation)
+        #expect(
+            cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state),
+            "\(step): the spliced bytes differ from a full encoding", sourceLocation: sourceLocation)
     }
 
     @Test func traitOverridesOnAnOuterContainerReEncodeItsGrandchildren() throws {
         let h = try ServiceHarness()
         let children = (0..<20).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
-        h.ok("POST", "/v1/sessions", #"{"id": "g", "root": {"id": "tabs", "kind": "tabBarController", "viewControllers": [{"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}, {"id": "x"}]}}"#,
-             status: 201)
+        h.ok(
+            "POST", "/v1/sessions",
+            #"{"id": "g", "root": {"id": "tabs", "kind": "tabBarController", "viewControllers": [{"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}, {"id": "x"}]}}"#,
+            status: 201)
         h.send("GET", "/v1/sessions/g")
         // Only the tab bar controller changes; every controller below it reads its overrides.
         h.ok("PATCH", "/v1/sessions/g/controllers/tabs", #"{"traitOverrides": {"horizontalSizeClass": "regular"}}"#)
@@ -41,8 +44,9 @@ import Testing
     @Test func pushesAndPopsOnADeepStackStayFresh() throws {
         let h = try ServiceHarness(limits: Limits(navigationStackDepth: 400, specWidth: 400))
         let children = (0..<300).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
-        h.ok("POST", "/v1/sessions", #"{"id": "d", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
-             status: 201)
+        h.ok(
+            "POST", "/v1/sessions", #"{"id": "d", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
+            status: 201)
         h.send("GET", "/v1/sessions/d")
         for i in 0..<3 {
             h.ok("POST", "/v1/sessions/d/controllers/nav/push", #"{"viewController": {"id": "p\#(i)"}, "animated": false}"#)
@@ -60,8 +64,9 @@ import Testing
     @Test func aPushPastTheStackLimitOnADeepStackIsRefused() throws {
         let h = try ServiceHarness(limits: Limits(navigationStackDepth: 300, specWidth: 400))
         let children = (0..<300).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
-        h.ok("POST", "/v1/sessions", #"{"id": "d", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
-             status: 201)
+        h.ok(
+            "POST", "/v1/sessions", #"{"id": "d", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
+            status: 201)
         let before = h.snapshot("d")
         let reply = h.send("POST", "/v1/sessions/d/controllers/nav/push", #"{"viewController": {"id": "one-more"}, "animated": false}"#)
         #expect(reply.status == 422)

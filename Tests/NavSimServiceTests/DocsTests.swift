@@ -107,7 +107,8 @@ struct DocsTests {
     /// The checks above name what is missing, and only that: headings in code fences and at other
     /// levels do not count.
     @Test func missingSectionsAreNamed() throws {
-        let spec = try OpenAPISpec("""
+        let spec = try OpenAPISpec(
+            """
             openapi: 3.1.0
             paths:
               /healthz:

@@ -25,13 +25,17 @@ struct FidelityRoundThreeServiceTests {
                     </scene>
             """
         }
-        return StoryboardXML.document(initial: "home-vc", scenes: [
-            scene("home-vc", "Home", "HomeViewController", segues: """
-                <segue destination="\(loginDestination)" kind="presentation" identifier="login" modalPresentationStyle="fullScreen" id="seg-login"/>
-                """),
-            scene("login-vc", "Login", "LoginViewController"),
-            scene("other-vc", "Other", "OtherViewController"),
-        ])
+        return StoryboardXML.document(
+            initial: "home-vc",
+            scenes: [
+                scene(
+                    "home-vc", "Home", "HomeViewController",
+                    segues: """
+                        <segue destination="\(loginDestination)" kind="presentation" identifier="login" modalPresentationStyle="fullScreen" id="seg-login"/>
+                        """),
+                scene("login-vc", "Login", "LoginViewController"),
+                scene("other-vc", "Other", "OtherViewController"),
+            ])
     }
 
     func upload(_ h: ServiceHarness, _ xml: String = storyboard()) -> ServiceReply {
@@ -47,7 +51,9 @@ struct FidelityRoundThreeServiceTests {
         let h = try ServiceHarness()
         #expect(upload(h).status == 201)
         #expect(h.send("PUT", "/v1/storyboards/App/classes", Self.loginOnAppear).status == 200)
-        let created = h.send("POST", "/v1/sessions", #"""
+        let created = h.send(
+            "POST", "/v1/sessions",
+            #"""
             {"id": "s", "options": {"transitions": "immediate"}, "root": {"storyboard": "App", "identifier": "Home"}}
             """#)
         #expect(created.status == 201, "\(created)")
@@ -58,7 +64,9 @@ struct FidelityRoundThreeServiceTests {
         #expect(created["controllers"]?["Home"]?["on"] == nil, "once: gone after it ran")
 
         // A second Home in the same session performs its own segue: the new Login is Login~2.
-        let again = h.send("POST", "/v1/sessions/s/controllers/Login/present", #"""
+        let again = h.send(
+            "POST", "/v1/sessions/s/controllers/Login/present",
+            #"""
             {"viewController": {"storyboard": "App", "identifier": "Home"}, "modalPresentationStyle": "fullScreen", "animated": false}
             """#)
         #expect(again.status == 200, "\(again)")
@@ -76,7 +84,9 @@ struct FidelityRoundThreeServiceTests {
         #expect(replayed["controllers"] == stored["controllers"], "\(replayed)")
         #expect(replayed["controllers"]?["Login~2"] != nil && replayed["controllers"]?["Other"] == nil)
         // From now on the new storyboard is what a nested segue instantiates.
-        let third = h.send("POST", "/v1/sessions/s/controllers/Login~2/present", #"""
+        let third = h.send(
+            "POST", "/v1/sessions/s/controllers/Login~2/present",
+            #"""
             {"viewController": {"storyboard": "App", "identifier": "Home"}, "modalPresentationStyle": "fullScreen", "animated": false}
             """#)
         #expect(third["session"]?["controllers"]?["Other"]?["presentingViewController"]?.string == "Home~3", "\(third)")
@@ -96,7 +106,9 @@ struct FidelityRoundThreeServiceTests {
     @Test func item2_codeDeclaredForAClassRunsOncePerInstance() throws {
         let h = try ServiceHarness()
         #expect(upload(h).status == 201)
-        let declared = h.send("PUT", "/v1/storyboards/App/classes", #"""
+        let declared = h.send(
+            "PUT", "/v1/storyboards/App/classes",
+            #"""
             {"HomeViewController": {"on": {
                "viewDidLoad": [{"operation": "present", "viewController": {"id": "early"}}],
                "viewDidAppear": [{"operation": "present", "viewController": {"id": "banner"},
@@ -108,7 +120,9 @@ struct FidelityRoundThreeServiceTests {
         let bad = h.send("PUT", "/v1/storyboards/App/classes", #"{"HomeViewController": {"on": {"viewDidAppear": [{"operation": "presnt"}]}}}"#)
         #expect(bad.status == 422 && bad["field"]?.string == "HomeViewController.on.viewDidAppear[0].operation", "\(bad)")
 
-        let created = h.send("POST", "/v1/sessions", #"""
+        let created = h.send(
+            "POST", "/v1/sessions",
+            #"""
             {"id": "s", "options": {"transitions": "immediate"}, "root": {"storyboard": "App", "identifier": "Home"}}
             """#)
         #expect(created.status == 201, "\(created)")
@@ -120,7 +134,8 @@ struct FidelityRoundThreeServiceTests {
         // Home appears again after the banner leaves: once already ran.
         let dismissed = h.send("POST", "/v1/sessions/s/controllers/banner/dismiss", #"{"animated": false}"#)
         #expect(dismissed.status == 200)
-        #expect(dismissed["session"]?["controllers"]?["banner"]?["presentingViewController"] == nil
+        #expect(
+            dismissed["session"]?["controllers"]?["banner"]?["presentingViewController"] == nil
                 || dismissed["session"]?["controllers"]?["banner"]?["presentingViewController"]?.isNull == true, "\(dismissed)")
         #expect(dismissed["session"]?["window"]?["visibleViewController"]?.string == "Home")
         // Another instance of the class starts with the whole declaration again.
@@ -134,7 +149,9 @@ struct FidelityRoundThreeServiceTests {
     @Test func item6_theProblemNamesTheBoundHit() throws {
         let h = try ServiceHarness()
         #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "options": {"transitions": "immediate"}, "root": {"id": "root"}}"#).status == 201)
-        let tabs = h.send("POST", "/v1/sessions/s/controllers/root/present", #"""
+        let tabs = h.send(
+            "POST", "/v1/sessions/s/controllers/root/present",
+            #"""
             {"viewController": {"id": "T", "kind": "tabBarController", "viewControllers": [
                {"id": "A", "on": {"viewDidAppear": [{"operation": "select", "receiver": "T", "index": 1}]}},
                {"id": "B", "on": {"viewDidAppear": [{"operation": "select", "receiver": "T", "index": 0}]}}]},

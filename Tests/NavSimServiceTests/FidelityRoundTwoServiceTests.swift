@@ -114,7 +114,9 @@ extension FidelityRoundTwoTests {
         let old = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("A"))]))
         let oldID = try #require(old.string("id"))
 
-        let declared = h.send("PUT", "/v1/storyboards/Main/classes", """
+        let declared = h.send(
+            "PUT", "/v1/storyboards/Main/classes",
+            """
             {"AViewController": {"unwindActions": ["unwindToA:"], "title": "Home"},
              "BViewController": {"modalPresentationStyle": "fullScreen"}}
             """)
@@ -160,15 +162,18 @@ extension FidelityRoundTwoTests {
     /// session without a root has none.
     @Test func item6_sessionCreationReportsTheRootsCallbacks() throws {
         let h = try Harness()
-        let s = h.send("POST", "/v1/sessions", """
+        let s = h.send(
+            "POST", "/v1/sessions",
+            """
             {"id": "launch", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}
             """)
         #expect(s.status == 201)
         let events = (s["events"]?.array ?? []).map { "\($0["controller"]?.string ?? "").\($0["callback"]?.string ?? "")" }
-        #expect(events == [
-            "nav.viewDidLoad", "home.viewDidLoad", "nav.viewWillAppear", "nav.viewIsAppearing",
-            "home.viewWillAppear", "home.viewIsAppearing", "nav.viewDidAppear", "home.viewDidAppear",
-        ], "\(events)")
+        #expect(
+            events == [
+                "nav.viewDidLoad", "home.viewDidLoad", "nav.viewWillAppear", "nav.viewIsAppearing",
+                "home.viewWillAppear", "home.viewIsAppearing", "nav.viewDidAppear", "home.viewDidAppear",
+            ], "\(events)")
         let entry0 = h.send("GET", "/v1/sessions/launch/history?after=-1&limit=1")
         #expect(entry0["entries", 0, "version"]?.number == 0)
         #expect(entry0["entries", 0, "events"] == s["events"])

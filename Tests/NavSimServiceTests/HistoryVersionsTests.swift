@@ -126,8 +126,11 @@ struct HistoryVersionsTests {
             #expect(picture(version) == text, "version \(version) as text")
         }
         let service = try #require(h.service)
-        #expect(try JSON.parse(Encode.session(id: "s", version: 150, createdAt: try #require(seen[150]["createdAt"]?.string),
-                                              state: try service.stateAt("s", version: 150))) == seen[150])
+        #expect(
+            try JSON.parse(
+                Encode.session(
+                    id: "s", version: 150, createdAt: try #require(seen[150]["createdAt"]?.string),
+                    state: try service.stateAt("s", version: 150))) == seen[150])
         // Nothing was replayed: tampering a command changes no answer.
         try db.run("UPDATE history SET command = '[]' WHERE session_id = 's' AND version = 4")
         try h.restart()

@@ -20,7 +20,10 @@ struct HostileInputTests {
             let r = h.send("POST", "/v1/sessions/s1/controllers/home/addChild", #"{"viewController": "p"}"#)
             expectProblem(r, 422, "invalid-body")
             #expect(r["field"]?.string == "viewController")
-            #expect(r["detail"]?.string == "<UIViewController: p> is presented; addChild cannot also make it a child of <HomeViewController: home>. Dismiss it first (a controller is never both presented and a child).", "\(r)")
+            #expect(
+                r["detail"]?.string
+                    == "<UIViewController: p> is presented; addChild cannot also make it a child of <HomeViewController: home>. Dismiss it first (a controller is never both presented and a child).",
+                "\(r)")
             #expect(r["uikit"] == nil)
         }
     }
@@ -80,11 +83,13 @@ struct HostileInputTests {
     @Test(arguments: [String(repeating: "n", count: 201), String(repeating: "n", count: 4000), "a%00b", "a%7Fb", "a%2Fb"])
     func anImpossibleStoryboardNameIsAnInvalidPathParameter(name: String) throws {
         let h = try ServiceHarness()
-        for (method, suffix, body, type) in [("GET", "", nil, nil), ("DELETE", "", nil, nil),
-                                              ("PUT", "", probeStoryboard, "application/xml"),
-                                              ("PUT", "/customSegues", "{}", "application/json"),
-                                              ("PUT", "/classes", "{}", "application/json"),
-                                              ("POST", "/refactor", #"{"scenes": ["x"], "into": "New"}"#, "application/json")] {
+        for (method, suffix, body, type) in [
+            ("GET", "", nil, nil), ("DELETE", "", nil, nil),
+            ("PUT", "", probeStoryboard, "application/xml"),
+            ("PUT", "/customSegues", "{}", "application/json"),
+            ("PUT", "/classes", "{}", "application/json"),
+            ("POST", "/refactor", #"{"scenes": ["x"], "into": "New"}"#, "application/json"),
+        ] {
             let r = h.send(method, "/v1/storyboards/\(name)\(suffix)", body, contentType: type)
             expectProblem(r, 422, "invalid-path")
             #expect(r["field"]?.string == "name", "\(method) \(suffix): \(r)")
@@ -131,10 +136,12 @@ struct HostileInputTests {
         let h = try ServiceHarness()
         h.makeSession("s1")
         h.expectUnchanged("s1") {
-            for (method, target, escape) in [("GET", "/v1/sessions/%zz", "%zz"), ("GET", "/v1/sessions/s1%zz", "%zz"),
-                                              ("GET", "/v1/sessions/s1/controllers/home%4", "%4"), ("DELETE", "/v1/sessions/s1%", "%"),
-                                              ("POST", "/v1/sessions/s1/controllers/home/present%2", "%2"),
-                                              ("GET", "/v1/nothing-here/%g0", "%g0")] {
+            for (method, target, escape) in [
+                ("GET", "/v1/sessions/%zz", "%zz"), ("GET", "/v1/sessions/s1%zz", "%zz"),
+                ("GET", "/v1/sessions/s1/controllers/home%4", "%4"), ("DELETE", "/v1/sessions/s1%", "%"),
+                ("POST", "/v1/sessions/s1/controllers/home/present%2", "%2"),
+                ("GET", "/v1/nothing-here/%g0", "%g0"),
+            ] {
                 let r = h.send(method, target, method == "POST" ? #"{"viewController": {"id": "p"}}"# : nil)
                 expectProblem(r, 400, "invalid-path")
                 #expect(r["detail"]?.string == "The path has '\(escape)': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).", "\(target): \(r)")
@@ -147,8 +154,10 @@ struct HostileInputTests {
     @Test func aMalformedEscapeInTheQueryIs400() throws {
         let h = try ServiceHarness()
         h.makeSession("s1")
-        let r = h.service!.handle(HTTPRequest(method: "GET", path: "/v1/sessions/s1/history", query: ["after": "%zz"],
-                                              malformedQueryEscape: "%zz"))
+        let r = h.service!.handle(
+            HTTPRequest(
+                method: "GET", path: "/v1/sessions/s1/history", query: ["after": "%zz"],
+                malformedQueryEscape: "%zz"))
         let reply = ServiceReply(status: r.status, headers: r.headers, body: r.body)
         expectProblem(reply, 400, "invalid-query")
         #expect(reply["detail"]?.string == "The query has '%zz': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).")
@@ -159,8 +168,11 @@ struct HostileInputTests {
     @Test func aStoryboardIDWithATabCannotBeInstantiated() throws {
         let h = try ServiceHarness()
         let scene = StoryboardXML.homeScene.replacingOccurrences(of: #"storyboardIdentifier="Home""#, with: #"storyboardIdentifier="Ho&#9;me""#)
-        #expect(h.send("PUT", "/v1/storyboards/Tab", StoryboardXML.document(initial: "vc1", scenes: [scene]),
-                       contentType: "application/xml").status == 201)
+        #expect(
+            h.send(
+                "PUT", "/v1/storyboards/Tab", StoryboardXML.document(initial: "vc1", scenes: [scene]),
+                contentType: "application/xml"
+            ).status == 201)
         let before = h.send("GET", "/v1/sessions?limit=1000").text
         let r = h.send("POST", "/v1/sessions", #"{"id": "t", "root": {"storyboard": "Tab"}}"#)
         expectProblem(r, 422, "invalid-body")

@@ -20,8 +20,9 @@ import Testing
         let s = try live(h, sid)
         let cached = try #require(s.encoded, "\(step): nothing cached", sourceLocation: sourceLocation)
         #expect(cached.version == s.version, "\(step)", sourceLocation: sourceLocation)
-        #expect(cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state),
-                "\(step): the spliced bytes differ from a full encoding", sourceLocation: sourceLocation)
+        #expect(
+            cached.body == Encode.session(id: sid, version: s.version, createdAt: s.createdAt, state: s.state),
+            "\(step): the spliced bytes differ from a full encoding", sourceLocation: sourceLocation)
     }
 
     @Test func everyInheritedInputReEncodesWhatItReaches() throws {
@@ -37,7 +38,10 @@ import Testing
             // The window's traits reach everyone.
             ("PATCH", "/v1/sessions/s", #"{"traits": {"verticalSizeClass": "compact"}}"#),
             // A presentation over the navigation controller: its children's presentedViewController.
-            ("POST", "/v1/sessions/s/controllers/nav/present", #"{"viewController": {"id": "m", "kind": "navigationController", "viewControllers": [{"id": "m1"}]}, "animated": false}"#),
+            (
+                "POST", "/v1/sessions/s/controllers/nav/present",
+                #"{"viewController": {"id": "m", "kind": "navigationController", "viewControllers": [{"id": "m1"}]}, "animated": false}"#
+            ),
             ("POST", "/v1/sessions/s/controllers/m/push", #"{"viewController": {"id": "m2"}, "animated": false}"#),
             ("POST", "/v1/sessions/s/controllers/m2/dismiss", #"{"animated": false}"#),
             // A new root: everything under the old one leaves the window.
@@ -57,8 +61,9 @@ import Testing
     @Test func aDeepPushReusesTheUntouchedPieces() throws {
         let h = try ServiceHarness()
         let children = (0..<50).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
-        h.ok("POST", "/v1/sessions", #"{"id": "d", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
-             status: 201)
+        h.ok(
+            "POST", "/v1/sessions", #"{"id": "d", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
+            status: 201)
         h.send("GET", "/v1/sessions/d")
         h.ok("POST", "/v1/sessions/d/controllers/nav/push", #"{"viewController": {"id": "top"}, "animated": false}"#)
         let s = try live(h, "d")
@@ -71,9 +76,10 @@ import Testing
     /// window, encodes the head again. Either way the bytes are those of a full encoding.
     @Test func aTitlePatchCopiesTheHeadAndTheOtherPieces() throws {
         let h = try ServiceHarness()
-        let children = (0..<10).map { #"{"id": "c\#($0)", "title": "Screen \#($0)"}"#}.joined(separator: ",")
-        h.ok("POST", "/v1/sessions", #"{"id": "p", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
-             status: 201)
+        let children = (0..<10).map { #"{"id": "c\#($0)", "title": "Screen \#($0)"}"# }.joined(separator: ",")
+        h.ok(
+            "POST", "/v1/sessions", #"{"id": "p", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
+            status: 201)
         h.send("GET", "/v1/sessions/p")
         for i in 0..<3 {
             let reply = h.send("PATCH", "/v1/sessions/p/controllers/c0", #"{"title": "t\#(i)"}"#)

@@ -78,29 +78,55 @@ enum LegacyFields {
         ("providesPresentationContextTransitionStyle", .flags, { .bool($0.providesPresentationContextTransitionStyle) }),
         ("isModalInPresentation", .flags, { .bool($0.isModalInPresentation) }),
         ("prefersStatusBarHidden", .flags, { $0.prefersStatusBarHidden ? .bool(true) : nil }),
-        ("traitOverrides", .delegates, { c in
-            c.traitOverrides.map { .object([("horizontalSizeClass", .from($0.horizontalSizeClass?.rawValue)),
-                                            ("verticalSizeClass", .from($0.verticalSizeClass?.rawValue))]) }
-        }),
-        ("transitioningDelegate", .delegates, { c in
-            c.transitioningDelegate.map { .object([("name", .string($0.name)), ("duration", .number($0.duration))]) }
-        }),
-        ("presentationDelegate", .delegates, { c in
-            c.presentationDelegate.map { .object([("shouldDismiss", .from($0.shouldDismiss)),
-                                                  ("adaptivePresentationStyle", .from($0.adaptivePresentationStyle?.rawValue))]) }
-        }),
+        (
+            "traitOverrides", .delegates,
+            { c in
+                c.traitOverrides.map {
+                    .object([
+                        ("horizontalSizeClass", .from($0.horizontalSizeClass?.rawValue)),
+                        ("verticalSizeClass", .from($0.verticalSizeClass?.rawValue)),
+                    ])
+                }
+            }
+        ),
+        (
+            "transitioningDelegate", .delegates,
+            { c in
+                c.transitioningDelegate.map { .object([("name", .string($0.name)), ("duration", .number($0.duration))]) }
+            }
+        ),
+        (
+            "presentationDelegate", .delegates,
+            { c in
+                c.presentationDelegate.map {
+                    .object([
+                        ("shouldDismiss", .from($0.shouldDismiss)),
+                        ("adaptivePresentationStyle", .from($0.adaptivePresentationStyle?.rawValue)),
+                    ])
+                }
+            }
+        ),
         ("navigationDelegate", .delegates, { c in c.navigationDelegate.map { _ in .object([]) } }),
         ("tabBarDelegate", .delegates, { c in c.tabBarDelegate.map { .object([("shouldSelect", .from($0.shouldSelect))]) } }),
         ("preferredContentSize", .delegates, { c in c.preferredContentSize.map { .array($0.map { .number($0) }) } }),
         ("unwindActions", .segues, { c in c.unwindActions.isEmpty ? nil : .from(c.unwindActions) }),
-        ("on", .segues, { c in
-            c.on.isEmpty ? nil : .object(CallbackCode.Method.allCases.compactMap { m in
-                c.on.calls[m].map { calls in (m.rawValue, .array(calls.map(LegacyEncode.call))) }
-            })
-        }),
-        ("shouldPerformSegue", .segues, { c in
-            c.shouldPerformSegue.isEmpty ? nil : .object(c.shouldPerformSegue.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })
-        }),
+        (
+            "on", .segues,
+            { c in
+                c.on.isEmpty
+                    ? nil
+                    : .object(
+                        CallbackCode.Method.allCases.compactMap { m in
+                            c.on.calls[m].map { calls in (m.rawValue, .array(calls.map(LegacyEncode.call))) }
+                        })
+            }
+        ),
+        (
+            "shouldPerformSegue", .segues,
+            { c in
+                c.shouldPerformSegue.isEmpty ? nil : .object(c.shouldPerformSegue.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })
+            }
+        ),
     ]
 
     static func reply(_ c: ControllerConfiguration, _ section: Section) -> [(String, JSON)] {
@@ -179,7 +205,6 @@ extension LegacyEncode {
     }
 }
 
-
 enum LegacyEncode {
     static func controller(_ c: Controller, in s: SessionState) -> JSON {
         var m: [(String, JSON)] = [
@@ -197,10 +222,14 @@ enum LegacyEncode {
         m += LegacyFields.reply(c.configuration, .styles)
         // R26: the presentation (UIKit's presentationController) exists only while presented.
         if let p = c.presentation {
-            m.append(("presentation", .object([
-                ("style", .string(p.style.rawValue)), ("transitionStyle", .string(p.transitionStyle.rawValue)),
-                ("contextViewController", .from(p.contextViewController)),
-            ])))
+            m.append(
+                (
+                    "presentation",
+                    .object([
+                        ("style", .string(p.style.rawValue)), ("transitionStyle", .string(p.transitionStyle.rawValue)),
+                        ("contextViewController", .from(p.contextViewController)),
+                    ])
+                ))
         }
         m += LegacyFields.reply(c.configuration, .flags)
         m += [
@@ -252,14 +281,17 @@ enum LegacyEncode {
     }
 
     static func traits(_ t: Traits) -> JSON {
-        .object([("userInterfaceIdiom", .string(t.userInterfaceIdiom.rawValue)),
-                 ("horizontalSizeClass", .string(t.horizontalSizeClass.rawValue)),
-                 ("verticalSizeClass", .string(t.verticalSizeClass.rawValue))])
+        .object([
+            ("userInterfaceIdiom", .string(t.userInterfaceIdiom.rawValue)),
+            ("horizontalSizeClass", .string(t.horizontalSizeClass.rawValue)),
+            ("verticalSizeClass", .string(t.verticalSizeClass.rawValue)),
+        ])
     }
 
     static func session(id: String, version: Int, createdAt: String, state s: SessionState) -> JSON {
-        .object(sessionHead(id: id, version: version, createdAt: createdAt, state: s)
-            + [("controllers", .object(s.order.compactMap { id in s.controllers[id].map { (id, controller($0, in: s)) } }))])
+        .object(
+            sessionHead(id: id, version: version, createdAt: createdAt, state: s)
+                + [("controllers", .object(s.order.compactMap { id in s.controllers[id].map { (id, controller($0, in: s)) } }))])
     }
 
     /// The Session members before `controllers`, in reply order.
@@ -267,11 +299,17 @@ enum LegacyEncode {
         [
             ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
             ("traits", traits(s.traits)),
-            ("options", .object([("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue)),
-                                 ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue))]
-                                // Release.swift: shown only when not the default, so replies of
-                                // `manual` sessions keep the bytes earlier releases sent.
-                                + (s.options.release == .manual ? [] : [("release", .string(s.options.release.rawValue))]))),
+            (
+                "options",
+                .object(
+                    [
+                        ("iOS", .string(s.options.iOS.rawValue)), ("transitions", .string(s.options.transitions.rawValue)),
+                        ("navTransitionPolicy", .string(s.options.navTransitionPolicy.rawValue)),
+                    ]
+                        // Release.swift: shown only when not the default, so replies of
+                        // `manual` sessions keep the bytes earlier releases sent.
+                        + (s.options.release == .manual ? [] : [("release", .string(s.options.release.rawValue))]))
+            ),
             ("window", window(s)),
         ]
     }
@@ -306,8 +344,14 @@ enum LegacyEncode {
         if let a = e.animated { m.append(("animated", .bool(a))) }
         if e.hasParentArgument { m.append(("parent", .from(e.parent))) }
         if let seg = e.segue {
-            m.append(("segue", .object([("identifier", .from(seg.identifier)), ("source", .string(seg.source)),
-                                         ("destination", .from(seg.destination))])))
+            m.append(
+                (
+                    "segue",
+                    .object([
+                        ("identifier", .from(seg.identifier)), ("source", .string(seg.source)),
+                        ("destination", .from(seg.destination)),
+                    ])
+                ))
         }
         if let a = e.action { m.append(("action", .string(a))) }
         if let st = e.style { m.append(("style", .string(st.rawValue))) }

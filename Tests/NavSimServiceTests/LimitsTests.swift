@@ -141,12 +141,15 @@ struct FiniteNumberTests {
             expectProblem(r, 422, "invalid-body")
             #expect(r["field"]?.string == "preferredContentSize", "\(r)")
 
-            r = h.send("POST", "/v1/sessions/s/controllers/nav/push",
-                       #"{"viewController": {"id": "x", "preferredContentSize": [10, -1e999]}}"#)
+            r = h.send(
+                "POST", "/v1/sessions/s/controllers/nav/push",
+                #"{"viewController": {"id": "x", "preferredContentSize": [10, -1e999]}}"#)
             expectProblem(r, 422, "invalid-body")
             #expect(r["field"]?.string == "viewController.preferredContentSize", "\(r)")
 
-            r = h.send("POST", "/v1/sessions/s/controllers/home/present", """
+            r = h.send(
+                "POST", "/v1/sessions/s/controllers/home/present",
+                """
                 {"viewController": {"id": "m"}, "modalPresentationStyle": "popover",
                  "popover": {"sourceView": "v", "sourceRect": [0, 0, 1e400, 10]}}
                 """)
@@ -157,8 +160,9 @@ struct FiniteNumberTests {
             expectProblem(r, 422, "invalid-body")
             #expect(r["field"]?.string == "transitioningDelegate.duration", "\(r)")
 
-            r = h.send("POST", "/v1/sessions/s/turns",
-                       #"{"operations": [{"controller": "nav", "operation": "select", "index": 1e400}]}"#)
+            r = h.send(
+                "POST", "/v1/sessions/s/turns",
+                #"{"operations": [{"controller": "nav", "operation": "select", "index": 1e400}]}"#)
             expectProblem(r, 422, "invalid-body")
             #expect(r["field"]?.string == "index", "\(r)")
         }
@@ -201,8 +205,9 @@ struct RequestLimitTests {
         }
         #expect(narrow.send("POST", "/v1/sessions/s/controllers", wideSpec(97)).status == 201)
         #expect(narrow.send("GET", "/v1/sessions/s")["controllers"]?.object?.count == 100)
-        expectLimit(narrow.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "one-more"}}"#),
-                    "controllersPerSession", max: 100)
+        expectLimit(
+            narrow.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "one-more"}}"#),
+            "controllersPerSession", max: 100)
     }
 
     @Test func navigationStackDepth() throws {
@@ -211,11 +216,14 @@ struct RequestLimitTests {
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p1"}}"#)
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p2"}}"#)
         h.expectUnchanged("s") {
-            expectLimit(h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p3"}}"#),
-                        "navigationStackDepth", max: 3)
-            expectLimit(h.send("POST", "/v1/sessions/s/controllers/nav/setViewControllers",
-                               #"{"viewControllers": ["home", {"id": "a"}, {"id": "b"}, {"id": "c"}]}"#),
-                        "navigationStackDepth", max: 3)
+            expectLimit(
+                h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p3"}}"#),
+                "navigationStackDepth", max: 3)
+            expectLimit(
+                h.send(
+                    "POST", "/v1/sessions/s/controllers/nav/setViewControllers",
+                    #"{"viewControllers": ["home", {"id": "a"}, {"id": "b"}, {"id": "c"}]}"#),
+                "navigationStackDepth", max: 3)
         }
     }
 
@@ -243,11 +251,12 @@ struct RequestLimitTests {
 private func chainStoryboard(depth: Int, back: Bool = false, twice: Bool = false) -> String {
     let scenes = (0..<depth).map { i -> String in
         let next = i + 1 < depth ? "V\(i + 1)" : (back ? "V0" : nil)
-        let embeds = next.map { n in
-            (twice ? [0, 1] : [0]).map { k in
-                "<containerView id=\"V\(i)-c\(k)\"><connections><segue destination=\"\(n)\" kind=\"embed\" id=\"V\(i)-e\(k)\"/></connections></containerView>"
-            }.joined()
-        } ?? ""
+        let embeds =
+            next.map { n in
+                (twice ? [0, 1] : [0]).map { k in
+                    "<containerView id=\"V\(i)-c\(k)\"><connections><segue destination=\"\(n)\" kind=\"embed\" id=\"V\(i)-e\(k)\"/></connections></containerView>"
+                }.joined()
+            } ?? ""
         return """
             <scene sceneID="S\(i)"><objects>
             <viewController id="V\(i)" sceneMemberID="viewController"><view key="view" id="V\(i)-v"><subviews>\(embeds)</subviews></view></viewController>
@@ -286,8 +295,9 @@ struct StoryboardDepthTests {
         h.makeSession("s")
         h.expectUnchanged("s") {
             expectLimit(h.send("POST", "/v1/sessions/s/controllers", #"{"storyboard": "Chain"}"#), "specDepth", max: 10)
-            expectLimit(h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"storyboard": "Doubling"}}"#),
-                        "controllersPerSession", max: 100)
+            expectLimit(
+                h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"storyboard": "Doubling"}}"#),
+                "controllersPerSession", max: 100)
         }
     }
 }
@@ -320,9 +330,11 @@ struct StorageFaultTests {
             let created = h.send("POST", "/v1/sessions", #"{"id": "t", "root": {"id": "r", "title": "\#(title)"}}"#)
             expectProblem(created, 507, "insufficient-storage")
             expectNoLeak(created, h)
-            let storyboard = StoryboardXML.document(initial: "A", scenes: [
-                #"<scene sceneID="s"><objects><viewController id="A" title="\#(title)" sceneMemberID="viewController"/></objects></scene>"#,
-            ])
+            let storyboard = StoryboardXML.document(
+                initial: "A",
+                scenes: [
+                    #"<scene sceneID="s"><objects><viewController id="A" title="\#(title)" sceneMemberID="viewController"/></objects></scene>"#
+                ])
             let put = h.send("PUT", "/v1/storyboards/Big", storyboard, contentType: "application/xml")
             expectProblem(put, 507, "insufficient-storage")
             expectNoLeak(put, h)
@@ -365,9 +377,11 @@ struct StoryboardUploadLimitTests {
     @Test func attributesAndNestingAre422TrailingContentIs400() throws {
         let h = try ServiceHarness()
         let attributes = (0..<80_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
-        let wide = StoryboardXML.document(initial: "A", scenes: [
-            #"<scene sceneID="s"><objects><viewController id="A" \#(attributes) sceneMemberID="viewController"/></objects></scene>"#,
-        ])
+        let wide = StoryboardXML.document(
+            initial: "A",
+            scenes: [
+                #"<scene sceneID="s"><objects><viewController id="A" \#(attributes) sceneMemberID="viewController"/></objects></scene>"#
+            ])
         var r = h.send("PUT", "/v1/storyboards/Wide", wide, contentType: "application/xml")
         expectProblem(r, 422, "limit-exceeded")
         #expect(r["limit"]?.string == "attributesPerElement" && r["max"]?.number == 256, "\(r)")
@@ -377,9 +391,11 @@ struct StoryboardUploadLimitTests {
         expectProblem(r, 422, "limit-exceeded")
         #expect(r["limit"]?.string == "elementDepth", "\(r)")
 
-        let fine = StoryboardXML.document(initial: "A", scenes: [
-            #"<scene sceneID="s"><objects><viewController id="A" sceneMemberID="viewController"/></objects></scene>"#,
-        ])
+        let fine = StoryboardXML.document(
+            initial: "A",
+            scenes: [
+                #"<scene sceneID="s"><objects><viewController id="A" sceneMemberID="viewController"/></objects></scene>"#
+            ])
         // XML 1.0 §2.1: only comments, processing instructions and white space follow the
         // document element; anything else is malformed, 400 like any other malformed body.
         for tail in ["<extra/>", "trailing text", "\u{0}"] {

@@ -60,8 +60,10 @@ import Testing
         let reply = h.ok("GET", "/metrics")
         #expect(reply.headers["content-type"] == "text/plain; version=0.0.4")
         let (samples, types) = parse(reply.text)
-        for name in ["navsim_requests_total", "navsim_uikit_refusals_total", "navsim_sessions", "navsim_store_commits_total",
-                     "navsim_store_transactions_total", "navsim_sessions_loaded", "navsim_session_cache_bytes"] {
+        for name in [
+            "navsim_requests_total", "navsim_uikit_refusals_total", "navsim_sessions", "navsim_store_commits_total",
+            "navsim_store_transactions_total", "navsim_sessions_loaded", "navsim_session_cache_bytes",
+        ] {
             #expect(samples.contains { $0.name == name }, "\(name)")
         }
         #expect(types["navsim_http_request_duration_seconds"] == "histogram")
@@ -79,8 +81,10 @@ import Testing
         #expect(count("navsim_http_request_duration_seconds", session) == 2)
         #expect(count("navsim_http_request_duration_seconds", session.merging(["status": "404"]) { $1 }) == 1)
         #expect(count("navsim_http_request_duration_seconds", ["method": "other", "route": "unmatched", "status": "404"]) == 1)
-        #expect(count("navsim_http_request_duration_seconds",
-                      ["method": "POST", "route": "/v1/sessions/{sid}/controllers/{cid}/{operation}", "status": "200"]) == 1)
+        #expect(
+            count(
+                "navsim_http_request_duration_seconds",
+                ["method": "POST", "route": "/v1/sessions/{sid}/controllers/{cid}/{operation}", "status": "200"]) == 1)
         #expect(!samples.contains { $0.labels["route"]?.contains("/v1/sessions/s") == true })
         // Two commits (the creation and the push), each its own transaction here.
         #expect(count("navsim_store_commit_duration_seconds", [:]) == 2)
@@ -118,19 +122,20 @@ import Testing
         #expect(rendered == 1)
         var out = ""
         family.write(into: &out)
-        #expect(out == """
-            # HELP x_seconds h
-            # TYPE x_seconds histogram
-            x_seconds_bucket{route="/",status="200",le="1"} 2
-            x_seconds_bucket{route="/",status="200",le="+Inf"} 3
-            x_seconds_sum{route="/",status="200"} 3.75
-            x_seconds_count{route="/",status="200"} 3
-            x_seconds_bucket{route="/a",status="200",le="1"} 1
-            x_seconds_bucket{route="/a",status="200",le="+Inf"} 1
-            x_seconds_sum{route="/a",status="200"} 0.5
-            x_seconds_count{route="/a",status="200"} 1
+        #expect(
+            out == """
+                # HELP x_seconds h
+                # TYPE x_seconds histogram
+                x_seconds_bucket{route="/",status="200",le="1"} 2
+                x_seconds_bucket{route="/",status="200",le="+Inf"} 3
+                x_seconds_sum{route="/",status="200"} 3.75
+                x_seconds_count{route="/",status="200"} 3
+                x_seconds_bucket{route="/a",status="200",le="1"} 1
+                x_seconds_bucket{route="/a",status="200",le="+Inf"} 1
+                x_seconds_sum{route="/a",status="200"} 0.5
+                x_seconds_count{route="/a",status="200"} 1
 
-            """)
+                """)
     }
 
     /// HEAD runs the GET handler but is its own series; each status is its own series.
@@ -142,10 +147,12 @@ import Testing
         #expect(h.send("HEAD", "/v1/sessions/zz").status == 404)
         #expect(h.send("HEAD", "/healthz").status == 200)
         let text = h.ok("GET", "/metrics").text
-        for labels in [#"method="HEAD",route="/v1/sessions/{sid}",status="200""#,
-                       #"method="GET",route="/v1/sessions/{sid}",status="200""#,
-                       #"method="HEAD",route="/v1/sessions/{sid}",status="404""#,
-                       #"method="HEAD",route="/healthz",status="200""#] {
+        for labels in [
+            #"method="HEAD",route="/v1/sessions/{sid}",status="200""#,
+            #"method="GET",route="/v1/sessions/{sid}",status="200""#,
+            #"method="HEAD",route="/v1/sessions/{sid}",status="404""#,
+            #"method="HEAD",route="/healthz",status="200""#,
+        ] {
             #expect(text.contains("navsim_http_request_duration_seconds_count{\(labels)} 1\n"), "\(labels)")
         }
     }
@@ -158,16 +165,17 @@ import Testing
         family.observe(7)
         var out = ""
         family.write(into: &out)
-        #expect(out == """
-            # HELP x_seconds h
-            # TYPE x_seconds histogram
-            x_seconds_bucket{le="1"} 1
-            x_seconds_bucket{le="2"} 2
-            x_seconds_bucket{le="+Inf"} 3
-            x_seconds_sum 9.5
-            x_seconds_count 3
+        #expect(
+            out == """
+                # HELP x_seconds h
+                # TYPE x_seconds histogram
+                x_seconds_bucket{le="1"} 1
+                x_seconds_bucket{le="2"} 2
+                x_seconds_bucket{le="+Inf"} 3
+                x_seconds_sum 9.5
+                x_seconds_count 3
 
-            """)
+                """)
     }
 
     /// The value of the one sample `name` (no labels) in a fresh scrape of `h`.
@@ -191,7 +199,9 @@ import Testing
         #expect(sample(h, "navsim_uikit_refusals_total") == 1)
 
         // Two refused in one turn, answered in place with the turn's 200.
-        let turn = h.ok("POST", "/v1/sessions/s/turns", """
+        let turn = h.ok(
+            "POST", "/v1/sessions/s/turns",
+            """
             {"operations": [{"controller": "home", "operation": "present", "viewController": {"id": "m3"}},
                             {"controller": "home", "operation": "present", "viewController": {"id": "m4"}}]}
             """)
@@ -205,8 +215,10 @@ import Testing
         let (samples, types) = parse(h.ok("GET", "/metrics").text)
         func value(_ name: String) -> Double? { samples.first { $0.name == name }?.value }
         #expect(types["process_cpu_seconds_total"] == "counter")
-        for name in ["process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds",
-                     "process_max_fds", "process_start_time_seconds"] {
+        for name in [
+            "process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds",
+            "process_max_fds", "process_start_time_seconds",
+        ] {
             #expect(types[name] == "gauge", "\(name)")
         }
         #expect((value("process_cpu_seconds_total") ?? 0) > 0)

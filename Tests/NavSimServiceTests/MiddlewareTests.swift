@@ -60,8 +60,9 @@ import Testing
     func serviceOrder() throws {
         let h = try ServiceHarness(tokens: ["secret"])
         let service = try #require(h.service)
-        #expect(service.middleware.pieces.map { String(describing: type(of: $0)) }
-            == ["RequestMetrics", "ProblemResponses", "TokenScreen", "RequestChecks", "ConditionalReads"])
+        #expect(
+            service.middleware.pieces.map { String(describing: type(of: $0)) }
+                == ["RequestMetrics", "ProblemResponses", "TokenScreen", "RequestChecks", "ConditionalReads"])
         let before = service.counters.requests.load(ordering: .relaxed)
         #expect(service.handle(HTTPRequest(method: "GET", path: "/v1/sessions/%zz")).status == 401)
         #expect(service.counters.requests.load(ordering: .relaxed) == before + 1)

@@ -173,8 +173,11 @@ struct OpenAPITests {
         let spec = try Self.loadSpec()
         let pairs = Set(spec.pairs.map { "\($0.method) \($0.template)" })
         // The parse found the file's shape, not nothing.
-        #expect(pairs.isSuperset(of: ["GET /healthz", "POST /v1/sessions", "GET /v1/sessions/{sid}",
-                                      "POST /v1/sessions/{sid}/controllers/{cid}/{operation}"]), "\(pairs.sorted())")
+        #expect(
+            pairs.isSuperset(of: [
+                "GET /healthz", "POST /v1/sessions", "GET /v1/sessions/{sid}",
+                "POST /v1/sessions/{sid}/controllers/{cid}/{operation}",
+            ]), "\(pairs.sorted())")
         #expect(spec.paths.allSatisfy { !$0.methods.isEmpty }, "a path without methods: \(spec.paths.filter { $0.methods.isEmpty })")
         #expect(Set(spec.paths.map(\.template)).count == spec.paths.count, "a path listed twice")
     }
@@ -290,7 +293,8 @@ struct OpenAPITests {
 
     /// The checks above do fail when the spec and the routes disagree.
     @Test func disagreementsAreFound() throws {
-        let spec = try OpenAPISpec("""
+        let spec = try OpenAPISpec(
+            """
             openapi: 3.1.0
             paths:
               /healthz:
@@ -332,7 +336,8 @@ struct OpenAPITests {
     /// Literal operation routes fold into the router's one template, with their names; other
     /// paths under a controller stay as written.
     @Test func operationRoutesFold() throws {
-        let spec = try OpenAPISpec("""
+        let spec = try OpenAPISpec(
+            """
             openapi: 3.1.0
             paths:
               /v1/sessions/{sid}/controllers/{cid}/present:
@@ -352,8 +357,11 @@ struct OpenAPITests {
                 OperationName:
                   enum: [present, dismiss]
             """)
-        #expect(spec.paths.map(\.template) == [OpenAPISpec.operationTemplate, "/v1/sessions/{sid}/controllers/{cid}",
-                                               "/v1/sessions/{sid}/controllers/{cid}/{operation}/again"])
+        #expect(
+            spec.paths.map(\.template) == [
+                OpenAPISpec.operationTemplate, "/v1/sessions/{sid}/controllers/{cid}",
+                "/v1/sessions/{sid}/controllers/{cid}/{operation}/again",
+            ])
         #expect(spec.paths.first?.methods == ["POST"])
         #expect(spec.operationRoutes == ["present", "dismiss"])
         #expect(spec.writtenPairCount == 4 && spec.pairs.count == 3)

@@ -26,8 +26,10 @@ struct PastVersionsTests {
             case 3:
                 let size = i % 2 == 0 ? "regular" : "compact"
                 h.ok("PATCH", "/v1/sessions/p/controllers/nav", #"{"traitOverrides": {"verticalSizeClass": "\#(size)"}}"#)
-            case 4: h.ok("POST", "/v1/sessions/p/controllers/home/present",
-                         #"{"viewController": {"id": "m\#(i)"}, "modalPresentationStyle": "fullScreen", "animated": false}"#)
+            case 4:
+                h.ok(
+                    "POST", "/v1/sessions/p/controllers/home/present",
+                    #"{"viewController": {"id": "m\#(i)"}, "modalPresentationStyle": "fullScreen", "animated": false}"#)
             case 5: h.ok("POST", "/v1/sessions/p/controllers/home/dismiss", #"{"animated": false}"#)
             case 6 where depth > 0:
                 h.ok("POST", "/v1/sessions/p/controllers/nav/pop", #"{"animated": false}"#)
@@ -66,8 +68,9 @@ struct PastVersionsTests {
         Self.drive(h, count: 70)
         let service = try #require(h.service)
         let createdAt = try #require(h.send("GET", "/v1/sessions/p")["createdAt"]?.string)
-        let base = try #require(service.pastVersions.base(PastVersions.Key(session: "p", createdAt: createdAt, checkpoint: 64)),
-                                "kept before any read")
+        let base = try #require(
+            service.pastVersions.base(PastVersions.Key(session: "p", createdAt: createdAt, checkpoint: 64)),
+            "kept before any read")
         #expect(base.version == 64)
         #expect(service.waitForCheckpoints())
         let rows = try service.sqlite.history(session: "p", after: -1, limit: 65)
@@ -75,8 +78,9 @@ struct PastVersionsTests {
         #expect(base.encoded.body == Encode.session(id: "p", version: 64, createdAt: createdAt, state: state))
         for version in 64...70 {
             let stored = try service.sqlite.history(session: "p", after: 63, limit: version - 63)
-            let expected = Encode.session(id: "p", version: version, createdAt: createdAt,
-                                          state: try #require(try SessionHistory.rebuild(stored, to: version)))
+            let expected = Encode.session(
+                id: "p", version: version, createdAt: createdAt,
+                state: try #require(try SessionHistory.rebuild(stored, to: version)))
             #expect(h.send("GET", "/v1/sessions/p?version=\(version)").body == expected, "version \(version)")
         }
     }

@@ -21,8 +21,9 @@ struct PersistenceFixtureTests {
         let data = try #require(FileManager.default.contents(atPath: folder.appendingPathComponent("\(name)-replies.json").path))
         let items = try #require(try JSON.parse(Array(data), maxContainers: 1_000_000).array)
         return try items.map { item in
-            Recorded(path: try #require(item["path"]?.string), status: Int(try #require(item["status"]?.number)),
-                     body: try #require(item["body"]?.string))
+            Recorded(
+                path: try #require(item["path"]?.string), status: Int(try #require(item["status"]?.number)),
+                body: try #require(item["body"]?.string))
         }
     }
 
@@ -36,7 +37,9 @@ struct PersistenceFixtureTests {
                 differing += 1
                 if differing <= 3 {
                     let at = zip(body, r.body).prefix { $0 == $1 }.count
-                    Issue.record("GET \(r.path): \(status) vs recorded \(r.status); first difference at character \(at): now …\(body.dropFirst(max(0, at - 80)).prefix(200))… recorded …\(r.body.dropFirst(max(0, at - 80)).prefix(200))…")
+                    Issue.record(
+                        "GET \(r.path): \(status) vs recorded \(r.status); first difference at character \(at): now …\(body.dropFirst(max(0, at - 80)).prefix(200))… recorded …\(r.body.dropFirst(max(0, at - 80)).prefix(200))…"
+                    )
                 }
             }
         }
@@ -82,7 +85,8 @@ struct PersistenceFixtureTests {
         let path = (directory as NSString).appendingPathComponent("today.sqlite")
         try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("today.sqlite").path, toPath: path)
         let version = 9  // the fixture's `nav` is at 8; one push more
-        let targets = (0...version).map { "/v1/sessions/nav?version=\($0)" }
+        let targets =
+            (0...version).map { "/v1/sessions/nav?version=\($0)" }
             + ["/v1/sessions/nav", "/v1/sessions/nav/history", "/v1/sessions/nav/history?after=7&limit=5"]
         var before: [(Int, String)] = []
         do {
@@ -90,8 +94,10 @@ struct PersistenceFixtureTests {
             let body = Array(#"{"viewController": {"id": "later", "title": "Later", "prefersStatusBarHidden": true}}"#.utf8)
             var headers = HTTPHeaders()
             headers.add("Content-Type", "application/json")
-            let push = service.handle(HTTPRequest(method: "POST", path: "/v1/sessions/nav/controllers/nav/push", query: [:],
-                                                  headers: headers, body: body))
+            let push = service.handle(
+                HTTPRequest(
+                    method: "POST", path: "/v1/sessions/nav/controllers/nav/push", query: [:],
+                    headers: headers, body: body))
             #expect(push.status == 200, "\(String(decoding: push.body, as: UTF8.self))")
             let stored = try #require(try service.sqlite.loadSessions().first { $0.session.id == "nav" })
             #expect(stored.controllers.allSatisfy { $0.format == 1 } && stored.session.format == StoredFormat.current)

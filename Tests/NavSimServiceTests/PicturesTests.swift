@@ -21,15 +21,19 @@ private final class PictureHarness {
         directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("PicturesTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         pictures = Pictures(graphviz: graphviz, cache: cache)
-        service = try NavSimService(store: SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                                       migrationsDirectory: ServiceFiles.migrations),
-                                    openAPI: [], pictures: pictures)
+        service = try NavSimService(
+            store: SessionStore(
+                path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
+                migrationsDirectory: ServiceFiles.migrations),
+            openAPI: [], pictures: pictures)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-    func send(_ method: String, _ target: String, _ body: String? = nil, accept: String? = nil,
-              contentType: String = "application/json") -> HTTPResponse {
+    func send(
+        _ method: String, _ target: String, _ body: String? = nil, accept: String? = nil,
+        contentType: String = "application/json"
+    ) -> HTTPResponse {
         var path = target
         var query: [String: String] = [:]
         if let q = target.firstIndex(of: "?") {
@@ -42,8 +46,10 @@ private final class PictureHarness {
         var headers = HTTPHeaders()
         if let accept { headers.add("Accept", accept) }
         if body != nil { headers.add("Content-Type", contentType) }
-        return service.handle(HTTPRequest(method: method, path: path, query: query, headers: headers,
-                                          body: body.map { Array($0.utf8) } ?? []))
+        return service.handle(
+            HTTPRequest(
+                method: method, path: path, query: query, headers: headers,
+                body: body.map { Array($0.utf8) } ?? []))
     }
 
     func text(_ target: String, accept: String) -> String {
@@ -53,16 +59,21 @@ private final class PictureHarness {
     /// The mail app of the issue: a tab bar of a navigation controller and a settings tab, a
     /// message pushed, then a compose sheet presented from it. Versions 0 (created), 1 (push), 2 (present).
     func mailSession() {
-        let created = send("POST", "/v1/sessions", #"""
+        let created = send(
+            "POST", "/v1/sessions",
+            #"""
             {"id": "mail", "root": {"id": "tabs", "kind": "tabBarController", "viewControllers": [
               {"id": "inboxNav", "kind": "navigationController", "viewControllers": [{"id": "inbox", "class": "InboxViewController"}]},
               {"id": "settings", "class": "SettingsViewController"}]}}
             """#)
         precondition(created.status == 201, String(decoding: created.body, as: UTF8.self))
-        let pushed = send("POST", "/v1/sessions/mail/controllers/inboxNav/push",
-                          #"{"viewController": {"id": "message", "class": "MessageViewController"}, "animated": false}"#)
+        let pushed = send(
+            "POST", "/v1/sessions/mail/controllers/inboxNav/push",
+            #"{"viewController": {"id": "message", "class": "MessageViewController"}, "animated": false}"#)
         precondition(pushed.status == 200, String(decoding: pushed.body, as: UTF8.self))
-        let presented = send("POST", "/v1/sessions/mail/controllers/message/present", #"""
+        let presented = send(
+            "POST", "/v1/sessions/mail/controllers/message/present",
+            #"""
             {"viewController": {"id": "composeNav", "kind": "navigationController", "modalPresentationStyle": "pageSheet",
               "viewControllers": [{"id": "compose", "class": "ComposeViewController"}]}, "animated": true}
             """#)
@@ -171,11 +182,16 @@ struct SessionPictureTests {
     /// shows the appearance states changing.
     @Test func aTransitionInProgressIsShown() throws {
         let h = try PictureHarness()
-        #expect(h.send("POST", "/v1/sessions", #"""
-            {"id": "slow", "options": {"transitions": "manual"}, "root": {"id": "home", "class": "HomeViewController"}}
-            """#).status == 201)
-        let r = h.send("POST", "/v1/sessions/slow/controllers/home/present",
-                       #"{"viewController": {"id": "sheet", "class": "SheetViewController", "modalPresentationStyle": "fullScreen"}, "animated": true}"#)
+        #expect(
+            h.send(
+                "POST", "/v1/sessions",
+                #"""
+                {"id": "slow", "options": {"transitions": "manual"}, "root": {"id": "home", "class": "HomeViewController"}}
+                """#
+            ).status == 201)
+        let r = h.send(
+            "POST", "/v1/sessions/slow/controllers/home/present",
+            #"{"viewController": {"id": "sheet", "class": "SheetViewController", "modalPresentationStyle": "fullScreen"}, "animated": true}"#)
         #expect(r.status == 200)
         let text = h.text("/v1/sessions/slow", accept: "text/plain")
         #expect(text.contains("presents ▸ sheet  SheetViewController  fullScreen  ◀ visible  [appearing]"), "\(text)")
@@ -278,8 +294,9 @@ struct StoryboardPictureTests {
             for app in corpus.apps {
                 let h = try PictureHarness()
                 for entry in app {
-                    let put = h.send("PUT", "/v1/storyboards/\(entry.name.percentEncodedPathSegment)",
-                                     String(decoding: try corpus.data(entry), as: UTF8.self), contentType: "application/xml")
+                    let put = h.send(
+                        "PUT", "/v1/storyboards/\(entry.name.percentEncodedPathSegment)",
+                        String(decoding: try corpus.data(entry), as: UTF8.self), contentType: "application/xml")
                     if put.status >= 300 { continue }  // refused on purpose (INDEX.tsv says so); nothing to draw
                 }
                 for entry in app {
@@ -304,28 +321,28 @@ struct StoryboardPictureTests {
     @Test func theFlowShowsScenesSeguesReferencesAndDiagnostics() throws {
         let h = try PictureHarness()
         let xml = #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="nav-1">
-          <scenes>
-            <scene sceneID="s1"><objects>
-              <navigationController id="nav-1" storyboardIdentifier="Root" sceneMemberID="viewController">
-                <connections><segue destination="list-1" kind="relationship" relationship="rootViewController" id="r1"/></connections>
-              </navigationController>
-            </objects></scene>
-            <scene sceneID="s2"><objects>
-              <viewController id="list-1" customClass="ListViewController" sceneMemberID="viewController">
-                <connections>
-                  <segue destination="ref-1" kind="show" identifier="showSettings" id="g1"/>
-                  <segue destination="gone-1" kind="presentation" identifier="broken" id="g2"/>
-                </connections>
-              </viewController>
-            </objects></scene>
-            <scene sceneID="s3"><objects>
-              <viewControllerPlaceholder storyboardName="Settings" referencedIdentifier="Prefs" id="ref-1" sceneMemberID="viewController"/>
-            </objects></scene>
-          </scenes>
-        </document>
-        """#
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="nav-1">
+              <scenes>
+                <scene sceneID="s1"><objects>
+                  <navigationController id="nav-1" storyboardIdentifier="Root" sceneMemberID="viewController">
+                    <connections><segue destination="list-1" kind="relationship" relationship="rootViewController" id="r1"/></connections>
+                  </navigationController>
+                </objects></scene>
+                <scene sceneID="s2"><objects>
+                  <viewController id="list-1" customClass="ListViewController" sceneMemberID="viewController">
+                    <connections>
+                      <segue destination="ref-1" kind="show" identifier="showSettings" id="g1"/>
+                      <segue destination="gone-1" kind="presentation" identifier="broken" id="g2"/>
+                    </connections>
+                  </viewController>
+                </objects></scene>
+                <scene sceneID="s3"><objects>
+                  <viewControllerPlaceholder storyboardName="Settings" referencedIdentifier="Prefs" id="ref-1" sceneMemberID="viewController"/>
+                </objects></scene>
+              </scenes>
+            </document>
+            """#
         let put = h.send("PUT", "/v1/storyboards/Main", xml, contentType: "application/xml")
         #expect(put.status == 201, "\(String(decoding: put.body, as: UTF8.self))")
         let dot = h.text("/v1/storyboards/Main", accept: "text/vnd.graphviz")
@@ -351,18 +368,18 @@ struct StoryboardPictureTests {
     @Test func unwindSeguesAreListedInsideTheirScene() throws {
         let h = try PictureHarness()
         let xml = #"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="a-1">
-          <scenes>
-            <scene sceneID="s1"><objects>
-              <viewController id="a-1" customClass="AViewController" sceneMemberID="viewController">
-                <connections><segue destination="a-exit" kind="unwind" identifier="back" unwindAction="unwindToStart:" id="u1"/></connections>
-              </viewController>
-              <exit id="a-exit" userLabel="Exit" sceneMemberID="exit"/>
-            </objects></scene>
-          </scenes>
-        </document>
-        """#
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="a-1">
+              <scenes>
+                <scene sceneID="s1"><objects>
+                  <viewController id="a-1" customClass="AViewController" sceneMemberID="viewController">
+                    <connections><segue destination="a-exit" kind="unwind" identifier="back" unwindAction="unwindToStart:" id="u1"/></connections>
+                  </viewController>
+                  <exit id="a-exit" userLabel="Exit" sceneMemberID="exit"/>
+                </objects></scene>
+              </scenes>
+            </document>
+            """#
         #expect(h.send("PUT", "/v1/storyboards/Unwind", xml, contentType: "application/xml").status == 201)
         let dot = h.text("/v1/storyboards/Unwind", accept: "text/vnd.graphviz")
         #expect(!dot.contains("missing:"), "\(dot)")
@@ -376,11 +393,11 @@ struct StoryboardPictureTests {
         let h = try PictureHarness(cache: cache)
         func upload(_ className: String) {
             let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" initialViewController="a"><scenes>
-            <scene sceneID="s"><objects><viewController id="a" customClass="\(className)" sceneMemberID="viewController"/></objects></scene>
-            </scenes></document>
-            """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" initialViewController="a"><scenes>
+                <scene sceneID="s"><objects><viewController id="a" customClass="\(className)" sceneMemberID="viewController"/></objects></scene>
+                </scenes></document>
+                """
             #expect(h.send("PUT", "/v1/storyboards/One", xml, contentType: "application/xml").status < 300)
         }
         upload("FirstViewController")
@@ -409,8 +426,9 @@ struct InspectorTests {
         let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("PicturesTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let service = try NavSimService(store: SessionStore(path: dir + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations),
-                                        openAPI: [], tokens: BearerTokens(["secret"]))
+        let service = try NavSimService(
+            store: SessionStore(path: dir + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations),
+            openAPI: [], tokens: BearerTokens(["secret"]))
         #expect(service.handle(HTTPRequest(method: "GET", path: "/inspector")).status == 200)
         #expect(service.handle(HTTPRequest(method: "GET", path: "/v1/sessions")).status == 401)
     }

@@ -32,8 +32,9 @@ import StoreTestSupport
     @Test func aCommitWritesTheRowsOfTheControllersThatChangedOnly() throws {
         let h = try ServiceHarness()
         let stack = (0..<10).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
-        h.ok("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(stack)]}}"#,
-             status: 201)
+        h.ok(
+            "POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(stack)]}}"#,
+            status: 201)
         let store = try #require(h.service?.sqlite)
         let before = store.controllerRowsWritten
         h.ok("PATCH", "/v1/sessions/s/controllers/c3", #"{"title": "Three"}"#)
@@ -96,8 +97,9 @@ import StoreTestSupport
     @Test func versionsPreparedOutsideTheLockAreEachTheStoredVersion() throws {
         let h = try ServiceHarness()
         let stack = (0..<6).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
-        h.ok("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(stack)]}}"#,
-             status: 201)
+        h.ok(
+            "POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(stack)]}}"#,
+            status: 201)
         let service = try #require(h.service)
         let threads = 6, each = 30
         let replies = Mutex<[Int: JSON]>([:])
@@ -109,8 +111,10 @@ import StoreTestSupport
                 let request: HTTPRequest
                 switch i % 3 {
                 case 0: request = title("s", "c\(t)", "t\(t)-\(i)")
-                case 1: request = self.request("POST", "/v1/sessions/s/controllers/nav/push",
-                                               #"{"viewController": {"id": "p\#(t)-\#(i)"}, "animated": false}"#)
+                case 1:
+                    request = self.request(
+                        "POST", "/v1/sessions/s/controllers/nav/push",
+                        #"{"viewController": {"id": "p\#(t)-\#(i)"}, "animated": false}"#)
                 default: request = self.request("POST", "/v1/sessions/s/controllers/nav/pop", #"{"animated": false}"#)
                 }
                 let reply = service.handle(request)
@@ -145,10 +149,14 @@ import StoreTestSupport
         let first = service.serve(title("s", "home", "one"))
         let second = service.serve(title("s", "home", "two"))
         // If-Match is checked against the applied head, which is ahead of what reads show.
-        let third = service.serve(request("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "three"}"#,
-                                          headers: [("If-Match", #""2""#)]))
-        let stale = service.serve(request("PATCH", "/v1/sessions/s/controllers/home", #"{"title": "x"}"#,
-                                          headers: [("If-Match", #""0""#)]))
+        let third = service.serve(
+            request(
+                "PATCH", "/v1/sessions/s/controllers/home", #"{"title": "three"}"#,
+                headers: [("If-Match", #""2""#)]))
+        let stale = service.serve(
+            request(
+                "PATCH", "/v1/sessions/s/controllers/home", #"{"title": "x"}"#,
+                headers: [("If-Match", #""0""#)]))
         #expect(stale.status == 412)
         // Nothing durable yet: reads show version 0 and its history only.
         #expect(h.version("s") == 0)

@@ -11,14 +11,17 @@ import PostgresStore
 /// loaded into a schema of its own, opens with this code and reads back as that release read it:
 /// every recorded reply, byte for byte. Runs where `NAVSIM_TEST_POSTGRES` names a server, as the
 /// other PostgreSQL cases do (scripts/pg-store-suite.sh).
-@Suite("A PostgreSQL database written by the previous release reads back identically",
-       .enabled(if: ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"].map { !$0.isEmpty } ?? false,
-                "set NAVSIM_TEST_POSTGRES to a PostgreSQL URL"))
+@Suite(
+    "A PostgreSQL database written by the previous release reads back identically",
+    .enabled(
+        if: ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"].map { !$0.isEmpty } ?? false,
+        "set NAVSIM_TEST_POSTGRES to a PostgreSQL URL"))
 struct PostgresFixtureTests {
     @Test func everyRecordedReplyIsTheSame() throws {
         let url = try #require(ProcessInfo.processInfo.environment["NAVSIM_TEST_POSTGRES"])
-        let dump = try String(contentsOf: PersistenceFixtureTests.folder.appendingPathComponent("main-postgres.sql"),
-                              encoding: .utf8)
+        let dump = try String(
+            contentsOf: PersistenceFixtureTests.folder.appendingPathComponent("main-postgres.sql"),
+            encoding: .utf8)
         #expect(dump.contains("navsim_fixture."))
         let schema = "navsim_fixture_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let admin = try PostgreSQL.Connection(url: url)

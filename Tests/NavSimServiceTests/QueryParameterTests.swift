@@ -11,10 +11,12 @@ struct QueryParameterTests {
     @Test func badQueryValuesAreInvalidQueryNamingTheParameter() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
-        for (target, field) in [("/v1/sessions?limit=0", "limit"), ("/v1/sessions?limit=x", "limit"),
-                                ("/v1/sessions/s?version=-1", "version"), ("/v1/sessions/s?version=abc", "version"),
-                                ("/v1/sessions/s?replay=yes", "replay"), ("/v1/sessions/s/history?after=x", "after"),
-                                ("/v1/sessions/s/history?limit=1001", "limit")] {
+        for (target, field) in [
+            ("/v1/sessions?limit=0", "limit"), ("/v1/sessions?limit=x", "limit"),
+            ("/v1/sessions/s?version=-1", "version"), ("/v1/sessions/s?version=abc", "version"),
+            ("/v1/sessions/s?replay=yes", "replay"), ("/v1/sessions/s/history?after=x", "after"),
+            ("/v1/sessions/s/history?limit=1001", "limit"),
+        ] {
             let r = h.send("GET", target)
             expectProblem(r, 422, "invalid-query")
             #expect(r["field"]?.string == field, "\(target): \(r)")
@@ -38,9 +40,11 @@ struct QueryParameterTests {
         let h = try ServiceHarness()
         h.makeSession("s")
         #expect(h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "two"}}"#).status == 200)  // version 1
-        for target in ["/v1/sessions/s?version=0&version=1", "/v1/sessions/s?version=1&version=1",
-                       "/v1/sessions/s?replay=true&replay=false", "/v1/sessions?limit=5&limit=6",
-                       "/v1/sessions?after=a&after=b", "/v1/sessions/s/history?after=0&after=1"] {
+        for target in [
+            "/v1/sessions/s?version=0&version=1", "/v1/sessions/s?version=1&version=1",
+            "/v1/sessions/s?replay=true&replay=false", "/v1/sessions?limit=5&limit=6",
+            "/v1/sessions?after=a&after=b", "/v1/sessions/s/history?after=0&after=1",
+        ] {
             let r = h.send("GET", target)
             expectProblem(r, 422, "invalid-query")
             #expect(r["detail"]?.string?.contains("more than once") == true, "\(target): \(r)")

@@ -18,8 +18,9 @@ import SessionStorage
     }
 
     func push(_ h: ServiceHarness, _ sid: String, _ id: String, headers: [(String, String)] = []) -> ServiceReply {
-        h.send("POST", "/v1/sessions/\(sid)/controllers/nav/push", #"{"viewController": {"id": "\#(id)"}, "animated": false}"#,
-               headers: headers)
+        h.send(
+            "POST", "/v1/sessions/\(sid)/controllers/nav/push", #"{"viewController": {"id": "\#(id)"}, "animated": false}"#,
+            headers: headers)
     }
 
     @Test func aCachedReadIsTheSessionEncodedAfresh() throws {
@@ -43,8 +44,11 @@ import SessionStorage
         try h.restart()
         let after = h.send("GET", "/v1/sessions/s")
         let reloaded = try #require(live(h, "s"))
-        #expect(after.body == Encode.session(id: "s", version: reloaded.version, createdAt: reloaded.createdAt,
-                                             state: reloaded.state))
+        #expect(
+            after.body
+                == Encode.session(
+                    id: "s", version: reloaded.version, createdAt: reloaded.createdAt,
+                    state: reloaded.state))
     }
 
     @Test func theCacheKeepsToItsBudget() throws {
@@ -119,8 +123,10 @@ import SessionStorage
         let h = try ServiceHarness()
         h.makeSession("s")
         #expect(push(h, "s", "a").status == 200)  // version 1
-        for path in ["/v1/sessions/s", "/v1/sessions/s/controllers/a", "/v1/sessions/s/transitions",
-                     "/v1/sessions/s/history", "/v1/sessions/s?version=0"] {
+        for path in [
+            "/v1/sessions/s", "/v1/sessions/s/controllers/a", "/v1/sessions/s/transitions",
+            "/v1/sessions/s/history", "/v1/sessions/s?version=0",
+        ] {
             let tag = try #require(h.send("GET", path).headers["etag"], "\(path)")
             #expect(h.send("GET", path, headers: [("If-None-Match", tag)]).status == 304, "\(path)")
             #expect(h.send("GET", path, headers: [("If-Match", tag)]).status == 200, "\(path)")
@@ -151,13 +157,15 @@ import SessionStorage
         h.makeSession("s")
         #expect(push(h, "s", "a").status == 200)  // version 1
         for value in ["*", #""1""#, #"W/"1""#, #""0", "1""#] {
-            expectProblem(h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", value)]),
-                          412, "version-mismatch")
+            expectProblem(
+                h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", value)]),
+                412, "version-mismatch")
             expectProblem(h.send("DELETE", "/v1/sessions/s", headers: [("If-None-Match", value)]), 412, "version-mismatch")
         }
         #expect(h.send("GET", "/v1/sessions/s")["version"] == .number(1))
-        expectProblem(h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", "1")]),
-                      400, "invalid-header")
+        expectProblem(
+            h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", "1")]),
+            400, "invalid-header")
         // A tag of another version does not match: the change goes ahead.
         #expect(h.send("PATCH", "/v1/sessions/s/controllers/a", #"{"title": "x"}"#, headers: [("If-None-Match", #""0""#)]).status == 200)
         #expect(h.send("GET", "/v1/sessions/s")["version"] == .number(2))
@@ -170,8 +178,10 @@ import SessionStorage
         let s = try #require(live(h, "s"))
         // The bytes the reply had before it was spliced from cached pieces: one JSON value encoded whole.
         guard case .object(let members) = reply.json else { Issue.record("not an object: \(reply)"); return }
-        let expected = JSON.object(members.filter { $0.0 != "session" }
-            + [("session", try JSON.parse(Encode.session(id: "s", version: s.version, createdAt: s.createdAt, state: s.state)))]).bytes
+        let expected = JSON.object(
+            members.filter { $0.0 != "session" }
+                + [("session", try JSON.parse(Encode.session(id: "s", version: s.version, createdAt: s.createdAt, state: s.state)))]
+        ).bytes
         #expect(reply.body == expected)
         #expect(members.last?.0 == "session")
         #expect(reply.headers["preference-applied"] == nil)
@@ -222,10 +232,12 @@ import SessionStorage
         for i in 0..<40 { #expect(push(h, "large", "l\(i)").status == 200) }
         #expect(push(h, "small", "l0").status == 200)
         // Same operation, same ids in the reply (the top "l40" covers "l39" / "l0"'s slot differs in name only).
-        let small = h.send("POST", "/v1/sessions/small/controllers/nav/push", #"{"viewController": {"id": "top"}, "animated": false}"#,
-                           headers: [("Prefer", "return=minimal")])
-        let large = h.send("POST", "/v1/sessions/large/controllers/nav/push", #"{"viewController": {"id": "top"}, "animated": false}"#,
-                           headers: [("Prefer", "return=minimal")])
+        let small = h.send(
+            "POST", "/v1/sessions/small/controllers/nav/push", #"{"viewController": {"id": "top"}, "animated": false}"#,
+            headers: [("Prefer", "return=minimal")])
+        let large = h.send(
+            "POST", "/v1/sessions/large/controllers/nav/push", #"{"viewController": {"id": "top"}, "animated": false}"#,
+            headers: [("Prefer", "return=minimal")])
         guard case .object(let a)? = small["session"]?["controllers"], case .object(let b)? = large["session"]?["controllers"] else {
             Issue.record("controllers: \(small) \(large)"); return
         }
@@ -237,7 +249,9 @@ import SessionStorage
     @Test func aMinimalTurnReply() throws {
         let h = try ServiceHarness()
         h.makeSession("s")
-        let reply = h.send("POST", "/v1/sessions/s/turns", #"""
+        let reply = h.send(
+            "POST", "/v1/sessions/s/turns",
+            #"""
             {"operations": [{"controller": "nav", "operation": "push", "viewController": {"id": "a"}, "animated": false},
                             {"controller": "nav", "operation": "pop", "animated": false}]}
             """#, headers: [("Prefer", "return=minimal")])
@@ -258,14 +272,16 @@ import SessionStorage
         var three = try #require(live(h, "three"))
         let two = try #require(live(h, "two"))
         // The commit finds what left by the controller count, the encoding what changed by bytes.
-        let (commit, _) = try Persistence.commit(TurnRecord(
-            session: "three", createdAt: three.createdAt, version: three.version + 1, old: three.state, shell: nil,
-            new: two.state, changed: [], at: "now", request: HTTPRequest(method: "POST", path: "/"), body: .object([]),
-            commands: [], result: Array("null".utf8)))
+        let (commit, _) = try Persistence.commit(
+            TurnRecord(
+                session: "three", createdAt: three.createdAt, version: three.version + 1, old: three.state, shell: nil,
+                new: two.state, changed: [], at: "now", request: HTTPRequest(method: "POST", path: "/"), body: .object([]),
+                commands: [], result: Array("null".utf8)))
         let removed = commit.deletedControllers
         #expect(removed == ["gone"])
-        let (encoded, changed) = EncodedSession.make(id: "three", version: three.version + 1, createdAt: three.createdAt,
-                                                     state: two.state, previous: three.encoding(in: registry))
+        let (encoded, changed) = EncodedSession.make(
+            id: "three", version: three.version + 1, createdAt: three.createdAt,
+            state: two.state, previous: three.encoding(in: registry))
         let minimal = try JSON.parse(encoded.minimal(id: "three", state: two.state, changed: changed, removed: removed))
         #expect(minimal["removed"] == .array([.string("gone")]))
         #expect(minimal["controllers"]?["gone"] == nil)

@@ -49,14 +49,16 @@ import TestSupport
         c.prefersStatusBarHidden = maybe(&g)
         if maybe(&g) { c.transitioningDelegate = TransitioningDelegate(name: text(&g), duration: number(&g)) }
         if maybe(&g) {
-            c.presentationDelegate = PresentationDelegate(shouldDismiss: maybe(&g) ? maybe(&g) : nil,
-                                                          adaptivePresentationStyle: maybe(&g) ? pick(PresentationStyle.self, &g) : nil)
+            c.presentationDelegate = PresentationDelegate(
+                shouldDismiss: maybe(&g) ? maybe(&g) : nil,
+                adaptivePresentationStyle: maybe(&g) ? pick(PresentationStyle.self, &g) : nil)
         }
         if maybe(&g) { c.navigationDelegate = NavigationDelegate() }
         if maybe(&g) { c.tabBarDelegate = TabBarDelegate(shouldSelect: maybe(&g) ? maybe(&g) : nil) }
         if maybe(&g) {
-            c.traitOverrides = TraitOverrides(horizontalSizeClass: maybe(&g) ? pick(Traits.SizeClass.self, &g) : nil,
-                                              verticalSizeClass: maybe(&g) ? pick(Traits.SizeClass.self, &g) : nil)
+            c.traitOverrides = TraitOverrides(
+                horizontalSizeClass: maybe(&g) ? pick(Traits.SizeClass.self, &g) : nil,
+                verticalSizeClass: maybe(&g) ? pick(Traits.SizeClass.self, &g) : nil)
         }
         if maybe(&g) { c.preferredContentSize = [number(&g), number(&g)] }
         if maybe(&g) { c.shouldPerformSegue = Dictionary((0..<Int.random(in: 1...4, using: &g)).map { _ in (text(&g), maybe(&g)) }) { a, _ in a } }
@@ -82,9 +84,13 @@ import TestSupport
     /// A new controller of any kind, with children where its kind has them.
     static func spec(_ g: inout Seeded, next: inout Int, depth: Int = 0) -> ControllerSpec {
         next += 1
-        let kinds: [ControllerKind] = depth > 1 ? [.viewController, .tableViewController]
-            : [.viewController, .navigationController, .tabBarController, .splitViewController, .pageViewController,
-               .alertController, .collectionViewController]
+        let kinds: [ControllerKind] =
+            depth > 1
+            ? [.viewController, .tableViewController]
+            : [
+                .viewController, .navigationController, .tabBarController, .splitViewController, .pageViewController,
+                .alertController, .collectionViewController,
+            ]
         let kind = kinds.randomElement(using: &g)!
         // Some ids need escaping too; each ends in a number, so ids stay distinct.
         let id = (Bool.random(using: &g) ? "c" : text(&g)) + "\(next)"
@@ -117,15 +123,20 @@ import TestSupport
         let animated = Bool.random(using: &g)
         switch Int.random(in: 0..<12, using: &g) {
         case 0, 1: return .push(receiver: any, viewController: .new(spec(&g, next: &next, depth: 2)), animated: animated)
-        case 2, 3: return .present(receiver: any, viewController: .new(spec(&g, next: &next, depth: 1)),
-                                   style: Bool.random(using: &g) ? pick(PresentationStyle.self, &g) : nil,
-                                   transitionStyle: nil, popover: nil, animated: animated)
+        case 2, 3:
+            return .present(
+                receiver: any, viewController: .new(spec(&g, next: &next, depth: 1)),
+                style: Bool.random(using: &g) ? pick(PresentationStyle.self, &g) : nil,
+                transitionStyle: nil, popover: nil, animated: animated)
         case 4: return .dismiss(receiver: any, animated: animated)
         case 5: return .pop(receiver: any, animated: animated)
         case 6: return .select(receiver: any, index: Int.random(in: 0..<3, using: &g), viewController: nil)
-        case 7: return .setTraits(Traits(userInterfaceIdiom: pick(Traits.Idiom.self, &g),
-                                         horizontalSizeClass: pick(Traits.SizeClass.self, &g),
-                                         verticalSizeClass: pick(Traits.SizeClass.self, &g)))
+        case 7:
+            return .setTraits(
+                Traits(
+                    userInterfaceIdiom: pick(Traits.Idiom.self, &g),
+                    horizontalSizeClass: pick(Traits.SizeClass.self, &g),
+                    verticalSizeClass: pick(Traits.SizeClass.self, &g)))
         case 8: return .completeTransition(id: nil)
         case 9: return .createController(spec(&g, next: &next, depth: 1))
         case 10: return .release(any)
@@ -138,14 +149,17 @@ import TestSupport
 
     /// `actual == expected`, byte for byte; a failure names the first differing byte and shows the
     /// text around it rather than both arrays.
-    static func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ what: String,
-                                sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSameBytes(
+        _ actual: [UInt8], _ expected: [UInt8], _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard actual != expected else { return }
         let common = min(actual.count, expected.count)
         let at = (0..<common).first { actual[$0] != expected[$0] } ?? common
         func around(_ b: [UInt8]) -> String { String(decoding: b[max(0, at - 60)..<min(b.count, at + 60)], as: UTF8.self) }
-        Issue.record("\(what): differs at byte \(at) of \(actual.count) (expected \(expected.count)):\n  new: …\(around(actual))…\n  old: …\(around(expected))…",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "\(what): differs at byte \(at) of \(actual.count) (expected \(expected.count)):\n  new: …\(around(actual))…\n  old: …\(around(expected))…",
+            sourceLocation: sourceLocation)
     }
 
     /// The old per-controller bytes of `state`, by id.
@@ -156,8 +170,10 @@ import TestSupport
     }
 
     /// Everything a state's encoding gives, compared with the old encoders'.
-    static func expectSameEncoding(_ id: String, _ version: Int, _ createdAt: String, _ state: SessionState,
-                                   _ encoded: EncodedSession, _ what: String) {
+    static func expectSameEncoding(
+        _ id: String, _ version: Int, _ createdAt: String, _ state: SessionState,
+        _ encoded: EncodedSession, _ what: String
+    ) {
         let legacy = LegacyJSON.bytes(LegacyEncode.session(id: id, version: version, createdAt: createdAt, state: state))
         expectSameBytes(Encode.session(id: id, version: version, createdAt: createdAt, state: state), legacy, "\(what): session")
         expectSameBytes(encoded.body, legacy, "\(what): incremental encoding")
@@ -172,18 +188,24 @@ import TestSupport
         var compared = 0
         for session in 0..<120 {
             var next = 0
-            let options = Options(iOS: Self.pick(IOSRelease.self, &g), transitions: Self.pick(TransitionMode.self, &g),
-                                  navTransitionPolicy: Self.pick(NavigationTransitionPolicy.self, &g),
-                                  release: Self.pick(ReleasePolicy.self, &g))
+            let options = Options(
+                iOS: Self.pick(IOSRelease.self, &g), transitions: Self.pick(TransitionMode.self, &g),
+                navTransitionPolicy: Self.pick(NavigationTransitionPolicy.self, &g),
+                release: Self.pick(ReleasePolicy.self, &g))
             let traits = Traits(userInterfaceIdiom: Self.pick(Traits.Idiom.self, &g))
-            guard case .success(let made) = Navigator.makeSessionReporting(
-                traits: traits, options: options, root: .new(Self.spec(&g, next: &next))) else { continue }
+            guard
+                case .success(let made) = Navigator.makeSessionReporting(
+                    traits: traits, options: options, root: .new(Self.spec(&g, next: &next)))
+            else { continue }
             let sid = Self.text(&g) + "s\(session)"
             let createdAt = "2026-12-02T00:00:00.\(session)Z"
-            Self.expectSameBytes(Encode.created(id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
-                                                warnings: made.result.warnings),
-                                 LegacyEncode.created(id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
-                                                      warnings: made.result.warnings), "creation reply \(session)")
+            Self.expectSameBytes(
+                Encode.created(
+                    id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
+                    warnings: made.result.warnings),
+                LegacyEncode.created(
+                    id: sid, createdAt: createdAt, state: made.state, events: made.result.events,
+                    warnings: made.result.warnings), "creation reply \(session)")
             var state = made.state
             var version = 0
             var encoded = EncodedSession.make(id: sid, version: 0, createdAt: createdAt, state: state, previous: nil).0
@@ -204,25 +226,30 @@ import TestSupport
                 }
                 version += 1
                 let what = "session \(session) step \(step)"
-                let (next, changedPieces) = EncodedSession.make(id: sid, version: version, createdAt: createdAt, state: outcome.state,
-                                                                previous: encoded, previousState: state, changedControllers: changed)
+                let (next, changedPieces) = EncodedSession.make(
+                    id: sid, version: version, createdAt: createdAt, state: outcome.state,
+                    previous: encoded, previousState: state, changedControllers: changed)
                 Self.expectSameEncoding(sid, version, createdAt, outcome.state, next, what)
                 // The result as the history keeps it, and the replies around it.
                 let results = Encode.results(outcome.outcomes, turn: turn)
                 Self.expectSameBytes(results, LegacyJSON.bytes(LegacyEncode.resultJSON(outcome.outcomes, turn: turn)), "\(what): results")
                 let removed = state.order.filter { outcome.state.controllers[$0] == nil }
                 let minimal = next.minimal(id: sid, state: outcome.state, changed: changedPieces, removed: removed)
-                let legacyMinimal = LegacyEncode.minimal(id: sid, version: version,
-                                                         window: LegacyEncode.window(outcome.state),
-                                                         pieces: Self.legacyPieces(outcome.state), changed: changedPieces, removed: removed)
+                let legacyMinimal = LegacyEncode.minimal(
+                    id: sid, version: version,
+                    window: LegacyEncode.window(outcome.state),
+                    pieces: Self.legacyPieces(outcome.state), changed: changedPieces, removed: removed)
                 Self.expectSameBytes(minimal, legacyMinimal, "\(what): minimal session")
                 if turn || outcome.outcomes.first.map({ if case .applied = $0 { true } else { false } }) == true {
                     for session in [next.body, minimal] {
-                        Self.expectSameBytes(Encode.mutationReply(version: version, turn: turn, results: results,
-                                                                  released: outcome.released, session: session),
-                                             LegacyEncode.mutationReply(version: version, turn: turn, outcomes: outcome.outcomes,
-                                                                        released: outcome.released, session: session),
-                                             "\(what): mutation reply")
+                        Self.expectSameBytes(
+                            Encode.mutationReply(
+                                version: version, turn: turn, results: results,
+                                released: outcome.released, session: session),
+                            LegacyEncode.mutationReply(
+                                version: version, turn: turn, outcomes: outcome.outcomes,
+                                released: outcome.released, session: session),
+                            "\(what): mutation reply")
                     }
                 }
                 state = outcome.state
@@ -246,8 +273,9 @@ import TestSupport
                     e.parent = Bool.random(using: &g) ? Self.text(&g) : nil
                 }
                 if Bool.random(using: &g) {
-                    e.segue = .init(identifier: Bool.random(using: &g) ? Self.text(&g) : nil, source: Self.text(&g),
-                                    destination: Bool.random(using: &g) ? Self.text(&g) : nil)
+                    e.segue = .init(
+                        identifier: Bool.random(using: &g) ? Self.text(&g) : nil, source: Self.text(&g),
+                        destination: Bool.random(using: &g) ? Self.text(&g) : nil)
                 }
                 if Bool.random(using: &g) { e.action = Self.text(&g) }
                 if Bool.random(using: &g) { e.style = Self.pick(PresentationStyle.self, &g) }
@@ -266,22 +294,29 @@ import TestSupport
             r.returnsValue = Bool.random(using: &g)
             if Bool.random(using: &g) { r.returned = (0..<Int.random(in: 0...2, using: &g)).map { _ in Self.text(&g) } }
             for _ in 0..<Int.random(in: 0...2, using: &g) {
-                r.warnings.append(Diagnostic(code: Bool.random(using: &g) ? "D\(Int.random(in: 1...30, using: &g))" : nil,
-                                             slug: "warning-slug", severity: .warning,
-                                             name: Bool.random(using: &g) ? Self.text(&g) : nil, message: Self.text(&g)))
+                r.warnings.append(
+                    Diagnostic(
+                        code: Bool.random(using: &g) ? "D\(Int.random(in: 1...30, using: &g))" : nil,
+                        slug: "warning-slug", severity: .warning,
+                        name: Bool.random(using: &g) ? Self.text(&g) : nil, message: Self.text(&g)))
             }
-            let refused = OperationOutcome.refused(Diagnostic(code: "R7", slug: "refused", severity: .exception,
-                                                              name: "NSInvalidArgumentException", message: Self.text(&g)))
+            let refused = OperationOutcome.refused(
+                Diagnostic(
+                    code: "R7", slug: "refused", severity: .exception,
+                    name: "NSInvalidArgumentException", message: Self.text(&g)))
             let invalid = OperationOutcome.invalid(CommandError(kind: .unknownController, message: Self.text(&g), field: nil))
             for outcomes in [[.applied(r)], [.applied(r), refused, invalid]] {
                 for turn in [false, true] where turn || outcomes.count == 1 {
                     let results = Encode.results(outcomes, turn: turn)
                     Self.expectSameBytes(results, LegacyJSON.bytes(LegacyEncode.resultJSON(outcomes, turn: turn)), "results")
                     let released = Bool.random(using: &g) ? [Self.text(&g)] : []
-                    Self.expectSameBytes(Encode.mutationReply(version: 3, turn: turn, results: results, released: released,
-                                                              session: Array("{}".utf8)),
-                                         LegacyEncode.mutationReply(version: 3, turn: turn, outcomes: outcomes, released: released,
-                                                                    session: Array("{}".utf8)), "mutation reply")
+                    Self.expectSameBytes(
+                        Encode.mutationReply(
+                            version: 3, turn: turn, results: results, released: released,
+                            session: Array("{}".utf8)),
+                        LegacyEncode.mutationReply(
+                            version: 3, turn: turn, outcomes: outcomes, released: released,
+                            session: Array("{}".utf8)), "mutation reply")
                 }
             }
         }
@@ -289,8 +324,10 @@ import TestSupport
 
     @Test("Numbers and strings: the writer spells them as the tree serialiser did")
     func numbersAndStrings() {
-        var values: [Double] = [0, -0.0, 1, -1, 0.5, 0.3, 0.1 + 0.2, 1e-300, .leastNonzeroMagnitude, 1e15 - 1, 1e15, -1e15, 1e15 + 1, 1e16, 1e21,
-                                123_456_789.125, .infinity, -.infinity, .nan, .greatestFiniteMagnitude, Double(Int64.max)]
+        var values: [Double] = [
+            0, -0.0, 1, -1, 0.5, 0.3, 0.1 + 0.2, 1e-300, .leastNonzeroMagnitude, 1e15 - 1, 1e15, -1e15, 1e15 + 1, 1e16, 1e21,
+            123_456_789.125, .infinity, -.infinity, .nan, .greatestFiniteMagnitude, Double(Int64.max),
+        ]
         var g = Seeded(seed: 3)
         for _ in 0..<2_000 {
             values.append(Double(bitPattern: g.next()))

@@ -43,9 +43,10 @@ import Synchronization
         #expect(service.sessions.resident.load(ordering: .relaxed) == 0, "start-up decodes no session")
         #expect(service.sessions.count == StoredFormatTests.sessions.count)
         // What the eager start-up decoded: every stored session at once.
-        let eager = try Dictionary(uniqueKeysWithValues: service.sqlite.loadSessions().map {
-            ($0.session.id, try Persistence.decodeState($0))
-        })
+        let eager = try Dictionary(
+            uniqueKeysWithValues: service.sqlite.loadSessions().map {
+                ($0.session.id, try Persistence.decodeState($0))
+            })
         for (sid, readBefore) in zip(StoredFormatTests.sessions, before) {
             #expect(try #require(service.sessions.box(sid)).isResident == false)
             #expect(Self.readable(h, sid) == readBefore, "session \(sid) read lazily after the restart")
@@ -175,8 +176,9 @@ import Synchronization
         try store.finishDeletion("s")
         #expect(try store.childRowCount(session: "s") == 0)
         // A new session under the id (as POST /v1/sessions writes it), then a late chunk of the old sweep.
-        let fresh = LiveSession(id: "s", createdAt: "2026-01-01T00:00:00.000Z", version: 0,
-                                state: try #require(state(h, "s")))
+        let fresh = LiveSession(
+            id: "s", createdAt: "2026-01-01T00:00:00.000Z", version: 0,
+            state: try #require(state(h, "s")))
         try store.commit(try Persistence.creation(fresh))
         let rows = try store.childRowCount(session: "s")
         #expect(rows > 0)
@@ -189,8 +191,9 @@ import Synchronization
         let directory = NSTemporaryDirectory() + "ReaderPool-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SessionStore(path: directory + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations,
-                                     readers: readers)
+        let store = try SessionStore(
+            path: directory + "/navsim.sqlite", migrationsDirectory: ServiceFiles.migrations,
+            readers: readers)
         try store.commit(SessionCommit(session: SessionRow(id: "s", version: 0, createdAt: "t", state: "{}")))
         let inner = try store.read { _ in
             try store.readIfAvailable { db in try db.query("SELECT count(*) FROM sessions").first?.int(0) }

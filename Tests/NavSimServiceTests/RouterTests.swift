@@ -44,9 +44,10 @@ import Testing
     /// values that collide with literals, contain escapes (`%2F`, a lone `%`, `%zz`, UTF-8), or
     /// are empty; the template one segment shorter and longer; doubled and trailing slashes.
     static var paths: [String] {
-        let literals = Set(NavSimService.router.routes.flatMap { route in
-            route.template.segments.compactMap { if case let .literal(text) = $0 { text } else { nil } }
-        })
+        let literals = Set(
+            NavSimService.router.routes.flatMap { route in
+                route.template.segments.compactMap { if case let .literal(text) = $0 { text } else { nil } }
+            })
         let fills = ["x", "a%2Fb", "%", "%zz", "caf%C3%A9", "%7Bsid%7D", "a%20b", ""] + literals.sorted()
         var out: Set<String> = ["/", "", "//", "/v1", "/v1/", "/nope", "/v1/sessions//", "//v1//sessions/"]
         for route in NavSimService.router.routes {
@@ -120,10 +121,12 @@ import Testing
     @Test func decodedSegments() {
         let router = NavSimService.router
         let segments = HTTPRequest(method: "GET", path: "/v1/sessions/a%2Fb/controllers/c%25d").pathSegments
-        #expect(Self.describe(router.resolve(method: "GET", path: segments))
-            == "route GET /v1/sessions/{sid}/controllers/{cid} cid=c%d&sid=a/b")
-        #expect(Self.describe(router.resolve(method: "PUT", path: ["v1", "sessions", "s"]))
-            == "405 Allow: GET, PATCH, DELETE")
+        #expect(
+            Self.describe(router.resolve(method: "GET", path: segments))
+                == "route GET /v1/sessions/{sid}/controllers/{cid} cid=c%d&sid=a/b")
+        #expect(
+            Self.describe(router.resolve(method: "PUT", path: ["v1", "sessions", "s"]))
+                == "405 Allow: GET, PATCH, DELETE")
         #expect(Self.describe(router.resolve(method: "GET", path: ["v1", "nothing"])) == "404")
     }
 }

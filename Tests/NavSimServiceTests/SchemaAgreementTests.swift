@@ -53,11 +53,14 @@ import HTTPServer
             #expect(r.status == 422 && r.slug == "invalid-body" && r["field"]?.string == field, "\(body): \(r)")
         }
         let message = h.send("POST", "/v1/sessions", refused[0].body)["detail"]?.string
-        #expect(message == "root.viewControllers is a property of UINavigationController, UITabBarController, UIPageViewController and UISplitViewController; a UIViewController has none.")
+        #expect(
+            message
+                == "root.viewControllers is a property of UINavigationController, UITabBarController, UIPageViewController and UISplitViewController; a UIViewController has none.")
         #expect(h.send("GET", "/v1/sessions/a").status == 404)
         // Null is left out; the kinds that have the property take it.
         #expect(h.send("POST", "/v1/sessions", #"{"id": "b", "root": {"viewControllers": null, "selectedIndex": null}}"#).status == 201)
-        let tabs = h.send("POST", "/v1/sessions", #"{"id": "c", "root": {"kind": "tabBarController", "id": "t", "viewControllers": [{"id": "x"}, {"id": "y"}], "selectedIndex": 1}}"#)
+        let tabs = h.send(
+            "POST", "/v1/sessions", #"{"id": "c", "root": {"kind": "tabBarController", "id": "t", "viewControllers": [{"id": "x"}, {"id": "y"}], "selectedIndex": 1}}"#)
         #expect(tabs.status == 201 && tabs["controllers"]?["t"]?["selectedViewController"]?.string == "y", "\(tabs)")
         // The same check on every operation that takes a spec.
         h.makeSession("s")
@@ -114,7 +117,8 @@ import HTTPServer
     /// minLength 1`), and an operation in a class's `on` code is one of the operations.
     @Test func declarationsNameClassesAndOperations() throws {
         let h = try ServiceHarness()
-        let xml = #"<?xml version="1.0" encoding="UTF-8"?><document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" initialViewController="a"><scenes><scene sceneID="s"><objects><viewController id="a" sceneMemberID="viewController"/></objects></scene></scenes></document>"#
+        let xml =
+            #"<?xml version="1.0" encoding="UTF-8"?><document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" initialViewController="a"><scenes><scene sceneID="s"><objects><viewController id="a" sceneMemberID="viewController"/></objects></scene></scenes></document>"#
         #expect(h.send("PUT", "/v1/storyboards/Main", xml, contentType: "application/xml").status == 201)
         let segues = h.send("PUT", "/v1/storyboards/Main/customSegues", #"{"": {"performs": "none"}}"#)
         #expect(segues.status == 422 && segues.slug == "invalid-body", "\(segues)")

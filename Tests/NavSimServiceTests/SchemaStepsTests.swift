@@ -27,8 +27,9 @@ import PostgresStore
         let target = (NSTemporaryDirectory() as NSString).appendingPathComponent("SchemaStepsTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
         for file in try stepFiles(folder).prefix(count) {
-            try FileManager.default.copyItem(atPath: ServiceFiles.root.appendingPathComponent(folder).appendingPathComponent(file).path,
-                                             toPath: (target as NSString).appendingPathComponent(file))
+            try FileManager.default.copyItem(
+                atPath: ServiceFiles.root.appendingPathComponent(folder).appendingPathComponent(file).path,
+                toPath: (target as NSString).appendingPathComponent(file))
         }
         return target
     }
@@ -42,8 +43,11 @@ import PostgresStore
             _ = try SessionStore(path: path, migrationsDirectory: folder)
             Issue.record("a migrations folder without steps 5-7 was accepted")
         } catch {
-            #expect(error as? MigrationError == .missingSteps(directory: folder, missing: "0005_pending_deletions.sql",
-                                                              found: 4, needed: SessionStore.schemaSteps.count), "\(error)")
+            #expect(
+                error as? MigrationError
+                    == .missingSteps(
+                        directory: folder, missing: "0005_pending_deletions.sql",
+                        found: 4, needed: SessionStore.schemaSteps.count), "\(error)")
             #expect("\(error)".contains("0005_pending_deletions.sql") && "\(error)".contains(folder), "\(error)")
         }
         #expect(!FileManager.default.fileExists(atPath: path), "the database was created")
@@ -53,8 +57,9 @@ import PostgresStore
     @Test func aStepOfAnotherNameIsRefused() throws {
         let folder = try Self.truncatedCopy(of: "migrations", keeping: 7)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.moveItem(atPath: (folder as NSString).appendingPathComponent("0006_storyboard_revision.sql"),
-                                         toPath: (folder as NSString).appendingPathComponent("0006_something_else.sql"))
+        try FileManager.default.moveItem(
+            atPath: (folder as NSString).appendingPathComponent("0006_storyboard_revision.sql"),
+            toPath: (folder as NSString).appendingPathComponent("0006_something_else.sql"))
         let path = (folder as NSString).appendingPathComponent("navsim.sqlite")
         #expect { _ = try SessionStore(path: path, migrationsDirectory: folder) } throws: { error in
             "\(error)".contains("0006_something_else.sql") && "\(error)".contains("0006_storyboard_revision.sql")
@@ -69,7 +74,8 @@ extension SchemaStepsTests {
     @Test func aLaterBuildsFolderIsRefused() throws {
         let folder = try Self.truncatedCopy(of: "migrations", keeping: SessionStore.schemaSteps.count)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data("CREATE TABLE extra (x INTEGER);\n".utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent(String(format: "%04d_extra.sql", SessionStore.schemaSteps.count + 1)))
+        try Data("CREATE TABLE extra (x INTEGER);\n".utf8).write(
+            to: URL(fileURLWithPath: folder).appendingPathComponent(String(format: "%04d_extra.sql", SessionStore.schemaSteps.count + 1)))
         let path = (folder as NSString).appendingPathComponent("navsim.sqlite")
         #expect { _ = try SessionStore(path: path, migrationsDirectory: folder) } throws: { error in
             "\(error)".contains("_extra.sql") && "\(error)".contains("does not know")
@@ -86,8 +92,10 @@ extension SharedStoreServiceTests {
         let folder = try SchemaStepsTests.truncatedCopy(of: "migrations-postgres", keeping: 4)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect { _ = try PostgresSessionStore(url: db.url, migrationsDirectory: folder, schema: db.schema) } throws: { error in
-            error as? MigrationError == .missingSteps(directory: folder, missing: "0005_pending_deletions.sql",
-                                                      found: 4, needed: PostgresSessionStore.schemaSteps.count)
+            error as? MigrationError
+                == .missingSteps(
+                    directory: folder, missing: "0005_pending_deletions.sql",
+                    found: 4, needed: PostgresSessionStore.schemaSteps.count)
         }
         let admin = try PostgreSQL.Connection(url: db.url)
         let schemas = try admin.query("SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name = $1", [.text(db.schema)])

@@ -78,11 +78,14 @@ final class ServiceHarness {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    static func open(_ path: String, limits: Limits = .defaults, tokens: BearerTokens = BearerTokens([]),
-                     loadedSessions: Int = NavSimService.defaultLoadedSessions) throws -> NavSimService {
+    static func open(
+        _ path: String, limits: Limits = .defaults, tokens: BearerTokens = BearerTokens([]),
+        loadedSessions: Int = NavSimService.defaultLoadedSessions
+    ) throws -> NavSimService {
         let spec = FileManager.default.contents(atPath: ServiceFiles.openAPI).map { Array($0) } ?? []
-        return try NavSimService(store: SessionStore(path: path, migrationsDirectory: ServiceFiles.migrations), openAPI: spec,
-                                 limits: limits, tokens: tokens, loadedSessions: loadedSessions)
+        return try NavSimService(
+            store: SessionStore(path: path, migrationsDirectory: ServiceFiles.migrations), openAPI: spec,
+            limits: limits, tokens: tokens, loadedSessions: loadedSessions)
     }
 
     /// Drops the running service, then builds a new one on the same database file: a restart.
@@ -95,8 +98,10 @@ final class ServiceHarness {
     /// Sends one request. `target` may carry a query (`/v1/sessions/s/history?after=2`); `body`
     /// goes with `contentType` (none when nil).
     @discardableResult
-    func send(_ method: String, _ target: String, _ body: String? = nil, contentType: String? = "application/json",
-              headers extra: [(String, String)] = [], bodyTooLarge: Bool = false) -> ServiceReply {
+    func send(
+        _ method: String, _ target: String, _ body: String? = nil, contentType: String? = "application/json",
+        headers extra: [(String, String)] = [], bodyTooLarge: Bool = false
+    ) -> ServiceReply {
         var path = target
         var query: [String: String] = [:]
         var repeated: [String] = []  // as the server reports them (HTTPRequest.repeatedQueryNames)
@@ -105,14 +110,18 @@ final class ServiceHarness {
             for pair in target[target.index(after: q)...].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 if query.updateValue(kv.count > 1 ? String(kv[1]) : "", forKey: String(kv[0])) != nil,
-                   !repeated.contains(String(kv[0])) { repeated.append(String(kv[0])) }
+                    !repeated.contains(String(kv[0]))
+                {
+                    repeated.append(String(kv[0]))
+                }
             }
         }
         var headers = HTTPHeaders(extra)
         if let bearer, headers["authorization"] == nil { headers.add("Authorization", "Bearer \(bearer)") }
         if let body, !body.isEmpty, let contentType { headers.add("Content-Type", contentType) }
-        let request = HTTPRequest(method: method, path: path, query: query, repeatedQueryNames: repeated, headers: headers,
-                                  body: body.map { Array($0.utf8) } ?? [], bodyTooLarge: bodyTooLarge)
+        let request = HTTPRequest(
+            method: method, path: path, query: query, repeatedQueryNames: repeated, headers: headers,
+            body: body.map { Array($0.utf8) } ?? [], bodyTooLarge: bodyTooLarge)
         guard let service else { fatalError("the harness has no service") }
         let response = service.handle(request)
         return ServiceReply(status: response.status, headers: response.headers, body: response.body)
@@ -120,9 +129,13 @@ final class ServiceHarness {
 
     /// Creates a session whose window's root is the navigation controller `nav` holding `home`.
     @discardableResult
-    func makeSession(_ id: String, options: String = #"{"transitions": "immediate"}"#,
-                     sourceLocation: SourceLocation = #_sourceLocation) -> ServiceReply {
-        let reply = send("POST", "/v1/sessions", """
+    func makeSession(
+        _ id: String, options: String = #"{"transitions": "immediate"}"#,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ServiceReply {
+        let reply = send(
+            "POST", "/v1/sessions",
+            """
             {"id": "\(id)", "options": \(options),
              "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home", "class": "HomeViewController"}]}}
             """)
@@ -132,8 +145,10 @@ final class ServiceHarness {
 
     /// Sends a request that must succeed with `status`; returns the reply.
     @discardableResult
-    func ok(_ method: String, _ target: String, _ body: String? = nil, status: Int = 200,
-            sourceLocation: SourceLocation = #_sourceLocation) -> ServiceReply {
+    func ok(
+        _ method: String, _ target: String, _ body: String? = nil, status: Int = 200,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ServiceReply {
         let reply = send(method, target, body)
         #expect(reply.status == status, "\(method) \(target): \(reply)", sourceLocation: sourceLocation)
         return reply
@@ -142,8 +157,9 @@ final class ServiceHarness {
     func snapshot(_ sid: String) -> SessionSnapshot {
         let session = send("GET", "/v1/sessions/\(sid)")
         let history = send("GET", "/v1/sessions/\(sid)/history?after=0&limit=1000")
-        return SessionSnapshot(status: session.status, session: session.text, etag: session.headers["etag"],
-                               history: history.text)
+        return SessionSnapshot(
+            status: session.status, session: session.text, etag: session.headers["etag"],
+            history: history.text)
     }
 
     func version(_ sid: String) -> Int? {
@@ -159,8 +175,9 @@ final class ServiceHarness {
         body()
         let after = snapshot(sid)
         #expect(after == before, "session \(sid) changed", sourceLocation: sourceLocation)
-        #expect(send("GET", "/v1/sessions?limit=1000").text == sessionsBefore, "the session list changed",
-                sourceLocation: sourceLocation)
+        #expect(
+            send("GET", "/v1/sessions?limit=1000").text == sessionsBefore, "the session list changed",
+            sourceLocation: sourceLocation)
     }
 }
 

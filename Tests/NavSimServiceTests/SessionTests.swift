@@ -146,8 +146,12 @@ struct SessionTests {
             let n = i + 1
             #expect(entry["request"]?["method"]?.string == "POST")
             #expect(entry["request"]?["path"]?.string == "/v1/sessions/s/controllers/nav/push")
-            #expect(entry["request"]?["body"] == .object([("viewController", .object([("id", .string("p\(n)"))])),
-                                                           ("animated", .bool(n % 2 == 0))]))
+            #expect(
+                entry["request"]?["body"]
+                    == .object([
+                        ("viewController", .object([("id", .string("p\(n)"))])),
+                        ("animated", .bool(n % 2 == 0)),
+                    ]))
             #expect(entry["transition"]?["operation"]?.string == "push")
             #expect(entry["transition"]?["toViewController"]?.string == "p\(n)")
             #expect(entry["transition"]?["animated"]?.bool == (n % 2 == 0))
@@ -166,8 +170,10 @@ struct SessionTests {
             #expect(recorded[sid]?[v] == nil, "version \(v) recorded twice", sourceLocation: sourceLocation)
             recorded[sid, default: [:]][v] = r.text
         }
-        func op(_ sid: String, _ method: String, _ path: String, _ body: String, status: Int = 200,
-                sourceLocation: SourceLocation = #_sourceLocation) {
+        func op(
+            _ sid: String, _ method: String, _ path: String, _ body: String, status: Int = 200,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             h.ok(method, "/v1/sessions/\(sid)\(path)", body, status: status, sourceLocation: sourceLocation)
             record(sid, sourceLocation: sourceLocation)
         }
@@ -175,18 +181,23 @@ struct SessionTests {
         h.makeSession("s")
         record("s")
         op("s", "POST", "/controllers/nav/push", #"{"viewController": {"id": "p1", "title": "One"}}"#)
-        op("s", "POST", "/controllers/p1/present", #"{"viewController": {"id": "m1", "kind": "navigationController", "viewControllers": [{"id": "m1root"}]}, "modalPresentationStyle": "formSheet"}"#)
+        op(
+            "s", "POST", "/controllers/p1/present",
+            #"{"viewController": {"id": "m1", "kind": "navigationController", "viewControllers": [{"id": "m1root"}]}, "modalPresentationStyle": "formSheet"}"#)
         #expect(h.send("POST", "/v1/sessions/s/controllers/p1/present", #"{"viewController": {"id": "m2"}}"#).status == 409)
         op("s", "POST", "/controllers/m1/push", #"{"viewController": {"id": "m1detail"}, "animated": false}"#)
         op("s", "PATCH", "/controllers/home", #"{"title": "Home", "modalPresentationStyle": "overFullScreen", "definesPresentationContext": true}"#)
         op("s", "PATCH", "", #"{"traits": {"horizontalSizeClass": "regular", "userInterfaceIdiom": "pad"}}"#)
-        op("s", "POST", "/turns", """
+        op(
+            "s", "POST", "/turns",
+            """
             {"operations": [{"controller": "m1", "operation": "dismiss"},
                             {"controller": "nav", "operation": "present", "viewController": {"id": "m3"}},
                             {"controller": "nav", "operation": "pop", "animated": false}]}
             """)
-        op("s", "POST", "/controllers", #"{"id": "loose", "kind": "tabBarController", "viewControllers": [{"id": "t1"}, {"id": "t2"}]}"#,
-           status: 201)
+        op(
+            "s", "POST", "/controllers", #"{"id": "loose", "kind": "tabBarController", "viewControllers": [{"id": "t1"}, {"id": "t2"}]}"#,
+            status: 201)
         op("s", "POST", "/controllers/loose/select", #"{"index": 1}"#)
         op("s", "PUT", "/rootViewController", #"{"viewController": "loose"}"#)
         op("s", "POST", "/controllers/t2/present", #"{"viewController": {"id": "sheet", "transitioningDelegate": {"name": "Fade", "duration": 0.2}}}"#)
@@ -222,7 +233,9 @@ struct SessionTests {
         let h = try ServiceHarness()
         h.makeSession("s")
         h.ok("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "p1"}}"#)
-        let r = h.ok("POST", "/v1/sessions/s/turns", """
+        let r = h.ok(
+            "POST", "/v1/sessions/s/turns",
+            """
             {"operations": [{"controller": "nav", "operation": "present", "viewController": {"id": "m1"}},
                             {"controller": "nav", "operation": "present", "viewController": {"id": "m2"}},
                             {"controller": "nav", "operation": "pop", "animated": false}]}
@@ -254,8 +267,9 @@ struct SessionTests {
         #expect(entries.first?["request"]?["path"]?.string == "/v1/sessions/s/turns")
 
         // A turn whose every operation is refused is still one accepted request.
-        let refused = h.ok("POST", "/v1/sessions/s/turns",
-                           #"{"operations": [{"controller": "nav", "operation": "present", "viewController": {"id": "m3"}}]}"#)
+        let refused = h.ok(
+            "POST", "/v1/sessions/s/turns",
+            #"{"operations": [{"controller": "nav", "operation": "present", "viewController": {"id": "m3"}}]}"#)
         #expect(refused["version"]?.number == 3)
         #expect((refused["results"]?.array ?? []).first?["status"]?.number == 409, "\(refused)")
         #expect(versions(h.ok("GET", "/v1/sessions/s/history")) == [1, 2, 3])
@@ -265,7 +279,10 @@ struct SessionTests {
     @Test func restartLoadsEverySessionUnchanged() throws {
         let h = try ServiceHarness()
         // Created out of id order, so that the session list's order is tested too.
-        h.ok("POST", "/v1/sessions", #"{"id": "c", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "split", "kind": "splitViewController", "style": "doubleColumn", "primary": {"id": "list"}, "secondary": {"id": "detail"}}}"#, status: 201)
+        h.ok(
+            "POST", "/v1/sessions",
+            #"{"id": "c", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "split", "kind": "splitViewController", "style": "doubleColumn", "primary": {"id": "list"}, "secondary": {"id": "detail"}}}"#,
+            status: 201)
         h.makeSession("gone")
         h.makeSession("b", options: #"{"transitions": "manual"}"#)
         h.makeSession("a")
@@ -283,9 +300,10 @@ struct SessionTests {
 
         let ids = ["a", "b", "c"]
         let before = Dictionary(uniqueKeysWithValues: ids.map { ($0, h.snapshot($0)) })
-        let replays = Dictionary(uniqueKeysWithValues: ids.map { id in
-            (id, (0...(h.version(id) ?? 0)).map { h.send("GET", "/v1/sessions/\(id)?version=\($0)").text })
-        })
+        let replays = Dictionary(
+            uniqueKeysWithValues: ids.map { id in
+                (id, (0...(h.version(id) ?? 0)).map { h.send("GET", "/v1/sessions/\(id)?version=\($0)").text })
+            })
         let list = h.ok("GET", "/v1/sessions").text
         let transitions = h.ok("GET", "/v1/sessions/b/transitions").text
         #expect(transitions.contains("inProgress"))
@@ -319,7 +337,9 @@ struct SessionTests {
     /// navigation controllers; `splitDelegate.topColumnForCollapsing` is decoded; both survive a restart.
     @Test func doubleColumnSplitAnswersItsWrappers() throws {
         let h = try ServiceHarness()
-        let r = h.ok("POST", "/v1/sessions", """
+        let r = h.ok(
+            "POST", "/v1/sessions",
+            """
             {"id": "s", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"},
              "root": {"id": "split", "kind": "splitViewController", "style": "doubleColumn",
                       "primary": {"id": "list", "class": "ListViewController"},
@@ -354,13 +374,17 @@ struct SessionTests {
         #expect(strings(session["window"]?["viewsInWindow"]) == ["split", "split.primary", "detail"])
 
         // The column-style delegate answer; an unknown column is a 422 naming the allowed ones.
-        let t = h.ok("POST", "/v1/sessions", """
+        let t = h.ok(
+            "POST", "/v1/sessions",
+            """
             {"id": "t", "root": {"id": "split", "kind": "splitViewController", "style": "doubleColumn",
              "splitDelegate": {"topColumnForCollapsing": "primary"},
              "primary": {"id": "list"}, "secondary": {"id": "detail"}}}
             """, status: 201)
         #expect(strings(t["controllers"]?["split.primary"]?["viewControllers"]) == ["list"], "\(t)")
-        let triple = h.ok("POST", "/v1/sessions", """
+        let triple = h.ok(
+            "POST", "/v1/sessions",
+            """
             {"id": "triple", "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"},
              "root": {"id": "split", "kind": "splitViewController", "style": "tripleColumn",
              "primary": {"id": "a"}, "supplementary": {"id": "b"}, "secondary": {"id": "c"}}}
@@ -368,7 +392,9 @@ struct SessionTests {
         #expect(triple["controllers"]?["split"]?["displayMode"]?.string == "twoBesideSecondary", "three columns on screen: \(triple)")
         #expect(strings(t["controllers"]?["split.secondary"]?["viewControllers"]) == ["detail"])
         #expect(t["window"]?["visibleViewController"]?.string == "list")
-        let bad = h.send("POST", "/v1/sessions", """
+        let bad = h.send(
+            "POST", "/v1/sessions",
+            """
             {"id": "u", "root": {"kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {"topColumnForCollapsing": "compact"}}}
             """)
         expectProblem(bad, 422, "invalid-body")

@@ -40,21 +40,27 @@ final class SharedDatabase {
 
     /// Each history entry of `sid` as stored: its version and request body, ascending.
     func storedEntries(_ sid: String) throws -> [(version: Int, body: String?)] {
-        try admin.query("SELECT version, body FROM \(PostgreSQL.Connection.quoteIdentifier(schema)).history WHERE session_id = $1 ORDER BY version",
-                        [.text(sid)]).map { (Int($0.int("version") ?? -1), $0.text("body")) }
+        try admin.query(
+            "SELECT version, body FROM \(PostgreSQL.Connection.quoteIdentifier(schema)).history WHERE session_id = $1 ORDER BY version",
+            [.text(sid)]
+        ).map { (Int($0.int("version") ?? -1), $0.text("body")) }
     }
 
     /// The history versions stored for `sid`, ascending, read straight from the table.
     func storedVersions(_ sid: String) throws -> [Int] {
-        try admin.query("SELECT version FROM \(PostgreSQL.Connection.quoteIdentifier(schema)).history WHERE session_id = $1 ORDER BY version",
-                        [.text(sid)]).map { Int($0.int("version") ?? -1) }
+        try admin.query(
+            "SELECT version FROM \(PostgreSQL.Connection.quoteIdentifier(schema)).history WHERE session_id = $1 ORDER BY version",
+            [.text(sid)]
+        ).map { Int($0.int("version") ?? -1) }
     }
 }
 
 /// Sends one request to `service` in process and waits for its reply.
 @discardableResult
-func call(_ service: NavSimService, _ method: String, _ path: String, _ body: String? = nil,
-          headers extra: [(String, String)] = []) -> ServiceReply {
+func call(
+    _ service: NavSimService, _ method: String, _ path: String, _ body: String? = nil,
+    headers extra: [(String, String)] = []
+) -> ServiceReply {
     var headers = HTTPHeaders(extra)
     var query: [String: String] = [:]
     var target = path
@@ -66,13 +72,16 @@ func call(_ service: NavSimService, _ method: String, _ path: String, _ body: St
         }
     }
     if body != nil { headers.add("Content-Type", "application/json") }
-    let response = service.handle(HTTPRequest(method: method, path: target, query: query, headers: headers,
-                                              body: body.map { Array($0.utf8) } ?? []))
+    let response = service.handle(
+        HTTPRequest(
+            method: method, path: target, query: query, headers: headers,
+            body: body.map { Array($0.utf8) } ?? []))
     return ServiceReply(status: response.status, headers: response.headers, body: response.body)
 }
 
 /// A session with a navigation controller `nav` holding `home`.
-private let sessionBody = #"{"id": "%@", "options": {"transitions": "immediate"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home", "class": "HomeViewController"}]}}"#
+private let sessionBody =
+    #"{"id": "%@", "options": {"transitions": "immediate"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home", "class": "HomeViewController"}]}}"#
 
 func createSession(_ service: NavSimService, _ sid: String) -> ServiceReply {
     call(service, "POST", "/v1/sessions", String(format: sessionBody, sid))
@@ -80,8 +89,9 @@ func createSession(_ service: NavSimService, _ sid: String) -> ServiceReply {
 
 /// One write: `home`'s title, a new one each time, so every write is a new version.
 func retitle(_ service: NavSimService, _ sid: String, _ title: String, ifMatch: String? = nil) -> ServiceReply {
-    call(service, "PATCH", "/v1/sessions/\(sid)/controllers/home", #"{"title": "\#(title)"}"#,
-         headers: ifMatch.map { [("If-Match", $0)] } ?? [])
+    call(
+        service, "PATCH", "/v1/sessions/\(sid)/controllers/home", #"{"title": "\#(title)"}"#,
+        headers: ifMatch.map { [("If-Match", $0)] } ?? [])
 }
 
 @Suite("Service on PostgreSQL", .enabled(if: sharedStoreURL != nil, "set NAVSIM_TEST_POSTGRES to a PostgreSQL URL"))

@@ -9,17 +9,21 @@ struct SmallFidelityServiceTests {
     @Test("item11_sourceItem: popover.sourceItem anchors an iPad popover; without an anchor it is D10")
     func item11_sourceItemAnchors() throws {
         let h = try ServiceHarness()
-        var r = h.send("POST", "/v1/sessions", """
+        var r = h.send(
+            "POST", "/v1/sessions",
+            """
             {"id": "pad", "options": {"transitions": "immediate"},
              "traits": {"userInterfaceIdiom": "pad", "horizontalSizeClass": "regular", "verticalSizeClass": "regular"},
              "root": {"id": "A", "class": "AViewController"}}
             """)
         #expect(r.status == 201, "\(r)")
-        r = h.send("POST", "/v1/sessions/pad/controllers/A/present",
-                   #"{"viewController": {"id": "P", "modalPresentationStyle": "popover"}}"#)
+        r = h.send(
+            "POST", "/v1/sessions/pad/controllers/A/present",
+            #"{"viewController": {"id": "P", "modalPresentationStyle": "popover"}}"#)
         #expect(r.status == 409 && r.slug == "popover-without-anchor", "\(r)")
-        r = h.send("POST", "/v1/sessions/pad/controllers/A/present",
-                   #"{"viewController": {"id": "P", "modalPresentationStyle": "popover"}, "popover": {"sourceItem": "share"}}"#)
+        r = h.send(
+            "POST", "/v1/sessions/pad/controllers/A/present",
+            #"{"viewController": {"id": "P", "modalPresentationStyle": "popover"}, "popover": {"sourceItem": "share"}}"#)
         #expect(r.status == 200, "\(r)")
         #expect(r["session"]?["controllers"]?["P"]?["presentingViewController"]?.string == "A", "\(r)")
     }

@@ -7,8 +7,10 @@ import Testing
     static let service = ServiceFiles.root.appendingPathComponent("Sources/NavSimService")
     /// The HTTP contract, the JSON it speaks and the session runtime.
     static let folders = ["HTTP", "JSON", "Routes", "Runtime", "Sessions"]
-    static let files = ["Service.swift", "Limits.swift", "Metrics.swift", "ProcessMetrics.swift", "RFC3339.swift",
-                        "Version.swift"]
+    static let files = [
+        "Service.swift", "Limits.swift", "Metrics.swift", "ProcessMetrics.swift", "RFC3339.swift",
+        "Version.swift",
+    ]
 
     /// Every Swift file of ``folders`` and ``files``, by path relative to Sources/NavSimService.
     static func sources() throws -> [(path: String, text: String)] {
@@ -46,8 +48,10 @@ import Testing
 
     @Test("Comments cite no issue or item number and no file the repository lacks")
     func comments() throws {
-        let forbidden = [#"\b[Ii]ssues? #?\d"#, #"\b[Ii]tems? \d"#, #"ENGINEERING\.md"#, #"(?<![\w/])API\.md"#,
-                         #"ARCHITECTURE(\.md)?"#]
+        let forbidden = [
+            #"\b[Ii]ssues? #?\d"#, #"\b[Ii]tems? \d"#, #"ENGINEERING\.md"#, #"(?<![\w/])API\.md"#,
+            #"ARCHITECTURE(\.md)?"#,
+        ]
         for (path, text) in try Self.sources() {
             for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 guard let at = line.range(of: "//") else { continue }

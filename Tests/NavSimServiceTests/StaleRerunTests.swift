@@ -16,8 +16,11 @@ import SQLiteStore
     func patch(_ service: NavSimService, title: String, ifMatch: String? = nil) -> DeferredResponse? {
         var headers = HTTPHeaders([("Content-Type", "application/json")])
         if let ifMatch { headers.add("If-Match", ifMatch) }
-        return service.serve(HTTPRequest(method: "PATCH", path: "/v1/sessions/s/controllers/home", headers: headers,
-                                         body: Array(#"{"title": "\#(title)"}"#.utf8))).deferred
+        return service.serve(
+            HTTPRequest(
+                method: "PATCH", path: "/v1/sessions/s/controllers/home", headers: headers,
+                body: Array(#"{"title": "\#(title)"}"#.utf8))
+        ).deferred
     }
 
     /// A's write (If-Match the version it saw) and B's, pipelined on top of it, are both refused

@@ -39,8 +39,10 @@ import StoreTestSupport
         let sent = Mutex<[(sid: String, response: HTTPResponse)]>([])
         DispatchQueue.concurrentPerform(iterations: 24) { i in
             let sid = sessions[i % sessions.count]
-            let r = service.serve(request("POST", "/v1/sessions/\(sid)/controllers/nav/push",
-                                          #"{"viewController": {"id": "v\#(i)"}, "animated": false}"#))
+            let r = service.serve(
+                request(
+                    "POST", "/v1/sessions/\(sid)/controllers/nav/push",
+                    #"{"viewController": {"id": "v\#(i)"}, "animated": false}"#))
             sent.withLock { $0.append((sid, r)) }
         }
         #expect(sent.withLock { $0.allSatisfy { $0.response.deferred?.isComplete == false } }, "held at the writer")
@@ -49,8 +51,9 @@ import StoreTestSupport
             service.stopWrites()
             stopped.signal()
         }
-        #expect(stopped.wait(timeout: .now() + .milliseconds(300)) == .timedOut,
-                "stopWrites returned while admitted session writes were still queued")
+        #expect(
+            stopped.wait(timeout: .now() + .milliseconds(300)) == .timedOut,
+            "stopWrites returned while admitted session writes were still queued")
         // Sent after the stop began: refused at once, before anything is applied.
         let late = service.serve(request("POST", "/v1/sessions/s0/controllers/nav/push", #"{"viewController": {"id": "late"}}"#))
         let lateCreate = service.serve(request("POST", "/v1/sessions", #"{"id": "late"}"#))
@@ -70,8 +73,9 @@ import StoreTestSupport
             let told = mine.compactMap { (try? JSON.parse($0.1.body))?["version"]?.number.map { Int($0) } }
             let stored = h.send("GET", "/v1/sessions/\(sid)")["version"]?.number.map { Int($0) } ?? -1
             // Every 200 is an entry; nothing else was stored (no push after the stop, no refused one).
-            #expect(told.sorted() == (0..<told.count).map { $0 + 1 } && stored == told.count,
-                    "\(sid): told \(told.sorted()), stored up to \(stored)")
+            #expect(
+                told.sorted() == (0..<told.count).map { $0 + 1 } && stored == told.count,
+                "\(sid): told \(told.sorted()), stored up to \(stored)")
             for reply in mine {
                 let json = try JSON.parse(reply.1.body)
                 let version = try #require(json["version"]?.number.map { Int($0) })

@@ -37,8 +37,11 @@ final class OutageDatabase {
     /// `pg_terminate_backend(pid, 5000)` returns once each has exited (bounded: 5 s).
     @discardableResult
     func dropConnections() throws -> Int {
-        Int(try admin.query("SELECT count(pg_terminate_backend(pid, 5000)) AS n FROM pg_stat_activity WHERE datname = $1",
-                            [.text(name)]).first?.int("n") ?? 0)
+        Int(
+            try admin.query(
+                "SELECT count(pg_terminate_backend(pid, 5000)) AS n FROM pg_stat_activity WHERE datname = $1",
+                [.text(name)]
+            ).first?.int("n") ?? 0)
     }
 
     /// The database stops answering: no new connection is accepted, and the open ones end.
@@ -59,7 +62,9 @@ private let outageServerURL: String? = ProcessInfo.processInfo.environment["NAVS
 // The shared store going away and coming back: the first write after a
 // restart of PostgreSQL, the 503s during an outage, /healthz (liveness) and /readyz (readiness).
 extension SharedStoreServiceTests {
-    @Test("the first write after the server dropped every connection succeeds; during an outage reads and writes answer 503 store-unreachable with Retry-After, /healthz stays 200 and /readyz is 503 until the database answers again; the first write then succeeds")
+    @Test(
+        "the first write after the server dropped every connection succeeds; during an outage reads and writes answer 503 store-unreachable with Retry-After, /healthz stays 200 and /readyz is 503 until the database answers again; the first write then succeeds"
+    )
     func outage() throws {
         let db = try OutageDatabase(server: try #require(outageServerURL))
         // Probes as often as /readyz asks (at most one at a time), so the test need not wait.

@@ -36,7 +36,9 @@ struct StoreReachabilityTests {
         var description: String { "connection refused" }
     }
 
-    @Test("an outage is two changes, whatever fails in it: unreachable with the first failure, then reachable again with how long and the reads and writes that failed (a probe's failure not counted)")
+    @Test(
+        "an outage is two changes, whatever fails in it: unreachable with the first failure, then reachable again with how long and the reads and writes that failed (a probe's failure not counted)"
+    )
     func outageIsTwoChanges() throws {
         let r = StoreReachability(probeIntervalMillis: 1_000)
         #expect(r.attempted(reached: true, at: 0) == nil)
@@ -48,14 +50,18 @@ struct StoreReachabilityTests {
         let back = try #require(r.attempted(reached: true, at: 2_600))
         if case .reachableAgain(let millis, let reads, let writes) = back {
             #expect(millis == 2_500 && reads == 2 && writes == 8)
-        } else { Issue.record("\(back)") }
+        } else {
+            Issue.record("\(back)")
+        }
         #expect(r.attempted(reached: true, at: 2_700) == nil)
         // The next outage counts from zero; a probe alone can show it, and its end.
         #expect(r.probeFinished(reached: false, at: 5_000) != nil)
         let again = try #require(r.probeFinished(reached: true, at: 5_250))
         if case .reachableAgain(let millis, let reads, let writes) = again {
             #expect(millis == 250 && reads == 0 && writes == 0)
-        } else { Issue.record("\(again)") }
+        } else {
+            Issue.record("\(again)")
+        }
     }
 
     @Test("the log lines of the two changes: error 'store unreachable' with the driver's error and SQLSTATE, info 'store reachable again' with the counts")
@@ -71,7 +77,9 @@ struct StoreReachabilityTests {
         #expect(back["failedReads"]?.number == 3 && back["failedWrites"]?.number == 40)
     }
 
-    @Test("an outcome of an operation that started before the one that decided the state is older news: it neither ends the outage nor starts a new one, and a late failure still counts while unreachable")
+    @Test(
+        "an outcome of an operation that started before the one that decided the state is older news: it neither ends the outage nor starts a new one, and a late failure still counts while unreachable"
+    )
     func olderNewsDoesNotFlip() throws {
         let r = StoreReachability()
         // A failure that started at 100 makes it unreachable; a success of an operation that

@@ -129,7 +129,9 @@ struct StoreUnreachableTests {
         call(service, "GET", "/metrics").text.split(separator: "\n").first { $0.hasPrefix("navsim_store_up ") }.map(String.init)
     }
 
-    @Test("while the database is unreachable every request that needs it answers 503 store-unreachable with Retry-After (never 500, never 404 for a session another instance holds); /healthz stays 200, /readyz and navsim_store_up say so; the first write after it answers succeeds, and nothing refused was stored")
+    @Test(
+        "while the database is unreachable every request that needs it answers 503 store-unreachable with Retry-After (never 500, never 404 for a session another instance holds); /healthz stays 200, /readyz and navsim_store_up say so; the first write after it answers succeeds, and nothing refused was stored"
+    )
     func outageOnASharedStore() throws {
         let store = try UnreachableStore(shared: true)
         let service = try NavSimService(store: store, openAPI: [])

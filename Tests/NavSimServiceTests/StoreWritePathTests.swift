@@ -28,8 +28,9 @@ struct StoreWritePathTests {
     }
 
     static func entry(_ version: Int) -> HistoryRow {
-        HistoryRow(version: version, at: "2026-01-01T00:00:01Z", method: "PATCH", path: "/v1/sessions/s/controllers/top",
-                   body: #"{"title":"t"}"#, command: "[]", result: "{}")
+        HistoryRow(
+            version: version, at: "2026-01-01T00:00:01Z", method: "PATCH", path: "/v1/sessions/s/controllers/top",
+            body: #"{"title":"t"}"#, command: "[]", result: "{}")
     }
 
     @Test("A body-only update keeps the row's links; an id named unchanged that has no row is inserted whole")
@@ -43,9 +44,11 @@ struct StoreWritePathTests {
             var retitled = top
             retitled.body = #"{"title":"b"}"#
             let ghost = ControllerRow(id: "ghost", parent: "nav", presenting: "top", body: #"{"ghost":true}"#)
-            try store.commit(SessionCommit(session: Self.session("s", version: 1, state: #"{"v":1}"#),
-                                           upsertedControllers: [retitled, ghost], history: Self.entry(1),
-                                           linksUnchanged: ["top", "ghost"]))
+            try store.commit(
+                SessionCommit(
+                    session: Self.session("s", version: 1, state: #"{"v":1}"#),
+                    upsertedControllers: [retitled, ghost], history: Self.entry(1),
+                    linksUnchanged: ["top", "ghost"]))
             let loaded = try #require(try store.loadSession("s"))
             #expect(loaded.session == Self.session("s", version: 1, state: #"{"v":1}"#))
             #expect(loaded.controllers == [ghost, modal, nav, retitled])
@@ -78,10 +81,12 @@ struct StoreWritePathTests {
         func commit(_ change: (inout SessionState) -> Void, changed: [ControllerID]) throws -> SessionCommit {
             var new = old
             change(&new)
-            return try Persistence.commit(TurnRecord(
-                session: "s", createdAt: live.createdAt, version: live.version + 1, old: old, shell: nil, new: new,
-                changed: changed, at: "now", request: HTTPRequest(method: "PATCH", path: "/"), body: .object([]),
-                commands: [], result: Array("null".utf8))).0
+            return try Persistence.commit(
+                TurnRecord(
+                    session: "s", createdAt: live.createdAt, version: live.version + 1, old: old, shell: nil, new: new,
+                    changed: changed, at: "now", request: HTTPRequest(method: "PATCH", path: "/"), body: .object([]),
+                    commands: [], result: Array("null".utf8))
+            ).0
         }
         #expect(try commit({ $0.controllers["home"]?.configuration.title = "x" }, changed: ["home"]).linksUnchanged == ["home"])
         #expect(try commit({ $0.controllers["home"]?.presentedID = "other" }, changed: ["home"]).linksUnchanged == [])

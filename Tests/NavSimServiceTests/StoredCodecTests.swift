@@ -22,8 +22,10 @@ struct StoredCodecTests {
     /// `value` written by each codec reads back as `value` with the other and with itself,
     /// compared as `view` sees it (a stored controller's `present` names only the fields it
     /// wrote, so controllers and states compare as the domain values they stand for).
-    static func crossCheck<T: Codable, V: Equatable>(_ value: T, _ what: String = "\(T.self)", as view: (T) throws -> V,
-                                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func crossCheck<T: Codable, V: Equatable>(
+        _ value: T, _ what: String = "\(T.self)", as view: (T) throws -> V,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let ours = try StoredCodec.encode(value)
         let theirs = try foundationText(value)
         let expected = try view(value)
@@ -32,8 +34,10 @@ struct StoredCodecTests {
         #expect(try view(StoredCodec.decode(T.self, from: ours)) == expected, "we read ours: \(what)", sourceLocation: sourceLocation)
     }
 
-    static func crossCheck<T: Codable & Equatable>(_ value: T, _ what: String = "\(T.self)",
-                                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func crossCheck<T: Codable & Equatable>(
+        _ value: T, _ what: String = "\(T.self)",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         try crossCheck(value, what, as: { $0 }, sourceLocation: sourceLocation)
     }
 
@@ -69,7 +73,8 @@ struct StoredCodecTests {
                     changes += 1
                 }
                 if let text = row.checkpoint {
-                    #expect(try JSONDecoder().decode(StoredSessionState.self, from: Data(text.utf8))
+                    #expect(
+                        try JSONDecoder().decode(StoredSessionState.self, from: Data(text.utf8))
                             == StoredCodec.decode(StoredSessionState.self, from: text))
                 }
             }

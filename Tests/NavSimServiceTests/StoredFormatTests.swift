@@ -17,32 +17,65 @@ struct StoredFormatTests {
     /// kind, patches, tabs with More, column and classic splits, storyboard segues, pages, an
     /// action sheet in a popover, containment, and manual transitions left running.
     static let requests: [(String, String, String)] = [
-        ("POST", "/v1/sessions", #"{"id": "nav", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home", "class": "HomeViewController", "title": "Home", "shouldPerformSegue": {"x": false}, "unwindActions": ["back:"], "prefersStatusBarHidden": true}]}}"#),
-        ("POST", "/v1/sessions/nav/controllers/nav/push", #"{"viewController": {"id": "detail", "title": "Detail", "transitioningDelegate": {"name": "Fade", "duration": 0.5}, "traitOverrides": {"horizontalSizeClass": "regular"}}}"#),
-        ("POST", "/v1/sessions/nav/controllers/detail/present", #"{"viewController": {"id": "sheet", "modalPresentationStyle": "formSheet", "presentationDelegate": {"shouldDismiss": false}, "preferredContentSize": [320, 480], "isModalInPresentation": true}}"#),
+        (
+            "POST", "/v1/sessions",
+            #"{"id": "nav", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home", "class": "HomeViewController", "title": "Home", "shouldPerformSegue": {"x": false}, "unwindActions": ["back:"], "prefersStatusBarHidden": true}]}}"#
+        ),
+        (
+            "POST", "/v1/sessions/nav/controllers/nav/push",
+            #"{"viewController": {"id": "detail", "title": "Detail", "transitioningDelegate": {"name": "Fade", "duration": 0.5}, "traitOverrides": {"horizontalSizeClass": "regular"}}}"#
+        ),
+        (
+            "POST", "/v1/sessions/nav/controllers/detail/present",
+            #"{"viewController": {"id": "sheet", "modalPresentationStyle": "formSheet", "presentationDelegate": {"shouldDismiss": false}, "preferredContentSize": [320, 480], "isModalInPresentation": true}}"#
+        ),
         ("PATCH", "/v1/sessions/nav/controllers/sheet", #"{"title": "Sheet", "isModalInPresentation": false, "tabBarDelegate": null, "preferredContentSize": [100, 200]}"#),
         ("POST", "/v1/sessions/nav/controllers/sheet/interactiveDismiss", #"{"completes": true}"#),
-        ("POST", "/v1/sessions/nav/controllers/sheet/present", #"{"viewController": {"id": "over", "modalPresentationStyle": "overCurrentContext", "modalTransitionStyle": "crossDissolve"}}"#),
+        (
+            "POST", "/v1/sessions/nav/controllers/sheet/present",
+            #"{"viewController": {"id": "over", "modalPresentationStyle": "overCurrentContext", "modalTransitionStyle": "crossDissolve"}}"#
+        ),
         ("POST", "/v1/sessions/nav/controllers/over/dismiss", #"{"animated": false}"#),
-        ("POST", "/v1/sessions/nav/turns", #"{"operations": [{"controller": "nav", "operation": "push", "viewController": {"id": "t1"}}, {"controller": "nav", "operation": "push", "viewController": {"id": "t2"}, "animated": false}, {"controller": "nav", "operation": "popToRoot"}]}"#),
-        ("POST", "/v1/sessions", #"{"id": "tabs", "root": {"id": "tb", "kind": "tabBarController", "tabBarDelegate": {"shouldSelect": true}, "viewControllers": [{"id": "tab0"}, {"id": "tab1"}, {"id": "tab2"}, {"id": "tab3"}, {"id": "tab4"}, {"id": "tab5"}, {"id": "navtab", "kind": "navigationController", "navigationDelegate": {}, "viewControllers": [{"id": "nr"}]}]}}"#),
+        (
+            "POST", "/v1/sessions/nav/turns",
+            #"{"operations": [{"controller": "nav", "operation": "push", "viewController": {"id": "t1"}}, {"controller": "nav", "operation": "push", "viewController": {"id": "t2"}, "animated": false}, {"controller": "nav", "operation": "popToRoot"}]}"#
+        ),
+        (
+            "POST", "/v1/sessions",
+            #"{"id": "tabs", "root": {"id": "tb", "kind": "tabBarController", "tabBarDelegate": {"shouldSelect": true}, "viewControllers": [{"id": "tab0"}, {"id": "tab1"}, {"id": "tab2"}, {"id": "tab3"}, {"id": "tab4"}, {"id": "tab5"}, {"id": "navtab", "kind": "navigationController", "navigationDelegate": {}, "viewControllers": [{"id": "nr"}]}]}}"#
+        ),
         ("POST", "/v1/sessions/tabs/controllers/tb/select", #"{"index": 6}"#),
         ("POST", "/v1/sessions/tabs/controllers/tb/tapTab", #"{"index": 1}"#),
         ("POST", "/v1/sessions/tabs/controllers/navtab/push", #"{"viewController": {"id": "deep"}}"#),
-        ("POST", "/v1/sessions", #"{"id": "split", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {"topColumnForCollapsing": "primary"}, "primary": {"id": "list"}, "secondary": {"id": "detail"}}}"#),
+        (
+            "POST", "/v1/sessions",
+            #"{"id": "split", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {"topColumnForCollapsing": "primary"}, "primary": {"id": "list"}, "secondary": {"id": "detail"}}}"#
+        ),
         ("POST", "/v1/sessions/split/controllers/list/showDetail", #"{"viewController": {"id": "detail2"}}"#),
         ("PATCH", "/v1/sessions/split", #"{"traits": {"horizontalSizeClass": "compact"}}"#),
-        ("POST", "/v1/sessions", #"{"id": "classic", "root": {"id": "cs", "kind": "splitViewController", "splitDelegate": {"collapseSecondaryOntoPrimary": true}, "viewControllers": [{"id": "p"}, {"id": "s"}]}}"#),
+        (
+            "POST", "/v1/sessions",
+            #"{"id": "classic", "root": {"id": "cs", "kind": "splitViewController", "splitDelegate": {"collapseSecondaryOntoPrimary": true}, "viewControllers": [{"id": "p"}, {"id": "s"}]}}"#
+        ),
         ("POST", "/v1/sessions", #"{"id": "sb", "root": {"storyboard": "Segues", "identifier": "A"}}"#),
         ("POST", "/v1/sessions/sb/controllers/A/triggerSegue", #"{"segue": "toB"}"#),
         ("POST", "/v1/sessions/sb/controllers/B/dismiss", "{}"),
         ("POST", "/v1/sessions/sb/controllers/A/performSegue", #"{"identifier": "toB"}"#),
-        ("POST", "/v1/sessions", #"{"id": "pages", "options": {"iOS": "12"}, "root": {"id": "pv", "kind": "pageViewController", "transitionStyle": "pageCurl", "spineLocation": "mid", "viewControllers": [{"id": "pg1"}, {"id": "pg2"}]}}"#),
+        (
+            "POST", "/v1/sessions",
+            #"{"id": "pages", "options": {"iOS": "12"}, "root": {"id": "pv", "kind": "pageViewController", "transitionStyle": "pageCurl", "spineLocation": "mid", "viewControllers": [{"id": "pg1"}, {"id": "pg2"}]}}"#
+        ),
         ("POST", "/v1/sessions/pages/controllers/pv/setViewControllers", #"{"viewControllers": [{"id": "pg3"}, {"id": "pg4"}], "direction": "reverse"}"#),
-        ("POST", "/v1/sessions/pages/controllers/pv/present", #"{"viewController": {"id": "alert", "kind": "alertController", "preferredStyle": "actionSheet"}, "popover": {"sourceView": "button", "sourceRect": [0, 0, 10, 10]}}"#),
+        (
+            "POST", "/v1/sessions/pages/controllers/pv/present",
+            #"{"viewController": {"id": "alert", "kind": "alertController", "preferredStyle": "actionSheet"}, "popover": {"sourceView": "button", "sourceRect": [0, 0, 10, 10]}}"#
+        ),
         ("POST", "/v1/sessions/pages/controllers/pv/addChild", #"{"viewController": {"id": "kid"}}"#),
         ("POST", "/v1/sessions/pages/controllers/kid/didMove", #"{"toParent": "pv"}"#),
-        ("POST", "/v1/sessions", #"{"id": "manual", "options": {"transitions": "manual", "navTransitionPolicy": "queue"}, "root": {"id": "mnav", "kind": "navigationController", "navigationDelegate": {}, "viewControllers": [{"id": "m0"}]}}"#),
+        (
+            "POST", "/v1/sessions",
+            #"{"id": "manual", "options": {"transitions": "manual", "navTransitionPolicy": "queue"}, "root": {"id": "mnav", "kind": "navigationController", "navigationDelegate": {}, "viewControllers": [{"id": "m0"}]}}"#
+        ),
         ("POST", "/v1/sessions/manual/controllers/mnav/push", #"{"viewController": {"id": "m1"}}"#),
         ("POST", "/v1/sessions/manual/controllers/mnav/push", #"{"viewController": {"id": "m2"}}"#),
         ("POST", "/v1/sessions/manual/transitions/complete", "{}"),
@@ -54,8 +87,9 @@ struct StoredFormatTests {
 
     /// Builds the sessions above on `h`; answers every reply a client can read back.
     static func populate(_ h: ServiceHarness) throws {
-        let xml = try String(contentsOf: ServiceFiles.root.appendingPathComponent("Tests/Flows/storyboards/segues-1.storyboard"),
-                             encoding: .utf8)
+        let xml = try String(
+            contentsOf: ServiceFiles.root.appendingPathComponent("Tests/Flows/storyboards/segues-1.storyboard"),
+            encoding: .utf8)
         let upload = h.send("PUT", "/v1/storyboards/Segues", xml, contentType: "application/xml")
         #expect(upload.status == 201 || upload.status == 200, "\(upload)")
         for (method, path, body) in requests {
@@ -153,15 +187,19 @@ struct StoredFormatTests {
         #expect(split.primary == "N1" && split.secondary == "D" && split.style == .unspecified)
         #expect(split.primaryNavigation == nil && split.topColumnForCollapsing == nil)
         #expect(split.collapsedSecondary == [] && split.collapsedSupplementary == [] && !split.hasDelegate)
-        let spec = try Persistence.decode(StoredControllerSpec.self, #"{"kind": "splitViewController", "appendsSuffixWhenTaken": false}"#,
-                                          format: 1).domain()
+        let spec = try Persistence.decode(
+            StoredControllerSpec.self, #"{"kind": "splitViewController", "appendsSuffixWhenTaken": false}"#,
+            format: 1
+        ).domain()
         #expect(spec.kind == .splitViewController && spec.topColumnForCollapsing == nil && spec.configuration.isEmpty)
     }
 
     @Test("A spec stored before `~` ids keeps making `#2`; a new one round-trips `~`")
     func specSuffixSeparatorAcrossFormats() throws {
-        let old = try Persistence.decode(StoredControllerSpec.self,
-                                         #"{"appendsSuffixWhenTaken":true,"id":"B","kind":"viewController"}"#, format: 1).domain()
+        let old = try Persistence.decode(
+            StoredControllerSpec.self,
+            #"{"appendsSuffixWhenTaken":true,"id":"B","kind":"viewController"}"#, format: 1
+        ).domain()
         #expect(old.suffixSeparator == "#")
         var spec = ControllerSpec(id: "B")
         spec.appendsSuffixWhenTaken = true

@@ -18,12 +18,15 @@ import TestSupport
 struct StoredRowWriterTests {
     /// `value` written both ways gives the same bytes, and those bytes read back as a value
     /// that writes them again (a configuration reads back only the fields it wrote).
-    static func same<T: StoredBytesWritable & Decodable>(_ value: T, _ what: @autoclosure () -> String = "\(T.self)",
-                                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func same<T: StoredBytesWritable & Decodable>(
+        _ value: T, _ what: @autoclosure () -> String = "\(T.self)",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let direct = try StoredCodec.row(value)
         let reference = try StoredCodec.encode(value)
-        #expect(direct == reference, "\(what()):\n direct    \(String(decoding: direct, as: UTF8.self))\n reference \(String(decoding: reference, as: UTF8.self))",
-                sourceLocation: sourceLocation)
+        #expect(
+            direct == reference, "\(what()):\n direct    \(String(decoding: direct, as: UTF8.self))\n reference \(String(decoding: reference, as: UTF8.self))",
+            sourceLocation: sourceLocation)
         #expect(try StoredCodec.row(StoredCodec.decode(T.self, from: direct)) == direct, "\(what()) reads back", sourceLocation: sourceLocation)
     }
 
@@ -73,11 +76,15 @@ struct StoredRowWriterTests {
             try Self.same(g.anchor(), "anchor \(i)")
             try Self.same(g.split(), "split \(i)")
             try Self.same(g.shell(controllers: i % 10 == 0 ? 4 : 0), "state \(i)")
-            try Self.same(StoredTurn(commands: (0..<g.int(0...3)).map { _ in g.command(depth: 1) },
-                                     segueDestinations: (0..<g.int(0...2)).map { _ in g.command(depth: 1) }), "turn \(i)")
-            try Self.same(StoredChange(shell: g.bool() ? g.shell(controllers: 0) : nil,
-                                            controllers: (0..<g.int(0...3)).map { _ in g.controller() },
-                                            removed: (0..<g.int(0...3)).map { _ in g.string() }), "change \(i)")
+            try Self.same(
+                StoredTurn(
+                    commands: (0..<g.int(0...3)).map { _ in g.command(depth: 1) },
+                    segueDestinations: (0..<g.int(0...2)).map { _ in g.command(depth: 1) }), "turn \(i)")
+            try Self.same(
+                StoredChange(
+                    shell: g.bool() ? g.shell(controllers: 0) : nil,
+                    controllers: (0..<g.int(0...3)).map { _ in g.controller() },
+                    removed: (0..<g.int(0...3)).map { _ in g.string() }), "change \(i)")
         }
     }
 
@@ -145,8 +152,9 @@ struct Generator {
         c.navigationDelegate = maybe { _ in NavigationDelegate() }
         c.tabBarDelegate = maybe { g in TabBarDelegate(shouldSelect: g.maybe { $0.bool() }) }
         c.traitOverrides = maybe { g in
-            TraitOverrides(horizontalSizeClass: g.maybe { $0.pick(Traits.SizeClass.allCases) },
-                           verticalSizeClass: g.maybe { $0.pick(Traits.SizeClass.allCases) })
+            TraitOverrides(
+                horizontalSizeClass: g.maybe { $0.pick(Traits.SizeClass.allCases) },
+                verticalSizeClass: g.maybe { $0.pick(Traits.SizeClass.allCases) })
         }
         c.preferredContentSize = maybe { [$0.double(), $0.double()] }
         c.shouldPerformSegue = Dictionary((0..<int(0...3)).map { _ in (string(), bool()) }, uniquingKeysWith: { a, _ in a })
@@ -154,55 +162,65 @@ struct Generator {
         c.prefersStatusBarHidden = bool()
         if int(0...3) == 0 {
             let calls = (0..<int(1...2)).map { _ in
-                CallbackCode.Call(pick([Command.dismiss(receiver: string(), animated: bool()),
-                                        .push(receiver: string(), viewController: .existing(string()), animated: bool()),
-                                        .release(string())]), once: bool())
+                CallbackCode.Call(
+                    pick([
+                        Command.dismiss(receiver: string(), animated: bool()),
+                        .push(receiver: string(), viewController: .existing(string()), animated: bool()),
+                        .release(string()),
+                    ]), once: bool())
             }
             c.on = CallbackCode([pick(CallbackCode.Method.allCases): calls])
         }
-        let present = every ? StoredConfiguration.everyField
+        let present =
+            every
+            ? StoredConfiguration.everyField
             : Set(ControllerConfiguration.fields.map(\.name).filter { _ in int(0...2) == 0 })
         return StoredConfiguration(values: c, present: present)
     }
 
     mutating func anchor() -> StoredPopoverAnchor {
-        StoredPopoverAnchor(sourceView: maybe { $0.string() }, barButtonItem: maybe { $0.string() },
-                            sourceRect: maybe { g in (0..<g.int(0...4)).map { _ in g.double() } })
+        StoredPopoverAnchor(
+            sourceView: maybe { $0.string() }, barButtonItem: maybe { $0.string() },
+            sourceRect: maybe { g in (0..<g.int(0...4)).map { _ in g.double() } })
     }
 
     mutating func segue() -> StoredSegue {
-        StoredSegue(id: string(), identifier: maybe { $0.string() }, kind: string(), destinationScene: maybe { $0.string() },
-                    destinationStoryboard: maybe { $0.string() }, modalPresentationStyle: maybe { $0.string() },
-                    modalTransitionStyle: maybe { $0.string() }, animates: bool(), popover: maybe { $0.anchor() },
-                    unwindAction: maybe { $0.string() }, customPerforms: maybe { $0.string() }, customClass: maybe { $0.string() },
-                    customTransitioningDelegate: maybe { StoredAnimator(name: $0.string(), duration: $0.double()) })
+        StoredSegue(
+            id: string(), identifier: maybe { $0.string() }, kind: string(), destinationScene: maybe { $0.string() },
+            destinationStoryboard: maybe { $0.string() }, modalPresentationStyle: maybe { $0.string() },
+            modalTransitionStyle: maybe { $0.string() }, animates: bool(), popover: maybe { $0.anchor() },
+            unwindAction: maybe { $0.string() }, customPerforms: maybe { $0.string() }, customClass: maybe { $0.string() },
+            customTransitioningDelegate: maybe { StoredAnimator(name: $0.string(), duration: $0.double()) })
     }
 
     mutating func split() -> StoredSplit {
-        StoredSplit(style: string(), primary: maybe { $0.string() }, supplementary: maybe { $0.string() },
-                    secondary: maybe { $0.string() }, collapseSecondaryOntoPrimary: maybe { $0.bool() }, isCollapsed: bool(),
-                    primaryNavigation: maybe { $0.string() }, supplementaryNavigation: maybe { $0.string() },
-                    secondaryNavigation: maybe { $0.string() }, topColumnForCollapsing: maybe { $0.string() },
-                    collapsedSupplementary: maybe { $0.strings() }, collapsedSecondary: maybe { $0.strings() },
-                    hasDelegate: maybe { $0.bool() })
+        StoredSplit(
+            style: string(), primary: maybe { $0.string() }, supplementary: maybe { $0.string() },
+            secondary: maybe { $0.string() }, collapseSecondaryOntoPrimary: maybe { $0.bool() }, isCollapsed: bool(),
+            primaryNavigation: maybe { $0.string() }, supplementaryNavigation: maybe { $0.string() },
+            secondaryNavigation: maybe { $0.string() }, topColumnForCollapsing: maybe { $0.string() },
+            collapsedSupplementary: maybe { $0.strings() }, collapsedSecondary: maybe { $0.strings() },
+            hasDelegate: maybe { $0.bool() })
     }
 
     mutating func controller() -> StoredController {
-        StoredController(properties: .init(
-            id: string(), kind: string(), className: string(), parent: maybe { $0.string() }, children: strings(),
-            storyboard: maybe { StoredStoryboardOrigin(name: $0.string(), identifier: $0.maybe { $0.string() }) },
-            isViewLoaded: bool(), appearance: string(), viewInWindow: bool(), isBeingPresented: bool(),
-            isBeingDismissed: bool(), isMovingToParent: bool(), isMovingFromParent: bool(),
-            presentation: maybe { g in
-                StoredPresentation(presenting: g.string(), source: g.string(), requestedStyle: g.string(), style: g.string(),
-                                   transitionStyle: g.string(), contextViewController: g.maybe { $0.string() },
-                                   removesPresenterView: g.bool(), popover: g.maybe { $0.anchor() }, state: g.string())
-            },
-            presentedID: maybe { $0.string() }, viewControllers: strings(), selectedViewController: maybe { $0.string() },
-            moreNavigationController: maybe { $0.string() }, split: maybe { $0.split() },
-            page: maybe { StoredPage(transitionStyle: $0.string(), spineLocation: $0.maybe { $0.string() }, isDoubleSided: $0.bool()) },
-            preferredStyle: maybe { $0.string() }, viewAddedToParent: bool(), isMoreNavigationController: bool(),
-            segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true }),
+        StoredController(
+            properties: .init(
+                id: string(), kind: string(), className: string(), parent: maybe { $0.string() }, children: strings(),
+                storyboard: maybe { StoredStoryboardOrigin(name: $0.string(), identifier: $0.maybe { $0.string() }) },
+                isViewLoaded: bool(), appearance: string(), viewInWindow: bool(), isBeingPresented: bool(),
+                isBeingDismissed: bool(), isMovingToParent: bool(), isMovingFromParent: bool(),
+                presentation: maybe { g in
+                    StoredPresentation(
+                        presenting: g.string(), source: g.string(), requestedStyle: g.string(), style: g.string(),
+                        transitionStyle: g.string(), contextViewController: g.maybe { $0.string() },
+                        removesPresenterView: g.bool(), popover: g.maybe { $0.anchor() }, state: g.string())
+                },
+                presentedID: maybe { $0.string() }, viewControllers: strings(), selectedViewController: maybe { $0.string() },
+                moreNavigationController: maybe { $0.string() }, split: maybe { $0.split() },
+                page: maybe { StoredPage(transitionStyle: $0.string(), spineLocation: $0.maybe { $0.string() }, isDoubleSided: $0.bool()) },
+                preferredStyle: maybe { $0.string() }, viewAddedToParent: bool(), isMoreNavigationController: bool(),
+                segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true }),
             configuration: configuration(every: true))
     }
 
@@ -216,16 +234,17 @@ struct Generator {
     mutating func refs(depth: Int) -> [StoredControllerRef]? { maybe { g in (0..<g.int(0...2)).map { _ in g.ref(depth: depth) } } }
 
     mutating func spec(depth: Int) -> StoredControllerSpec {
-        StoredControllerSpec(properties: .init(
-            id: maybe { $0.string() }, kind: string(), className: maybe { $0.string() }, viewControllers: refs(depth: depth),
-            selectedIndex: maybe { $0.int(-1...20) }, primary: maybe { $0.ref(depth: depth) }, supplementary: maybe { $0.ref(depth: depth) },
-            secondary: maybe { $0.ref(depth: depth) }, splitStyle: maybe { $0.string() }, collapseSecondaryOntoPrimary: maybe { $0.bool() },
-            topColumnForCollapsing: maybe { $0.string() }, hasSplitDelegate: maybe { $0.bool() }, pageTransitionStyle: maybe { $0.string() },
-            spineLocation: maybe { $0.string() }, isDoubleSided: maybe { $0.bool() }, children: refs(depth: depth),
-            preferredStyle: maybe { $0.string() },
-            storyboard: maybe { StoredStoryboardOrigin(name: $0.string(), identifier: $0.maybe { $0.string() }) },
-            segues: maybe { g in (0..<g.int(0...2)).map { _ in g.segue() } }, embedded: refs(depth: depth),
-            appendsSuffixWhenTaken: bool(), suffixSeparator: maybe { $0.string() }),
+        StoredControllerSpec(
+            properties: .init(
+                id: maybe { $0.string() }, kind: string(), className: maybe { $0.string() }, viewControllers: refs(depth: depth),
+                selectedIndex: maybe { $0.int(-1...20) }, primary: maybe { $0.ref(depth: depth) }, supplementary: maybe { $0.ref(depth: depth) },
+                secondary: maybe { $0.ref(depth: depth) }, splitStyle: maybe { $0.string() }, collapseSecondaryOntoPrimary: maybe { $0.bool() },
+                topColumnForCollapsing: maybe { $0.string() }, hasSplitDelegate: maybe { $0.bool() }, pageTransitionStyle: maybe { $0.string() },
+                spineLocation: maybe { $0.string() }, isDoubleSided: maybe { $0.bool() }, children: refs(depth: depth),
+                preferredStyle: maybe { $0.string() },
+                storyboard: maybe { StoredStoryboardOrigin(name: $0.string(), identifier: $0.maybe { $0.string() }) },
+                segues: maybe { g in (0..<g.int(0...2)).map { _ in g.segue() } }, embedded: refs(depth: depth),
+                appendsSuffixWhenTaken: bool(), suffixSeparator: maybe { $0.string() }),
             configuration: configuration(every: false))
     }
 
@@ -236,8 +255,10 @@ struct Generator {
         switch int(0...29) {
         case 0: return .setRoot(ref(depth: depth), animated: bool())
         case 1: return .createController(spec(depth: depth))
-        case 2: return .present(receiver: r, viewController: ref(depth: depth), style: maybe { $0.string() },
-                                transitionStyle: maybe { $0.string() }, popover: maybe { $0.anchor() }, animated: bool())
+        case 2:
+            return .present(
+                receiver: r, viewController: ref(depth: depth), style: maybe { $0.string() },
+                transitionStyle: maybe { $0.string() }, popover: maybe { $0.anchor() }, animated: bool())
         case 3: return .dismiss(receiver: r, animated: bool())
         case 4: return .show(receiver: r, viewController: ref(depth: depth), animated: bool())
         case 5: return .showDetail(receiver: r, viewController: ref(depth: depth), animated: bool())

@@ -19,7 +19,9 @@ import SQLiteStore
 
     /// How one segue came out.
     enum Outcome: Hashable, CustomStringConvertible {
-        case performed(String), refused(String), unwound, unwindIgnored, unreachable
+        case performed(String)
+        case refused(String)
+        case unwound, unwindIgnored, unreachable
         var description: String {
             switch self {
             case let .performed(kind): "performed \(kind)"
@@ -71,8 +73,9 @@ import SQLiteStore
         // RecoveryPhrase, files that are not vendored: D20, as the upload announced (`perform` checks).
         #expect(tally.outcomes[.unreachable, default: 0] == 0, "\(tally.outcomes)")
         #expect(tally.outcomes[.refused("unknown-storyboard")] == 4, "\(tally.outcomes)")
-        #expect(!tally.outcomes.keys.contains { if case let .refused(slug) = $0 { slug != "unknown-storyboard" } else { false } },
-                "\(tally.outcomes)")
+        #expect(
+            !tally.outcomes.keys.contains { if case let .refused(slug) = $0 { slug != "unknown-storyboard" } else { false } },
+            "\(tally.outcomes)")
         #expect(tally.performed >= 130, "\(tally.outcomes)")
         // Legacy's Done finds DetailViewController through the <classes> outline's unwind: (§7).
         #expect(tally.outcomes[.unwound] == 1, "\(tally.outcomes)")
@@ -119,8 +122,9 @@ import SQLiteStore
                         for scene in storyboard["scenes"]?.array ?? [] {
                             for segue in scene["segues"]?.array ?? [] {
                                 guard let identifier = segue["identifier"]?.string else { continue }
-                                let r = h.send("POST", "/v1/sessions/\(sid)/controllers/\(controller)/performSegue",
-                                               json: .object([("identifier", .string(identifier))]))
+                                let r = h.send(
+                                    "POST", "/v1/sessions/\(sid)/controllers/\(controller)/performSegue",
+                                    json: .object([("identifier", .string(identifier))]))
                                 attempts += 1
                                 #expect((200..<500).contains(r.status), "\(entry.file) \(controller) '\(identifier)': \(r.json.text)")
                             }
@@ -142,9 +146,10 @@ import SQLiteStore
     /// to check for the shared corpus, whose index does not list them).
     fileprivate static func expectIndexedDiagnostics(_ reply: Reply, _ entry: Entry) {
         guard let expected = entry.expectedDiagnostics else { return }
-        let found = Set((reply["diagnostics"]?.array ?? []).map {
-            "\($0["severity"]?.string ?? "?"):\($0["code"]?.string ?? "?")"
-        })
+        let found = Set(
+            (reply["diagnostics"]?.array ?? []).map {
+                "\($0["severity"]?.string ?? "?"):\($0["code"]?.string ?? "?")"
+            })
         #expect(found == expected, "\(entry.file): \(reply.json.text.prefix(600))")
     }
 
@@ -176,7 +181,8 @@ import SQLiteStore
                 for scene in storyboard["scenes"]?.array ?? [] {
                     for segue in scene["segues"]?.array ?? [] {
                         guard segue["identifier"]?.string != nil,
-                              !["relationship", "embed"].contains(segue["kind"]?.string ?? "") else { continue }
+                            !["relationship", "embed"].contains(segue["kind"]?.string ?? "")
+                        else { continue }
                         let outcome = try perform(h, storyboard: entry.name, reply: storyboard, scene: scene, segue: segue)
                         tally.outcomes[outcome, default: 0] += 1
                         tally.segues += 1
@@ -249,8 +255,9 @@ import SQLiteStore
             if here == target { return reached[here] }
             for segue in byID[here]?["segues"]?.array ?? [] {
                 guard !["relationship", "embed", "unwind"].contains(segue["kind"]?.string ?? ""),
-                      let id = segue["id"]?.string, let d = segue["destination"]?.string,
-                      byID[d] != nil, byID[d]?["storyboardReference"] == nil else { continue }
+                    let id = segue["id"]?.string, let d = segue["destination"]?.string,
+                    byID[d] != nil, byID[d]?["storyboardReference"] == nil
+                else { continue }
                 for next in containment(d) where reached[next] == nil {
                     reached[next] = reached[here]! + [(here, id)]
                     queue.append(next)
@@ -291,9 +298,12 @@ import SQLiteStore
         var roots: [(spec: JSON, scene: String)] = []
         if let sid = scene["storyboardIdentifier"]?.string {
             let direct = JSON.object([("storyboard", .string(name)), ("identifier", .string(sid))])
-            roots.append((leaf && ["push", "show", "showDetail"].contains(kind)
-                          ? .object([("id", .string("corpus-nav")), ("kind", .string("navigationController")), ("viewControllers", .array([direct]))])
-                          : direct, sceneID))
+            roots.append(
+                (
+                    leaf && ["push", "show", "showDetail"].contains(kind)
+                        ? .object([("id", .string("corpus-nav")), ("kind", .string("navigationController")), ("viewControllers", .array([direct]))])
+                        : direct, sceneID
+                ))
         }
         if let initial = reply.string("initialViewController") { roots.append((.object([("storyboard", .string(name))]), initial)) }
         for other in scenes where other["storyboardIdentifier"]?.string != nil && other["id"]?.string != sceneID {
@@ -310,8 +320,9 @@ import SQLiteStore
                     reached = false
                     break
                 }
-                let t = h.send("POST", "/v1/sessions/\(sid)/controllers/\(receiver)/triggerSegue",
-                               json: .object([("segue", .string(step.segue))]))
+                let t = h.send(
+                    "POST", "/v1/sessions/\(sid)/controllers/\(receiver)/triggerSegue",
+                    json: .object([("segue", .string(step.segue))]))
                 if t.status != 200 { reached = false; break }
             }
             if reached, let source = Self.latestInstance(of: sceneID, in: h.send("GET", "/v1/sessions/\(sid)"), scenes: scenes) {
@@ -326,8 +337,9 @@ import SQLiteStore
         defer { _ = h.send("DELETE", "/v1/sessions/\(sid)") }
         let before = h.send("GET", "/v1/sessions/\(sid)")
 
-        let r = h.send("POST", "/v1/sessions/\(sid)/controllers/\(sourceID)/performSegue",
-                       json: .object([("identifier", .string(identifier))]))
+        let r = h.send(
+            "POST", "/v1/sessions/\(sid)/controllers/\(sourceID)/performSegue",
+            json: .object([("identifier", .string(identifier))]))
         let context = "\(name)/\(sceneID) \(kind) '\(identifier)': \(r.json.text.prefix(400))"
         let source = try #require(before["controllers", .name(sourceID)])
         let navigation = source["navigationController"]?.string
@@ -346,9 +358,10 @@ import SQLiteStore
         let destinationKind = destinationScene?["kind"]?.string
         if r.status != 200 {
             #expect(r.status == 409, "\(context)")
-            let unresolved = reply["diagnostics"]?.array?.contains {
-                $0["code"]?.string == "unresolved-reference" && $0["element"]?.string == segue["destination"]?.string
-            } ?? false
+            let unresolved =
+                reply["diagnostics"]?.array?.contains {
+                    $0["code"]?.string == "unresolved-reference" && $0["element"]?.string == segue["destination"]?.string
+                } ?? false
             switch r.slug {
             case "push-segue-without-navigation-controller":
                 // D24: a legacy push with no navigation controller around the source.
@@ -391,7 +404,7 @@ import SQLiteStore
             if let style = segue["modalTransitionStyle"]?.string {
                 #expect(dest["modalTransitionStyle"]?.string == style, "\(context)")
             }
-        default: // showDetail: a split's secondary, a push, or a presentation
+        default:  // showDetail: a split's secondary, a push, or a presentation
             #expect(dest["parent"]?.string != nil || dest["presentingViewController"]?.string != nil, "\(context)")
         }
         return .performed(kind)

@@ -100,8 +100,9 @@ import SQLiteStore
         #expect(h.upload("Main", mainXML).status == 201)
         let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Nav"))]))
         let sid = try #require(s.string("id"))
-        let turn = h.send("POST", "/v1/sessions/\(sid)/turns",
-                          #"{"operations": [{"controller": "A", "operation": "performSegue", "identifier": "toB"}]}"#)
+        let turn = h.send(
+            "POST", "/v1/sessions/\(sid)/turns",
+            #"{"operations": [{"controller": "A", "operation": "performSegue", "identifier": "toB"}]}"#)
         #expect(turn.status == 200, "\(turn.json)")
         #expect(turn.string("results", 0, "events", 0, "segue", "destination") == "B", "\(turn.json)")
         #expect(turn["session", "controllers", "Nav", "viewControllers"]?.strings == ["A", "B"])
@@ -111,24 +112,32 @@ import SQLiteStore
         let h = try Harness()
         let xml = SB.document(
             initial: "tab",
-            SB.container("tab", element: "tabBarController", relationships: [
-                SB.relationship("t1", to: "nav1", "viewControllers"),
-                SB.relationship("t2", to: "split", "viewControllers"),
-                SB.relationship("t3", to: "page", "viewControllers"),
-            ]),
+            SB.container(
+                "tab", element: "tabBarController",
+                relationships: [
+                    SB.relationship("t1", to: "nav1", "viewControllers"),
+                    SB.relationship("t2", to: "split", "viewControllers"),
+                    SB.relationship("t3", to: "page", "viewControllers"),
+                ]),
             SB.navigation("nav1", root: "home"),
-            SB.controller("home", storyboardID: "Home", embeds: [
-                SB.segue("e1", to: "child", kind: "embed"), SB.segue("e2", to: "child", kind: "embed"),
-            ]),
+            SB.controller(
+                "home", storyboardID: "Home",
+                embeds: [
+                    SB.segue("e1", to: "child", kind: "embed"), SB.segue("e2", to: "child", kind: "embed"),
+                ]),
             SB.controller("child", customClass: "ChildViewController"),
             // Relationships listed out of order: resolved by name (storyboard-format.md §5).
-            SB.container("split", element: "splitViewController", attributes: "allowDoubleColumnStyle=\"YES\"", relationships: [
-                SB.relationship("sp-d", to: "detail", "detailViewController"),
-                SB.relationship("sp-s", to: "middle", "supplementaryViewController"),
-                SB.relationship("sp-m", to: "master", "masterViewController"),
-            ]),
+            SB.container(
+                "split", element: "splitViewController", attributes: "allowDoubleColumnStyle=\"YES\"",
+                relationships: [
+                    SB.relationship("sp-d", to: "detail", "detailViewController"),
+                    SB.relationship("sp-s", to: "middle", "supplementaryViewController"),
+                    SB.relationship("sp-m", to: "master", "masterViewController"),
+                ]),
             SB.controller("master"), SB.controller("middle"), SB.controller("detail", element: "tableViewController"),
-            SB.scene("page", """
+            SB.scene(
+                "page",
+                """
                 <pageViewController id="page" transitionStyle="pageCurl" navigationOrientation="horizontal" \
                 spineLocation="mid" sceneMemberID="viewController"/>
                 """))

@@ -25,9 +25,11 @@ final class Harness {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         self.directory = dir
         ownsDirectory = directory == nil
-        service = try NavSimService(store: SessionStore(path: (dir as NSString).appendingPathComponent("navsim.sqlite"),
-                                                       migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path),
-                                    openAPI: [])
+        service = try NavSimService(
+            store: SessionStore(
+                path: (dir as NSString).appendingPathComponent("navsim.sqlite"),
+                migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path),
+            openAPI: [])
     }
 
     /// A second service on the same database, as after a restart.
@@ -47,8 +49,9 @@ final class Harness {
             }
         }
         let response = service.handle(HTTPRequest(method: method, path: parts[0], query: query, headers: headers, body: body))
-        return Reply(status: response.status, headers: response.headers,
-                     json: response.body.isEmpty ? .null : (try? JSON.parse(response.body)) ?? .null)
+        return Reply(
+            status: response.status, headers: response.headers,
+            json: response.body.isEmpty ? .null : (try? JSON.parse(response.body)) ?? .null)
     }
 
     func send(_ method: String, _ target: String, json: JSON) -> Reply {
@@ -133,8 +136,10 @@ enum SB {
         """
     }
 
-    static func segue(_ id: String, to destination: String, kind: String, identifier: String? = nil,
-                      attributes: String = "") -> String {
+    static func segue(
+        _ id: String, to destination: String, kind: String, identifier: String? = nil,
+        attributes: String = ""
+    ) -> String {
         let ident = identifier.map { " identifier=\"\($0)\"" } ?? ""
         return "<segue destination=\"\(destination)\" kind=\"\(kind)\"\(ident) id=\"\(id)\" \(attributes)/>"
     }
@@ -145,9 +150,11 @@ enum SB {
 
     /// A leaf controller: `manual` segues on the controller, `button` segues on a button in its
     /// view, `embeds` in container views; `exit` adds the scene's exit object.
-    static func controller(_ id: String, element: String = "viewController", storyboardID: String? = nil,
-                           customClass: String? = nil, title: String? = nil, attributes: String = "",
-                           manual: [String] = [], button: [String] = [], embeds: [String] = [], exit: Bool = false) -> String {
+    static func controller(
+        _ id: String, element: String = "viewController", storyboardID: String? = nil,
+        customClass: String? = nil, title: String? = nil, attributes: String = "",
+        manual: [String] = [], button: [String] = [], embeds: [String] = [], exit: Bool = false
+    ) -> String {
         var attrs = ""
         if let storyboardID { attrs += " storyboardIdentifier=\"\(storyboardID)\"" }
         if let customClass { attrs += " customClass=\"\(customClass)\" customModule=\"App\"" }
@@ -159,28 +166,36 @@ enum SB {
         for (n, embed) in embeds.enumerated() {
             subviews += "<containerView opaque=\"NO\" id=\"\(id)-cv\(n)\"><connections>\(embed)</connections></containerView>"
         }
-        let view = "<view key=\"view\" contentMode=\"scaleToFill\" id=\"\(id)-view\">"
+        let view =
+            "<view key=\"view\" contentMode=\"scaleToFill\" id=\"\(id)-view\">"
             + (subviews.isEmpty ? "" : "<subviews>\(subviews)</subviews>") + "</view>"
         let connections = manual.isEmpty ? "" : "<connections>\(manual.joined())</connections>"
         let exitObject = exit ? "<exit id=\"\(id)-exit\" userLabel=\"Exit\" sceneMemberID=\"exit\"/>" : ""
-        return scene(id, """
+        return scene(
+            id,
+            """
             <\(element) id="\(id)"\(attrs) \(attributes) sceneMemberID="viewController">\(view)\(connections)</\(element)>
             \(exitObject)
             """)
     }
 
-    static func container(_ id: String, element: String, storyboardID: String? = nil, attributes: String = "",
-                          relationships: [String]) -> String {
+    static func container(
+        _ id: String, element: String, storyboardID: String? = nil, attributes: String = "",
+        relationships: [String]
+    ) -> String {
         let sid = storyboardID.map { " storyboardIdentifier=\"\($0)\"" } ?? ""
-        return scene(id, """
+        return scene(
+            id,
+            """
             <\(element) id="\(id)"\(sid) \(attributes) sceneMemberID="viewController">\
             <connections>\(relationships.joined())</connections></\(element)>
             """)
     }
 
     static func navigation(_ id: String, root: String?, storyboardID: String? = nil) -> String {
-        container(id, element: "navigationController", storyboardID: storyboardID,
-                  relationships: root.map { [relationship("\(id)-root", to: $0, "rootViewController")] } ?? [])
+        container(
+            id, element: "navigationController", storyboardID: storyboardID,
+            relationships: root.map { [relationship("\(id)-root", to: $0, "rootViewController")] } ?? [])
     }
 
     static func placeholder(_ id: String, storyboardName: String, referencedIdentifier: String? = nil) -> String {
@@ -195,17 +210,26 @@ enum SB {
 /// root is A.
 let mainXML = SB.document(
     initial: "a-vc",
-    SB.controller("a-vc", storyboardID: "A", customClass: "AViewController", title: "A",
-                  manual: [
-                    SB.segue("s-show", to: "b-vc", kind: "show", identifier: "toB"),
-                    SB.segue("s-push", to: "b-vc", kind: "push", identifier: "legacyB"),
-                    SB.segue("s-custom", to: "b-vc", kind: "custom", identifier: "customB",
-                             attributes: "customClass=\"FancySegue\" customModule=\"App\""),
-                  ],
-                  button: [SB.segue("s-present", to: "b-vc", kind: "presentation", identifier: "present",
-                                    attributes: "modalPresentationStyle=\"overFullScreen\" modalTransitionStyle=\"crossDissolve\"")]),
-    SB.controller("b-vc", storyboardID: "B", customClass: "BViewController", title: "B",
-                  manual: [SB.segue("s-back", to: "b-vc-exit", kind: "unwind", identifier: "back",
-                                    attributes: "unwindAction=\"unwindToA:\"")],
-                  exit: true),
+    SB.controller(
+        "a-vc", storyboardID: "A", customClass: "AViewController", title: "A",
+        manual: [
+            SB.segue("s-show", to: "b-vc", kind: "show", identifier: "toB"),
+            SB.segue("s-push", to: "b-vc", kind: "push", identifier: "legacyB"),
+            SB.segue(
+                "s-custom", to: "b-vc", kind: "custom", identifier: "customB",
+                attributes: "customClass=\"FancySegue\" customModule=\"App\""),
+        ],
+        button: [
+            SB.segue(
+                "s-present", to: "b-vc", kind: "presentation", identifier: "present",
+                attributes: "modalPresentationStyle=\"overFullScreen\" modalTransitionStyle=\"crossDissolve\"")
+        ]),
+    SB.controller(
+        "b-vc", storyboardID: "B", customClass: "BViewController", title: "B",
+        manual: [
+            SB.segue(
+                "s-back", to: "b-vc-exit", kind: "unwind", identifier: "back",
+                attributes: "unwindAction=\"unwindToA:\"")
+        ],
+        exit: true),
     SB.navigation("n-nav", root: "a-vc", storyboardID: "Nav"))

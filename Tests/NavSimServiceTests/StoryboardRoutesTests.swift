@@ -37,8 +37,11 @@ import SQLiteStore
         #expect(created.string("scenes", 2, "segues", 0, "relationship") == "rootViewController")
         // The undeclared custom segue class is announced.
         let diagnostics = created["diagnostics"]?.array ?? []
-        #expect(diagnostics.contains { $0["code"]?.string == "undeclared-custom-segue" && $0["element"]?.string == "s-custom"
-                && $0["severity"]?.string == "warning" })
+        #expect(
+            diagnostics.contains {
+                $0["code"]?.string == "undeclared-custom-segue" && $0["element"]?.string == "s-custom"
+                    && $0["severity"]?.string == "warning"
+            })
 
         let replaced = h.upload("Main", mainXML, contentType: "text/xml; charset=utf-8")
         #expect(replaced.status == 200)
@@ -121,7 +124,9 @@ import SQLiteStore
         #expect(h.send("PUT", "/v1/storyboards/Main/customSegues", #"{"FancySegue": {"performs": "push"}"#).status == 400)
         #expect(h.send("PUT", "/v1/storyboards/Main/customSegues", body: Array("{}".utf8), contentType: "text/plain").status == 415)
 
-        let declared = h.send("PUT", "/v1/storyboards/Main/customSegues", """
+        let declared = h.send(
+            "PUT", "/v1/storyboards/Main/customSegues",
+            """
             {"FancySegue": {"performs": "present", "modalPresentationStyle": "overFullScreen",
              "transitioningDelegate": {"name": "FadeAnimator", "duration": 0.5}}}
             """)
@@ -217,10 +222,14 @@ import SQLiteStore
 private let classedShowXML = SB.document(
     initial: "n-nav",
     SB.navigation("n-nav", root: "a-vc", storyboardID: "Nav"),
-    SB.controller("a-vc", storyboardID: "A", title: "A",
-                  manual: [SB.segue("s-tabs", to: "m-nav", kind: "show", identifier: "toTabs",
-                                    attributes: "customClass=\"TabStoryboardSegue\" customModule=\"App\""),
-                           SB.segue("s-unnamed", to: "b-vc", kind: "show")]),
+    SB.controller(
+        "a-vc", storyboardID: "A", title: "A",
+        manual: [
+            SB.segue(
+                "s-tabs", to: "m-nav", kind: "show", identifier: "toTabs",
+                attributes: "customClass=\"TabStoryboardSegue\" customModule=\"App\""),
+            SB.segue("s-unnamed", to: "b-vc", kind: "show"),
+        ]),
     SB.navigation("m-nav", root: "b-vc", storyboardID: "Other"),
     SB.controller("b-vc", storyboardID: "B", title: "B"))
 
@@ -241,8 +250,9 @@ extension StoryboardRoutesTests {
         #expect(pushed.code == "D12")
 
         // Declared to present: the class's perform() runs, whatever the segue's kind.
-        let declared = h.send("PUT", "/v1/storyboards/Main/customSegues",
-                              #"{"TabStoryboardSegue": {"performs": "present", "modalPresentationStyle": "fullScreen"}}"#)
+        let declared = h.send(
+            "PUT", "/v1/storyboards/Main/customSegues",
+            #"{"TabStoryboardSegue": {"performs": "present", "modalPresentationStyle": "fullScreen"}}"#)
         #expect(declared.status == 200)
         #expect(declared["diagnostics"]?.array?.contains { $0["code"]?.string == "undeclared-custom-segue" } == false)
         let presented = h.send("POST", "/v1/sessions/\(sid)/controllers/A/performSegue", #"{"identifier": "toTabs"}"#)
@@ -290,8 +300,9 @@ extension StoryboardRoutesTests {
         let h = try Harness()
         let xml = SB.document(
             initial: "t-tab",
-            SB.container("t-tab", element: "tabBarController", storyboardID: "Tabs",
-                         relationships: [SB.relationship("t-rel", to: "a-vc", "viewControllers")]),
+            SB.container(
+                "t-tab", element: "tabBarController", storyboardID: "Tabs",
+                relationships: [SB.relationship("t-rel", to: "a-vc", "viewControllers")]),
             SB.controller("a-vc", storyboardID: "A", manual: [SB.segue("s-lost", to: "nowhere", kind: "show", identifier: "lost")]))
         #expect(h.upload("Main", xml).status == 201)
         let s = h.session(root: .object([("storyboard", .string("Main")), ("identifier", .string("Tabs"))]))

@@ -92,11 +92,19 @@ import SQLiteStore
         let h = try Harness()
         #expect(h.upload("Main", mainXML).status == 201)
         // A (from code) implements unwindToA:, B is presented over the navigation controller.
-        let s = h.session(root: .object([
-            ("id", .string("N")), ("kind", .string("navigationController")),
-            ("viewControllers", .array([.object([("id", .string("A")), ("class", .string("AViewController")),
-                                                 ("unwindActions", .array([.string("unwindToA:")]))])])),
-        ]))
+        let s = h.session(
+            root: .object([
+                ("id", .string("N")), ("kind", .string("navigationController")),
+                (
+                    "viewControllers",
+                    .array([
+                        .object([
+                            ("id", .string("A")), ("class", .string("AViewController")),
+                            ("unwindActions", .array([.string("unwindToA:")])),
+                        ])
+                    ])
+                ),
+            ]))
         let sid = try #require(s.string("id"))
         #expect(h.send("POST", "/v1/sessions/\(sid)/controllers/A/present", #"{"viewController": {"storyboard": "Main", "identifier": "B"}}"#).status == 200)
         let r = h.send("POST", "/v1/sessions/\(sid)/controllers/B/performSegue", #"{"identifier": "back"}"#)

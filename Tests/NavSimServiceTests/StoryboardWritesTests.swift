@@ -33,8 +33,10 @@ import SessionStorage
 
     /// Sends `req`, checks that its reply is deferred and still pending while the store's write
     /// is held, runs `meanwhile`, then lets the write go and returns the reply.
-    func held(_ service: NavSimService, _ store: ScriptedStore, _ req: HTTPRequest,
-              meanwhile: () -> Void = {}) throws -> HTTPResponse {
+    func held(
+        _ service: NavSimService, _ store: ScriptedStore, _ req: HTTPRequest,
+        meanwhile: () -> Void = {}
+    ) throws -> HTTPResponse {
         let response = service.serve(req)
         let deferred = try #require(response.deferred, "\(req.method) \(req.path): the reply waits for the write, off the handler thread")
         store.storyboardWriteStarted.wait()
@@ -96,10 +98,12 @@ import SessionStorage
         // Refused before the write queue: the body itself is wrong.
         #expect(status(service, "PUT", "/v1/storyboards/Main") == 415)
         // Refused on the write queue, against the library: the same answers as before.
-        for (method, path, body) in [("DELETE", "/v1/storyboards/Main", ""),
-                                     ("PUT", "/v1/storyboards/Main/customSegues", "{}"),
-                                     ("PUT", "/v1/storyboards/Main/classes", "{}"),
-                                     ("POST", "/v1/storyboards/Main/refactor", #"{"scenes": ["b"], "into": "Flow"}"#)] {
+        for (method, path, body) in [
+            ("DELETE", "/v1/storyboards/Main", ""),
+            ("PUT", "/v1/storyboards/Main/customSegues", "{}"),
+            ("PUT", "/v1/storyboards/Main/classes", "{}"),
+            ("POST", "/v1/storyboards/Main/refactor", #"{"scenes": ["b"], "into": "Flow"}"#),
+        ] {
             let reply = service.handle(request(method, path, body))
             #expect(reply.status == 404, "\(method) \(path)")
             #expect((try? JSON.parse(reply.body))?["type"]?.string == "/v1/problems/unknown-storyboard")
@@ -151,4 +155,3 @@ import SessionStorage
         #expect(status(service, "GET", "/v1/storyboards/Main") == 200, "reads still answer")
     }
 }
-

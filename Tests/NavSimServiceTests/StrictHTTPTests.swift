@@ -34,8 +34,9 @@ struct StrictHTTPTests {
     /// The 413 names the limit that applied to the request's media type.
     @Test func payloadTooLargeNamesTheLimit() throws {
         let h = try ServiceHarness()
-        let request = HTTPRequest(method: "PUT", path: "/v1/storyboards/Big", headers: ["Content-Type": "application/xml"],
-                                  bodyTooLarge: true, bodyLimit: 16 << 20)
+        let request = HTTPRequest(
+            method: "PUT", path: "/v1/storyboards/Big", headers: ["Content-Type": "application/xml"],
+            bodyTooLarge: true, bodyLimit: 16 << 20)
         let r = h.service!.handle(request)
         #expect(r.status == 413)
         #expect(String(decoding: r.body, as: UTF8.self).contains("\(16 << 20)"))
@@ -97,8 +98,9 @@ struct AuthenticationTests {
             if wrong.status != 401 || wrong.headers["www-authenticate"] != #"Bearer realm="navsim", error="invalid_token""# {
                 problems.append("\(pair.method) \(pair.template) with a wrong token: \(wrong.status) \(wrong.headers["www-authenticate"] ?? "-")")
             }
-            let authorized = h.send(pair.method, path, body, contentType: type,
-                                    headers: [("Authorization", "Bearer second-token")])
+            let authorized = h.send(
+                pair.method, path, body, contentType: type,
+                headers: [("Authorization", "Bearer second-token")])
             if authorized.status == 401 { problems.append("\(pair.method) \(pair.template) refuses the second token") }
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")

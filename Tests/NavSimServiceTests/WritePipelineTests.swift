@@ -133,8 +133,9 @@ import Testing
         #expect(m.headVersion(committed: 2) == 2)
     }
 
-    @Test("A failed commit drops its version and every one on top; their own answers then change nothing",
-          arguments: [Machine.CommitOutcome.failed, .stale])
+    @Test(
+        "A failed commit drops its version and every one on top; their own answers then change nothing",
+        arguments: [Machine.CommitOutcome.failed, .stale])
     func failedCommit(outcome: Machine.CommitOutcome) throws {
         let m = Harness()
         let (a, preparer) = try #require(m.apply("a"))
@@ -175,8 +176,9 @@ import Testing
         #expect(try m.prepared(first, "r-a") == true, "stored later")
         #expect(m.checkpointing)
         _ = m.nextJob(for: preparer)
-        #expect(m.committed(first, later: true, .durable)
-            == "durable(64, r-a to c-a, checkpoint)")
+        #expect(
+            m.committed(first, later: true, .durable)
+                == "durable(64, r-a to c-a, checkpoint)")
         #expect(m.checkpointing, "its checkpoint is being encoded now")
         let (second, _) = try #require(m.apply("b", committed: 127))
         #expect(second.number == 128 && second.checkpointNow, "encoded with its entry")
@@ -211,17 +213,18 @@ import Testing
         log.append("apply c: \(m.apply("c", committed: 1).map { "prepare \($0.0.number)" } ?? "none")")
         log.append("commit b: " + m.committed(b, later: false, .failed))
         log.append("state: " + m.state)
-        #expect(log == [
-            "apply a: prepare 1",
-            "apply b: none",
-            "prepared a: commit(false)",
-            "next: 2",
-            "prepared b: commit(false)",
-            "next: none",
-            "commit a: durable(1, r-a to c-a)",
-            "apply c: prepare 3",
-            "commit b: failed(c-b,c-c)",
-            "state: preparing[]",
-        ])
+        #expect(
+            log == [
+                "apply a: prepare 1",
+                "apply b: none",
+                "prepared a: commit(false)",
+                "next: 2",
+                "prepared b: commit(false)",
+                "next: none",
+                "commit a: durable(1, r-a to c-a)",
+                "apply c: prepare 3",
+                "commit b: failed(c-b,c-c)",
+                "state: preparing[]",
+            ])
     }
 }

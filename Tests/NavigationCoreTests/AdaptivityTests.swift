@@ -5,26 +5,37 @@ import NavigationCore
 @Suite("adaptivity and sheets (R47–R52)")
 struct AdaptivityTests {
     /// A⇒B as a page sheet with the given delegate answers.
-    func sheet(delegate: PresentationDelegate? = PresentationDelegate(shouldDismiss: true), modal: Bool = false,
-               options: Options = Options()) -> Window {
+    func sheet(
+        delegate: PresentationDelegate? = PresentationDelegate(shouldDismiss: true), modal: Bool = false,
+        options: Options = Options()
+    ) -> Window {
         var w = Window(root: vc("A"), options: options)
-        w.perform(Op.present("A", vc("B") {
-            $0.presentationDelegate = delegate
-            $0.isModalInPresentation = modal
-        }, .pageSheet, animated: false))
+        w.perform(
+            Op.present(
+                "A",
+                vc("B") {
+                    $0.presentationDelegate = delegate
+                    $0.isModalInPresentation = modal
+                }, .pageSheet, animated: false))
         return w
     }
 
     @Test("R47: the delegate's fullScreen answer adapts a sheet in compact width; the presenter is then removed")
     func delegateFullScreen() {
         var w = Window(root: vc("A"))
-        let r = w.perform(Op.present("A", vc("B") {
-            $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen)
-        }, .pageSheet))
+        let r = w.perform(
+            Op.present(
+                "A",
+                vc("B") {
+                    $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen)
+                }, .pageSheet))
         #expect(w.style("B") == .fullScreen)
         #expect(w["B"].presentation?.requestedStyle == .pageSheet)
-        #expect(appearance(r.events) == ["A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
-                                         "A.viewDidDisappear"])
+        #expect(
+            appearance(r.events) == [
+                "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
+                "A.viewDidDisappear",
+            ])
         #expect(w.isDisappeared("A"))
     }
 
@@ -32,8 +43,10 @@ struct AdaptivityTests {
     func delegateNoneKeepsPopover() {
         var w = Window(root: vc("A"))
         let delegate = PresentationDelegate(adaptivePresentationStyle: PresentationStyle.none)
-        w.perform(Op.present("A", vc("P") { $0.presentationDelegate = delegate }, .popover,
-                             popover: PopoverAnchor(sourceView: "button")))
+        w.perform(
+            Op.present(
+                "A", vc("P") { $0.presentationDelegate = delegate }, .popover,
+                popover: PopoverAnchor(sourceView: "button")))
         #expect(w.style("P") == .popover)
         let d = w.refuse(Op.present("P", vc("Q") { $0.presentationDelegate = delegate }, .popover))
         #expect(d?.code == "D10", "R15: a popover kept by the delegate is a real popover")
@@ -42,16 +55,22 @@ struct AdaptivityTests {
     @Test("R47: an answer outside fullScreen/overFullScreen/formSheet/none falls back to the default; regular traits ignore it")
     func disallowedAnswerIgnored() {
         var w = Window(root: vc("A"))
-        w.perform(Op.present("A", vc("P") {
-            $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .currentContext)
-        }, .popover))
+        w.perform(
+            Op.present(
+                "A",
+                vc("P") {
+                    $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .currentContext)
+                }, .popover))
         #expect(w.style("P") == .formSheet)
 
         // Without a compact size class there is nothing to adapt; the answer is not used.
         var pad = Window(root: vc("A"), traits: iPadRegular)
-        pad.perform(Op.present("A", vc("B") {
-            $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen)
-        }, .formSheet))
+        pad.perform(
+            Op.present(
+                "A",
+                vc("B") {
+                    $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen)
+                }, .formSheet))
         #expect(pad.style("B") == .formSheet)
         #expect(pad.isAppeared("A"))
     }
@@ -79,8 +98,11 @@ struct AdaptivityTests {
     func swipeDismisses() {
         var w = sheet()
         let r = w.perform(.interactiveDismiss(receiver: "B", completes: true))
-        #expect(names(r) == ["B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss",
-                             "B.viewWillDisappear", "B.viewDidDisappear", "B.presentationControllerDidDismiss"])
+        #expect(
+            names(r) == [
+                "B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss",
+                "B.viewWillDisappear", "B.viewDidDisappear", "B.presentationControllerDidDismiss",
+            ])
         #expect(w.presented("A") == nil && w.presenting("B") == nil)
         #expect(r.transition?.state == .completed)
         #expect(r.transition?.fromViewController == "B" && r.transition?.toViewController == "A")
@@ -97,8 +119,11 @@ struct AdaptivityTests {
     func swipeCancelled() {
         var w = sheet()
         let r = w.perform(.interactiveDismiss(receiver: "B", completes: false))
-        #expect(withoutIsAppearing(names(r)) == ["B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss",
-                                                 "B.viewWillDisappear", "B.viewWillAppear", "B.viewDidAppear"])
+        #expect(
+            withoutIsAppearing(names(r)) == [
+                "B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss",
+                "B.viewWillDisappear", "B.viewWillAppear", "B.viewDidAppear",
+            ])
         #expect(r.transition?.state == .cancelled)
         #expect(w.presented("A") == "B")
         #expect(w["B"].presentation?.state == .presented)
@@ -119,11 +144,16 @@ struct AdaptivityTests {
     @Test("R54: tapping outside an iPad popover dismisses it as a user dismissal")
     func tapOutsidePopover() {
         var w = Window(root: vc("A"), traits: iPadRegular)
-        w.perform(Op.present("A", vc("P") { $0.presentationDelegate = PresentationDelegate(shouldDismiss: true) }, .popover,
-                             popover: PopoverAnchor(sourceView: "button")))
+        w.perform(
+            Op.present(
+                "A", vc("P") { $0.presentationDelegate = PresentationDelegate(shouldDismiss: true) }, .popover,
+                popover: PopoverAnchor(sourceView: "button")))
         let r = w.perform(.interactiveDismiss(receiver: "P", completes: true))
-        #expect(names(r) == ["P.presentationControllerShouldDismiss", "P.presentationControllerWillDismiss",
-                             "P.viewWillDisappear", "P.viewDidDisappear", "P.presentationControllerDidDismiss"])
+        #expect(
+            names(r) == [
+                "P.presentationControllerShouldDismiss", "P.presentationControllerWillDismiss",
+                "P.viewWillDisappear", "P.viewDidDisappear", "P.presentationControllerDidDismiss",
+            ])
         #expect(w.presented("A") == nil)
     }
 
@@ -155,9 +185,12 @@ struct AdaptivityTests {
     @Test("R47/R52: a delegate answering none keeps the popover through a trait change (S45)")
     func traitChangeWithDelegateNone() {
         var w = Window(root: vc("A"), traits: iPadRegular)
-        w.perform(Op.present("A", vc("P") {
-            $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: PresentationStyle.none)
-        }, .popover, popover: PopoverAnchor(sourceView: "button")))
+        w.perform(
+            Op.present(
+                "A",
+                vc("P") {
+                    $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: PresentationStyle.none)
+                }, .popover, popover: PopoverAnchor(sourceView: "button")))
         let r = w.perform(.setTraits(iPadCompactWidth))
         #expect(w.style("P") == .popover)
         #expect(w.presented("A") == "P")
@@ -168,9 +201,12 @@ struct AdaptivityTests {
     @Test("R52: the delegate is told the adaptive style of a trait change")
     func traitChangeTellsDelegate() {
         var w = Window(root: vc("A"), traits: iPadRegular)
-        w.perform(Op.present("A", vc("P") {
-            $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen)
-        }, .popover, popover: PopoverAnchor(sourceView: "button")))
+        w.perform(
+            Op.present(
+                "A",
+                vc("P") {
+                    $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen)
+                }, .popover, popover: PopoverAnchor(sourceView: "button")))
         let r = w.perform(.setTraits(iPadCompactWidth))
         #expect(names(r).contains("P.willPresentWithAdaptiveStyle"))
         #expect(r.events.first { $0.callback == .willPresentWithAdaptiveStyle }?.style == .fullScreen)
@@ -185,8 +221,10 @@ extension AdaptivityTests {
     @Test("R49 exhaustive: isModalInPresentation blocks a swipe: the state does not change at all")
     func exhaustiveModalInPresentationBlocksSwipe() {
         var w = sheet(modal: true)
-        w.send(.interactiveDismiss(receiver: "B", completes: true),
-               events: ["B.presentationControllerDidAttemptToDismiss"]) { _ in }
+        w.send(
+            .interactiveDismiss(receiver: "B", completes: true),
+            events: ["B.presentationControllerDidAttemptToDismiss"]
+        ) { _ in }
     }
 
     @Test("R50 exhaustive: a finished swipe removes the record and both links; A was never covered")

@@ -98,8 +98,9 @@ struct CallbackCodeTests {
     @Test func item8_exceptionInsideCallbackRollsBackEverything() {
         var w = Window(root: vc("A"))
         let bad = code(.viewDidAppear, Op.present(me, .existing("A"), animated: false))
-        let d = w.sendRefused(Op.present("A", vc("Home") { $0.on = bad }, .fullScreen, animated: false),
-                              code: "D5", slug: "active-controller")
+        let d = w.sendRefused(
+            Op.present("A", vc("Home") { $0.on = bad }, .fullScreen, animated: false),
+            code: "D5", slug: "active-controller")
         #expect(d?.severity == .exception)
         let r = Navigator.run([Op.present("A", vc("Home") { $0.on = bad }, animated: false)], on: w.state)
         #expect(r.failure != nil)

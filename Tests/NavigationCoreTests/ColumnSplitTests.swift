@@ -12,8 +12,10 @@ struct ColumnSplitTests {
 
     /// iPad, regular width: S{P | D}, expanded.
     func expandedDouble(top: SplitState.Column? = nil, collapseSecondaryOntoPrimary: Bool? = nil) -> Window {
-        Window(root: columnSplit("S", primary: vc("P"), secondary: vc("D"), top: top,
-                                 collapseSecondaryOntoPrimary: collapseSecondaryOntoPrimary), traits: iPadRegular)
+        Window(
+            root: columnSplit(
+                "S", primary: vc("P"), secondary: vc("D"), top: top,
+                collapseSecondaryOntoPrimary: collapseSecondaryOntoPrimary), traits: iPadRegular)
     }
 
     // MARK: R90 — wrapping
@@ -23,7 +25,8 @@ struct ColumnSplitTests {
         var w = Window(root: nil, traits: iPadRegular)
         let r = w.perform(.setRoot(columnSplit("S", primary: vc("P"), secondary: vc("D")), animated: false))
         let order = ["S", "S.primary", "P", "S.secondary", "D"]
-        #expect(r.events == order.map { Event($0, .viewDidLoad) }
+        #expect(
+            r.events == order.map { Event($0, .viewDidLoad) }
                 + order.flatMap { willAppear($0, animated: false) }
                 + order.map { appearanceEvent($0, .viewDidAppear, animated: false) })
         // The split's children are the wrappers; the columns still answer the client's controllers.
@@ -49,8 +52,10 @@ struct ColumnSplitTests {
 
     @Test("R90: a navigation controller given as a column is not wrapped; tripleColumn wraps the supplementary too")
     func navigationColumnIsNotWrapped() {
-        let w = Window(root: columnSplit("S", .tripleColumn, primary: nav("NP", vc("P")), supplementary: vc("M"),
-                                         secondary: vc("D")), traits: iPadRegular)
+        let w = Window(
+            root: columnSplit(
+                "S", .tripleColumn, primary: nav("NP", vc("P")), supplementary: vc("M"),
+                secondary: vc("D")), traits: iPadRegular)
         #expect(w["S"].children == ["NP", "S.supplementary", "S.secondary"])
         #expect(w.state["S.primary"] == nil, "no wrapper for a navigation controller")
         #expect(w["S"].split?.primary == "NP" && w["S"].split?.primaryNavigation == "NP")
@@ -79,12 +84,13 @@ struct ColumnSplitTests {
         var w = expandedDouble()
         let r = w.perform(.setTraits(iPadCompactWidth))
         // D moves but stays on screen (no callbacks, R36); P is covered; the secondary wrapper leaves.
-        #expect(r.events == [
-            appearanceEvent("P", .viewWillDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
-            appearanceEvent("P", .viewDidDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
-        ])
+        #expect(
+            r.events == [
+                appearanceEvent("P", .viewWillDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
+                appearanceEvent("P", .viewDidDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
+            ])
         #expect(w["S"].split?.isCollapsed == true)
         #expect(w.stack("S.primary") == ["P", "D"] && w["S.primary"].children == ["P", "D"])
         #expect(w["D"].parent == "S.primary")
@@ -103,12 +109,13 @@ struct ColumnSplitTests {
     func collapseToPrimary() {
         var w = expandedDouble(top: .primary)
         let r = w.perform(.setTraits(iPadCompactWidth))
-        #expect(r.events == [
-            appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
-            appearanceEvent("D", .viewWillDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
-            appearanceEvent("D", .viewDidDisappear, animated: false),
-        ])
+        #expect(
+            r.events == [
+                appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
+                appearanceEvent("D", .viewWillDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
+                appearanceEvent("D", .viewDidDisappear, animated: false),
+            ])
         #expect(w["S"].split?.isCollapsed == true)
         #expect(w.stack("S.primary") == ["P"])
         #expect(w.stack("S.secondary") == ["D"] && w["D"].parent == "S.secondary")
@@ -122,35 +129,39 @@ struct ColumnSplitTests {
         let triple = columnSplit("S", .tripleColumn, primary: vc("P"), supplementary: vc("M"), secondary: vc("D"))
         var w = Window(root: triple, traits: iPadRegular)
         let r = w.perform(.setTraits(iPadCompactWidth))
-        #expect(r.events == [
-            appearanceEvent("P", .viewWillDisappear, animated: false),
-            appearanceEvent("S.supplementary", .viewWillDisappear, animated: false),
-            appearanceEvent("M", .viewWillDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
-            appearanceEvent("P", .viewDidDisappear, animated: false),
-            appearanceEvent("S.supplementary", .viewDidDisappear, animated: false),
-            appearanceEvent("M", .viewDidDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
-        ])
+        #expect(
+            r.events == [
+                appearanceEvent("P", .viewWillDisappear, animated: false),
+                appearanceEvent("S.supplementary", .viewWillDisappear, animated: false),
+                appearanceEvent("M", .viewWillDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
+                appearanceEvent("P", .viewDidDisappear, animated: false),
+                appearanceEvent("S.supplementary", .viewDidDisappear, animated: false),
+                appearanceEvent("M", .viewDidDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
+            ])
         #expect(w.stack("S.primary") == ["P", "M", "D"])
         #expect(w["M"].parent == "S.primary" && w["D"].parent == "S.primary")
         #expect(w.state.visibleViewController == "D")
         #expect(viewsInWindow(w) == ["S", "S.primary", "D"])
         w.checkInvariants()
 
-        var s = Window(root: columnSplit("S", .tripleColumn, primary: vc("P"), supplementary: vc("M"), secondary: vc("D"),
-                                         top: .supplementary), traits: iPadRegular)
+        var s = Window(
+            root: columnSplit(
+                "S", .tripleColumn, primary: vc("P"), supplementary: vc("M"), secondary: vc("D"),
+                top: .supplementary), traits: iPadRegular)
         let r2 = s.perform(.setTraits(iPadCompactWidth))
-        #expect(r2.events == [
-            appearanceEvent("P", .viewWillDisappear, animated: false),
-            appearanceEvent("S.supplementary", .viewWillDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
-            appearanceEvent("D", .viewWillDisappear, animated: false),
-            appearanceEvent("P", .viewDidDisappear, animated: false),
-            appearanceEvent("S.supplementary", .viewDidDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
-            appearanceEvent("D", .viewDidDisappear, animated: false),
-        ])
+        #expect(
+            r2.events == [
+                appearanceEvent("P", .viewWillDisappear, animated: false),
+                appearanceEvent("S.supplementary", .viewWillDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
+                appearanceEvent("D", .viewWillDisappear, animated: false),
+                appearanceEvent("P", .viewDidDisappear, animated: false),
+                appearanceEvent("S.supplementary", .viewDidDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
+                appearanceEvent("D", .viewDidDisappear, animated: false),
+            ])
         #expect(s.stack("S.primary") == ["P", "M"] && s.stack("S.secondary") == ["D"])
         #expect(s.state.visibleViewController == "M")
         #expect(viewsInWindow(s) == ["S", "S.primary", "M"])
@@ -162,7 +173,8 @@ struct ColumnSplitTests {
         var w = Window(root: nil)
         let r = w.perform(.setRoot(columnSplit("S", primary: vc("P"), secondary: vc("D")), animated: false))
         let order = ["S", "S.primary", "D"]
-        #expect(r.events == order.map { Event($0, .viewDidLoad) }
+        #expect(
+            r.events == order.map { Event($0, .viewDidLoad) }
                 + order.flatMap { willAppear($0, animated: false) }
                 + order.map { appearanceEvent($0, .viewDidAppear, animated: false) })
         #expect(w["S"].split?.isCollapsed == true)
@@ -180,12 +192,13 @@ struct ColumnSplitTests {
         #expect(column.stack("S.primary") == ["P", "D"], "the secondary is not discarded")
         #expect(column.state.visibleViewController == "D")
 
-        var classic = Window(root: make("S", .splitViewController) {
-            $0.splitStyle = .unspecified
-            $0.primary = nav("N1", vc("M"))
-            $0.secondary = vc("D")
-            $0.topColumnForCollapsing = .primary
-        }, traits: iPadRegular)
+        var classic = Window(
+            root: make("S", .splitViewController) {
+                $0.splitStyle = .unspecified
+                $0.primary = nav("N1", vc("M"))
+                $0.secondary = vc("D")
+                $0.topColumnForCollapsing = .primary
+            }, traits: iPadRegular)
         classic.perform(.setTraits(iPadCompactWidth))
         #expect(classic.stack("N1") == ["M", "D"], "classic collapse pushes the secondary whatever topColumn… says")
         #expect(classic["S"].children == ["N1"])
@@ -199,10 +212,11 @@ struct ColumnSplitTests {
         var w = expandedDouble()
         w.perform(.setTraits(iPadCompactWidth))
         let r = w.perform(.setTraits(iPadRegular))
-        #expect(r.events == willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
-            appearanceEvent("P", .viewDidAppear, animated: false),
-            appearanceEvent("S.secondary", .viewDidAppear, animated: false),
-        ])
+        #expect(
+            r.events == willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
+                appearanceEvent("P", .viewDidAppear, animated: false),
+                appearanceEvent("S.secondary", .viewDidAppear, animated: false),
+            ])
         #expect(w["S"].split?.isCollapsed == false)
         #expect(w.stack("S.primary") == ["P"] && w["S.primary"].children == ["P"])
         #expect(w.stack("S.secondary") == ["D"] && w["D"].parent == "S.secondary")
@@ -219,10 +233,11 @@ struct ColumnSplitTests {
         w.perform(Op.push("D", vc("X"), animated: false))
         #expect(w.stack("S.primary") == ["P", "D", "X"])
         let r = w.perform(.setTraits(iPadRegular))
-        #expect(r.events == willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
-            appearanceEvent("P", .viewDidAppear, animated: false),
-            appearanceEvent("S.secondary", .viewDidAppear, animated: false),
-        ])
+        #expect(
+            r.events == willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
+                appearanceEvent("P", .viewDidAppear, animated: false),
+                appearanceEvent("S.secondary", .viewDidAppear, animated: false),
+            ])
         #expect(w.stack("S.primary") == ["P"])
         #expect(w.stack("S.secondary") == ["D", "X"] && w["X"].parent == "S.secondary")
         #expect(w.state.visibleViewController == "X")
@@ -236,11 +251,16 @@ struct ColumnSplitTests {
     func showFromColumnPushes() {
         var w = expandedDouble()
         let r = w.perform(Op.show("P", vc("X")))
-        #expect(r.events == [moveEvent("X", .willMoveToParent, parent: "S.primary"), Event("X", .viewDidLoad),
-                             appearanceEvent("P", .viewWillDisappear, animated: true)]
+        #expect(
+            r.events == [
+                moveEvent("X", .willMoveToParent, parent: "S.primary"), Event("X", .viewDidLoad),
+                appearanceEvent("P", .viewWillDisappear, animated: true),
+            ]
                 + willAppear("X", animated: true)
-                + [appearanceEvent("P", .viewDidDisappear, animated: true), appearanceEvent("X", .viewDidAppear, animated: true),
-                   moveEvent("X", .didMoveToParent, parent: "S.primary")])
+                + [
+                    appearanceEvent("P", .viewDidDisappear, animated: true), appearanceEvent("X", .viewDidAppear, animated: true),
+                    moveEvent("X", .didMoveToParent, parent: "S.primary"),
+                ])
         #expect(w.stack("S.primary") == ["P", "X"] && w["X"].parent == "S.primary")
         #expect(w.state.nearestAncestor("X", kind: .navigationController) == "S.primary")
         #expect(w.stack("S.secondary") == ["D"])
@@ -249,11 +269,16 @@ struct ColumnSplitTests {
 
         // From the secondary's content, the secondary column's navigation controller pushes.
         let r2 = w.perform(Op.show("D", vc("Y")))
-        #expect(r2.events == [moveEvent("Y", .willMoveToParent, parent: "S.secondary"), Event("Y", .viewDidLoad),
-                              appearanceEvent("D", .viewWillDisappear, animated: true)]
+        #expect(
+            r2.events == [
+                moveEvent("Y", .willMoveToParent, parent: "S.secondary"), Event("Y", .viewDidLoad),
+                appearanceEvent("D", .viewWillDisappear, animated: true),
+            ]
                 + willAppear("Y", animated: true)
-                + [appearanceEvent("D", .viewDidDisappear, animated: true), appearanceEvent("Y", .viewDidAppear, animated: true),
-                   moveEvent("Y", .didMoveToParent, parent: "S.secondary")])
+                + [
+                    appearanceEvent("D", .viewDidDisappear, animated: true), appearanceEvent("Y", .viewDidAppear, animated: true),
+                    moveEvent("Y", .didMoveToParent, parent: "S.secondary"),
+                ])
         #expect(w.stack("S.secondary") == ["D", "Y"])
         #expect(w.state.visibleViewController == "Y")
         w.checkInvariants()
@@ -263,17 +288,18 @@ struct ColumnSplitTests {
     func classicShowReplacesPrimary() {
         var w = Window(root: split("S", primary: vc("P1"), secondary: vc("D")), traits: iPadRegular)
         let r = w.perform(Op.show("P1", vc("P2")))
-        #expect(r.events == [
-            moveEvent("P1", .willMoveToParent, parent: nil),
-            appearanceEvent("P1", .viewWillDisappear, animated: false),
-            appearanceEvent("P1", .viewDidDisappear, animated: false),
-            moveEvent("P1", .didMoveToParent, parent: nil),
-            moveEvent("P2", .willMoveToParent, parent: "S"),
-            Event("P2", .viewDidLoad),
-        ] + willAppear("P2", animated: false) + [
-            appearanceEvent("P2", .viewDidAppear, animated: false),
-            moveEvent("P2", .didMoveToParent, parent: "S"),
-        ])
+        #expect(
+            r.events == [
+                moveEvent("P1", .willMoveToParent, parent: nil),
+                appearanceEvent("P1", .viewWillDisappear, animated: false),
+                appearanceEvent("P1", .viewDidDisappear, animated: false),
+                moveEvent("P1", .didMoveToParent, parent: nil),
+                moveEvent("P2", .willMoveToParent, parent: "S"),
+                Event("P2", .viewDidLoad),
+            ] + willAppear("P2", animated: false) + [
+                appearanceEvent("P2", .viewDidAppear, animated: false),
+                moveEvent("P2", .didMoveToParent, parent: "S"),
+            ])
         #expect(w["S"].split?.primary == "P2" && w["S"].split?.secondary == "D")
         #expect(w["S"].children == ["P2", "D"])
         #expect(w["P1"].parent == nil && w.isDisappeared("P1") && !w["P1"].isMovingFromParent)
@@ -296,11 +322,16 @@ struct ColumnSplitTests {
     func showDetailExpandedPushesOntoSecondaryColumn() {
         var w = expandedDouble()
         let r = w.perform(Op.showDetail("P", vc("D2")))
-        #expect(r.events == [moveEvent("D2", .willMoveToParent, parent: "S.secondary"), Event("D2", .viewDidLoad),
-                             appearanceEvent("D", .viewWillDisappear, animated: true)]
+        #expect(
+            r.events == [
+                moveEvent("D2", .willMoveToParent, parent: "S.secondary"), Event("D2", .viewDidLoad),
+                appearanceEvent("D", .viewWillDisappear, animated: true),
+            ]
                 + willAppear("D2", animated: true)
-                + [appearanceEvent("D", .viewDidDisappear, animated: true), appearanceEvent("D2", .viewDidAppear, animated: true),
-                   moveEvent("D2", .didMoveToParent, parent: "S.secondary")])
+                + [
+                    appearanceEvent("D", .viewDidDisappear, animated: true), appearanceEvent("D2", .viewDidAppear, animated: true),
+                    moveEvent("D2", .didMoveToParent, parent: "S.secondary"),
+                ])
         #expect(w.stack("S.secondary") == ["D", "D2"] && w["D2"].parent == "S.secondary")
         #expect(w["S"].children == ["S.primary", "S.secondary"])
         #expect(w.state.visibleViewController == "D2")
@@ -317,20 +348,21 @@ struct ColumnSplitTests {
     func showDetailNavigationReplacesWrapper() {
         var w = expandedDouble()
         let r = w.perform(Op.showDetail("P", nav("N2", vc("E"))))
-        #expect(r.events == [
-            moveEvent("S.secondary", .willMoveToParent, parent: nil),
-            appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
-            appearanceEvent("D", .viewWillDisappear, animated: false),
-            appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
-            appearanceEvent("D", .viewDidDisappear, animated: false),
-            moveEvent("S.secondary", .didMoveToParent, parent: nil),
-            moveEvent("N2", .willMoveToParent, parent: "S"),
-            Event("N2", .viewDidLoad), Event("E", .viewDidLoad),
-        ] + willAppear("N2", animated: false) + willAppear("E", animated: false) + [
-            appearanceEvent("N2", .viewDidAppear, animated: false),
-            appearanceEvent("E", .viewDidAppear, animated: false),
-            moveEvent("N2", .didMoveToParent, parent: "S"),
-        ])
+        #expect(
+            r.events == [
+                moveEvent("S.secondary", .willMoveToParent, parent: nil),
+                appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
+                appearanceEvent("D", .viewWillDisappear, animated: false),
+                appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
+                appearanceEvent("D", .viewDidDisappear, animated: false),
+                moveEvent("S.secondary", .didMoveToParent, parent: nil),
+                moveEvent("N2", .willMoveToParent, parent: "S"),
+                Event("N2", .viewDidLoad), Event("E", .viewDidLoad),
+            ] + willAppear("N2", animated: false) + willAppear("E", animated: false) + [
+                appearanceEvent("N2", .viewDidAppear, animated: false),
+                appearanceEvent("E", .viewDidAppear, animated: false),
+                moveEvent("N2", .didMoveToParent, parent: "S"),
+            ])
         #expect(w["S"].children == ["S.primary", "N2"])
         #expect(w["S"].split?.secondary == "N2" && w["S"].split?.secondaryNavigation == "N2")
         #expect(w["S.secondary"].parent == nil && w["D"].parent == "S.secondary")
@@ -344,21 +376,27 @@ struct ColumnSplitTests {
         var w = Window(root: columnSplit("S", primary: vc("P"), secondary: vc("D"), top: .primary))
         #expect(w["S"].split?.isCollapsed == true && w.stack("S.primary") == ["P"])
         let r = w.perform(Op.showDetail("P", vc("D2")))
-        #expect(r.events == [moveEvent("D2", .willMoveToParent, parent: "S.primary"), Event("D2", .viewDidLoad),
-                             appearanceEvent("P", .viewWillDisappear, animated: true)]
+        #expect(
+            r.events == [
+                moveEvent("D2", .willMoveToParent, parent: "S.primary"), Event("D2", .viewDidLoad),
+                appearanceEvent("P", .viewWillDisappear, animated: true),
+            ]
                 + willAppear("D2", animated: true)
-                + [appearanceEvent("P", .viewDidDisappear, animated: true), appearanceEvent("D2", .viewDidAppear, animated: true),
-                   moveEvent("D2", .didMoveToParent, parent: "S.primary")])
+                + [
+                    appearanceEvent("P", .viewDidDisappear, animated: true), appearanceEvent("D2", .viewDidAppear, animated: true),
+                    moveEvent("D2", .didMoveToParent, parent: "S.primary"),
+                ])
         #expect(w.stack("S.primary") == ["P", "D2"])
         #expect(w.state.visibleViewController == "D2")
         #expect(viewsInWindow(w) == ["S", "S.primary", "D2"])
 
         // A wider window: D2 goes back with the secondary column, on top of the column's D.
         let e = w.perform(.setTraits(iPadRegular))
-        #expect(e.events == [Event("S.secondary", .viewDidLoad)] + willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
-            appearanceEvent("P", .viewDidAppear, animated: false),
-            appearanceEvent("S.secondary", .viewDidAppear, animated: false),
-        ])
+        #expect(
+            e.events == [Event("S.secondary", .viewDidLoad)] + willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
+                appearanceEvent("P", .viewDidAppear, animated: false),
+                appearanceEvent("S.secondary", .viewDidAppear, animated: false),
+            ])
         #expect(w.stack("S.primary") == ["P"])
         #expect(w.stack("S.secondary") == ["D", "D2"] && w["D2"].parent == "S.secondary")
         #expect(!w["D"].isViewLoaded, "D was never on screen")
@@ -373,17 +411,19 @@ struct ColumnSplitTests {
 struct SplitDelegateTests {
     @Test("R91/R92 (column style): topColumnForCollapsing before the change, didCollapse after it; displayMode… and didExpand on the way back")
     func columnStyleDelegate() {
-        var w = Window(root: make("S", .splitViewController) {
-            $0.splitStyle = .doubleColumn
-            $0.primary = vc("P")
-            $0.secondary = vc("D")
-            $0.hasSplitDelegate = true
-        }, traits: iPadRegular)
+        var w = Window(
+            root: make("S", .splitViewController) {
+                $0.splitStyle = .doubleColumn
+                $0.primary = vc("P")
+                $0.secondary = vc("D")
+                $0.hasSplitDelegate = true
+            }, traits: iPadRegular)
         let collapse = names(w.perform(.setTraits(iPadCompactWidth)))
         #expect(collapse.first == "S.splitViewControllerTopColumnForCollapsing")
         #expect(collapse.last == "S.splitViewControllerDidCollapse")
-        #expect(!collapse.contains { $0.contains("PrimaryForCollapsing") || $0.contains("CollapseSecondary") },
-                "R90: classic-only methods are not called")
+        #expect(
+            !collapse.contains { $0.contains("PrimaryForCollapsing") || $0.contains("CollapseSecondary") },
+            "R90: classic-only methods are not called")
         let expand = names(w.perform(.setTraits(iPadRegular)))
         #expect(expand.first == "S.splitViewControllerDisplayModeForExpanding")
         #expect(expand.last == "S.splitViewControllerDidExpand")
@@ -391,16 +431,20 @@ struct SplitDelegateTests {
 
     @Test("R91/R92 (classic): primaryViewController(forCollapsing:) then collapseSecondary…onto:; forExpanding then separateSecondary")
     func classicDelegate() {
-        var w = Window(root: make("S", .splitViewController) {
-            $0.splitStyle = .unspecified
-            $0.primary = nav("N", vc("M"))
-            $0.secondary = vc("D")
-            $0.hasSplitDelegate = true
-        }, traits: iPadRegular)
+        var w = Window(
+            root: make("S", .splitViewController) {
+                $0.splitStyle = .unspecified
+                $0.primary = nav("N", vc("M"))
+                $0.secondary = vc("D")
+                $0.hasSplitDelegate = true
+            }, traits: iPadRegular)
         let collapse = names(w.perform(.setTraits(iPadCompactWidth)))
-        #expect(collapse == ["S.splitViewControllerPrimaryForCollapsing", "S.splitViewControllerCollapseSecondary",
-                             "M.viewWillDisappear", "M.viewDidDisappear"],
-                "the delegate first; then D, pushed onto N, covers M")
+        #expect(
+            collapse == [
+                "S.splitViewControllerPrimaryForCollapsing", "S.splitViewControllerCollapseSecondary",
+                "M.viewWillDisappear", "M.viewDidDisappear",
+            ],
+            "the delegate first; then D, pushed onto N, covers M")
         let expand = names(w.perform(.setTraits(iPadRegular)))
         #expect(Array(expand.prefix(2)) == ["S.splitViewControllerPrimaryForExpanding", "S.splitViewControllerSeparateSecondary"])
         #expect(!expand.contains("S.splitViewControllerDidExpand"), "R90: column-style methods are not called")
@@ -421,7 +465,9 @@ extension ColumnSplitTests {
         var w = expandedDouble()
         w.send(.setTraits(iPadCompactWidth)) {
             $0.traits = iPadCompactWidth
-            $0.modifySplit("S") { $0.isCollapsed = true; $0.collapsedSupplementary = []; $0.collapsedSecondary = ["D"] }
+            $0.modifySplit("S") {
+                $0.isCollapsed = true; $0.collapsedSupplementary = []; $0.collapsedSecondary = ["D"]
+            }
             $0.modify("D") { $0.parent = "S.primary" }
             $0.modify("S.primary") { $0.children = ["P", "D"] }
             $0.setStack("S.primary", ["P", "D"])

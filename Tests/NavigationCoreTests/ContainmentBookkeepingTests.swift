@@ -19,8 +19,10 @@ struct ContainmentBookkeepingTests {
         create(&w, vc("C"))
         create(&w, vc("X"))
         w.perform(.addChild(receiver: "N", viewController: id("C")))
-        w.send(Op.setViewControllers("N", [id("X")], animated: false),
-               events: ["A.willMoveToParent(nil)", "X.willMoveToParent(N)", "A.didMoveToParent(nil)", "X.didMoveToParent(N)"]) {
+        w.send(
+            Op.setViewControllers("N", [id("X")], animated: false),
+            events: ["A.willMoveToParent(nil)", "X.willMoveToParent(N)", "A.didMoveToParent(nil)", "X.didMoveToParent(N)"]
+        ) {
             $0.setStack("N", ["X"])
             $0.modify("N") { $0.children = ["X", "C"] }
             $0.modify("A") { $0.parent = nil }
@@ -35,9 +37,13 @@ struct ContainmentBookkeepingTests {
         create(&w, vc("C"))
         create(&w, vc("P2"))
         w.perform(.addChild(receiver: "PG", viewController: id("C")))
-        w.send(Op.setViewControllers("PG", [id("P2")], direction: .forward, animated: false),
-               events: ["P2.willMoveToParent(PG)", "P1.willMoveToParent(nil)", "P1.didMoveToParent(nil)", "P2.didMoveToParent(PG)",
-                        "PG.completion"]) {
+        w.send(
+            Op.setViewControllers("PG", [id("P2")], direction: .forward, animated: false),
+            events: [
+                "P2.willMoveToParent(PG)", "P1.willMoveToParent(nil)", "P1.didMoveToParent(nil)", "P2.didMoveToParent(PG)",
+                "PG.completion",
+            ]
+        ) {
             $0.setPages("PG", ["P2"])
             $0.modify("PG") { $0.children = ["P2", "C"] }
             $0.modify("P1") { $0.parent = nil }
@@ -51,8 +57,10 @@ struct ContainmentBookkeepingTests {
         create(&w, tabs("T", [vc("A"), vc("B")]))
         create(&w, vc("C"))
         w.perform(.addChild(receiver: "T", viewController: id("C")))
-        w.send(Op.setViewControllers("T", [id("B")], animated: false),
-               events: ["A.willMoveToParent(nil)", "A.didMoveToParent(nil)"]) {
+        w.send(
+            Op.setViewControllers("T", [id("B")], animated: false),
+            events: ["A.willMoveToParent(nil)", "A.didMoveToParent(nil)"]
+        ) {
             $0.setTabs("T", ["B"])
             $0.setSelected("T", "B")
             $0.modify("T") { $0.children = ["B", "C"] }
@@ -66,15 +74,21 @@ struct ContainmentBookkeepingTests {
         create(&w, tabs("T", [vc("A"), vc("B")]))
         create(&w, vc("P"))
         w.send(.addChild(receiver: "P", viewController: id("A")), events: ["A.willMoveToParent(P)"]) {
-            $0.modify("A") { $0.parent = "P"; $0.isMovingToParent = true }
+            $0.modify("A") {
+                $0.parent = "P"; $0.isMovingToParent = true
+            }
             $0.modify("P") { $0.children = ["A"] }
             $0.modify("T") { $0.children = ["B"] }
             $0.setTabs("T", ["B"])
             $0.setSelected("T", "B")
         }
-        w.send(Op.setViewControllers("T", [id("A"), id("B")], animated: false),
-               events: ["A.willMoveToParent(T)", "A.didMoveToParent(T)"]) {
-            $0.modify("A") { $0.parent = "T"; $0.isMovingToParent = false }
+        w.send(
+            Op.setViewControllers("T", [id("A"), id("B")], animated: false),
+            events: ["A.willMoveToParent(T)", "A.didMoveToParent(T)"]
+        ) {
+            $0.modify("A") {
+                $0.parent = "T"; $0.isMovingToParent = false
+            }
             $0.modify("P") { $0.children = [] }
             $0.modify("T") { $0.children = ["A", "B"] }
             $0.setTabs("T", ["A", "B"])

@@ -7,7 +7,11 @@ struct ContainmentTests {
     @Test("R69: addChild calls willMove(toParent:) but not didMove, and detaches from the old parent (S52)")
     func addChildMovesFromOldParent() {
         var w = Window(root: vc("P"))
-        w.perform(.createController({ var s = ControllerSpec(id: "Q"); s.children = [vc("C")]; return s }()))
+        w.perform(
+            .createController(
+                {
+                    var s = ControllerSpec(id: "Q"); s.children = [vc("C")]; return s
+                }()))
         #expect(w["C"].parent == "Q")
         let r = w.perform(.addChild(receiver: "P", viewController: id("C")))
         #expect(names(r) == ["C.willMoveToParent(P)"])
@@ -37,10 +41,11 @@ struct ContainmentTests {
         let insert = w.perform(.addSubview(receiver: "P", viewController: "C", animated: false))
         #expect(w["C"].isMovingToParent, "R73: still true in the appearance callbacks caused by becoming a child")
         let did = w.perform(.didMove(receiver: "C", toParent: "P"))
-        #expect(names(add) + names(insert) + names(did) == [
-            "C.willMoveToParent(P)", "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear",
-            "C.didMoveToParent(P)",
-        ])
+        #expect(
+            names(add) + names(insert) + names(did) == [
+                "C.willMoveToParent(P)", "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear",
+                "C.didMoveToParent(P)",
+            ])
         #expect(!w["C"].isMovingToParent)
         #expect(w.isAppeared("C") && w["C"].viewInWindow)
     }
@@ -53,9 +58,10 @@ struct ContainmentTests {
         #expect(w["C"].isMovingFromParent)
         let out = w.perform(.removeFromSuperview(receiver: "C", animated: false))
         let remove = w.perform(.removeFromParent(receiver: "C"))
-        #expect(names(will) + names(out) + names(remove) == [
-            "C.willMoveToParent(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMoveToParent(nil)",
-        ])
+        #expect(
+            names(will) + names(out) + names(remove) == [
+                "C.willMoveToParent(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMoveToParent(nil)",
+            ])
         #expect(!w["C"].isMovingFromParent)
         #expect(w.isDisappeared("C") && !w["C"].viewInWindow)
         #expect(w["C"].parent == nil)
@@ -82,8 +88,9 @@ struct ContainmentTests {
         w.perform(.createController(ControllerSpec(id: "X")))
         let d = w.refuse(.transitionChild(receiver: "P", from: "A", to: "X", animated: false))
         // D23's text follows UIKit's header, not fixed by the spec: identity only.
-        expectDiagnostic(d, code: "D23", slug: "invalid-child-transition", severity: .exception,
-                         name: "NSInvalidArgumentException", message: nil)
+        expectDiagnostic(
+            d, code: "D23", slug: "invalid-child-transition", severity: .exception,
+            name: "NSInvalidArgumentException", message: nil)
     }
 
     @Test("R72: transition(from:to:) swaps the children's views and drives their appearance, then the completion")
@@ -115,7 +122,9 @@ extension ContainmentTests {
     func exhaustiveAddChild() {
         var w = Window(root: vc("P"))
         w.send(.addChild(receiver: "P", viewController: vc("C")), events: ["C.willMoveToParent(P)"]) {
-            $0.create("C") { $0.parent = "P"; $0.isMovingToParent = true }
+            $0.create("C") {
+                $0.parent = "P"; $0.isMovingToParent = true
+            }
             $0.modify("P") { $0.children = ["C"] }
         }
         w.send(.addSubview(receiver: "P", viewController: "C", animated: false)) {
@@ -138,7 +147,9 @@ extension ContainmentTests {
             $0.nextTransitionNumber += 1
         }
         w.send(.removeFromParent(receiver: "C")) {
-            $0.modify("C") { $0.parent = nil; $0.isMovingFromParent = false }
+            $0.modify("C") {
+                $0.parent = nil; $0.isMovingFromParent = false
+            }
             $0.modify("P") { $0.children = [] }
         }
     }
@@ -147,8 +158,9 @@ extension ContainmentTests {
     func exhaustiveTransitionWithNonChild() {
         var w = Window(root: container("P", children: [vc("A")]))
         w.send(.createController(ControllerSpec(id: "X"))) { $0.create("X") }
-        w.sendRefused(.transitionChild(receiver: "P", from: "A", to: "X", animated: false),
-                      code: "D23", slug: "invalid-child-transition")
+        w.sendRefused(
+            .transitionChild(receiver: "P", from: "A", to: "X", animated: false),
+            code: "D23", slug: "invalid-child-transition")
     }
 
     @Test("R72 exhaustive: transition(from:to:) swaps the views; the old child stays a child")

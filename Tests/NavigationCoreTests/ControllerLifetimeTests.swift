@@ -84,7 +84,11 @@ import NavigationCore
     @Test("automatic: a controller still held elsewhere is kept (a child of a detached container stays with it)")
     func heldElsewhereKept() {
         var w = Window(root: nav("N", vc("A")), options: automatic)
-        w.perform(.createController({ var s = ControllerSpec(id: "M", kind: .navigationController); s.viewControllers = [vc("X")]; return s }()))
+        w.perform(
+            .createController(
+                {
+                    var s = ControllerSpec(id: "M", kind: .navigationController); s.viewControllers = [vc("X")]; return s
+                }()))
         #expect(w.state.holders(of: "X") == [.controller("M")])
         // The turn changes nothing that holds X: neither M (the client's) nor X goes.
         #expect(releasedBy(Op.push("N", vc("B"), animated: false), w).isEmpty)
@@ -108,7 +112,11 @@ import NavigationCore
     @Test("release drops a detached controller with what only it holds")
     func explicitReleaseDropsTree() {
         var w = Window(root: nav("N", vc("A")))
-        w.perform(.createController({ var s = ControllerSpec(id: "M", kind: .navigationController); s.viewControllers = [vc("X"), vc("Y")]; return s }()))
+        w.perform(
+            .createController(
+                {
+                    var s = ControllerSpec(id: "M", kind: .navigationController); s.viewControllers = [vc("X"), vc("Y")]; return s
+                }()))
         #expect(releasedBy(.release("M"), w) == ["M", "X", "Y"])
         w.send(.release("M"), events: []) { $0.released("M", "X", "Y") }
     }

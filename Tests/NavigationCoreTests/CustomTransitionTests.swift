@@ -23,8 +23,11 @@ struct CustomTransitionTests {
     func customPresentationSequence() {
         var (w, start) = customPresentation()
         // Delegate order is [DOC]; its interleaving with appearance callbacks is [INF].
-        #expect(delegateCalls(start.events) == ["V.presentationControllerForPresented", "V.animationControllerForPresented",
-                                                "V.interactionControllerForPresentation"])
+        #expect(
+            delegateCalls(start.events) == [
+                "V.presentationControllerForPresented", "V.animationControllerForPresented",
+                "V.interactionControllerForPresentation",
+            ])
         #expect(appearance(start.events) == ["V.viewWillAppear", "V.viewIsAppearing"])
         #expect(names(start).contains("V.viewDidLoad"))
         #expect(start.transition?.state == .inProgress, "not finished until the animator completes")
@@ -49,8 +52,11 @@ struct CustomTransitionTests {
         let r = w.perform(Op.present("A", vc("V") { $0.transitioningDelegate = card }, .fullScreen))
         #expect(delegateCalls(r.events) == ["V.animationControllerForPresented", "V.interactionControllerForPresentation"])
         #expect(r.transition?.animator == "CardAnimator")
-        #expect(appearance(r.events) == ["A.viewWillDisappear", "V.viewWillAppear", "V.viewIsAppearing", "V.viewDidAppear",
-                                         "A.viewDidDisappear"])
+        #expect(
+            appearance(r.events) == [
+                "A.viewWillDisappear", "V.viewWillAppear", "V.viewIsAppearing", "V.viewDidAppear",
+                "A.viewDidDisappear",
+            ])
 
         // Without a transitioning delegate nothing is asked and the built-in animation runs.
         var plain = Window(root: vc("A"))
@@ -144,14 +150,18 @@ extension CustomTransitionTests {
                 $0.isBeingPresented = true
             }
             $0.modify("N") { $0.presentedID = "V" }
-            $0.startRunning(TransitionRecord(id: "t2", operation: .present, fromViewController: "N", toViewController: "V",
-                                             presentationStyle: .custom, transitionStyle: .coverVertical, animated: true,
-                                             duration: 0.8, animator: "CardAnimator", containerView: ["V"], state: .inProgress))
+            $0.startRunning(
+                TransitionRecord(
+                    id: "t2", operation: .present, fromViewController: "N", toViewController: "V",
+                    presentationStyle: .custom, transitionStyle: .coverVertical, animated: true,
+                    duration: 0.8, animator: "CardAnimator", containerView: ["V"], state: .inProgress))
             $0.nextTransitionNumber += 1
         }
         w.send(.completeTransition(id: "t2"), events: ["V.viewDidAppear", "A.completion"]) {
             $0.finishRunning("t2")
-            $0.modify("V") { $0.isBeingPresented = false; $0.appearance = .appeared; $0.presentation?.state = .presented }
+            $0.modify("V") {
+                $0.isBeingPresented = false; $0.appearance = .appeared; $0.presentation?.state = .presented
+            }
         }
     }
 }

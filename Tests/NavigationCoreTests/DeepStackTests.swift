@@ -23,10 +23,14 @@ struct DeepStackTests {
     func pushOnDeepStack() {
         var w = deep(40)
         let stack = (0..<40).map { "c\($0)" }
-        let r = w.send(Op.push("N", vc("top"), animated: false),
-                       events: ["top.willMoveToParent(N)", "top.viewDidLoad", "c39.viewWillDisappear",
-                                "top.viewWillAppear", "top.viewIsAppearing", "c39.viewDidDisappear",
-                                "top.viewDidAppear", "top.didMoveToParent(N)"]) {
+        let r = w.send(
+            Op.push("N", vc("top"), animated: false),
+            events: [
+                "top.willMoveToParent(N)", "top.viewDidLoad", "c39.viewWillDisappear",
+                "top.viewWillAppear", "top.viewIsAppearing", "c39.viewDidDisappear",
+                "top.viewDidAppear", "top.didMoveToParent(N)",
+            ]
+        ) {
             $0.pushedNew("top", onto: "N", over: stack)
         }
         #expect(r.transition?.operation == .push)
@@ -37,10 +41,14 @@ struct DeepStackTests {
     @Test("R78 exhaustive: a pop on a 40-deep stack removes the top; only the new top appears")
     func popOnDeepStack() {
         var w = deep(40)
-        w.send(Op.pop("N", animated: false),
-               events: ["c39.willMoveToParent(nil)", "c38.viewDidLoad", "c39.viewWillDisappear",
-                        "c38.viewWillAppear", "c38.viewIsAppearing", "c39.viewDidDisappear",
-                        "c38.viewDidAppear", "c39.didMoveToParent(nil)"]) {
+        w.send(
+            Op.pop("N", animated: false),
+            events: [
+                "c39.willMoveToParent(nil)", "c38.viewDidLoad", "c39.viewWillDisappear",
+                "c38.viewWillAppear", "c38.viewIsAppearing", "c39.viewDidDisappear",
+                "c38.viewDidAppear", "c39.didMoveToParent(nil)",
+            ]
+        ) {
             $0.modify("c39") { $0.parent = nil }
             $0.disappeared("c39")
             $0.appeared("c38")
@@ -92,8 +100,9 @@ struct DeepStackTests {
         #expect(Set(r.changedControllers) == ["N", "c59", "top"])
         #expect(r.changedControllers == r.state.order.filter { ["N", "c59", "top"].contains($0) })
         // Many changes at once (more than a short list): still exact and in creation order.
-        let all = Navigator.run([.setViewControllers(receiver: "N", viewControllers: [vc("n0"), vc("n1")], direction: nil, animated: false)],
-                                on: w.state)
+        let all = Navigator.run(
+            [.setViewControllers(receiver: "N", viewControllers: [vc("n0"), vc("n1")], direction: nil, animated: false)],
+            on: w.state)
         expectChangedControllersExact(w.state, all, sourceLocation: #_sourceLocation)
         #expect(all.changedControllers.count > 8)
     }

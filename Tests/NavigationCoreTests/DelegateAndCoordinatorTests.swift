@@ -6,10 +6,11 @@ import NavigationCore
 @Suite("delegates, taps and the transition coordinator (R22, R26, R62, R82, R87, R89)")
 struct DelegateAndCoordinatorTests {
     func delegatedNavigation(_ ids: String...) -> Window {
-        var w = Window(root: make("N", .navigationController) {
-            $0.viewControllers = [vc(ids[0])]
-            $0.navigationDelegate = NavigationDelegate()
-        })
+        var w = Window(
+            root: make("N", .navigationController) {
+                $0.viewControllers = [vc(ids[0])]
+                $0.navigationDelegate = NavigationDelegate()
+            })
         for id in ids.dropFirst() { w.perform(Op.push("N", vc(id), animated: false)) }
         return w
     }
@@ -17,19 +18,23 @@ struct DelegateAndCoordinatorTests {
     @Test("R82: push tells the navigation delegate willShow before the appearance callbacks and didShow after")
     func navigationDelegateOnPush() {
         var w = delegatedNavigation("A")
-        #expect(names(w.perform(Op.push("N", vc("B")))) == [
-            "B.willMoveToParent(N)", "B.viewDidLoad", "B.navigationControllerWillShow",
-            "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-            "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)", "B.navigationControllerDidShow"])
+        #expect(
+            names(w.perform(Op.push("N", vc("B")))) == [
+                "B.willMoveToParent(N)", "B.viewDidLoad", "B.navigationControllerWillShow",
+                "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)", "B.navigationControllerDidShow",
+            ])
     }
 
     @Test("R82: pop and setViewControllers tell it about the new top; an unchanged top tells nothing")
     func navigationDelegateOnPopAndSet() {
         var w = delegatedNavigation("A", "B")
-        #expect(names(w.perform(Op.pop("N"))) == [
-            "B.willMoveToParent(nil)", "A.navigationControllerWillShow", "B.viewWillDisappear", "A.viewWillAppear",
-            "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)",
-            "A.navigationControllerDidShow"])
+        #expect(
+            names(w.perform(Op.pop("N"))) == [
+                "B.willMoveToParent(nil)", "A.navigationControllerWillShow", "B.viewWillDisappear", "A.viewWillAppear",
+                "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)",
+                "A.navigationControllerDidShow",
+            ])
         let same = names(w.perform(Op.setViewControllers("N", [vc("Z"), id("A")])))
         #expect(same == ["Z.willMoveToParent(N)", "Z.didMoveToParent(N)"], "A stays on top: no delegate call")
     }
@@ -46,10 +51,12 @@ struct DelegateAndCoordinatorTests {
     @Test("R82: a navigation controller's first appearance tells the delegate about its top")
     func navigationDelegateOnFirstAppearance() {
         var w = Window(root: vc("R"))
-        let r = w.perform(.setRoot(make("N", .navigationController) {
-            $0.viewControllers = [vc("A"), vc("B")]
-            $0.navigationDelegate = NavigationDelegate()
-        }, animated: false))
+        let r = w.perform(
+            .setRoot(
+                make("N", .navigationController) {
+                    $0.viewControllers = [vc("A"), vc("B")]
+                    $0.navigationDelegate = NavigationDelegate()
+                }, animated: false))
         let events = names(r)
         #expect(events.filter { $0.contains("navigationController") } == ["B.navigationControllerWillShow", "B.navigationControllerDidShow"])
         #expect(events.firstIndex(of: "B.navigationControllerWillShow")! < events.firstIndex(of: "B.viewWillAppear")!)
@@ -61,18 +68,25 @@ struct DelegateAndCoordinatorTests {
 
     @Test("R82: a navigation controller off screen has no visible top change to report")
     func navigationDelegateOffScreen() {
-        var w = Window(root: tabs("T", [vc("A"), make("N", .navigationController) {
-            $0.viewControllers = [vc("B")]
-            $0.navigationDelegate = NavigationDelegate()
-        }], selected: 0))
+        var w = Window(
+            root: tabs(
+                "T",
+                [
+                    vc("A"),
+                    make("N", .navigationController) {
+                        $0.viewControllers = [vc("B")]
+                        $0.navigationDelegate = NavigationDelegate()
+                    },
+                ], selected: 0))
         #expect(names(w.perform(Op.push("N", vc("C")))) == ["C.willMoveToParent(N)", "C.didMoveToParent(N)"])
     }
 
     func delegatedTabs(shouldSelect: Bool? = nil) -> Window {
-        var w = Window(root: make("T", .tabBarController) {
-            $0.viewControllers = [nav("N", vc("A")), vc("C")]
-            $0.tabBarDelegate = TabBarDelegate(shouldSelect: shouldSelect)
-        })
+        var w = Window(
+            root: make("T", .tabBarController) {
+                $0.viewControllers = [nav("N", vc("A")), vc("C")]
+                $0.tabBarDelegate = TabBarDelegate(shouldSelect: shouldSelect)
+            })
         w.perform(Op.push("N", vc("B"), animated: false))
         return w
     }
@@ -81,9 +95,12 @@ struct DelegateAndCoordinatorTests {
     func tapAsksTheDelegate() {
         var w = delegatedTabs()
         let events = withoutIsAppearing(names(w.perform(.tapTab(receiver: "T", index: 1, viewController: nil))))
-        #expect(events == ["C.tabBarControllerShouldSelect", "C.viewDidLoad", "C.viewWillAppear",
-                           "N.viewWillDisappear", "B.viewWillDisappear", "N.viewDidDisappear", "B.viewDidDisappear",
-                           "C.viewDidAppear", "C.tabBarControllerDidSelect"])
+        #expect(
+            events == [
+                "C.tabBarControllerShouldSelect", "C.viewDidLoad", "C.viewWillAppear",
+                "N.viewWillDisappear", "B.viewWillDisappear", "N.viewDidDisappear", "B.viewDidDisappear",
+                "C.viewDidAppear", "C.tabBarControllerDidSelect",
+            ])
         #expect(w["T"].selectedViewController == "C")
         // Programmatic selection asks nobody (S65).
         let programmatic = names(w.perform(.select(receiver: "T", index: 0, viewController: nil)))
@@ -102,14 +119,18 @@ struct DelegateAndCoordinatorTests {
     func reselectPopsToRoot() {
         var w = delegatedTabs()
         let r = w.perform(.tapTab(receiver: "T", index: 0, viewController: nil))
-        #expect(names(r) == ["N.tabBarControllerShouldSelect", "B.willMoveToParent(nil)", "N.tabBarControllerDidSelect",
-                             "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
-                             "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)"])
+        #expect(
+            names(r) == [
+                "N.tabBarControllerShouldSelect", "B.willMoveToParent(nil)", "N.tabBarControllerDidSelect",
+                "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+                "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)",
+            ])
         #expect(r.returned == nil, "a tap returns nothing")
         #expect(r.transition?.operation == .popToRoot && r.transition?.animated == true)
         #expect(w.stack("N") == ["A"])
         // At the root already: nothing more happens.
-        #expect(names(w.perform(.tapTab(receiver: "T", index: 0, viewController: nil)))
+        #expect(
+            names(w.perform(.tapTab(receiver: "T", index: 0, viewController: nil)))
                 == ["N.tabBarControllerShouldSelect", "N.tabBarControllerDidSelect"])
     }
 
@@ -165,12 +186,15 @@ struct DelegateAndCoordinatorTests {
 struct TraitTests {
     @Test("R74: children inherit the window's traits; an override applies to the controller and its descendants")
     func inheritanceAndOverrides() {
-        var w = Window(root: make("R", .viewController) {
-            $0.children = [make("C", .viewController) {
-                $0.children = [vc("A")]
-                $0.traitOverrides = TraitOverrides(horizontalSizeClass: .regular)
-            }, vc("B")]
-        })
+        var w = Window(
+            root: make("R", .viewController) {
+                $0.children = [
+                    make("C", .viewController) {
+                        $0.children = [vc("A")]
+                        $0.traitOverrides = TraitOverrides(horizontalSizeClass: .regular)
+                    }, vc("B"),
+                ]
+            })
         #expect(w.state.traitCollection("R") == iPhonePortrait)
         #expect(w.state.traitCollection("B") == iPhonePortrait)
         let regular = Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .regular, verticalSizeClass: .regular)
@@ -200,11 +224,14 @@ struct TraitTests {
 
     @Test("R52/R74: changing a controller's overrides re-adapts what it presents and collapses the splits below it")
     func overridesChangeReadapts() {
-        var w = Window(root: make("R", .viewController) {
-            $0.children = [split("S", primary: nav("N", vc("M")), secondary: vc("D"))]
-        }, traits: iPadRegular)
-        w.perform(Op.present("R", vc("P") { $0.presentationDelegate = PresentationDelegate() }, .popover,
-                             popover: PopoverAnchor(sourceView: "button")))
+        var w = Window(
+            root: make("R", .viewController) {
+                $0.children = [split("S", primary: nav("N", vc("M")), secondary: vc("D"))]
+            }, traits: iPadRegular)
+        w.perform(
+            Op.present(
+                "R", vc("P") { $0.presentationDelegate = PresentationDelegate() }, .popover,
+                popover: PopoverAnchor(sourceView: "button")))
         #expect(w.style("P") == .popover && w["S"].split?.isCollapsed == false)
         var patch = ControllerPatch()
         patch.traitOverrides = .some(TraitOverrides(horizontalSizeClass: .compact))

@@ -5,8 +5,10 @@ import Testing
 @Suite("dismiss (R34–R46) and timing (R27, R30, R43)")
 struct DismissalTests {
     /// A⇒B⇒C, all full screen, settled.
-    func chain(_ options: Options = Options(), bStyle: PresentationStyle = .fullScreen,
-               cStyle: PresentationStyle = .fullScreen) -> Window {
+    func chain(
+        _ options: Options = Options(), bStyle: PresentationStyle = .fullScreen,
+        cStyle: PresentationStyle = .fullScreen
+    ) -> Window {
         var w = Window(root: vc("A"), options: options)
         w.perform(Op.present("A", vc("B"), bStyle, animated: false))
         w.perform(Op.present("B", vc("C"), cStyle, animated: false))
@@ -17,8 +19,11 @@ struct DismissalTests {
     func dismissTop() {
         var w = chain()
         let r = w.perform(Op.dismiss("C"))
-        #expect(names(r) == ["C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
-                             "C.viewDidDisappear", "C.completion"])
+        #expect(
+            names(r) == [
+                "C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
+                "C.viewDidDisappear", "C.completion",
+            ])
         #expect(w.presented("A") == "B" && w.presented("B") == nil)
         #expect(w["C"].presentation == nil && w.presenting("C") == nil)
         #expect(r.transition?.fromViewController == "C" && r.transition?.toViewController == "B", "R58")
@@ -30,8 +35,11 @@ struct DismissalTests {
     func dismissFromPresenter() {
         var w = chain()
         let r = w.perform(Op.dismiss("B"))
-        #expect(names(r) == ["C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
-                             "C.viewDidDisappear", "B.completion"])
+        #expect(
+            names(r) == [
+                "C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
+                "C.viewDidDisappear", "B.completion",
+            ])
         #expect(w.presented("A") == "B")
         #expect(w.presented("B") == nil)
     }
@@ -42,8 +50,11 @@ struct DismissalTests {
         w.perform(Op.present("A", vc("B"), .fullScreen, transition: .flipHorizontal, animated: false))
         w.perform(Op.present("B", vc("C"), .fullScreen, transition: .crossDissolve, animated: false))
         let r = w.perform(Op.dismiss("A"))
-        #expect(names(r) == ["C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear",
-                             "C.viewDidDisappear", "A.completion"])
+        #expect(
+            names(r) == [
+                "C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear",
+                "C.viewDidDisappear", "A.completion",
+            ])
         #expect(w.presented("A") == nil)
         #expect(w["B"].presentation == nil && w["C"].presentation == nil)
         #expect(w["B"].presentedID == nil)
@@ -62,10 +73,12 @@ struct DismissalTests {
         #expect(w.presenting("C") == "B")
         #expect(Set(w.state.settledViewsInWindow) == ["N2", "C"], "R24: only the context controller's view is removed")
         let r = w.perform(Op.dismiss("A"))
-        expectGroups(names(r), [
-            ["N2.viewWillDisappear", "C.viewWillDisappear"], ["A.viewWillAppear"], ["A.viewIsAppearing"], ["A.viewDidAppear"],
-            ["N2.viewDidDisappear", "C.viewDidDisappear"], ["A.completion"],
-        ])
+        expectGroups(
+            names(r),
+            [
+                ["N2.viewWillDisappear", "C.viewWillDisappear"], ["A.viewWillAppear"], ["A.viewIsAppearing"], ["A.viewDidAppear"],
+                ["N2.viewDidDisappear", "C.viewDidDisappear"], ["A.completion"],
+            ])
         #expect(w["C"].presentation == nil && w["B"].presentedID == nil)
         #expect(w["N2"].presentation == nil && w.presented("A") == nil)
         #expect(of("B", names(r)).isEmpty, "R42: B was not visible")
@@ -76,9 +89,11 @@ struct DismissalTests {
     func overFullScreenChain() {
         var w = chain(bStyle: .overFullScreen, cStyle: .overFullScreen)
         let r = w.perform(Op.dismiss("A"))
-        expectGroups(names(r), [
-            ["C.viewWillDisappear", "B.viewWillDisappear"], ["C.viewDidDisappear", "B.viewDidDisappear"], ["A.completion"],
-        ])
+        expectGroups(
+            names(r),
+            [
+                ["C.viewWillDisappear", "B.viewWillDisappear"], ["C.viewDidDisappear", "B.viewDidDisappear"], ["A.completion"],
+            ])
         #expect(w.presented("A") == nil)
     }
 
@@ -87,10 +102,12 @@ struct DismissalTests {
         var w = Window(root: vc("A"))
         w.perform(Op.present("A", nav("N", vc("R")), .fullScreen))
         let r = w.perform(Op.dismiss("R"))
-        expectGroups(names(r), [
-            ["N.viewWillDisappear", "R.viewWillDisappear"], ["A.viewWillAppear"], ["A.viewIsAppearing"], ["A.viewDidAppear"],
-            ["N.viewDidDisappear", "R.viewDidDisappear"], ["R.completion"],
-        ])
+        expectGroups(
+            names(r),
+            [
+                ["N.viewWillDisappear", "R.viewWillDisappear"], ["A.viewWillAppear"], ["A.viewIsAppearing"], ["A.viewDidAppear"],
+                ["N.viewDidDisappear", "R.viewDidDisappear"], ["R.completion"],
+            ])
         #expect(w.presented("A") == nil)
         #expect(w["N"].presentation == nil)
         #expect(w.stack("N") == ["R"], "the navigation controller keeps its stack")
@@ -149,11 +166,15 @@ struct DismissalTests {
     func dismissDuringPresentation() {
         var w = Window(root: vc("A"))
         let outcomes = w.turn([Op.present("A", vc("B"), .fullScreen), Op.dismiss("A")])
-        expectDiagnostic(outcomes[1].diagnostic, code: "D9", slug: "dismiss-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to dismiss from view controller \(desc("A")) while a presentation or dismiss is in progress!")
+        expectDiagnostic(
+            outcomes[1].diagnostic, code: "D9", slug: "dismiss-in-progress", severity: .warning, name: nil,
+            message: "Attempt to dismiss from view controller \(desc("A")) while a presentation or dismiss is in progress!")
         let presented = outcomes[0].result.map(names) ?? []
-        #expect(presented == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-                              "B.viewDidAppear", "A.viewDidDisappear", "A.completion"])
+        #expect(
+            presented == [
+                "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                "B.viewDidAppear", "A.viewDidDisappear", "A.completion",
+            ])
         #expect(w.presented("A") == "B")
         #expect(w["B"].presentation?.state == .presented)
     }
@@ -164,8 +185,9 @@ struct DismissalTests {
         w.perform(Op.present("A", vc("B"), animated: false))
         w.perform(Op.dismiss("B"))
         let d = w.refuse(Op.dismiss("B"))
-        expectDiagnostic(d, code: "D9", slug: "dismiss-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to dismiss from view controller \(desc("N", .navigationController)) while a presentation or dismiss is in progress!")
+        expectDiagnostic(
+            d, code: "D9", slug: "dismiss-in-progress", severity: .warning, name: nil,
+            message: "Attempt to dismiss from view controller \(desc("N", .navigationController)) while a presentation or dismiss is in progress!")
         let end = w.perform(Op.tick)
         #expect(names(end) == ["B.viewDidDisappear", "B.completion"], "only the first dismissal's completion runs (R30)")
     }
@@ -177,12 +199,16 @@ struct DismissalTests {
         w.perform(Op.present("B", vc("C"), .fullScreen))
         #expect(w["C"].isBeingPresented)
         let d = w.refuse(Op.dismiss("A"))
-        expectDiagnostic(d, code: "D9", slug: "dismiss-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to dismiss from view controller \(desc("A")) while a presentation or dismiss is in progress!")
+        expectDiagnostic(
+            d, code: "D9", slug: "dismiss-in-progress", severity: .warning, name: nil,
+            message: "Attempt to dismiss from view controller \(desc("A")) while a presentation or dismiss is in progress!")
         w.perform(Op.tick)
         let r = w.perform(Op.dismiss("A", animated: false))
-        #expect(names(r) == ["C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear",
-                             "C.viewDidDisappear", "A.completion"])
+        #expect(
+            names(r) == [
+                "C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear",
+                "C.viewDidDisappear", "A.completion",
+            ])
     }
 
     @Test("R12/R27: a second present in the same turn meets the first one's links (S29)")
@@ -190,8 +216,9 @@ struct DismissalTests {
         var w = Window(root: vc("A"), options: manual)
         let outcomes = w.turn([Op.present("A", vc("B")), Op.present("A", vc("C"))])
         #expect(outcomes[0].result?.transition?.state == .inProgress)
-        expectDiagnostic(outcomes[1].diagnostic, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) which is already presenting \(desc("B")).")
+        expectDiagnostic(
+            outcomes[1].diagnostic, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) which is already presenting \(desc("B")).")
         #expect(w.state["C"] == nil)
         #expect(w["B"].isBeingPresented)
     }
@@ -218,10 +245,13 @@ struct DismissalTests {
     @Test("R44: programmatic dismiss ignores isModalInPresentation and never asks the adaptive delegate (S43)")
     func programmaticDismissIgnoresModalInPresentation() {
         var w = Window(root: vc("A"))
-        w.perform(Op.present("A", vc("B") {
-            $0.isModalInPresentation = true
-            $0.presentationDelegate = PresentationDelegate(shouldDismiss: false)
-        }, .pageSheet))
+        w.perform(
+            Op.present(
+                "A",
+                vc("B") {
+                    $0.isModalInPresentation = true
+                    $0.presentationDelegate = PresentationDelegate(shouldDismiss: false)
+                }, .pageSheet))
         let r = w.perform(Op.dismiss("A"))
         #expect(names(r) == ["B.viewWillDisappear", "B.viewDidDisappear", "A.completion"])
         #expect(w.presented("A") == nil)
@@ -235,8 +265,11 @@ struct DismissalTests {
         #expect(w["B"].presentation == nil)
         #expect(w["B"].isViewLoaded)
         let again = w.perform(Op.present("A", id("B"), .fullScreen))
-        #expect(names(again) == ["A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
-                                 "A.viewDidDisappear", "A.completion"])
+        #expect(
+            names(again) == [
+                "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
+                "A.viewDidDisappear", "A.completion",
+            ])
         #expect(w.presenting("B") == "A")
     }
 
@@ -246,14 +279,19 @@ struct DismissalTests {
     /// settled and dismissable.
     @Test("R2: showDetail of a presented controller is refused; its dismissal then runs")
     func showDetailOfAPresentedController() {
-        var w = Window(root: split("S", primary: vc("P"), secondary: vc("D")), traits: iPadRegular,
-                       options: Options(transitions: .manual))
+        var w = Window(
+            root: split("S", primary: vc("P"), secondary: vc("D")), traits: iPadRegular,
+            options: Options(transitions: .manual))
         w.perform(Op.present("S", vc("X"), .fullScreen, animated: false))
         #expect(w["X"].presentation?.state == .presented)
         let before = w.state
         let (next, outcome) = Navigator.apply(.showDetail(receiver: "P", viewController: .existing("X"), animated: false), to: w.state)
-        #expect(outcome == .invalid(.invalid("<UIViewController: X> is presented; showDetailViewController cannot also make it a child of <UISplitViewController: S>. Dismiss it first (a controller is never both presented and a child).",
-                                             field: "viewController")))
+        #expect(
+            outcome
+                == .invalid(
+                    .invalid(
+                        "<UIViewController: X> is presented; showDetailViewController cannot also make it a child of <UISplitViewController: S>. Dismiss it first (a controller is never both presented and a child).",
+                        field: "viewController")))
         expectSameState(before, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
         #expect(w.perform(Op.dismiss("S", animated: false)).transition?.operation == .dismiss)
     }
@@ -266,8 +304,13 @@ extension DismissalTests {
     func exhaustiveDismiss() {
         var w = Window(root: vc("A"))
         w.perform(Op.present("A", vc("B"), .fullScreen))
-        w.send(Op.dismiss("B"), events: ["B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
-                                         "A.viewDidAppear", "B.viewDidDisappear", "B.completion"]) {
+        w.send(
+            Op.dismiss("B"),
+            events: [
+                "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+                "A.viewDidAppear", "B.viewDidDisappear", "B.completion",
+            ]
+        ) {
             $0.modify("B") { $0.presentation = nil }
             $0.disappeared("B")
             $0.appeared("A")
@@ -282,7 +325,9 @@ extension DismissalTests {
         w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
         w.perform(Op.present("B", vc("C"), .fullScreen, animated: false))
         w.send(Op.dismiss("A")) {
-            $0.modify("B") { $0.presentation = nil; $0.presentedID = nil }
+            $0.modify("B") {
+                $0.presentation = nil; $0.presentedID = nil
+            }
             $0.modify("C") { $0.presentation = nil }
             $0.disappeared("B", "C")
             $0.appeared("A")
@@ -296,11 +341,17 @@ extension DismissalTests {
         var w = Window(root: vc("A"), options: manual)
         w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
         w.send(Op.dismiss("B")) {
-            $0.modify("B") { $0.isBeingDismissed = true; $0.appearance = .disappearing; $0.presentation?.state = .dismissing }
-            $0.modify("A") { $0.appearance = .appearing; $0.viewInWindow = true }
-            $0.startRunning(TransitionRecord(id: "t3", operation: .dismiss, fromViewController: "B", toViewController: "A",
-                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
-                                             duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
+            $0.modify("B") {
+                $0.isBeingDismissed = true; $0.appearance = .disappearing; $0.presentation?.state = .dismissing
+            }
+            $0.modify("A") {
+                $0.appearance = .appearing; $0.viewInWindow = true
+            }
+            $0.startRunning(
+                TransitionRecord(
+                    id: "t3", operation: .dismiss, fromViewController: "B", toViewController: "A",
+                    presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                    duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
             $0.nextTransitionNumber += 1
         }
         // R43: a second dismiss while the first runs is refused and changes nothing.
@@ -308,7 +359,9 @@ extension DismissalTests {
         w.sendRefused(Op.present("A", vc("X")), code: "D8", slug: "presentation-in-progress")
         w.send(Op.tick) {
             $0.finishRunning("t3")
-            $0.modify("B") { $0.isBeingDismissed = false; $0.presentation = nil }
+            $0.modify("B") {
+                $0.isBeingDismissed = false; $0.presentation = nil
+            }
             $0.disappeared("B")
             $0.appeared("A")
             $0.modify("A") { $0.presentedID = nil }
@@ -320,8 +373,9 @@ extension DismissalTests {
         var w = Window(root: vc("A"), options: manual)
         w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
         w.perform(Op.present("B", vc("C"), .fullScreen))
-        w.sendRefused(Op.dismiss("A"), code: "D9", slug: "dismiss-in-progress",
-                      message: "Attempt to dismiss from view controller \(desc("A")) while a presentation or dismiss is in progress!")
+        w.sendRefused(
+            Op.dismiss("A"), code: "D9", slug: "dismiss-in-progress",
+            message: "Attempt to dismiss from view controller \(desc("A")) while a presentation or dismiss is in progress!")
     }
 
     @Test("R30 exhaustive: a refused command in a turn contributes nothing; the turn is the other command's change")
@@ -347,12 +401,20 @@ extension DismissalTests {
         w.perform(Op.present("A", vc("B"), .fullScreen, animated: false))
         w.perform(Op.present("B", vc("C"), .fullScreen, animated: false))
         w.send(Op.dismiss("A")) {
-            $0.modify("B") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing }
-            $0.modify("C") { $0.isBeingDismissed = true; $0.presentation?.state = .dismissing; $0.appearance = .disappearing }
-            $0.modify("A") { $0.appearance = .appearing; $0.viewInWindow = true }
-            $0.startRunning(TransitionRecord(id: "t4", operation: .dismiss, fromViewController: "C", toViewController: "A",
-                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
-                                             duration: 0.5, animator: nil, containerView: ["A", "C"], state: .inProgress))
+            $0.modify("B") {
+                $0.isBeingDismissed = true; $0.presentation?.state = .dismissing
+            }
+            $0.modify("C") {
+                $0.isBeingDismissed = true; $0.presentation?.state = .dismissing; $0.appearance = .disappearing
+            }
+            $0.modify("A") {
+                $0.appearance = .appearing; $0.viewInWindow = true
+            }
+            $0.startRunning(
+                TransitionRecord(
+                    id: "t4", operation: .dismiss, fromViewController: "C", toViewController: "A",
+                    presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                    duration: 0.5, animator: nil, containerView: ["A", "C"], state: .inProgress))
             $0.nextTransitionNumber += 1
         }
     }

@@ -18,8 +18,12 @@ struct EngineInternalsTests {
 
     @Test("a write to an existing controller changes that controller only")
     func writeToExistingController() {
-        let state = Navigator.run([.setRoot(.new(ControllerSpec(id: "A")), animated: false),
-                                   .createController(ControllerSpec(id: "B"))], on: SessionState()).state
+        let state = Navigator.run(
+            [
+                .setRoot(.new(ControllerSpec(id: "A")), animated: false),
+                .createController(ControllerSpec(id: "B")),
+            ], on: SessionState()
+        ).state
         var engine = Engine(state: state)
         let entry = engine.journal.open()
         engine[changing: "B"].isViewLoaded = true
@@ -32,12 +36,15 @@ struct EngineInternalsTests {
     @Test("R30: a refused command's journal entry holds its verdict and no events; the others keep theirs")
     func refusedEntryHoldsNoEvents() {
         let state = Navigator.run([.setRoot(.new(ControllerSpec(id: "A")), animated: false)], on: SessionState()).state
-        let turn = Navigator.run([
-            .present(receiver: "A", viewController: .new(ControllerSpec(id: "B")), style: .fullScreen,
-                     transitionStyle: nil, popover: nil, animated: false),
-            .present(receiver: "A", viewController: .new(ControllerSpec(id: "C")), style: .fullScreen,
-                     transitionStyle: nil, popover: nil, animated: false),
-        ], on: state)
+        let turn = Navigator.run(
+            [
+                .present(
+                    receiver: "A", viewController: .new(ControllerSpec(id: "B")), style: .fullScreen,
+                    transitionStyle: nil, popover: nil, animated: false),
+                .present(
+                    receiver: "A", viewController: .new(ControllerSpec(id: "C")), style: .fullScreen,
+                    transitionStyle: nil, popover: nil, animated: false),
+            ], on: state)
         guard case .applied(let first) = turn.outcomes[0], case .refused = turn.outcomes[1] else {
             Issue.record("expected applied then refused, got \(turn.outcomes)")
             return
@@ -49,8 +56,12 @@ struct EngineInternalsTests {
 
     @Test("a turn names exactly the controllers it changed or created, in session order, and none when refused")
     func changedControllersAreExact() {
-        let start = Navigator.run([.setRoot(nav("N", vc("A"), vc("B")), animated: false),
-                                   .createController(ControllerSpec(id: "D"))], on: SessionState()).state
+        let start = Navigator.run(
+            [
+                .setRoot(nav("N", vc("A"), vc("B")), animated: false),
+                .createController(ControllerSpec(id: "D")),
+            ], on: SessionState()
+        ).state
         // A title: the one controller, nothing derived from it is stored elsewhere.
         var values = ControllerConfiguration()
         values.title = "Inbox"

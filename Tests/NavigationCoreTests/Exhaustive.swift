@@ -25,13 +25,16 @@ func stateDifferences(expected: SessionState, actual: SessionState) -> [String] 
 }
 
 /// Records one issue listing every differing path when the two states differ.
-func expectSameState(_ expected: SessionState, _ actual: SessionState, _ what: String,
-                     sourceLocation: SourceLocation) {
+func expectSameState(
+    _ expected: SessionState, _ actual: SessionState, _ what: String,
+    sourceLocation: SourceLocation
+) {
     let differences = stateDifferences(expected: expected, actual: actual)
     guard !differences.isEmpty else { return }
     let list = differences.map { "  " + $0 }.joined(separator: "\n")
-    Issue.record(Comment(rawValue: "\(what) (expected → actual, \(differences.count) path(s)):\n\(list)"),
-                 sourceLocation: sourceLocation)
+    Issue.record(
+        Comment(rawValue: "\(what) (expected → actual, \(differences.count) path(s)):\n\(list)"),
+        sourceLocation: sourceLocation)
 }
 
 private func isPlain(_ value: Any) -> Bool {
@@ -116,9 +119,13 @@ private func walk(_ expected: Any, _ actual: Any, path: String, into out: inout 
         if e.count != a.count { out.append("\(path).count: \(e.count) → \(a.count)") }
         for i in 0..<max(e.count, a.count) {
             let p = "\(path)[\(i)]"
-            if i < e.count && i < a.count { walk(e[i], a[i], path: p, into: &out) }
-            else if i < e.count { out.append("\(p): \(describeValue(e[i])) → (absent)") }
-            else { out.append("\(p): (absent) → \(describeValue(a[i]))") }
+            if i < e.count && i < a.count {
+                walk(e[i], a[i], path: p, into: &out)
+            } else if i < e.count {
+                out.append("\(p): \(describeValue(e[i])) → (absent)")
+            } else {
+                out.append("\(p): (absent) → \(describeValue(a[i]))")
+            }
         }
     case .set:
         differ()
@@ -145,11 +152,14 @@ private func walk(_ expected: Any, _ actual: Any, path: String, into out: inout 
 /// value differs between `before` and the result (or that are new), in the session's order: the
 /// service stores and re-encodes only those, so one missed by the engine's tracking would be
 /// lost from the database. Every helper below checks it, so every core test does.
-func expectChangedControllersExact(_ before: SessionState, _ r: Navigator.TurnResult,
-                                   sourceLocation: SourceLocation) {
+func expectChangedControllersExact(
+    _ before: SessionState, _ r: Navigator.TurnResult,
+    sourceLocation: SourceLocation
+) {
     let diffed = r.state.order.filter { before.controllers[$0] != r.state.controllers[$0] }
-    #expect(r.changedControllers == diffed, "changedControllers disagrees with a full comparison",
-            sourceLocation: sourceLocation)
+    #expect(
+        r.changedControllers == diffed, "changedControllers disagrees with a full comparison",
+        sourceLocation: sourceLocation)
 }
 
 extension Window {
@@ -158,9 +168,11 @@ extension Window {
     /// one failure line. `events`, when given, are the command's events in ``render(_:)`` notation
     /// (checked exactly, in order). Returns the command's result for further checks.
     @discardableResult
-    mutating func send(_ command: Command, events: [String]? = nil, segues: SegueDestinations = .none,
-                       sourceLocation: SourceLocation = #_sourceLocation,
-                       _ change: (inout SessionState) -> Void) -> ActionResult {
+    mutating func send(
+        _ command: Command, events: [String]? = nil, segues: SegueDestinations = .none,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ change: (inout SessionState) -> Void
+    ) -> ActionResult {
         let outcomes = sendTurn([command], segues: segues, sourceLocation: sourceLocation, change)
         guard case .applied(let result) = outcomes[0] else {
             Issue.record("expected \(command) to apply, got \(outcomes[0])", sourceLocation: sourceLocation)
@@ -174,14 +186,17 @@ extension Window {
     /// does. Outcomes are returned unchecked: a test states which apply and which are refused.
     @discardableResult
     /// `segues` answers storyboard segues performed inside lifecycle code (``SegueDestinations``).
-    mutating func sendTurn(_ commands: [Command], segues: SegueDestinations = .none, sourceLocation: SourceLocation = #_sourceLocation,
-                           _ change: (inout SessionState) -> Void) -> [OperationOutcome] {
+    mutating func sendTurn(
+        _ commands: [Command], segues: SegueDestinations = .none, sourceLocation: SourceLocation = #_sourceLocation,
+        _ change: (inout SessionState) -> Void
+    ) -> [OperationOutcome] {
         var expected = state
         change(&expected)
         let r = Navigator.run(commands, on: state, segues: segues)
         expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
-        expectSameState(expected, r.state, "the state after \(commands.count == 1 ? "the command" : "the turn") is not the one the test states",
-                        sourceLocation: sourceLocation)
+        expectSameState(
+            expected, r.state, "the state after \(commands.count == 1 ? "the command" : "the turn") is not the one the test states",
+            sourceLocation: sourceLocation)
         state = r.state
         return r.outcomes
     }
@@ -190,8 +205,10 @@ extension Window {
     /// `message` when given), and that the state is exactly unchanged (R30), listing any path
     /// that moved. Returns the diagnostic.
     @discardableResult
-    mutating func sendRefused(_ command: Command, code: String?, slug: String, message: String? = nil,
-                              sourceLocation: SourceLocation = #_sourceLocation) -> Diagnostic? {
+    mutating func sendRefused(
+        _ command: Command, code: String?, slug: String, message: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Diagnostic? {
         let r = Navigator.run([command], on: state)
         expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         expectSameState(state, r.state, "a refused command changed the state (R30)", sourceLocation: sourceLocation)

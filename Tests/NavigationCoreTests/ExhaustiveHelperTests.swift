@@ -26,7 +26,8 @@ struct ExhaustiveHelperTests {
         // What a faulty rule would produce: the right change, plus one flag on the navigation controller.
         var faulty = w.state
         faulty.controllers["N"]!.isMovingFromParent = true
-        #expect(stateDifferences(expected: w.state, actual: faulty)
+        #expect(
+            stateDifferences(expected: w.state, actual: faulty)
                 == [#"controllers["N"].isMovingFromParent: false → true"#])
         #expect(before != w.state)
     }
@@ -37,10 +38,11 @@ struct ExhaustiveHelperTests {
         var expected = after
         expected.controllers["A"]!.viewInWindow = true
         expected.controllers["B"]!.isBeingPresented = true
-        #expect(stateDifferences(expected: expected, actual: after) == [
-            #"controllers["A"].viewInWindow: true → false"#,
-            #"controllers["B"].isBeingPresented: true → false"#,
-        ])
+        #expect(
+            stateDifferences(expected: expected, actual: after) == [
+                #"controllers["A"].viewInWindow: true → false"#,
+                #"controllers["B"].isBeingPresented: true → false"#,
+            ])
     }
 
     @Test("paths: arrays of ids whole, counts of other arrays, absent dictionary entries, nested optionals")
@@ -55,9 +57,11 @@ struct ExhaustiveHelperTests {
         var two = after
         two.transitions = []
         var three = two
-        three.startRunning(TransitionRecord(id: "t9", operation: .present, fromViewController: "A", toViewController: "B",
-                                            presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
-                                            duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
+        three.startRunning(
+            TransitionRecord(
+                id: "t9", operation: .present, fromViewController: "A", toViewController: "B",
+                presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
         #expect(stateDifferences(expected: two, actual: three).first == "transitions.count: 0 → 1")
         var four = three
         four.modifyRunning("t9") { $0.containerView = ["B"] }
@@ -70,7 +74,9 @@ struct ExhaustiveHelperTests {
         withKnownIssue {
             // Everything present(.overFullScreen) does except B's loaded view: the helper must object.
             w.send(Op.present("A", vc("B"), .overFullScreen)) {
-                $0.create("B") { $0.appearance = .appeared; $0.viewInWindow = true }
+                $0.create("B") {
+                    $0.appearance = .appeared; $0.viewInWindow = true
+                }
                 $0.modify("A") { $0.presentedID = "B" }
             }
         } matching: { issue in

@@ -10,8 +10,10 @@ import Testing
 
 extension SessionState {
     /// Changes one existing controller; records an issue (and changes nothing) for an unknown id.
-    mutating func modify(_ id: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
-                         _ body: (inout Controller) -> Void) {
+    mutating func modify(
+        _ id: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (inout Controller) -> Void
+    ) {
         guard var c = controllers[id] else {
             Issue.record("the expected change names \(id), which is not in the state", sourceLocation: sourceLocation)
             return
@@ -22,8 +24,10 @@ extension SessionState {
 
     /// A controller the command creates (from a spec): UIKit's defaults for `kind`, appended to
     /// the creation order, then `body` for what differs.
-    mutating func create(_ id: ControllerID, _ kind: ControllerKind = .viewController, className: String? = nil,
-                         _ body: (inout Controller) -> Void = { _ in }) {
+    mutating func create(
+        _ id: ControllerID, _ kind: ControllerKind = .viewController, className: String? = nil,
+        _ body: (inout Controller) -> Void = { _ in }
+    ) {
         var c = Controller(id: id, kind: kind, className: className)
         body(&c)
         controllers[id] = c
@@ -54,8 +58,10 @@ extension SessionState {
     /// A completed push of a new plain controller `new` onto `nav` (R73, R77): `new` is created as
     /// nav's child and appears, the old top (`stack.last`) disappears, the stack becomes
     /// `stack + [new]`, and one transition number is used.
-    mutating func pushedNew(_ new: ControllerID, onto nav: ControllerID, over stack: [ControllerID],
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    mutating func pushedNew(
+        _ new: ControllerID, onto nav: ControllerID, over stack: [ControllerID],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         create(new) { $0.parent = nav }
         appeared(new, sourceLocation: sourceLocation)
         if let top = stack.last { disappeared(top, sourceLocation: sourceLocation) }
@@ -92,8 +98,10 @@ extension SessionState {
     }
 
     /// A split view controller's state (R90–R93).
-    mutating func modifySplit(_ split: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
-                              _ body: (inout SplitState) -> Void) {
+    mutating func modifySplit(
+        _ split: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (inout SplitState) -> Void
+    ) {
         modifyState(split, \.splitState, "split", sourceLocation: sourceLocation, body)
     }
 
@@ -103,14 +111,18 @@ extension SessionState {
     }
 
     /// A page view controller's settings (R94, R95).
-    mutating func modifyPage(_ pageViewController: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
-                             _ body: (inout PageState) -> Void) {
+    mutating func modifyPage(
+        _ pageViewController: ControllerID, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (inout PageState) -> Void
+    ) {
         modifyState(pageViewController, \.pageContainer, "page", sourceLocation: sourceLocation) { body(&$0.settings) }
     }
 
     /// Changes the kind-specific state at `state` of `id`; a controller without it is a recorded issue.
-    private mutating func modifyState<S>(_ id: ControllerID, _ state: WritableKeyPath<Controller, S?>, _ kind: String,
-                                         sourceLocation: SourceLocation, _ body: (inout S) -> Void) {
+    private mutating func modifyState<S>(
+        _ id: ControllerID, _ state: WritableKeyPath<Controller, S?>, _ kind: String,
+        sourceLocation: SourceLocation, _ body: (inout S) -> Void
+    ) {
         modify(id, sourceLocation: sourceLocation) {
             guard var value = $0[keyPath: state] else {
                 Issue.record("\(id) has no \(kind) state", sourceLocation: sourceLocation)
@@ -130,14 +142,18 @@ extension SessionState {
 
     /// A transition that is still running after the turn (manual mode), as clients see it.
     mutating func startRunning(_ record: TransitionRecord) {
-        transitions.append(RunningTransition(record: record, order: .modal, appearing: [], disappearing: [],
-                                             preStart: [], postFinish: [], effects: [], cancellation: nil,
-                                             isReported: true, started: true))
+        transitions.append(
+            RunningTransition(
+                record: record, order: .modal, appearing: [], disappearing: [],
+                preStart: [], postFinish: [], effects: [], cancellation: nil,
+                isReported: true, started: true))
     }
 
     /// Changes the record of a running transition.
-    mutating func modifyRunning(_ id: String, sourceLocation: SourceLocation = #_sourceLocation,
-                                _ body: (inout TransitionRecord) -> Void) {
+    mutating func modifyRunning(
+        _ id: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (inout TransitionRecord) -> Void
+    ) {
         guard let i = transitions.firstIndex(where: { $0.record.id == id }) else {
             Issue.record("no running transition \(id) in the state", sourceLocation: sourceLocation)
             return
@@ -157,13 +173,16 @@ extension SessionState {
 
 /// A settled presentation record (§0.1): `presenting` presents, `source` received `present`
 /// (the presenter unless a context or a container resolved another, R20, R21).
-func presentationRecord(_ presenting: ControllerID, source: ControllerID? = nil, requested: PresentationStyle,
-                        style: PresentationStyle? = nil, transitionStyle: TransitionStyle = .coverVertical,
-                        context: ControllerID? = nil, removesPresenterView: Bool = false,
-                        popover: PopoverAnchor? = nil, state: Presentation.State = .presented) -> Presentation {
-    Presentation(presenting: presenting, source: source ?? presenting, requestedStyle: requested, style: style ?? requested,
-                 transitionStyle: transitionStyle, contextViewController: context,
-                 removesPresenterView: removesPresenterView, popover: popover, state: state)
+func presentationRecord(
+    _ presenting: ControllerID, source: ControllerID? = nil, requested: PresentationStyle,
+    style: PresentationStyle? = nil, transitionStyle: TransitionStyle = .coverVertical,
+    context: ControllerID? = nil, removesPresenterView: Bool = false,
+    popover: PopoverAnchor? = nil, state: Presentation.State = .presented
+) -> Presentation {
+    Presentation(
+        presenting: presenting, source: source ?? presenting, requestedStyle: requested, style: style ?? requested,
+        transitionStyle: transitionStyle, contextViewController: context,
+        removesPresenterView: removesPresenterView, popover: popover, state: state)
 }
 
 extension SessionState {

@@ -9,8 +9,9 @@ struct FidelityRoundThreeTests {
     let me = CallbackCode.selfReceiver
     let main = StoryboardOrigin(name: "Main", identifier: nil)
     /// `Home`'s modal segue to the `Login` scene, full screen, not animated.
-    let loginSegue = SegueSpec(id: "seg-login", identifier: "login", kind: .presentation, destinationScene: "Login",
-                               modalPresentationStyle: .fullScreen, animates: false)
+    let loginSegue = SegueSpec(
+        id: "seg-login", identifier: "login", kind: .presentation, destinationScene: "Login",
+        modalPresentationStyle: .fullScreen, animates: false)
 
     /// `Home` from the storyboard: its class performs `login` in `viewDidAppear`, once.
     func home() -> ControllerRef {
@@ -108,11 +109,14 @@ struct FidelityRoundThreeTests {
         #expect(w["Home"].presentedID == "Login~2")
         var named = Window(root: vc("A"))
         let code = CallbackCode([.viewDidAppear: [.init(.performSegue(receiver: me, identifier: "login", destination: ControllerSpec(id: "SignIn")))]])
-        named.perform(Op.present("A", vc("Home") {
-            $0.storyboard = main
-            $0.segues = [loginSegue]
-            $0.on = code
-        }, .fullScreen, animated: false), segues: resolver.destinations)
+        named.perform(
+            Op.present(
+                "A",
+                vc("Home") {
+                    $0.storyboard = main
+                    $0.segues = [loginSegue]
+                    $0.on = code
+                }, .fullScreen, animated: false), segues: resolver.destinations)
         #expect(named["Home"].presentedID == "SignIn")
     }
 
@@ -139,7 +143,9 @@ struct FidelityRoundThreeTests {
         var w = collapsedNested()
         w.perform(Op.pop("N1", animated: false))  // back to the master, as the user does
         w.send(Op.showDetail("M", nav("N3", vc("D3")))) {
-            $0.create("N3", .navigationController) { $0.parent = "N1"; $0.children = ["D3"] }
+            $0.create("N3", .navigationController) {
+                $0.parent = "N1"; $0.children = ["D3"]
+            }
             $0.setStack("N3", ["D3"])
             $0.create("D3") { $0.parent = "N3" }
             $0.appeared("N3", "D3")
@@ -168,8 +174,9 @@ struct FidelityRoundThreeTests {
 
     @Test("Item 3 / R67, R92 (S51): a plain detail shown while collapsed is the secondary after expanding")
     func item3_plainDetailAfterDiscard() {
-        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: vc("D1"), collapseSecondaryOntoPrimary: true),
-                       traits: iPadRegular)
+        var w = Window(
+            root: split("S", primary: nav("N1", vc("M")), secondary: vc("D1"), collapseSecondaryOntoPrimary: true),
+            traits: iPadRegular)
         w.perform(.setTraits(iPadCompactWidth))
         w.perform(Op.showDetail("M", vc("D2")))
         #expect(w.stack("N1") == ["M", "D2"] && w["S"].split?.secondary == "D2")
@@ -215,8 +222,12 @@ struct FidelityRoundThreeTests {
         func chain(_ i: Int, last: Int) -> ControllerRef {
             vc("C\(i)") {
                 guard i < last else { return }
-                $0.on = CallbackCode([.viewDidLoad: [.init(.addChild(receiver: CallbackCode.selfReceiver, viewController: chain(i + 1, last: last))),
-                                                     .init(.addSubview(receiver: CallbackCode.selfReceiver, viewController: "C\(i + 1)", animated: false))]])
+                $0.on = CallbackCode([
+                    .viewDidLoad: [
+                        .init(.addChild(receiver: CallbackCode.selfReceiver, viewController: chain(i + 1, last: last))),
+                        .init(.addSubview(receiver: CallbackCode.selfReceiver, viewController: "C\(i + 1)", animated: false)),
+                    ]
+                ])
             }
         }
         for (last, fails) in [(9, false), (10, true)] {

@@ -121,8 +121,9 @@ struct HierarchyTests {
         w.perform(.createController(ControllerSpec(id: "D")))
         #expect(!w["D"].viewInWindow && !w["D"].isViewLoaded)
         let d = w.refuse(Op.present("D", vc("E")))
-        expectDiagnostic(d, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("E")) on \(desc("D")) (from \(desc("D"))) whose view is not in the window hierarchy.")
+        expectDiagnostic(
+            d, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("E")) on \(desc("D")) (from \(desc("D"))) whose view is not in the window hierarchy.")
         #expect(w.state["E"] == nil)
     }
 
@@ -131,8 +132,9 @@ struct HierarchyTests {
         var w = Window(root: nil)
         let outcomes = w.turn([.setRoot(vc("A"), animated: false), Op.present("A", vc("B"))])
         #expect(outcomes[0].result != nil)
-        expectDiagnostic(outcomes[1].diagnostic, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("B")) on \(desc("A")) (from \(desc("A"))) whose view is not in the window hierarchy.")
+        expectDiagnostic(
+            outcomes[1].diagnostic, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("B")) on \(desc("A")) (from \(desc("A"))) whose view is not in the window hierarchy.")
         #expect(w.state.rootViewController == "A")
         #expect(w.presented("A") == nil)
         #expect(w.state["B"] == nil)
@@ -142,8 +144,9 @@ struct HierarchyTests {
     func hiddenContextPresenter() {
         var w = Window(root: tabs("T", [nav("N1", vc("A")), vc("B")], selected: 1))
         let d = w.refuse(Op.present("A", vc("C"), .currentContext))
-        expectDiagnostic(d, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("N1", .navigationController)) (from \(desc("A"))) whose view is not in the window hierarchy.")
+        expectDiagnostic(
+            d, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("N1", .navigationController)) (from \(desc("A"))) whose view is not in the window hierarchy.")
     }
 
     @Test("R6/R13: presenting from a controller whose own presentation was accepted but not started this turn")
@@ -153,8 +156,9 @@ struct HierarchyTests {
         var w = Window(root: vc("A"), options: manual)
         let outcomes = w.turn([Op.present("A", vc("B"), .fullScreen), Op.present("B", vc("C"))])
         #expect(outcomes[0].result != nil)
-        expectDiagnostic(outcomes[1].diagnostic, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("B")) (from \(desc("B"))) whose view is not in the window hierarchy.")
+        expectDiagnostic(
+            outcomes[1].diagnostic, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("B")) (from \(desc("B"))) whose view is not in the window hierarchy.")
     }
 
     @Test("R14: once B's presentation has started, presenting on B is refused as in progress")
@@ -163,8 +167,9 @@ struct HierarchyTests {
         w.perform(Op.present("A", vc("B"), .fullScreen))
         #expect(w["B"].viewInWindow)
         let d = w.refuse(Op.present("B", vc("C")))
-        expectDiagnostic(d, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("B")) (from \(desc("B"))) while a presentation is in progress.")
+        expectDiagnostic(
+            d, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("B")) (from \(desc("B"))) while a presentation is in progress.")
     }
 
     @Test("R75: visibleViewController is the controller presented on the navigation controller, else its top")

@@ -32,16 +32,20 @@ struct NavigationControllerTests {
         var w = Window(root: nav("N", vc("A")))
         w.perform(.createController(ControllerSpec(id: "N2", kind: .navigationController)))
         let d = w.refuse(Op.push("N", id("N2")))
-        expectDiagnostic(d, code: "D12", slug: "push-navigation-controller", severity: .exception, name: invalidArgument,
-                         message: "Pushing a navigation controller is not supported")
+        expectDiagnostic(
+            d, code: "D12", slug: "push-navigation-controller", severity: .exception, name: invalidArgument,
+            message: "Pushing a navigation controller is not supported")
     }
 
     @Test("R76: pushing a controller already in the stack raises D13 (S56)")
     func pushDuplicate() {
         var w = Window(root: nav("N", vc("A")))
         let d = w.refuse(Op.push("N", id("A")))
-        expectDiagnostic(d, code: "D13", slug: "push-duplicate", severity: .exception, name: invalidArgument,
-                         message: "\(desc("N", .navigationController)) is pushing the same view controller instance (\(desc("A"))) more than once which is not supported and is most likely an error in the application")
+        expectDiagnostic(
+            d, code: "D13", slug: "push-duplicate", severity: .exception, name: invalidArgument,
+            message:
+                "\(desc("N", .navigationController)) is pushing the same view controller instance (\(desc("A"))) more than once which is not supported and is most likely an error in the application"
+        )
         #expect(w.stack("N") == ["A"])
     }
 
@@ -73,8 +77,11 @@ struct NavigationControllerTests {
     func push() {
         var w = Window(root: nav("N", vc("A")), options: manual)
         let start = w.perform(Op.push("N", vc("B")))
-        #expect(names(start) == ["B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
-                                 "B.viewIsAppearing"])
+        #expect(
+            names(start) == [
+                "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+                "B.viewIsAppearing",
+            ])
         #expect(w.stack("N") == ["A", "B"], "the stack changes at once")
         #expect(w.state.topViewController("N") == "B")
         #expect(w["B"].isMovingToParent, "true in its appear callbacks")
@@ -138,12 +145,14 @@ struct NavigationControllerTests {
         let r = w.perform(Op.popToRoot("N"))
         #expect(r.returned == ["B", "C"])
         #expect(w.stack("N") == ["A"])
-        expectGroups(names(r), [
-            ["B.willMoveToParent(nil)", "C.willMoveToParent(nil)"],
-            ["C.viewWillDisappear"], ["A.viewWillAppear"], ["A.viewIsAppearing"], ["C.viewDidDisappear"],
-            ["A.viewDidAppear"],
-            ["B.didMoveToParent(nil)", "C.didMoveToParent(nil)"],
-        ])
+        expectGroups(
+            names(r),
+            [
+                ["B.willMoveToParent(nil)", "C.willMoveToParent(nil)"],
+                ["C.viewWillDisappear"], ["A.viewWillAppear"], ["A.viewIsAppearing"], ["C.viewDidDisappear"],
+                ["A.viewDidAppear"],
+                ["B.didMoveToParent(nil)", "C.didMoveToParent(nil)"],
+            ])
         #expect(w["B"].parent == nil && w["C"].parent == nil)
     }
 
@@ -153,8 +162,11 @@ struct NavigationControllerTests {
         let r = w.perform(Op.popTo("N", "B"))
         #expect(r.returned == ["C", "D"])
         #expect(w.stack("N") == ["A", "B"])
-        #expect(appearance(r.events) == ["D.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-                                         "D.viewDidDisappear", "B.viewDidAppear"])
+        #expect(
+            appearance(r.events) == [
+                "D.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                "D.viewDidDisappear", "B.viewDidAppear",
+            ])
         #expect(of("C", names(r)) == ["C.willMoveToParent(nil)", "C.didMoveToParent(nil)"])
 
         // popTo the current top is a no-op returning an empty array.
@@ -170,8 +182,9 @@ struct NavigationControllerTests {
         var w = Window(root: nav("N", vc("A"), vc("B")))
         w.perform(.createController(ControllerSpec(id: "X")))
         let d = w.refuse(Op.popTo("N", "X"))
-        expectDiagnostic(d, code: "D15", slug: "pop-to-unknown", severity: .exception, name: inconsistency,
-                         message: "Tried to pop to a view controller that doesn't exist.")
+        expectDiagnostic(
+            d, code: "D15", slug: "pop-to-unknown", severity: .exception, name: inconsistency,
+            message: "Tried to pop to a view controller that doesn't exist.")
     }
 
     @Test("R80: setViewControllers with a new top that is already in the stack: pop-style, one appearance swap (S62)")
@@ -180,8 +193,11 @@ struct NavigationControllerTests {
         w.perform(.createController(ControllerSpec(id: "D")))
         let r = w.perform(Op.setViewControllers("N", [id("D"), id("A"), id("B")]))
         #expect(w.stack("N") == ["D", "A", "B"])
-        #expect(appearance(r.events) == ["C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-                                         "C.viewDidDisappear", "B.viewDidAppear"])
+        #expect(
+            appearance(r.events) == [
+                "C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                "C.viewDidDisappear", "B.viewDidAppear",
+            ])
         let events = names(r)
         #expect(of("C", events).filter { $0.contains("Move") } == ["C.willMoveToParent(nil)", "C.didMoveToParent(nil)"])
         #expect(of("D", events) == ["D.willMoveToParent(N)", "D.didMoveToParent(N)"])
@@ -195,8 +211,11 @@ struct NavigationControllerTests {
         var w = Window(root: nav("N", vc("A")))
         let r = w.perform(Op.setViewControllers("N", [id("A"), vc("B")], animated: false))
         #expect(w.stack("N") == ["A", "B"])
-        #expect(names(r) == ["B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
-                             "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)"])
+        #expect(
+            names(r) == [
+                "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+                "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)",
+            ])
         #expect(r.events.filter { appearanceCallbacks.contains($0.callback) }.allSatisfy { $0.animated == false })
     }
 
@@ -227,8 +246,11 @@ struct NavigationControllerTests {
     func interactivePopFinishes() {
         var w = stack("A", "B")
         let r = w.perform(.interactivePop(receiver: "N", completes: true))
-        #expect(names(r) == ["B.willMoveToParent(nil)", "B.viewWillDisappear", "A.viewWillAppear",
-                             "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)"])
+        #expect(
+            names(r) == [
+                "B.willMoveToParent(nil)", "B.viewWillDisappear", "A.viewWillAppear",
+                "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear", "B.didMoveToParent(nil)",
+            ])
         #expect(w.stack("N") == ["A"])
         #expect(r.transition?.state == .completed)
     }
@@ -288,9 +310,11 @@ extension NavigationControllerTests {
             $0.modify("A") { $0.appearance = .disappearing }
             $0.modify("N") { $0.children = ["A", "B"] }
             $0.setStack("N", ["A", "B"])
-            $0.startRunning(TransitionRecord(id: "t2", operation: .push, fromViewController: "A", toViewController: "B",
-                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
-                                             animator: nil, containerView: ["A", "B"], state: .inProgress))
+            $0.startRunning(
+                TransitionRecord(
+                    id: "t2", operation: .push, fromViewController: "A", toViewController: "B",
+                    presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                    animator: nil, containerView: ["A", "B"], state: .inProgress))
             $0.nextTransitionNumber += 1
         }
         w.send(Op.tick) {
@@ -331,19 +355,27 @@ extension NavigationControllerTests {
     func exhaustiveManualPop() {
         var w = Window(root: nav("N", vc("A"), vc("B")), options: manual)
         w.send(Op.pop("N")) {
-            $0.modify("B") { $0.isMovingFromParent = true; $0.appearance = .disappearing }
-            $0.modify("A") { $0.isViewLoaded = true; $0.appearance = .appearing; $0.viewInWindow = true }
+            $0.modify("B") {
+                $0.isMovingFromParent = true; $0.appearance = .disappearing
+            }
+            $0.modify("A") {
+                $0.isViewLoaded = true; $0.appearance = .appearing; $0.viewInWindow = true
+            }
             $0.setStack("N", ["A"])
             // The core lists a navigation transition's container as [from, to] for a pop too (UIKit's
             // own pop animation inserts the to view below the from view; docs/api.md leaves the order open).
-            $0.startRunning(TransitionRecord(id: "t2", operation: .pop, fromViewController: "B", toViewController: "A",
-                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
-                                             animator: nil, containerView: ["B", "A"], state: .inProgress))
+            $0.startRunning(
+                TransitionRecord(
+                    id: "t2", operation: .pop, fromViewController: "B", toViewController: "A",
+                    presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                    animator: nil, containerView: ["B", "A"], state: .inProgress))
             $0.nextTransitionNumber += 1
         }
         w.send(Op.tick) {
             $0.finishRunning("t2")
-            $0.modify("B") { $0.isMovingFromParent = false; $0.parent = nil }
+            $0.modify("B") {
+                $0.isMovingFromParent = false; $0.parent = nil
+            }
             $0.modify("N") { $0.children = ["A"] }
             $0.disappeared("B")
             $0.appeared("A")

@@ -14,8 +14,11 @@ struct OverlapAndPopoverTests {
     func pushWhilePushingIsQueued() {
         var w = manualNavigation(.queue)
         let first = w.perform(Op.push("N", vc("B")))
-        #expect(names(first) == ["B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear",
-                                 "B.viewWillAppear", "B.viewIsAppearing"])
+        #expect(
+            names(first) == [
+                "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear",
+                "B.viewWillAppear", "B.viewIsAppearing",
+            ])
         let second = w.perform(Op.push("N", vc("C")))
         #expect(names(second) == ["C.willMoveToParent(N)"], "nothing starts while B's push runs")
         #expect(second.warnings.isEmpty)
@@ -24,9 +27,12 @@ struct OverlapAndPopoverTests {
         #expect(w.running.map(\.state) == [.inProgress, .queued])
 
         let tick = w.perform(Op.tick)
-        #expect(names(tick) == ["A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)",
-                                "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing"],
-                "the first push ends, then the queued one starts")
+        #expect(
+            names(tick) == [
+                "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)",
+                "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+            ],
+            "the first push ends, then the queued one starts")
         #expect(tick.transition?.id == first.transition?.id)
         #expect(w.running.map(\.id) == [second.transition!.id] && w.running.map(\.state) == [.inProgress])
 
@@ -56,8 +62,11 @@ struct OverlapAndPopoverTests {
         var w = manualNavigation(.queue)
         let t = w.perform(Op.push("N", vc("B"))).transition!.id
         let r = w.perform(.cancelTransition(id: t))
-        #expect(names(r) == ["A.viewWillAppear", "B.viewWillDisappear", "B.viewDidDisappear", "A.viewDidAppear",
-                             "B.didMoveToParent(nil)"])
+        #expect(
+            names(r) == [
+                "A.viewWillAppear", "B.viewWillDisappear", "B.viewDidDisappear", "A.viewDidAppear",
+                "B.didMoveToParent(nil)",
+            ])
         #expect(r.transition?.state == .cancelled)
         #expect(w.stack("N") == ["A"] && w["B"].parent == nil && w["N"].children == ["A"])
         #expect(Set(w.state.settledViewsInWindow) == ["N", "A"] && w.isAppeared("A") && w.isDisappeared("B"))
@@ -122,13 +131,16 @@ struct OverlapAndPopoverTests {
     func nestedNavigationTransitionIsDropped() {
         var w = manualNavigation(.warnAndDrop)
         w.perform(Op.push("N", vc("B")))
-        expectDiagnostic(w.refuse(Op.push("N", vc("C"))), code: "D22", slug: "nested-navigation-transition",
-                         severity: .warning, name: nil, message: "nested push animation can result in corrupted navigation bar")
-        expectDiagnostic(w.refuse(Op.pop("N")), code: "D22", slug: "nested-navigation-transition",
-                         severity: .warning, name: nil, message: "nested pop animation can result in corrupted navigation bar")
-        expectDiagnostic(w.refuse(Op.setViewControllers("N", [id("A")])), code: "D22", slug: "nested-navigation-transition",
-                         severity: .warning, name: nil,
-                         message: "Finishing up a navigation transition in an unexpected state. Navigation Bar subview tree might get corrupted.")
+        expectDiagnostic(
+            w.refuse(Op.push("N", vc("C"))), code: "D22", slug: "nested-navigation-transition",
+            severity: .warning, name: nil, message: "nested push animation can result in corrupted navigation bar")
+        expectDiagnostic(
+            w.refuse(Op.pop("N")), code: "D22", slug: "nested-navigation-transition",
+            severity: .warning, name: nil, message: "nested pop animation can result in corrupted navigation bar")
+        expectDiagnostic(
+            w.refuse(Op.setViewControllers("N", [id("A")])), code: "D22", slug: "nested-navigation-transition",
+            severity: .warning, name: nil,
+            message: "Finishing up a navigation transition in an unexpected state. Navigation Bar subview tree might get corrupted.")
         w.perform(Op.tick)
         #expect(names(w.perform(Op.push("N", vc("C")))).first == "C.willMoveToParent(N)", "accepted once the push has ended")
     }
@@ -149,12 +161,16 @@ struct OverlapAndPopoverTests {
     func twoPushesInOneTurnRunInOrder() {
         var w = Window(root: nav("N", vc("A")))
         let outcomes = w.turn([Op.push("N", vc("B")), Op.push("N", vc("C"))])
-        #expect(names(outcomes[0].result!) == [
-            "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-            "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)"])
-        #expect(names(outcomes[1].result!) == [
-            "C.willMoveToParent(N)", "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-            "B.viewDidDisappear", "C.viewDidAppear", "C.didMoveToParent(N)"])
+        #expect(
+            names(outcomes[0].result!) == [
+                "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)",
+            ])
+        #expect(
+            names(outcomes[1].result!) == [
+                "C.willMoveToParent(N)", "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+                "B.viewDidDisappear", "C.viewDidAppear", "C.didMoveToParent(N)",
+            ])
     }
 
     @Test("R81/R83: the back swipe does not begin while the navigation controller animates")
@@ -171,11 +187,15 @@ struct OverlapAndPopoverTests {
         var w = manualNavigation(.queue)
         w.perform(Op.push("N", vc("B")))
         let r = w.perform(Op.present("B", vc("X"), .fullScreen))
-        expectDiagnostic(r.warnings.first, code: "D21", slug: "unbalanced-appearance", severity: .warning, name: nil,
-                         message: "Unbalanced calls to begin/end appearance transitions for \(desc("B")).")
+        expectDiagnostic(
+            r.warnings.first, code: "D21", slug: "unbalanced-appearance", severity: .warning, name: nil,
+            message: "Unbalanced calls to begin/end appearance transitions for \(desc("B")).")
         #expect(r.warnings.count == 1, "N's own appearance was balanced")
-        #expect(names(r) == ["X.viewDidLoad", "N.viewWillDisappear", "B.viewWillDisappear",
-                             "X.viewWillAppear", "X.viewIsAppearing"], "UIKit only logs; the callbacks go on")
+        #expect(
+            names(r) == [
+                "X.viewDidLoad", "N.viewWillDisappear", "B.viewWillDisappear",
+                "X.viewWillAppear", "X.viewIsAppearing",
+            ], "UIKit only logs; the callbacks go on")
         #expect(w.presented("N") == "X")
     }
 
@@ -195,15 +215,18 @@ struct OverlapAndPopoverTests {
         return w
     }
 
-    @Test("R17: a context style from inside a popover takes only coverVertical", arguments: [
-        TransitionStyle.flipHorizontal, .crossDissolve,
-    ])
+    @Test(
+        "R17: a context style from inside a popover takes only coverVertical",
+        arguments: [
+            TransitionStyle.flipHorizontal, .crossDissolve,
+        ])
     func contextStyleInPopover(transition: TransitionStyle) {
         var w = popoverWindow()
         for style in [PresentationStyle.currentContext, .overCurrentContext] {
             let d = w.refuse(Op.present("P", vc("X"), style, transition: transition))
-            expectDiagnostic(d, code: nil, slug: "context-style-in-popover", severity: .exception,
-                             name: "NSInvalidArgumentException", message: d?.message)
+            expectDiagnostic(
+                d, code: nil, slug: "context-style-in-popover", severity: .exception,
+                name: "NSInvalidArgumentException", message: d?.message)
             #expect(d?.message.contains(desc("X")) == true)
         }
         w.perform(Op.present("P", vc("Y"), .overCurrentContext, transition: .coverVertical))
@@ -223,8 +246,11 @@ struct OverlapAndPopoverTests {
         w.perform(Op.present("P", vc("X"), .fullScreen))
         #expect(w.presenting("X") == "P")
         let events = names(w.perform(Op.dismiss("X")))
-        #expect(events == ["X.viewWillDisappear", "P.viewWillAppear", "P.viewIsAppearing", "X.viewDidDisappear",
-                           "X.completion"], "R34 without P.viewDidAppear")
+        #expect(
+            events == [
+                "X.viewWillDisappear", "P.viewWillAppear", "P.viewIsAppearing", "X.viewDidDisappear",
+                "X.completion",
+            ], "R34 without P.viewDidAppear")
         #expect(w.isAppeared("P"), "its view is back in the window all the same")
     }
 
@@ -232,9 +258,10 @@ struct OverlapAndPopoverTests {
     func pushSplitViewController() {
         var w = Window(root: nav("N", vc("A")))
         let d = w.refuse(Op.push("N", split("S", primary: vc("M"), secondary: vc("D"))))
-        expectDiagnostic(d, code: "D12", slug: "push-navigation-controller", severity: .exception,
-                         name: "NSInvalidArgumentException",
-                         message: "Split View Controllers cannot be pushed to a Navigation Controller \(desc("N", .navigationController))")
+        expectDiagnostic(
+            d, code: "D12", slug: "push-navigation-controller", severity: .exception,
+            name: "NSInvalidArgumentException",
+            message: "Split View Controllers cannot be pushed to a Navigation Controller \(desc("N", .navigationController))")
     }
 }
 
@@ -249,8 +276,11 @@ struct ActionSheetTests {
     func actionSheetNeedsAnchorOnPad() {
         var w = Window(root: nav("N", vc("A")), traits: iPadRegular)
         let d = w.refuse(Op.present("A", sheet("S")))
-        expectDiagnostic(d, code: "D10", slug: "popover-without-anchor", severity: .exception, name: "NSGenericException",
-                         message: "Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet from UINavigationController (\(desc("N", .navigationController))). The modalPresentationStyle of a UIAlertController with this style is UIModalPresentationPopover. You must provide location information for this popover through the alert controller's popoverPresentationController. You must provide either a sourceView and sourceRect or a barButtonItem.  If this information is not known when you present the alert controller, you may provide it in the UIPopoverPresentationControllerDelegate method -prepareForPopoverPresentation.")
+        expectDiagnostic(
+            d, code: "D10", slug: "popover-without-anchor", severity: .exception, name: "NSGenericException",
+            message:
+                "Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet from UINavigationController (\(desc("N", .navigationController))). The modalPresentationStyle of a UIAlertController with this style is UIModalPresentationPopover. You must provide location information for this popover through the alert controller's popoverPresentationController. You must provide either a sourceView and sourceRect or a barButtonItem.  If this information is not known when you present the alert controller, you may provide it in the UIPopoverPresentationControllerDelegate method -prepareForPopoverPresentation."
+        )
         w.perform(Op.present("A", sheet("S2"), popover: PopoverAnchor(barButtonItem: "share")))
         #expect(w.style("S2") == .popover && w.presenting("S2") == "N")
         #expect(w["S2"].modalPresentationStyle == .popover, "UIKit sets it: the D10 text says so")
@@ -270,7 +300,9 @@ struct ActionSheetTests {
     func legacyWording() {
         var w = Window(root: vc("A"), traits: iPadRegular, options: Options(iOS: .iOS12))
         let d = w.refuse(Op.present("A", sheet("S")))
-        #expect(d?.message.hasPrefix("Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet. The modalPresentationStyle") == true)
+        #expect(
+            d?.message.hasPrefix(
+                "Your application has presented a UIAlertController (<UIAlertController: S>) of style UIAlertControllerStyleActionSheet. The modalPresentationStyle") == true)
     }
 }
 
@@ -285,8 +317,9 @@ struct InterleavedTransitionTests {
         #expect(inWindow == Set(w.state.settledViewsInWindow), sourceLocation: sourceLocation)
         for id in w.state.order {
             let appeared = w[id].appearance == .appeared
-            #expect(appeared == inWindow.contains(id), "\(id): \(w[id].appearance), in window \(inWindow.contains(id))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                appeared == inWindow.contains(id), "\(id): \(w[id].appearance), in window \(inWindow.contains(id))",
+                sourceLocation: sourceLocation)
         }
         w.checkInvariants(sourceLocation: sourceLocation)
     }
@@ -306,8 +339,9 @@ struct InterleavedTransitionTests {
                 "viewDidAppear": ["viewWillDisappear"], "viewWillDisappear": ["viewDidDisappear", "viewWillAppear"],
                 "viewDidDisappear": ["viewWillAppear"],
             ]
-            #expect(allowed[previous]?.contains(cb) == true, "\(parts[0]): \(previous ?? "start") then \(cb) in \(events)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                allowed[previous]?.contains(cb) == true, "\(parts[0]): \(previous ?? "start") then \(cb) in \(events)",
+                sourceLocation: sourceLocation)
             last[parts[0]] = cb
         }
     }
@@ -489,12 +523,16 @@ extension OverlapAndPopoverTests {
         var w = manualNavigation(.queue)
         w.perform(Op.push("N", vc("B")))
         w.send(Op.push("N", vc("C")), events: ["C.willMoveToParent(N)"]) {
-            $0.create("C") { $0.parent = "N"; $0.isMovingToParent = true }
+            $0.create("C") {
+                $0.parent = "N"; $0.isMovingToParent = true
+            }
             $0.modify("N") { $0.children = ["A", "B", "C"] }
             $0.setStack("N", ["A", "B", "C"])
-            $0.startRunning(TransitionRecord(id: "t3", operation: .push, fromViewController: "B", toViewController: "C",
-                                             presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
-                                             animator: nil, containerView: ["B", "C"], state: .queued))
+            $0.startRunning(
+                TransitionRecord(
+                    id: "t3", operation: .push, fromViewController: "B", toViewController: "C",
+                    presentationStyle: nil, transitionStyle: nil, animated: true, duration: 0.35,
+                    animator: nil, containerView: ["B", "C"], state: .queued))
             $0.nextTransitionNumber += 1
         }
     }

@@ -11,24 +11,27 @@ struct PresentValidationTests {
     func presentNil() {
         var w = Window(root: vc("A"))
         let d = w.refuse(Op.present("A", .none))
-        expectDiagnostic(d, code: "D1", slug: "nil-view-controller", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present a nil modal view controller on target \(desc("A")).")
+        expectDiagnostic(
+            d, code: "D1", slug: "nil-view-controller", severity: .exception, name: invalidArgument,
+            message: "Application tried to present a nil modal view controller on target \(desc("A")).")
     }
 
     @Test("R8: presenting a controller on itself raises D2 (S15)")
     func presentSelf() {
         var w = Window(root: vc("A"))
         let d = w.refuse(Op.present("A", id("A")))
-        expectDiagnostic(d, code: "D2", slug: "present-self", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present modal view controller on itself. Presenting controller is \(desc("A")).")
+        expectDiagnostic(
+            d, code: "D2", slug: "present-self", severity: .exception, name: invalidArgument,
+            message: "Application tried to present modal view controller on itself. Presenting controller is \(desc("A")).")
     }
 
     @Test("R9: presenting a controller that has a parent raises D3 (S17)")
     func presentChild() {
         var w = Window(root: nav("N", vc("A"), vc("B")))
         let d = w.refuse(Op.present("B", id("A")))
-        expectDiagnostic(d, code: "D3", slug: "has-parent", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present modally a view controller \(desc("A")) that has a parent view controller \(desc("N", .navigationController)).")
+        expectDiagnostic(
+            d, code: "D3", slug: "has-parent", severity: .exception, name: invalidArgument,
+            message: "Application tried to present modally a view controller \(desc("A")) that has a parent view controller \(desc("N", .navigationController)).")
     }
 
     @Test("R10: presenting a controller that is already presented raises D4 naming its presenter (S18)")
@@ -37,26 +40,29 @@ struct PresentValidationTests {
         w.perform(Op.present("A", vc("B"), .fullScreen))
         w.perform(Op.present("B", vc("C"), .fullScreen))
         let d = w.refuse(Op.present("C", id("B")))
-        expectDiagnostic(d, code: "D4", slug: "already-presented", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present modally a view controller \(desc("B")) that is already being presented by \(desc("A")).")
+        expectDiagnostic(
+            d, code: "D4", slug: "already-presented", severity: .exception, name: invalidArgument,
+            message: "Application tried to present modally a view controller \(desc("B")) that is already being presented by \(desc("A")).")
     }
 
     @Test("R11: presenting the window's root raises D5 (S19)")
     func presentRoot() {
         var w = Window(root: tabs("T", [vc("A")]))
         let d = w.refuse(Op.present("A", id("T")))
-        expectDiagnostic(d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present modally an active controller \(desc("T", .tabBarController)).")
+        expectDiagnostic(
+            d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
+            message: "Application tried to present modally an active controller \(desc("T", .tabBarController)).")
     }
 
     @Test("R11: presenting an ancestor of the source raises D5")
     func presentAncestorOfSource() {
         var w = Window(root: vc("A"))
-        w.perform(.createController(ControllerSpec(id: "Q") ))
+        w.perform(.createController(ControllerSpec(id: "Q")))
         w.perform(.addChild(receiver: "Q", viewController: vc("E")))
         let d = w.refuse(Op.present("E", id("Q")))
-        expectDiagnostic(d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
-                         message: "Application tried to present modally an active controller \(desc("Q")).")
+        expectDiagnostic(
+            d, code: "D5", slug: "active-controller", severity: .exception, name: invalidArgument,
+            message: "Application tried to present modally an active controller \(desc("Q")).")
     }
 
     @Test("R12: a presenter that already presents logs D6; no events, no completion (S20, R30)")
@@ -64,8 +70,9 @@ struct PresentValidationTests {
         var w = Window(root: vc("A"))
         w.perform(Op.present("A", vc("B"), .fullScreen))
         let d = w.refuse(Op.present("A", vc("C")))
-        expectDiagnostic(d, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) which is already presenting \(desc("B")).")
+        expectDiagnostic(
+            d, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) which is already presenting \(desc("B")).")
         #expect(w.state["C"] == nil)
     }
 
@@ -74,8 +81,9 @@ struct PresentValidationTests {
         var w = Window(root: nav("N", vc("A")))
         w.perform(Op.present("N", vc("B")))
         let d = w.refuse(Op.present("A", vc("C")))
-        expectDiagnostic(d, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("N", .navigationController)) (from \(desc("A"))) which is already presenting \(desc("B")).")
+        expectDiagnostic(
+            d, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("N", .navigationController)) (from \(desc("A"))) which is already presenting \(desc("B")).")
     }
 
     @Test("R14: presenting while the presenter's presented controller is being dismissed logs D8 (S28)")
@@ -84,8 +92,9 @@ struct PresentValidationTests {
         w.perform(Op.present("A", vc("B")))
         let outcomes = w.turn([Op.dismiss("A"), Op.present("A", vc("C"))])
         #expect(outcomes[0].result != nil)
-        expectDiagnostic(outcomes[1].diagnostic, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) while a presentation is in progress.")
+        expectDiagnostic(
+            outcomes[1].diagnostic, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) while a presentation is in progress.")
         // After the turn the dismissal has finished and C was never shown.
         #expect(w.presented("A") == nil)
         #expect(w.state["C"] == nil)
@@ -100,8 +109,9 @@ struct PresentValidationTests {
         w.perform(Op.present("A", vc("B"), .fullScreen))
         let outcomes = w.turn([Op.dismiss("A"), Op.present("A", vc("C"))])
         #expect(outcomes[0].result != nil)
-        expectDiagnostic(outcomes[1].diagnostic, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) whose view is not in the window hierarchy.")
+        expectDiagnostic(
+            outcomes[1].diagnostic, code: "D7", slug: "not-in-window-hierarchy", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) whose view is not in the window hierarchy.")
         #expect(w.presented("A") == nil)
     }
 
@@ -112,16 +122,18 @@ struct PresentValidationTests {
         w.perform(Op.dismiss("A"))
         #expect(w["B"].isBeingDismissed)
         let d = w.refuse(Op.present("A", vc("C")))
-        expectDiagnostic(d, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
-                         message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) while a presentation is in progress.")
+        expectDiagnostic(
+            d, code: "D8", slug: "presentation-in-progress", severity: .warning, name: nil,
+            message: "Attempt to present \(desc("C")) on \(desc("A")) (from \(desc("A"))) while a presentation is in progress.")
     }
 
     @Test("R15: a real popover without an anchor raises D10 (S24)")
     func popoverWithoutAnchor() {
         var w = Window(root: vc("A"), traits: iPadRegular)
         let d = w.refuse(Op.present("A", vc("P"), .popover))
-        expectDiagnostic(d, code: "D10", slug: "popover-without-anchor", severity: .exception,
-                         name: "NSGenericException", message: nil)
+        expectDiagnostic(
+            d, code: "D10", slug: "popover-without-anchor", severity: .exception,
+            name: "NSGenericException", message: nil)
         // `<pc>` names the popover presentation controller; the spec leaves its description open.
         let message = d?.message ?? ""
         #expect(message.hasPrefix("UIPopoverPresentationController ("))
@@ -190,21 +202,23 @@ struct PresentValidationTests {
 // MARK: - Exhaustive: each validation rule's refusal leaves the state exactly as it was
 
 extension PresentValidationTests {
-    @Test("R7–R12 exhaustive: nil, self, a parented controller, the root, a busy presenter: refused, nothing changes",
-          arguments: [
+    @Test(
+        "R7–R12 exhaustive: nil, self, a parented controller, the root, a busy presenter: refused, nothing changes",
+        arguments: [
             ("nil", "D1", "nil-view-controller"), ("self", "D2", "present-self"), ("parented", "D3", "has-parent"),
             ("root", "D5", "active-controller"), ("busy", "D6", "already-presenting"),
-          ])
+        ])
     func exhaustivePresentRefusals(what: String, code: String, slug: String) {
         var w = Window(root: nav("N", vc("A"), vc("B")))
         w.perform(Op.present("B", vc("P"), .overFullScreen))
-        let command: Command = switch what {
-        case "nil": Op.present("B", .none)
-        case "self": Op.present("P", id("P"))
-        case "parented": Op.present("P", id("A"))
-        case "root": Op.present("P", id("N"))
-        default: Op.present("B", vc("Q"))
-        }
+        let command: Command =
+            switch what {
+            case "nil": Op.present("B", .none)
+            case "self": Op.present("P", id("P"))
+            case "parented": Op.present("P", id("A"))
+            case "root": Op.present("P", id("N"))
+            default: Op.present("B", vc("Q"))
+            }
         w.sendRefused(command, code: code, slug: slug)
     }
 

@@ -21,10 +21,12 @@ struct PresentationTests {
         #expect(own.style("B") == .overFullScreen)
     }
 
-    @Test("R18/R19: on an iPad in regular width automatic is pageSheet on 17, formSheet on 18, presenter kept (S4)", arguments: [
-        (IOSRelease.iOS17, PresentationStyle.pageSheet),
-        (IOSRelease.iOS18, PresentationStyle.formSheet),
-    ])
+    @Test(
+        "R18/R19: on an iPad in regular width automatic is pageSheet on 17, formSheet on 18, presenter kept (S4)",
+        arguments: [
+            (IOSRelease.iOS17, PresentationStyle.pageSheet),
+            (IOSRelease.iOS18, PresentationStyle.formSheet),
+        ])
     func automaticOnIPad(release: IOSRelease, expected: PresentationStyle) {
         var w = Window(root: vc("A"), traits: iPadRegular, options: Options(iOS: release))
         let r = w.perform(Op.present("A", vc("B")))
@@ -72,11 +74,13 @@ struct PresentationTests {
         #expect(w["C"].presentation?.source == "B")
         #expect(w["N"].presentedID == "C")
         // R32/R36: N and its appeared child B disappear (order within N* is [INF]); A gets nothing.
-        expectGroups(names(r), [
-            ["C.viewDidLoad"], ["N.viewWillDisappear", "B.viewWillDisappear"],
-            ["C.viewWillAppear"], ["C.viewIsAppearing"], ["C.viewDidAppear"],
-            ["N.viewDidDisappear", "B.viewDidDisappear"], ["B.completion"],
-        ])
+        expectGroups(
+            names(r),
+            [
+                ["C.viewDidLoad"], ["N.viewWillDisappear", "B.viewWillDisappear"],
+                ["C.viewWillAppear"], ["C.viewIsAppearing"], ["C.viewDidAppear"],
+                ["N.viewDidDisappear", "B.viewDidDisappear"], ["B.completion"],
+            ])
         #expect(of("A", names(r)).isEmpty)
         #expect(r.transition?.fromViewController == "N")
         #expect(r.transition?.toViewController == "C")
@@ -108,21 +112,26 @@ struct PresentationTests {
 
     @Test("R21/R24: currentContext from the split's secondary is presented by it; only its view is removed (S7)")
     func currentContextInSplit() {
-        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: vc("D") { $0.definesPresentationContext = true }),
-                       traits: iPadRegular)
+        var w = Window(
+            root: split("S", primary: nav("N1", vc("M")), secondary: vc("D") { $0.definesPresentationContext = true }),
+            traits: iPadRegular)
         let r = w.perform(Op.present("D", vc("C"), .currentContext))
         #expect(w.presenting("C") == "D")
         #expect(w["C"].presentation?.contextViewController == "D")
-        #expect(names(r) == ["C.viewDidLoad", "D.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-                             "C.viewDidAppear", "D.viewDidDisappear", "D.completion"])
+        #expect(
+            names(r) == [
+                "C.viewDidLoad", "D.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+                "C.viewDidAppear", "D.viewDidDisappear", "D.completion",
+            ])
         #expect(w.isAppeared("M") && w["M"].viewInWindow)
         #expect(w.isDisappeared("D") && !w["D"].viewInWindow)
     }
 
     @Test("R21/R33: overCurrentContext keeps the context controller's view (S8)")
     func overCurrentContextInSplit() {
-        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: vc("D") { $0.definesPresentationContext = true }),
-                       traits: iPadRegular)
+        var w = Window(
+            root: split("S", primary: nav("N1", vc("M")), secondary: vc("D") { $0.definesPresentationContext = true }),
+            traits: iPadRegular)
         let r = w.perform(Op.present("D", vc("C"), .overCurrentContext))
         #expect(w.presenting("C") == "D")
         #expect(names(r) == ["C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "D.completion"])
@@ -136,10 +145,12 @@ struct PresentationTests {
         #expect(!w["A"].definesPresentationContext)
         let r = w.perform(Op.present("A", vc("C"), .currentContext))
         #expect(w.presenting("C") == "N")
-        expectGroups(names(r), [
-            ["C.viewDidLoad"], ["N.viewWillDisappear", "A.viewWillDisappear"], ["C.viewWillAppear"], ["C.viewIsAppearing"],
-            ["C.viewDidAppear"], ["N.viewDidDisappear", "A.viewDidDisappear"], ["A.completion"],
-        ])
+        expectGroups(
+            names(r),
+            [
+                ["C.viewDidLoad"], ["N.viewWillDisappear", "A.viewWillDisappear"], ["C.viewWillAppear"], ["C.viewIsAppearing"],
+                ["C.viewDidAppear"], ["N.viewDidDisappear", "A.viewDidDisappear"], ["A.completion"],
+            ])
 
         // R20: a non-context style ignores definesPresentationContext.
         var w2 = Window(root: nav("N", vc("A") { $0.definesPresentationContext = true }))
@@ -168,10 +179,13 @@ struct PresentationTests {
 
     @Test("R23: a context presenter that provides the transition style overrides the presented controller's own")
     func contextProvidesTransitionStyle() {
-        var w = Window(root: nav("N", vc("A"), configure: {
-            $0.providesPresentationContextTransitionStyle = true
-            $0.modalTransitionStyle = .crossDissolve
-        }))
+        var w = Window(
+            root: nav(
+                "N", vc("A"),
+                configure: {
+                    $0.providesPresentationContextTransitionStyle = true
+                    $0.modalTransitionStyle = .crossDissolve
+                }))
         let r = w.perform(Op.present("A", vc("C") { $0.modalTransitionStyle = .flipHorizontal }, .currentContext))
         #expect(w["C"].presentation?.transitionStyle == .crossDissolve)
         #expect(r.transition?.transitionStyle == .crossDissolve)
@@ -188,10 +202,12 @@ struct PresentationTests {
 
     // MARK: R24 presenter view removal
 
-    @Test("R24: which styles remove the presenter's view", arguments: [
-        (PresentationStyle.fullScreen, true), (.overFullScreen, false), (.pageSheet, false), (.formSheet, false),
-        (.overCurrentContext, false), (.currentContext, true), (.custom, false), (.popover, false),
-    ])
+    @Test(
+        "R24: which styles remove the presenter's view",
+        arguments: [
+            (PresentationStyle.fullScreen, true), (.overFullScreen, false), (.pageSheet, false), (.formSheet, false),
+            (.overCurrentContext, false), (.currentContext, true), (.custom, false), (.popover, false),
+        ])
     func presenterViewRemoval(style: PresentationStyle, removes: Bool) {
         var w = Window(root: vc("A"), traits: iPadRegular)
         // R56: a custom style gets its presentation controller from a transitioning delegate.
@@ -210,8 +226,11 @@ struct PresentationTests {
     func fullScreenPresentOrder() {
         var w = Window(root: vc("A"))
         let r = w.perform(Op.present("A", vc("B"), .fullScreen))
-        #expect(names(r) == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-                             "B.viewDidAppear", "A.viewDidDisappear", "A.completion"])
+        #expect(
+            names(r) == [
+                "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                "B.viewDidAppear", "A.viewDidDisappear", "A.completion",
+            ])
         #expect(w.presenting("B") == "A")
         #expect(!w["B"].isBeingPresented)
         #expect(w["B"].presentation?.state == .presented)
@@ -226,15 +245,20 @@ struct PresentationTests {
         var w = Window(root: vc("A"))
         w.perform(Op.present("A", vc("B"), .fullScreen))
         let r = w.perform(Op.present("B", vc("C"), .fullScreen))
-        #expect(names(r) == ["C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-                             "C.viewDidAppear", "B.viewDidDisappear", "B.completion"])
+        #expect(
+            names(r) == [
+                "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+                "C.viewDidAppear", "B.viewDidDisappear", "B.completion",
+            ])
         #expect(w.presenting("C") == "B" && w.presenting("B") == "A")
         w.checkInvariants()
     }
 
-    @Test("R33: over-full-screen styles send nothing to the presenter", arguments: [
-        PresentationStyle.overFullScreen, .pageSheet, .formSheet,
-    ])
+    @Test(
+        "R33: over-full-screen styles send nothing to the presenter",
+        arguments: [
+            PresentationStyle.overFullScreen, .pageSheet, .formSheet,
+        ])
     func keepingPresenterSendsItNothing(style: PresentationStyle) {
         var w = Window(root: nav("N", vc("A")))
         let r = w.perform(Op.present("A", vc("B"), style))
@@ -247,8 +271,11 @@ struct PresentationTests {
         for animated in [false, true] {
             var w = Window(root: vc("A"))
             let r = w.perform(Op.present("A", vc("B"), .fullScreen, animated: animated))
-            #expect(names(r) == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-                                 "B.viewDidAppear", "A.viewDidDisappear", "A.completion"])
+            #expect(
+                names(r) == [
+                    "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                    "B.viewDidAppear", "A.viewDidDisappear", "A.completion",
+                ])
             let flags = r.events.filter { appearanceCallbacks.contains($0.callback) }.map(\.animated)
             #expect(flags.allSatisfy { $0 == animated })
             #expect(r.transition?.animated == animated)
@@ -313,8 +340,10 @@ extension PresentationTests {
     @Test("R18/R24 exhaustive: automatic is a page sheet on iOS 17; only B and A's link change")
     func exhaustivePageSheet() {
         var w = Window(root: vc("A"))
-        w.send(Op.present("A", vc("B")),
-               events: ["B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "A.completion"]) {
+        w.send(
+            Op.present("A", vc("B")),
+            events: ["B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "A.completion"]
+        ) {
             $0.create("B") { $0.presentation = presentationRecord("A", requested: .automatic, style: .pageSheet) }
             $0.appeared("B")
             $0.modify("A") { $0.presentedID = "B" }
@@ -343,8 +372,9 @@ extension PresentationTests {
         w.send(Op.present("A", vc("B"), .currentContext)) {
             $0.create("B") {
                 $0.modalPresentationStyle = .currentContext
-                $0.presentation = presentationRecord("N", source: "A", requested: .currentContext, context: "N",
-                                                     removesPresenterView: true)
+                $0.presentation = presentationRecord(
+                    "N", source: "A", requested: .currentContext, context: "N",
+                    removesPresenterView: true)
             }
             $0.appeared("B")
             $0.disappeared("N", "A")
@@ -365,15 +395,21 @@ extension PresentationTests {
                 $0.viewInWindow = true
                 $0.isBeingPresented = true
             }
-            $0.modify("A") { $0.presentedID = "B"; $0.appearance = .disappearing }
-            $0.startRunning(TransitionRecord(id: "t2", operation: .present, fromViewController: "A", toViewController: "B",
-                                             presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
-                                             duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
+            $0.modify("A") {
+                $0.presentedID = "B"; $0.appearance = .disappearing
+            }
+            $0.startRunning(
+                TransitionRecord(
+                    id: "t2", operation: .present, fromViewController: "A", toViewController: "B",
+                    presentationStyle: .fullScreen, transitionStyle: .coverVertical, animated: true,
+                    duration: 0.5, animator: nil, containerView: ["A", "B"], state: .inProgress))
             $0.nextTransitionNumber += 1
         }
         w.send(Op.tick, events: ["B.viewDidAppear", "A.viewDidDisappear", "A.completion"]) {
             $0.finishRunning("t2")
-            $0.modify("B") { $0.isBeingPresented = false; $0.appearance = .appeared; $0.presentation?.state = .presented }
+            $0.modify("B") {
+                $0.isBeingPresented = false; $0.appearance = .appeared; $0.presentation?.state = .presented
+            }
             $0.disappeared("A")
         }
     }

@@ -67,19 +67,34 @@ struct QueuedTransitionTests {
             #expect(balance.feed(r.events, before: before) == [], sourceLocation: sourceLocation)
             all += names(r)
         }
-        step(Op.push("nav", vc("p1")), ["p1.willMoveToParent(nav)", "p1.viewDidLoad", "home.viewWillDisappear",
-                                        "p1.viewWillAppear", "p1.viewIsAppearing"])
-        step(Op.present("home", vc("m"), .fullScreen), ["m.viewDidLoad", "nav.viewWillDisappear", "p1.viewWillDisappear",
-                                                        "m.viewWillAppear", "m.viewIsAppearing"])
+        step(
+            Op.push("nav", vc("p1")),
+            [
+                "p1.willMoveToParent(nav)", "p1.viewDidLoad", "home.viewWillDisappear",
+                "p1.viewWillAppear", "p1.viewIsAppearing",
+            ])
+        step(
+            Op.present("home", vc("m"), .fullScreen),
+            [
+                "m.viewDidLoad", "nav.viewWillDisappear", "p1.viewWillDisappear",
+                "m.viewWillAppear", "m.viewIsAppearing",
+            ])
         step(Op.push("nav", vc("p2")), ["p2.willMoveToParent(nav)"])
         step(.completeTransition(id: "t3"), ["m.viewDidAppear", "nav.viewDidDisappear", "p1.viewDidDisappear", "home.completion"])
-        step(Op.dismiss("home"), ["p2.viewDidLoad", "m.viewWillDisappear", "nav.viewWillAppear", "nav.viewIsAppearing",
-                                  "p2.viewWillAppear", "p2.viewIsAppearing"])
+        step(
+            Op.dismiss("home"),
+            [
+                "p2.viewDidLoad", "m.viewWillDisappear", "nav.viewWillAppear", "nav.viewIsAppearing",
+                "p2.viewWillAppear", "p2.viewIsAppearing",
+            ])
         step(.completeTransition(id: "t5"), ["nav.viewDidAppear", "p2.viewDidAppear", "m.viewDidDisappear", "home.completion"])
         step(.completeTransition(id: "t2"), ["home.viewDidDisappear", "p1.didMoveToParent(nav)"])
         step(.completeTransition(id: "t4"), ["p2.didMoveToParent(nav)"])
-        #expect(of("p2", all) == ["p2.willMoveToParent(nav)", "p2.viewDidLoad", "p2.viewWillAppear", "p2.viewIsAppearing",
-                                  "p2.viewDidAppear", "p2.didMoveToParent(nav)"])
+        #expect(
+            of("p2", all) == [
+                "p2.willMoveToParent(nav)", "p2.viewDidLoad", "p2.viewWillAppear", "p2.viewIsAppearing",
+                "p2.viewDidAppear", "p2.didMoveToParent(nav)",
+            ])
         #expect(w.state.settledViewsInWindow == ["nav", "p2"] && w.isAppeared("p2") && w.isDisappeared("p1") && w.isDisappeared("home"))
         #expect(w.running.isEmpty)
         w.checkInvariants()
@@ -91,12 +106,16 @@ struct QueuedTransitionTests {
         var fresh = AppearanceBalance()
         #expect(fresh.feed([Event("p2", .viewDidAppear, animated: true)], before: state) == ["p2.viewDidAppear while disappeared"])
         var twice = AppearanceBalance()
-        let events = [Event("A", .viewWillAppear, animated: true), Event("A", .viewDidAppear, animated: true),
-                      Event("A", .viewDidAppear, animated: true)]
+        let events = [
+            Event("A", .viewWillAppear, animated: true), Event("A", .viewDidAppear, animated: true),
+            Event("A", .viewDidAppear, animated: true),
+        ]
         #expect(twice.feed(events, before: state) == ["A.viewDidAppear while appeared"])
         var cancelled = AppearanceBalance()
-        let given = [Event("A", .viewWillAppear, animated: true), Event("A", .viewWillDisappear, animated: true),
-                     Event("A", .viewDidDisappear, animated: true), Event("A", .viewDidDisappear, animated: true)]
+        let given = [
+            Event("A", .viewWillAppear, animated: true), Event("A", .viewWillDisappear, animated: true),
+            Event("A", .viewDidDisappear, animated: true), Event("A", .viewDidDisappear, animated: true),
+        ]
         #expect(cancelled.feed(given, before: state) == ["A.viewDidDisappear while disappeared"], "R38's cancel pattern passes; a second end does not")
     }
 }
@@ -107,7 +126,11 @@ struct TransitionLeftoverTests {
     @Test("automatic: releasing a container drops what only it holds; a child the client also holds stays, parentless")
     func releasedParentLeavesNoLink() {
         var w = Window(root: nav("N", vc("A")), options: Options(release: .automatic))
-        w.perform(.createController({ var s = ControllerSpec(id: "navX", kind: .navigationController); s.viewControllers = [vc("R")]; return s }()))
+        w.perform(
+            .createController(
+                {
+                    var s = ControllerSpec(id: "navX", kind: .navigationController); s.viewControllers = [vc("R")]; return s
+                }()))
         w.perform(.createController(ControllerSpec(id: "Y")))
         w.perform(Op.push("navX", id("Y"), animated: false))
         #expect(w.state.holders(of: "Y") == [.controller("navX"), .client])
@@ -128,11 +151,18 @@ struct TransitionLeftoverTests {
         let push = w.perform(Op.push("navA", vc("v1"))).transition?.id ?? "?"
         w.perform(Op.push("navB", id("A"), animated: false))
         #expect(w.stack("navA") == ["v1"] && w.stack("navB") == ["B", "A"])
-        w.send(.cancelTransition(id: push), events: ["v1.viewWillDisappear", "v1.viewDidDisappear", "A.viewDidDisappear",
-                                                     "v1.didMoveToParent(nil)"]) {
+        w.send(
+            .cancelTransition(id: push),
+            events: [
+                "v1.viewWillDisappear", "v1.viewDidDisappear", "A.viewDidDisappear",
+                "v1.didMoveToParent(nil)",
+            ]
+        ) {
             $0.setStack("navA", [])
             $0.modify("navA") { $0.children = [] }
-            $0.modify("v1") { $0.parent = nil; $0.isMovingToParent = false }
+            $0.modify("v1") {
+                $0.parent = nil; $0.isMovingToParent = false
+            }
             $0.disappeared("v1", "A")
             $0.finishRunning(push)
         }
@@ -157,7 +187,11 @@ extension TransitionLeftoverTests {
     @Test("a navigation transition holds its navigation controller until it ends, queued or running (R81)")
     func transitionHoldsItsNavigationController() {
         var w = Window(root: vc("R"), options: Options(transitions: .manual, release: .manual))
-        w.perform(.createController({ var s = ControllerSpec(id: "navX", kind: .navigationController); s.viewControllers = [vc("A")]; return s }()))
+        w.perform(
+            .createController(
+                {
+                    var s = ControllerSpec(id: "navX", kind: .navigationController); s.viewControllers = [vc("A")]; return s
+                }()))
         w.perform(Op.present("R", id("navX"), .fullScreen))
         w.perform(Op.tick)
         let push = w.perform(Op.push("navX", vc("B"))).transition?.id ?? "?"

@@ -53,8 +53,10 @@ struct RelationsTests {
     /// random trait overrides and view flags. Not a state the core would reach: the relations
     /// are defined on any links.
     static func generated(_ g: inout Generator, count: Int) -> SessionState {
-        var s = SessionState(traits: Bool.random(using: &g) ? .phonePortrait
-                             : Traits(userInterfaceIdiom: .pad, horizontalSizeClass: .regular, verticalSizeClass: .regular))
+        var s = SessionState(
+            traits: Bool.random(using: &g)
+                ? .phonePortrait
+                : Traits(userInterfaceIdiom: .pad, horizontalSizeClass: .regular, verticalSizeClass: .regular))
         let kinds = ControllerKind.allCases
         let ids = (0..<count).map { "c\($0)" }
         for (i, id) in ids.enumerated() {
@@ -65,14 +67,16 @@ struct RelationsTests {
             default: c.parent = i == 0 ? nil : ids[Int.random(in: 0..<i, using: &g)]
             }
             if Int.random(in: 0..<4, using: &g) == 0 {
-                c.presentation = Presentation(presenting: ids.randomElement(using: &g)!, source: id, requestedStyle: .automatic,
-                                              style: .pageSheet, transitionStyle: .coverVertical, contextViewController: nil,
-                                              removesPresenterView: false, popover: nil, state: .presented)
+                c.presentation = Presentation(
+                    presenting: ids.randomElement(using: &g)!, source: id, requestedStyle: .automatic,
+                    style: .pageSheet, transitionStyle: .coverVertical, contextViewController: nil,
+                    removesPresenterView: false, popover: nil, state: .presented)
             }
             if Int.random(in: 0..<4, using: &g) == 0 { c.presentedID = ids.randomElement(using: &g)! }
             if Int.random(in: 0..<3, using: &g) == 0 {
-                c.traitOverrides = TraitOverrides(horizontalSizeClass: Traits.SizeClass.allCases.randomElement(using: &g).flatMap { Bool.random(using: &g) ? $0 : nil },
-                                                  verticalSizeClass: Traits.SizeClass.allCases.randomElement(using: &g).flatMap { Bool.random(using: &g) ? $0 : nil })
+                c.traitOverrides = TraitOverrides(
+                    horizontalSizeClass: Traits.SizeClass.allCases.randomElement(using: &g).flatMap { Bool.random(using: &g) ? $0 : nil },
+                    verticalSizeClass: Traits.SizeClass.allCases.randomElement(using: &g).flatMap { Bool.random(using: &g) ? $0 : nil })
             }
             c.viewInWindow = Int.random(in: 0..<5, using: &g) != 0
             s.controllers[id] = c
@@ -81,8 +85,9 @@ struct RelationsTests {
         return s
     }
 
-    @Test("relations(_:), relations(of:) and each single query answer what the old definitions did",
-          arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    @Test(
+        "relations(_:), relations(of:) and each single query answer what the old definitions did",
+        arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func sameAsOldDefinitions(seed: UInt64) {
         var g = Generator(state: 0x9E37_79B9_7F4A_7C15 &* seed)
         var compared = 0

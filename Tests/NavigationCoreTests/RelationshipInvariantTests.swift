@@ -27,12 +27,18 @@ struct RelationshipInvariantTests {
     func rootIntoAnotherStack() {
         var w = tabRoot()
         w.perform(.createController(ControllerSpec(id: "D", kind: .navigationController)))
-        #expect(refusedAsInput(Op.setViewControllers("D", [id("T")], animated: false), on: w)
-                == .invalid(.invalid("\(desc("T", .tabBarController)) is the window's rootViewController; setViewControllers cannot also make it a child of \(desc("D", .navigationController)).",
-                                     field: "viewControllers")))
-        #expect(refusedAsInput(.addChild(receiver: "D", viewController: id("T")), on: w)
-                == .invalid(.invalid("\(desc("T", .tabBarController)) is the window's rootViewController; addChild cannot also make it a child of \(desc("D", .navigationController)).",
-                                     field: "viewController")))
+        #expect(
+            refusedAsInput(Op.setViewControllers("D", [id("T")], animated: false), on: w)
+                == .invalid(
+                    .invalid(
+                        "\(desc("T", .tabBarController)) is the window's rootViewController; setViewControllers cannot also make it a child of \(desc("D", .navigationController)).",
+                        field: "viewControllers")))
+        #expect(
+            refusedAsInput(.addChild(receiver: "D", viewController: id("T")), on: w)
+                == .invalid(
+                    .invalid(
+                        "\(desc("T", .tabBarController)) is the window's rootViewController; addChild cannot also make it a child of \(desc("D", .navigationController)).",
+                        field: "viewController")))
     }
 
     @Test("setViewControllers cannot make a container a child of its own descendant")
@@ -43,9 +49,13 @@ struct RelationshipInvariantTests {
         for (receiver, list) in [("navA", ["A", "T"]), ("T", ["navA", "R"])] {
             let before = w.state
             let (next, outcome) = Navigator.apply(Op.setViewControllers(receiver, list.map(id), animated: false), to: w.state)
-            #expect(outcome == .invalid(.invalid("\(desc(list[1], list[1] == "T" ? .tabBarController : .viewController)) cannot become a child of itself or of its own descendant.",
-                                                 field: "viewControllers")),
-                    "\(receiver).setViewControllers(\(list))")
+            #expect(
+                outcome
+                    == .invalid(
+                        .invalid(
+                            "\(desc(list[1], list[1] == "T" ? .tabBarController : .viewController)) cannot become a child of itself or of its own descendant.",
+                            field: "viewControllers")),
+                "\(receiver).setViewControllers(\(list))")
             expectSameState(before, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
         }
     }
@@ -55,8 +65,12 @@ struct RelationshipInvariantTests {
         let w = Window(root: make("PG", .pageViewController) { $0.viewControllers = [vc("P1")] })
         let before = w.state
         let (next, outcome) = Navigator.apply(Op.setViewControllers("PG", [id("PG")], direction: .forward, animated: false), to: w.state)
-        #expect(outcome == .invalid(.invalid("\(desc("PG", .pageViewController)) cannot become a child of itself or of its own descendant.",
-                                             field: "viewControllers")))
+        #expect(
+            outcome
+                == .invalid(
+                    .invalid(
+                        "\(desc("PG", .pageViewController)) cannot become a child of itself or of its own descendant.",
+                        field: "viewControllers")))
         expectSameState(before, next, "a refused call changes nothing", sourceLocation: #_sourceLocation)
         w.checkInvariants()
     }
@@ -69,14 +83,19 @@ struct RelationshipInvariantTests {
         w.perform(Op.present("A", vc("M"), .fullScreen, animated: false))
         w.perform(.createController(ControllerSpec(id: "C", kind: .viewController)))
         func refusal(_ operation: String, of parent: String, _ kind: ControllerKind = .navigationController, field: String) -> OperationOutcome {
-            .invalid(.invalid("\(desc("M")) is presented; \(operation) cannot also make it a child of \(desc(parent, kind)). Dismiss it first (a controller is never both presented and a child).",
-                              field: field))
+            .invalid(
+                .invalid(
+                    "\(desc("M")) is presented; \(operation) cannot also make it a child of \(desc(parent, kind)). Dismiss it first (a controller is never both presented and a child).",
+                    field: field))
         }
-        #expect(refusedAsInput(Op.setViewControllers("N", [id("A"), id("M")], animated: false), on: w)
+        #expect(
+            refusedAsInput(Op.setViewControllers("N", [id("A"), id("M")], animated: false), on: w)
                 == refusal("setViewControllers", of: "N", field: "viewControllers"))
-        #expect(refusedAsInput(Op.push("N", id("M"), animated: false), on: w)
+        #expect(
+            refusedAsInput(Op.push("N", id("M"), animated: false), on: w)
                 == refusal("pushViewController", of: "N", field: "viewController"))
-        #expect(refusedAsInput(.addChild(receiver: "C", viewController: id("M")), on: w)
+        #expect(
+            refusedAsInput(.addChild(receiver: "C", viewController: id("M")), on: w)
                 == refusal("addChild", of: "C", .viewController, field: "viewController"))
     }
 
@@ -84,10 +103,13 @@ struct RelationshipInvariantTests {
     @Test("seeded random calls never break R2", .timeLimit(.minutes(10)), arguments: Array(0..<40) + [274, 340])
     func randomCalls(seed: Int) {
         var random = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 11)
-        var w = Window(root: container("R", children: [
-            tabs("T", [nav("navA", vc("A")), nav("navB", vc("B")), make("PG", .pageViewController) { $0.viewControllers = [vc("P1")] }]),
-            split("S", primary: nav("navS", vc("SP")), secondary: vc("SD")),
-        ]))
+        var w = Window(
+            root: container(
+                "R",
+                children: [
+                    tabs("T", [nav("navA", vc("A")), nav("navB", vc("B")), make("PG", .pageViewController) { $0.viewControllers = [vc("P1")] }]),
+                    split("S", primary: nav("navS", vc("SP")), secondary: vc("SD")),
+                ]))
         for extra in ["X", "Y", "Z"] { w.perform(.createController(ControllerSpec(id: extra, kind: .viewController))) }
         for extra in ["navX", "TX"] {
             w.perform(.createController(ControllerSpec(id: extra, kind: extra == "TX" ? .tabBarController : .navigationController)))
@@ -124,7 +146,8 @@ struct RelationshipInvariantTests {
             problems += relationshipProblems(w.state)
             if !problems.isEmpty {
                 let verdict: String = if case .applied = outcome { "applied" } else { "\(outcome)" }
-                Issue.record("seed \(seed) step \(step): \(command) → \(verdict)\n\(problems.joined(separator: "\n"))\napplied before it:\n\(trail.suffix(8).joined(separator: "\n"))")
+                Issue.record(
+                    "seed \(seed) step \(step): \(command) → \(verdict)\n\(problems.joined(separator: "\n"))\napplied before it:\n\(trail.suffix(8).joined(separator: "\n"))")
                 return
             }
         }

@@ -12,8 +12,11 @@ struct ReleaseProfileTests {
         var w = Window(root: vc("A"), options: iOS12)
         let r = w.perform(Op.present("A", vc("B")))
         #expect(w.style("B") == .fullScreen)
-        #expect(names(r) == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewDidAppear",
-                             "A.viewDidDisappear", "A.completion"])
+        #expect(
+            names(r) == [
+                "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewDidAppear",
+                "A.viewDidDisappear", "A.completion",
+            ])
         #expect(w.isDisappeared("A"))
     }
 
@@ -44,8 +47,9 @@ struct ReleaseProfileTests {
         var w = Window(root: nav("N", vc("A")), options: iOS12)
         w.perform(Op.present("A", vc("B")))
         let d = w.refuse(Op.present("A", vc("C")))
-        expectDiagnostic(d, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
-                         message: "Warning: Attempt to present \(desc("C")) on \(desc("N", .navigationController)) which is already presenting \(desc("B"))")
+        expectDiagnostic(
+            d, code: "D6", slug: "already-presenting", severity: .warning, name: nil,
+            message: "Warning: Attempt to present \(desc("C")) on \(desc("N", .navigationController)) which is already presenting \(desc("B"))")
     }
 
     @Test("R9/R10/R11/§19: iOS 12 reports parented and presented controllers with the \"active controller\" wording")
@@ -71,16 +75,22 @@ struct ReleaseProfileTests {
         // §19 removes only the sheet-dismissal delegate methods (should/will/did/attempt) before
         // iOS 13; adaptivePresentationStyle(for:) is the iOS 8 way to keep a popover on iPhone.
         var w = Window(root: vc("A"), options: iOS12)
-        w.perform(Op.present("A", vc("P") {
-            $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: PresentationStyle.none)
-        }, .popover, popover: PopoverAnchor(barButtonItem: "share")))
+        w.perform(
+            Op.present(
+                "A",
+                vc("P") {
+                    $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: PresentationStyle.none)
+                }, .popover, popover: PopoverAnchor(barButtonItem: "share")))
         #expect(w.style("P") == .popover)
         #expect(w.isAppeared("A"), "R55: a popover never removes its presenter")
 
         var full = Window(root: vc("A"), traits: iPhoneLandscape, options: iOS12)
-        full.perform(Op.present("A", vc("B") {
-            $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .overFullScreen)
-        }, .popover, popover: PopoverAnchor(barButtonItem: "share")))
+        full.perform(
+            Op.present(
+                "A",
+                vc("B") {
+                    $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .overFullScreen)
+                }, .popover, popover: PopoverAnchor(barButtonItem: "share")))
         #expect(full.style("B") == .overFullScreen)
     }
 
@@ -99,8 +109,13 @@ extension ReleaseProfileTests {
     @Test("R18 exhaustive: on iOS 12 automatic is full screen and the presenter leaves the window")
     func exhaustiveIOS12Automatic() {
         var w = Window(root: vc("A"), options: Options(iOS: .iOS12))
-        w.send(Op.present("A", vc("B")), events: ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
-                                                  "B.viewDidAppear", "A.viewDidDisappear", "A.completion"]) {
+        w.send(
+            Op.present("A", vc("B")),
+            events: [
+                "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+                "B.viewDidAppear", "A.viewDidDisappear", "A.completion",
+            ]
+        ) {
             $0.create("B") { $0.presentation = presentationRecord("A", requested: .automatic, style: .fullScreen, removesPresenterView: true) }
             $0.appeared("B")
             $0.disappeared("A")
@@ -124,7 +139,8 @@ extension ReleaseProfileTests {
     func exhaustiveIOS12AlreadyPresenting() {
         var w = Window(root: vc("A"), options: Options(iOS: .iOS12))
         w.perform(Op.present("A", vc("B")))
-        w.sendRefused(Op.present("A", vc("C")), code: "D6", slug: "already-presenting",
-                      message: "Warning: Attempt to present \(desc("C")) on \(desc("A")) which is already presenting \(desc("B"))")
+        w.sendRefused(
+            Op.present("A", vc("C")), code: "D6", slug: "already-presenting",
+            message: "Warning: Attempt to present \(desc("C")) on \(desc("A")) which is already presenting \(desc("B"))")
     }
 }

@@ -7,8 +7,10 @@ struct SegueTests {
     let main = StoryboardOrigin(name: "Main", identifier: nil)
 
     /// A storyboard controller with a segue table.
-    func scene(_ id: ControllerID, segues: [SegueSpec] = [], unwindActions: [String] = [],
-               shouldPerform: [String: Bool]? = nil) -> ControllerRef {
+    func scene(
+        _ id: ControllerID, segues: [SegueSpec] = [], unwindActions: [String] = [],
+        shouldPerform: [String: Bool]? = nil
+    ) -> ControllerRef {
         vc(id) {
             $0.storyboard = StoryboardOrigin(name: "Main", identifier: id)
             $0.segues = segues
@@ -32,9 +34,12 @@ struct SegueTests {
     func performShowSegue() {
         var w = Window(root: nav("N", scene("A", segues: [showToB], shouldPerform: ["toB": false])))
         let r = w.perform(.performSegue(receiver: "A", identifier: "toB", destination: destination("B")))
-        #expect(names(r) == ["A.prepareForSegue", "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear",
-                             "B.viewWillAppear", "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear",
-                             "B.didMoveToParent(N)"])
+        #expect(
+            names(r) == [
+                "A.prepareForSegue", "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear",
+                "B.viewWillAppear", "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear",
+                "B.didMoveToParent(N)",
+            ])
         let prepare = r.events.first
         #expect(prepare?.segue?.identifier == "toB")
         #expect(prepare?.segue?.source == "A")
@@ -65,23 +70,26 @@ struct SegueTests {
     func unknownSegue() {
         var w = Window(root: nav("N", scene("A", segues: [showToB])))
         let d = w.refuse(.performSegue(receiver: "A", identifier: "foo", destination: nil))
-        expectDiagnostic(d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
-                         message: "Receiver (\(desc("A"))) has no segue with identifier 'foo'")
+        expectDiagnostic(
+            d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
+            message: "Receiver (\(desc("A"))) has no segue with identifier 'foo'")
     }
 
     @Test("R97: a controller not loaded from a storyboard has no segues: D18")
     func noStoryboard() {
         var w = Window(root: vc("A") { $0.segues = [SegueSpec(id: "s", identifier: "toB", kind: .show, destinationScene: "B")] })
         let d = w.refuse(.performSegue(receiver: "A", identifier: "toB", destination: destination("B")))
-        expectDiagnostic(d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
-                         message: "Receiver (\(desc("A"))) has no segue with identifier 'toB'")
+        expectDiagnostic(
+            d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
+            message: "Receiver (\(desc("A"))) has no segue with identifier 'toB'")
         #expect(w.state["B"] == nil)
     }
 
     @Test("R98: a Present Modally segue uses its own style and transition attributes")
     func presentSegue() {
-        let segue = SegueSpec(id: "s", identifier: "modal", kind: .presentation, destinationScene: "B",
-                              modalPresentationStyle: .fullScreen, modalTransitionStyle: .crossDissolve)
+        let segue = SegueSpec(
+            id: "s", identifier: "modal", kind: .presentation, destinationScene: "B",
+            modalPresentationStyle: .fullScreen, modalTransitionStyle: .crossDissolve)
         var w = Window(root: nav("N", scene("A", segues: [segue])))
         let r = w.perform(.performSegue(receiver: "A", identifier: "modal", destination: destination("B")))
         #expect(w.presenting("B") == "N")
@@ -95,9 +103,10 @@ struct SegueTests {
     func pushSegueWithoutNavigation() {
         var w = Window(root: scene("A", segues: [SegueSpec(id: "s", identifier: "p", kind: .push, destinationScene: "B")]))
         let d = w.refuse(.performSegue(receiver: "A", identifier: "p", destination: destination("B")))
-        expectDiagnostic(d, code: "D24", slug: "push-segue-without-navigation-controller", severity: .exception,
-                         name: "NSGenericException",
-                         message: "Push segues can only be used when the source controller is managed by an instance of UINavigationController.")
+        expectDiagnostic(
+            d, code: "D24", slug: "push-segue-without-navigation-controller", severity: .exception,
+            name: "NSGenericException",
+            message: "Push segues can only be used when the source controller is managed by an instance of UINavigationController.")
     }
 
     /// S74's initial state: W.root = N[A,B]; N⇒C (full screen, presented from B).
@@ -160,17 +169,26 @@ struct SegueTests {
         #expect(Array(events.prefix(2)) == ["C.prepareForSegue", "A.unwindAction(toRoot:)"])
         #expect(w.stack("N") == ["A"])
         // R79: only the old and new tops get appearance callbacks.
-        #expect(appearance(r.events) == ["C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
-                                         "C.viewDidDisappear", "A.viewDidAppear"])
+        #expect(
+            appearance(r.events) == [
+                "C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+                "C.viewDidDisappear", "A.viewDidAppear",
+            ])
         #expect(of("B", events) == ["B.willMoveToParent(nil)", "B.didMoveToParent(nil)"])
         #expect(w.presented("N") == nil)
     }
 
     /// iPad: S{N1[M, X], D}; D defines a context and presents C in it; D implements `back:`.
     func contextUnwindScenario() -> Window {
-        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: scene("D", unwindActions: ["back:"]) ),
-                       traits: iPadRegular)
-        w.perform(.updateController("D", { var p = ControllerPatch(); p.definesPresentationContext = true; return p }()))
+        var w = Window(
+            root: split("S", primary: nav("N1", vc("M")), secondary: scene("D", unwindActions: ["back:"])),
+            traits: iPadRegular)
+        w.perform(
+            .updateController(
+                "D",
+                {
+                    var p = ControllerPatch(); p.definesPresentationContext = true; return p
+                }()))
         w.perform(Op.present("D", scene("C", segues: [unwind("u", "back:")]), .currentContext, animated: false))
         w.perform(Op.push("N1", scene("X", segues: [unwind("u", "back:")]), animated: false))
         return w
@@ -190,8 +208,11 @@ struct SegueTests {
     func unwindDismissesContextPresentationFromInside() {
         var w = contextUnwindScenario()
         let r = w.perform(.performSegue(receiver: "C", identifier: "u", destination: nil))
-        #expect(names(r) == ["C.prepareForSegue", "D.unwindAction(back:)", "C.viewWillDisappear", "D.viewWillAppear",
-                             "D.viewIsAppearing", "D.viewDidAppear", "C.viewDidDisappear"])
+        #expect(
+            names(r) == [
+                "C.prepareForSegue", "D.unwindAction(back:)", "C.viewWillDisappear", "D.viewWillAppear",
+                "D.viewIsAppearing", "D.viewDidAppear", "C.viewDidDisappear",
+            ])
         #expect(w.presented("D") == nil)
         #expect(w.isAppeared("D") && w.isAppeared("X"))
     }
@@ -216,7 +237,9 @@ extension SegueTests {
     func exhaustivePerformShowSegue() {
         var w = Window(root: nav("N", scene("A", segues: [showToB])))
         w.send(.performSegue(receiver: "A", identifier: "toB", destination: destination("B"))) {
-            $0.create("B") { $0.parent = "N"; $0.storyboard = StoryboardOrigin(name: "Main", identifier: "B") }
+            $0.create("B") {
+                $0.parent = "N"; $0.storyboard = StoryboardOrigin(name: "Main", identifier: "B")
+            }
             $0.appeared("B")
             $0.disappeared("A")
             $0.modify("N") { $0.children = ["A", "B"] }
@@ -228,15 +251,18 @@ extension SegueTests {
     @Test("R96 exhaustive: a vetoed segue changes nothing: no destination, no counter")
     func exhaustiveVetoedSegue() {
         var w = Window(root: nav("N", scene("A", segues: [showToB], shouldPerform: ["toB": false])))
-        w.send(.triggerSegue(receiver: "A", identifier: "toB", destination: destination("B")),
-               events: ["A.shouldPerformSegue"]) { _ in }
+        w.send(
+            .triggerSegue(receiver: "A", identifier: "toB", destination: destination("B")),
+            events: ["A.shouldPerformSegue"]
+        ) { _ in }
     }
 
     @Test("R97 exhaustive: an unknown identifier is refused and changes nothing")
     func exhaustiveUnknownSegue() {
         var w = Window(root: nav("N", scene("A", segues: [showToB])))
-        w.sendRefused(.performSegue(receiver: "A", identifier: "nope", destination: destination("B")),
-                      code: "D18", slug: "unknown-segue")
+        w.sendRefused(
+            .performSegue(receiver: "A", identifier: "nope", destination: destination("B")),
+            code: "D18", slug: "unknown-segue")
     }
 }
 
@@ -245,9 +271,10 @@ extension SegueTests {
 extension SegueTests {
     @Test("R98 exhaustive: a show segue whose declared class presents is presented, not pushed")
     func exhaustiveDeclaredClassOnShowSegue() {
-        let declared = SegueSpec(id: "seg-tab", identifier: "toB", kind: .show, destinationScene: "B",
-                                 modalPresentationStyle: .fullScreen, customPerforms: .present,
-                                 customClass: "TabStoryboardSegue")
+        let declared = SegueSpec(
+            id: "seg-tab", identifier: "toB", kind: .show, destinationScene: "B",
+            modalPresentationStyle: .fullScreen, customPerforms: .present,
+            customClass: "TabStoryboardSegue")
         var w = Window(root: nav("N", scene("A", segues: [declared])))
         w.send(.performSegue(receiver: "A", identifier: "toB", destination: destination("B"))) {
             $0.create("B") {
@@ -264,15 +291,17 @@ extension SegueTests {
 
     @Test("R98: a popover segue whose declared class pushes is pushed; an undeclared class keeps the kind")
     func declaredClassOnPopoverSegue() {
-        let pushes = SegueSpec(id: "seg-p", identifier: "pop", kind: .popoverPresentation, destinationScene: "B",
-                               customPerforms: .push, customClass: "PushSegue")
+        let pushes = SegueSpec(
+            id: "seg-p", identifier: "pop", kind: .popoverPresentation, destinationScene: "B",
+            customPerforms: .push, customClass: "PushSegue")
         var w = Window(root: nav("N", scene("A", segues: [pushes])))
         w.perform(.performSegue(receiver: "A", identifier: "pop", destination: destination("B")))
         #expect(w.stack("N") == ["A", "B"])
         #expect(w.presenting("B") == nil)
 
-        let undeclared = SegueSpec(id: "seg-u", identifier: "show", kind: .show, destinationScene: "B",
-                                   customClass: "UndeclaredSegue")
+        let undeclared = SegueSpec(
+            id: "seg-u", identifier: "show", kind: .show, destinationScene: "B",
+            customClass: "UndeclaredSegue")
         var u = Window(root: nav("N", scene("A", segues: [undeclared])))
         u.perform(.performSegue(receiver: "A", identifier: "show", destination: destination("B")))
         #expect(u.stack("N") == ["A", "B"])
@@ -282,11 +311,13 @@ extension SegueTests {
     func elementIDIsNoIdentifier() {
         let unnamed = SegueSpec(id: "seg-9", identifier: nil, kind: .show, destinationScene: "B")
         var w = Window(root: nav("N", scene("A", segues: [unnamed])))
-        w.sendRefused(.performSegue(receiver: "A", identifier: "seg-9", destination: destination("B")),
-                      code: "D18", slug: "unknown-segue")
+        w.sendRefused(
+            .performSegue(receiver: "A", identifier: "seg-9", destination: destination("B")),
+            code: "D18", slug: "unknown-segue")
         let d = w.refuse(.performSegue(receiver: "A", identifier: "seg-9", destination: destination("B")))
-        expectDiagnostic(d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
-                         message: "Receiver (\(desc("A"))) has no segue with identifier 'seg-9'")
+        expectDiagnostic(
+            d, code: "D18", slug: "unknown-segue", severity: .exception, name: "NSInvalidArgumentException",
+            message: "Receiver (\(desc("A"))) has no segue with identifier 'seg-9'")
         w.perform(.triggerSegue(receiver: "A", identifier: "seg-9", destination: destination("B")))
         #expect(w.stack("N") == ["A", "B"])
     }

@@ -4,8 +4,10 @@ import NavigationCore
 /// §10: `show`, `showDetailViewController` and the target lookup.
 @Suite("show and showDetail (R63–R67)")
 struct ShowTests {
-    let pushEventsOfB = ["B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
-                         "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)"]
+    let pushEventsOfB = [
+        "B.willMoveToParent(N)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+        "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "B.didMoveToParent(N)",
+    ]
 
     @Test("R63/R65/R77: show from a navigation child pushes (S47)")
     func showPushes() {
@@ -44,19 +46,26 @@ struct ShowTests {
         var full = Window(root: vc("A"))
         let r2 = full.perform(Op.show("A", vc("B") { $0.modalPresentationStyle = .fullScreen }))
         #expect(full.style("B") == .fullScreen)
-        #expect(names(r2) == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-                              "B.viewDidAppear", "A.viewDidDisappear"])
+        #expect(
+            names(r2) == [
+                "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+                "B.viewDidAppear", "A.viewDidDisappear",
+            ])
     }
 
     @Test("R65/R76: show on a navigation controller validates like push (D12, D13)")
     func showValidatesLikePush() {
         var w = Window(root: nav("N", vc("A")))
-        expectDiagnostic(w.refuse(Op.show("A", nav("N2", vc("X")))), code: "D12", slug: "push-navigation-controller",
-                         severity: .exception, name: "NSInvalidArgumentException",
-                         message: "Pushing a navigation controller is not supported")
-        expectDiagnostic(w.refuse(Op.show("A", id("A"))), code: "D13", slug: "push-duplicate",
-                         severity: .exception, name: "NSInvalidArgumentException",
-                         message: "\(desc("N", .navigationController)) is pushing the same view controller instance (\(desc("A"))) more than once which is not supported and is most likely an error in the application")
+        expectDiagnostic(
+            w.refuse(Op.show("A", nav("N2", vc("X")))), code: "D12", slug: "push-navigation-controller",
+            severity: .exception, name: "NSInvalidArgumentException",
+            message: "Pushing a navigation controller is not supported")
+        expectDiagnostic(
+            w.refuse(Op.show("A", id("A"))), code: "D13", slug: "push-duplicate",
+            severity: .exception, name: "NSInvalidArgumentException",
+            message:
+                "\(desc("N", .navigationController)) is pushing the same view controller instance (\(desc("A"))) more than once which is not supported and is most likely an error in the application"
+        )
     }
 
     @Test("R66: showDetail with no split view controller presents modally, even inside a navigation controller")
@@ -83,15 +92,22 @@ struct ShowTests {
         #expect(w["D1"].parent == nil && w.isDisappeared("D1"))
         #expect(w["D2"].parent == "S" && w.isAppeared("D2"))
         let events = names(r)
-        expectGroups(events, [[
-            "D1.willMoveToParent(nil)", "D1.viewWillDisappear", "D1.viewDidDisappear", "D1.didMoveToParent(nil)",
-            "D2.willMoveToParent(S)", "D2.viewDidLoad", "D2.viewWillAppear", "D2.viewIsAppearing", "D2.viewDidAppear",
-            "D2.didMoveToParent(S)",
-        ]])
+        expectGroups(
+            events,
+            [
+                [
+                    "D1.willMoveToParent(nil)", "D1.viewWillDisappear", "D1.viewDidDisappear", "D1.didMoveToParent(nil)",
+                    "D2.willMoveToParent(S)", "D2.viewDidLoad", "D2.viewWillAppear", "D2.viewIsAppearing", "D2.viewDidAppear",
+                    "D2.didMoveToParent(S)",
+                ]
+            ])
         // R38/R69/R70: each controller's own callbacks stay in order.
         #expect(of("D1", events) == ["D1.willMoveToParent(nil)", "D1.viewWillDisappear", "D1.viewDidDisappear", "D1.didMoveToParent(nil)"])
-        #expect(of("D2", events) == ["D2.willMoveToParent(S)", "D2.viewDidLoad", "D2.viewWillAppear", "D2.viewIsAppearing",
-                                     "D2.viewDidAppear", "D2.didMoveToParent(S)"])
+        #expect(
+            of("D2", events) == [
+                "D2.willMoveToParent(S)", "D2.viewDidLoad", "D2.viewWillAppear", "D2.viewIsAppearing",
+                "D2.viewDidAppear", "D2.didMoveToParent(S)",
+            ])
         #expect(of("M", events).isEmpty)
         w.checkInvariants()
     }
@@ -115,9 +131,12 @@ struct ShowTests {
         let r = w.perform(Op.showDetail("M", vc("X")))
         #expect(w.stack("N2") == ["D1"] && w["N2"].parent == nil)
         #expect(w["S"].split?.secondary == "X" && w["S"].children == ["N1", "X"])
-        #expect(names(r) == ["N2.willMoveToParent(nil)", "N2.viewWillDisappear", "D1.viewWillDisappear", "N2.viewDidDisappear",
-                             "D1.viewDidDisappear", "N2.didMoveToParent(nil)", "X.willMoveToParent(S)", "X.viewDidLoad",
-                             "X.viewWillAppear", "X.viewIsAppearing", "X.viewDidAppear", "X.didMoveToParent(S)"])
+        #expect(
+            names(r) == [
+                "N2.willMoveToParent(nil)", "N2.viewWillDisappear", "D1.viewWillDisappear", "N2.viewDidDisappear",
+                "D1.viewDidDisappear", "N2.didMoveToParent(nil)", "X.willMoveToParent(S)", "X.viewDidLoad",
+                "X.viewWillAppear", "X.viewIsAppearing", "X.viewDidAppear", "X.didMoveToParent(S)",
+            ])
     }
 
     @Test("R67/R91: collapsed on iPhone, showDetail pushes onto the primary navigation controller (S51)")
@@ -127,8 +146,11 @@ struct ShowTests {
         #expect(w.stack("N1") == ["M"], "the secondary was discarded at collapse")
         let r = w.perform(Op.showDetail("M", vc("D2")))
         #expect(w.stack("N1") == ["M", "D2"])
-        #expect(names(r) == ["D2.willMoveToParent(N1)", "D2.viewDidLoad", "M.viewWillDisappear", "D2.viewWillAppear",
-                             "D2.viewIsAppearing", "M.viewDidDisappear", "D2.viewDidAppear", "D2.didMoveToParent(N1)"])
+        #expect(
+            names(r) == [
+                "D2.willMoveToParent(N1)", "D2.viewDidLoad", "M.viewWillDisappear", "D2.viewWillAppear",
+                "D2.viewIsAppearing", "M.viewDidDisappear", "D2.viewDidAppear", "D2.didMoveToParent(N1)",
+            ])
         w.checkInvariants()
     }
 }

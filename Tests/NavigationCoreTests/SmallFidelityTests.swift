@@ -100,15 +100,17 @@ import NavigationCore
     func item11_d8Modern() {
         var w = Window(root: vc("A"), options: manual)
         w.perform(Op.present("A", vc("B"), .fullScreen))
-        w.sendRefused(Op.present("B", vc("C")), code: "D8", slug: "presentation-in-progress",
-                      message: "Attempt to present \(desc("C")) on \(desc("B")) (from \(desc("B"))) while a presentation is in progress.")
+        w.sendRefused(
+            Op.present("B", vc("C")), code: "D8", slug: "presentation-in-progress",
+            message: "Attempt to present \(desc("C")) on \(desc("B")) (from \(desc("B"))) while a presentation is in progress.")
     }
 
     @Test("item11_D8: iOS 12 keeps the old console text")
     func item11_d8Legacy() {
         var w = Window(root: vc("A"), options: Options(iOS: .iOS12, transitions: .manual))
         w.perform(Op.present("A", vc("B"), .fullScreen))
-        w.sendRefused(Op.present("B", vc("C")), code: "D8", slug: "presentation-in-progress",
-                      message: "Warning: Attempt to present \(desc("C")) on \(desc("B")) while a presentation is in progress!")
+        w.sendRefused(
+            Op.present("B", vc("C")), code: "D8", slug: "presentation-in-progress",
+            message: "Warning: Attempt to present \(desc("C")) on \(desc("B")) while a presentation is in progress!")
     }
 }

@@ -22,8 +22,9 @@ struct SplitAndPageTests {
 
     @Test("R91: a delegate answering collapseSecondary…onto: true discards the secondary")
     func collapseDiscardsSecondary() {
-        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: vc("D"), collapseSecondaryOntoPrimary: true),
-                       traits: iPadRegular)
+        var w = Window(
+            root: split("S", primary: nav("N1", vc("M")), secondary: vc("D"), collapseSecondaryOntoPrimary: true),
+            traits: iPadRegular)
         w.perform(.setTraits(iPadCompactWidth))
         #expect(w["S"].split?.isCollapsed == true)
         #expect(w.stack("N1") == ["M"])
@@ -42,12 +43,17 @@ struct SplitAndPageTests {
 
     @Test("R90: a classic split is configured through viewControllers too; a column-style one is not")
     func classicSplitThroughViewControllers() {
-        let w = Window(root: make("S", .splitViewController) { $0.viewControllers = [nav("N1", vc("M")), vc("D")] },
-                       traits: iPadRegular)
+        let w = Window(
+            root: make("S", .splitViewController) { $0.viewControllers = [nav("N1", vc("M")), vc("D")] },
+            traits: iPadRegular)
         #expect(w["S"].split?.primary == "N1" && w["S"].split?.secondary == "D" && w["S"].children == ["N1", "D"])
         #expect(w.isAppeared("M") && w.isAppeared("D"))
-        for spec in [make("S", .splitViewController) { $0.splitStyle = .doubleColumn; $0.viewControllers = [vc("A"), vc("B")] },
-                     make("S", .splitViewController) { $0.viewControllers = [vc("A"), vc("B"), vc("C")] }] {
+        for spec in [
+            make("S", .splitViewController) {
+                $0.splitStyle = .doubleColumn; $0.viewControllers = [vc("A"), vc("B")]
+            },
+            make("S", .splitViewController) { $0.viewControllers = [vc("A"), vc("B"), vc("C")] },
+        ] {
             let (_, outcome) = Navigator.apply(.setRoot(spec, animated: false), to: SessionState(traits: iPadRegular))
             guard case .invalid(let e) = outcome else { Issue.record("expected 422, got \(outcome)"); continue }
             #expect(e.field == "viewControllers")
@@ -85,30 +91,35 @@ struct SplitAndPageTests {
 
     // MARK: Pages
 
-    func pages(_ style: PageState.Style = .scroll, spine: PageState.SpineLocation? = nil, doubleSided: Bool = false,
-               _ initial: [ControllerRef] = [vc("P1")]) -> Window {
-        Window(root: make("PV", .pageViewController) {
-            $0.pageTransitionStyle = style
-            $0.spineLocation = spine
-            $0.isDoubleSided = doubleSided
-            $0.viewControllers = initial
-        })
+    func pages(
+        _ style: PageState.Style = .scroll, spine: PageState.SpineLocation? = nil, doubleSided: Bool = false,
+        _ initial: [ControllerRef] = [vc("P1")]
+    ) -> Window {
+        Window(
+            root: make("PV", .pageViewController) {
+                $0.pageTransitionStyle = style
+                $0.spineLocation = spine
+                $0.isDoubleSided = doubleSided
+                $0.viewControllers = initial
+            })
     }
 
     @Test("R94: a scroll page view controller needs exactly one page (S79)")
     func scrollNeedsOnePage() {
         var w = pages()
         let d = w.refuse(Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: .forward, animated: false))
-        expectDiagnostic(d, code: "D17", slug: "page-count-mismatch", severity: .exception, name: "NSInvalidArgumentException",
-                         message: "The number of view controllers provided (2) doesn't match the number required (1) for the requested transition")
+        expectDiagnostic(
+            d, code: "D17", slug: "page-count-mismatch", severity: .exception, name: "NSInvalidArgumentException",
+            message: "The number of view controllers provided (2) doesn't match the number required (1) for the requested transition")
     }
 
     @Test("R94: page curl with a mid spine or double-sided pages needs two pages")
     func midSpineNeedsTwoPages() {
         var w = pages(.pageCurl, spine: .mid, [vc("L"), vc("R")])
         let d = w.refuse(Op.setViewControllers("PV", [vc("P2")], direction: .forward, animated: false))
-        expectDiagnostic(d, code: "D17", slug: "page-count-mismatch", severity: .exception, name: "NSInvalidArgumentException",
-                         message: "The number of view controllers provided (1) doesn't match the number required (2) for the requested transition")
+        expectDiagnostic(
+            d, code: "D17", slug: "page-count-mismatch", severity: .exception, name: "NSInvalidArgumentException",
+            message: "The number of view controllers provided (1) doesn't match the number required (2) for the requested transition")
         // Double-sided pages too.
         var doubleSided = pages(.pageCurl, spine: .min, doubleSided: true, [vc("L"), vc("R")])
         #expect(doubleSided.refuse(Op.setViewControllers("PV", [vc("P2")], direction: .forward))?.code == "D17")
@@ -132,8 +143,11 @@ struct SplitAndPageTests {
     func curlOrder() {
         var w = pages(.pageCurl, spine: .min)
         let r = w.perform(Op.setViewControllers("PV", [vc("P2")], direction: .forward, animated: true))
-        #expect(withoutIsAppearing(appearance(r.events)) == ["P2.viewWillAppear", "P1.viewWillDisappear",
-                                                            "P1.viewDidDisappear", "P2.viewDidAppear"])
+        #expect(
+            withoutIsAppearing(appearance(r.events)) == [
+                "P2.viewWillAppear", "P1.viewWillDisappear",
+                "P1.viewDidDisappear", "P2.viewDidAppear",
+            ])
     }
 }
 
@@ -185,7 +199,8 @@ extension SplitAndPageTests {
     @Test("R94 exhaustive: a page count mismatch is refused and instantiates nothing")
     func exhaustivePageCountMismatch() {
         var w = pages()
-        w.sendRefused(Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: .forward, animated: false),
-                      code: "D17", slug: "page-count-mismatch")
+        w.sendRefused(
+            Op.setViewControllers("PV", [vc("P2"), vc("P3")], direction: .forward, animated: false),
+            code: "D17", slug: "page-count-mismatch")
     }
 }

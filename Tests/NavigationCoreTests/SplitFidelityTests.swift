@@ -8,8 +8,9 @@ import NavigationCore
 struct SplitFidelityTests {
     /// `S{N1[M], N2[D]}` on an iPad in regular width.
     func nestedSplit(discards: Bool? = nil) -> Window {
-        Window(root: split("S", primary: nav("N1", vc("M")), secondary: nav("N2", vc("D")), collapseSecondaryOntoPrimary: discards),
-               traits: iPadRegular)
+        Window(
+            root: split("S", primary: nav("N1", vc("M")), secondary: nav("N2", vc("D")), collapseSecondaryOntoPrimary: discards),
+            traits: iPadRegular)
     }
 
     /// The spec of a detached classic split `S{N1[M], D}`.
@@ -101,8 +102,12 @@ struct SplitFidelityTests {
         let spec = detachedSpec()
         w.send(.createController(spec)) {
             $0.create("S", .splitViewController) { $0.children = ["N1", "D"] }
-            $0.modifySplit("S") { $0.primary = "N1"; $0.secondary = "D" }
-            $0.create("N1", .navigationController) { $0.parent = "S"; $0.children = ["M"] }
+            $0.modifySplit("S") {
+                $0.primary = "N1"; $0.secondary = "D"
+            }
+            $0.create("N1", .navigationController) {
+                $0.parent = "S"; $0.children = ["M"]
+            }
             $0.setStack("N1", ["M"])
             $0.create("M") { $0.parent = "N1" }
             $0.create("D") { $0.parent = "S" }
@@ -128,8 +133,10 @@ struct SplitFidelityTests {
             var w = Window(root: vc("A"))
             w.perform(.createController(detachedSpec()))
             #expect(w["S"].split?.isCollapsed == false && w["S"].children == ["N1", "D"])
-            w.perform(enter == "present" ? Op.present("A", .existing("S"), .fullScreen)
-                                         : .addChild(receiver: "A", viewController: .existing("S")))
+            w.perform(
+                enter == "present"
+                    ? Op.present("A", .existing("S"), .fullScreen)
+                    : .addChild(receiver: "A", viewController: .existing("S")))
             #expect(w["S"].split?.isCollapsed == true, "\(enter)")
             #expect(w["S"].children == ["N1"] && w.stack("N1") == ["M", "D"], "\(enter)")
             w.checkInvariants()

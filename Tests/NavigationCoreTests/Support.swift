@@ -8,8 +8,10 @@ import Testing
 // MARK: - Building controllers
 
 /// A new controller (`MyViewController()`), configured in place.
-func make(_ id: ControllerID, _ kind: ControllerKind = .viewController,
-          _ configure: (inout ControllerSpec) -> Void = { _ in }) -> ControllerRef {
+func make(
+    _ id: ControllerID, _ kind: ControllerKind = .viewController,
+    _ configure: (inout ControllerSpec) -> Void = { _ in }
+) -> ControllerRef {
     var spec = ControllerSpec(id: id, kind: kind)
     configure(&spec)
     return .new(spec)
@@ -37,8 +39,10 @@ func tabs(_ id: ControllerID, _ tabs: [ControllerRef], selected: Int? = nil) -> 
 }
 
 /// A classic split view controller `S{primary, secondary}`.
-func split(_ id: ControllerID, primary: ControllerRef, secondary: ControllerRef?,
-           collapseSecondaryOntoPrimary: Bool? = nil) -> ControllerRef {
+func split(
+    _ id: ControllerID, primary: ControllerRef, secondary: ControllerRef?,
+    collapseSecondaryOntoPrimary: Bool? = nil
+) -> ControllerRef {
     make(id, .splitViewController) {
         $0.primary = primary
         $0.secondary = secondary
@@ -50,9 +54,11 @@ func split(_ id: ControllerID, primary: ControllerRef, secondary: ControllerRef?
 /// A column-style split view controller (R90): `init(style:)` and `setViewController(_:for:)`
 /// for each given column; `top` is the delegate's `topColumnForCollapsingToProposedTopColumn`
 /// answer, `collapseSecondaryOntoPrimary` the classic-only delegate answer.
-func columnSplit(_ id: ControllerID, _ style: SplitState.Style = .doubleColumn, primary: ControllerRef,
-                 supplementary: ControllerRef? = nil, secondary: ControllerRef?, top: SplitState.Column? = nil,
-                 collapseSecondaryOntoPrimary: Bool? = nil) -> ControllerRef {
+func columnSplit(
+    _ id: ControllerID, _ style: SplitState.Style = .doubleColumn, primary: ControllerRef,
+    supplementary: ControllerRef? = nil, secondary: ControllerRef?, top: SplitState.Column? = nil,
+    collapseSecondaryOntoPrimary: Bool? = nil
+) -> ControllerRef {
     make(id, .splitViewController) {
         $0.splitStyle = style
         $0.primary = primary
@@ -78,11 +84,14 @@ let manual = Options(iOS: .iOS17, transitions: .manual)
 // MARK: - Commands, spelled as the UIKit calls
 
 enum Op {
-    static func present(_ receiver: ControllerID, _ v: ControllerRef, _ style: PresentationStyle? = nil,
-                        transition: TransitionStyle? = nil, popover: PopoverAnchor? = nil,
-                        animated: Bool = true) -> Command {
-        .present(receiver: receiver, viewController: v, style: style, transitionStyle: transition,
-                 popover: popover, animated: animated)
+    static func present(
+        _ receiver: ControllerID, _ v: ControllerRef, _ style: PresentationStyle? = nil,
+        transition: TransitionStyle? = nil, popover: PopoverAnchor? = nil,
+        animated: Bool = true
+    ) -> Command {
+        .present(
+            receiver: receiver, viewController: v, style: style, transitionStyle: transition,
+            popover: popover, animated: animated)
     }
     static func dismiss(_ receiver: ControllerID, animated: Bool = true) -> Command {
         .dismiss(receiver: receiver, animated: animated)
@@ -99,8 +108,10 @@ enum Op {
     static func popToRoot(_ receiver: ControllerID, animated: Bool = true) -> Command {
         .popToRoot(receiver: receiver, animated: animated)
     }
-    static func setViewControllers(_ receiver: ControllerID, _ list: [ControllerRef], direction: PageDirection? = nil,
-                                   animated: Bool = true) -> Command {
+    static func setViewControllers(
+        _ receiver: ControllerID, _ list: [ControllerRef], direction: PageDirection? = nil,
+        animated: Bool = true
+    ) -> Command {
         .setViewControllers(receiver: receiver, viewControllers: list, direction: direction, animated: animated)
     }
     static func show(_ receiver: ControllerID, _ v: ControllerRef) -> Command {
@@ -191,8 +202,10 @@ func expectGroups(_ actual: [String], _ groups: [[String]], sourceLocation: Sour
 struct Window {
     var state: SessionState
 
-    init(root: ControllerRef?, traits: Traits = .phonePortrait, options: Options = Options(),
-         sourceLocation: SourceLocation = #_sourceLocation) {
+    init(
+        root: ControllerRef?, traits: Traits = .phonePortrait, options: Options = Options(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         switch Navigator.makeSession(traits: traits, options: options, root: root) {
         case .success(let s): state = s
         case .failure(let refusal):
@@ -203,8 +216,10 @@ struct Window {
 
     /// Applies an operation that must be accepted; returns its result.
     @discardableResult
-    mutating func perform(_ command: Command, segues: SegueDestinations = .none,
-                          sourceLocation: SourceLocation = #_sourceLocation) -> ActionResult {
+    mutating func perform(
+        _ command: Command, segues: SegueDestinations = .none,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ActionResult {
         let r = Navigator.run([command], on: state, segues: segues)
         expectChangedControllersExact(state, r, sourceLocation: sourceLocation)
         let (next, outcome) = (r.state, r.outcomes[0])
@@ -284,7 +299,8 @@ func relationshipProblems(_ state: SessionState) -> [String] {
         // R2: the links agree both ways. A tab bar's More navigation controller is the
         // exception: it has the tab bar as parent but is not among its `children` (R88).
         if let p = c.parent, let parent = state.controllers[p], !parent.children.contains(c.id),
-           parent.moreNavigationController != c.id {
+            parent.moreNavigationController != c.id
+        {
             problems.append("\(c.id)'s parent \(p) does not list it")
         }
         for child in c.children where state.controllers[child]?.parent != c.id {
@@ -328,8 +344,10 @@ func desc(_ id: ControllerID, _ kind: ControllerKind = .viewController) -> Strin
 }
 
 /// Asserts every field of a diagnostic the spec fixes (§17 and docs/api.md slugs).
-func expectDiagnostic(_ d: Diagnostic?, code: String?, slug: String, severity: Diagnostic.Severity,
-                      name: String?, message: String?, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectDiagnostic(
+    _ d: Diagnostic?, code: String?, slug: String, severity: Diagnostic.Severity,
+    name: String?, message: String?, sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard let d else {
         Issue.record("no diagnostic (expected \(code))", sourceLocation: sourceLocation)
         return

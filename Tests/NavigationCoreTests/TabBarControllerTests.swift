@@ -20,8 +20,11 @@ struct TabBarControllerTests {
         var w = Window(root: tabs("T", [vc("A"), vc("B"), vc("C")]))
         let r = w.perform(.select(receiver: "T", index: 1, viewController: nil))
         // Where viewIsAppearing falls on a tab switch is left open (§0.5); the rest is R87's order.
-        #expect(withoutIsAppearing(names(r)) == ["B.viewDidLoad", "B.viewWillAppear", "A.viewWillDisappear",
-                                                 "A.viewDidDisappear", "B.viewDidAppear"])
+        #expect(
+            withoutIsAppearing(names(r)) == [
+                "B.viewDidLoad", "B.viewWillAppear", "A.viewWillDisappear",
+                "A.viewDidDisappear", "B.viewDidAppear",
+            ])
         let isAppearing = names(r).firstIndex(of: "B.viewIsAppearing")
         #expect(isAppearing != nil)
         #expect(isAppearing.map { $0 > names(r).firstIndex(of: "B.viewWillAppear")! && $0 < names(r).firstIndex(of: "B.viewDidAppear")! } == true)
@@ -40,8 +43,9 @@ struct TabBarControllerTests {
         var w = Window(root: tabs("T", [vc("A"), vc("B")]))
         w.perform(.createController(ControllerSpec(id: "X")))
         let d = w.refuse(.select(receiver: "T", index: nil, viewController: "X"))
-        expectDiagnostic(d, code: "D16", slug: "select-non-child", severity: .exception, name: "NSInternalInconsistencyException",
-                         message: "Attempting to select a view controller that isn't a child! \(desc("X"))")
+        expectDiagnostic(
+            d, code: "D16", slug: "select-non-child", severity: .exception, name: "NSInternalInconsistencyException",
+            message: "Attempting to select a view controller that isn't a child! \(desc("X"))")
     }
 
     @Test("R84: replacing the tabs keeps the selection by identity; removed tabs get containment events only (S66)")
@@ -65,14 +69,19 @@ struct TabBarControllerTests {
         #expect(w["T"].selectedViewController == "D")
         #expect(w.state.selectedIndex("T") == 0)
         // [INF order]: membership only.
-        expectGroups(withoutIsAppearing(names(r).filter { !$0.contains("MoveToParent") }),
-                     [["D.viewDidLoad", "D.viewWillAppear", "C.viewWillDisappear", "C.viewDidDisappear", "D.viewDidAppear"]])
-        expectGroups(names(r).filter { $0.contains("MoveToParent") }, [[
-            "A.willMoveToParent(nil)", "B.willMoveToParent(nil)", "C.willMoveToParent(nil)",
-            "D.willMoveToParent(T)", "E.willMoveToParent(T)",
-            "A.didMoveToParent(nil)", "B.didMoveToParent(nil)", "C.didMoveToParent(nil)",
-            "D.didMoveToParent(T)", "E.didMoveToParent(T)",
-        ]])
+        expectGroups(
+            withoutIsAppearing(names(r).filter { !$0.contains("MoveToParent") }),
+            [["D.viewDidLoad", "D.viewWillAppear", "C.viewWillDisappear", "C.viewDidDisappear", "D.viewDidAppear"]])
+        expectGroups(
+            names(r).filter { $0.contains("MoveToParent") },
+            [
+                [
+                    "A.willMoveToParent(nil)", "B.willMoveToParent(nil)", "C.willMoveToParent(nil)",
+                    "D.willMoveToParent(T)", "E.willMoveToParent(T)",
+                    "A.didMoveToParent(nil)", "B.didMoveToParent(nil)", "C.didMoveToParent(nil)",
+                    "D.didMoveToParent(T)", "E.didMoveToParent(T)",
+                ]
+            ])
         #expect(w.isAppeared("D") && w.isDisappeared("C"))
         #expect(!w["E"].isViewLoaded)
 

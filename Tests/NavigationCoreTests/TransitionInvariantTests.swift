@@ -23,15 +23,17 @@ struct TransitionInvariantTests {
             + (t.started ? t.appearing + t.disappearing : [])
     }
 
-    @Test("seeded random calls with manual transitions", .timeLimit(.minutes(10)),
-          arguments: [ReleasePolicy.automatic, .manual], seeds)
+    @Test(
+        "seeded random calls with manual transitions", .timeLimit(.minutes(10)),
+        arguments: [ReleasePolicy.automatic, .manual], seeds)
     func randomCalls(release: ReleasePolicy, seed: Int) {
         run(root: tabs("T", [nav("navA", vc("A")), nav("navB", vc("B"))]), release: release, seed: seed)
     }
 
     /// The trial's shape: a navigation controller as the root, presentations from its children.
-    @Test("seeded random calls with manual transitions, a navigation controller as the root", .timeLimit(.minutes(10)),
-          arguments: [ReleasePolicy.automatic, .manual], seeds)
+    @Test(
+        "seeded random calls with manual transitions, a navigation controller as the root", .timeLimit(.minutes(10)),
+        arguments: [ReleasePolicy.automatic, .manual], seeds)
     func randomCallsNavigationRoot(release: ReleasePolicy, seed: Int) {
         run(root: nav("navA", vc("A")), release: release, seed: seed)
     }
@@ -64,8 +66,10 @@ struct TransitionInvariantTests {
             case 0, 1, 2: command = Op.push(pick(navigations + [any()]), newOrAny(), animated: random.next() % 4 != 0)
             case 3, 4: command = Op.pop(pick(navigations + [any()]), animated: random.next() % 4 != 0)
             case 5: command = Op.popToRoot(pick(navigations + [any()]), animated: coin())
-            case 6, 7: command = Op.present(any(), newOrAny(), pick([.fullScreen, .pageSheet, .overFullScreen, .currentContext]),
-                                            animated: random.next() % 4 != 0)
+            case 6, 7:
+                command = Op.present(
+                    any(), newOrAny(), pick([.fullScreen, .pageSheet, .overFullScreen, .currentContext]),
+                    animated: random.next() % 4 != 0)
             case 8: command = Op.dismiss(any(), animated: random.next() % 4 != 0)
             case 9: command = tabBars.isEmpty ? Op.tick : .select(receiver: pick(tabBars), index: Int(random.next() % 2), viewController: nil)
             case 10: command = listed.isEmpty || coin() ? Op.tick : .completeTransition(id: pick(listed))
@@ -97,7 +101,9 @@ struct TransitionInvariantTests {
             }
             if !problems.isEmpty {
                 let verdict: String = if case .applied = outcome { "applied" } else { "\(outcome)" }
-                Issue.record("seed \(seed) (\(release)) step \(step): \(command) → \(verdict)\n\(problems.joined(separator: "\n"))\napplied before it:\n\(trail.suffix(10).joined(separator: "\n"))")
+                Issue.record(
+                    "seed \(seed) (\(release)) step \(step): \(command) → \(verdict)\n\(problems.joined(separator: "\n"))\napplied before it:\n\(trail.suffix(10).joined(separator: "\n"))"
+                )
                 return
             }
         }

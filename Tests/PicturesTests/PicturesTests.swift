@@ -6,7 +6,12 @@ import Testing
 
 /// A JSON value with ordered members, as the pictures read one.
 private indirect enum Reply: PictureReply, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
-    case string(String), number(Double), bool(Bool), array([Reply]), object([(String, Reply)]), null
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case array([Reply])
+    case object([(String, Reply)])
+    case null
 
     init(stringLiteral value: String) { self = .string(value) }
     init(booleanLiteral value: Bool) { self = .bool(value) }
@@ -29,34 +34,60 @@ struct PicturesTargetTests {
     @Test func aSessionReplyDrawsAsTextAndDOT() {
         let session: Reply = .object([
             ("id", "s"), ("version", .number(3)),
-            ("window", .object([("rootViewController", "nav"), ("visibleViewController", "sheet"),
-                                ("viewsInWindow", .array(["nav", "top", "sheet"]))])),
-            ("controllers", .object([
-                ("nav", .object([("class", "UINavigationController"), ("kind", "navigationController"),
-                                 ("children", .array(["top"])), ("topViewController", "top"), ("isViewLoaded", true),
-                                 ("appearance", "appeared")])),
-                ("top", .object([("class", "InboxViewController"), ("parent", "nav"), ("presentedViewController", "sheet"),
-                                 ("isViewLoaded", true), ("appearance", "appeared")])),
-                ("sheet", .object([("class", "ComposeViewController"), ("presentingViewController", "top"),
-                                   ("modalPresentationStyle", "pageSheet"), ("isViewLoaded", true), ("appearance", "appearing")])),
-            ])),
+            (
+                "window",
+                .object([
+                    ("rootViewController", "nav"), ("visibleViewController", "sheet"),
+                    ("viewsInWindow", .array(["nav", "top", "sheet"])),
+                ])
+            ),
+            (
+                "controllers",
+                .object([
+                    (
+                        "nav",
+                        .object([
+                            ("class", "UINavigationController"), ("kind", "navigationController"),
+                            ("children", .array(["top"])), ("topViewController", "top"), ("isViewLoaded", true),
+                            ("appearance", "appeared"),
+                        ])
+                    ),
+                    (
+                        "top",
+                        .object([
+                            ("class", "InboxViewController"), ("parent", "nav"), ("presentedViewController", "sheet"),
+                            ("isViewLoaded", true), ("appearance", "appeared"),
+                        ])
+                    ),
+                    (
+                        "sheet",
+                        .object([
+                            ("class", "ComposeViewController"), ("presentingViewController", "top"),
+                            ("modalPresentationStyle", "pageSheet"), ("isViewLoaded", true), ("appearance", "appearing"),
+                        ])
+                    ),
+                ])
+            ),
         ])
         let transitions: Reply = .array([
-            .object([("id", "t1"), ("operation", "present"), ("fromViewController", "top"), ("toViewController", "sheet"),
-                     ("presentationStyle", "pageSheet"), ("animated", true), ("state", "inProgress")]),
+            .object([
+                ("id", "t1"), ("operation", "present"), ("fromViewController", "top"), ("toViewController", "sheet"),
+                ("presentationStyle", "pageSheet"), ("animated", true), ("state", "inProgress"),
+            ]),
             .object([("id", "t0"), ("operation", "push"), ("state", "completed")]),
         ])
         let picture = SessionPicture(session: session, transitions: transitions)
-        #expect(picture.text == """
-            UIWindow
-            └─ nav  UINavigationController
-               └─ top  InboxViewController  ◀ top
-                  presents ▸ sheet  ComposeViewController  pageSheet  ◀ visible  [appearing]
+        #expect(
+            picture.text == """
+                UIWindow
+                └─ nav  UINavigationController
+                   └─ top  InboxViewController  ◀ top
+                      presents ▸ sheet  ComposeViewController  pageSheet  ◀ visible  [appearing]
 
-            views in window: nav, top, sheet
-            transition: t1 present  top → sheet  pageSheet  animated  inProgress
+                views in window: nav, top, sheet
+                transition: t1 present  top → sheet  pageSheet  animated  inProgress
 
-            """)
+                """)
         let dot = picture.dot
         #expect(dot.hasPrefix("digraph session {"))
         #expect(dot.contains(#""top" -> "sheet" [label="presents · pageSheet", style=dashed"#))
@@ -68,12 +99,19 @@ struct PicturesTargetTests {
     @Test func aReferenceLinksToTheOtherStoryboardsPicture() {
         let reply: Reply = .object([
             ("name", "Main"), ("initialViewController", "a"),
-            ("scenes", .array([
-                .object([("id", "a"), ("class", "UIViewController"),
-                         ("segues", .array([.object([("id", "s1"), ("kind", "show"), ("destination", "r")])]))]),
-                .object([("id", "r"), ("class", "UIViewController"), ("segues", .array([])),
-                         ("storyboardReference", .object([("storyboardName", "Set tings#2")]))]),
-            ])),
+            (
+                "scenes",
+                .array([
+                    .object([
+                        ("id", "a"), ("class", "UIViewController"),
+                        ("segues", .array([.object([("id", "s1"), ("kind", "show"), ("destination", "r")])])),
+                    ]),
+                    .object([
+                        ("id", "r"), ("class", "UIViewController"), ("segues", .array([])),
+                        ("storyboardReference", .object([("storyboardName", "Set tings#2")])),
+                    ]),
+                ])
+            ),
             ("diagnostics", .array([])),
         ])
         let dot = StoryboardPicture.dot(reply)

@@ -15,10 +15,13 @@ struct ChildProcessTests {
         func read(_ name: String) -> String { (try? String(contentsOfFile: file(name), encoding: .utf8)) ?? "" }
     }
 
-    func sh(_ script: String, environment: [String: String]? = nil, in directory: String? = nil,
-            output: ChildProcess.Stream = .null) throws -> ChildProcess {
-        try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], environment: environment,
-                         workingDirectory: directory, standardOutput: output, standardError: output)
+    func sh(
+        _ script: String, environment: [String: String]? = nil, in directory: String? = nil,
+        output: ChildProcess.Stream = .null
+    ) throws -> ChildProcess {
+        try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", script], environment: environment,
+            workingDirectory: directory, standardOutput: output, standardError: output)
     }
 
     @Test(arguments: [0, 3, 255])
@@ -62,8 +65,9 @@ struct ChildProcessTests {
     @Test func outputAppendsToAFileAndTheEnvironmentAndDirectoryAreTheGivenOnes() throws {
         let folder = try Folder()
         try "first\n".write(toFile: folder.file("out"), atomically: false, encoding: .utf8)
-        let child = try sh(#"echo "$GREETING"; pwd; echo oops >&2"#, environment: ["GREETING": "hello"],
-                           in: folder.path, output: .appending(toFile: folder.file("out")))
+        let child = try sh(
+            #"echo "$GREETING"; pwd; echo oops >&2"#, environment: ["GREETING": "hello"],
+            in: folder.path, output: .appending(toFile: folder.file("out")))
         #expect(child.wait(timeout: 10) == .exited(0))
         let resolved = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().path
         #expect(folder.read("out") == "first\nhello\n\(resolved)\noops\n")
@@ -83,8 +87,9 @@ struct ChildProcessTests {
         #expect(leaky > 2)
         defer { close(leaky) }
         // `ls` lists its own directory descriptor too; the shell's are 0, 1, 2.
-        let child = try sh("ls /proc/self/fd > \(folder.file("fds")); [ -e /proc/self/fd/\(leaky) ] && echo leaked",
-                           output: .appending(toFile: folder.file("out")))
+        let child = try sh(
+            "ls /proc/self/fd > \(folder.file("fds")); [ -e /proc/self/fd/\(leaky) ] && echo leaked",
+            output: .appending(toFile: folder.file("out")))
         #expect(child.wait(timeout: 10) == .exited(1), "the test for fd \(leaky) fails: it is closed")
         #expect(folder.read("out") == "")
         let fds = folder.read("fds").split(separator: "\n").compactMap { Int32($0) }
@@ -95,8 +100,9 @@ struct ChildProcessTests {
     @Test func aDescriptorCanBeHandedOverAndStandardInputIsNullByDefault() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "cat; echo done"],
-                                     standardOutput: .descriptor(ends[1]))
+        let child = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "cat; echo done"],
+            standardOutput: .descriptor(ends[1]))
         close(ends[1])  // the parent's copy: the pipe ends when the child's does
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -133,16 +139,18 @@ struct ChildProcessTests {
         sigaddset(&block, SIGUSR1)
         pthread_sigmask(SIG_BLOCK, &block, &old)
         defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
-        let child = try ChildProcess(executable: "/bin/grep", arguments: ["-E", "^Sig(Ign|Blk)", "/proc/self/status"],
-                                     standardOutput: .appending(toFile: folder.file("out")))
+        let child = try ChildProcess(
+            executable: "/bin/grep", arguments: ["-E", "^Sig(Ign|Blk)", "/proc/self/status"],
+            standardOutput: .appending(toFile: folder.file("out")))
         #expect(child.wait(timeout: 10) == .exited(0))
         // Masks in hex, bit n-1 for signal n. Signals 32 and 33 are glibc's own (thread
         // cancellation, set*id), which posix_spawn leaves alone; 1–31 must all be clear.
-        let masks = Dictionary(uniqueKeysWithValues: folder.read("out").split(separator: "\n").compactMap { line -> (String, UInt64)? in
-            let parts = line.split(separator: "\t")
-            guard parts.count == 2, let mask = UInt64(parts[1], radix: 16) else { return nil }
-            return (String(parts[0]), mask)
-        })
+        let masks = Dictionary(
+            uniqueKeysWithValues: folder.read("out").split(separator: "\n").compactMap { line -> (String, UInt64)? in
+                let parts = line.split(separator: "\t")
+                guard parts.count == 2, let mask = UInt64(parts[1], radix: 16) else { return nil }
+                return (String(parts[0]), mask)
+            })
         #expect(masks["SigBlk:"] == 0)
         #expect(masks["SigIgn:"].map { $0 & 0x7fff_ffff } == 0, "SIGPIPE is bit \(SIGPIPE - 1): \(masks)")
     }

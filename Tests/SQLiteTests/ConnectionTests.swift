@@ -60,8 +60,10 @@ import Testing
             try db.execute("CREATE TABLE v(a, b, c, d, e)")
             for round in 0..<3 {
                 let large = String(repeating: "large text \(round) ", count: 200)
-                let values: [SQLiteValue] = [.text("s\(round)"), .blob(Array(repeating: UInt8(round), count: 3000)), .text(large),
-                                             .integer(Int64(round)), .text("")]
+                let values: [SQLiteValue] = [
+                    .text("s\(round)"), .blob(Array(repeating: UInt8(round), count: 3000)), .text(large),
+                    .integer(Int64(round)), .text(""),
+                ]
                 try db.run("INSERT INTO v(a, b, c, d, e) VALUES (?, ?, ?, ?, ?)", values)
                 let row = try #require(try db.query("SELECT a, b, c, d, e FROM v WHERE d = ?", [.integer(Int64(round))]).first)
                 #expect((0..<5).map { row[$0] } == values)
@@ -105,7 +107,8 @@ import Testing
 
     @Test func foreignKeyViolationThrowsExtendedCodeAndSQL() throws {
         try withDatabase { db, _ throws in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE parent(id INTEGER PRIMARY KEY);
                 CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id));
                 """)

@@ -43,7 +43,8 @@ private struct Boom: Error, Equatable {}
     @Test func failingCommitRollsBack() throws {
         try withDatabase { db, _ throws in
             // A deferred foreign key is checked only at COMMIT, so the COMMIT itself fails.
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE parent(id INTEGER PRIMARY KEY);
                 CREATE TABLE child(parent_id REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
                 """)

@@ -7,8 +7,9 @@ import Testing
 /// A deleted session's rows go a bounded chunk per transaction (SessionStoring's "gone at once").
 @Suite("Chunked deletion")
 struct ChunkedDeletionTests {
-    @Test("rows go a chunk at a time; a sweep stopped between chunks is finished by the next start",
-          arguments: stores)
+    @Test(
+        "rows go a chunk at a time; a sweep stopped between chunks is finished by the next start",
+        arguments: stores)
     func chunksAndResume(_ kind: StoreKind) throws {
         try kind.with { db in
             do {
@@ -40,8 +41,9 @@ struct ChunkedDeletionTests {
         }
     }
 
-    @Test("the background sweep removes every row of a long session and the id can be used again",
-          arguments: stores)
+    @Test(
+        "the background sweep removes every row of a long session and the id can be used again",
+        arguments: stores)
     func backgroundSweep(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -105,8 +107,9 @@ struct ChunkedDeletionTests {
         }
     }
 
-    @Test("PostgreSQL: an instance that did not delete the session finishes its removal before reusing the id",
-          .enabled(if: postgresURL != nil, "NAVSIM_TEST_POSTGRES is not set: several instances share only a PostgreSQL database"))
+    @Test(
+        "PostgreSQL: an instance that did not delete the session finishes its removal before reusing the id",
+        .enabled(if: postgresURL != nil, "NAVSIM_TEST_POSTGRES is not set: several instances share only a PostgreSQL database"))
     func finishedByAnotherInstance() throws {
         try StoreKind.postgres.with { db in
             let a = try db.open(), b = try db.open()

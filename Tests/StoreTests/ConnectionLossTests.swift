@@ -22,7 +22,8 @@ extension PostgresStoreTests {
             // backend (its transaction is rolled back), so the COMMIT meets a dead connection,
             // exactly as a crash of the server between the two would leave it. A sequence counts
             // the COMMITs that got there: it is not rolled back with them.
-            try admin.execute("""
+            try admin.execute(
+                """
                 CREATE SEQUENCE \(schema).commits_seen;
                 CREATE FUNCTION \(schema).end_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN

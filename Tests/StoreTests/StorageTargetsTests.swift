@@ -20,7 +20,8 @@ struct StorageTargetsTests {
             for line in text.split(separator: "\n") {
                 let words = line.split(separator: " ")
                 if let at = words.firstIndex(of: "import"), at + 1 < words.count,
-                   words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains(String($0)) }) {
+                    words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains(String($0)) })
+                {
                     modules.insert(String(words[at + 1]))
                 }
             }
@@ -31,8 +32,9 @@ struct StorageTargetsTests {
     @Test func theServiceSeesOnlyTheContract() throws {
         let service = try Self.imports(of: "NavSimService")
         #expect(service.contains("SessionStorage"))
-        #expect(service.isDisjoint(with: ["SQLite", "PostgreSQL", "CSQLite", "CLibPQ", "SQLiteStore", "PostgresStore"]),
-                "\(service.sorted())")
+        #expect(
+            service.isDisjoint(with: ["SQLite", "PostgreSQL", "CSQLite", "CLibPQ", "SQLiteStore", "PostgresStore"]),
+            "\(service.sorted())")
     }
 
     @Test func theStoresDoNotKnowEachOther() throws {

@@ -15,14 +15,16 @@ private let noPostgres = "NAVSIM_TEST_POSTGRES is not set (scripts/pg-cluster.sh
 /// What every `SessionStoring` must do (the protocol's doc comment), run on each store.
 @Suite("Store contract")
 struct StoreContractTests {
-    @Test("commits, storyboards and history come back identical from a new store on the same database",
-          arguments: stores)
+    @Test(
+        "commits, storyboards and history come back identical from a new store on the same database",
+        arguments: stores)
     func roundTrip(_ kind: StoreKind) throws {
         try kind.with { db in
             let xml: [UInt8] = Array("<?xml version=\"1.0\"?><document/>".utf8) + [0, 0xFF, 0x5C, 0x78]
             let storyboards = [
-                StoredStoryboard(name: "Main", xml: xml, customSegues: #"{"Fade":{}}"#, classes: #"{"A":{}}"#,
-                                 updatedAt: "2026-01-01T00:00:00Z"),
+                StoredStoryboard(
+                    name: "Main", xml: xml, customSegues: #"{"Fade":{}}"#, classes: #"{"A":{}}"#,
+                    updatedAt: "2026-01-01T00:00:00Z"),
                 StoredStoryboard(name: "Other", xml: [], updatedAt: "2026-01-02T00:00:00Z"),
             ]
             do {
@@ -31,21 +33,23 @@ struct StoreContractTests {
                     try store.commit(commit)
                 }
                 // An operation that replaces one controller and removes another.
-                try store.commit(SessionCommit(
-                    session: session("a", version: 4, state: #"{"after":4}"#),
-                    upsertedControllers: [ControllerRow(id: "c1", parent: "root", presented: "c3", body: #"{"n":"new"}"#)],
-                    deletedControllers: ["c2", "never-existed"],
-                    history: entry(4, checkpoint: #"{"whole":true}"#)))
+                try store.commit(
+                    SessionCommit(
+                        session: session("a", version: 4, state: #"{"after":4}"#),
+                        upsertedControllers: [ControllerRow(id: "c1", parent: "root", presented: "c3", body: #"{"n":"new"}"#)],
+                        deletedControllers: ["c2", "never-existed"],
+                        history: entry(4, checkpoint: #"{"whole":true}"#)))
                 try store.putStoryboards(storyboards)
             }
             let store = try db.open()
             let loaded = try store.allSessions()
             #expect(loaded.map(\.session) == [session("a", version: 4, state: #"{"after":4}"#), session("b", version: 1)])
-            #expect(loaded.first?.controllers == [
-                ControllerRow(id: "c1", parent: "root", presented: "c3", body: #"{"n":"new"}"#),
-                ControllerRow(id: "c3", parent: "root", body: #"{"n":3}"#),
-                ControllerRow(id: "root", body: #"{"class":"UINavigationController"}"#),
-            ])
+            #expect(
+                loaded.first?.controllers == [
+                    ControllerRow(id: "c1", parent: "root", presented: "c3", body: #"{"n":"new"}"#),
+                    ControllerRow(id: "c3", parent: "root", body: #"{"n":3}"#),
+                    ControllerRow(id: "root", body: #"{"class":"UINavigationController"}"#),
+                ])
             let expectedHistory = commits(for: "a", operations: 3).compactMap(\.history) + [entry(4, checkpoint: #"{"whole":true}"#)]
             #expect(try store.history(session: "a", after: -1, limit: 100, checkpoints: true) == expectedHistory)
             #expect(try store.historyCount(session: "a") == 5)
@@ -57,8 +61,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a checkpoint stored after its entry fills that entry only, never over one, never another incarnation's, and fails no other commit",
-          arguments: stores)
+    @Test(
+        "a checkpoint stored after its entry fills that entry only, never over one, never another incarnation's, and fails no other commit",
+        arguments: stores)
     func laterCheckpoints(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -77,8 +82,10 @@ struct StoreContractTests {
             let next = SessionCommit(session: session("s", version: 4), history: entry(4), followsPending: true)
             let done = Mutex<[Bool]>([])
             let finished = DispatchSemaphore(value: 0)
-            for commit in [next, .checkpoint(session: "s", createdAt: createdAt, version: 3, text: #"{"whole":3}"#),
-                           SessionCommit(session: session("s", version: 5), history: entry(5), followsPending: true)] {
+            for commit in [
+                next, .checkpoint(session: "s", createdAt: createdAt, version: 3, text: #"{"whole":3}"#),
+                SessionCommit(session: session("s", version: 5), history: entry(5), followsPending: true),
+            ] {
                 store.enqueue(commit) { result in
                     done.withLock { $0.append((try? result.get()) != nil) }
                     finished.signal()
@@ -86,7 +93,8 @@ struct StoreContractTests {
             }
             for _ in 0..<3 { finished.wait() }
             #expect(done.withLock { $0 } == [true, true, true])
-            #expect(try store.history(session: "s", after: 2, limit: 10, checkpoints: true).map(\.checkpoint)
+            #expect(
+                try store.history(session: "s", after: 2, limit: 10, checkpoints: true).map(\.checkpoint)
                     == [#"{"whole":3}"#, nil, nil])
         }
     }
@@ -103,8 +111,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a refused commit writes nothing: its session row, controllers and entry stay as before",
-          arguments: stores)
+    @Test(
+        "a refused commit writes nothing: its session row, controllers and entry stay as before",
+        arguments: stores)
     func refusedCommitWritesNothing(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -125,22 +134,27 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a commit computed from a version another instance already advanced is refused, nothing written",
-          arguments: stores)
+    @Test(
+        "a commit computed from a version another instance already advanced is refused, nothing written",
+        arguments: stores)
     func staleCommitRefused(_ kind: StoreKind) throws {
         try kind.with { db in
             let first = try db.open()
             let second = try db.open()
             for commit in commits(for: "s", operations: 1) { try first.commit(commit) }
             // Both instances applied on version 1; the first writes version 2 ...
-            try first.commit(SessionCommit(session: session("s", version: 2, state: #"{"by":"first"}"#),
-                                           upsertedControllers: [ControllerRow(id: "first", body: "{}")],
-                                           history: entry(2)))
+            try first.commit(
+                SessionCommit(
+                    session: session("s", version: 2, state: #"{"by":"first"}"#),
+                    upsertedControllers: [ControllerRow(id: "first", body: "{}")],
+                    history: entry(2)))
             // ... and the second, still on version 1, is refused.
             let error = #expect(throws: (any Error).self) {
-                try second.commit(SessionCommit(session: session("s", version: 2, state: #"{"by":"second"}"#),
-                                                upsertedControllers: [ControllerRow(id: "second", body: "{}")],
-                                                history: entry(2)))
+                try second.commit(
+                    SessionCommit(
+                        session: session("s", version: 2, state: #"{"by":"second"}"#),
+                        upsertedControllers: [ControllerRow(id: "second", body: "{}")],
+                        history: entry(2)))
             }
             if db.checksBaseVersion {
                 #expect(error as? PostgresStoreError == .staleVersion(session: "s", expected: 1, stored: 2))
@@ -153,8 +167,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("16 threads committing at once share transactions: the batch hook counts every commit once",
-          arguments: stores)
+    @Test(
+        "16 threads committing at once share transactions: the batch hook counts every commit once",
+        arguments: stores)
     func concurrentCommitsBatched(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -219,8 +234,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a deleted session is gone at once; finishDeletion clears its rows so the id can be created again",
-          arguments: stores)
+    @Test(
+        "a deleted session is gone at once; finishDeletion clears its rows so the id can be created again",
+        arguments: stores)
     func deleteThenRecreate(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -244,8 +260,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("loadSession, sessionIDs and sessionPage: byte order of ids, keyset pages, nil for an unknown id",
-          arguments: stores)
+    @Test(
+        "loadSession, sessionIDs and sessionPage: byte order of ids, keyset pages, nil for an unknown id",
+        arguments: stores)
     func loadingAndPaging(_ kind: StoreKind) throws {
         try kind.with { db in
             do {
@@ -285,8 +302,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("enqueue: commits queued while the writer is busy share one transaction; completions in queue order",
-          arguments: stores)
+    @Test(
+        "enqueue: commits queued while the writer is busy share one transaction; completions in queue order",
+        arguments: stores)
     func enqueueOrderAndBatching(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -318,8 +336,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a failed commit's pipelined followers fail unwritten; a commit on durable state ends the chain",
-          arguments: stores)
+    @Test(
+        "a failed commit's pipelined followers fail unwritten; a commit on durable state ends the chain",
+        arguments: stores)
     func followersOfAFailureFail(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -351,8 +370,9 @@ struct StoreContractTests {
         }
     }
 
-    @Test("migrations are applied once: reopening finds the schema at the last step and changes nothing",
-          arguments: stores)
+    @Test(
+        "migrations are applied once: reopening finds the schema at the last step and changes nothing",
+        arguments: stores)
     func migrationsAppliedOnce(_ kind: StoreKind) throws {
         try kind.with { db in
             try db.open().commit(SessionCommit(session: session("s")))

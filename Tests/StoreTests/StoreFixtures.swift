@@ -58,15 +58,16 @@ private func withSQLite<T>(_ body: (StoreUnderTest) throws -> T) throws -> T {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = (directory as NSString).appendingPathComponent("navsim.sqlite")
     let migrations = repositoryRoot.appendingPathComponent("migrations").path
-    return try body(StoreUnderTest(
-        open: { try SessionStore(path: path, migrationsDirectory: migrations) },
-        schemaVersion: { try SQLite.Connection(path: path, readOnly: true).userVersion },
-        pretendNewerSchema: {
-            let db = try SQLite.Connection(path: path)
-            try db.execute("PRAGMA user_version = \(try db.userVersion + 1)")
-        },
-        latestVersion: try Migrator(directory: migrations).latestVersion,
-        checksBaseVersion: false))
+    return try body(
+        StoreUnderTest(
+            open: { try SessionStore(path: path, migrationsDirectory: migrations) },
+            schemaVersion: { try SQLite.Connection(path: path, readOnly: true).userVersion },
+            pretendNewerSchema: {
+                let db = try SQLite.Connection(path: path)
+                try db.execute("PRAGMA user_version = \(try db.userVersion + 1)")
+            },
+            latestVersion: try Migrator(directory: migrations).latestVersion,
+            checksBaseVersion: false))
 }
 
 /// A schema of its own per case (dropped at the end), so cases never see each other's rows.
@@ -77,22 +78,24 @@ private func withPostgres<T>(_ body: (StoreUnderTest) throws -> T) throws -> T {
     let admin = try PostgreSQL.Connection(url: url)
     defer { try? admin.execute("DROP SCHEMA IF EXISTS \(quoted) CASCADE") }
     let migrations = repositoryRoot.appendingPathComponent("migrations-postgres").path
-    return try body(StoreUnderTest(
-        open: { try PostgresSessionStore(url: url, migrationsDirectory: migrations, schema: schema) },
-        schemaVersion: {
-            Int(try admin.query("SELECT max(version) AS v FROM \(quoted).schema_migrations").first?.int("v") ?? 0)
-        },
-        pretendNewerSchema: {
-            try admin.execute(
-                "INSERT INTO \(quoted).schema_migrations (version, name) SELECT max(version) + 1, 'from-a-newer-build' FROM \(quoted).schema_migrations")
-        },
-        latestVersion: try Migrator(directory: migrations).latestVersion,
-        checksBaseVersion: true,
-        dropConnections: {
-            try admin.query(
-                "SELECT count(pg_terminate_backend(pid, 5000)) AS n FROM pg_stat_activity WHERE application_name = $1",
-                [.text(PostgresSessionStore.applicationName(schema: schema))]).first?.int("n").map { Int($0) } ?? 0
-        }))
+    return try body(
+        StoreUnderTest(
+            open: { try PostgresSessionStore(url: url, migrationsDirectory: migrations, schema: schema) },
+            schemaVersion: {
+                Int(try admin.query("SELECT max(version) AS v FROM \(quoted).schema_migrations").first?.int("v") ?? 0)
+            },
+            pretendNewerSchema: {
+                try admin.execute(
+                    "INSERT INTO \(quoted).schema_migrations (version, name) SELECT max(version) + 1, 'from-a-newer-build' FROM \(quoted).schema_migrations")
+            },
+            latestVersion: try Migrator(directory: migrations).latestVersion,
+            checksBaseVersion: true,
+            dropConnections: {
+                try admin.query(
+                    "SELECT count(pg_terminate_backend(pid, 5000)) AS n FROM pg_stat_activity WHERE application_name = $1",
+                    [.text(PostgresSessionStore.applicationName(schema: schema))]
+                ).first?.int("n").map { Int($0) } ?? 0
+            }))
 }
 
 // MARK: - Rows
@@ -115,8 +118,10 @@ func commits(for id: String, operations count: Int) -> [SessionCommit] {
     var list = [SessionCommit(session: session(id), upsertedControllers: [root], history: entry(0))]
     for version in stride(from: 1, through: count, by: 1) {
         let child = ControllerRow(id: "c\(version)", parent: "root", body: #"{"n":\#(version)}"#)
-        list.append(SessionCommit(session: session(id, version: version), upsertedControllers: [child],
-                                  history: entry(version, changes: #"{"removed":[]}"#)))
+        list.append(
+            SessionCommit(
+                session: session(id, version: version), upsertedControllers: [child],
+                history: entry(version, changes: #"{"removed":[]}"#)))
     }
     return list
 }

@@ -29,8 +29,9 @@ private func upload(_ xml: [UInt8]) -> HTTPRequest {
 }
 
 private func json(_ text: String) -> HTTPRequest {
-    HTTPRequest(method: "PUT", path: "/v1/storyboards/Main/classes", headers: ["Content-Type": "application/json"],
-                body: Array(text.utf8))
+    HTTPRequest(
+        method: "PUT", path: "/v1/storyboards/Main/classes", headers: ["Content-Type": "application/json"],
+        body: Array(text.utf8))
 }
 
 /// The problem `body` throws, or nil when it returns.
@@ -45,8 +46,9 @@ private func answered(_ response: HTTPResponse) -> HTTPResponse { response.defer
 /// Storyboards written through one instance are seen by every instance on its next use.
 @Suite("Storyboards shared by instances")
 struct StoryboardSharingTests {
-    @Test("every storyboard-changing transaction moves the revision by one; SQLite reports none to check",
-          arguments: stores)
+    @Test(
+        "every storyboard-changing transaction moves the revision by one; SQLite reports none to check",
+        arguments: stores)
     func revision(_ kind: StoreKind) throws {
         try kind.with { db in
             let store = try db.open()
@@ -70,8 +72,9 @@ struct StoryboardSharingTests {
         }
     }
 
-    @Test("two catalogs on one database: an upload, a class declaration and a delete on A are seen by B on its next use",
-          .enabled(if: postgresURL != nil, "NAVSIM_TEST_POSTGRES is not set: several instances share only a PostgreSQL database"))
+    @Test(
+        "two catalogs on one database: an upload, a class declaration and a delete on A are seen by B on its next use",
+        .enabled(if: postgresURL != nil, "NAVSIM_TEST_POSTGRES is not set: several instances share only a PostgreSQL database"))
     func twoCatalogs() throws {
         try StoreKind.postgres.with { db in
             let a = try StoryboardCatalog(store: try db.open())
@@ -93,9 +96,15 @@ struct StoryboardSharingTests {
             #expect(seen.classes["Main"]?.given.keys.sorted() == ["AViewController"])
 
             // B writes too: A sees it, and B's own write does not hide A's later one.
-            #expect(answered(try b.put("Other", HTTPRequest(method: "PUT", path: "/v1/storyboards/Other",
-                                                            headers: ["Content-Type": "application/xml"],
-                                                            body: document(initial: "first")))).status == 201)
+            #expect(
+                answered(
+                    try b.put(
+                        "Other",
+                        HTTPRequest(
+                            method: "PUT", path: "/v1/storyboards/Other",
+                            headers: ["Content-Type": "application/xml"],
+                            body: document(initial: "first")))
+                ).status == 201)
             #expect(a.snapshot.library.names.sorted() == ["Main", "Other"])
 
             // A deletes: B answers as for a storyboard never uploaded.

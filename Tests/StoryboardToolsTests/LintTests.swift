@@ -24,8 +24,9 @@ func connections(_ segues: String...) -> String {
 }
 
 func lint(_ files: [String: String], disable: Set<String> = [], configuration: LintConfiguration = LintConfiguration()) throws -> [LintFinding] {
-    try Linter(disabled: disable).lint(folder: files.keys.sorted().map { (file: "\($0).storyboard", data: Array(files[$0]!.utf8)) },
-                                       configuration: configuration)
+    try Linter(disabled: disable).lint(
+        folder: files.keys.sorted().map { (file: "\($0).storyboard", data: Array(files[$0]!.utf8)) },
+        configuration: configuration)
 }
 
 func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
@@ -37,38 +38,53 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
     }
 
     @Test func duplicateSegueIdentifierFromOneScene() throws {
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", attributes: "storyboardIdentifier=\"A\"", body: connections(
-                #"<segue destination="b" kind="presentation" identifier="go" id="s1"/>"#,
-                #"<segue destination="b" kind="presentation" identifier="go" id="s2"/>"#,
-                #"<segue destination="b" kind="presentation" identifier="other" id="s3"/>"#)),
-            scene("b"),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene(
+                    "a", attributes: "storyboardIdentifier=\"A\"",
+                    body: connections(
+                        #"<segue destination="b" kind="presentation" identifier="go" id="s1"/>"#,
+                        #"<segue destination="b" kind="presentation" identifier="go" id="s2"/>"#,
+                        #"<segue destination="b" kind="presentation" identifier="other" id="s3"/>"#)),
+                scene("b"),
+            ])
         let found = try lint(["Main": xml]).filter { $0.rule == "duplicate-segue-identifier" }
         #expect(found.map(\.element) == ["s2"])
         #expect(found.first?.severity == .warning)
     }
 
     @Test func showOutsideNavigationOnlyWhenNoNavigationControllerCanHoldTheSource() throws {
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", body: connections(#"<segue destination="b" kind="show" id="lonely"/>"#,
-                                         #"<segue destination="nav" kind="presentation" id="p"/>"#)),
-            scene("b"),
-            scene("nav", element: "navigationController",
-                  body: connections(#"<segue destination="root" kind="relationship" relationship="rootViewController" id="r"/>"#)),
-            scene("root", body: connections(#"<segue destination="c" kind="show" id="pushed"/>"#)),
-            scene("c", body: connections(#"<segue destination="b" kind="show" id="pushed-again"/>"#)),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene(
+                    "a",
+                    body: connections(
+                        #"<segue destination="b" kind="show" id="lonely"/>"#,
+                        #"<segue destination="nav" kind="presentation" id="p"/>"#)),
+                scene("b"),
+                scene(
+                    "nav", element: "navigationController",
+                    body: connections(#"<segue destination="root" kind="relationship" relationship="rootViewController" id="r"/>"#)),
+                scene("root", body: connections(#"<segue destination="c" kind="show" id="pushed"/>"#)),
+                scene("c", body: connections(#"<segue destination="b" kind="show" id="pushed-again"/>"#)),
+            ])
         let found = try lint(["Main": xml]).filter { $0.rule == "show-outside-navigation" }
         #expect(found.map(\.element) == ["lonely"])
     }
 
     @Test func showOutsideNavigationLeavesMissingDestinationsToUnknownDestination() throws {
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", body: connections(#"<segue destination="gone" kind="show" id="dangling"/>"#,
-                                         #"<segue destination="b" kind="show" id="lonely"/>"#)),
-            scene("b"),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene(
+                    "a",
+                    body: connections(
+                        #"<segue destination="gone" kind="show" id="dangling"/>"#,
+                        #"<segue destination="b" kind="show" id="lonely"/>"#)),
+                scene("b"),
+            ])
         let found = try lint(["Main": xml])
         #expect(found.filter { $0.rule == "show-outside-navigation" }.map(\.element) == ["lonely"])
         #expect(found.filter { $0.rule == "unknown-destination" }.map(\.element) == ["dangling"])
@@ -76,21 +92,29 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
 
     @Test func showToANavigationControllerFromANavigationStackIsD12() throws {
         // R76: inside a navigation stack a show pushes, and pushing a navigation controller raises.
-        let xml = StoryboardXML.document(initial: "nav", scenes: [
-            scene("nav", element: "navigationController",
-                  body: connections(#"<segue destination="root" kind="relationship" relationship="rootViewController" id="r"/>"#)),
-            scene("root", body: connections(#"<segue destination="other-nav" kind="show" id="crash"/>"#,
-                                            #"<segue destination="c" kind="show" id="pushed"/>"#,
-                                            #"<segue destination="other-nav" kind="presentation" id="fine"/>"#,
-                                            #"<segue destination="other-nav" kind="show" customClass="SheetSegue" id="classed"/>"#)),
-            scene("c", body: connections(#"<segue destination="split" kind="show" id="crash-too"/>"#)),
-            scene("other-nav", element: "navigationController",
-                  body: connections(#"<segue destination="d" kind="relationship" relationship="rootViewController" id="r2"/>"#)),
-            scene("d"),
-            scene("split", element: "splitViewController"),
-            scene("lone", attributes: "storyboardIdentifier=\"Lone\"",
-                  body: connections(#"<segue destination="other-nav" kind="show" id="unknown-context"/>"#)),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "nav",
+            scenes: [
+                scene(
+                    "nav", element: "navigationController",
+                    body: connections(#"<segue destination="root" kind="relationship" relationship="rootViewController" id="r"/>"#)),
+                scene(
+                    "root",
+                    body: connections(
+                        #"<segue destination="other-nav" kind="show" id="crash"/>"#,
+                        #"<segue destination="c" kind="show" id="pushed"/>"#,
+                        #"<segue destination="other-nav" kind="presentation" id="fine"/>"#,
+                        #"<segue destination="other-nav" kind="show" customClass="SheetSegue" id="classed"/>"#)),
+                scene("c", body: connections(#"<segue destination="split" kind="show" id="crash-too"/>"#)),
+                scene(
+                    "other-nav", element: "navigationController",
+                    body: connections(#"<segue destination="d" kind="relationship" relationship="rootViewController" id="r2"/>"#)),
+                scene("d"),
+                scene("split", element: "splitViewController"),
+                scene(
+                    "lone", attributes: "storyboardIdentifier=\"Lone\"",
+                    body: connections(#"<segue destination="other-nav" kind="show" id="unknown-context"/>"#)),
+            ])
         let found = try lint(["Main": xml]).filter { $0.rule == "show-pushes-navigation-controller" }
         #expect(found.map(\.element) == ["crash", "crash-too"])
         #expect(found.allSatisfy { $0.severity == .error })
@@ -100,21 +124,25 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
 
     @Test func showFromASceneWithAStoryboardIDIsNotReported() throws {
         // Code may push an identified scene onto a navigation stack: no evidence either way.
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", attributes: "storyboardIdentifier=\"A\"", body: connections(#"<segue destination="b" kind="show" id="s"/>"#)),
-            scene("b"),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene("a", attributes: "storyboardIdentifier=\"A\"", body: connections(#"<segue destination="b" kind="show" id="s"/>"#)),
+                scene("b"),
+            ])
         #expect(try lint(["Main": xml]).filter { $0.rule == "show-outside-navigation" }.isEmpty)
     }
 
     @Test func unreachedCustomClass() throws {
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", body: connections(#"<segue destination="b" kind="presentation" id="s"/>"#)),
-            scene("b", attributes: #"customClass="Reached""#),
-            scene("lost", attributes: #"customClass="LostViewController""#),
-            scene("named", attributes: #"customClass="Named" storyboardIdentifier="Named""#),
-            scene("plain"),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene("a", body: connections(#"<segue destination="b" kind="presentation" id="s"/>"#)),
+                scene("b", attributes: #"customClass="Reached""#),
+                scene("lost", attributes: #"customClass="LostViewController""#),
+                scene("named", attributes: #"customClass="Named" storyboardIdentifier="Named""#),
+                scene("plain"),
+            ])
         let found = try lint(["Main": xml]).filter { $0.rule == "unreached-custom-class" }
         #expect(found.map(\.element) == ["lost"])
     }
@@ -130,39 +158,49 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
     }
 
     @Test func undeclaredUnwindActionAgainstAClassesOutline() throws {
-        let unwind = scene("a", attributes: #"customClass="A""#,
-                           body: connections(#"<segue destination="exit-a" kind="unwind" unwindAction="back:" id="u"/>"#))
-            .replacingOccurrences(of: "</objects>", with: #"<exit id="exit-a" userLabel="Exit" sceneMemberID="exit"/></objects>"#)
+        let unwind = scene(
+            "a", attributes: #"customClass="A""#,
+            body: connections(#"<segue destination="exit-a" kind="unwind" unwindAction="back:" id="u"/>"#)
+        )
+        .replacingOccurrences(of: "</objects>", with: #"<exit id="exit-a" userLabel="Exit" sceneMemberID="exit"/></objects>"#)
         func file(_ action: String) -> String {
             StoryboardXML.document(initial: "a", scenes: [unwind, scene("b", attributes: #"customClass="B""#)])
-                .replacingOccurrences(of: "</scenes>", with: """
-                </scenes>
-                <classes><class className="B" superclassName="UIViewController">
-                <relationships><relationship kind="action" name="\(action)" candidateClass="UIStoryboardSegue"/></relationships>
-                </class></classes>
-                """)
+                .replacingOccurrences(
+                    of: "</scenes>",
+                    with: """
+                        </scenes>
+                        <classes><class className="B" superclassName="UIViewController">
+                        <relationships><relationship kind="action" name="\(action)" candidateClass="UIStoryboardSegue"/></relationships>
+                        </class></classes>
+                        """)
         }
         #expect(!rules(try lint(["Main": file("back:")])).contains("undeclared-unwind-action"))
         #expect(rules(try lint(["Main": file("elsewhere:")])).contains("undeclared-unwind-action"))
     }
 
     @Test func deprecatedSegueKinds() throws {
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", attributes: #"storyboardIdentifier="A""#, body: connections(
-                #"<segue destination="b" kind="push" id="k1"/>"#, #"<segue destination="b" kind="modal" id="k2"/>"#,
-                #"<segue destination="b" kind="replace" id="k3"/>"#,
-                #"<segue destination="b" kind="popover" popoverAnchorView="a" id="k4"/>"#,
-                #"<segue destination="b" kind="presentation" id="k5"/>"#)),
-            scene("b"),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene(
+                    "a", attributes: #"storyboardIdentifier="A""#,
+                    body: connections(
+                        #"<segue destination="b" kind="push" id="k1"/>"#, #"<segue destination="b" kind="modal" id="k2"/>"#,
+                        #"<segue destination="b" kind="replace" id="k3"/>"#,
+                        #"<segue destination="b" kind="popover" popoverAnchorView="a" id="k4"/>"#,
+                        #"<segue destination="b" kind="presentation" id="k5"/>"#)),
+                scene("b"),
+            ])
         let found = try lint(["Main": xml]).filter { $0.rule == "deprecated-segue-kind" }
         #expect(found.map(\.element) == ["k1", "k2", "k3", "k4"])
     }
 
     @Test func positionsAreTheElementsLineAndColumn() throws {
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", body: connections(#"<segue destination="missing" kind="presentation" id="bad"/>"#)),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene("a", body: connections(#"<segue destination="missing" kind="presentation" id="bad"/>"#))
+            ])
         let finding = try #require(try lint(["Main": xml]).first { $0.rule == "unknown-destination" })
         let lines = xml.split(separator: "\n", omittingEmptySubsequences: false)
         let line = lines[finding.line - 1]
@@ -172,10 +210,12 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
     }
 
     @Test func disableAndConfigurationOverrides() throws {
-        let xml = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", attributes: #"storyboardIdentifier="A""#, body: connections(#"<segue destination="b" kind="push" id="k"/>"#)),
-            scene("b"),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene("a", attributes: #"storyboardIdentifier="A""#, body: connections(#"<segue destination="b" kind="push" id="k"/>"#)),
+                scene("b"),
+            ])
         #expect(rules(try lint(["Main": xml])) == ["deprecated-segue-kind"])
         #expect(try lint(["Main": xml], disable: ["deprecated-segue-kind"]).isEmpty)
         let config = try LintConfiguration.decode(Data(#"{"severity": {"deprecated-segue-kind": "error"}}"#.utf8), path: "c")
@@ -189,10 +229,12 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
         let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("lint-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/app/ui", withIntermediateDirectories: true)
-        let warning = StoryboardXML.document(initial: "a", scenes: [
-            scene("a", attributes: #"storyboardIdentifier="A""#, body: connections(#"<segue destination="b" kind="push" id="k"/>"#)),
-            scene("b"),
-        ])
+        let warning = StoryboardXML.document(
+            initial: "a",
+            scenes: [
+                scene("a", attributes: #"storyboardIdentifier="A""#, body: connections(#"<segue destination="b" kind="push" id="k"/>"#)),
+                scene("b"),
+            ])
         try warning.write(toFile: root + "/app/ui/Main.storyboard", atomically: true, encoding: .utf8)
         let report = try Linter().lint(paths: [root])
         #expect(report.warningCount == 1)
@@ -226,7 +268,8 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
         var checked = 0
         for finding in report.findings {
             guard let element = finding.element,
-                  let text = try? String(contentsOfFile: finding.file, encoding: .utf8) else { continue }
+                let text = try? String(contentsOfFile: finding.file, encoding: .utf8)
+            else { continue }
             let line = text.split(separator: "\n", omittingEmptySubsequences: false)[finding.line - 1]
             // The element's start tag is on that line (or, for a dangling initialViewController, the document's).
             #expect(line.contains("id=\"\(element)\"") || line.contains("<document"), "\(finding.file):\(finding.line) \(element)")
@@ -237,12 +280,16 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
 }
 
 @Suite struct LintFormatTests {
-    let report = LintReport(files: ["a b/Main.storyboard"], findings: [
-        LintFinding(file: "a b/Main.storyboard", line: 12, column: 9, severity: .warning, rule: "deprecated-segue-kind",
-                    message: "Segue 'k' uses push, 100%: old.", element: "k"),
-        LintFinding(file: "a b/Main.storyboard", line: 20, column: 5, severity: .error, rule: "unknown-destination",
-                    message: "Bad,\nreally.", element: "x"),
-    ])
+    let report = LintReport(
+        files: ["a b/Main.storyboard"],
+        findings: [
+            LintFinding(
+                file: "a b/Main.storyboard", line: 12, column: 9, severity: .warning, rule: "deprecated-segue-kind",
+                message: "Segue 'k' uses push, 100%: old.", element: "k"),
+            LintFinding(
+                file: "a b/Main.storyboard", line: 20, column: 5, severity: .error, rule: "unknown-destination",
+                message: "Bad,\nreally.", element: "x"),
+        ])
 
     @Test func text() {
         let lines = LintFormat.text.render(report).split(separator: "\n")
@@ -257,12 +304,16 @@ func rules(_ findings: [LintFinding]) -> [String] { findings.map(\.rule) }
     }
 
     @Test func githubPathsHaveNoLeadingDotSlash() {
-        let dotted = LintReport(files: ["./App/Main.storyboard"], findings: [
-            LintFinding(file: "./App/Main.storyboard", line: 3, column: 1, severity: .error, rule: "unknown-destination",
-                        message: "Bad.", element: "x"),
-            LintFinding(file: "././Other.storyboard", line: 4, column: 2, severity: .warning, rule: "unreachable-scene",
-                        message: "Lost.", element: "y"),
-        ])
+        let dotted = LintReport(
+            files: ["./App/Main.storyboard"],
+            findings: [
+                LintFinding(
+                    file: "./App/Main.storyboard", line: 3, column: 1, severity: .error, rule: "unknown-destination",
+                    message: "Bad.", element: "x"),
+                LintFinding(
+                    file: "././Other.storyboard", line: 4, column: 2, severity: .warning, rule: "unreachable-scene",
+                    message: "Lost.", element: "y"),
+            ])
         let lines = LintFormat.github.render(dotted).split(separator: "\n")
         #expect(lines[0] == "::error file=App/Main.storyboard,line=3,col=1,title=unknown-destination::Bad.")
         #expect(lines[1] == "::warning file=Other.storyboard,line=4,col=2,title=unreachable-scene::Lost.")

@@ -31,9 +31,11 @@ final class ServiceHarness {
     init() throws {
         directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("RefactorEquivalence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        service = try NavSimService(store: SessionStore(path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                                       migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path),
-                                    openAPI: [])
+        service = try NavSimService(
+            store: SessionStore(
+                path: (directory as NSString).appendingPathComponent("navsim.sqlite"),
+                migrationsDirectory: repositoryRoot.appendingPathComponent("migrations").path),
+            openAPI: [])
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -65,7 +67,8 @@ func stampIdentifiers(_ xml: [UInt8]) throws -> [UInt8] {
     for element in controllers { if let id = element.attribute(forName: "storyboardIdentifier")?.stringValue { taken.insert(id) } }
     for element in controllers where element.name != "viewControllerPlaceholder" {
         guard element.attribute(forName: "storyboardIdentifier")?.stringValue?.isEmpty ?? true,
-              let id = element.attribute(forName: "id")?.stringValue, !taken.contains(id) else { continue }
+            let id = element.attribute(forName: "id")?.stringValue, !taken.contains(id)
+        else { continue }
         taken.insert(id)
         element.addAttribute(XMLNode.attribute(withName: "storyboardIdentifier", stringValue: id) as! XMLNode)
     }
@@ -122,38 +125,49 @@ func checkApp(_ files: [(name: String, xml: [UInt8])], counts: inout Equivalence
         }
         func performAll(movedInto newName: String?, moved: Set<String>) -> [String] {
             // The entry point first: `{"storyboard"}` alone instantiates the initial controller (R102).
-            let initial = harness.json("POST", "/v1/sessions", .object([
-                ("options", .object([("transitions", .string("immediate"))])),
-                ("root", .object([("storyboard", .string(file.name))])),
-            ]))
+            let initial = harness.json(
+                "POST", "/v1/sessions",
+                .object([
+                    ("options", .object([("transitions", .string("immediate"))])),
+                    ("root", .object([("storyboard", .string(file.name))])),
+                ]))
             let initialID = initial.json["id"]?.string ?? "-"
             _ = harness.send("DELETE", "/v1/sessions/\(initialID)")
             return [fingerprint(initial, session: initialID, names: newName.map { [$0: file.name] } ?? [:])]
                 + segues.map { item in
-                let home = moved.contains(item.scene.id) ? newName! : file.name
-                let session = harness.json("POST", "/v1/sessions", .object([
-                    ("options", .object([("transitions", .string("immediate"))])),
-                    ("root", .object([("storyboard", .string(home)),
-                                      ("identifier", .string(item.scene.storyboardIdentifier ?? item.scene.id))])),
-                ]))
-                guard session.status == 201, let sid = session.json["id"]?.string else {
-                    return "session \(session.status) \(session.json["type"]?.string ?? "")"
+                    let home = moved.contains(item.scene.id) ? newName! : file.name
+                    let session = harness.json(
+                        "POST", "/v1/sessions",
+                        .object([
+                            ("options", .object([("transitions", .string("immediate"))])),
+                            (
+                                "root",
+                                .object([
+                                    ("storyboard", .string(home)),
+                                    ("identifier", .string(item.scene.storyboardIdentifier ?? item.scene.id)),
+                                ])
+                            ),
+                        ]))
+                    guard session.status == 201, let sid = session.json["id"]?.string else {
+                        return "session \(session.status) \(session.json["type"]?.string ?? "")"
+                    }
+                    let controller = item.scene.storyboardIdentifier ?? item.scene.id
+                    let reply = harness.json(
+                        "POST", "/v1/sessions/\(sid)/controllers/\(controller.percentEncodedPathSegment)/performSegue",
+                        .object([("identifier", .string(item.segue.identifier!))]))
+                    _ = harness.send("DELETE", "/v1/sessions/\(sid)")
+                    return fingerprint(reply, session: sid, names: newName.map { [$0: file.name] } ?? [:])
                 }
-                let controller = item.scene.storyboardIdentifier ?? item.scene.id
-                let reply = harness.json("POST", "/v1/sessions/\(sid)/controllers/\(controller.percentEncodedPathSegment)/performSegue",
-                                         .object([("identifier", .string(item.segue.identifier!))]))
-                _ = harness.send("DELETE", "/v1/sessions/\(sid)")
-                return fingerprint(reply, session: sid, names: newName.map { [$0: file.name] } ?? [:])
-            }
         }
         guard !segues.isEmpty else { continue }
         let before = performAll(movedInto: nil, moved: [])
 
         var selections: [[String]] = []
         let entered = storyboard.scenes.filter { scene in
-            !scene.isReference && storyboard.allSegues.contains {
-                $0.segue.destination == scene.id && ![.unwind, .relationship, .embed].contains($0.segue.kind)
-            }
+            !scene.isReference
+                && storyboard.allSegues.contains {
+                    $0.segue.destination == scene.id && ![.unwind, .relationship, .embed].contains($0.segue.kind)
+                }
         }.map(\.id)
         selections += entered.map { closure([$0], in: storyboard) }
         if entered.count >= 2 { selections.append(closure(Array(entered.prefix(2)), in: storyboard)) }
@@ -162,9 +176,11 @@ func checkApp(_ files: [(name: String, xml: [UInt8])], counts: inout Equivalence
         let newName = "Refactored\(file.name.filter { $0.isLetter || $0.isNumber })"
         var seen = Set<Set<String>>()
         for selection in selections where seen.insert(Set(selection)).inserted {
-            let reply = harness.json("POST", "/v1/storyboards/\(file.name.percentEncodedPathSegment)/refactor", .object([
-                ("scenes", .array(selection.map { .string($0) })), ("into", .string(newName)),
-            ]))
+            let reply = harness.json(
+                "POST", "/v1/storyboards/\(file.name.percentEncodedPathSegment)/refactor",
+                .object([
+                    ("scenes", .array(selection.map { .string($0) })), ("into", .string(newName)),
+                ]))
             if reply.status == 409, reply.json["type"]?.string == "/v1/problems/refactor-refused" { counts.refused += 1; continue }
             guard reply.status == 200 else {
                 counts.mismatches.append("\(file.name) \(selection): refactor answered \(reply.status) \(reply.json.text)")
@@ -206,9 +222,10 @@ func checkApp(_ files: [(name: String, xml: [UInt8])], counts: inout Equivalence
             let files = try app.map { (name: $0.name, xml: try corpus.data($0)) }
             try checkApp(files, counts: &counts)
         }
-        print("refactor equivalence (\(corpus.title)): \(counts.refactors) refactors, \(counts.refused) refused, "
-              + "\(counts.seguesChecked) segues and \(counts.entryPointsChecked) entry points checked, "
-              + "\(counts.mismatches.count) mismatches")
+        print(
+            "refactor equivalence (\(corpus.title)): \(counts.refactors) refactors, \(counts.refused) refused, "
+                + "\(counts.seguesChecked) segues and \(counts.entryPointsChecked) entry points checked, "
+                + "\(counts.mismatches.count) mismatches")
         return counts
     }
 

@@ -6,11 +6,14 @@ import TestSupport
 // The refactor as the service's route runs it, from the StoryboardTools target's public API:
 // both documents parsed under the upload limits, and the classes whose declarations move.
 @Suite struct RefactorOutcomeTests {
-    let xml = StoryboardXML.document(initial: "a", scenes: [
-        scene("a", body: connections(#"<segue destination="b" kind="show" customClass="FadeSegue" identifier="go" id="s1"/>"#)),
-        scene("b", attributes: #"customClass="DetailViewController""#,
-              body: connections(#"<segue destination="a" kind="presentation" customClass="SlideSegue" id="s2"/>"#)),
-    ])
+    let xml = StoryboardXML.document(
+        initial: "a",
+        scenes: [
+            scene("a", body: connections(#"<segue destination="b" kind="show" customClass="FadeSegue" identifier="go" id="s1"/>"#)),
+            scene(
+                "b", attributes: #"customClass="DetailViewController""#,
+                body: connections(#"<segue destination="a" kind="presentation" customClass="SlideSegue" id="s2"/>"#)),
+        ])
 
     @Test func theMovedScenesTakeTheirClassesAlong() throws {
         let outcome = try RefactorOutcome(xml: Array(xml.utf8), name: "Main", scenes: ["b"], into: "Detail", limits: StoryboardParser.Limits())

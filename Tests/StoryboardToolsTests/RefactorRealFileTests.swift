@@ -40,7 +40,8 @@ import TestSupport
             #expect(references.filter { !segues.contains($0) } == [])
         }
         // The moved "Add Accessory" tie breaker goes with its segue; the others stay in order.
-        #expect(try values(result.original, "segue", "reference")
+        #expect(
+            try values(result.original, "segue", "reference")
                 == ["k4j-Bp-n8T", "Vco-xg-mBS", "XMQ-LX-TnC", "GZk-pK-8ga", "UBP-oF-dww", "qzE-YI-WRP"])
         #expect(try values(result.extracted, "segue", "reference") == ["DtW-uU-Okf"])
 
@@ -51,9 +52,10 @@ import TestSupport
         #expect(try values(split.original, "segue", "reference") == ["qX3-zy-8XZ"])
         #expect(!String(decoding: split.extracted, as: UTF8.self).contains("inferredMetricsTieBreakers"))
         // And when every tie breaker leaves, the element leaves the source with them.
-        let all = try StoryboardRefactor.refactor(xml: lister, name: "Main",
-                                                  scenes: ["JQK-Og-D31", "fF1-lI-qpl", "6kF-aG-b93", "wHf-UM-pPg", "owA-RA-beC"],
-                                                  into: "Split")
+        let all = try StoryboardRefactor.refactor(
+            xml: lister, name: "Main",
+            scenes: ["JQK-Og-D31", "fF1-lI-qpl", "6kF-aG-b93", "wHf-UM-pPg", "owA-RA-beC"],
+            into: "Split")
         #expect(!String(decoding: all.original, as: UTF8.self).contains("inferredMetricsTieBreakers"))
         #expect(try values(all.extracted, "segue", "reference") == ["qX3-zy-8XZ"])
         for (name, file) in [("Main", all.original), ("Split", all.extracted)] {
@@ -73,16 +75,22 @@ import TestSupport
         var table = [Int32](repeating: 0, count: (n + 1) * (m + 1))
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i * (m + 1) + j] = a[i] == b[j] ? table[(i + 1) * (m + 1) + j + 1] + 1
+                table[i * (m + 1) + j] =
+                    a[i] == b[j]
+                    ? table[(i + 1) * (m + 1) + j + 1] + 1
                     : max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1])
             }
         }
         var deleted: [Int] = [], inserted: [Int] = []
         var i = 0, j = 0
         while i < n || j < m {
-            if i < n, j < m, a[i] == b[j] { i += 1; j += 1 }
-            else if j < m, i == n || table[i * (m + 1) + j + 1] >= table[(i + 1) * (m + 1) + j] { inserted.append(j); j += 1 }
-            else { deleted.append(i); i += 1 }
+            if i < n, j < m, a[i] == b[j] {
+                i += 1; j += 1
+            } else if j < m, i == n || table[i * (m + 1) + j + 1] >= table[(i + 1) * (m + 1) + j] {
+                inserted.append(j); j += 1
+            } else {
+                deleted.append(i); i += 1
+            }
         }
         return (deleted, inserted)
     }
@@ -132,7 +140,8 @@ import TestSupport
         let (editedOut, editedIn) = diff(sourceKept, originalKept)
         // In place: segues into the moved scenes now name the references, the one tie breaker is
         // gone, and the two scenes the moved ones lead to got a Storyboard ID.
-        #expect(editedOut.map { skeleton(sourceKept[$0]) } == editedIn.map { skeleton(originalKept[$0]) }
+        #expect(
+            editedOut.map { skeleton(sourceKept[$0]) } == editedIn.map { skeleton(originalKept[$0]) }
                 + [skeleton(#"        <segue reference="DtW-uU-Okf"/>"#)])
         #expect(editedIn.count == 6, "\(editedIn.map { originalKept[$0] })")  // 4 segues, 2 Storyboard IDs
         let references = Set(result.incomingReferences.values)
@@ -154,9 +163,11 @@ import TestSupport
         #expect(changed.count == 4, "\(changed)")  // 2 segues out, 2 Storyboard IDs
         // Above <scenes> and below it, the source's own lines; the entry point is the browser's
         // navigation controller.
-        #expect(Array(extracted[...scenesStart]) == source[...scenesStart].map {
-            $0.replacingOccurrences(of: #"initialViewController="h3V-UA-Z11""#, with: #"initialViewController="UyD-ka-V3v""#)
-        })
+        #expect(
+            Array(extracted[...scenesStart])
+                == source[...scenesStart].map {
+                    $0.replacingOccurrences(of: #"initialViewController="h3V-UA-Z11""#, with: #"initialViewController="UyD-ka-V3v""#)
+                })
         #expect(extracted[1] != source[1])
         let tail = try #require(source.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "</scenes>" })
         let extractedTail = try #require(extracted.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "</scenes>" })

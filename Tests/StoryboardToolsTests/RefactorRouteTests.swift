@@ -8,18 +8,22 @@ import NavSimService
 import SQLiteStore
 
 @Suite struct RefactorRouteTests {
-    let xml = StoryboardXML.document(initial: "a", scenes: [
-        scene("a", body: connections(#"<segue destination="nav" kind="presentation" identifier="toNav" id="s1"/>"#)),
-        scene("nav", element: "navigationController",
-              body: connections(#"<segue destination="b" kind="relationship" relationship="rootViewController" id="r"/>"#)),
-        scene("b"),
-    ])
+    let xml = StoryboardXML.document(
+        initial: "a",
+        scenes: [
+            scene("a", body: connections(#"<segue destination="nav" kind="presentation" identifier="toNav" id="s1"/>"#)),
+            scene(
+                "nav", element: "navigationController",
+                body: connections(#"<segue destination="b" kind="relationship" relationship="rootViewController" id="r"/>"#)),
+            scene("b"),
+        ])
 
     @Test func storesBothAndAnswersBothWithDiagnostics() throws {
         let h = try ServiceHarness()
         #expect(h.send("PUT", "/v1/storyboards/Main", Array(xml.utf8), type: "application/xml").status == 201)
-        let reply = h.json("POST", "/v1/storyboards/Main/refactor",
-                           .object([("scenes", .array([.string("nav"), .string("b")])), ("into", .string("Flow"))]))
+        let reply = h.json(
+            "POST", "/v1/storyboards/Main/refactor",
+            .object([("scenes", .array([.string("nav"), .string("b")])), ("into", .string("Flow"))]))
         #expect(reply.status == 200)
         let boards = try #require(reply.json["storyboards"]?.array)
         #expect(boards.map { $0["name"]?.string } == ["Main", "Flow"])
@@ -38,8 +42,9 @@ import SQLiteStore
         let h = try ServiceHarness()
         #expect(h.send("PUT", "/v1/storyboards/Main", Array(xml.utf8), type: "application/xml").status == 201)
         func post(_ scenes: [String], into: String, on name: String = "Main") -> (status: Int, json: JSON) {
-            h.json("POST", "/v1/storyboards/\(name)/refactor",
-                   .object([("scenes", .array(scenes.map { .string($0) })), ("into", .string(into))]))
+            h.json(
+                "POST", "/v1/storyboards/\(name)/refactor",
+                .object([("scenes", .array(scenes.map { .string($0) })), ("into", .string(into))]))
         }
         let split = post(["b"], into: "Flow")
         #expect(split.status == 409)
@@ -67,39 +72,53 @@ import SQLiteStore
     /// an unwind to the moved TabBarController finds its declared action, the custom segue its
     /// declared `perform()`. Declarations of classes that stayed do not.
     @Test func declarationsFollowTheScenes() throws {
-        let xml = StoryboardXML.document(initial: "tabs", scenes: [
-            scene("tabs", element: "tabBarController", attributes: #"customClass="TabBarController""#,
-                  body: connections(#"<segue destination="first" kind="relationship" relationship="viewControllers" id="r1"/>"#)),
-            scene("first", attributes: #"customClass="FirstViewController""#, body: connections(
-                #"<segue destination="modal" kind="custom" customClass="FadeSegue" identifier="present" id="s1"/>"#,
-                #"<segue destination="home" kind="show" identifier="toHome" id="s2"/>"#)),
-            """
-                    <scene sceneID="modal-scene">
-                        <objects>
-                            <viewController id="modal" customClass="ModalViewController" sceneMemberID="viewController">
-                                <connections>
-                                    <segue destination="modal-exit" kind="unwind" identifier="back" unwindAction="unwindToTabs:" id="u1"/>
-                                </connections>
-                            </viewController>
-                            <exit id="modal-exit" userLabel="Exit" sceneMemberID="exit"/>
-                        </objects>
-                    </scene>
-            """,
-            scene("home", attributes: #"customClass="HomeViewController""#),
-        ])
+        let xml = StoryboardXML.document(
+            initial: "tabs",
+            scenes: [
+                scene(
+                    "tabs", element: "tabBarController", attributes: #"customClass="TabBarController""#,
+                    body: connections(#"<segue destination="first" kind="relationship" relationship="viewControllers" id="r1"/>"#)),
+                scene(
+                    "first", attributes: #"customClass="FirstViewController""#,
+                    body: connections(
+                        #"<segue destination="modal" kind="custom" customClass="FadeSegue" identifier="present" id="s1"/>"#,
+                        #"<segue destination="home" kind="show" identifier="toHome" id="s2"/>"#)),
+                """
+                        <scene sceneID="modal-scene">
+                            <objects>
+                                <viewController id="modal" customClass="ModalViewController" sceneMemberID="viewController">
+                                    <connections>
+                                        <segue destination="modal-exit" kind="unwind" identifier="back" unwindAction="unwindToTabs:" id="u1"/>
+                                    </connections>
+                                </viewController>
+                                <exit id="modal-exit" userLabel="Exit" sceneMemberID="exit"/>
+                            </objects>
+                        </scene>
+                """,
+                scene("home", attributes: #"customClass="HomeViewController""#),
+            ])
         let h = try ServiceHarness()
         #expect(h.send("PUT", "/v1/storyboards/Main", Array(xml.utf8), type: "application/xml").status == 201)
-        #expect(h.json("PUT", "/v1/storyboards/Main/classes", .object([
-            ("TabBarController", .object([("unwindActions", .array([.string("unwindToTabs:")]))])),
-            ("HomeViewController", .object([("title", .string("Home"))])),
-        ])).status == 200)
-        #expect(h.json("PUT", "/v1/storyboards/Main/customSegues", .object([
-            ("FadeSegue", .object([("performs", .string("present"))])),
-            ("SlideSegue", .object([("performs", .string("push"))])),
-        ])).status == 200)
+        #expect(
+            h.json(
+                "PUT", "/v1/storyboards/Main/classes",
+                .object([
+                    ("TabBarController", .object([("unwindActions", .array([.string("unwindToTabs:")]))])),
+                    ("HomeViewController", .object([("title", .string("Home"))])),
+                ])
+            ).status == 200)
+        #expect(
+            h.json(
+                "PUT", "/v1/storyboards/Main/customSegues",
+                .object([
+                    ("FadeSegue", .object([("performs", .string("present"))])),
+                    ("SlideSegue", .object([("performs", .string("push"))])),
+                ])
+            ).status == 200)
 
-        let reply = h.json("POST", "/v1/storyboards/Main/refactor",
-                           .object([("scenes", .array(["tabs", "first", "modal"].map { .string($0) })), ("into", .string("Tabs"))]))
+        let reply = h.json(
+            "POST", "/v1/storyboards/Main/refactor",
+            .object([("scenes", .array(["tabs", "first", "modal"].map { .string($0) })), ("into", .string("Tabs"))]))
         #expect(reply.status == 200)
         let boards = try #require(reply.json["storyboards"]?.array)
         #expect(boards.count == 2)
@@ -124,9 +143,10 @@ import SQLiteStore
 
         // Stored with the new storyboard: a service reopened on the same database has them.
         let reopened = try NavSimService(
-            store: SessionStore(path: (h.directory as NSString).appendingPathComponent("navsim.sqlite"),
-                                migrationsDirectory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path),
+            store: SessionStore(
+                path: (h.directory as NSString).appendingPathComponent("navsim.sqlite"),
+                migrationsDirectory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path),
             openAPI: [])
         let stored = reopened.handle(HTTPRequest(method: "GET", path: "/v1/storyboards/Tabs", query: [:], headers: HTTPHeaders(), body: []))
         let json = try JSON.parse(stored.body)

@@ -7,14 +7,18 @@ import StoryboardTools
 
 @Suite struct RefactorTests {
     /// a (entry) presents b; b shows c inside nav; c presents a back.
-    let xml = StoryboardXML.document(initial: "a", scenes: [
-        scene("a", body: connections(#"<segue destination="nav" kind="presentation" identifier="toNav" id="s1"/>"#)),
-        scene("nav", element: "navigationController",
-              body: connections(#"<segue destination="b" kind="relationship" relationship="rootViewController" id="r"/>"#)),
-        scene("b", body: connections(#"<segue destination="c" kind="show" identifier="toC" id="s2"/>"#)),
-        scene("c", attributes: #"storyboardIdentifier="C""#,
-              body: connections(#"<segue destination="a" kind="presentation" identifier="toA" id="s3"/>"#)),
-    ])
+    let xml = StoryboardXML.document(
+        initial: "a",
+        scenes: [
+            scene("a", body: connections(#"<segue destination="nav" kind="presentation" identifier="toNav" id="s1"/>"#)),
+            scene(
+                "nav", element: "navigationController",
+                body: connections(#"<segue destination="b" kind="relationship" relationship="rootViewController" id="r"/>"#)),
+            scene("b", body: connections(#"<segue destination="c" kind="show" identifier="toC" id="s2"/>"#)),
+            scene(
+                "c", attributes: #"storyboardIdentifier="C""#,
+                body: connections(#"<segue destination="a" kind="presentation" identifier="toA" id="s3"/>"#)),
+        ])
 
     func refactor(_ scenes: [String]) throws(RefactorError) -> (Storyboard, Storyboard, RefactorResult) {
         let result = try StoryboardRefactor.refactor(xml: Array(xml.utf8), name: "Main", scenes: scenes, into: "Flow")
@@ -44,7 +48,8 @@ import StoryboardTools
         let library = StoryboardLibrary([source, extracted])
         #expect(library.diagnostics(for: "Main").isEmpty)
         #expect(library.diagnostics(for: "Flow").isEmpty)
-        #expect(try library.resolveDestination(of: source.scene(id: "a")!.segues[0], in: "Main").get().address
+        #expect(
+            try library.resolveDestination(of: source.scene(id: "a")!.segues[0], in: "Main").get().address
                 == SceneAddress(storyboard: "Flow", sceneID: "nav"))
         #expect(String(decoding: result.extracted, as: UTF8.self).hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<document"))
     }

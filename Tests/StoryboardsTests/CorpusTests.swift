@@ -9,7 +9,7 @@ struct ParsedCorpus {
     typealias Entry = StoryboardCorpus.Entry
 
     var corpus: StoryboardCorpus
-    var storyboards: [String: Storyboard]   // by file
+    var storyboards: [String: Storyboard]  // by file
     var parseFailures: [String: StoryboardError]
     var parseSeconds: Double
 
@@ -68,10 +68,11 @@ struct ParsedCorpus {
                     case let .failure(error):
                         // IBDecodable's tabs lead to files without an entry point; Kukai's Main and
                         // Onboarding are vendored without the Home and RecoveryPhrase files they lead to.
-                        #expect(error == .noInitialViewController(storyboard: "StoryboardAllViews")
+                        #expect(
+                            error == .noInitialViewController(storyboard: "StoryboardAllViews")
                                 || error == .noInitialViewController(storyboard: "StoryboardAsset")
                                 || error == .storyboardNotFound("Home") || error == .storyboardNotFound("RecoveryPhrase"),
-                                "\(address): \(error)")
+                            "\(address): \(error)")
                         unresolved.append("\(address): \(error)")
                     }
                 }
@@ -148,8 +149,9 @@ struct CorpusTests {
         // Counts of elements with sceneMemberID="viewController" and of <segue kind=…> in the files.
         #expect(scenes == 333)
         #expect(segues == 283)
-        print("storyboard corpus: 64 files, \(scenes) scenes, \(segues) segues parsed in "
-              + String(format: "%.1f ms", corpus.parseSeconds * 1000))
+        print(
+            "storyboard corpus: 64 files, \(scenes) scenes, \(segues) segues parsed in "
+                + String(format: "%.1f ms", corpus.parseSeconds * 1000))
     }
 
     /// The service parses uploads on several request threads at once.
@@ -162,9 +164,12 @@ struct CorpusTests {
         let corpus = try Self.corpus.get()
         corpus.expectKnownControllerElements()
         let elements = Set(corpus.storyboards.values.flatMap { $0.scenes.map(\.elementName) })
-        #expect(elements == ["viewController", "tableViewController", "navigationController", "viewControllerPlaceholder",
-                             "tabBarController", "splitViewController", "avPlayerViewController", "pageViewController",
-                             "glkViewController", "collectionViewController", "hostingController"])
+        #expect(
+            elements == [
+                "viewController", "tableViewController", "navigationController", "viewControllerPlaceholder",
+                "tabBarController", "splitViewController", "avPlayerViewController", "pageViewController",
+                "glkViewController", "collectionViewController", "hostingController",
+            ])
     }
 
     @Test func appsHaveNoErrorDiagnostics() throws {
@@ -181,8 +186,9 @@ struct CorpusTests {
                 #expect(diagnostics.allSatisfy { !$0.message.isEmpty && $0.element != nil })
             }
         }
-        print("storyboard corpus diagnostics by code: "
-              + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        print(
+            "storyboard corpus diagnostics by code: "
+                + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         // 19 repositories, some holding several apps (mattneub 10, bqlin 6, 73153 4, …).
         #expect(corpus.apps.count == 35)
     }
@@ -192,9 +198,10 @@ struct CorpusTests {
         #expect(references == 46)
         // Only IBDecodable's deliberately broken references (2 tabs + 1 presentation) fail,
         // each seen once as a reference and once as a segue destination (the tabs are relationships).
-        let brokenReferences = Set(unresolved.filter { $0.contains("has no initial view controller") }.map {
-            String($0.prefix { $0 != ":" })
-        })
+        let brokenReferences = Set(
+            unresolved.filter { $0.contains("has no initial view controller") }.map {
+                String($0.prefix { $0 != ":" })
+            })
         #expect(unresolved.count == 6, "\(unresolved)")
         #expect(brokenReferences.allSatisfy { $0.hasPrefix("StoryboardReferences/") || $0.hasPrefix("StoryboardConnections/") })
     }
@@ -214,7 +221,8 @@ struct CorpusTests {
         #expect(old.count == 2)
         #expect(old.map(\.spelledKind).allSatisfy { $0 == "popover" })
         #expect(new.map(\.spelledKind).allSatisfy { $0 == "popoverPresentation" })
-        #expect(Set(old.map { "\($0.destination ?? "") \(String(describing: $0.popoverAnchor))" })
+        #expect(
+            Set(old.map { "\($0.destination ?? "") \(String(describing: $0.popoverAnchor))" })
                 == Set(new.map { "\($0.destination ?? "") \(String(describing: $0.popoverAnchor))" }))
         #expect(oldPopovers.scenes.map(\.id) == newPopovers.scenes.map(\.id))
         // NetNewsWire's 2020 split lists the supplementary column first and is triple-column (§5).

@@ -60,8 +60,9 @@ import TestSupport
                 #expect(entry.file == "real/\(entry.repository)/\(entry.path)", "\(entry.file): real files keep their repository path")
                 #expect(entry.commit?.count == 40 && entry.commit?.allSatisfy(\.isHexDigit) == true, "\(entry.file): commit")
                 #expect(entry.gitBlobSHA1?.count == 40, "\(entry.file): git_blob_sha1")
-                #expect(["MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "Unlicense", "Apple-Sample-Code"].contains(entry.licence ?? ""),
-                        "\(entry.file): licence \(entry.licence ?? "none") is not one that allows redistribution here")
+                #expect(
+                    ["MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "Unlicense", "Apple-Sample-Code"].contains(entry.licence ?? ""),
+                    "\(entry.file): licence \(entry.licence ?? "none") is not one that allows redistribution here")
                 let licence = try #require(Self.licenceFile(of: entry, in: licenceFiles), "\(entry.file): no LICENSES/ file")
                 licencesUsed.insert(licence)
                 let text = FileManager.default.contents(atPath: folder.appendingPathComponent(licence).path)
@@ -131,8 +132,9 @@ import TestSupport
         let segues = corpus.storyboards.values.reduce(0) { $0 + $1.allSegues.count }
         #expect(scenes == 485)
         #expect(segues == 456)
-        print("storyboard fixtures: \(corpus.storyboards.count) files, \(scenes) scenes, \(segues) segues parsed in "
-              + String(format: "%.1f ms", corpus.parseSeconds * 1000))
+        print(
+            "storyboard fixtures: \(corpus.storyboards.count) files, \(scenes) scenes, \(segues) segues parsed in "
+                + String(format: "%.1f ms", corpus.parseSeconds * 1000))
     }
 
     /// The service parses uploads on several request threads at once.
@@ -168,8 +170,9 @@ import TestSupport
                 }
             }
         }
-        print("storyboard fixtures diagnostics by code: "
-              + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        print(
+            "storyboard fixtures diagnostics by code: "
+                + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         // Every diagnostic code is produced by some fixture (unsupported-document-type is a refusal).
         let listed = corpus.entries.flatMap { entry in
             (entry.expectedDiagnostics ?? []).map { String($0.split(separator: ":")[1]) } + [entry.expectedRefusal].compactMap { $0 }

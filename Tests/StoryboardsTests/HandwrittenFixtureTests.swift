@@ -31,15 +31,22 @@ import TestSupport
     @Test func everySegueKindSourceAndRelationshipIsCovered() throws {
         let segues = try Self.handwritten().flatMap { $0.allSegues.map(\.segue) }
         #expect(Set(segues.map(\.kind)) == Set(SegueSpec.Kind.allCases))
-        #expect(Set(segues.map(\.spelledKind)).isSuperset(of: ["push", "modal", "replace", "popover", "show", "showDetail",
-                                                                 "presentation", "popoverPresentation", "custom", "embed",
-                                                                 "unwind", "relationship"]))
-        #expect(Set(segues.compactMap(\.relationship)) == ["rootViewController", "viewControllers", "masterViewController",
-                                                           "detailViewController", "supplementaryViewController"])
-        #expect(Set(segues.map(\.source.element)).isSuperset(of: [
-            "tableViewCell", "collectionViewCell", "barButtonItem", "button", "containerView", "swipeGestureRecognizer",
-            "viewController", "tableViewController", "navigationController", "tabBarController", "splitViewController",
-        ]))
+        #expect(
+            Set(segues.map(\.spelledKind)).isSuperset(of: [
+                "push", "modal", "replace", "popover", "show", "showDetail",
+                "presentation", "popoverPresentation", "custom", "embed",
+                "unwind", "relationship",
+            ]))
+        #expect(
+            Set(segues.compactMap(\.relationship)) == [
+                "rootViewController", "viewControllers", "masterViewController",
+                "detailViewController", "supplementaryViewController",
+            ])
+        #expect(
+            Set(segues.map(\.source.element)).isSuperset(of: [
+                "tableViewCell", "collectionViewCell", "barButtonItem", "button", "containerView", "swipeGestureRecognizer",
+                "viewController", "tableViewController", "navigationController", "tabBarController", "splitViewController",
+            ]))
         #expect(segues.contains { $0.popoverAnchor?.sourceView != nil })
         #expect(segues.contains { $0.popoverAnchor?.barButtonItem != nil })
         #expect(segues.contains { $0.isManual && $0.kind == .unwind })
@@ -129,10 +136,16 @@ import TestSupport
         #expect(library.scene(id: "columns-split")?.splitStyle == .tripleColumn)
         #expect(library.scene(id: "columns-split")?.relationshipDestination("masterViewController") == "columns-primary")
         #expect(library.scene(id: "styled-split")?.splitStyle == .doubleColumn)
-        #expect(library.scene(id: "book-pages")?.page == PageSettings(transitionStyle: .pageCurl, navigationOrientation: "vertical",
-                                                                      spineLocation: .mid, isDoubleSided: true))
-        #expect(library.scene(id: "carousel")?.page == PageSettings(transitionStyle: .scroll, navigationOrientation: "horizontal",
-                                                                    spineLocation: PageState.SpineLocation.none, isDoubleSided: nil))
+        #expect(
+            library.scene(id: "book-pages")?.page
+                == PageSettings(
+                    transitionStyle: .pageCurl, navigationOrientation: "vertical",
+                    spineLocation: .mid, isDoubleSided: true))
+        #expect(
+            library.scene(id: "carousel")?.page
+                == PageSettings(
+                    transitionStyle: .scroll, navigationOrientation: "horizontal",
+                    spineLocation: PageState.SpineLocation.none, isDoubleSided: nil))
 
         let legacy = try #require(app["Legacy"])
         #expect(legacy.targetRuntime == "iOS.CocoaTouch.iPad")
@@ -181,7 +194,8 @@ import TestSupport
             let entry = try #require(corpus.entries.first { $0.file.hasSuffix(fileSuffix) })
             return try FixtureCorpusTests.library(of: entry, in: corpus).diagnostics(for: entry.name)
         }
-        #expect(try diagnostics("UnknownDestination.storyboard").compactMap(\.element).sorted()
+        #expect(
+            try diagnostics("UnknownDestination.storyboard").compactMap(\.element).sorted()
                 == ["dangling", "gone", "no-destination", "show-to-exit"])
         #expect(try diagnostics("DuplicateStoryboardIdentifier.storyboard").map(\.element) == ["second"])
         #expect(try diagnostics("NavigationWithoutRoot.storyboard").map(\.element) == ["empty-nav"])
@@ -189,9 +203,11 @@ import TestSupport
         #expect(try diagnostics("PopoverWithoutAnchor.storyboard").map(\.element) == ["unanchored"])
         #expect(try diagnostics("UnreachableScene.storyboard").map(\.element) == ["orphan"])
         #expect(try diagnostics("ReferenceCycle.storyboard").map(\.element) == ["loop"])
-        #expect(try diagnostics("UndeclaredCustomSegue.storyboard").compactMap(\.element).sorted()
+        #expect(
+            try diagnostics("UndeclaredCustomSegue.storyboard").compactMap(\.element).sorted()
                 == ["deck-custom-class", "deck-custom-no-class", "deck-unknown-kind"])
-        #expect(try diagnostics("UnresolvedReference.storyboard").compactMap(\.element).sorted()
+        #expect(
+            try diagnostics("UnresolvedReference.storyboard").compactMap(\.element).sorted()
                 == ["to-missing-file", "to-missing-id", "to-no-entry"])
         #expect(try diagnostics("CycleOuter.storyboard").map(\.element) == ["cycle-outer"])
         #expect(try diagnostics("CycleInner.storyboard").map(\.element) == ["cycle-inner"])

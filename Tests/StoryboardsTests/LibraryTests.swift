@@ -5,24 +5,31 @@ import Storyboards
 /// Resolution across storyboards (storyboard-format.md §6, R101, R102).
 @Suite struct LibraryTests {
     static func library() throws -> StoryboardLibrary {
-        let main = try parse(XML.document(initial: "N",
-            XML.navigation("N", root: "Menu"),
-            XML.viewController("Menu", buttonSegues: """
-                <segue destination="refInitial" kind="push" id="toInitial"/>
-                <segue destination="refDetail" kind="presentation" id="toDetail"/>
-                <segue destination="Menu-exit" kind="unwind" unwindAction="back:" id="unwind"/>
-                """, extra: #"<exit id="Menu-exit" sceneMemberID="exit"/>"#),
-            XML.placeholder("refInitial", storyboardName: "Second"),
-            XML.placeholder("refDetail", storyboardName: "Second", referencedIdentifier: "Detail"),
-            XML.placeholder("local", storyboardName: nil, referencedIdentifier: "Local", attributes: #"storyboardIdentifier="Alias""#),
-            XML.viewController("L", attributes: #"storyboardIdentifier="Local""#)), name: "Main")
-        let second = try parse(XML.document(initial: "T",
-            XML.scene("""
-                <tabBarController id="T" sceneMemberID="viewController"><connections>
-                <segue destination="D" kind="relationship" relationship="viewControllers" id="t1"/>
-                </connections></tabBarController>
-                """),
-            XML.viewController("D", attributes: #"storyboardIdentifier="Detail""#)), name: "Second")
+        let main = try parse(
+            XML.document(
+                initial: "N",
+                XML.navigation("N", root: "Menu"),
+                XML.viewController(
+                    "Menu",
+                    buttonSegues: """
+                        <segue destination="refInitial" kind="push" id="toInitial"/>
+                        <segue destination="refDetail" kind="presentation" id="toDetail"/>
+                        <segue destination="Menu-exit" kind="unwind" unwindAction="back:" id="unwind"/>
+                        """, extra: #"<exit id="Menu-exit" sceneMemberID="exit"/>"#),
+                XML.placeholder("refInitial", storyboardName: "Second"),
+                XML.placeholder("refDetail", storyboardName: "Second", referencedIdentifier: "Detail"),
+                XML.placeholder("local", storyboardName: nil, referencedIdentifier: "Local", attributes: #"storyboardIdentifier="Alias""#),
+                XML.viewController("L", attributes: #"storyboardIdentifier="Local""#)), name: "Main")
+        let second = try parse(
+            XML.document(
+                initial: "T",
+                XML.scene(
+                    """
+                    <tabBarController id="T" sceneMemberID="viewController"><connections>
+                    <segue destination="D" kind="relationship" relationship="viewControllers" id="t1"/>
+                    </connections></tabBarController>
+                    """),
+                XML.viewController("D", attributes: #"storyboardIdentifier="Detail""#)), name: "Second")
         return StoryboardLibrary([main, second])
     }
 
@@ -52,12 +59,14 @@ import Storyboards
         var library = try Self.library()
         #expect(library.resolve(identifier: "missing", in: "Main") == .failure(.identifierNotFound(identifier: "missing", storyboard: "Main")))
         #expect(library.resolveInitial(of: "Nope") == .failure(.storyboardNotFound("Nope")))
-        #expect(library.resolve(SceneAddress(storyboard: "Main", sceneID: "zzz"))
+        #expect(
+            library.resolve(SceneAddress(storyboard: "Main", sceneID: "zzz"))
                 == .failure(.elementNotFound(id: "zzz", storyboard: "Main")))
         library.remove(named: "Second")
         #expect(library.resolve(SceneAddress(storyboard: "Main", sceneID: "refInitial")) == .failure(.storyboardNotFound("Second")))
         library.insert(try parse(XML.document(XML.viewController("X")), name: "Second"))
-        #expect(library.resolve(SceneAddress(storyboard: "Main", sceneID: "refInitial"))
+        #expect(
+            library.resolve(SceneAddress(storyboard: "Main", sceneID: "refInitial"))
                 == .failure(.noInitialViewController(storyboard: "Second")))
         #expect(library.resolveInitial(of: "Second") == .failure(.noInitialViewController(storyboard: "Second")))
     }

@@ -22,12 +22,14 @@ struct SceneInstantiationTests {
     /// A navigation controller with its root (R102), and the root's custom segue taking what its
     /// class is declared to do (R98) and the class declaration over the scene's attributes.
     @Test func theInitialSceneComesWithItsRootAndDeclarations() throws {
-        let main = try parse(XML.document(
-            initial: "nav",
-            XML.navigation("nav", root: "home"),
-            XML.viewController("home", attributes: #"customClass="HomeViewController" modalPresentationStyle="formSheet""#,
-                               connections: #"<segue destination="next" kind="show" customClass="FadeSegue" identifier="go" id="s1"/>"#),
-            XML.viewController("next")))
+        let main = try parse(
+            XML.document(
+                initial: "nav",
+                XML.navigation("nav", root: "home"),
+                XML.viewController(
+                    "home", attributes: #"customClass="HomeViewController" modalPresentationStyle="formSheet""#,
+                    connections: #"<segue destination="next" kind="show" customClass="FadeSegue" identifier="go" id="s1"/>"#),
+                XML.viewController("next")))
         var declared = ControllerPatch()
         declared.modalPresentationStyle = .pageSheet
         let scenes = SceneInstantiation(
@@ -35,9 +37,10 @@ struct SceneInstantiationTests {
             declarations: ["Main": CustomSegueDeclarations(byClass: ["FadeSegue": CustomSegueDeclaration(performs: .present, modalPresentationStyle: .overFullScreen)])],
             classes: ["Main": ["HomeViewController": declared]])
         var counted: [String] = []
-        let spec = try scenes.instantiate(storyboard: "Main", identifier: nil,
-                                          budget: { (_: Int, path: String) throws(Refused) in counted.append(path) },
-                                          failure: Refused.failure)
+        let spec = try scenes.instantiate(
+            storyboard: "Main", identifier: nil,
+            budget: { (_: Int, path: String) throws(Refused) in counted.append(path) },
+            failure: Refused.failure)
         #expect(spec?.kind == .navigationController)
         guard case .new(let root)? = spec?.viewControllers?.first else { Issue.record("no root: \(String(describing: spec))"); return }
         #expect(root.id == "home")
@@ -68,9 +71,10 @@ struct SceneInstantiationTests {
             #expect(path.map(\.sceneID) == ["a", "b", "a"])
         }
         do {
-            _ = try scenes.instantiate(storyboard: "Main", identifier: nil,
-                                       budget: { (depth: Int, path: String) throws(Refused) in if depth > 0 { throw .budget(path: path) } },
-                                       failure: Refused.failure)
+            _ = try scenes.instantiate(
+                storyboard: "Main", identifier: nil,
+                budget: { (depth: Int, path: String) throws(Refused) in if depth > 0 { throw .budget(path: path) } },
+                failure: Refused.failure)
             Issue.record("the budget was not asked")
         } catch {
             guard case .budget(let path) = error else { Issue.record("\(error)"); return }

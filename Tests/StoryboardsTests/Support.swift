@@ -26,13 +26,19 @@ enum XML {
 
     /// A `<viewController>` scene whose controller has `connections` segues (manual) and a view
     /// with a button holding `buttonSegues`.
-    static func viewController(_ id: String, attributes: String = "", buttonSegues: String = "",
-                               connections: String = "", extra: String = "") -> String {
-        let button = buttonSegues.isEmpty ? "" : """
+    static func viewController(
+        _ id: String, attributes: String = "", buttonSegues: String = "",
+        connections: String = "", extra: String = ""
+    ) -> String {
+        let button =
+            buttonSegues.isEmpty
+            ? ""
+            : """
             <subviews><button opaque="NO" id="\(id)-btn"><connections>\(buttonSegues)</connections></button></subviews>
             """
         let own = connections.isEmpty ? "" : "<connections>\(connections)</connections>"
-        return scene("""
+        return scene(
+            """
             <viewController id="\(id)" \(attributes) sceneMemberID="viewController">
                 <view key="view" contentMode="scaleToFill" id="\(id)-view">\(button)</view>
                 \(own)
@@ -42,10 +48,12 @@ enum XML {
     }
 
     static func navigation(_ id: String, root: String?, attributes: String = "") -> String {
-        let relationship = root.map {
-            "<connections><segue destination=\"\($0)\" kind=\"relationship\" relationship=\"rootViewController\" id=\"\(id)-root\"/></connections>"
-        } ?? ""
-        return scene("""
+        let relationship =
+            root.map {
+                "<connections><segue destination=\"\($0)\" kind=\"relationship\" relationship=\"rootViewController\" id=\"\(id)-root\"/></connections>"
+            } ?? ""
+        return scene(
+            """
             <navigationController id="\(id)" \(attributes) sceneMemberID="viewController">
                 <navigationBar key="navigationBar" contentMode="scaleToFill" id="\(id)-bar"/>
                 \(relationship)
@@ -53,8 +61,10 @@ enum XML {
             """)
     }
 
-    static func placeholder(_ id: String, storyboardName: String?, referencedIdentifier: String? = nil,
-                            attributes: String = "") -> String {
+    static func placeholder(
+        _ id: String, storyboardName: String?, referencedIdentifier: String? = nil,
+        attributes: String = ""
+    ) -> String {
         let name = storyboardName.map { " storyboardName=\"\($0)\"" } ?? ""
         let identifier = referencedIdentifier.map { " referencedIdentifier=\"\($0)\"" } ?? ""
         return scene("<viewControllerPlaceholder\(name)\(identifier) \(attributes) id=\"\(id)\" sceneMemberID=\"viewController\"/>")

@@ -48,8 +48,10 @@ public struct StoryboardCorpus: Sendable {
         }
 
         /// Builds an entry; the fixture-only fields default to nil (as in `shared/storyboards`).
-        public init(file: String, repository: String, path: String, commit: String? = nil, gitBlobSHA1: String? = nil,
-                    licence: String? = nil, bundle: String? = nil, expect: String? = nil, covers: String? = nil) {
+        public init(
+            file: String, repository: String, path: String, commit: String? = nil, gitBlobSHA1: String? = nil,
+            licence: String? = nil, bundle: String? = nil, expect: String? = nil, covers: String? = nil
+        ) {
             self.file = file
             self.repository = repository
             self.path = path
@@ -116,11 +118,12 @@ public struct StoryboardCorpus: Sendable {
             }
             let file = try value("file")
             let origin = try value("origin")
-            return Entry(file: file, repository: origin,
-                         path: origin == handwrittenOrigin ? file : try value("repo_path"),
-                         commit: try optional("commit"), gitBlobSHA1: try optional("git_blob_sha1"),
-                         licence: try value("licence"), bundle: try value("bundle"), expect: try value("expect"),
-                         covers: try value("covers"))
+            return Entry(
+                file: file, repository: origin,
+                path: origin == handwrittenOrigin ? file : try value("repo_path"),
+                commit: try optional("commit"), gitBlobSHA1: try optional("git_blob_sha1"),
+                licence: try value("licence"), bundle: try value("bundle"), expect: try value("expect"),
+                covers: try value("covers"))
         }
         var order: [String] = []
         var groups: [String: [Entry]] = [:]
@@ -129,8 +132,9 @@ public struct StoryboardCorpus: Sendable {
             if groups[bundle] == nil { order.append(bundle) }
             groups[bundle, default: []].append(entry)
         }
-        return StoryboardCorpus(title: "Tests/Fixtures/Storyboards", folder: folder, entries: entries,
-                                apps: order.map { groups[$0]! })
+        return StoryboardCorpus(
+            title: "Tests/Fixtures/Storyboards", folder: folder, entries: entries,
+            apps: order.map { groups[$0]! })
     }
 
     // MARK: The shared corpus

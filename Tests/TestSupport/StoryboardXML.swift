@@ -7,16 +7,16 @@ public enum StoryboardXML {
     public static func document(initial: String? = nil, type: String = iOSType, scenes: [String]) -> String {
         let initialAttribute = initial.map { " initialViewController=\"\($0)\"" } ?? ""
         return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <document type="\(type)" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" \
-        propertyAccessControl="none" useAutolayout="YES"\(initialAttribute)>
-            <device id="retina6_12" orientation="portrait" appearance="light"/>
-            <dependencies><deployment identifier="iOS"/></dependencies>
-            <scenes>
-        \(scenes.joined(separator: "\n"))
-            </scenes>
-        </document>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="\(type)" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" \
+            propertyAccessControl="none" useAutolayout="YES"\(initialAttribute)>
+                <device id="retina6_12" orientation="portrait" appearance="light"/>
+                <dependencies><deployment identifier="iOS"/></dependencies>
+                <scenes>
+            \(scenes.joined(separator: "\n"))
+                </scenes>
+            </document>
+            """
     }
 
     /// A scene of one plain view controller: storyboard identifier `Home`, class

@@ -47,7 +47,6 @@ extension NavSimService {
         }
     }
 
-
     /// RFC 7240 §4.2: whether the `Prefer` field asks for `return=minimal`. Preferences are
     /// comma-separated, their parameters (after `;`) ignored, the name matched in any case, the
     /// value with or without quotes. Only the first `return` counts (§2: later instances of a

@@ -21,8 +21,10 @@ protocol ServiceMiddleware: Sendable {
 struct MiddlewareChain: Sendable {
     let pieces: [any ServiceMiddleware]
 
-    func respond(to request: HTTPRequest, context: inout RequestContext, from index: Int = 0,
-                 endpoint: Responder) throws(Problem) -> HTTPResponse {
+    func respond(
+        to request: HTTPRequest, context: inout RequestContext, from index: Int = 0,
+        endpoint: Responder
+    ) throws(Problem) -> HTTPResponse {
         guard index < pieces.count else { return try endpoint(request, &context) }
         return try pieces[index].respond(to: request, context: &context) { request, context throws(Problem) in
             try respond(to: request, context: &context, from: index + 1, endpoint: endpoint)
@@ -46,8 +48,10 @@ struct RequestMetrics: ServiceMiddleware {
 
     /// Records `response` in `navsim_http_request_duration_seconds`, when it is sent for a
     /// deferred reply.
-    func observe(_ response: HTTPResponse, route matched: Route<NavSimService>?, request: HTTPRequest,
-                 since started: ContinuousClock.Instant) {
+    func observe(
+        _ response: HTTPResponse, route matched: Route<NavSimService>?, request: HTTPRequest,
+        since started: ContinuousClock.Instant
+    ) {
         // Labels from bounded sets only: a registered template and its method, or "unmatched".
         // The series is named by (route, HEAD or not, status); its label text is rendered once.
         let found = matched
@@ -57,10 +61,12 @@ struct RequestMetrics: ServiceMiddleware {
         let method = request.method
         @Sendable func observe(_ status: Int) {
             durations.observe(ServiceMetrics.seconds(ContinuousClock.now - started), key: .init(a: route, b: status)) {
-                let labels = found.map { route in
-                    head ? "method=\(HistogramFamily.quoted(method)),route=\(HistogramFamily.quoted(route.template.description))"
-                        : route.metricLabels
-                } ?? #"method="other",route="unmatched""#
+                let labels =
+                    found.map { route in
+                        head
+                            ? "method=\(HistogramFamily.quoted(method)),route=\(HistogramFamily.quoted(route.template.description))"
+                            : route.metricLabels
+                    } ?? #"method="other",route="unmatched""#
                 return labels + ",status=\"\(status)\""
             }
         }

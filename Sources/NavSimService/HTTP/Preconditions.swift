@@ -33,8 +33,9 @@ enum Preconditions {
         if let ifMatch {
             let tags = try parse(ifMatch, "If-Match")
             if !tags.matchesAny, !(opaque.map(tags.strong.contains) ?? false) {
-                throw Problem.preconditionFailed("If-Match \(ifMatch) does not match the current entity tag \(etag ?? "(none)")"
-                                                 + (ifMatch.contains("W/") ? " (a weak entity tag never matches: If-Match compares strongly, RFC 9110 §13.1.1)." : "."))
+                throw Problem.preconditionFailed(
+                    "If-Match \(ifMatch) does not match the current entity tag \(etag ?? "(none)")"
+                        + (ifMatch.contains("W/") ? " (a weak entity tag never matches: If-Match compares strongly, RFC 9110 §13.1.1)." : "."))
             }
         }
         guard let ifNoneMatch else { return nil }
@@ -56,8 +57,9 @@ enum Preconditions {
     /// does evaluate them, a replay, calls ``read(_:etag:vary:)`` itself.
     static func answer(_ req: HTTPRequest, to response: HTTPResponse) throws(Problem) -> HTTPResponse {
         guard req.method == "GET" || req.method == "HEAD", (200..<300).contains(response.status), response.deferred == nil,
-              req.headers["If-Match"] != nil || req.headers["If-None-Match"] != nil,
-              let etag = response.headers["ETag"] else { return response }
+            req.headers["If-Match"] != nil || req.headers["If-None-Match"] != nil,
+            let etag = response.headers["ETag"]
+        else { return response }
         return try read(req, etag: etag, vary: response.headers["Vary"]) ?? response
     }
 
@@ -74,8 +76,9 @@ enum Preconditions {
         if let ifNoneMatch {
             let tags = try parse(ifNoneMatch, "If-None-Match")
             if tags.matchesAny || tags.strong.contains(current) || tags.weak.contains(current) {
-                throw Problem.preconditionFailed("If-None-Match \(ifNoneMatch) matches the session's version \"\(version)\": "
-                                                 + "the request would change a representation the client says it does not have.")
+                throw Problem.preconditionFailed(
+                    "If-None-Match \(ifNoneMatch) matches the session's version \"\(version)\": "
+                        + "the request would change a representation the client says it does not have.")
             }
         }
     }

@@ -32,9 +32,10 @@ public struct Problem: Error, Sendable {
 
     /// 409 for a UIKit refusal (exception or warning).
     public init(_ d: Diagnostic) {
-        self.init(status: 409, slug: d.slug,
-                  title: d.severity == .exception ? "UIKit raises \(d.name ?? "an exception")" : "UIKit refuses the call",
-                  detail: d.message)
+        self.init(
+            status: 409, slug: d.slug,
+            title: d.severity == .exception ? "UIKit raises \(d.name ?? "an exception")" : "UIKit refuses the call",
+            detail: d.message)
         uikit = d
     }
 
@@ -60,8 +61,9 @@ public struct Problem: Error, Sendable {
         Problem(status: 400, slug: "invalid-body", title: "The body is not valid JSON", detail: detail)
     }
     static func invalidField(_ field: String, _ detail: String, allowed: [String]? = nil) -> Problem {
-        Problem(status: 422, slug: "invalid-body", title: "The body is well-formed but invalid", detail: detail,
-                field: field, allowed: allowed)
+        Problem(
+            status: 422, slug: "invalid-body", title: "The body is well-formed but invalid", detail: detail,
+            field: field, allowed: allowed)
     }
     /// 422 `invalid-query`: a query parameter is repeated, not a value it takes, or out of its
     /// range (``QueryParameters``); `field` names the parameter. Not `invalid-body`: a `GET` has no body.
@@ -78,9 +80,10 @@ public struct Problem: Error, Sendable {
     /// hex digits; RFC 9112 §3.2): `invalid-path` or `invalid-query` by where `escape` is, as
     /// `invalid-body` is 400 for a body that is not JSON and 422 for one that is but is invalid.
     static func malformedTarget(_ part: String, _ escape: String) -> Problem {
-        Problem(status: 400, slug: part == "path" ? "invalid-path" : "invalid-query",
-                title: part == "path" ? "Malformed path" : "Malformed query",
-                detail: "The \(part) has '\(escape)': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).")
+        Problem(
+            status: 400, slug: part == "path" ? "invalid-path" : "invalid-query",
+            title: part == "path" ? "Malformed path" : "Malformed query",
+            detail: "The \(part) has '\(escape)': a '%' must begin an escape of two hex digits (RFC 3986 §2.1).")
     }
     static func unknownSession(_ id: String) -> Problem {
         Problem(status: 404, slug: "unknown-session", title: "Unknown session", detail: "No session with id '\(id)'.")
@@ -99,29 +102,34 @@ public struct Problem: Error, Sendable {
         Problem(status: 404, slug: "not-found", title: "Not found", detail: "No resource at \(path).")
     }
     static func unknownOperation(_ op: String) -> Problem {
-        Problem(status: 404, slug: "unknown-operation", title: "Unknown operation",
-                detail: "'\(op)' is not an operation. Allowed: \(Operations.names.joined(separator: ", ")).",
-                allowed: Operations.names)
+        Problem(
+            status: 404, slug: "unknown-operation", title: "Unknown operation",
+            detail: "'\(op)' is not an operation. Allowed: \(Operations.names.joined(separator: ", ")).",
+            allowed: Operations.names)
     }
     /// 405 with `Allow`; HEAD is listed wherever GET is (RFC 9110 §9.3.2).
     static func methodNotAllowed(_ method: String, allow methods: [String]) -> Problem {
         let allow = methods.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] }
-        var p = Problem(status: 405, slug: "method-not-allowed", title: "Method not allowed",
-                        detail: "\(method) is not allowed here. Allowed: \(allow.joined(separator: ", ")).")
+        var p = Problem(
+            status: 405, slug: "method-not-allowed", title: "Method not allowed",
+            detail: "\(method) is not allowed here. Allowed: \(allow.joined(separator: ", ")).")
         p.headers = [("Allow", allow.joined(separator: ", "))]
         return p
     }
     static func unsupportedMediaType(_ got: String?, expected: String) -> Problem {
-        Problem(status: 415, slug: "unsupported-media-type", title: "Unsupported media type",
-                detail: "Expected Content-Type \(expected), got \(got ?? "none").")
+        Problem(
+            status: 415, slug: "unsupported-media-type", title: "Unsupported media type",
+            detail: "Expected Content-Type \(expected), got \(got ?? "none").")
     }
     static func payloadTooLarge(_ limit: Int) -> Problem {
-        Problem(status: 413, slug: "payload-too-large", title: "Payload too large",
-                detail: "The body is larger than \(limit) bytes.")
+        Problem(
+            status: 413, slug: "payload-too-large", title: "Payload too large",
+            detail: "The body is larger than \(limit) bytes.")
     }
     static func versionMismatch(expected: String, actual: Int) -> Problem {
-        preconditionFailed("If-Match \(expected) does not match the session's version \"\(actual)\""
-                           + (expected.contains("W/") ? " (a weak entity tag never matches: If-Match compares strongly, RFC 9110 §13.1.1)." : "."))
+        preconditionFailed(
+            "If-Match \(expected) does not match the session's version \"\(actual)\""
+                + (expected.contains("W/") ? " (a weak entity tag never matches: If-Match compares strongly, RFC 9110 §13.1.1)." : "."))
     }
     /// 412 `version-mismatch`: an `If-Match` or `If-None-Match` condition is false (RFC 9110
     /// §13.1.1, §13.1.2; ``Preconditions``); `detail` says which and against what.
@@ -157,20 +165,24 @@ public struct Problem: Error, Sendable {
         ServerLog.error(title, error)
         // A problem type keeps one title (RFC 9457 §3.1.3); what failed leads the detail.
         if error.storeFault?.isStorageFull == true {
-            return Problem(status: 507, slug: "insufficient-storage", title: "Insufficient storage",
-                           detail: "\(title): the database is full; nothing was stored. Free space (or raise the database's size limit) and retry.")
+            return Problem(
+                status: 507, slug: "insufficient-storage", title: "Insufficient storage",
+                detail: "\(title): the database is full; nothing was stored. Free space (or raise the database's size limit) and retry.")
         }
         switch access {
         case .read:
-            return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
-                           detail: "\(title): the database could not be read; nothing was changed. The server log has the cause.")
+            return Problem(
+                status: 500, slug: "storage-failure", title: "Storage failure",
+                detail: "\(title): the database could not be read; nothing was changed. The server log has the cause.")
         case .write:
             if error.storeFault?.isCommitOutcomeUnknown == true {
-                return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
-                               detail: "\(title): the connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying.")
+                return Problem(
+                    status: 500, slug: "storage-failure", title: "Storage failure",
+                    detail: "\(title): the connection to the database broke while the write was being committed, so it may have been stored. Read the session before retrying.")
             }
-            return Problem(status: 500, slug: "storage-failure", title: "Storage failure",
-                           detail: "\(title): the database could not complete the write; nothing was stored. The server log has the cause.")
+            return Problem(
+                status: 500, slug: "storage-failure", title: "Storage failure",
+                detail: "\(title): the database could not complete the write; nothing was stored. The server log has the cause.")
         }
     }
 
@@ -212,9 +224,11 @@ public struct Problem: Error, Sendable {
     }
     /// 401 (RFC 6750 §3): no bearer token, or `invalidToken` when one was sent that is not accepted.
     static func unauthorized(invalidToken: Bool) -> Problem {
-        var p = Problem(status: 401, slug: "unauthorized", title: "Authentication required",
-                        detail: invalidToken ? "The bearer token is not accepted."
-                            : "Send Authorization: Bearer <token> (RFC 6750).")
+        var p = Problem(
+            status: 401, slug: "unauthorized", title: "Authentication required",
+            detail: invalidToken
+                ? "The bearer token is not accepted."
+                : "Send Authorization: Bearer <token> (RFC 6750).")
         p.headers = [("WWW-Authenticate", invalidToken ? #"Bearer realm="navsim", error="invalid_token""# : #"Bearer realm="navsim""#)]
         return p
     }
@@ -249,8 +263,9 @@ public struct Problem: Error, Sendable {
     /// refused as stale twice (another instance wrote the session first, then again while the
     /// request ran on the reloaded session). Nothing was stored; the client may read and retry.
     static func writeConflict(_ sid: String) -> Problem {
-        Problem(status: 409, slug: "write-conflict", title: "Write conflict",
-                detail: "Session '\(sid)' was changed by another instance while this request was applied, twice; nothing was stored. Read the session and retry.")
+        Problem(
+            status: 409, slug: "write-conflict", title: "Write conflict",
+            detail: "Session '\(sid)' was changed by another instance while this request was applied, twice; nothing was stored. Read the session and retry.")
     }
 }
 
@@ -301,16 +316,20 @@ public enum ServerLog {
         case .unreachable(let error):
             return line(level: "error", "store unreachable", error: (error as? StoreUnreachable)?.cause ?? error, time: time)
         case .reachableAgain(let downMillis, let reads, let writes):
-            return [("time", .string(time)), ("level", .string("info")), ("message", .string("store reachable again")),
-                    ("unreachableSeconds", .number(Double(downMillis) / 1000)),
-                    ("failedReads", .number(Double(reads))), ("failedWrites", .number(Double(writes)))]
+            return [
+                ("time", .string(time)), ("level", .string("info")), ("message", .string("store reachable again")),
+                ("unreachableSeconds", .number(Double(downMillis) / 1000)),
+                ("failedReads", .number(Double(reads))), ("failedWrites", .number(Double(writes))),
+            ]
         }
     }
 
     /// The members of one line: `time`, `level`, `message`, `error`, then `code` or `sqlState`.
     static func line(level: String, _ message: String, error: any Error, time: String = RFC3339.now()) -> [(String, JSON)] {
-        var members: [(String, JSON)] = [("time", .string(time)), ("level", .string(level)), ("message", .string(message)),
-                                         ("error", .string(String(describing: error).replacingOccurrences(of: "\n", with: " ")))]
+        var members: [(String, JSON)] = [
+            ("time", .string(time)), ("level", .string(level)), ("message", .string(message)),
+            ("error", .string(String(describing: error).replacingOccurrences(of: "\n", with: " "))),
+        ]
         switch error.storeFault?.storeCode {
         case .resultCode(let code)?: members.append(("code", .number(Double(code))))
         case .sqlState(let state)?: members.append(("sqlState", .string(state)))

@@ -24,7 +24,8 @@ enum QueryParameters {
         }
         let digits = raw.utf8.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
         if raw.utf8.count - digits.count <= 1, !digits.isEmpty,
-           digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        {
             throw Problem.invalidQuery(name, "\(name) \(raw) is out of range \(bounds).")
         }
         throw Problem.invalidQuery(name, "\(name) is an integer in \(bounds); got '\(raw)'.")

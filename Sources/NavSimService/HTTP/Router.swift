@@ -177,7 +177,8 @@ struct Router<Context: Sendable>: Sendable {
                     guard route.method == lookup else { continue }
                     // More literal segments win; on a tie, the earlier registration.
                     if best < 0 || route.template.literalCount > routes[best].template.literalCount
-                        || (route.template.literalCount == routes[best].template.literalCount && index < best) {
+                        || (route.template.literalCount == routes[best].template.literalCount && index < best)
+                    {
                         best = index
                     }
                 }

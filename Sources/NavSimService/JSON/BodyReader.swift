@@ -16,7 +16,9 @@ struct BodyReader {
         self.path = path
         self.allowed = allowed
         for (key, _) in m where !allowed.contains(key) {
-            let takes = allowed.isEmpty ? "\(path.isEmpty ? "The body" : path) takes no fields."
+            let takes =
+                allowed.isEmpty
+                ? "\(path.isEmpty ? "The body" : path) takes no fields."
                 : "Allowed: \(allowed.joined(separator: ", "))."
             throw Problem.invalidField(name(key), "Unknown field '\(name(key))'. \(takes)", allowed: allowed)
         }

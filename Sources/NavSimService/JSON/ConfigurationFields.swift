@@ -8,105 +8,129 @@ import NavigationCore
 enum ConfigurationFields {
     static let all: [ConfigurationField] = [
         .optional("title", \.title, .identity, read: { r, k throws(Problem) in try r.string(k) }, reply: { w, k, c in w.member(k, c.title) }),
-        .value("modalPresentationStyle", \.modalPresentationStyle, .styles,
-               read: { r, k throws(Problem) in try r.enumValue(k, PresentationStyle.self) },
-               reply: { w, k, c in w.member(k, c.modalPresentationStyle.rawValue) }),
-        .value("modalTransitionStyle", \.modalTransitionStyle, .styles,
-               read: { r, k throws(Problem) in try r.enumValue(k, TransitionStyle.self) },
-               reply: { w, k, c in w.member(k, c.modalTransitionStyle.rawValue) }),
-        .value("definesPresentationContext", \.definesPresentationContext, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.definesPresentationContext) }),
-        .value("providesPresentationContextTransitionStyle", \.providesPresentationContextTransitionStyle, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.providesPresentationContextTransitionStyle) }),
-        .value("isModalInPresentation", \.isModalInPresentation, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.isModalInPresentation) }),
+        .value(
+            "modalPresentationStyle", \.modalPresentationStyle, .styles,
+            read: { r, k throws(Problem) in try r.enumValue(k, PresentationStyle.self) },
+            reply: { w, k, c in w.member(k, c.modalPresentationStyle.rawValue) }),
+        .value(
+            "modalTransitionStyle", \.modalTransitionStyle, .styles,
+            read: { r, k throws(Problem) in try r.enumValue(k, TransitionStyle.self) },
+            reply: { w, k, c in w.member(k, c.modalTransitionStyle.rawValue) }),
+        .value(
+            "definesPresentationContext", \.definesPresentationContext, .flags,
+            read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.definesPresentationContext) }),
+        .value(
+            "providesPresentationContextTransitionStyle", \.providesPresentationContextTransitionStyle, .flags,
+            read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.providesPresentationContextTransitionStyle) }),
+        .value(
+            "isModalInPresentation", \.isModalInPresentation, .flags,
+            read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in w.member(k, c.isModalInPresentation) }),
         // Listed only when true, so replies of controllers that never set it are unchanged.
-        .value("prefersStatusBarHidden", \.prefersStatusBarHidden, .flags,
-               read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in if c.prefersStatusBarHidden { w.member(k, true) } }),
-        .optional("traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) }, reply: { w, k, c in
-            guard let o = c.traitOverrides else { return }
-            w.key(k)
-            w.openObject()
-            w.member("horizontalSizeClass", o.horizontalSizeClass?.rawValue)
-            w.member("verticalSizeClass", o.verticalSizeClass?.rawValue)
-            w.closeObject()
-        }),
-        .optional("transitioningDelegate", \.transitioningDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.transitioningDelegate(k) }, reply: { w, k, c in
-            guard let d = c.transitioningDelegate else { return }
-            w.key(k)
-            w.openObject()
-            w.member("name", d.name)
-            w.key("duration")
-            w.number(d.duration)
-            w.closeObject()
-        }),
-        .optional("presentationDelegate", \.presentationDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.presentationDelegate(k) }, reply: { w, k, c in
-            guard let d = c.presentationDelegate else { return }
-            w.key(k)
-            w.openObject()
-            w.member("shouldDismiss", d.shouldDismiss)
-            w.member("adaptivePresentationStyle", d.adaptivePresentationStyle?.rawValue)
-            w.closeObject()
-        }),
-        .optional("navigationDelegate", \.navigationDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.navigationDelegate(k) }, reply: { w, k, c in
-            guard c.navigationDelegate != nil else { return }
-            w.key(k)
-            w.openObject()
-            w.closeObject()
-        }),
-        .optional("tabBarDelegate", \.tabBarDelegate, .delegates,
-                  read: { r, k throws(Problem) in try r.tabBarDelegate(k) }, reply: { w, k, c in
-            guard let d = c.tabBarDelegate else { return }
-            w.key(k)
-            w.openObject()
-            w.member("shouldSelect", d.shouldSelect)
-            w.closeObject()
-        }),
-        .optional("preferredContentSize", \.preferredContentSize, .delegates,
-                  read: { r, k throws(Problem) in try r.size(k) }, reply: { w, k, c in
-            guard let size = c.preferredContentSize else { return }
-            w.key(k)
-            w.openArray()
-            for n in size { w.number(n) }
-            w.closeArray()
-        }),
-        .value("unwindActions", \.unwindActions, .segues,
-               read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, c in if !c.unwindActions.isEmpty { w.member(k, c.unwindActions) } }),
+        .value(
+            "prefersStatusBarHidden", \.prefersStatusBarHidden, .flags,
+            read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in if c.prefersStatusBarHidden { w.member(k, true) } }),
+        .optional(
+            "traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) },
+            reply: { w, k, c in
+                guard let o = c.traitOverrides else { return }
+                w.key(k)
+                w.openObject()
+                w.member("horizontalSizeClass", o.horizontalSizeClass?.rawValue)
+                w.member("verticalSizeClass", o.verticalSizeClass?.rawValue)
+                w.closeObject()
+            }),
+        .optional(
+            "transitioningDelegate", \.transitioningDelegate, .delegates,
+            read: { r, k throws(Problem) in try r.transitioningDelegate(k) },
+            reply: { w, k, c in
+                guard let d = c.transitioningDelegate else { return }
+                w.key(k)
+                w.openObject()
+                w.member("name", d.name)
+                w.key("duration")
+                w.number(d.duration)
+                w.closeObject()
+            }),
+        .optional(
+            "presentationDelegate", \.presentationDelegate, .delegates,
+            read: { r, k throws(Problem) in try r.presentationDelegate(k) },
+            reply: { w, k, c in
+                guard let d = c.presentationDelegate else { return }
+                w.key(k)
+                w.openObject()
+                w.member("shouldDismiss", d.shouldDismiss)
+                w.member("adaptivePresentationStyle", d.adaptivePresentationStyle?.rawValue)
+                w.closeObject()
+            }),
+        .optional(
+            "navigationDelegate", \.navigationDelegate, .delegates,
+            read: { r, k throws(Problem) in try r.navigationDelegate(k) },
+            reply: { w, k, c in
+                guard c.navigationDelegate != nil else { return }
+                w.key(k)
+                w.openObject()
+                w.closeObject()
+            }),
+        .optional(
+            "tabBarDelegate", \.tabBarDelegate, .delegates,
+            read: { r, k throws(Problem) in try r.tabBarDelegate(k) },
+            reply: { w, k, c in
+                guard let d = c.tabBarDelegate else { return }
+                w.key(k)
+                w.openObject()
+                w.member("shouldSelect", d.shouldSelect)
+                w.closeObject()
+            }),
+        .optional(
+            "preferredContentSize", \.preferredContentSize, .delegates,
+            read: { r, k throws(Problem) in try r.size(k) },
+            reply: { w, k, c in
+                guard let size = c.preferredContentSize else { return }
+                w.key(k)
+                w.openArray()
+                for n in size { w.number(n) }
+                w.closeArray()
+            }),
+        .value(
+            "unwindActions", \.unwindActions, .segues,
+            read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, c in if !c.unwindActions.isEmpty { w.member(k, c.unwindActions) } }),
         // Lifecycle code: nested operations, read with the one operation table.
         // The reply lists each method's remaining calls by operation name and receiver.
-        ConfigurationField(name: "on", section: .segues, read: { r, patch, clears, decoder throws(Problem) in
-            if let code = try decoder.callbackCode(r, "on") {
-                patch.set(\.on, code)
-            } else if clears && r.has("on") {
-                patch.set(\.on, CallbackCode())
-            }
-        }, write: { c, w in
-            guard !c.on.isEmpty else { return }
-            w.key("on")
-            w.openObject()
-            for m in CallbackCode.Method.allCases {
-                guard let calls = c.on.calls[m] else { continue }
-                w.key(m.rawValue)
-                w.openArray()
-                for call in calls { Encode.call(call, into: &w) }
-                w.closeArray()
-            }
-            w.closeObject()
-        }),
-        .value("shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) }, reply: { w, k, c in
-            let m = c.shouldPerformSegue
-            guard !m.isEmpty else { return }
-            w.key(k)
-            w.openObject()
-            for (identifier, answer) in m.sorted(by: { $0.key < $1.key }) {
-                w.key(identifier)
-                w.bool(answer)
-            }
-            w.closeObject()
-        }),
+        ConfigurationField(
+            name: "on", section: .segues,
+            read: { r, patch, clears, decoder throws(Problem) in
+                if let code = try decoder.callbackCode(r, "on") {
+                    patch.set(\.on, code)
+                } else if clears && r.has("on") {
+                    patch.set(\.on, CallbackCode())
+                }
+            },
+            write: { c, w in
+                guard !c.on.isEmpty else { return }
+                w.key("on")
+                w.openObject()
+                for m in CallbackCode.Method.allCases {
+                    guard let calls = c.on.calls[m] else { continue }
+                    w.key(m.rawValue)
+                    w.openArray()
+                    for call in calls { Encode.call(call, into: &w) }
+                    w.closeArray()
+                }
+                w.closeObject()
+            }),
+        .value(
+            "shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) },
+            reply: { w, k, c in
+                let m = c.shouldPerformSegue
+                guard !m.isEmpty else { return }
+                w.key(k)
+                w.openObject()
+                for (identifier, answer) in m.sorted(by: { $0.key < $1.key }) {
+                    w.key(identifier)
+                    w.bool(answer)
+                }
+                w.closeObject()
+            }),
     ]
 
     /// The API names, in table order.
@@ -153,27 +177,35 @@ struct ConfigurationField: Sendable {
     typealias Reply = @Sendable (inout JSONWriter, JSONWriter.Key, ControllerConfiguration) -> Void
 
     /// A property with a non-optional value: absent or null sets nothing.
-    static func value<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, _ section: Section,
-                         read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
-                         reply: @escaping Reply) -> ConfigurationField {
+    static func value<T>(
+        _ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, _ section: Section,
+        read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
+        reply: @escaping Reply
+    ) -> ConfigurationField {
         let key = JSONWriter.Key(name)
-        return ConfigurationField(name: name, section: section, read: { r, patch, _, _ throws(Problem) in
-            if let v = try read(r, name) { patch.set(keyPath, v) }
-        }, write: { c, w in reply(&w, key, c) })
+        return ConfigurationField(
+            name: name, section: section,
+            read: { r, patch, _, _ throws(Problem) in
+                if let v = try read(r, name) { patch.set(keyPath, v) }
+            }, write: { c, w in reply(&w, key, c) })
     }
 
     /// An optional property: in a PATCH, null clears it.
-    static func optional<T>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable, _ section: Section,
-                            read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
-                            reply: @escaping Reply) -> ConfigurationField {
+    static func optional<T>(
+        _ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable, _ section: Section,
+        read: @escaping @Sendable (BodyReader, String) throws(Problem) -> T?,
+        reply: @escaping Reply
+    ) -> ConfigurationField {
         let key = JSONWriter.Key(name)
-        return ConfigurationField(name: name, section: section, read: { r, patch, clears, _ throws(Problem) in
-            if clears && r.has(name) {
-                patch.set(keyPath, try read(r, name))
-            } else if let v = try read(r, name) {
-                patch.set(keyPath, v)
-            }
-        }, write: { c, w in reply(&w, key, c) })
+        return ConfigurationField(
+            name: name, section: section,
+            read: { r, patch, clears, _ throws(Problem) in
+                if clears && r.has(name) {
+                    patch.set(keyPath, try read(r, name))
+                } else if let v = try read(r, name) {
+                    patch.set(keyPath, v)
+                }
+            }, write: { c, w in reply(&w, key, c) })
     }
 }
 
@@ -190,8 +222,9 @@ extension BodyReader {
     /// `{"shouldDismiss"?, "adaptivePresentationStyle"?}` (R47–R52).
     func presentationDelegate(_ key: String) throws(Problem) -> PresentationDelegate? {
         guard let d = try object(key, allowed: ["shouldDismiss", "adaptivePresentationStyle"]) else { return nil }
-        return PresentationDelegate(shouldDismiss: try d.bool("shouldDismiss"),
-                                    adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
+        return PresentationDelegate(
+            shouldDismiss: try d.bool("shouldDismiss"),
+            adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
     }
 
     /// `{}`: the navigation controller has a delegate (R82).
@@ -209,8 +242,9 @@ extension BodyReader {
     /// `{"horizontalSizeClass"?, "verticalSizeClass"?}` (R74).
     func traitOverrides(_ key: String) throws(Problem) -> TraitOverrides? {
         guard let d = try object(key, allowed: ["horizontalSizeClass", "verticalSizeClass"]) else { return nil }
-        return TraitOverrides(horizontalSizeClass: try d.enumValue("horizontalSizeClass", Traits.SizeClass.self),
-                              verticalSizeClass: try d.enumValue("verticalSizeClass", Traits.SizeClass.self))
+        return TraitOverrides(
+            horizontalSizeClass: try d.enumValue("horizontalSizeClass", Traits.SizeClass.self),
+            verticalSizeClass: try d.enumValue("verticalSizeClass", Traits.SizeClass.self))
     }
 
     /// `[width, height]` in points, finite and not negative.
@@ -218,7 +252,8 @@ extension BodyReader {
         guard let v = raw(key), !v.isNull else { return nil }
         // Finite only: `1e400` parses as infinity, which has no JSON spelling to answer with.
         guard let a = v.array, a.count == 2, let w = a[0].number, let h = a[1].number, w >= 0, h >= 0,
-              w.isFinite, h.isFinite else {
+            w.isFinite, h.isFinite
+        else {
             throw Problem.invalidField(name(key), "\(name(key)) is [width, height] in points.")
         }
         return [w, h]

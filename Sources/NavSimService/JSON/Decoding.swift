@@ -14,11 +14,12 @@ struct Decoder {
     let budget: SpecBudget
 
     /// The ControllerSpec fields: its own, then the client-settable properties (``ConfigurationFields``).
-    static let specFields = ["id", "kind", "class"] + ConfigurationFields.names + [
-        "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
-        "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
-        "storyboard", "identifier",
-    ]
+    static let specFields =
+        ["id", "kind", "class"] + ConfigurationFields.names + [
+            "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
+            "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
+            "storyboard", "identifier",
+        ]
 
     /// Spec fields only some kinds take, as UIKit declares those properties on those classes only
     /// (`viewControllers` on UINavigationController, UITabBarController, UIPageViewController and
@@ -197,7 +198,7 @@ struct Decoder {
                 do {
                     let command = try operation(op, receiver: receiver?.string ?? CallbackCode.selfReceiver, body: rest)
                     out.append(CallbackCode.Call(command, once: once?.bool ?? false))
-                } catch where error.slug == "unknown-operation" {
+                } catch  where error.slug == "unknown-operation" {
                     throw Problem.invalidField("\(at).operation", error.detail, allowed: Operations.names)
                 } catch {
                     var p = error
@@ -291,14 +292,17 @@ struct OperationEntry: Sendable {
 /// `unknown-operation` listing and the OpenAPI test read.
 enum Operations {
     static let all: [OperationEntry] = [
-        OperationEntry("present", ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover"],
-                       "present(_:animated:) with optional style overrides and popover anchor") { o throws(Problem) in
+        OperationEntry(
+            "present", ["viewController", "modalPresentationStyle", "modalTransitionStyle", "popover"],
+            "present(_:animated:) with optional style overrides and popover anchor"
+        ) { o throws(Problem) in
             let popover = try o.decoder.popover(o.reader)
             if !o.reader.has("viewController") { throw Problem.invalidField("viewController", "viewController is required (null is UIKit's nil).") }
-            return .present(receiver: o.receiver, viewController: try o.viewController(),
-                            style: try o.reader.enumValue("modalPresentationStyle", PresentationStyle.self),
-                            transitionStyle: try o.reader.enumValue("modalTransitionStyle", TransitionStyle.self),
-                            popover: popover, animated: o.animated)
+            return .present(
+                receiver: o.receiver, viewController: try o.viewController(),
+                style: try o.reader.enumValue("modalPresentationStyle", PresentationStyle.self),
+                transitionStyle: try o.reader.enumValue("modalTransitionStyle", TransitionStyle.self),
+                popover: popover, animated: o.animated)
         },
         OperationEntry("dismiss", [], "dismiss(animated:)") { o throws(Problem) in .dismiss(receiver: o.receiver, animated: o.animated) },
         OperationEntry("show", ["viewController"], "show(_:sender:)") { o throws(Problem) in
@@ -317,8 +321,10 @@ enum Operations {
         OperationEntry("popTo", ["viewController"], "popToViewController(_:animated:)") { o throws(Problem) in
             .popTo(receiver: o.receiver, viewController: try o.id("viewController"), animated: o.animated)
         },
-        OperationEntry("setViewControllers", ["viewControllers", "direction"],
-                       "setViewControllers(_:animated:) of a navigation, tab bar or page view controller") { o throws(Problem) in
+        OperationEntry(
+            "setViewControllers", ["viewControllers", "direction"],
+            "setViewControllers(_:animated:) of a navigation, tab bar or page view controller"
+        ) { o throws(Problem) in
             guard let list = try o.decoder.refs(o.reader.raw("viewControllers"), path: "viewControllers") else {
                 throw Problem.invalidField("viewControllers", "viewControllers is required.")
             }
@@ -329,8 +335,9 @@ enum Operations {
                 }
                 direction = d
             }
-            return .setViewControllers(receiver: o.receiver, viewControllers: list, direction: direction,
-                                       animated: o.animated)
+            return .setViewControllers(
+                receiver: o.receiver, viewControllers: list, direction: direction,
+                animated: o.animated)
         },
         OperationEntry("select", ["index", "viewController"], "selectedIndex / selectedViewController set in code") { o throws(Problem) in
             let t = try o.tab()

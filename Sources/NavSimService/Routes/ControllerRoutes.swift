@@ -56,8 +56,9 @@ extension NavSimService {
             let r = try BodyReader(body, allowed: ["operations"])
             guard let ops = r.raw("operations")?.array else { throw Problem.invalidField("operations", "operations must be an array.") }
             guard ops.count <= self.limits.operationsPerTurn else {
-                throw Problem.limitExceeded("operationsPerTurn", max: self.limits.operationsPerTurn,
-                                            detail: "The turn has \(ops.count) operations; at most \(self.limits.operationsPerTurn) are allowed.")
+                throw Problem.limitExceeded(
+                    "operationsPerTurn", max: self.limits.operationsPerTurn,
+                    detail: "The turn has \(ops.count) operations; at most \(self.limits.operationsPerTurn) are allowed.")
             }
             var commands: [Command] = []
             for (i, op) in ops.enumerated() {

@@ -12,7 +12,9 @@ extension NavSimService {
     /// DOT or SVG picture the `Accept` field asks for (docs/pictures.md).
     func getSession(_ req: HTTPRequest, _ sid: String) throws(Problem) -> HTTPResponse {
         let representation = try pictures.choose(req)
-        let requested: Int? = try QueryParameters.single(req, "version") == nil ? nil
+        let requested: Int? =
+            try QueryParameters.single(req, "version") == nil
+            ? nil
             : QueryParameters.int(req, "version", default: 0, range: 0...Int.max)
         // `replay=true`: the version as the current rules give it, by running its commands again.
         let replaying = try QueryParameters.bool(req, "replay")
@@ -30,11 +32,16 @@ extension NavSimService {
         // session takes this lock, so what it holds it for is what concurrent readers spin on).
         // Only a read that goes on past the lock takes a copy of the session (the cached reply
         // costs no copy of the session's fields).
-        enum Current { case reply(HTTPResponse), encoded(EncodedSession), snapshot(LiveSession) }
+        enum Current {
+            case reply(HTTPResponse)
+            case encoded(EncodedSession)
+            case snapshot(LiveSession)
+        }
         let current: Current = try withSessionMutating(sid) { live throws(Problem) in
             if let n = requested, n > live.version {
-                throw Problem(status: 404, slug: "unknown-version", title: "Unknown version",
-                              detail: "Session '\(sid)' has versions 0…\(live.version).")
+                throw Problem(
+                    status: 404, slug: "unknown-version", title: "Unknown version",
+                    detail: "Session '\(sid)' has versions 0…\(live.version).")
             }
             let version = requested ?? live.version
             // Each representation has its own tag (`"3"`, `"3-text"`, …), compared as the 200 would send it,
@@ -57,10 +64,11 @@ extension NavSimService {
         var past: (state: SessionState, encoded: EncodedSession)?
         if !replaying, version != snapshot.version {
             do {
-                past = try SessionHistory.past(sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions,
-                                               backfill: { [self] at, state in
-                                                   backfillCheckpoint(sid, createdAt: snapshot.createdAt, version: at, state: state)
-                                               })
+                past = try SessionHistory.past(
+                    sid, createdAt: snapshot.createdAt, version: version, store: store, kept: pastVersions,
+                    backfill: { [self] at, state in
+                        backfillCheckpoint(sid, createdAt: snapshot.createdAt, version: at, state: state)
+                    })
             } catch {
                 throw Problem.storage(error, "History could not be read", access: .read)
             }
@@ -69,8 +77,12 @@ extension NavSimService {
             }
         }
         let state: SessionState
-        if let past { state = past.state } else {
-            state = replaying ? try replay(sid, to: version)
+        if let past {
+            state = past.state
+        } else {
+            state =
+                replaying
+                ? try replay(sid, to: version)
                 : version == snapshot.version ? snapshot.state : try stateAt(sid, version: version)
         }
         let session = Encode.session(id: sid, version: version, createdAt: snapshot.createdAt, state: state)
@@ -87,10 +99,11 @@ extension NavSimService {
             // Unreachable: the encoder writes JSON the parser reads.
             throw Problem(status: 500, slug: "internal-invariant", title: "Internal error", detail: error.description)
         }
-        return try pictures.response(representation, resource: "session \(sid) \(snapshot.createdAt)", version: "\(version)",
-                                     etag: version, json: tree,
-                                     text: { SessionPicture(session: $0, transitions: transitions).text },
-                                     dot: { SessionPicture(session: $0, transitions: transitions).dot })
+        return try pictures.response(
+            representation, resource: "session \(sid) \(snapshot.createdAt)", version: "\(version)",
+            etag: version, json: tree,
+            text: { SessionPicture(session: $0, transitions: transitions).text },
+            dot: { SessionPicture(session: $0, transitions: transitions).dot })
     }
 
     /// The stored state of `version` as it was reported then: rebuilt from the nearest checkpoint
@@ -104,7 +117,8 @@ extension NavSimService {
                 if let state = try SessionHistory.rebuild(rows, to: version) { return state }
                 // A checkpoint not stored yet (``SessionWriter/checkpointLater(_:version:createdAt:state:)``): from the one before it.
                 guard first > 0, let row = rows.first, row.version == first, row.checkpoint == nil,
-                      rows.allSatisfy({ $0.changes != nil }) else { break }
+                    rows.allSatisfy({ $0.changes != nil })
+                else { break }
                 first = SessionHistory.firstRow(for: first - 1)
             }
         } catch let p as Problem {

@@ -65,15 +65,18 @@ extension NavSimService {
     /// session was written elsewhere since this copy was loaded. The request is then run once
     /// more on the session reloaded from the store, `If-Match` checked against the fresh
     /// version, and that run's reply is the client's; stale again, it is 409 `write-conflict`.
-    func mutate(_ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
-                _ decode: @escaping @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]) throws(Problem) -> HTTPResponse {
+    func mutate(
+        _ req: HTTPRequest, _ sid: String, created: Bool = false, turn: Bool = false,
+        _ decode: @escaping @Sendable (JSON, SessionState, Decoder) throws(Problem) -> [Command]
+    ) throws(Problem) -> HTTPResponse {
         let body = try parseBody(req)
         let deferred = DeferredResponse()
         // Admitted before anything is applied: at stop it is answered with its outcome, or refused unapplied.
         try sessionWrites.admit(deferred)
         do {
-            try apply(Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
-                      answering: deferred, retried: false)
+            try apply(
+                Mutation(request: req, sid: sid, body: body, created: created, turn: turn, decode: decode),
+                answering: deferred, retried: false)
         } catch {
             // Refused before anything was applied; completing `deferred` counts it answered.
             deferred.complete(Self.problem(error))
@@ -141,8 +144,12 @@ extension NavSimService {
             // Stack depth and tabs grow by operations on existing controllers too; checked
             // on the outcome, before anything is applied, so an over-limit request changes nothing.
             try limits.check(outcome.state, changed: outcome.changedControllers)
-            return (outcome.state, PendingWork(request: req, body: body, created: created, turn: turn,
-                                                commands: commands, outcome: outcome, at: Self.now()))
+            return (
+                outcome.state,
+                PendingWork(
+                    request: req, body: body, created: created, turn: turn,
+                    commands: commands, outcome: outcome, at: Self.now())
+            )
         }
     }
 
@@ -154,11 +161,12 @@ extension NavSimService {
         let outcome = work.outcome
         let results = Encode.results(outcome.outcomes, turn: work.turn)
         // Only what the turn changed is converted, encoded and written.
-        var (commit, shell) = try Persistence.commit(TurnRecord(
-            session: sid, createdAt: p.createdAt, version: version, old: p.previousState, shell: p.job.shell,
-            new: outcome.state, changed: outcome.changedControllers, at: work.at, request: work.request,
-            body: work.body, commands: work.commands, resolvedSegues: outcome.resolvedSegues, result: results,
-            keepsCheckpoint: p.job.checkpointNow))
+        var (commit, shell) = try Persistence.commit(
+            TurnRecord(
+                session: sid, createdAt: p.createdAt, version: version, old: p.previousState, shell: p.job.shell,
+                new: outcome.state, changed: outcome.changedControllers, at: work.at, request: work.request,
+                body: work.body, commands: work.commands, resolvedSegues: outcome.resolvedSegues, result: results,
+                keepsCheckpoint: p.job.checkpointNow))
         commit.followsPending = p.job.followsPending
         // The new version is encoded once, from the previous version's pieces; the reply
         // splices its bytes (full) or the changed pieces (return=minimal).
@@ -166,9 +174,10 @@ extension NavSimService {
             id: sid, version: version, createdAt: p.createdAt, state: outcome.state,
             previous: p.previousEncoding, previousState: p.previousState,
             changedControllers: outcome.changedControllers)
-        let reply = try mutationReply(work.request, sid: sid, created: work.created, turn: work.turn,
-                                      outcome: outcome, results: results, encoded: encoded,
-                                      changed: changed, removed: commit.deletedControllers)
+        let reply = try mutationReply(
+            work.request, sid: sid, created: work.created, turn: work.turn,
+            outcome: outcome, results: results, encoded: encoded,
+            changed: changed, removed: commit.deletedControllers)
         // A turn's operations UIKit refused, counted once the turn is durable (a stale
         // commit's rerun is prepared again and counts its own).
         let refused = outcome.outcomes.reduce(0) { n, o in if case .refused = o { n + 1 } else { n } }
@@ -177,20 +186,25 @@ extension NavSimService {
 
     /// A mutation's 200 (or 201 for a created controller): the result members and the session,
     /// whole or, with `Prefer: return=minimal`, only what changed.
-    static func mutationReply(_ req: HTTPRequest, sid: String, created: Bool, turn: Bool, outcome: Navigator.TurnResult,
-                              results: [UInt8], encoded: EncodedSession, changed: [String],
-                              removed: [String]) throws(Problem) -> HTTPResponse {
+    static func mutationReply(
+        _ req: HTTPRequest, sid: String, created: Bool, turn: Bool, outcome: Navigator.TurnResult,
+        results: [UInt8], encoded: EncodedSession, changed: [String],
+        removed: [String]
+    ) throws(Problem) -> HTTPResponse {
         if created, case .applied(let r) = outcome.outcomes[0], let cid = r.created, let piece = encoded.piece(cid) {
-            return json(201, bytes: Array(piece), etag: encoded.etag,
-                        location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)")
+            return json(
+                201, bytes: Array(piece), etag: encoded.etag,
+                location: "/v1/sessions/\(sid.percentEncodedPathSegment)/controllers/\(cid.percentEncodedPathSegment)")
         }
         let minimal = prefersMinimal(req)
-        let session = minimal
+        let session =
+            minimal
             ? encoded.minimal(id: sid, state: outcome.state, changed: changed, removed: removed)
             : encoded.body
         // `results` is the history entry's text, reused: not encoded a second time.
-        let body = Encode.mutationReply(version: encoded.version, turn: turn, results: results,
-                                        released: outcome.released, session: session)
+        let body = Encode.mutationReply(
+            version: encoded.version, turn: turn, results: results,
+            released: outcome.released, session: session)
         var response = json(200, bytes: body, etag: encoded.etag, vary: "Prefer")
         if minimal { response.headers.add("Preference-Applied", "return=minimal") }
         return response

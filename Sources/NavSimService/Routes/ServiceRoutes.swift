@@ -21,13 +21,16 @@ extension NavSimService {
         ("name", .string("navsim")),
         ("version", .string(NavSimVersion.current)),
         ("description", .string("UIKit view-controller navigation as a headless HTTP service")),
-        ("links", .object([
-            ("openapi", .string("/openapi.yaml")),
-            ("health", .string("/healthz")),
-            ("metrics", .string("/metrics")),
-            ("sessions", .string("/v1/sessions")),
-            ("storyboards", .string("/v1/storyboards")),
-        ])),
+        (
+            "links",
+            .object([
+                ("openapi", .string("/openapi.yaml")),
+                ("health", .string("/healthz")),
+                ("metrics", .string("/metrics")),
+                ("sessions", .string("/v1/sessions")),
+                ("storyboards", .string("/v1/storyboards")),
+            ])
+        ),
     ])
 
     /// `navsim_sessions`: the sessions in the store, loaded or not. SQLite has one owner, this
@@ -49,26 +52,26 @@ extension NavSimService {
     func metrics() -> HTTPResponse {
         let stats = store.statistics
         var text = """
-        # HELP navsim_requests_total HTTP requests answered.
-        # TYPE navsim_requests_total counter
-        navsim_requests_total \(counters.requests.load(ordering: .relaxed))
-        # HELP navsim_uikit_refusals_total Operations UIKit refused (409).
-        # TYPE navsim_uikit_refusals_total counter
-        navsim_uikit_refusals_total \(counters.refusals.load(ordering: .relaxed))
-        # HELP navsim_store_commits_total Durable commits.
-        # TYPE navsim_store_commits_total counter
-        navsim_store_commits_total \(stats.commits)
-        # HELP navsim_store_transactions_total Store transactions, SQLite or PostgreSQL (group commit batches).
-        # TYPE navsim_store_transactions_total counter
-        navsim_store_transactions_total \(stats.batches)
-        # HELP navsim_sessions_loaded Sessions whose state is in memory (at most --max-loaded-sessions, once idle).
-        # TYPE navsim_sessions_loaded gauge
-        navsim_sessions_loaded \(sessions.resident.load(ordering: .relaxed))
-        # HELP navsim_session_cache_bytes Bytes of encoded session representations kept for reads.
-        # TYPE navsim_session_cache_bytes gauge
-        navsim_session_cache_bytes \(sessions.cachedBytes.load(ordering: .relaxed))
+            # HELP navsim_requests_total HTTP requests answered.
+            # TYPE navsim_requests_total counter
+            navsim_requests_total \(counters.requests.load(ordering: .relaxed))
+            # HELP navsim_uikit_refusals_total Operations UIKit refused (409).
+            # TYPE navsim_uikit_refusals_total counter
+            navsim_uikit_refusals_total \(counters.refusals.load(ordering: .relaxed))
+            # HELP navsim_store_commits_total Durable commits.
+            # TYPE navsim_store_commits_total counter
+            navsim_store_commits_total \(stats.commits)
+            # HELP navsim_store_transactions_total Store transactions, SQLite or PostgreSQL (group commit batches).
+            # TYPE navsim_store_transactions_total counter
+            navsim_store_transactions_total \(stats.batches)
+            # HELP navsim_sessions_loaded Sessions whose state is in memory (at most --max-loaded-sessions, once idle).
+            # TYPE navsim_sessions_loaded gauge
+            navsim_sessions_loaded \(sessions.resident.load(ordering: .relaxed))
+            # HELP navsim_session_cache_bytes Bytes of encoded session representations kept for reads.
+            # TYPE navsim_session_cache_bytes gauge
+            navsim_session_cache_bytes \(sessions.cachedBytes.load(ordering: .relaxed))
 
-        """
+            """
         sessionsGauge(into: &text)
         text += StoreUpGauge.text(reachable: store.checkReachability())
         ProcessMetrics.write(into: &text)

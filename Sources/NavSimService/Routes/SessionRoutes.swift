@@ -62,8 +62,9 @@ extension NavSimService {
         }
         // The root's callbacks, as `makeKeyAndVisible()` fires them.
         // What the root's lifecycle code did that UIKit only logs (D7…) is in it, as any reply has it.
-        let reply = Self.json(201, bytes: Encode.created(id: id, createdAt: live.createdAt, state: state, result: reported),
-                              etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
+        let reply = Self.json(
+            201, bytes: Encode.created(id: id, createdAt: live.createdAt, state: state, result: reported),
+            etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
         // Everything above writes nothing; from here the id is taken until the commit's outcome.
         let deferred = DeferredResponse()
         try sessionWrites.admit(deferred)
@@ -108,7 +109,8 @@ extension NavSimService {
     /// write of it pending); the box is then forgotten, so the id can be created again here.
     func forgetIfDeletedElsewhere(_ box: SessionBox) -> Bool {
         guard store.isShared, case .some(.none) = try? store.sessionVersion(box.id),
-              box.inMemory({ slot in slot?.isIdle ?? true }) else { return false }
+            box.inMemory({ slot in slot?.isIdle ?? true })
+        else { return false }
         sessions.remove(box.id)
         return true
     }

@@ -23,8 +23,10 @@ final class LateCheckpoints: Sendable {
     /// Encodes `state` as the checkpoint of `version` on a Dispatch worker and queues its
     /// checkpoint-only commit; `then` runs once it is stored or failed. At most one per
     /// checkpoint at a time; nothing but `then` when it is already on its way.
-    func store(_ sid: String, createdAt: String, version: Int, state: SessionState,
-               then: @escaping @Sendable () -> Void) {
+    func store(
+        _ sid: String, createdAt: String, version: Int, state: SessionState,
+        then: @escaping @Sendable () -> Void
+    ) {
         let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: version)
         guard inFlight.withLock({ $0.insert(key).inserted }) else { return then() }
         group.enter()

@@ -70,9 +70,11 @@ final class SessionWriter: Sendable {
     /// worker: a handler thread goes back to its other connections within that many.
     static let preparedPerTurn = 8
 
-    init(store: any SessionStoring, sessions: SessionRegistry, pastVersions: PastVersions,
-         checkpoints: LateCheckpoints, build: @escaping @Sendable (PrepareJob) throws -> PreparedVersion,
-         observeCommit: @escaping @Sendable (Duration) -> Void, countRefusals: @escaping @Sendable (Int) -> Void) {
+    init(
+        store: any SessionStoring, sessions: SessionRegistry, pastVersions: PastVersions,
+        checkpoints: LateCheckpoints, build: @escaping @Sendable (PrepareJob) throws -> PreparedVersion,
+        observeCommit: @escaping @Sendable (Duration) -> Void, countRefusals: @escaping @Sendable (Int) -> Void
+    ) {
         self.store = store
         self.sessions = sessions
         self.pastVersions = pastVersions
@@ -86,8 +88,10 @@ final class SessionWriter: Sendable {
     /// and state) and returns the new state and what preparing it needs, or throws the problem
     /// that refuses it with nothing changed. Whoever applies a version while no one prepares the
     /// session's versions prepares them, starting with this one, on this thread.
-    func apply(_ box: SessionBox, client: SessionWrites.ClientType,
-               decide: (_ version: Int, _ head: SessionState) throws(Problem) -> (SessionState, SessionWrites.WorkType)) throws(Problem) {
+    func apply(
+        _ box: SessionBox, client: SessionWrites.ClientType,
+        decide: (_ version: Int, _ head: SessionState) throws(Problem) -> (SessionState, SessionWrites.WorkType)
+    ) throws(Problem) {
         let sessions = self.sessions
         let first: (CommitToken, PrepareJob)? = try box.withSession { live throws(Problem) in
             let (state, work) = try decide(live.headVersion, live.headState)
@@ -110,25 +114,27 @@ final class SessionWriter: Sendable {
             prepared += 1
             let handOff = prepared >= Self.preparedPerTurn
             let sessions = self.sessions
-            let (failed, following): ([SessionWrites.ClientType], PrepareJob?) = box.writing { live, _ in
-                var failed: [SessionWrites.ClientType] = []
-                switch built {
-                case .success(let version):
-                    switch live.writes.prepared(job.job, encoded: version.encoded, reply: version.reply, shell: version.shell) {
-                    case .commit(let laterCheckpoint):
-                        let started = ContinuousClock.now
-                        store.enqueue(version.commit) { [self] outcome in
-                            committed(box, token: job.job.token, laterCheckpoint: laterCheckpoint,
-                                      refusals: version.refusals, since: started, outcome)
+            let (failed, following): ([SessionWrites.ClientType], PrepareJob?) =
+                box.writing { live, _ in
+                    var failed: [SessionWrites.ClientType] = []
+                    switch built {
+                    case .success(let version):
+                        switch live.writes.prepared(job.job, encoded: version.encoded, reply: version.reply, shell: version.shell) {
+                        case .commit(let laterCheckpoint):
+                            let started = ContinuousClock.now
+                            store.enqueue(version.commit) { [self] outcome in
+                                committed(
+                                    box, token: job.job.token, laterCheckpoint: laterCheckpoint,
+                                    refusals: version.refusals, since: started, outcome)
+                            }
+                        case .none:
+                            break
                         }
-                    case .none:
-                        break
+                    case .failure:
+                        failed = live.writes.preparationFailed(job.job)
                     }
-                case .failure:
-                    failed = live.writes.preparationFailed(job.job)
-                }
-                return (failed, handOff ? nil : live.nextJob(for: preparer, in: sessions))
-            } ?? ([], nil)
+                    return (failed, handOff ? nil : live.nextJob(for: preparer, in: sessions))
+                } ?? ([], nil)
             if case .failure(let error) = built {
                 for client in failed { client.answer(.failure(.preparation(error))) }
             }
@@ -149,8 +155,10 @@ final class SessionWriter: Sendable {
     /// (another instance wrote the session first): the copy in memory is dropped, so the next
     /// use reads the session again, and the dropped requests run again in version order on a
     /// Dispatch worker, never on the writer; one not to run again is answered with a conflict.
-    func committed(_ box: SessionBox, token: CommitToken, laterCheckpoint: Bool, refusals: Int,
-                   since started: ContinuousClock.Instant, _ outcome: Result<Void, any Error>) {
+    func committed(
+        _ box: SessionBox, token: CommitToken, laterCheckpoint: Bool, refusals: Int,
+        since started: ContinuousClock.Instant, _ outcome: Result<Void, any Error>
+    ) {
         observeCommit(ContinuousClock.now - started)
         let kind: SessionWrites.CommitOutcome
         switch outcome {
@@ -173,8 +181,9 @@ final class SessionWriter: Sendable {
             if checkpoint {
                 // The block's base for `?version=N` is this version, already encoded for its
                 // reply: kept now, the block's first read does not decode and encode it again.
-                pastVersions.keep(PastVersions.Base(version: version, state: state, encoded: encoded),
-                                  as: PastVersions.Key(session: box.id, createdAt: createdAt, checkpoint: version))
+                pastVersions.keep(
+                    PastVersions.Base(version: version, state: state, encoded: encoded),
+                    as: PastVersions.Key(session: box.id, createdAt: createdAt, checkpoint: version))
             }
             client.answer(.success(reply))
             if checkpoint { checkpointLater(box, version: version, createdAt: createdAt, state: state) }
@@ -200,8 +209,10 @@ final class SessionWriter: Sendable {
     /// ``WriteFailure/storage(_:)``; ``WriteFailure/conflict`` when another instance created the
     /// id meanwhile (a shared store), nothing written. `answer` runs off the handler's thread.
     /// - Returns: false when the id is taken here (a session, or a creation under way): nothing was done.
-    func create(_ live: LiveSession, commit: SessionCommit,
-                answer: @escaping @Sendable (Result<Void, WriteFailure>) -> Void) -> Bool {
+    func create(
+        _ live: LiveSession, commit: SessionCommit,
+        answer: @escaping @Sendable (Result<Void, WriteFailure>) -> Void
+    ) -> Bool {
         let id = live.id
         guard sessions.reserve(id) else { return false }
         let (sessions, store, observeCommit) = (self.sessions, self.store, self.observeCommit)

@@ -100,8 +100,9 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
     enum CommitAction: Sendable {
         /// The version is durable: make it the committed view, send `reply` to `client`, and
         /// when `checkpoint`, store its checkpoint later.
-        case durable(number: Int, state: SessionState, encoded: EncodedSession, reply: Reply, client: Client,
-                     checkpoint: Bool)
+        case durable(
+            number: Int, state: SessionState, encoded: EncodedSession, reply: Reply, client: Client,
+            checkpoint: Bool)
         /// The commit failed: answer these clients (the version and those applied on top of it) with the failure.
         case failed([Client])
         /// The store refused the commit as stale (another instance wrote the session): drop the
@@ -145,8 +146,9 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
 
     /// Applies a decided version (`state`, from the core's turn on the head) on top of the head.
     mutating func apply(_ state: SessionState, work: Work, client: Client, committedVersion: Int) -> ApplyAction {
-        let version = Version(number: headVersion(committed: committedVersion) + 1, state: state, client: client,
-                              token: CommitToken(), stage: .applied(work))
+        let version = Version(
+            number: headVersion(committed: committedVersion) + 1, state: state, client: client,
+            token: CommitToken(), stage: .applied(work))
         switch self.state {
         case .idle:
             let preparer = CommitToken()
@@ -178,9 +180,10 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
                 guard case .applied(let work) = version.stage else { continue }
                 var previous: (state: SessionState, encoded: EncodedSession)?
                 if i > 0, case .prepared(let encoded, _, _) = pending[i - 1].stage { previous = (pending[i - 1].state, encoded) }
-                return Job(token: version.token, number: version.number, state: version.state, work: work,
-                           previous: previous, shell: shell, followsPending: i > 0,
-                           checkpointNow: SessionHistory.keepsCheckpoint(version.number) && checkpointing)
+                return Job(
+                    token: version.token, number: version.number, state: version.state, work: work,
+                    previous: previous, shell: shell, followsPending: i > 0,
+                    checkpointNow: SessionHistory.keepsCheckpoint(version.number) && checkpointing)
             }
             state = pending.isEmpty ? .idle : .committing(pending: pending)
             return nil
@@ -213,14 +216,16 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
         switch outcome {
         case .durable:
             guard let first = pending.first, first.token === token,
-                  case .prepared(let encoded, let reply, _) = first.stage else { return .none }
+                case .prepared(let encoded, let reply, _) = first.stage
+            else { return .none }
             var pending = takePending()
             pending.removeFirst()
             replace(pending)
             // Its checkpoint is encoded now that it is durable, and the next one waits for it.
             if laterCheckpoint { checkpointing = true }
-            return .durable(number: first.number, state: first.state, encoded: encoded, reply: reply,
-                            client: first.client, checkpoint: laterCheckpoint)
+            return .durable(
+                number: first.number, state: first.state, encoded: encoded, reply: reply,
+                client: first.client, checkpoint: laterCheckpoint)
         case .stale:
             guard pending.contains(where: { $0.token === token }) else { return .none }
             return .stale(drop(from: token))
@@ -251,8 +256,9 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
     /// that preparer is; nil otherwise.
     private func appliedVersion(_ token: CommitToken) -> (index: Int, preparer: CommitToken)? {
         guard case .preparing(let pending, let preparer) = state,
-              let i = pending.firstIndex(where: { $0.token === token }),
-              case .applied = pending[i].stage else { return nil }
+            let i = pending.firstIndex(where: { $0.token === token }),
+            case .applied = pending[i].stage
+        else { return nil }
         return (i, preparer)
     }
 

@@ -57,17 +57,21 @@ struct LiveSession {
     /// `job` with the state and bytes of the version before it.
     mutating func resolve(_ job: SessionWrites.Job, in registry: SessionRegistry) -> PrepareJob {
         if let previous = job.previous {
-            return PrepareJob(job: job, sid: id, createdAt: createdAt, previousState: previous.state,
-                              previousEncoding: previous.encoded)
+            return PrepareJob(
+                job: job, sid: id, createdAt: createdAt, previousState: previous.state,
+                previousEncoding: previous.encoded)
         }
-        return PrepareJob(job: job, sid: id, createdAt: createdAt, previousState: state,
-                          previousEncoding: encoding(in: registry))
+        return PrepareJob(
+            job: job, sid: id, createdAt: createdAt, previousState: state,
+            previousEncoding: encoding(in: registry))
     }
 
     /// The store's answer for a pending version (``WritePipeline/committed(_:laterCheckpoint:outcome:)``);
     /// a durable one becomes the committed view.
-    mutating func commit(_ token: CommitToken, laterCheckpoint: Bool, outcome: SessionWrites.CommitOutcome,
-                         in registry: SessionRegistry) -> SessionWrites.CommitAction {
+    mutating func commit(
+        _ token: CommitToken, laterCheckpoint: Bool, outcome: SessionWrites.CommitOutcome,
+        in registry: SessionRegistry
+    ) -> SessionWrites.CommitAction {
         let action = writes.committed(token, laterCheckpoint: laterCheckpoint, outcome: outcome)
         if case .durable(let number, let state, let encoded, _, _, _) = action {
             version = number
@@ -345,9 +349,11 @@ final class SessionRegistry: Sendable {
     ///   - freePages: the passes' pacing (tests give one without the minimum interval).
     ///   - findsUnregistered: look an unknown id up through `loader` (a shared store).
     ///   - loader: reads a session from the store by id; the default knows none (tests of the cache alone).
-    init(cacheBudget: Int = NavSimService.defaultCacheBytes, residentBudget: Int = NavSimService.defaultLoadedSessions,
-         freePagesEvery: Int? = nil, freePages: FreePages = FreePages(), findsUnregistered: Bool = false,
-         loader: @escaping @Sendable (String) throws -> LiveSession? = { _ in nil }) {
+    init(
+        cacheBudget: Int = NavSimService.defaultCacheBytes, residentBudget: Int = NavSimService.defaultLoadedSessions,
+        freePagesEvery: Int? = nil, freePages: FreePages = FreePages(), findsUnregistered: Bool = false,
+        loader: @escaping @Sendable (String) throws -> LiveSession? = { _ in nil }
+    ) {
         self.cacheBudget = cacheBudget
         self.residentBudget = max(residentBudget, 1)
         self.freePagesEvery = max(freePagesEvery ?? self.residentBudget / 8, freePagesEvery == nil ? 64 : 1)

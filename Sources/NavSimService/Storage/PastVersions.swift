@@ -79,8 +79,10 @@ extension EncodedSession {
     /// reads only its own stored form, its parent chain's (presentation links, kinds, views in
     /// the window, trait overrides), the traits and the transitions (Encode.controller), so the
     /// bytes are the ones ``make(id:version:createdAt:state:previous:)`` would write.
-    static func reusing(_ base: PastVersions.Base, id: String, version: Int, createdAt: String, state: SessionState,
-                        touched: Set<String>) -> EncodedSession {
+    static func reusing(
+        _ base: PastVersions.Base, id: String, version: Int, createdAt: String, state: SessionState,
+        touched: Set<String>
+    ) -> EncodedSession {
         guard state.traits == base.state.traits, state.transitions == base.state.transitions else {
             return make(id: id, version: version, createdAt: createdAt, state: state, previous: nil).0
         }
@@ -136,9 +138,11 @@ extension SessionHistory {
     /// `backfill`: told each durable entry found without its due checkpoint (its late checkpoint
     /// was lost to a crash, a stop or a store error) with the state rebuilt for it, so the
     /// caller can store it and later reads start there again.
-    static func past(_ sid: String, createdAt: String, version: Int, store: any SessionStoring,
-                     kept: PastVersions, from block: Int? = nil,
-                     backfill: ((_ version: Int, _ state: SessionState) -> Void)? = nil) throws -> (state: SessionState, encoded: EncodedSession)? {
+    static func past(
+        _ sid: String, createdAt: String, version: Int, store: any SessionStoring,
+        kept: PastVersions, from block: Int? = nil,
+        backfill: ((_ version: Int, _ state: SessionState) -> Void)? = nil
+    ) throws -> (state: SessionState, encoded: EncodedSession)? {
         let first = block ?? firstRow(for: version)
         let key = PastVersions.Key(session: sid, createdAt: createdAt, checkpoint: first)
         let base: PastVersions.Base
@@ -150,15 +154,18 @@ extension SessionHistory {
             let rows = try store.history(session: sid, after: first - 1, limit: version - first + 1)
             guard let row = rows.first, row.version == first else { return nil }
             if let state = try Self.base(row) {
-                base = PastVersions.Base(version: first, state: state,
-                                         encoded: EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0)
+                base = PastVersions.Base(
+                    version: first, state: state,
+                    encoded: EncodedSession.make(id: sid, version: first, createdAt: createdAt, state: state, previous: nil).0)
             } else {
                 // The checkpoint is encoded after its entry is durable and stored later (or lost
                 // to a crash before): the block's base is then its first version rebuilt from
                 // the block before.
                 guard row.changes != nil,
-                      let earlier = try past(sid, createdAt: createdAt, version: first, store: store, kept: kept,
-                                             from: firstRow(for: first - 1), backfill: backfill) else { return nil }
+                    let earlier = try past(
+                        sid, createdAt: createdAt, version: first, store: store, kept: kept,
+                        from: firstRow(for: first - 1), backfill: backfill)
+                else { return nil }
                 base = PastVersions.Base(version: first, state: earlier.state, encoded: earlier.encoded)
                 backfill?(first, earlier.state)
             }

@@ -32,12 +32,15 @@ extension CustomSegueDeclarations {
         var out = CustomSegueDeclarations()
         for (customClass, value) in members {
             guard !customClass.isEmpty else { throw Problem.invalidField("body", "A custom segue class name cannot be empty.") }
-            let r = try BodyReader(value, path: customClass, allowed: [
-                "performs", "modalPresentationStyle", "modalTransitionStyle", "transitioningDelegate", "animated",
-            ])
+            let r = try BodyReader(
+                value, path: customClass,
+                allowed: [
+                    "performs", "modalPresentationStyle", "modalTransitionStyle", "transitioningDelegate", "animated",
+                ])
             guard let performs = try r.enumValue("performs", CustomSegueDeclaration.Performs.self) else {
-                throw Problem.invalidField(r.name("performs"), "\(r.name("performs")) is required.",
-                                           allowed: CustomSegueDeclaration.Performs.allCases.map(\.rawValue))
+                throw Problem.invalidField(
+                    r.name("performs"), "\(r.name("performs")) is required.",
+                    allowed: CustomSegueDeclaration.Performs.allCases.map(\.rawValue))
             }
             var declaration = CustomSegueDeclaration(performs: performs)
             declaration.modalPresentationStyle = try r.enumValue("modalPresentationStyle", PresentationStyle.self)

@@ -71,10 +71,13 @@ final class StoryboardCatalog: Sendable {
         var snapshot: StoryboardSnapshot { StoryboardSnapshot(library: library, declarations: declarations, classes: classes) }
 
         /// The row to store for `name` with `xml`, carrying its declarations as they are now.
-        func stored(_ name: String, xml: [UInt8], customSegues: CustomSegueDeclarations? = nil,
-                    classes: ClassDeclarations? = nil) -> StoredStoryboard {
-            StoredStoryboard(name: name, xml: xml, customSegues: (customSegues ?? declarations[name])?.storedText,
-                             classes: (classes ?? self.classes[name])?.storedText, updatedAt: NavSimService.now())
+        func stored(
+            _ name: String, xml: [UInt8], customSegues: CustomSegueDeclarations? = nil,
+            classes: ClassDeclarations? = nil
+        ) -> StoredStoryboard {
+            StoredStoryboard(
+                name: name, xml: xml, customSegues: (customSegues ?? declarations[name])?.storedText,
+                classes: (classes ?? self.classes[name])?.storedText, updatedAt: NavSimService.now())
         }
     }
 
@@ -173,8 +176,9 @@ final class StoryboardCatalog: Sendable {
     }
 
     /// 503 `server-stopping`: a write refused because the server stopped before it began.
-    static let stopping = Problem(status: 503, slug: "server-stopping", title: "Server stopping",
-                                  detail: "The server stopped before this write began; nothing was stored. Send it again to a running server.")
+    static let stopping = Problem(
+        status: 503, slug: "server-stopping", title: "Server stopping",
+        detail: "The server stopped before this write began; nothing was stored. Send it again to a running server.")
 
     /// A consistent view of the library for one request.
     var snapshot: StoryboardSnapshot { withContents { $0.snapshot } }
@@ -232,8 +236,9 @@ final class StoryboardCatalog: Sendable {
     }
 
     static func unknownStoryboard(_ name: String) -> Problem {
-        Problem(status: 404, slug: "unknown-storyboard", title: "Unknown storyboard",
-                detail: "No storyboard named '\(name)' has been uploaded.")
+        Problem(
+            status: 404, slug: "unknown-storyboard", title: "Unknown storyboard",
+            detail: "No storyboard named '\(name)' has been uploaded.")
     }
 
     static func storageFailure(_ error: any Error) -> Problem {
@@ -265,8 +270,9 @@ final class StoryboardCatalog: Sendable {
         let representation = try pictures.choose(req)
         let (snapshot, generation) = withContents { ($0.snapshot, $0.generation) }
         guard let reply = snapshot.reply(for: name) else { throw Self.unknownStoryboard(name) }
-        return try pictures.response(representation, resource: "storyboard \(name)", version: "\(generation)", etag: nil,
-                                     json: reply, text: StoryboardPicture.text, dot: StoryboardPicture.dot)
+        return try pictures.response(
+            representation, resource: "storyboard \(name)", version: "\(generation)", etag: nil,
+            json: reply, text: StoryboardPicture.text, dot: StoryboardPicture.dot)
     }
 
     /// `PUT /v1/storyboards/{name}`: 415 unless XML, 400 when malformed (line and column in the
@@ -390,13 +396,15 @@ final class StoryboardCatalog: Sendable {
         case let .tooDeeplyNested(limit, _, _):
             return Problem.limitExceeded(StoryboardParser.Limit.elementDepth.rawValue, max: limit, detail: error.description)
         case .malformedXML, .unsupportedEncoding, .contentAfterDocument:
-            return Problem(status: 400, slug: "invalid-body", title: "The body is not a well-formed XML document",
-                           detail: error.description)
+            return Problem(
+                status: 400, slug: "invalid-body", title: "The body is not a well-formed XML document",
+                detail: error.description)
         case .doctypeNotAllowed:
             return Problem(status: 422, slug: "invalid-body", title: "The document is refused", detail: error.description)
         case .notAStoryboard, .unsupportedDocumentType:
-            return Problem(status: 422, slug: "unsupported-document-type", title: "Not an iOS storyboard",
-                           detail: error.description)
+            return Problem(
+                status: 422, slug: "unsupported-document-type", title: "Not an iOS storyboard",
+                detail: error.description)
         case let .documentTooLarge(_, limit):
             return Problem.payloadTooLarge(limit)
         }
@@ -419,7 +427,8 @@ extension NavSimService {
     /// 503 `server-stopping` for a request the server does not handle because it is stopping:
     /// one that arrived after the stop began, or whose reply was still pending after
     /// ``stopWrites()``. `navsim serve` gives it to `HTTPServer.stop` as the stopping reply.
-    public static let stoppingReply = problem(Problem(
-        status: 503, slug: "server-stopping", title: "Server stopping",
-        detail: "The server is stopping and did not handle this request; nothing was changed. Send it again to a running server."))
+    public static let stoppingReply = problem(
+        Problem(
+            status: 503, slug: "server-stopping", title: "Server stopping",
+            detail: "The server is stopping and did not handle this request; nothing was changed. Send it again to a running server."))
 }

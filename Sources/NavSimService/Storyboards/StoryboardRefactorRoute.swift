@@ -27,19 +27,25 @@ extension StoryboardCatalog {
         let into = try Self.validName(try body.requiredString("into"), field: "into")
         // The rewrite and its parses read the library: on the write queue, like the store's write.
         return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
-            typealias Plan = (rows: [StoredStoryboard], source: Storyboard, extracted: Storyboard,
-                              customSegues: CustomSegueDeclarations?, classes: ClassDeclarations?)
+            typealias Plan = (
+                rows: [StoredStoryboard], source: Storyboard, extracted: Storyboard,
+                customSegues: CustomSegueDeclarations?, classes: ClassDeclarations?
+            )
             let planned: Result<Plan, Problem> = withContents { contents in
                 // 404 for an unknown storyboard first, whatever `into` says.
                 guard let xml = contents.xml[name] else { return .failure(Self.unknownStoryboard(name)) }
                 // Into its own name: refused as the CLI refuses it (docs/refactor.md), not as a name clash.
                 guard into != name else {
-                    return .failure(Problem(status: 409, slug: "refactor-refused", title: "The refactor is refused",
-                                            detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own."))
+                    return .failure(
+                        Problem(
+                            status: 409, slug: "refactor-refused", title: "The refactor is refused",
+                            detail: "Cannot move scenes of '\(name)' into '\(into)': the new storyboard needs a name of its own."))
                 }
                 guard contents.library[into] == nil else {
-                    return .failure(Problem.conflict("storyboard-exists",
-                                                     "Storyboard '\(into)' is already uploaded; refactor into a new name."))
+                    return .failure(
+                        Problem.conflict(
+                            "storyboard-exists",
+                            "Storyboard '\(into)' is already uploaded; refactor into a new name."))
                 }
                 let outcome: RefactorOutcome
                 do throws(RefactorFailure) {
@@ -47,8 +53,10 @@ extension StoryboardCatalog {
                 } catch {
                     switch error {
                     case .refused(let reason):
-                        return .failure(Problem(status: 409, slug: "refactor-refused", title: "The refactor is refused",
-                                                detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(reason)."))
+                        return .failure(
+                            Problem(
+                                status: 409, slug: "refactor-refused", title: "The refactor is refused",
+                                detail: "Cannot move \(scenes.joined(separator: ", ")) into '\(into)': \(reason)."))
                     case .unparsable(let reason):
                         return .failure(Self.problem(reason))
                     }
@@ -57,12 +65,17 @@ extension StoryboardCatalog {
                 // Declarations are per storyboard and per class: the moved scenes' classes take theirs along.
                 let customSegues = contents.declarations[name]?.only(outcome.segueClasses)
                 let classes = contents.classes[name]?.only(outcome.controllerClasses)
-                return .success(([
-                    StoredStoryboard(name: name, xml: outcome.result.original, customSegues: contents.declarations[name]?.storedText,
-                                     classes: contents.classes[name]?.storedText, updatedAt: now),
-                    StoredStoryboard(name: into, xml: outcome.result.extracted, customSegues: customSegues?.storedText,
-                                     classes: classes?.storedText, updatedAt: now),
-                ], outcome.source, outcome.extracted, customSegues, classes))
+                return .success(
+                    (
+                        [
+                            StoredStoryboard(
+                                name: name, xml: outcome.result.original, customSegues: contents.declarations[name]?.storedText,
+                                classes: contents.classes[name]?.storedText, updatedAt: now),
+                            StoredStoryboard(
+                                name: into, xml: outcome.result.extracted, customSegues: customSegues?.storedText,
+                                classes: classes?.storedText, updatedAt: now),
+                        ], outcome.source, outcome.extracted, customSegues, classes
+                    ))
             }
             let plan = try planned.get()
             do { try store.putStoryboards(plan.rows) } catch { throw Self.storageFailure(error) }

@@ -60,8 +60,9 @@ struct StoryboardSnapshot: Sendable {
             }
         case let .relationshipCycle(path):
             let repeated = path.last.map { "\($0)" } ?? ""
-            return Problem.conflict("relationship-cycle",
-                                    "Scenes \(path.map { "'\($0)'" }.joined(separator: " → ")) contain each other through relationship/embed segues; instantiating '\(repeated)' would never finish.")
+            return Problem.conflict(
+                "relationship-cycle",
+                "Scenes \(path.map { "'\($0)'" }.joined(separator: " → ")) contain each other through relationship/embed segues; instantiating '\(repeated)' would never finish.")
         case let .unwindCreatesNothing(identifier):
             return Problem.invalidField("destination", "The segue '\(identifier)' is an unwind segue: it creates no controller to name.")
         case let .destinationIDTaken(id):
@@ -105,10 +106,14 @@ struct StoryboardSnapshot: Sendable {
             ("segues", .array(scene.segues.map(Self.segueJSON))),
         ]
         if let reference = scene.placeholder {
-            members.append(("storyboardReference", .object([
-                ("storyboardName", .string(reference.storyboardName ?? storyboard)),
-                ("referencedIdentifier", .from(reference.referencedIdentifier)),
-            ])))
+            members.append(
+                (
+                    "storyboardReference",
+                    .object([
+                        ("storyboardName", .string(reference.storyboardName ?? storyboard)),
+                        ("referencedIdentifier", .from(reference.referencedIdentifier)),
+                    ])
+                ))
         }
         return .object(members)
     }
