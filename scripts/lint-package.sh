@@ -18,7 +18,7 @@ wanted = ["NavigationCore", "Storyboards", "StoryboardTools", "HTTPServer", "SQL
 wanted += ["JSONValues", "SessionFormat"]
 missing = []
 for name in wanted:
-    m = re.search(r'\.(?:target|executableTarget|testTarget)\(name: "%s",.*?swiftSettings: (\w+)' % re.escape(name), text, re.S)
+    m = re.search(r'\.(?:target|executableTarget|testTarget)\(\s*name: "%s",.*?swiftSettings: (\w+)' % re.escape(name), text, re.S)
     if not m or m.group(1) != "imports":
         missing.append(name)
 if missing:
