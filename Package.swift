@@ -61,7 +61,7 @@ let package = Package(
                 "NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
                 "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat",
             ],
-            swiftSettings: strict),
+            swiftSettings: imports),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
         .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "SQLiteStore", "HTTPServer", "JSONValues"], swiftSettings: imports),
         .executableTarget(

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Package.swift builds these targets with the upcoming features MemberImportVisibility and
 # InternalImportsByDefault (its `imports` settings): a file imports every module it uses, and
-# only a public API that shows an imported type imports it `public`. NavSimService is not in the
-# list yet.
+# only a public API that shows an imported type imports it `public`. Every target is in the list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +14,7 @@ wanted = ["NavigationCore", "Storyboards", "StoryboardTools", "HTTPServer", "SQL
           "StoryboardsTests", "StoryboardToolsTests", "SQLiteTests", "HTTPServerTests", "PicturesTests",
           "ProcessSpawningTests", "NavSimServiceTests", "FlowsTests", "StoreTests", "EndToEndTests"]
 # The stored format and the JSON values it and the service share.
-wanted += ["JSONValues", "SessionFormat"]
+wanted += ["JSONValues", "SessionFormat", "NavSimService"]
 missing = []
 for name in wanted:
     m = re.search(r'\.(?:target|executableTarget|testTarget)\(\s*name: "%s",.*?swiftSettings: (\w+)' % re.escape(name), text, re.S)

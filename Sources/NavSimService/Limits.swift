@@ -1,5 +1,5 @@
 import NavigationCore
-import Storyboards
+public import Storyboards
 
 /// How much one request may make the server build or keep: bounds that keep every request's
 /// CPU and memory proportional to its size. Exceeding one is a 422 `limit-exceeded` problem

@@ -1,6 +1,6 @@
 import HTTPServer
 import JSONValues
-import Pictures
+public import Pictures
 
 /// Content negotiation and rendering for the two routes that answer pictures,
 /// `GET /v1/sessions/{sid}` (any `?version=N`) and `GET /v1/storyboards/{name}` (docs/pictures.md).

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+public import Foundation
 
 /// Times as navsim writes them, in rows (`created_at`, `history.at`) and in log lines: RFC 3339
 /// in UTC with milliseconds, `2026-12-01T09:30:00.123Z`. The date comes from the day count

@@ -1,9 +1,9 @@
 import Foundation
-import HTTPServer
+public import HTTPServer
 import NavigationCore
 import Pictures
 import SessionFormat
-import SessionStorage
+public import SessionStorage
 import Storyboards
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Foundation
-import JSONValues
-import NavigationCore
+public import JSONValues
+public import NavigationCore
 import SessionStorage
 import Synchronization
 

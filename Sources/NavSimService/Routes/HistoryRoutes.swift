@@ -1,3 +1,4 @@
+import SessionStorage
 import Foundation
 import HTTPServer
 import JSONValues

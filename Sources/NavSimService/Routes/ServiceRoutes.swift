@@ -1,3 +1,5 @@
+import Synchronization
+import SessionStorage
 import Foundation
 import HTTPServer
 import JSONValues

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import HTTPServer
+public import HTTPServer
 import JSONValues
 import NavigationCore
 import Pictures

@@ -1,3 +1,4 @@
+import JSONValues
 import HTTPServer
 import SessionStorage
 import Storyboards
