@@ -37,7 +37,7 @@ mutations=(
   # Beyond the core: what the service and its stores promise a client.
   "store-history-row-dropped#Sources/SessionStorage/StoreRows.swift#s/try write(sql.insertHistory, entry.parameters(session: id))/_ = entry/#a turn's history row is never stored (the session row and controllers are)#StoreTests|NavSimServiceTests"
   "store-controller-row-dropped#Sources/SessionStorage/StoreRows.swift#s/try write(sql.upsertController, controller.parameters(session: id))/_ = controller/#a changed controller's row is never stored#StoreTests|NavSimServiceTests"
-  "ack-whatever-the-commit-did#Sources/SessionStorage/GroupCommit.swift#s/queued.completion(result)/queued.completion(.success(()))/#a write is acknowledged before, and whether or not, its commit is durable#StoreTests|NavSimServiceTests"
+  "ack-whatever-the-commit-did#Sources/SessionStorage/GroupCommit.swift#s/batch\\[i\\].completion(results\\[i\\])/batch[i].completion(.success(()))/#a write is acknowledged before, and whether or not, its commit is durable#StoreTests|NavSimServiceTests"
   "if-match-ignored#Sources/NavSimService/HTTP/Preconditions.swift#s/if !tags.matchesAny, !tags.strong.contains(current) { throw/if false { throw/#If-Match naming another version no longer refuses a write (RFC 9110 §13.1.1)#SchemaAgreementTests|ReleaseRouteTests|StrictHTTPTests"
 )
 # .ci/run's selection with --service: every mutation beyond the core, and two of the core's.
@@ -63,8 +63,10 @@ for name in "${selected[@]}"; do
 done
 
 copy_sources() {
+  # The sources as they are now, without the repository's own build folder, and nothing else:
+  # a file the repository no longer has must not linger in the copy (the build folder is apart).
+  rm -rf "$work/src"
   mkdir -p "$work/src"
-  # The sources as they are now, without the repository's own build folder.
   (cd "$repo" && tar --exclude=./.build --exclude=./.git -cf - .) | (cd "$work/src" && tar -xf -)
 }
 build() { (cd "$work/src" && swift build --build-tests --scratch-path "$work/build" >"$1" 2>&1); }
