@@ -32,7 +32,10 @@ COPY Sources/ Sources/
 COPY Plugins/ Plugins/
 COPY openapi.yaml ./
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
-RUN sed -n 's/.*\.testTarget(name: "\([A-Za-z]*\)".*/Tests\/\1/p; s/.*name: "[A-Za-z]*TestSupport",.* path: "\([^"]*\)".*/\1/p' Package.swift \
+# Package.swift is read as one line, since swift format may put a target's name on its own line.
+RUN tr '\n' ' ' < Package.swift \
+      | grep -oE '\.testTarget\( *name: "[A-Za-z]+"|name: "[A-Za-z]*TestSupport",[^)]*path: "[^"]+"' \
+      | sed -E 's/^\.testTarget\( *name: "([A-Za-z]+)"$/Tests\/\1/; s/.*path: "([^"]+)"$/\1/' \
       | while read -r dir; do mkdir -p "$dir" && touch "$dir/Placeholder.swift"; done \
  && swift build -c release --static-swift-stdlib --product navsim \
  && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/navsim" /out/navsim \
