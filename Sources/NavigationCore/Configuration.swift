@@ -83,16 +83,14 @@ public struct ControllerConfiguration: Sendable, Equatable {
         public let name: String
         let keyPath: any PartialKeyPath<ControllerConfiguration> & Sendable
         let copy: @Sendable (inout ControllerConfiguration, ControllerConfiguration) -> Void
-        let encode: @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void
         let decode: @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
-        /// The field's value in `configuration` by its shape: what ``encode(to:fields:nilAsNull:)``
-        /// writes for it, for a writer of JSON bytes that needs no `Encoder` (the service's
-        /// stored rows).
+        /// The field's value in `configuration` by its shape, for a writer of JSON bytes (the
+        /// service's stored rows): the one way a configuration is written.
         public let storedValue: @Sendable (_ configuration: ControllerConfiguration) -> StoredValue
-        /// False for a field ``encode(to:fields:nilAsNull:)`` does not write.
+        /// False for a field ``storedValue`` leaves out (``StoredValue/unencoded``).
         public let isEncoded: Bool
 
-        /// A field's value as ``encode(to:fields:nilAsNull:)`` writes it.
+        /// A field's value by the shape a JSON writer needs.
         public enum StoredValue {
             /// Not written (`on`: its values are not `Codable`; the service stores them itself).
             case unencoded
@@ -102,13 +100,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
             case string(String)
             /// A flag.
             case bool(Bool)
-            /// Any other value, written through its `Encodable` conformance.
+            /// Any other value, written as its `Encodable` conformance (declared in this module) says.
             case value(any Encodable)
         }
 
         private init<T: Sendable>(
             _ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable, isEncoded: Bool,
-            encode: @escaping @Sendable (ControllerConfiguration, inout KeyedEncodingContainer<FieldKey>, _ nilAsNull: Bool) throws -> Void,
             decode: @escaping @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool,
             stored: @escaping @Sendable (T) -> StoredValue
         ) {
@@ -116,7 +113,6 @@ public struct ControllerConfiguration: Sendable, Equatable {
             self.keyPath = keyPath
             self.isEncoded = isEncoded
             copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
-            self.encode = encode
             self.decode = decode
             // Read at the stored property's offset, as `MemoryLayout.offset(of:)` documents, not
             // through `swift_getAtKeyPath`: that walk (and the copy of the configuration it
@@ -145,70 +141,47 @@ public struct ControllerConfiguration: Sendable, Equatable {
             }
         }
 
-        /// A field whose values are not `Codable` (nested commands): ``encode(to:fields:nilAsNull:)``
-        /// and ``decode(from:over:)`` skip it and the service stores it itself (`isEncoded` false).
+        /// A field whose values are not `Codable` (nested commands): ``storedValue`` and
+        /// ``decode(from:over:)`` skip it and the service stores it itself (`isEncoded` false).
         init<T: Equatable & Sendable>(unencoded name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
-            self.init(name, keyPath, isEncoded: false, encode: { _, _, _ in }, decode: { _, _ in false }, stored: { _ in .unencoded })
+            self.init(name, keyPath, isEncoded: false, decode: { _, _ in false }, stored: { _ in .unencoded })
         }
 
-        /// An optional string: written with the container's `String` method, omitted (or null) when nil.
+        /// An optional string: omitted (or null) when nil.
         init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, String?> & Sendable) {
-            let key = FieldKey(name)
             self.init(
                 name, keyPath, isEncoded: true,
-                encode: { value, container, nilAsNull in
-                    if let v = value[keyPath: keyPath] {
-                        try container.encode(v, forKey: key)
-                    } else if nilAsNull {
-                        try container.encodeNil(forKey: key)
-                    }
-                }, decode: Self.decoder(name, keyPath), stored: { $0.map(StoredValue.string) ?? .absent })
+                decode: Self.decoder(name, keyPath), stored: { $0.map(StoredValue.string) ?? .absent })
         }
 
-        /// A `Bool`: written with the container's `Bool` method.
+        /// A `Bool`.
         init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, Bool> & Sendable) {
-            let key = FieldKey(name)
             self.init(
                 name, keyPath, isEncoded: true,
-                encode: { value, container, _ in
-                    try container.encode(value[keyPath: keyPath], forKey: key)
-                }, decode: Self.decoder(name, keyPath), stored: { .bool($0) })
+                decode: Self.decoder(name, keyPath), stored: { .bool($0) })
         }
 
-        /// An enumeration stored as its raw value: written as that `String`, as its `Codable`
-        /// conformance (`RawRepresentable`'s) writes it.
+        /// An enumeration stored as its raw value, as its `Codable` conformance
+        /// (`RawRepresentable`'s) writes it.
         init<T: RawRepresentable & Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable)
         where T.RawValue == String {
-            let key = FieldKey(name)
             self.init(
                 name, keyPath, isEncoded: true,
-                encode: { value, container, _ in
-                    try container.encode(value[keyPath: keyPath].rawValue, forKey: key)
-                }, decode: Self.decoder(name, keyPath), stored: { .string($0.rawValue) })
+                decode: Self.decoder(name, keyPath), stored: { .string($0.rawValue) })
         }
 
         /// Any other optional: its payload through its `Codable` conformance, omitted (or null) when nil.
         init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T?> & Sendable) {
-            let key = FieldKey(name)
             self.init(
                 name, keyPath, isEncoded: true,
-                encode: { value, container, nilAsNull in
-                    if let v = value[keyPath: keyPath] {
-                        try container.encode(v, forKey: key)
-                    } else if nilAsNull {
-                        try container.encodeNil(forKey: key)
-                    }
-                }, decode: Self.decoder(name, keyPath), stored: { $0.map { StoredValue.value($0) } ?? .absent })
+                decode: Self.decoder(name, keyPath), stored: { $0.map { StoredValue.value($0) } ?? .absent })
         }
 
         /// Any other value, through its `Codable` conformance.
         init<T: Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, T> & Sendable) {
-            let key = FieldKey(name)
             self.init(
                 name, keyPath, isEncoded: true,
-                encode: { value, container, _ in
-                    try container.encode(value[keyPath: keyPath], forKey: key)
-                }, decode: Self.decoder(name, keyPath), stored: { .value($0) })
+                decode: Self.decoder(name, keyPath), stored: { .value($0) })
         }
     }
 
@@ -219,14 +192,6 @@ public struct ControllerConfiguration: Sendable, Equatable {
         public init?(stringValue: String) { self.stringValue = stringValue }
         public var intValue: Int? { nil }
         public init?(intValue: Int) { nil }
-    }
-
-    /// Writes `fields` (every field when nil) into `encoder`'s keyed container, beside whatever
-    /// else the enclosing value writes there. Nil values are omitted, or written as null when
-    /// `nilAsNull` (a patch that clears).
-    public func encode(to encoder: any Encoder, fields names: Set<String>? = nil, nilAsNull: Bool = false) throws {
-        var c = encoder.container(keyedBy: FieldKey.self)
-        for f in Self.fields where names?.contains(f.name) ?? true { try f.encode(self, &c, nilAsNull) }
     }
 
     /// Reads the fields present in `decoder`'s keyed container over `base`; answers the names read.

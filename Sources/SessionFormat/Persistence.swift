@@ -11,13 +11,7 @@ public import SessionStorage
 /// written and read by its codec (`StoredCodec.swift`); each row records its format
 /// version and is read by that version's decoder.
 public enum Persistence {
-    /// `value` as a stored row's JSON text (``StoredCodec``).
-    static func text<T: Encodable>(_ value: T) throws -> String {
-        try StoredCodec.text(value)
-    }
-
-    /// `value` as a stored row's JSON text, by its direct writer (`StoredRowWriter.swift`):
-    /// the same bytes as the `Encodable` path, for the rows every write stores.
+    /// `value` as a stored row's JSON text, by its writer (`StoredRowWriter.swift`).
     static func text<T: StoredBytesWritable>(_ value: T) throws -> String {
         try StoredCodec.rowText(value)
     }
@@ -246,9 +240,24 @@ public enum Persistence {
     /// `history.command`: the commands as a JSON array, or, when lifecycle code performed
     /// storyboard segues, a ``StoredTurn`` that keeps their destinations too.
     static func commandText(_ commands: [Command], resolvedSegues: [Command]) throws -> String {
-        let stored = commands.map(StoredCommand.init)
-        if resolvedSegues.isEmpty { return try text(stored) }
-        return try text(StoredTurn(commands: stored, segueDestinations: resolvedSegues.map(StoredCommand.init)))
+        var w = StoredBytes(capacity: 256)
+        func list(_ commands: [Command]) throws {
+            w.out.append(UInt8(ascii: "["))
+            for (i, c) in commands.enumerated() {
+                if i > 0 { w.out.append(UInt8(ascii: ",")) }
+                try StoredCommands.write(c, to: &w)
+            }
+            w.out.append(UInt8(ascii: "]"))
+        }
+        if resolvedSegues.isEmpty {
+            try list(commands)
+        } else {
+            w.open()
+            w.key("commands"); try list(commands)
+            w.key("segueDestinations"); try list(resolvedSegues)
+            w.close()
+        }
+        return String(decoding: w.out, as: UTF8.self)
     }
 
     /// The commands of a history entry, to replay it.
@@ -260,9 +269,9 @@ public enum Persistence {
     public static func decodeTurn(_ row: HistoryRow) throws -> (commands: [Command], segues: [Command]) {
         if row.command.first(where: { !$0.isWhitespace }) == "{" {
             let turn = try decode(StoredTurn.self, row.command, format: row.format)
-            return (try turn.commands.map { try $0.domain() }, try turn.segueDestinations.map { try $0.domain() })
+            return (turn.commands.map(\.command), turn.segueDestinations.map(\.command))
         }
-        return (try decode([StoredCommand].self, row.command, format: row.format).map { try $0.domain() }, [])
+        return (try decode([StoredCommandReading].self, row.command, format: row.format).map(\.command), [])
     }
 }
 

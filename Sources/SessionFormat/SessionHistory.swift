@@ -17,7 +17,7 @@ public enum RulesVersion {
 
 /// What one history entry changed, as stored in `history.changes` (persistence format 1):
 /// enough to move the stored state of version N−1 to that of version N without running any rule.
-struct StoredChange: Codable, Equatable {
+struct StoredChange: Decodable, Equatable {
     /// The session without its controllers after the entry, when it differs from before; absent
     /// when the entry left the shell as it was.
     var shell: StoredSessionState?

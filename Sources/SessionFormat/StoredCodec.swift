@@ -1,18 +1,20 @@
 import JSONValues
 
-/// The codec of the stored format (`StoredFormat.swift`): a Swift `Encoder`/`Decoder` pair that
-/// writes and reads JSON bytes directly, so the stored types' `Codable` conformances stay the one
-/// declaration of the field names while a row costs a few microseconds instead of Foundation's
-/// `JSONEncoder`/`JSONDecoder` tens (the write path's largest cost).
+/// The codec of the stored format (`StoredFormat.swift`): a `Decoder` that reads rows (every
+/// stored type is `Decodable`, and its declaration is how a row is read), and an `Encoder` for
+/// the one kind of value the row writer (`StoredRowWriter.swift`) does not write itself: the
+/// core's own `Codable` values inside a configuration (delegates, trait overrides), whose
+/// conformances in NavigationCore are their one declaration. Both cost a few microseconds
+/// where Foundation's `JSONEncoder`/`JSONDecoder` cost tens.
 ///
-/// What it writes is RFC 8259 JSON that Foundation's decoder reads to the same values, and it
-/// reads what Foundation's encoder wrote (every row stored before it; key order does not
-/// matter). Members come in the order the `encode(to:)` code writes them, not sorted, except a
-/// `[String: V]` dictionary's, which are sorted so equal values give equal bytes. Optionals
-/// left out by `encodeIfPresent` are absent; a nil encoded explicitly is `null`. Integers are
-/// written as digits; a `Double` as its shortest round-trip form (integral values without a
-/// fraction, as Foundation writes them); a non-finite `Double` is an `EncodingError`. Strings
-/// escape quotes, backslashes and control characters (RFC 8259 §7), everything else as UTF-8.
+/// It reads what Foundation's encoder wrote (every row stored before it; key order does not
+/// matter), and what it writes Foundation's decoder reads to the same values. Members come in
+/// the order the `encode(to:)` code writes them, except a `[String: V]` dictionary's, which are
+/// sorted so equal values give equal bytes. Optionals left out by `encodeIfPresent` are absent;
+/// a nil encoded explicitly is `null`. Integers are written as digits; a `Double` as its
+/// shortest round-trip form (integral values without a fraction, as Foundation writes them); a
+/// non-finite `Double` is an `EncodingError`. Strings escape quotes, backslashes and control
+/// characters (RFC 8259 §7), everything else as UTF-8.
 ///
 /// Reading parses with ``JSON/parse(_:maxDepth:maxContainers:)`` and decodes from that tree;
 /// malformed text is a thrown ``JSONParseError``, a shape that does not fit the type a
@@ -30,11 +32,6 @@ enum StoredCodec {
         try writer.writeValue(value, level: 0, encoder: nil)
         writer.closeAll()
         return writer.out
-    }
-
-    /// `value` as JSON text.
-    static func text<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try encode(value), as: UTF8.self)
     }
 
     /// The `T` that `bytes` (JSON) stand for.

@@ -28,7 +28,7 @@ public enum StoredFormatError: Error, Equatable, CustomStringConvertible {
 
 /// `SessionState` as stored. In the session row `controllers` is empty (each controller has its
 /// own row); history entry 0 keeps the whole initial state, controllers included.
-struct StoredSessionState: Codable, Equatable {
+struct StoredSessionState: Decodable, Equatable {
     var traits: StoredTraits
     var options: StoredOptions
     var rootViewController: String?
@@ -39,13 +39,13 @@ struct StoredSessionState: Codable, Equatable {
     var nextTransitionNumber: Int
 }
 
-struct StoredTraits: Codable, Equatable {
+struct StoredTraits: Decodable, Equatable {
     var userInterfaceIdiom: String
     var horizontalSizeClass: String
     var verticalSizeClass: String
 }
 
-struct StoredOptions: Codable, Equatable {
+struct StoredOptions: Decodable, Equatable {
     var iOS: String
     var transitions: String
     /// Absent in sessions written before R81's option existed.
@@ -61,7 +61,7 @@ struct StoredController: Equatable {
     var properties: Properties
     var configuration: StoredConfiguration
 
-    struct Properties: Codable, Equatable {
+    struct Properties: Decodable, Equatable {
         var id: String
         var kind: String
         var className: String
@@ -93,8 +93,8 @@ struct StoredController: Equatable {
 
 /// A stored object whose own members and client-settable configuration sit flat side by side
 /// in one JSON object (a controller, a spec). The configuration leaves out what it does not give.
-protocol FlatWithConfiguration: Codable {
-    associatedtype Properties: Codable
+protocol FlatWithConfiguration: Decodable {
+    associatedtype Properties: Decodable
     var properties: Properties { get }
     var configuration: StoredConfiguration { get }
     init(properties: Properties, configuration: StoredConfiguration)
@@ -103,10 +103,6 @@ protocol FlatWithConfiguration: Codable {
 extension FlatWithConfiguration {
     init(from decoder: any Swift.Decoder) throws {
         self.init(properties: try Properties(from: decoder), configuration: try StoredConfiguration(from: decoder))
-    }
-    func encode(to encoder: any Swift.Encoder) throws {
-        try properties.encode(to: encoder)
-        try configuration.encode(to: encoder, nilAsNull: false)
     }
 }
 
@@ -134,32 +130,31 @@ struct StoredConfiguration: Equatable {
             present.insert("on")
         }
     }
-    /// Nil values are left out, or written as null when `nilAsNull` (a patch that clears).
-    /// Lifecycle code (`on`, nested commands) is written as `StoredCommand`s; empty code only
-    /// in a patch (it clears).
-    func encode(to encoder: any Swift.Encoder, nilAsNull: Bool) throws {
-        // `present` only ever holds field names, so as many as there are fields is all of them:
-        // writing them without a name lookup each spares a controller row ~25 string hashes.
-        try values.encode(to: encoder, fields: present.count == Self.everyField.count ? nil : present, nilAsNull: nilAsNull)
-        if present.contains("on") && (nilAsNull || !values.on.isEmpty) {
-            var c = encoder.container(keyedBy: ControllerConfiguration.FieldKey.self)
-            try c.encode(StoredCall.stored(values.on), forKey: Self.onKey)
-        }
-    }
     static let onKey = ControllerConfiguration.FieldKey("on")
     /// Every field's name: what a stored controller has present.
     static let everyField = Set(ControllerConfiguration.fields.map(\.name))
 }
 
-/// One call of lifecycle code (`CallbackCode.Call`), under its method's name.
-struct StoredCall: Codable, Equatable {
-    var command: StoredCommand
+/// One call of lifecycle code (`CallbackCode.Call`), under its method's name: its command
+/// (``StoredCommands``) and `once` (absent when false).
+struct StoredCall: Decodable, Equatable {
+    var command: Command
     var once: Bool?
+
+    init(command: Command, once: Bool?) {
+        self.command = command
+        self.once = once
+    }
+    init(from decoder: any Swift.Decoder) throws {
+        let c = try decoder.container(keyedBy: StoredKey.self)
+        command = try c.decode(StoredCommandReading.self, forKey: StoredKey("command")).command
+        once = try c.decodeIfPresent(Bool.self, forKey: StoredKey("once"))
+    }
 
     static func stored(_ code: CallbackCode) -> [String: [StoredCall]] {
         Dictionary(
             uniqueKeysWithValues: code.calls.map { method, calls in
-                (method.rawValue, calls.map { StoredCall(command: StoredCommand($0.command), once: $0.once ? true : nil) })
+                (method.rawValue, calls.map { StoredCall(command: $0.command, once: $0.once ? true : nil) })
             })
     }
     static func domain(_ stored: [String: [StoredCall]]) throws -> CallbackCode {
@@ -168,18 +163,18 @@ struct StoredCall: Codable, Equatable {
             guard let method = CallbackCode.Method(rawValue: name) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Unknown lifecycle method '\(name)'."))
             }
-            calls[method] = try list.map { CallbackCode.Call(try $0.command.domain(), once: $0.once ?? false) }
+            calls[method] = list.map { CallbackCode.Call($0.command, once: $0.once ?? false) }
         }
         return CallbackCode(calls)
     }
 }
 
-struct StoredStoryboardOrigin: Codable, Equatable {
+struct StoredStoryboardOrigin: Decodable, Equatable {
     var name: String
     var identifier: String?
 }
 
-struct StoredPresentation: Codable, Equatable {
+struct StoredPresentation: Decodable, Equatable {
     var presenting: String
     var source: String
     var requestedStyle: String
@@ -191,7 +186,7 @@ struct StoredPresentation: Codable, Equatable {
     var state: String
 }
 
-struct StoredPopoverAnchor: Codable, Equatable {
+struct StoredPopoverAnchor: Decodable, Equatable {
     var sourceView: String?
     var barButtonItem: String?
     var sourceRect: [Double]?
@@ -199,7 +194,7 @@ struct StoredPopoverAnchor: Codable, Equatable {
 
 /// `SplitState`; the members after `isCollapsed` came with the column styles and are absent
 /// from splits written before them.
-struct StoredSplit: Codable, Equatable {
+struct StoredSplit: Decodable, Equatable {
     var style: String
     var primary: String?
     var supplementary: String?
@@ -215,13 +210,13 @@ struct StoredSplit: Codable, Equatable {
     var hasDelegate: Bool?
 }
 
-struct StoredPage: Codable, Equatable {
+struct StoredPage: Decodable, Equatable {
     var transitionStyle: String
     var spineLocation: String?
     var isDoubleSided: Bool
 }
 
-struct StoredSegue: Codable, Equatable {
+struct StoredSegue: Decodable, Equatable {
     var id: String
     var identifier: String?
     var kind: String
@@ -237,14 +232,14 @@ struct StoredSegue: Codable, Equatable {
     var customTransitioningDelegate: StoredAnimator?
 }
 
-struct StoredAnimator: Codable, Equatable {
+struct StoredAnimator: Decodable, Equatable {
     var name: String
     var duration: Double
 }
 
 // MARK: - Running transitions (manual mode)
 
-struct StoredRunningTransition: Codable, Equatable {
+struct StoredRunningTransition: Decodable, Equatable {
     var record: StoredTransitionRecord
     var order: StoredAppearanceOrder
     var appearing: [String]
@@ -263,7 +258,7 @@ struct StoredRunningTransition: Codable, Equatable {
     var after: [String]?
 }
 
-struct StoredTransitionRecord: Codable, Equatable {
+struct StoredTransitionRecord: Decodable, Equatable {
     var id: String
     var operation: String
     var fromViewController: String?
@@ -277,12 +272,12 @@ struct StoredTransitionRecord: Codable, Equatable {
     var state: String
 }
 
-struct StoredAppearanceOrder: Codable, Equatable {
+struct StoredAppearanceOrder: Decodable, Equatable {
     var willsAppearFirst: Bool
     var didsAppearFirst: Bool
 }
 
-struct StoredEvent: Codable, Equatable {
+struct StoredEvent: Decodable, Equatable {
     var controller: String
     var callback: String
     var animated: Bool?
@@ -293,13 +288,13 @@ struct StoredEvent: Codable, Equatable {
     var style: String?
 }
 
-struct StoredSegueInfo: Codable, Equatable {
+struct StoredSegueInfo: Decodable, Equatable {
     var identifier: String?
     var source: String
     var destination: String?
 }
 
-enum StoredTransitionEffect: Codable, Equatable {
+enum StoredTransitionEffect: Decodable, Equatable {
     case settlePresentation(String)
     case removePresentations([String])
     case restorePresentation(String)
@@ -315,49 +310,12 @@ enum StoredTransitionEffect: Codable, Equatable {
 /// that request, in the order asked, so that a replay instantiates the same destinations even
 /// after the storyboard changed. Entries without nested segues keep the plain array (all rows
 /// written before have it), which is what older readers expect.
-struct StoredTurn: Codable, Equatable {
-    var commands: [StoredCommand]
-    var segueDestinations: [StoredCommand]
+struct StoredTurn: Decodable {
+    var commands: [StoredCommandReading]
+    var segueDestinations: [StoredCommandReading]
 }
 
-/// One replayable command of a history entry (`history.command` is a JSON array of these).
-/// Cases, labels and payload shapes are version 1's: renaming one is a format change.
-enum StoredCommand: Codable, Equatable {
-    case setRoot(StoredControllerRef, animated: Bool)
-    case createController(StoredControllerSpec)
-    case present(
-        receiver: String, viewController: StoredControllerRef, style: String?, transitionStyle: String?,
-        popover: StoredPopoverAnchor?, animated: Bool)
-    case dismiss(receiver: String, animated: Bool)
-    case show(receiver: String, viewController: StoredControllerRef, animated: Bool)
-    case showDetail(receiver: String, viewController: StoredControllerRef, animated: Bool)
-    case push(receiver: String, viewController: StoredControllerRef, animated: Bool)
-    case pop(receiver: String, animated: Bool)
-    case popToRoot(receiver: String, animated: Bool)
-    case popTo(receiver: String, viewController: String, animated: Bool)
-    case setViewControllers(receiver: String, viewControllers: [StoredControllerRef], direction: String?, animated: Bool)
-    case select(receiver: String, index: Int?, viewController: String?)
-    case tapTab(receiver: String, index: Int?, viewController: String?)
-    case addChild(receiver: String, viewController: StoredControllerRef)
-    case removeFromParent(receiver: String)
-    case willMove(receiver: String, toParent: String?)
-    case didMove(receiver: String, toParent: String?)
-    case addSubview(receiver: String, viewController: String, animated: Bool)
-    case removeFromSuperview(receiver: String, animated: Bool)
-    case transitionChild(receiver: String, from: String, to: String, animated: Bool)
-    case interactiveDismiss(receiver: String, completes: Bool)
-    case interactivePop(receiver: String, completes: Bool)
-    /// `segue`: the declaration in force when it ran; absent in older rows.
-    case performSegue(receiver: String, identifier: String, destination: StoredControllerSpec?, segue: StoredSegue?)
-    case triggerSegue(receiver: String, identifier: String, destination: StoredControllerSpec?, segue: StoredSegue?)
-    case updateController(String, StoredPatch)
-    case setTraits(StoredTraits)
-    case completeTransition(id: String?)
-    case cancelTransition(id: String)
-    case release(id: String)
-}
-
-indirect enum StoredControllerRef: Codable, Equatable {
+indirect enum StoredControllerRef: Decodable, Equatable {
     case none
     case existing(String)
     case new(StoredControllerSpec)
@@ -368,7 +326,7 @@ struct StoredControllerSpec: Equatable {
     var properties: Properties
     var configuration: StoredConfiguration
 
-    struct Properties: Codable, Equatable {
+    struct Properties: Decodable, Equatable {
         var id: String?
         var kind: String
         var className: String?
@@ -404,7 +362,6 @@ struct StoredPatch: Equatable {
     var configuration: StoredConfiguration
 }
 
-extension StoredPatch: Codable {
+extension StoredPatch: Decodable {
     init(from decoder: any Swift.Decoder) throws { configuration = try StoredConfiguration(from: decoder) }
-    func encode(to encoder: any Swift.Encoder) throws { try configuration.encode(to: encoder, nilAsNull: true) }
 }

@@ -8,19 +8,19 @@ import SessionStorage
 /// has no case for.
 
 /// The case of `T` whose raw value is `raw`.
-private func value<T: RawRepresentable>(_ raw: String) throws -> T where T.RawValue == String {
+func storedValue<T: RawRepresentable>(_ raw: String) throws -> T where T.RawValue == String {
     guard let v = T(rawValue: raw) else { throw StoredFormatError.unknownValue(type: "\(T.self)", value: raw) }
     return v
 }
 
-private func value<T: RawRepresentable>(_ raw: String?) throws -> T? where T.RawValue == String {
-    try raw.map { try value($0) }
+func storedValue<T: RawRepresentable>(_ raw: String?) throws -> T? where T.RawValue == String {
+    try raw.map { try storedValue($0) }
 }
 
 /// For values inside stored commands and specs: releases before the core's enums passed an
 /// unknown string through where it meant nothing (a `direction` sent to a navigation controller,
 /// a storyboard's `spineLocation`), so replaying such a row reads it as not given.
-private func lenient<T: RawRepresentable>(_ raw: String?) -> T? where T.RawValue == String {
+func lenientValue<T: RawRepresentable>(_ raw: String?) -> T? where T.RawValue == String {
     raw.flatMap(T.init(rawValue:))
 }
 
@@ -56,8 +56,8 @@ extension StoredTraits {
     }
     func domain() throws -> Traits {
         Traits(
-            userInterfaceIdiom: try value(userInterfaceIdiom), horizontalSizeClass: try value(horizontalSizeClass),
-            verticalSizeClass: try value(verticalSizeClass))
+            userInterfaceIdiom: try storedValue(userInterfaceIdiom), horizontalSizeClass: try storedValue(horizontalSizeClass),
+            verticalSizeClass: try storedValue(verticalSizeClass))
     }
 }
 
@@ -69,8 +69,8 @@ extension StoredOptions {
     }
     func domain() throws -> Options {
         Options(
-            iOS: try value(iOS), transitions: try value(transitions),
-            navTransitionPolicy: try value(navTransitionPolicy) ?? .queue, release: try value(release) ?? .manual)
+            iOS: try storedValue(iOS), transitions: try storedValue(transitions),
+            navTransitionPolicy: try storedValue(navTransitionPolicy) ?? .queue, release: try storedValue(release) ?? .manual)
     }
 }
 
@@ -120,13 +120,13 @@ extension StoredController {
     /// A property the row lacks (added after it was written) keeps the kind's default.
     func domain() throws -> Controller {
         let p = properties
-        var c = Controller(id: p.id, kind: try value(p.kind), className: p.className)
+        var c = Controller(id: p.id, kind: try storedValue(p.kind), className: p.className)
         c.configuration = ControllerPatch(values: configuration.values, fields: configuration.present).applied(to: c.configuration)
         c.parent = p.parent
         c.children = p.children
         c.storyboard = try p.storyboard?.domain()
         c.isViewLoaded = p.isViewLoaded
-        c.appearance = try value(p.appearance)
+        c.appearance = try storedValue(p.appearance)
         c.viewInWindow = p.viewInWindow
         c.isBeingPresented = p.isBeingPresented
         c.isBeingDismissed = p.isBeingDismissed
@@ -153,7 +153,7 @@ extension StoredController {
             if let page = try p.page?.domain() { pages.settings = page }
             c.container = .pages(pages)
         case .alert:
-            c.container = .alert(AlertState(preferredStyle: lenient(p.preferredStyle)))
+            c.container = .alert(AlertState(preferredStyle: lenientValue(p.preferredStyle)))
         case .plain:
             break
         }
@@ -179,9 +179,9 @@ extension StoredPresentation {
     }
     func domain() throws -> Presentation {
         Presentation(
-            presenting: presenting, source: source, requestedStyle: try value(requestedStyle), style: try value(style),
-            transitionStyle: try value(transitionStyle), contextViewController: contextViewController,
-            removesPresenterView: removesPresenterView, popover: try popover?.domain(), state: try value(state))
+            presenting: presenting, source: source, requestedStyle: try storedValue(requestedStyle), style: try storedValue(style),
+            transitionStyle: try storedValue(transitionStyle), contextViewController: contextViewController,
+            removesPresenterView: removesPresenterView, popover: try popover?.domain(), state: try storedValue(state))
     }
 }
 
@@ -205,12 +205,12 @@ extension StoredSplit {
     /// Splits written before the column styles have no column members: none, and no delegate.
     func domain() throws -> SplitState {
         var s = SplitState(
-            style: try value(style), primary: primary, supplementary: supplementary, secondary: secondary,
+            style: try storedValue(style), primary: primary, supplementary: supplementary, secondary: secondary,
             collapseSecondaryOntoPrimary: collapseSecondaryOntoPrimary, isCollapsed: isCollapsed)
         s.primaryNavigation = primaryNavigation
         s.supplementaryNavigation = supplementaryNavigation
         s.secondaryNavigation = secondaryNavigation
-        s.topColumnForCollapsing = try value(topColumnForCollapsing)
+        s.topColumnForCollapsing = try storedValue(topColumnForCollapsing)
         s.collapsedSupplementary = collapsedSupplementary ?? []
         s.collapsedSecondary = collapsedSecondary ?? []
         s.hasDelegate = hasDelegate ?? false
@@ -223,7 +223,7 @@ extension StoredPage {
         self.init(transitionStyle: p.transitionStyle.rawValue, spineLocation: p.spineLocation?.rawValue, isDoubleSided: p.isDoubleSided)
     }
     func domain() throws -> PageState {
-        PageState(transitionStyle: try value(transitionStyle), spineLocation: try value(spineLocation), isDoubleSided: isDoubleSided)
+        PageState(transitionStyle: try storedValue(transitionStyle), spineLocation: try storedValue(spineLocation), isDoubleSided: isDoubleSided)
     }
 }
 
@@ -239,10 +239,10 @@ extension StoredSegue {
     }
     func domain() throws -> SegueSpec {
         SegueSpec(
-            id: id, identifier: identifier, kind: try value(kind), destinationScene: destinationScene,
-            destinationStoryboard: destinationStoryboard, modalPresentationStyle: try value(modalPresentationStyle),
-            modalTransitionStyle: try value(modalTransitionStyle), animates: animates, popover: try popover?.domain(),
-            unwindAction: unwindAction, customPerforms: try value(customPerforms), customClass: customClass,
+            id: id, identifier: identifier, kind: try storedValue(kind), destinationScene: destinationScene,
+            destinationStoryboard: destinationStoryboard, modalPresentationStyle: try storedValue(modalPresentationStyle),
+            modalTransitionStyle: try storedValue(modalTransitionStyle), animates: animates, popover: try popover?.domain(),
+            unwindAction: unwindAction, customPerforms: try storedValue(customPerforms), customClass: customClass,
             customTransitioningDelegate: try customTransitioningDelegate?.domain())
     }
 }
@@ -291,10 +291,10 @@ extension StoredTransitionRecord {
     }
     func domain() throws -> TransitionRecord {
         TransitionRecord(
-            id: id, operation: try value(operation), fromViewController: fromViewController, toViewController: toViewController,
-            presentationStyle: try value(presentationStyle), transitionStyle: try value(transitionStyle),
+            id: id, operation: try storedValue(operation), fromViewController: fromViewController, toViewController: toViewController,
+            presentationStyle: try storedValue(presentationStyle), transitionStyle: try storedValue(transitionStyle),
             animated: animated, duration: duration, animator: animator, containerView: containerView,
-            state: try value(state))
+            state: try storedValue(state))
     }
 }
 
@@ -313,12 +313,12 @@ extension StoredEvent {
             style: e.style?.rawValue)
     }
     func domain() throws -> Event {
-        var e = Event(controller, try value(callback), animated: animated)
+        var e = Event(controller, try storedValue(callback), animated: animated)
         e.parent = parent
         e.hasParentArgument = hasParentArgument
         e.segue = try segue?.domain()
         e.action = action
-        e.style = try value(style)
+        e.style = try storedValue(style)
         return e
     }
 }
@@ -349,95 +349,6 @@ extension StoredTransitionEffect {
         case .endMovingToParent(let v): .endMovingToParent(v)
         case .detach(let v): .detach(v)
         case .restoreStack(let n, let s, let a): .restoreStack(navigation: n, stack: s, attach: a)
-        }
-    }
-}
-
-// MARK: - History commands
-
-extension StoredCommand {
-    init(_ c: Command) {
-        typealias Ref = StoredControllerRef
-        switch c {
-        case .setRoot(let v, let a): self = .setRoot(Ref(v), animated: a)
-        case .createController(let s): self = .createController(StoredControllerSpec(s))
-        case .present(let r, let v, let style, let ts, let pop, let a):
-            self = .present(
-                receiver: r, viewController: Ref(v), style: style?.rawValue, transitionStyle: ts?.rawValue,
-                popover: pop.map(StoredPopoverAnchor.init), animated: a)
-        case .dismiss(let r, let a): self = .dismiss(receiver: r, animated: a)
-        case .show(let r, let v, let a): self = .show(receiver: r, viewController: Ref(v), animated: a)
-        case .showDetail(let r, let v, let a): self = .showDetail(receiver: r, viewController: Ref(v), animated: a)
-        case .push(let r, let v, let a): self = .push(receiver: r, viewController: Ref(v), animated: a)
-        case .pop(let r, let a): self = .pop(receiver: r, animated: a)
-        case .popToRoot(let r, let a): self = .popToRoot(receiver: r, animated: a)
-        case .popTo(let r, let v, let a): self = .popTo(receiver: r, viewController: v, animated: a)
-        case .setViewControllers(let r, let vs, let d, let a):
-            self = .setViewControllers(receiver: r, viewControllers: vs.map(Ref.init), direction: d?.rawValue, animated: a)
-        case .select(let r, let i, let v): self = .select(receiver: r, index: i, viewController: v)
-        case .tapTab(let r, let i, let v): self = .tapTab(receiver: r, index: i, viewController: v)
-        case .addChild(let r, let v): self = .addChild(receiver: r, viewController: Ref(v))
-        case .removeFromParent(let r): self = .removeFromParent(receiver: r)
-        case .willMove(let r, let p): self = .willMove(receiver: r, toParent: p)
-        case .didMove(let r, let p): self = .didMove(receiver: r, toParent: p)
-        case .addSubview(let r, let v, let a): self = .addSubview(receiver: r, viewController: v, animated: a)
-        case .removeFromSuperview(let r, let a): self = .removeFromSuperview(receiver: r, animated: a)
-        case .transitionChild(let r, let f, let t, let a): self = .transitionChild(receiver: r, from: f, to: t, animated: a)
-        case .interactiveDismiss(let r, let c): self = .interactiveDismiss(receiver: r, completes: c)
-        case .interactivePop(let r, let c): self = .interactivePop(receiver: r, completes: c)
-        case .performSegue(let r, let i, let d, let g):
-            self = .performSegue(
-                receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
-                segue: g.map(StoredSegue.init))
-        case .triggerSegue(let r, let i, let d, let g):
-            self = .triggerSegue(
-                receiver: r, identifier: i, destination: d.map(StoredControllerSpec.init),
-                segue: g.map(StoredSegue.init))
-        case .updateController(let id, let p): self = .updateController(id, StoredPatch(p))
-        case .setTraits(let t): self = .setTraits(StoredTraits(t))
-        case .completeTransition(let id): self = .completeTransition(id: id)
-        case .cancelTransition(let id): self = .cancelTransition(id: id)
-        case .release(let id): self = .release(id: id)
-        }
-    }
-
-    func domain() throws -> Command {
-        switch self {
-        case .setRoot(let v, let a): .setRoot(try v.domain(), animated: a)
-        case .createController(let s): .createController(try s.domain())
-        case .present(let r, let v, let style, let ts, let pop, let a):
-            .present(
-                receiver: r, viewController: try v.domain(), style: try value(style), transitionStyle: try value(ts),
-                popover: try pop?.domain(), animated: a)
-        case .dismiss(let r, let a): .dismiss(receiver: r, animated: a)
-        case .show(let r, let v, let a): .show(receiver: r, viewController: try v.domain(), animated: a)
-        case .showDetail(let r, let v, let a): .showDetail(receiver: r, viewController: try v.domain(), animated: a)
-        case .push(let r, let v, let a): .push(receiver: r, viewController: try v.domain(), animated: a)
-        case .pop(let r, let a): .pop(receiver: r, animated: a)
-        case .popToRoot(let r, let a): .popToRoot(receiver: r, animated: a)
-        case .popTo(let r, let v, let a): .popTo(receiver: r, viewController: v, animated: a)
-        case .setViewControllers(let r, let vs, let d, let a):
-            .setViewControllers(receiver: r, viewControllers: try vs.map { try $0.domain() }, direction: lenient(d), animated: a)
-        case .select(let r, let i, let v): .select(receiver: r, index: i, viewController: v)
-        case .tapTab(let r, let i, let v): .tapTab(receiver: r, index: i, viewController: v)
-        case .addChild(let r, let v): .addChild(receiver: r, viewController: try v.domain())
-        case .removeFromParent(let r): .removeFromParent(receiver: r)
-        case .willMove(let r, let p): .willMove(receiver: r, toParent: p)
-        case .didMove(let r, let p): .didMove(receiver: r, toParent: p)
-        case .addSubview(let r, let v, let a): .addSubview(receiver: r, viewController: v, animated: a)
-        case .removeFromSuperview(let r, let a): .removeFromSuperview(receiver: r, animated: a)
-        case .transitionChild(let r, let f, let t, let a): .transitionChild(receiver: r, from: f, to: t, animated: a)
-        case .interactiveDismiss(let r, let c): .interactiveDismiss(receiver: r, completes: c)
-        case .interactivePop(let r, let c): .interactivePop(receiver: r, completes: c)
-        case .performSegue(let r, let i, let d, let g):
-            .performSegue(receiver: r, identifier: i, destination: try d?.domain(), segue: try g?.domain())
-        case .triggerSegue(let r, let i, let d, let g):
-            .triggerSegue(receiver: r, identifier: i, destination: try d?.domain(), segue: try g?.domain())
-        case .updateController(let id, let p): .updateController(id, p.domain())
-        case .setTraits(let t): .setTraits(try t.domain())
-        case .completeTransition(let id): .completeTransition(id: id)
-        case .cancelTransition(let id): .cancelTransition(id: id)
-        case .release(let id): .release(id)
         }
     }
 }
@@ -480,22 +391,22 @@ extension StoredControllerSpec {
     func domain() throws -> ControllerSpec {
         let p = properties
         let refs = { (list: [StoredControllerRef]?) in try list?.map { try $0.domain() } }
-        var s = ControllerSpec(id: p.id, kind: try value(p.kind), className: p.className)
+        var s = ControllerSpec(id: p.id, kind: try storedValue(p.kind), className: p.className)
         s.configuration = StoredPatch(configuration: configuration).domain()
         s.viewControllers = try refs(p.viewControllers)
         s.selectedIndex = p.selectedIndex
         s.primary = try p.primary?.domain()
         s.supplementary = try p.supplementary?.domain()
         s.secondary = try p.secondary?.domain()
-        s.splitStyle = try value(p.splitStyle)
+        s.splitStyle = try storedValue(p.splitStyle)
         s.collapseSecondaryOntoPrimary = p.collapseSecondaryOntoPrimary
-        s.topColumnForCollapsing = try value(p.topColumnForCollapsing)
+        s.topColumnForCollapsing = try storedValue(p.topColumnForCollapsing)
         s.hasSplitDelegate = p.hasSplitDelegate
-        s.pageTransitionStyle = try value(p.pageTransitionStyle)
-        s.spineLocation = lenient(p.spineLocation)
+        s.pageTransitionStyle = try storedValue(p.pageTransitionStyle)
+        s.spineLocation = lenientValue(p.spineLocation)
         s.isDoubleSided = p.isDoubleSided
         s.children = try refs(p.children)
-        s.preferredStyle = lenient(p.preferredStyle)
+        s.preferredStyle = lenientValue(p.preferredStyle)
         s.storyboard = try p.storyboard?.domain()
         s.segues = try p.segues?.map { try $0.domain() }
         s.embedded = try refs(p.embedded)

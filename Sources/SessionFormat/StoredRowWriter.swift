@@ -2,25 +2,21 @@ import JSONValues
 import NavigationCore
 import SessionStorage
 
-/// The write path's stored rows written as bytes directly: each stored type of
-/// `StoredFormat.swift` that a durable write stores appends its JSON to one buffer, member by
-/// member, with no `Encoder`, container box or per-value object between. A controller's
+/// The stored rows written as bytes directly, the only way they are written: each stored type
+/// of `StoredFormat.swift` appends its JSON to one buffer, member by member, with no `Encoder`,
+/// container box or per-value object between. The stored types are `Decodable` only, so their
+/// declaration is what reads a row back; `StoredFormatTests` and `StoredRowWriterTests` read
+/// back what this file writes for the rich sessions and for generated values of every stored
+/// type, and fail for a member written under the wrong name or not at all. A controller's
 /// configuration is written from the core's field table (``ControllerConfiguration/Field/storedValue``),
-/// so each field is still declared once.
+/// so each field is still declared once there.
 ///
-/// The bytes are exactly those ``StoredCodec/encode(_:)`` writes of the same value through its
-/// `Encodable` conformance, which stays the reference: members in declaration order, optionals
-/// left out when nil (`encodeIfPresent`), enumerations with payloads as
-/// `{"case":{"label":…}}` (`_0`, `_1` for unlabeled payloads), dictionaries with sorted keys.
-/// `StoredRowWriterTests` holds the two to the same bytes over the rich sessions and over
-/// generated values of every stored type. A member added to a stored type must be added to its
-/// `write(to:)` here too (those tests fail until it is). Values of rare shapes (delegates, a
-/// running transition's effects…) are written through the reference path in place, so they
-/// need no code here.
-protocol StoredBytesWritable: Encodable {
+/// The shape is version 1's: members in declaration order, optionals left out when nil,
+/// enumerations with payloads as `{"case":{"label":…}}` (`_0`, `_1` for unlabeled payloads),
+/// dictionaries with sorted keys (equal values give equal bytes).
+protocol StoredBytesWritable {
     /// Appends this value's JSON to `w`.
-    /// - Throws: `EncodingError` for a non-finite `Double` (``StoredCodec/row(_:)`` then asks the
-    ///   reference path, which names the member).
+    /// - Throws: `EncodingError` for a non-finite `Double`.
     func write(to w: inout StoredBytes) throws
 }
 
@@ -97,7 +93,7 @@ struct StoredBytes {
         out.append(UInt8(ascii: "]"))
     }
 
-    /// A `[String: V]` with its keys sorted, as the reference path writes dictionaries.
+    /// A `[String: V]` with its keys sorted, so equal values give equal bytes.
     mutating func sorted<V: StoredBytesWritable>(_ dictionary: [String: V]) throws {
         out.append(UInt8(ascii: "{"))
         for (i, key) in dictionary.keys.sorted().enumerated() {
@@ -109,9 +105,9 @@ struct StoredBytes {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `value` through the reference path (its `Encodable` conformance), in place: for shapes
-    /// too rare to deserve their own code. The configuration's common shapes (`[String]`,
-    /// `[String: Bool]`, `[Double]`) are told apart by metatype and written here.
+    /// A core value of a configuration field through its `Encodable` conformance (declared in
+    /// NavigationCore), in place, by ``StoredCodec``'s encoder. The common shapes (`[String]`,
+    /// `[String: Bool]`, `[Double]`) are told apart by metatype and written here directly.
     mutating func encoded<T: Encodable>(_ value: T) throws {
         if T.self == [String].self { return strings(unsafeBitCast(value, to: [String].self)) }
         if T.self == [String: Bool].self {
@@ -150,16 +146,11 @@ struct StoredBytes {
 }
 
 extension StoredCodec {
-    /// `value`'s JSON bytes by its ``StoredBytesWritable`` writer: the same bytes as
-    /// ``encode(_:)``, at a fraction of the cost.
-    /// - Throws: what ``encode(_:)`` throws (a non-finite `Double`, with its coding path).
+    /// `value`'s JSON bytes by its ``StoredBytesWritable`` writer.
+    /// - Throws: `EncodingError` for a non-finite `Double`.
     static func row<T: StoredBytesWritable>(_ value: T) throws -> [UInt8] {
         var w = StoredBytes()
-        do {
-            try value.write(to: &w)
-        } catch {
-            return try encode(value)
-        }
+        try value.write(to: &w)
         return w.out
     }
 
@@ -244,7 +235,7 @@ extension StoredController: StoredBytesWritable {
 }
 
 extension StoredConfiguration {
-    /// The members ``encode(to:nilAsNull:)`` writes, into the object open in `w`: each field by
+    /// A configuration's members, into the object open in `w` (null for a nil a patch clears): each field by
     /// its entry of the core's table, in table order, then lifecycle code.
     func writeMembers(to w: inout StoredBytes, nilAsNull: Bool) throws {
         let fields = ControllerConfiguration.fields
@@ -292,7 +283,7 @@ extension Array: StoredBytesWritable where Element: StoredBytesWritable {
 extension StoredCall: StoredBytesWritable {
     func write(to w: inout StoredBytes) throws {
         w.open()
-        w.key("command"); try command.write(to: &w)
+        w.key("command"); try StoredCommands.write(command, to: &w)
         w.key("once", once)
         w.close()
     }
@@ -392,8 +383,99 @@ extension StoredAnimator: StoredBytesWritable {
     }
 }
 
-// MARK: - Running transitions (manual mode): rare, through the reference path
+// MARK: - Running transitions (manual mode)
 
 extension StoredRunningTransition: StoredBytesWritable {
-    func write(to w: inout StoredBytes) throws { try w.encoded(self) }
+    func write(to w: inout StoredBytes) throws {
+        w.open()
+        w.key("record"); try record.write(to: &w)
+        w.key("order"); order.write(to: &w)
+        w.key("appearing"); w.strings(appearing)
+        w.key("disappearing"); w.strings(disappearing)
+        w.key("preStart"); try w.array(preStart)
+        w.key("postFinish"); try w.array(postFinish)
+        w.key("effects"); try w.array(effects)
+        w.key("cancelEffects"); try w.array(cancelEffects)
+        w.key("cancelEvents"); try w.array(cancelEvents)
+        w.key("isReported"); w.bool(isReported)
+        w.key("started"); w.bool(started)
+        w.key("navigation", navigation)
+        w.key("silentDidAppearWithin", silentDidAppearWithin)
+        w.key("beforeAppearance"); try w.array(beforeAppearance)
+        w.key("before", before)
+        w.key("after", after)
+        w.close()
+    }
+}
+
+extension StoredTransitionRecord: StoredBytesWritable {
+    func write(to w: inout StoredBytes) throws {
+        w.open()
+        w.key("id"); w.string(id)
+        w.key("operation"); w.string(operation)
+        w.key("fromViewController", fromViewController)
+        w.key("toViewController", toViewController)
+        w.key("presentationStyle", presentationStyle)
+        w.key("transitionStyle", transitionStyle)
+        w.key("animated"); w.bool(animated)
+        w.key("duration"); try w.double(duration)
+        w.key("animator", animator)
+        w.key("containerView"); w.strings(containerView)
+        w.key("state"); w.string(state)
+        w.close()
+    }
+}
+
+extension StoredAppearanceOrder: StoredBytesWritable {
+    func write(to w: inout StoredBytes) {
+        w.open()
+        w.key("willsAppearFirst"); w.bool(willsAppearFirst)
+        w.key("didsAppearFirst"); w.bool(didsAppearFirst)
+        w.close()
+    }
+}
+
+extension StoredEvent: StoredBytesWritable {
+    func write(to w: inout StoredBytes) throws {
+        w.open()
+        w.key("controller"); w.string(controller)
+        w.key("callback"); w.string(callback)
+        w.key("animated", animated)
+        w.key("parent", parent)
+        w.key("hasParentArgument"); w.bool(hasParentArgument)
+        try w.key("segue", segue)
+        w.key("action", action)
+        w.key("style", style)
+        w.close()
+    }
+}
+
+extension StoredSegueInfo: StoredBytesWritable {
+    func write(to w: inout StoredBytes) {
+        w.open()
+        w.key("identifier", identifier)
+        w.key("source"); w.string(source)
+        w.key("destination", destination)
+        w.close()
+    }
+}
+
+extension StoredTransitionEffect: StoredBytesWritable {
+    func write(to w: inout StoredBytes) {
+        w.open()
+        switch self {
+        case .settlePresentation(let id): w.key("settlePresentation"); w.open(); w.key("_0"); w.string(id)
+        case .removePresentations(let ids): w.key("removePresentations"); w.open(); w.key("_0"); w.strings(ids)
+        case .restorePresentation(let id): w.key("restorePresentation"); w.open(); w.key("_0"); w.string(id)
+        case .endMovingToParent(let ids): w.key("endMovingToParent"); w.open(); w.key("_0"); w.strings(ids)
+        case .detach(let ids): w.key("detach"); w.open(); w.key("_0"); w.strings(ids)
+        case .restoreStack(let navigation, let stack, let attach):
+            w.key("restoreStack"); w.open()
+            w.key("navigation"); w.string(navigation)
+            w.key("stack"); w.strings(stack)
+            w.key("attach"); w.strings(attach)
+        }
+        w.close()
+        w.close()
+    }
 }

@@ -42,7 +42,7 @@ public struct HistoryRow: Sendable, Equatable {
     public var path: String
     /// The request body, if there was one.
     public var body: String?
-    /// JSON of the command(s) used to replay the operation (`StoredCommand`s).
+    /// JSON of the command(s) used to replay the operation (SessionFormat's `StoredCommands.swift`).
     public var command: String
     /// JSON of the events/transition as reported to the client; for entry 0 (session creation)
     /// the initial state, the replay base (a `StoredSessionState`).

@@ -5,7 +5,7 @@ import Testing
 @testable import NavSimService
 @testable import SessionFormat
 
-/// `ControllerConfiguration.fields` writes each field through the container method of its
+/// The stored row writer writes a configuration from `ControllerConfiguration.fields` by each
 /// value's shape (it keeps the stored row cheap). These tests hold it to what the generic walk
 /// it replaced wrote: every value through its own `Codable` conformance, under its field name,
 /// in table order, a nil left out (or null when clearing). The reference below finds each value
@@ -46,12 +46,15 @@ struct ConfigurationEncodingTests {
     /// A field the reference cannot find or encode.
     struct Unencodable: Error { var name: String }
 
-    /// The table's encoding of the same fields.
-    struct TableWalk: Encodable {
-        var value: ControllerConfiguration
-        var names: Set<String>?
-        var nilAsNull: Bool
-        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder, fields: names, nilAsNull: nilAsNull) }
+    /// The row writer's bytes for the same fields (lifecycle code, which the reference leaves
+    /// out, aside).
+    static func table(_ value: ControllerConfiguration, names: Set<String>?, nilAsNull: Bool) throws -> [UInt8] {
+        var w = StoredBytes()
+        w.open()
+        let present = (names ?? StoredConfiguration.everyField).subtracting(["on"])
+        try StoredConfiguration(values: value, present: present).writeMembers(to: &w, nilAsNull: nilAsNull)
+        w.close()
+        return w.out
     }
 
     /// Every field away from UIKit's default (checked by ``everyFieldDiffersFromTheDefault()``).
@@ -78,23 +81,13 @@ struct ConfigurationEncodingTests {
 
     static func bytes<T: Encodable>(_ value: T) throws -> [UInt8] { try StoredCodec.encode(value) }
 
-    static func foundation<T: Encodable>(_ value: T) throws -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return try e.encode(value)
-    }
-
     static func expectSame(
         _ value: ControllerConfiguration, names: Set<String>?, nilAsNull: Bool,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let reference = ReferenceWalk(value: value, names: names, nilAsNull: nilAsNull)
-        let table = TableWalk(value: value, names: names, nilAsNull: nilAsNull)
         #expect(
-            try bytes(table) == bytes(reference), "stored codec, fields \(names.map { $0.sorted() } ?? ["all"])",
-            sourceLocation: sourceLocation)
-        #expect(
-            try foundation(table) == foundation(reference), "Foundation's encoder, fields \(names.map { $0.sorted() } ?? ["all"])",
+            try table(value, names: names, nilAsNull: nilAsNull) == bytes(reference), "fields \(names.map { $0.sorted() } ?? ["all"])",
             sourceLocation: sourceLocation)
     }
 
@@ -119,7 +112,7 @@ struct ConfigurationEncodingTests {
             }
         }
         // The written bytes name the fields in table order.
-        let text = String(decoding: try Self.bytes(TableWalk(value: Self.rich, names: nil, nilAsNull: false)), as: UTF8.self)
+        let text = String(decoding: try Self.table(Self.rich, names: nil, nilAsNull: false), as: UTF8.self)
         let positions = ControllerConfiguration.fields.filter(\.isEncoded).map { text.range(of: "\"\($0.name)\":")?.lowerBound }
         #expect(!positions.contains(nil), "\(text)")
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(text)")
@@ -132,8 +125,8 @@ struct ConfigurationEncodingTests {
             let controller = StoredController(
                 properties: StoredController(Controller(id: "c", kind: .viewController, className: "C")).properties,
                 configuration: stored)
-            let ours = try StoredCodec.decode(StoredController.self, from: try StoredCodec.encode(controller))
-            let theirs = try JSONDecoder().decode(StoredController.self, from: Data(try StoredCodec.encode(controller)))
+            let ours = try StoredCodec.decode(StoredController.self, from: try StoredCodec.row(controller))
+            let theirs = try JSONDecoder().decode(StoredController.self, from: Data(try StoredCodec.row(controller)))
             for decoded in [ours, theirs] {
                 #expect(decoded.configuration.values == value)
                 // A nil optional is not written, so it is not present when read; everything else is.

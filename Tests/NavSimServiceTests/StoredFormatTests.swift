@@ -174,8 +174,8 @@ struct StoredFormatTests {
         let service = try #require(h.service)
         for sid in Self.sessions {
             for row in try service.sqlite.history(session: sid, after: 0, limit: 100) {
-                let commands = try Persistence.decodeCommands(row)
-                #expect(try Persistence.text(commands.map(StoredCommand.init)) == row.command, "\(sid) v\(row.version)")
+                let turn = try Persistence.decodeTurn(row)
+                #expect(try Persistence.commandText(turn.commands, resolvedSegues: turn.segues) == row.command, "\(sid) v\(row.version)")
             }
         }
     }

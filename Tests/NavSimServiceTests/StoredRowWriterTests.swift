@@ -8,50 +8,44 @@ import TestSupport
 @testable import SessionStorage
 @testable import SQLiteStore
 
-/// The write path's direct row writer (`SessionFormat/StoredRowWriter.swift`) against the reference
-/// path, the stored types' `Encodable` conformances through ``StoredCodec/encode(_:)``: the same
-/// bytes for every value, so rows written by either read back alike and rows of earlier
-/// releases are untouched. Checked on the rich sessions of ``StoredFormatTests`` (every state,
-/// shell, controller, command, change-set and checkpoint they store) and on thousands of
+/// The stored row writer (`SessionFormat/StoredRowWriter.swift`), the only way rows are written,
+/// against the stored types' `Decodable` declarations, which are how rows are read: what it
+/// writes reads back (with this format's decoder and with Foundation's) as the value it was
+/// written from, and writes the same bytes again. A member written under the wrong name, or not
+/// at all, reads back different. Checked on the rich sessions of ``StoredFormatTests`` (every
+/// state, shell, controller, command, change-set and checkpoint they store) and on thousands of
 /// generated values of every stored type, with every optional member both present and absent.
-@Suite("The direct row writer")
+@Suite("The row writer")
 struct StoredRowWriterTests {
-    /// `value` written both ways gives the same bytes, and those bytes read back as a value
-    /// that writes them again (a configuration reads back only the fields it wrote).
-    static func same<T: StoredBytesWritable & Decodable>(
+    /// `value` written reads back equal, through both decoders, and writes the same bytes again.
+    static func same<T: StoredBytesWritable & Decodable & Equatable>(
         _ value: T, _ what: @autoclosure () -> String = "\(T.self)",
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let direct = try StoredCodec.row(value)
-        let reference = try StoredCodec.encode(value)
-        #expect(
-            direct == reference, "\(what()):\n direct    \(String(decoding: direct, as: UTF8.self))\n reference \(String(decoding: reference, as: UTF8.self))",
-            sourceLocation: sourceLocation)
-        #expect(try StoredCodec.row(StoredCodec.decode(T.self, from: direct)) == direct, "\(what()) reads back", sourceLocation: sourceLocation)
+        let bytes = try StoredCodec.row(value)
+        let ours = try StoredCodec.decode(T.self, from: bytes)
+        #expect(ours == value, "\(what()) reads back:\n \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+        #expect(try JSONDecoder().decode(T.self, from: Data(bytes)) == ours, "\(what()) Foundation reads it alike", sourceLocation: sourceLocation)
+        #expect(try StoredCodec.row(ours) == bytes, "\(what()) writes the same bytes again", sourceLocation: sourceLocation)
     }
 
-    @Test("Every row of the rich sessions: the same bytes as the reference path (states, shells, controllers, commands, turns, change-sets)")
+    @Test("Every row of the rich sessions reads back as written (states, shells, controllers, commands, change-sets)")
     func richSessions() throws {
         let h = try ServiceHarness()
         try StoredFormatTests.populate(h)
         let service = try #require(h.service)
         var checked = 0
         for (sid, state) in try StoredFormatTests.liveStates(h) {
-            try Self.same(StoredSessionState(state, withControllers: true), "session \(sid)")
+            try Self.same(Generator.canonical(StoredSessionState(state, withControllers: true)), "session \(sid)")
             try Self.same(StoredSessionState(state, withControllers: false), "shell \(sid)")
             for c in state.orderedControllers {
-                try Self.same(StoredController(c), "\(sid)/\(c.id)")
+                try Self.same(Generator.canonical(StoredController(c)), "\(sid)/\(c.id)")
                 checked += 1
             }
             for row in try service.store.history(session: sid, after: -1, limit: 1000) where row.version > 0 {
                 let turn = try Persistence.decodeTurn(row)
-                let commands = turn.commands.map(StoredCommand.init)
-                try Self.same(commands, "\(sid) v\(row.version) commands")
-                // What the store holds is what the direct writer writes.
+                // What the store holds is what the writer writes.
                 #expect(try Persistence.commandText(turn.commands, resolvedSegues: turn.segues) == row.command, "\(sid) v\(row.version) command column")
-                if !turn.segues.isEmpty {
-                    try Self.same(StoredTurn(commands: commands, segueDestinations: turn.segues.map(StoredCommand.init)))
-                }
                 if let text = row.changes {
                     try Self.same(try StoredCodec.decode(StoredChange.self, from: text), "\(sid) v\(row.version) change")
                 }
@@ -64,22 +58,18 @@ struct StoredRowWriterTests {
         #expect(checked > 60)
     }
 
-    @Test("Thousands of generated values of every stored type, every optional member present and absent: the same bytes, read back equal")
+    @Test("Thousands of generated values of every stored type, every optional member present and absent: read back equal")
     func generatedValues() throws {
         var g = Generator(seed: 11)
         for i in 0..<1500 {
             try Self.same(g.controller(), "controller \(i)")
-            try Self.same(g.command(depth: 0), "command \(i)")
             try Self.same(g.spec(depth: 0), "spec \(i)")
             try Self.same(g.patch(), "patch \(i)")
             try Self.same(g.segue(), "segue \(i)")
             try Self.same(g.anchor(), "anchor \(i)")
             try Self.same(g.split(), "split \(i)")
             try Self.same(g.shell(controllers: i % 10 == 0 ? 4 : 0), "state \(i)")
-            try Self.same(
-                StoredTurn(
-                    commands: (0..<g.int(0...3)).map { _ in g.command(depth: 1) },
-                    segueDestinations: (0..<g.int(0...2)).map { _ in g.command(depth: 1) }), "turn \(i)")
+            try Self.same(g.transition(), "transition \(i)")
             try Self.same(
                 StoredChange(
                     shell: g.bool() ? g.shell(controllers: 0) : nil,
@@ -88,33 +78,10 @@ struct StoredRowWriterTests {
         }
     }
 
-    @Test("The write path stores the direct writer's bytes: a committed row equals the reference path's text")
-    func commitUsesTheDirectWriter() throws {
-        let h = try ServiceHarness()
-        try StoredFormatTests.populate(h)
-        let service = try #require(h.service)
-        let stored = try service.sqlite.loadSessions()
-        #expect(!stored.isEmpty)
-        for session in stored {
-            let shell = try StoredCodec.decode(StoredSessionState.self, from: session.session.state)
-            #expect(session.session.state == (try StoredCodec.text(shell)), "session row \(session.session.id)")
-            for row in session.controllers {
-                let c = try StoredController(StoredCodec.decode(StoredController.self, from: row.body).domain())
-                #expect(row.body == (try StoredCodec.text(c)), "controller row \(session.session.id)/\(row.id)")
-            }
-        }
-    }
-
-    @Test("A value the writer cannot write (a non-finite number) throws as the reference path does, naming the member")
-    func nonFiniteThrowsLikeTheReference() throws {
-        let anchor = StoredPopoverAnchor(sourceView: "v", barButtonItem: nil, sourceRect: [0, .nan])
-        #expect(throws: EncodingError.self) { try StoredCodec.row(anchor) }
-        do {
-            _ = try StoredCodec.row(StoredAnimator(name: "a", duration: .infinity))
-            Issue.record("an infinite duration was written")
-        } catch EncodingError.invalidValue(_, let context) {
-            #expect(context.codingPath.map(\.stringValue) == ["duration"])
-        }
+    @Test("A value the writer cannot write (a non-finite number) is an EncodingError")
+    func nonFiniteThrows() throws {
+        #expect(throws: EncodingError.self) { try StoredCodec.row(StoredPopoverAnchor(sourceView: "v", barButtonItem: nil, sourceRect: [0, .nan])) }
+        #expect(throws: EncodingError.self) { try StoredCodec.row(StoredAnimator(name: "a", duration: .infinity)) }
     }
 }
 
@@ -175,7 +142,66 @@ struct Generator {
             every
             ? StoredConfiguration.everyField
             : Set(ControllerConfiguration.fields.map(\.name).filter { _ in int(0...2) == 0 })
-        return StoredConfiguration(values: c, present: present)
+        return Self.canonical(StoredConfiguration(values: c, present: present), nilAsNull: false)
+    }
+
+    /// `c` as it reads back: the fields it writes present (a nil is left out unless `nilAsNull`,
+    /// empty lifecycle code too), the others at their defaults.
+    static func canonical(_ c: StoredConfiguration, nilAsNull: Bool) -> StoredConfiguration {
+        let written = ControllerConfiguration.fields.filter { f in
+            guard c.present.contains(f.name) else { return false }
+            if f.name == "on" { return nilAsNull || !c.values.on.isEmpty }
+            switch f.storedValue(c.values) {
+            case .absent: return nilAsNull
+            case .unencoded: return false
+            default: return true
+            }
+        }
+        let names = Set(written.map(\.name))
+        return StoredConfiguration(values: ControllerPatch(values: c.values, fields: names).applied(to: ControllerConfiguration()), present: names)
+    }
+
+    static func canonical(_ c: StoredController) -> StoredController {
+        StoredController(properties: c.properties, configuration: canonical(c.configuration, nilAsNull: false))
+    }
+
+    static func canonical(_ s: StoredSessionState) -> StoredSessionState {
+        var s = s
+        s.controllers = s.controllers.mapValues(canonical)
+        return s
+    }
+
+    mutating func event() -> StoredEvent {
+        StoredEvent(
+            controller: string(), callback: string(), animated: maybe { $0.bool() }, parent: maybe { $0.string() },
+            hasParentArgument: bool(),
+            segue: maybe { StoredSegueInfo(identifier: $0.maybe { $0.string() }, source: $0.string(), destination: $0.maybe { $0.string() }) },
+            action: maybe { $0.string() }, style: maybe { $0.string() })
+    }
+    mutating func events() -> [StoredEvent] { (0..<int(0...3)).map { _ in event() } }
+
+    mutating func effect() -> StoredTransitionEffect {
+        switch int(0...5) {
+        case 0: .settlePresentation(string())
+        case 1: .removePresentations(strings())
+        case 2: .restorePresentation(string())
+        case 3: .endMovingToParent(strings())
+        case 4: .detach(strings())
+        default: .restoreStack(navigation: string(), stack: strings(), attach: strings())
+        }
+    }
+
+    mutating func transition() -> StoredRunningTransition {
+        StoredRunningTransition(
+            record: StoredTransitionRecord(
+                id: string(), operation: string(), fromViewController: maybe { $0.string() }, toViewController: maybe { $0.string() },
+                presentationStyle: maybe { $0.string() }, transitionStyle: maybe { $0.string() }, animated: bool(), duration: double(),
+                animator: maybe { $0.string() }, containerView: strings(), state: string()),
+            order: StoredAppearanceOrder(willsAppearFirst: bool(), didsAppearFirst: bool()), appearing: strings(),
+            disappearing: strings(), preStart: events(), postFinish: events(), effects: (0..<int(0...3)).map { _ in effect() },
+            cancelEffects: (0..<int(0...2)).map { _ in effect() }, cancelEvents: events(), isReported: bool(), started: bool(),
+            navigation: maybe { $0.string() }, silentDidAppearWithin: maybe { $0.string() }, beforeAppearance: events(),
+            before: maybe { $0.strings() }, after: maybe { $0.strings() })
     }
 
     mutating func anchor() -> StoredPopoverAnchor {
@@ -248,44 +274,11 @@ struct Generator {
             configuration: configuration(every: false))
     }
 
-    mutating func patch() -> StoredPatch { StoredPatch(configuration: configuration(every: false)) }
-
-    mutating func command(depth: Int) -> StoredCommand {
-        let r = string()
-        switch int(0...29) {
-        case 0: return .setRoot(ref(depth: depth), animated: bool())
-        case 1: return .createController(spec(depth: depth))
-        case 2:
-            return .present(
-                receiver: r, viewController: ref(depth: depth), style: maybe { $0.string() },
-                transitionStyle: maybe { $0.string() }, popover: maybe { $0.anchor() }, animated: bool())
-        case 3: return .dismiss(receiver: r, animated: bool())
-        case 4: return .show(receiver: r, viewController: ref(depth: depth), animated: bool())
-        case 5: return .showDetail(receiver: r, viewController: ref(depth: depth), animated: bool())
-        case 6: return .push(receiver: r, viewController: ref(depth: depth), animated: bool())
-        case 7: return .pop(receiver: r, animated: bool())
-        case 8: return .popToRoot(receiver: r, animated: bool())
-        case 9: return .popTo(receiver: r, viewController: string(), animated: bool())
-        case 10: return .setViewControllers(receiver: r, viewControllers: refs(depth: depth) ?? [], direction: maybe { $0.string() }, animated: bool())
-        case 11: return .select(receiver: r, index: maybe { $0.int(0...9) }, viewController: maybe { $0.string() })
-        case 12: return .tapTab(receiver: r, index: maybe { $0.int(0...9) }, viewController: maybe { $0.string() })
-        case 13: return .addChild(receiver: r, viewController: ref(depth: depth))
-        case 14: return .removeFromParent(receiver: r)
-        case 15: return .willMove(receiver: r, toParent: maybe { $0.string() })
-        case 16: return .didMove(receiver: r, toParent: maybe { $0.string() })
-        case 17: return .addSubview(receiver: r, viewController: string(), animated: bool())
-        case 18: return .removeFromSuperview(receiver: r, animated: bool())
-        case 19: return .transitionChild(receiver: r, from: string(), to: string(), animated: bool())
-        case 20: return .interactiveDismiss(receiver: r, completes: bool())
-        case 21: return .interactivePop(receiver: r, completes: bool())
-        case 22: return .performSegue(receiver: r, identifier: string(), destination: maybe { $0.spec(depth: depth + 1) }, segue: maybe { $0.segue() })
-        case 23: return .triggerSegue(receiver: r, identifier: string(), destination: maybe { $0.spec(depth: depth + 1) }, segue: maybe { $0.segue() })
-        case 24: return .updateController(r, patch())
-        case 25: return .setTraits(StoredTraits(userInterfaceIdiom: string(), horizontalSizeClass: string(), verticalSizeClass: string()))
-        case 26: return .completeTransition(id: maybe { $0.string() })
-        case 27: return .cancelTransition(id: r)
-        default: return .release(id: r)
-        }
+    mutating func patch() -> StoredPatch {
+        var c = configuration(every: false)
+        // A patch names fields whose nil it clears: those are written as null.
+        c.present.formUnion(ControllerConfiguration.fields.map(\.name).filter { _ in int(0...4) == 0 })
+        return StoredPatch(configuration: Self.canonical(c, nilAsNull: true))
     }
 
     mutating func shell(controllers: Int) -> StoredSessionState {
@@ -297,7 +290,206 @@ struct Generator {
         return StoredSessionState(
             traits: StoredTraits(userInterfaceIdiom: string(), horizontalSizeClass: string(), verticalSizeClass: string()),
             options: StoredOptions(iOS: string(), transitions: string(), navTransitionPolicy: maybe { $0.string() }, release: maybe { $0.string() }),
-            rootViewController: maybe { $0.string() }, controllers: all, order: strings(), transitions: [],
+            rootViewController: maybe { $0.string() }, controllers: all, order: strings(),
+            transitions: (0..<int(0...1)).map { _ in transition() },
             nextControllerNumber: int(0...100_000), nextTransitionNumber: int(0...100))
+    }
+}
+
+/// The stored commands (`SessionFormat/StoredCommands.swift`): every operation the service
+/// takes, committed through ``Persistence/commit(_:)`` and read back by
+/// ``Persistence/decodeTurn(_:)``, is the command it was, with every argument present and
+/// absent; rows written before that file existed (the `Codable` synthesis) still read.
+@Suite("Stored commands")
+struct StoredCommandsTests {
+    /// `commands` (and `segues`, lifecycle code's resolved segues) committed as one turn and read back.
+    static func roundTrip(_ commands: [Command], segues: [Command] = []) throws -> (commands: [Command], segues: [Command], text: String) {
+        let state = SessionState()
+        let (commit, _) = try Persistence.commit(
+            TurnRecord(
+                session: "s", createdAt: "2026-01-01T00:00:00.000Z", version: 1, old: state, shell: nil, new: state,
+                changed: [], at: "2026-01-01T00:00:01.000Z", method: "POST", path: "/v1/sessions/s/turns", body: nil,
+                commands: commands, resolvedSegues: segues, result: Array("{}".utf8)))
+        let entry = try #require(commit.history)
+        let back = try Persistence.decodeTurn(entry)
+        return (back.commands, back.segues, entry.command)
+    }
+
+    @Test("Thousands of generated commands of every operation, every argument present and absent, read back equal")
+    func everyOperationRoundTrips() throws {
+        var g = Generator(seed: 29)
+        for i in 0..<3000 {
+            let commands = (0..<g.int(1...3)).map { _ in g.domainCommand(depth: 0) }
+            let segues = g.bool() ? [] : (0..<g.int(1...2)).map { _ in g.domainCommand(depth: 1) }
+            let back = try Self.roundTrip(commands, segues: segues)
+            #expect(back.commands == commands, "turn \(i): \(back.text)")
+            #expect(back.segues == segues, "turn \(i): \(back.text)")
+        }
+    }
+
+    @Test("Every operation of the HTTP API is stored under its own name")
+    func everyHTTPOperationIsStored() throws {
+        // The compiler makes every core command writable and readable; this holds the names
+        // to the API's, so a history row says the operation a client sent.
+        let names = Set(StoredOperation.allCases.map(\.rawValue))
+        for entry in Operations.all {
+            #expect(names.contains(entry.name), "\(entry.name) has no stored form of its own name")
+        }
+    }
+
+    @Test("Rows written by the Codable synthesis before this format's writer (`_0`, `_1`, `{}` payloads) read as the same commands")
+    func synthesizedRowsStillRead() throws {
+        let row = HistoryRow(
+            version: 3, at: "t", method: "POST", path: "/", body: nil,
+            command: #"""
+                [{"updateController":{"_0":"c0","_1":{"title":null,"isModalInPresentation":true}}},
+                 {"setRoot":{"_0":{"new":{"_0":{"kind":"navigationController","appendsSuffixWhenTaken":false,
+                   "viewControllers":[{"existing":{"_0":"a"}},{"none":{}}]}}},"animated":false}},
+                 {"setTraits":{"_0":{"userInterfaceIdiom":"pad","horizontalSizeClass":"regular","verticalSizeClass":"regular"}}},
+                 {"release":{"id":"gone"}}, {"completeTransition":{}}]
+                """#, result: "{}", rulesVersion: 1)
+        var spec = ControllerSpec(kind: .navigationController)
+        spec.viewControllers = [.existing("a"), .none]
+        spec.suffixSeparator = "#"
+        var patch = ControllerPatch()
+        patch.set(\.title, nil)
+        patch.set(\.isModalInPresentation, true)
+        #expect(
+            try Persistence.decodeCommands(row) == [
+                .updateController("c0", patch), .setRoot(.new(spec), animated: false),
+                .setTraits(Traits(userInterfaceIdiom: .pad, horizontalSizeClass: .regular, verticalSizeClass: .regular)),
+                .release("gone"), .completeTransition(id: nil),
+            ])
+    }
+
+    @Test("A stored command that is not one (no operation, two, an unknown one, a wrong argument) is an error")
+    func malformedCommandsThrow() throws {
+        for text in [
+            #"[{}]"#, #"[{"pop":{"receiver":"a","animated":true},"push":{}}]"#, #"[{"noSuchOperation":{}}]"#,
+            #"[{"pop":{"receiver":1,"animated":true}}]"#, #"[{"pop":{"animated":true}}]"#, #"["pop"]"#,
+            #"[{"present":{"receiver":"a","viewController":{"none":{}},"style":"sideways","animated":true}}]"#,
+        ] {
+            let row = HistoryRow(version: 1, at: "t", method: "POST", path: "/", body: nil, command: text, result: "{}", rulesVersion: 1)
+            #expect(throws: (any Error).self, "\(text)") { try Persistence.decodeCommands(row) }
+        }
+    }
+}
+
+extension Generator {
+    /// A valid core value of each enumeration.
+    mutating func pick<T: CaseIterable>(_: T.Type) -> T { pick(Array(T.allCases)) }
+
+    /// A patch (or a spec's configuration) that names a few fields; a spec gives no nil
+    /// (it clears nothing), a patch may clear.
+    mutating func domainPatch(clears: Bool) -> ControllerPatch {
+        var p = ControllerPatch()
+        if bool() { p.set(\.title, clears && bool() ? nil : string()) }
+        if bool() { p.set(\.modalPresentationStyle, pick(PresentationStyle.self)) }
+        if bool() { p.set(\.isModalInPresentation, bool()) }
+        if bool() { p.set(\.transitioningDelegate, clears && bool() ? nil : TransitioningDelegate(name: string(), duration: double())) }
+        if bool() { p.set(\.preferredContentSize, [double(), double()]) }
+        if bool() { p.set(\.shouldPerformSegue, [string(): bool()]) }
+        if int(0...4) == 0 {
+            p.set(\.on, CallbackCode([pick(CallbackCode.Method.self): [CallbackCode.Call(.pop(receiver: string(), animated: bool()), once: bool())]]))
+        }
+        return p
+    }
+
+    mutating func domainRef(depth: Int) -> ControllerRef {
+        switch int(0...(depth > 2 ? 1 : 2)) {
+        case 0: .none
+        case 1: .existing(string())
+        default: .new(domainSpec(depth: depth + 1))
+        }
+    }
+    mutating func domainRefs(depth: Int) -> [ControllerRef] { (0..<int(0...2)).map { _ in domainRef(depth: depth) } }
+
+    mutating func domainSpec(depth: Int) -> ControllerSpec {
+        var s = ControllerSpec(id: maybe { $0.string() }, kind: pick(ControllerKind.self), className: maybe { $0.string() })
+        s.configuration = domainPatch(clears: false)
+        s.viewControllers = maybe { $0.domainRefs(depth: depth) }
+        s.selectedIndex = maybe { $0.int(-1...20) }
+        s.primary = maybe { $0.domainRef(depth: depth) }
+        s.supplementary = maybe { $0.domainRef(depth: depth) }
+        s.secondary = maybe { $0.domainRef(depth: depth) }
+        s.splitStyle = maybe { $0.pick(SplitState.Style.self) }
+        s.collapseSecondaryOntoPrimary = maybe { $0.bool() }
+        s.topColumnForCollapsing = maybe { $0.pick(SplitState.Column.self) }
+        s.hasSplitDelegate = maybe { $0.bool() }
+        s.pageTransitionStyle = maybe { $0.pick(PageState.Style.self) }
+        s.spineLocation = maybe { $0.pick(PageState.SpineLocation.self) }
+        s.isDoubleSided = maybe { $0.bool() }
+        s.children = maybe { $0.domainRefs(depth: depth) }
+        s.preferredStyle = maybe { $0.pick(AlertStyle.self) }
+        s.storyboard = maybe { StoryboardOrigin(name: $0.string(), identifier: $0.maybe { $0.string() }) }
+        s.segues = maybe { g in (0..<g.int(0...2)).map { _ in g.domainSegue() } }
+        s.embedded = maybe { $0.domainRefs(depth: depth) }
+        s.appendsSuffixWhenTaken = bool()
+        // A spec that appends no suffix stores no separator, and reads back with the one rows
+        // from before `~` ids meant.
+        s.suffixSeparator = s.appendsSuffixWhenTaken ? "~" : "#"
+        return s
+    }
+
+    mutating func domainAnchor() -> PopoverAnchor {
+        PopoverAnchor(sourceView: maybe { $0.string() }, barButtonItem: maybe { $0.string() }, sourceRect: maybe { [$0.double(), $0.double()] })
+    }
+
+    mutating func domainSegue() -> SegueSpec {
+        SegueSpec(
+            id: string(), identifier: maybe { $0.string() }, kind: pick(SegueSpec.Kind.self), destinationScene: maybe { $0.string() },
+            destinationStoryboard: maybe { $0.string() }, modalPresentationStyle: maybe { $0.pick(PresentationStyle.self) },
+            modalTransitionStyle: maybe { $0.pick(TransitionStyle.self) }, animates: bool(), popover: maybe { $0.domainAnchor() },
+            unwindAction: maybe { $0.string() }, customPerforms: maybe { $0.pick(SegueSpec.CustomPerform.self) },
+            customClass: maybe { $0.string() },
+            customTransitioningDelegate: maybe { TransitioningDelegate(name: $0.string(), duration: $0.double()) })
+    }
+
+    /// One command of each operation, about equally often (the switch is over every stored
+    /// operation, so a new one needs its case here too).
+    mutating func domainCommand(depth: Int) -> Command {
+        let r = string()
+        switch pick(StoredOperation.self) {
+        case .setRoot: return .setRoot(domainRef(depth: depth), animated: bool())
+        case .createController: return .createController(domainSpec(depth: depth))
+        case .present:
+            return .present(
+                receiver: r, viewController: domainRef(depth: depth), style: maybe { $0.pick(PresentationStyle.self) },
+                transitionStyle: maybe { $0.pick(TransitionStyle.self) }, popover: maybe { $0.domainAnchor() }, animated: bool())
+        case .dismiss: return .dismiss(receiver: r, animated: bool())
+        case .show: return .show(receiver: r, viewController: domainRef(depth: depth), animated: bool())
+        case .showDetail: return .showDetail(receiver: r, viewController: domainRef(depth: depth), animated: bool())
+        case .push: return .push(receiver: r, viewController: domainRef(depth: depth), animated: bool())
+        case .pop: return .pop(receiver: r, animated: bool())
+        case .popToRoot: return .popToRoot(receiver: r, animated: bool())
+        case .popTo: return .popTo(receiver: r, viewController: string(), animated: bool())
+        case .setViewControllers:
+            return .setViewControllers(
+                receiver: r, viewControllers: domainRefs(depth: depth), direction: maybe { $0.pick(PageDirection.self) }, animated: bool())
+        case .select: return .select(receiver: r, index: maybe { $0.int(0...9) }, viewController: maybe { $0.string() })
+        case .tapTab: return .tapTab(receiver: r, index: maybe { $0.int(0...9) }, viewController: maybe { $0.string() })
+        case .addChild: return .addChild(receiver: r, viewController: domainRef(depth: depth))
+        case .removeFromParent: return .removeFromParent(receiver: r)
+        case .willMove: return .willMove(receiver: r, toParent: maybe { $0.string() })
+        case .didMove: return .didMove(receiver: r, toParent: maybe { $0.string() })
+        case .addSubview: return .addSubview(receiver: r, viewController: string(), animated: bool())
+        case .removeFromSuperview: return .removeFromSuperview(receiver: r, animated: bool())
+        case .transitionChild: return .transitionChild(receiver: r, from: string(), to: string(), animated: bool())
+        case .interactiveDismiss: return .interactiveDismiss(receiver: r, completes: bool())
+        case .interactivePop: return .interactivePop(receiver: r, completes: bool())
+        case .performSegue:
+            return .performSegue(
+                receiver: r, identifier: string(), destination: maybe { $0.domainSpec(depth: depth + 1) }, segue: maybe { $0.domainSegue() })
+        case .triggerSegue:
+            return .triggerSegue(
+                receiver: r, identifier: string(), destination: maybe { $0.domainSpec(depth: depth + 1) }, segue: maybe { $0.domainSegue() })
+        case .updateController: return .updateController(r, domainPatch(clears: true))
+        case .setTraits:
+            return .setTraits(
+                Traits(userInterfaceIdiom: pick(Traits.Idiom.self), horizontalSizeClass: pick(Traits.SizeClass.self), verticalSizeClass: pick(Traits.SizeClass.self)))
+        case .completeTransition: return .completeTransition(id: maybe { $0.string() })
+        case .cancelTransition: return .cancelTransition(id: r)
+        case .release: return .release(r)
+        }
     }
 }
