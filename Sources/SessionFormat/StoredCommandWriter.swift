@@ -95,6 +95,14 @@ extension StoredCommand: StoredBytesWritable {
         case .release(let id):
             w.key("release"); w.open()
             w.key("id"); w.string(id)
+        case .beginAppearanceTransition(let r, let i, let a):
+            w.key("beginAppearanceTransition"); w.open()
+            w.key("receiver"); w.string(r)
+            w.key("isAppearing"); w.bool(i)
+            w.key("animated"); w.bool(a)
+        case .endAppearanceTransition(let r):
+            w.key("endAppearanceTransition"); w.open()
+            w.key("receiver"); w.string(r)
         }
         w.close()
         w.close()

@@ -88,6 +88,8 @@ struct StoredController: Equatable {
         var segues: [StoredSegue]
         /// `Controller.isHeldByClient`; absent when false (and in rows written before it existed).
         var heldByClient: Bool? = nil
+        /// `Controller.manualAppearanceAnimated`; absent when false (and in older rows).
+        var manualAppearanceAnimated: Bool? = nil
     }
 }
 
@@ -355,6 +357,8 @@ enum StoredCommand: Codable, Equatable {
     case completeTransition(id: String?)
     case cancelTransition(id: String)
     case release(id: String)
+    case beginAppearanceTransition(receiver: String, isAppearing: Bool, animated: Bool)
+    case endAppearanceTransition(receiver: String)
 }
 
 indirect enum StoredControllerRef: Codable, Equatable {

@@ -113,7 +113,8 @@ extension StoredController {
                 presentedID: c.presentedID, viewControllers: viewControllers, selectedViewController: selected,
                 moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
                 viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
-                segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil),
+                segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil,
+                manualAppearanceAnimated: c.manualAppearanceAnimated ? true : nil),
             configuration: StoredConfiguration(values: c.configuration, present: StoredConfiguration.everyField))
     }
 
@@ -160,6 +161,7 @@ extension StoredController {
         c.viewAddedToParent = p.viewAddedToParent
         c.segues = try p.segues.map { try $0.domain() }
         c.isHeldByClient = p.heldByClient ?? false
+        c.manualAppearanceAnimated = p.manualAppearanceAnimated ?? false
         return c
     }
 }
@@ -398,6 +400,8 @@ extension StoredCommand {
         case .completeTransition(let id): self = .completeTransition(id: id)
         case .cancelTransition(let id): self = .cancelTransition(id: id)
         case .release(let id): self = .release(id: id)
+        case .beginAppearanceTransition(let r, let i, let a): self = .beginAppearanceTransition(receiver: r, isAppearing: i, animated: a)
+        case .endAppearanceTransition(let r): self = .endAppearanceTransition(receiver: r)
         }
     }
 
@@ -438,6 +442,8 @@ extension StoredCommand {
         case .completeTransition(let id): .completeTransition(id: id)
         case .cancelTransition(let id): .cancelTransition(id: id)
         case .release(let id): .release(id)
+        case .beginAppearanceTransition(let r, let i, let a): .beginAppearanceTransition(receiver: r, isAppearing: i, animated: a)
+        case .endAppearanceTransition(let r): .endAppearanceTransition(receiver: r)
         }
     }
 }

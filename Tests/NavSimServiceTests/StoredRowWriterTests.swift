@@ -220,7 +220,8 @@ struct Generator {
                 moreNavigationController: maybe { $0.string() }, split: maybe { $0.split() },
                 page: maybe { StoredPage(transitionStyle: $0.string(), spineLocation: $0.maybe { $0.string() }, isDoubleSided: $0.bool()) },
                 preferredStyle: maybe { $0.string() }, viewAddedToParent: bool(), isMoreNavigationController: bool(),
-                segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true }),
+                segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true },
+                manualAppearanceAnimated: maybe { _ in true }),
             configuration: configuration(every: true))
     }
 
@@ -252,7 +253,7 @@ struct Generator {
 
     mutating func command(depth: Int) -> StoredCommand {
         let r = string()
-        switch int(0...29) {
+        switch int(0...31) {
         case 0: return .setRoot(ref(depth: depth), animated: bool())
         case 1: return .createController(spec(depth: depth))
         case 2:
@@ -284,6 +285,8 @@ struct Generator {
         case 25: return .setTraits(StoredTraits(userInterfaceIdiom: string(), horizontalSizeClass: string(), verticalSizeClass: string()))
         case 26: return .completeTransition(id: maybe { $0.string() })
         case 27: return .cancelTransition(id: r)
+        case 28: return .beginAppearanceTransition(receiver: r, isAppearing: bool(), animated: bool())
+        case 29: return .endAppearanceTransition(receiver: r)
         default: return .release(id: r)
         }
     }
