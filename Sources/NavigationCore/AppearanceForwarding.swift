@@ -47,6 +47,18 @@ extension Engine {
         return manual
     }
 
+    /// R37: is `id` below a custom container that does not forward appearance?
+    func hasManualAncestor(_ id: ControllerID) -> Bool {
+        var current = state.controllers[id]?.parent
+        var hops = 0
+        while let p = current, let c = state.controllers[p], hops < 10_000 {
+            if !c.forwardsAppearance { return true }
+            current = c.parent
+            hops += 1
+        }
+        return false
+    }
+
     /// R105: `id` and the controllers it forwards to, parent before child: the children whose
     /// views are in its view, and theirs, not below a container that does not forward. The
     /// header of `beginAppearanceTransition(_:animated:)` says the calls reach "descendent child

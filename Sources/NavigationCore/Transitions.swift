@@ -322,12 +322,10 @@ extension Engine {
         let animated = t.record.animated
         aim(&t)
         for e in t.preStart { emit(e, in: entry) }
-        // R37: what a non-forwarding container holds is left to its code; only views move.
+        // R37: what a non-forwarding container holds is left to its code; its views leave the
+        // window when the transition ends (``finish(_:in:)``).
         let manualDisappearing = manuallyForwarded(t.disappearing, exempt: presentationEnds(t.record))
-        if !manualDisappearing.isEmpty {
-            t.disappearing.removeAll { manualDisappearing.contains($0) }
-            for id in manualDisappearing { self[changing: id].viewInWindow = false }
-        }
+        if !manualDisappearing.isEmpty { t.disappearing.removeAll { manualDisappearing.contains($0) } }
         // D21 (R38): a begin-appearance call while the previous one has not ended, as when a
         // presentation starts over a push that is still animating.
         let exempt = presentationEnds(t.record)
@@ -403,6 +401,12 @@ extension Engine {
         }
         dids(t.order.didsAppearFirst)
         dids(!t.order.didsAppearFirst)
+        // R37: the views of what a non-forwarding container holds leave with it, told nothing.
+        if let before = t.before, before.contains(where: hasManualAncestor) {
+            let now = Set(state.settledViewsInWindow)
+            let gone = before.filter { !now.contains($0) && state.controllers[$0]?.viewInWindow == true }
+            for id in manuallyForwarded(gone, exempt: presentationEnds(t.record)) { self[changing: id].viewInWindow = false }
+        }
         for e in t.postFinish { emit(e, in: entry) }
         t.record.state = .completed
     }
