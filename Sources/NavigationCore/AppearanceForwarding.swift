@@ -106,8 +106,7 @@ extension Engine {
     /// R105: `endAppearanceTransition()`. Ends the receiver's begun transition: it and the
     /// controllers it forwards to that are in the same one get `viewDidAppear` or
     /// `viewDidDisappear`, with the begin's `animated`. An end with no begin before it is D21
-    /// and changes nothing (a begin and end around a nil child, then a non-nil one, logs it:
-    /// Rightpoint/RZUtils pull request 117, docs/uikit-behaviours.md R105).
+    /// and changes nothing (public logs of it are in docs/uikit-behaviours.md, R105).
     mutating func endAppearanceTransition(_ id: ControllerID) throws(Refusal) {
         let c = try existing(id)
         let animated = c.manualAppearanceAnimated
