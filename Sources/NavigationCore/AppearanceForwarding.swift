@@ -27,6 +27,8 @@ extension Engine {
     /// presentation covered or uncovered that controller as its presenter (`exempt`: UIKit's
     /// presentation calls the presenter's appearance methods directly, R32, R34).
     func manuallyForwarded(_ changing: [ControllerID], exempt: Set<ControllerID>) -> Set<ControllerID> {
+        // Most transitions have no such container above them: a walk up each chain, nothing built.
+        guard changing.contains(where: hasManualAncestor) else { return [] }
         var manual = Set<ControllerID>()
         var set: Set<ControllerID>?
         for id in changing {

@@ -65,6 +65,17 @@ struct AppearanceForwardingServiceTests {
         #expect(events(gone) == ["child.viewDidDisappear"], "\(gone)")
         #expect(gone["events"]?.array?.first?["animated"]?.bool == true, "\(gone)")
 
+        // History keeps the new commands: a replay of every entry rebuilds the same child.
+        if let version = gone["version"]?.number {
+            let stored = h.send("GET", "/v1/sessions/s?version=\(Int(version))")
+            let replayed = h.send("GET", "/v1/sessions/s?version=\(Int(version))&replay=true")
+            #expect(stored.status == 200 && replayed.status == 200, "\(stored) \(replayed)")
+            #expect(replayed["controllers"]?["child"] == stored["controllers"]?["child"], "\(replayed)")
+            #expect(stored["controllers"]?["child"]?["appearance"]?.string == "disappeared", "\(stored)")
+        } else {
+            Issue.record("no version in \(gone)")
+        }
+
         // PATCH turns forwarding back on; the reply stops listing the property.
         let patched = h.send("PATCH", "/v1/sessions/s/controllers/box", #"{"shouldAutomaticallyForwardAppearanceMethods": true}"#)
         #expect(patched.status == 200, "\(patched)")
