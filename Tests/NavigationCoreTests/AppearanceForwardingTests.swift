@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// R37 and R105: a custom container that does not forward appearance to its children, and
 /// `beginAppearanceTransition(_:animated:)` / `endAppearanceTransition()` called on a child.
