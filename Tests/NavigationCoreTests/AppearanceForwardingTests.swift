@@ -255,4 +255,24 @@ struct AppearanceForwardingTests {
         #expect(of("K", names(gone)).isEmpty)
         #expect(!w["K"].viewInWindow && w.isAppeared("K"))
     }
+
+    @Test("R37/R21 exhaustive: a context presentation covering a child of a non-forwarding container still tells that child, its presenter")
+    func contextPresentationTellsThePresenterChild() {
+        var w = Window(root: manualContainer("C", children: [vc("X") { $0.definesPresentationContext = true }]))
+        w.perform(.beginAppearanceTransition(receiver: "X", isAppearing: true, animated: false))
+        w.perform(.endAppearanceTransition(receiver: "X"))
+        w.send(
+            Op.present("X", vc("B"), .currentContext, animated: false),
+            events: ["B.viewDidLoad", "X.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "X.viewDidDisappear", "X.completion"]
+        ) {
+            $0.create("B") {
+                $0.modalPresentationStyle = .currentContext
+                $0.presentation = presentationRecord("X", requested: .currentContext, context: "X", removesPresenterView: true)
+            }
+            $0.appeared("B")
+            $0.disappeared("X")
+            $0.modify("X") { $0.presentedID = "B" }
+            $0.nextTransitionNumber += 1
+        }
+    }
 }
