@@ -137,6 +137,8 @@ extension Command {
         case .performSegue(let r, let i, let d, let s): return .performSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .triggerSegue(let r, let i, let d, let s): return .triggerSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .updateController(let r, let p): return .updateController(m(r), p)
+        case .beginAppearanceTransition(let r, let i, let a): return .beginAppearanceTransition(receiver: m(r), isAppearing: i, animated: a)
+        case .endAppearanceTransition(let r): return .endAppearanceTransition(receiver: m(r))
         }
     }
 }

@@ -164,4 +164,8 @@ public enum Command: Sendable, Equatable {
     /// Drop a controller nothing but the client holds, with what only it holds (Release.swift;
     /// `DELETE …/controllers/{cid}`). No callback: UIKit reports no deallocation.
     case release(ControllerID)
+    /// `beginAppearanceTransition(_:animated:)` on a child, as a custom container's code calls it (R105).
+    case beginAppearanceTransition(receiver: ControllerID, isAppearing: Bool, animated: Bool)
+    /// `endAppearanceTransition()` on a child (R105).
+    case endAppearanceTransition(receiver: ControllerID)
 }

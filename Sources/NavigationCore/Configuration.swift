@@ -36,6 +36,10 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var unwindActions: [String] = []
     /// `prefersStatusBarHidden`: the override's answer. Recorded, not simulated (no status bar).
     public var prefersStatusBarHidden: Bool = false
+    /// R37: the override's answer. False on a custom container: its own appearance changes
+    /// and the child views it inserts send its children nothing; its code forwards them with
+    /// `beginAppearanceTransition(_:animated:)` and `endAppearanceTransition()`.
+    public var shouldAutomaticallyForwardAppearanceMethods: Bool = true
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
 
@@ -61,6 +65,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("shouldPerformSegue", \.shouldPerformSegue),
         Field("unwindActions", \.unwindActions),
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
+        Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
         Field(unencoded: "on", \.on),
     ]
 

@@ -131,6 +131,15 @@ extension Engine {
                     "Children view controllers \(name(from)) and \(name(to)) must have a common parent view controller \(name(parent)) when calling -[UIViewController transitionFromViewController:toViewController:duration:options:animations:completion:]"
                 ))
         }
+        // R72, R37: UIViewController.h says the method "will fail with an
+        // NSInvalidArgumentException … if the receiver explicitly forwards its appearance" to its
+        // children. UIKit's text for that case is unverified, so this one is navsim's.
+        if !state.c(parent).forwardsAppearance {
+            throw .uikit(
+                .invalidChildTransition(
+                    "\(name(parent)) returns false from shouldAutomaticallyForwardAppearanceMethods; -[UIViewController transitionFromViewController:toViewController:duration:options:animations:completion:] needs a receiver that forwards appearance to its children automatically. Swap the children's views and call beginAppearanceTransition/endAppearanceTransition instead."
+                ))
+        }
         let before = state.settledViewsInWindow
         self[changing: from].viewAddedToParent = false
         self[changing: to].viewAddedToParent = true

@@ -111,8 +111,8 @@ extension SessionState {
     }
 
     /// The children of a container whose views are on screen, in view order (parent before child).
-    /// R37: containers always forward appearance to these children
-    /// (`shouldAutomaticallyForwardAppearanceMethods` cannot be turned off).
+    /// R37: containers forward appearance to these children, except a custom container whose
+    /// `shouldAutomaticallyForwardAppearanceMethods` is false (AppearanceForwarding.swift).
     func childrenOnScreen(_ id: ControllerID) -> [ControllerID] {
         let vc = c(id)
         switch vc.kind {

@@ -405,6 +405,9 @@ public struct Controller: Sendable, Equatable {
     /// Made detached in an `automatic` session: the client holds it until it releases it
     /// (``Holder/client``; always false in `manual` sessions, where nothing is dropped unasked).
     public var isHeldByClient: Bool = false
+    /// R105: the `animated` argument of the last `beginAppearanceTransition(_:animated:)`, which
+    /// the `viewDid…` of the matching `endAppearanceTransition()` passes on.
+    public var manualAppearanceAnimated: Bool = false
 
     /// A configuration property by name: `c.title`, `c.definesPresentationContext`, …
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T {

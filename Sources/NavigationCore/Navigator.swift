@@ -257,6 +257,9 @@ struct Engine {
         case .cancelTransition(let id):
             do { try cancelTransition(id: id) } catch { throw .input(error) }
         case .release(let id): try release(id)
+        case .beginAppearanceTransition(let r, let isAppearing, let animated):
+            try beginAppearanceTransition(r, isAppearing: isAppearing, animated: animated)
+        case .endAppearanceTransition(let r): try endAppearanceTransition(r)
         }
     }
 

@@ -322,9 +322,15 @@ extension Engine {
         let animated = t.record.animated
         aim(&t)
         for e in t.preStart { emit(e, in: entry) }
+        // R37: what a non-forwarding container holds is left to its code; its views leave the
+        // window when the transition ends (``finish(_:in:)``).
+        let manualDisappearing = manuallyForwarded(t.disappearing, exempt: presentationEnds(t.record))
+        if !manualDisappearing.isEmpty { t.disappearing.removeAll { manualDisappearing.contains($0) } }
         // D21 (R38): a begin-appearance call while the previous one has not ended, as when a
         // presentation starts over a push that is still animating.
-        for id in t.appearing + t.disappearing {
+        let exempt = presentationEnds(t.record)
+        let manualAppearing = manuallyForwarded(t.appearing, exempt: exempt)
+        for id in t.appearing + t.disappearing where !manualAppearing.contains(id) {
             let a = state.c(id).appearance
             if a == .appearing || a == .disappearing { journal[entry].result.warnings.append(.unbalancedAppearance(name(id))) }
         }
@@ -343,6 +349,13 @@ extension Engine {
                 .map(\.element)
             if let after = t.after { t.after = after + joined.joined.filter { !after.contains($0) } }
             t.postFinish += joined.postFinish
+        }
+        // R37: the views of what a non-forwarding container holds enter the window with it (or
+        // as it inserts them), their appearance left to its code (R105).
+        let manual = manualAppearing.union(manuallyForwarded(t.appearing, exempt: exempt))
+        if !manual.isEmpty {
+            t.appearing.removeAll { manual.contains($0) }
+            for id in manual where state.controllers[id] != nil { self[changing: id].viewInWindow = true }
         }
         for e in t.beforeAppearance { emit(e, in: entry) }
         func wills(_ appearingSide: Bool) {
@@ -388,6 +401,12 @@ extension Engine {
         }
         dids(t.order.didsAppearFirst)
         dids(!t.order.didsAppearFirst)
+        // R37: the views of what a non-forwarding container holds leave with it, told nothing.
+        if let before = t.before, before.contains(where: hasManualAncestor) {
+            let now = Set(state.settledViewsInWindow)
+            let gone = before.filter { !now.contains($0) && state.controllers[$0]?.viewInWindow == true }
+            for id in manuallyForwarded(gone, exempt: presentationEnds(t.record)) { self[changing: id].viewInWindow = false }
+        }
         for e in t.postFinish { emit(e, in: entry) }
         t.record.state = .completed
     }
@@ -402,10 +421,18 @@ extension Engine {
         for effect in t.cancellation?.effects ?? [] { apply(effect, navigation: t.navigation) }
         let target = state.settledViewsInWindow
         let targetSet = Set(target)
-        let returning = target.filter { !isOnScreen($0) }
+        let returningAll = target.filter { !isOnScreen($0) }
         var seen = Set<ControllerID>()
-        let leaving = (t.appearing + state.order).filter { seen.insert($0).inserted && isOnScreen($0) && !targetSet.contains($0) }
+        let leavingAll = (t.appearing + state.order).filter { seen.insert($0).inserted && isOnScreen($0) && !targetSet.contains($0) }
         let stillLeaving = t.disappearing.filter { state.controllers[$0]?.appearance == .disappearing && !targetSet.contains($0) }
+        // R37: a non-forwarding container's children only move their views back (R105).
+        let exempt = presentationEnds(t.record)
+        let manualReturning = manuallyForwarded(returningAll, exempt: exempt)
+        let manualLeaving = manuallyForwarded(leavingAll, exempt: exempt)
+        for id in manualReturning { self[changing: id].viewInWindow = true }
+        for id in manualLeaving { self[changing: id].viewInWindow = false }
+        let returning = returningAll.filter { !manualReturning.contains($0) }
+        let leaving = leavingAll.filter { !manualLeaving.contains($0) }
         for id in returning where !state.c(id).isViewLoaded {
             self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad), in: entry)
@@ -432,6 +459,15 @@ extension Engine {
         }
         for e in t.cancellation?.events ?? [] { emit(e, in: entry) }
         t.record.state = .cancelled
+    }
+
+    /// R37: the controllers a presentation or dismissal covers or uncovers as its own ends (its
+    /// from and to, R58), whose appearance UIKit's presentation sends whatever their parent forwards.
+    func presentationEnds(_ record: TransitionRecord) -> Set<ControllerID> {
+        switch record.operation {
+        case .present, .dismiss, .interactiveDismiss: Set([record.fromViewController, record.toViewController].compactMap { $0 })
+        default: []
+        }
     }
 
     /// `navigation`: the navigation controller whose transition this effect ends (R81), if any.

@@ -61,6 +61,9 @@ enum StoredCommands {
         case .completeTransition(let id): w.begin(.completeTransition); w.key("id", id)
         case .cancelTransition(let id): w.begin(.cancelTransition); w.text("id", id)
         case .release(let id): w.begin(.release); w.text("id", id)
+        case .beginAppearanceTransition(let r, let i, let a):
+            w.begin(.beginAppearanceTransition); w.receiver(r); w.flag("isAppearing", i); w.flag("animated", a)
+        case .endAppearanceTransition(let r): w.begin(.endAppearanceTransition); w.receiver(r)
         }
         w.close()
         w.close()
@@ -73,6 +76,7 @@ enum StoredOperation: String, CaseIterable {
     case setViewControllers, select, tapTab, addChild, removeFromParent, willMove, didMove, addSubview
     case removeFromSuperview, transitionChild, interactiveDismiss, interactivePop, performSegue
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
+    case beginAppearanceTransition, endAppearanceTransition
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -125,6 +129,9 @@ enum StoredOperation: String, CaseIterable {
         case .completeTransition: .completeTransition(id: try a.optionalText("id"))
         case .cancelTransition: .cancelTransition(id: try a.text("id"))
         case .release: .release(try a.text("id"))
+        case .beginAppearanceTransition:
+            .beginAppearanceTransition(receiver: try a.receiver(), isAppearing: try a.flag("isAppearing"), animated: try a.flag("animated"))
+        case .endAppearanceTransition: .endAppearanceTransition(receiver: try a.receiver())
         }
     }
 }

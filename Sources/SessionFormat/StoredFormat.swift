@@ -88,6 +88,8 @@ struct StoredController: Equatable {
         var segues: [StoredSegue]
         /// `Controller.isHeldByClient`; absent when false (and in rows written before it existed).
         var heldByClient: Bool? = nil
+        /// `Controller.manualAppearanceAnimated`; absent when false (and in older rows).
+        var manualAppearanceAnimated: Bool? = nil
     }
 }
 

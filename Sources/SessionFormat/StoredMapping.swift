@@ -113,7 +113,8 @@ extension StoredController {
                 presentedID: c.presentedID, viewControllers: viewControllers, selectedViewController: selected,
                 moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
                 viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
-                segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil),
+                segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil,
+                manualAppearanceAnimated: c.manualAppearanceAnimated ? true : nil),
             configuration: StoredConfiguration(values: c.configuration, present: StoredConfiguration.everyField))
     }
 
@@ -160,6 +161,7 @@ extension StoredController {
         c.viewAddedToParent = p.viewAddedToParent
         c.segues = try p.segues.map { try $0.domain() }
         c.isHeldByClient = p.heldByClient ?? false
+        c.manualAppearanceAnimated = p.manualAppearanceAnimated ?? false
         return c
     }
 }

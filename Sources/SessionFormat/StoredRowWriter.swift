@@ -229,6 +229,7 @@ extension StoredController: StoredBytesWritable {
         w.key("isMoreNavigationController"); w.bool(p.isMoreNavigationController)
         w.key("segues"); try w.array(p.segues)
         w.key("heldByClient", p.heldByClient)
+        w.key("manualAppearanceAnimated", p.manualAppearanceAnimated)
         try configuration.writeMembers(to: &w, nilAsNull: false)
         w.close()
     }

@@ -75,6 +75,7 @@ struct ConfigurationEncodingTests {
         c.shouldPerformSegue = ["b": false, "a": true]
         c.unwindActions = ["unwindToRoot:", "done:"]
         c.prefersStatusBarHidden = true
+        c.shouldAutomaticallyForwardAppearanceMethods = false
         c.on = CallbackCode([.viewDidLoad: [CallbackCode.Call(.dismiss(receiver: CallbackCode.selfReceiver, animated: false), once: true)]])
         return c
     }

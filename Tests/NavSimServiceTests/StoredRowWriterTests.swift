@@ -246,7 +246,8 @@ struct Generator {
                 moreNavigationController: maybe { $0.string() }, split: maybe { $0.split() },
                 page: maybe { StoredPage(transitionStyle: $0.string(), spineLocation: $0.maybe { $0.string() }, isDoubleSided: $0.bool()) },
                 preferredStyle: maybe { $0.string() }, viewAddedToParent: bool(), isMoreNavigationController: bool(),
-                segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true }),
+                segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true },
+                manualAppearanceAnimated: maybe { _ in true }),
             configuration: configuration(every: true))
     }
 
@@ -490,6 +491,8 @@ extension Generator {
         case .completeTransition: return .completeTransition(id: maybe { $0.string() })
         case .cancelTransition: return .cancelTransition(id: r)
         case .release: return .release(r)
+        case .beginAppearanceTransition: return .beginAppearanceTransition(receiver: r, isAppearing: bool(), animated: bool())
+        case .endAppearanceTransition: return .endAppearanceTransition(receiver: r)
         }
     }
 }

@@ -29,6 +29,11 @@ enum ConfigurationFields {
         .value(
             "prefersStatusBarHidden", \.prefersStatusBarHidden, .flags,
             read: { r, k throws(Problem) in try r.bool(k) }, reply: { w, k, c in if c.prefersStatusBarHidden { w.member(k, true) } }),
+        // Listed only when false (R37), so replies of controllers that never set it are unchanged.
+        .value(
+            "shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods, .flags,
+            read: { r, k throws(Problem) in try r.bool(k) },
+            reply: { w, k, c in if !c.shouldAutomaticallyForwardAppearanceMethods { w.member(k, false) } }),
         .optional(
             "traitOverrides", \.traitOverrides, .delegates, read: { r, k throws(Problem) in try r.traitOverrides(k) },
             reply: { w, k, c in

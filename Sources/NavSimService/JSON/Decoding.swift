@@ -378,6 +378,15 @@ enum Operations {
         OperationEntry("interactivePop", ["completes"], "an edge-swipe pop, completed or cancelled") { o throws(Problem) in
             .interactivePop(receiver: o.receiver, completes: try o.completes)
         },
+        OperationEntry("beginAppearanceTransition", ["isAppearing"], "beginAppearanceTransition(_:animated:) on a child (R105)") { o throws(Problem) in
+            guard let isAppearing = try o.reader.bool("isAppearing") else {
+                throw Problem.invalidField("isAppearing", "isAppearing is required: true when the child's view is about to appear, false when it is about to disappear.")
+            }
+            return .beginAppearanceTransition(receiver: o.receiver, isAppearing: isAppearing, animated: o.animated)
+        },
+        OperationEntry("endAppearanceTransition", [], "endAppearanceTransition() on a child (R105)") { o throws(Problem) in
+            .endAppearanceTransition(receiver: o.receiver)
+        },
     ]
 
     /// The entries by name.
