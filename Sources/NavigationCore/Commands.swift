@@ -164,4 +164,7 @@ public enum Command: Sendable, Equatable {
     /// Drop a controller nothing but the client holds, with what only it holds (Release.swift;
     /// `DELETE …/controllers/{cid}`). No callback: UIKit reports no deallocation.
     case release(ControllerID)
+    /// A user tapping an action of a presented alert or action sheet, by `index` in its
+    /// `actions` or by `title` (R103): the alert dismisses itself, then the handler runs.
+    case tapAlertAction(receiver: ControllerID, index: Int?, title: String?, animated: Bool)
 }

@@ -38,6 +38,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var prefersStatusBarHidden: Bool = false
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
+    /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
+    public var actions: [AlertAction] = []
 
     /// UIKit's defaults for an ordinary controller.
     public init() {}
@@ -62,6 +64,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("unwindActions", \.unwindActions),
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
         Field(unencoded: "on", \.on),
+        Field(unencoded: "actions", \.actions),
     ]
 
     /// The entry of ``fields`` named `name`, or nil.
