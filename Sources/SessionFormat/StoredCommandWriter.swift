@@ -95,6 +95,12 @@ extension StoredCommand: StoredBytesWritable {
         case .release(let id):
             w.key("release"); w.open()
             w.key("id"); w.string(id)
+        case .tapAlertAction(let r, let i, let t, let a):
+            w.key("tapAlertAction"); w.open()
+            w.key("receiver"); w.string(r)
+            w.key("index", i)
+            w.key("title", t)
+            w.key("animated"); w.bool(a)
         }
         w.close()
         w.close()

@@ -133,6 +133,11 @@ struct StoredConfiguration: Equatable {
             values.on = try StoredCall.domain(on)
             present.insert("on")
         }
+        // Rows written before alert actions existed have no `actions`: none.
+        if let actions = try c.decodeIfPresent([StoredAlertAction].self, forKey: Self.actionsKey) {
+            values.actions = try actions.map { try $0.domain() }
+            present.insert("actions")
+        }
     }
     /// Nil values are left out, or written as null when `nilAsNull` (a patch that clears).
     /// Lifecycle code (`on`, nested commands) is written as `StoredCommand`s; empty code only
@@ -145,8 +150,13 @@ struct StoredConfiguration: Equatable {
             var c = encoder.container(keyedBy: ControllerConfiguration.FieldKey.self)
             try c.encode(StoredCall.stored(values.on), forKey: Self.onKey)
         }
+        if present.contains("actions") && (nilAsNull || !values.actions.isEmpty) {
+            var c = encoder.container(keyedBy: ControllerConfiguration.FieldKey.self)
+            try c.encode(values.actions.map(StoredAlertAction.init), forKey: Self.actionsKey)
+        }
     }
     static let onKey = ControllerConfiguration.FieldKey("on")
+    static let actionsKey = ControllerConfiguration.FieldKey("actions")
     /// Every field's name: what a stored controller has present.
     static let everyField = Set(ControllerConfiguration.fields.map(\.name))
 }
@@ -171,6 +181,25 @@ struct StoredCall: Codable, Equatable {
             calls[method] = try list.map { CallbackCode.Call(try $0.command.domain(), once: $0.once ?? false) }
         }
         return CallbackCode(calls)
+    }
+}
+
+/// One `UIAlertAction` of an alert's `actions`, its handler as lifecycle calls.
+struct StoredAlertAction: Codable, Equatable {
+    var title: String?
+    var style: String
+    var handler: [StoredCall]?
+
+    init(_ a: AlertAction) {
+        title = a.title
+        style = a.style.rawValue
+        handler = a.handler.isEmpty ? nil : a.handler.map { StoredCall(command: StoredCommand($0.command), once: $0.once ? true : nil) }
+    }
+    func domain() throws -> AlertAction {
+        guard let s = AlertAction.Style(rawValue: style) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Unknown alert action style '\(style)'."))
+        }
+        return AlertAction(title: title, style: s, handler: try (handler ?? []).map { CallbackCode.Call(try $0.command.domain(), once: $0.once ?? false) })
     }
 }
 
@@ -291,6 +320,13 @@ struct StoredEvent: Codable, Equatable {
     var segue: StoredSegueInfo?
     var action: String?
     var style: String?
+    /// `alertActionHandler`'s action; absent in older rows.
+    var alertAction: StoredAlertActionTap?
+}
+
+struct StoredAlertActionTap: Codable, Equatable {
+    var index: Int
+    var handlerSelf: String
 }
 
 struct StoredSegueInfo: Codable, Equatable {
@@ -355,6 +391,7 @@ enum StoredCommand: Codable, Equatable {
     case completeTransition(id: String?)
     case cancelTransition(id: String)
     case release(id: String)
+    case tapAlertAction(receiver: String, index: Int?, title: String?, animated: Bool)
 }
 
 indirect enum StoredControllerRef: Codable, Equatable {

@@ -310,7 +310,8 @@ extension StoredEvent {
         self.init(
             controller: e.controller, callback: e.callback.rawValue, animated: e.animated, parent: e.parent,
             hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
-            style: e.style?.rawValue)
+            style: e.style?.rawValue,
+            alertAction: e.alertAction.map { StoredAlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) })
     }
     func domain() throws -> Event {
         var e = Event(controller, try value(callback), animated: animated)
@@ -319,6 +320,7 @@ extension StoredEvent {
         e.segue = try segue?.domain()
         e.action = action
         e.style = try value(style)
+        e.alertAction = alertAction.map { AlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) }
         return e
     }
 }
@@ -398,6 +400,7 @@ extension StoredCommand {
         case .completeTransition(let id): self = .completeTransition(id: id)
         case .cancelTransition(let id): self = .cancelTransition(id: id)
         case .release(let id): self = .release(id: id)
+        case .tapAlertAction(let r, let i, let t, let a): self = .tapAlertAction(receiver: r, index: i, title: t, animated: a)
         }
     }
 
@@ -438,6 +441,7 @@ extension StoredCommand {
         case .completeTransition(let id): .completeTransition(id: id)
         case .cancelTransition(let id): .cancelTransition(id: id)
         case .release(let id): .release(id)
+        case .tapAlertAction(let r, let i, let t, let a): .tapAlertAction(receiver: r, index: i, title: t, animated: a)
         }
     }
 }

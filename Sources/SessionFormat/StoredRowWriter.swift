@@ -257,6 +257,9 @@ extension StoredConfiguration {
         if present.contains("on") && (nilAsNull || !values.on.isEmpty) {
             w.key("on"); try w.sorted(StoredCall.stored(values.on))
         }
+        if present.contains("actions") && (nilAsNull || !values.actions.isEmpty) {
+            w.key("actions"); try w.array(values.actions.map(StoredAlertAction.init))
+        }
     }
 
     /// Field `i` of the table, whose value is `value`.
@@ -294,6 +297,16 @@ extension StoredCall: StoredBytesWritable {
         w.open()
         w.key("command"); try command.write(to: &w)
         w.key("once", once)
+        w.close()
+    }
+}
+
+extension StoredAlertAction: StoredBytesWritable {
+    func write(to w: inout StoredBytes) throws {
+        w.open()
+        w.key("title", title)
+        w.key("style"); w.string(style)
+        try w.key("handler", handler)
         w.close()
     }
 }

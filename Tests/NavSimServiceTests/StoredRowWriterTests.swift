@@ -171,6 +171,13 @@ struct Generator {
             }
             c.on = CallbackCode([pick(CallbackCode.Method.allCases): calls])
         }
+        if int(0...3) == 0 {
+            c.actions = (0..<int(1...3)).map { _ in
+                AlertAction(
+                    title: maybe { $0.string() }, style: pick(AlertAction.Style.allCases),
+                    handler: int(0...1) == 0 ? [] : [CallbackCode.Call(.dismiss(receiver: string(), animated: bool()))])
+            }
+        }
         let present =
             every
             ? StoredConfiguration.everyField
@@ -252,7 +259,7 @@ struct Generator {
 
     mutating func command(depth: Int) -> StoredCommand {
         let r = string()
-        switch int(0...29) {
+        switch int(0...30) {
         case 0: return .setRoot(ref(depth: depth), animated: bool())
         case 1: return .createController(spec(depth: depth))
         case 2:
@@ -284,6 +291,7 @@ struct Generator {
         case 25: return .setTraits(StoredTraits(userInterfaceIdiom: string(), horizontalSizeClass: string(), verticalSizeClass: string()))
         case 26: return .completeTransition(id: maybe { $0.string() })
         case 27: return .cancelTransition(id: r)
+        case 28: return .tapAlertAction(receiver: r, index: maybe { $0.int(0...9) }, title: maybe { $0.string() }, animated: bool())
         default: return .release(id: r)
         }
     }
