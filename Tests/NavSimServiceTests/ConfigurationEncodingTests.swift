@@ -73,6 +73,10 @@ struct ConfigurationEncodingTests {
         c.unwindActions = ["unwindToRoot:", "done:"]
         c.prefersStatusBarHidden = true
         c.on = CallbackCode([.viewDidLoad: [CallbackCode.Call(.dismiss(receiver: CallbackCode.selfReceiver, animated: false), once: true)]])
+        c.actions = [
+            AlertAction(title: "OK"),
+            AlertAction(title: nil, style: .cancel, handler: [CallbackCode.Call(.dismiss(receiver: "home", animated: true))]),
+        ]
         return c
     }
 
@@ -142,6 +146,7 @@ struct ConfigurationEncodingTests {
                         let member = Mirror(reflecting: value).children.first { $0.label == name }!.value
                         let m = Mirror(reflecting: member)
                         if name == "on" { return !value.on.isEmpty }
+                        if name == "actions" { return !value.actions.isEmpty }
                         return m.displayStyle != .optional || !m.children.isEmpty
                     })
                 #expect(decoded.configuration.present == written)
