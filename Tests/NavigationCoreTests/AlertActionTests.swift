@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// An alert's actions (R104, D25) and a user tapping one (R103, D26): the alert dismisses
 /// itself through its presenter, and the action's handler runs in that dismissal's completion.
