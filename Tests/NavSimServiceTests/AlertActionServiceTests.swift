@@ -96,5 +96,11 @@ struct AlertActionServiceTests {
         #expect(tapped.status == 200 && tapped["session"]?["controllers"]?["undo"] != nil, "\(tapped)")
         try h.restart()
         #expect(h.send("GET", "/v1/sessions/s/controllers/undo")["presentingViewController"]?.string == "nav")
+        // Replaying the history runs the stored tap, and with it the stored handler, again.
+        let version = try #require(tapped["version"]?.number)
+        let replayed = h.send("GET", "/v1/sessions/s?version=\(Int(version))&replay=true")
+        #expect(replayed.status == 200, "\(replayed)")
+        #expect(replayed["controllers"]?["undo"]?["presentingViewController"]?.string == "nav", "\(replayed)")
+        #expect(replayed["controllers"]?["confirm"]?["presentingViewController"]?.isNull == true, "\(replayed)")
     }
 }
