@@ -2,6 +2,7 @@ import Foundation
 import JSONValues
 import Testing
 import NavSimService
+import TestSupport
 
 /// Alert actions and `tapAlertAction` through the service handler: the field is read and replied
 /// through the configuration table, a tap dismisses the alert and runs the handler in the same
@@ -83,6 +84,15 @@ struct AlertActionServiceTests {
         #expect(again.status == 409 && again["type"]?.string == "/v1/problems/alert-not-presented", "\(again)")
         #expect(again["detail"]?.string == "Attempt to dismiss <UIAlertController: confirm> with unknown presenter, action will not be performed.", "\(again)")
         #expect(again["uikit"]?["code"]?.string == "D26", "\(again)")
+    }
+
+    @Test("R104: a class declaration cannot give actions: no storyboard scene is an alert controller")
+    func classDeclarationsRefuseActions() throws {
+        let h = try ServiceHarness()
+        #expect(h.send("PUT", "/v1/storyboards/Probe", StoryboardXML.home(), contentType: "application/xml").status == 201)
+        let r = h.send("PUT", "/v1/storyboards/Probe/classes", #"{"HomeViewController": {"actions": [{"title": "OK"}]}}"#)
+        #expect(r.status == 422 && r["field"]?.string == "HomeViewController.actions", "\(r)")
+        #expect(h.send("PUT", "/v1/storyboards/Probe/classes", #"{"HomeViewController": {"actions": null}}"#).status == 200)
     }
 
     @Test("R104: the actions and their handlers survive a restart, and a history replay taps the same action")
