@@ -82,6 +82,29 @@ struct AlertActionTests {
         }
     }
 
+    @Test("R103: a handler's UIKit warning is logged and its call does nothing; the dismissal stands (R30)")
+    func handlerWarningIsLogged() {
+        // Presenting on the alert itself: its view has just left the window (D7).
+        var w = presented(handler: [Op.present("Al", vc("X"), animated: false)])
+        let r = w.send(tap(index: 1), events: ["Al.viewWillDisappear", "Al.viewDidDisappear", "Al.alertActionHandler"]) {
+            $0.modify("Al") {
+                $0.presentation = nil
+                $0.appearance = .disappeared
+                $0.viewInWindow = false
+            }
+            $0.modify("A") { $0.presentedID = nil }
+            $0.nextTransitionNumber += 1
+        }
+        #expect(r.warnings.map(\.code) == ["D7"])
+    }
+
+    @Test("R103: a UIKit exception in the handler fails the whole tap: the alert stays presented")
+    func handlerExceptionFailsTheTap() {
+        var w = presented(handler: [Op.present(me, .none, animated: false)])
+        w.sendRefused(tap(index: 1), code: "D1", slug: "nil-view-controller")
+        #expect(w.presented("A") == "Al")
+    }
+
     @Test("R103: with manual transitions the handler waits for the dismissal to finish: it runs in the tick")
     func handlerRunsWhenTheDismissalEnds() {
         let next = Op.present(me, vc("Next"), .fullScreen, animated: false)
