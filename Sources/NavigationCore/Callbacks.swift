@@ -139,6 +139,7 @@ extension Command {
         case .updateController(let r, let p): return .updateController(m(r), p)
         case .beginAppearanceTransition(let r, let i, let a): return .beginAppearanceTransition(receiver: m(r), isAppearing: i, animated: a)
         case .endAppearanceTransition(let r): return .endAppearanceTransition(receiver: m(r))
+        case .tapAlertAction(let r, let i, let t, let a): return .tapAlertAction(receiver: m(r), index: i, title: t, animated: a)
         }
     }
 }
@@ -161,7 +162,9 @@ extension Engine {
     /// not in the window hierarchy", D6, D8, D9, …) is logged in the entry's warnings and the call
     /// changes nothing (R30); an exception or input error fails the turn (``CallbackProgress``).
     mutating func runCode(after event: Event, in entry: Journal.Index) {
-        guard callbacks.failure == nil, let method = CallbackCode.Method(rawValue: event.callback.rawValue),
+        guard callbacks.failure == nil else { return }
+        if event.callback == .alertActionHandler { return runAlertActionHandler(after: event, in: entry) }
+        guard let method = CallbackCode.Method(rawValue: event.callback.rawValue),
             let calls = state.controllers[event.controller]?.configuration.on.calls[method], !calls.isEmpty
         else { return }
         let id = event.controller
@@ -169,6 +172,12 @@ extension Engine {
             let rest = calls.filter { !$0.once }
             self[changing: id].configuration.on.calls[method] = rest.isEmpty ? nil : rest
         }
+        run(calls, as: id, in: entry, place: "\(name(id)).\(method.rawValue)", field: "on.\(method.rawValue)")
+    }
+
+    /// Runs `calls` as the body of one method whose `self` is `id`: `place` names the method in
+    /// a limit's message, `field` in its problem.
+    mutating func run(_ calls: [CallbackCode.Call], as id: ControllerID, in entry: Journal.Index, place: String, field: String) {
         callbacks.depth += 1
         defer { callbacks.depth -= 1 }
         for call in calls {
@@ -182,14 +191,14 @@ extension Engine {
                 let message =
                     switch hit {
                     case .callbackDepth:
-                        "Code in \(name(id)).\(method.rawValue) runs more than \(hit.maximum) lifecycle methods deep; does a method trigger itself?"
+                        "Code in \(place) runs more than \(hit.maximum) lifecycle methods deep; does a method trigger itself?"
                     case .callbacksPerRequest:
-                        "Lifecycle code makes more than \(hit.maximum) calls in one request (the last in \(name(id)).\(method.rawValue)); does a method trigger itself?"
+                        "Lifecycle code makes more than \(hit.maximum) calls in one request (the last in \(place)); does a method trigger itself?"
                     }
                 callbacks.failure = .input(
                     CommandError(
                         kind: .limitExceeded, message: message,
-                        field: "on.\(method.rawValue)", limit: hit.rawValue))
+                        field: field, limit: hit.rawValue))
                 return
             }
             let saved = journal.focus

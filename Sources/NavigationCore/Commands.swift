@@ -168,4 +168,7 @@ public enum Command: Sendable, Equatable {
     case beginAppearanceTransition(receiver: ControllerID, isAppearing: Bool, animated: Bool)
     /// `endAppearanceTransition()` on a child (R105).
     case endAppearanceTransition(receiver: ControllerID)
+    /// A user tapping an action of a presented alert or action sheet, by `index` in its
+    /// `actions` or by `title` (R103): the alert dismisses itself, then the handler runs.
+    case tapAlertAction(receiver: ControllerID, index: Int?, title: String?, animated: Bool)
 }

@@ -42,6 +42,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var shouldAutomaticallyForwardAppearanceMethods: Bool = true
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
+    /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
+    public var actions: [AlertAction] = []
 
     /// UIKit's defaults for an ordinary controller.
     public init() {}
@@ -67,6 +69,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
         Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
         Field(unencoded: "on", \.on),
+        Field(unencoded: "actions", \.actions),
     ]
 
     /// The entry of ``fields`` named `name`, or nil.

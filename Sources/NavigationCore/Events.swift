@@ -19,6 +19,8 @@ public struct Event: Sendable, Equatable {
         case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
         case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
         case completion
+        /// The handler of the `UIAlertAction` a user tapped, run once the alert is dismissed (R103).
+        case alertActionHandler
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {
@@ -41,6 +43,8 @@ public struct Event: Sendable, Equatable {
     public var segue: SegueInfo?
     public var action: String?
     public var style: PresentationStyle?
+    /// For `alertActionHandler`: which action of the alert (`controller`) runs its handler (R103).
+    public var alertAction: AlertActionTap?
 
     public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
         self.controller = controller

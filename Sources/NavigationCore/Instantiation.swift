@@ -52,6 +52,7 @@ extension Engine {
     /// and embedded children are instantiated with it). Views are not loaded (R31).
     mutating func instantiate(_ spec: ControllerSpec) throws(Refusal) -> ControllerID {
         let id = try newID(spec.id, suffixWhenTaken: spec.appendsSuffixWhenTaken, separator: spec.suffixSeparator)
+        try checkAlertActions(spec.configuration.values.actions, kind: spec.kind)
         var c = Controller(id: id, kind: spec.kind, className: spec.className)
         c.configuration = spec.configuration.applied(to: c.configuration)
         c.storyboard = spec.storyboard

@@ -249,7 +249,8 @@ struct Engine {
             _ = try existing(r)
             try performSegue(r, identifier: identifier, destination: destination, declared: segue, askFirst: true)
         case .updateController(let id, let patch):
-            _ = try existing(id)
+            let c = try existing(id)
+            if patch.sets("actions") { try checkAlertActions(patch.values.actions, kind: c.kind) }
             update(id, patch)
         case .setTraits(let traits): setTraits(traits)
         case .completeTransition(let id):
@@ -260,6 +261,8 @@ struct Engine {
         case .beginAppearanceTransition(let r, let isAppearing, let animated):
             try beginAppearanceTransition(r, isAppearing: isAppearing, animated: animated)
         case .endAppearanceTransition(let r): try endAppearanceTransition(r)
+        case .tapAlertAction(let r, let index, let title, let animated):
+            try tapAlertAction(r, index: index, title: title, animated: animated)
         }
     }
 

@@ -64,6 +64,8 @@ enum StoredCommands {
         case .beginAppearanceTransition(let r, let i, let a):
             w.begin(.beginAppearanceTransition); w.receiver(r); w.flag("isAppearing", i); w.flag("animated", a)
         case .endAppearanceTransition(let r): w.begin(.endAppearanceTransition); w.receiver(r)
+        case .tapAlertAction(let r, let i, let t, let a):
+            w.begin(.tapAlertAction); w.receiver(r); w.key("index", i); w.key("title", t); w.flag("animated", a)
         }
         w.close()
         w.close()
@@ -76,7 +78,7 @@ enum StoredOperation: String, CaseIterable {
     case setViewControllers, select, tapTab, addChild, removeFromParent, willMove, didMove, addSubview
     case removeFromSuperview, transitionChild, interactiveDismiss, interactivePop, performSegue
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
-    case beginAppearanceTransition, endAppearanceTransition
+    case beginAppearanceTransition, endAppearanceTransition, tapAlertAction
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -132,6 +134,10 @@ enum StoredOperation: String, CaseIterable {
         case .beginAppearanceTransition:
             .beginAppearanceTransition(receiver: try a.receiver(), isAppearing: try a.flag("isAppearing"), animated: try a.flag("animated"))
         case .endAppearanceTransition: .endAppearanceTransition(receiver: try a.receiver())
+        case .tapAlertAction:
+            .tapAlertAction(
+                receiver: try a.receiver(), index: try a.optionalInt("index"), title: try a.optionalText("title"),
+                animated: try a.flag("animated"))
         }
     }
 }

@@ -131,8 +131,14 @@ struct StoredConfiguration: Equatable {
             values.on = try StoredCall.domain(on)
             present.insert("on")
         }
+        // Rows written before alert actions existed have no `actions`: none.
+        if let actions = try c.decodeIfPresent([StoredAlertAction].self, forKey: Self.actionsKey) {
+            values.actions = try actions.map { try $0.domain() }
+            present.insert("actions")
+        }
     }
     static let onKey = ControllerConfiguration.FieldKey("on")
+    static let actionsKey = ControllerConfiguration.FieldKey("actions")
     /// Every field's name: what a stored controller has present.
     static let everyField = Set(ControllerConfiguration.fields.map(\.name))
 }
@@ -168,6 +174,24 @@ struct StoredCall: Decodable, Equatable {
             calls[method] = list.map { CallbackCode.Call($0.command, once: $0.once ?? false) }
         }
         return CallbackCode(calls)
+    }
+}
+
+/// One `UIAlertAction` of an alert's `actions`, its handler as lifecycle calls.
+struct StoredAlertAction: Decodable, Equatable {
+    var title: String?
+    var style: String
+    var handler: [StoredCall]?
+
+    init(_ a: AlertAction) {
+        title = a.title
+        style = a.style.rawValue
+        handler = a.handler.isEmpty ? nil : a.handler.map { StoredCall(command: $0.command, once: $0.once ? true : nil) }
+    }
+    func domain() throws -> AlertAction {
+        AlertAction(
+            title: title, style: try storedValue(style),
+            handler: (handler ?? []).map { CallbackCode.Call($0.command, once: $0.once ?? false) })
     }
 }
 
@@ -288,6 +312,13 @@ struct StoredEvent: Decodable, Equatable {
     var segue: StoredSegueInfo?
     var action: String?
     var style: String?
+    /// `alertActionHandler`'s action; absent in older rows.
+    var alertAction: StoredAlertActionTap?
+}
+
+struct StoredAlertActionTap: Decodable, Equatable {
+    var index: Int
+    var handlerSelf: String
 }
 
 struct StoredSegueInfo: Decodable, Equatable {

@@ -312,7 +312,8 @@ extension StoredEvent {
         self.init(
             controller: e.controller, callback: e.callback.rawValue, animated: e.animated, parent: e.parent,
             hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
-            style: e.style?.rawValue)
+            style: e.style?.rawValue,
+            alertAction: e.alertAction.map { StoredAlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) })
     }
     func domain() throws -> Event {
         var e = Event(controller, try storedValue(callback), animated: animated)
@@ -321,6 +322,7 @@ extension StoredEvent {
         e.segue = try segue?.domain()
         e.action = action
         e.style = try storedValue(style)
+        e.alertAction = alertAction.map { AlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) }
         return e
     }
 }

@@ -249,6 +249,9 @@ extension StoredConfiguration {
         if present.contains("on") && (nilAsNull || !values.on.isEmpty) {
             w.key("on"); try w.sorted(StoredCall.stored(values.on))
         }
+        if present.contains("actions") && (nilAsNull || !values.actions.isEmpty) {
+            w.key("actions"); try w.array(values.actions.map(StoredAlertAction.init))
+        }
     }
 
     /// Field `i` of the table, whose value is `value`.
@@ -286,6 +289,16 @@ extension StoredCall: StoredBytesWritable {
         w.open()
         w.key("command"); try StoredCommands.write(command, to: &w)
         w.key("once", once)
+        w.close()
+    }
+}
+
+extension StoredAlertAction: StoredBytesWritable {
+    func write(to w: inout StoredBytes) throws {
+        w.open()
+        w.key("title", title)
+        w.key("style"); w.string(style)
+        try w.key("handler", handler)
         w.close()
     }
 }
@@ -447,6 +460,16 @@ extension StoredEvent: StoredBytesWritable {
         try w.key("segue", segue)
         w.key("action", action)
         w.key("style", style)
+        try w.key("alertAction", alertAction)
+        w.close()
+    }
+}
+
+extension StoredAlertActionTap: StoredBytesWritable {
+    func write(to w: inout StoredBytes) {
+        w.open()
+        w.key("index"); w.int(index)
+        w.key("handlerSelf"); w.string(handlerSelf)
         w.close()
     }
 }

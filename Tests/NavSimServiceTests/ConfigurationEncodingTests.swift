@@ -46,12 +46,12 @@ struct ConfigurationEncodingTests {
     /// A field the reference cannot find or encode.
     struct Unencodable: Error { var name: String }
 
-    /// The row writer's bytes for the same fields (lifecycle code, which the reference leaves
-    /// out, aside).
+    /// The row writer's bytes for the same fields (those the table does not encode, lifecycle
+    /// code and alert actions, which the reference leaves out, aside).
     static func table(_ value: ControllerConfiguration, names: Set<String>?, nilAsNull: Bool) throws -> [UInt8] {
         var w = StoredBytes()
         w.open()
-        let present = (names ?? StoredConfiguration.everyField).subtracting(["on"])
+        let present = (names ?? StoredConfiguration.everyField).subtracting(ControllerConfiguration.fields.filter { !$0.isEncoded }.map(\.name))
         try StoredConfiguration(values: value, present: present).writeMembers(to: &w, nilAsNull: nilAsNull)
         w.close()
         return w.out
@@ -77,6 +77,10 @@ struct ConfigurationEncodingTests {
         c.prefersStatusBarHidden = true
         c.shouldAutomaticallyForwardAppearanceMethods = false
         c.on = CallbackCode([.viewDidLoad: [CallbackCode.Call(.dismiss(receiver: CallbackCode.selfReceiver, animated: false), once: true)]])
+        c.actions = [
+            AlertAction(title: "OK"),
+            AlertAction(title: nil, style: .cancel, handler: [CallbackCode.Call(.dismiss(receiver: "home", animated: true))]),
+        ]
         return c
     }
 
@@ -136,6 +140,7 @@ struct ConfigurationEncodingTests {
                         let member = Mirror(reflecting: value).children.first { $0.label == name }!.value
                         let m = Mirror(reflecting: member)
                         if name == "on" { return !value.on.isEmpty }
+                        if name == "actions" { return !value.actions.isEmpty }
                         return m.displayStyle != .optional || !m.children.isEmpty
                     })
                 #expect(decoded.configuration.present == written)

@@ -138,6 +138,20 @@ struct Generator {
             }
             c.on = CallbackCode([pick(CallbackCode.Method.allCases): calls])
         }
+        if int(0...3) == 0 {
+            c.actions = (0..<int(1...3)).map { _ in
+                AlertAction(
+                    title: maybe { $0.string() }, style: pick(AlertAction.Style.allCases),
+                    handler: int(0...1) == 0 ? [] : [CallbackCode.Call(.dismiss(receiver: string(), animated: bool()))])
+            }
+        }
+        if int(0...3) == 0 {
+            c.actions = (0..<int(1...3)).map { _ in
+                AlertAction(
+                    title: maybe { $0.string() }, style: pick(AlertAction.Style.allCases),
+                    handler: int(0...1) == 0 ? [] : [CallbackCode.Call(.dismiss(receiver: string(), animated: bool()))])
+            }
+        }
         let present =
             every
             ? StoredConfiguration.everyField
@@ -151,6 +165,7 @@ struct Generator {
         let written = ControllerConfiguration.fields.filter { f in
             guard c.present.contains(f.name) else { return false }
             if f.name == "on" { return nilAsNull || !c.values.on.isEmpty }
+            if f.name == "actions" { return nilAsNull || !c.values.actions.isEmpty }
             switch f.storedValue(c.values) {
             case .absent: return nilAsNull
             case .unencoded: return false
@@ -176,7 +191,8 @@ struct Generator {
             controller: string(), callback: string(), animated: maybe { $0.bool() }, parent: maybe { $0.string() },
             hasParentArgument: bool(),
             segue: maybe { StoredSegueInfo(identifier: $0.maybe { $0.string() }, source: $0.string(), destination: $0.maybe { $0.string() }) },
-            action: maybe { $0.string() }, style: maybe { $0.string() })
+            action: maybe { $0.string() }, style: maybe { $0.string() },
+            alertAction: maybe { StoredAlertActionTap(index: $0.int(0...3), handlerSelf: $0.string()) })
     }
     mutating func events() -> [StoredEvent] { (0..<int(0...3)).map { _ in event() } }
 
@@ -493,6 +509,8 @@ extension Generator {
         case .release: return .release(r)
         case .beginAppearanceTransition: return .beginAppearanceTransition(receiver: r, isAppearing: bool(), animated: bool())
         case .endAppearanceTransition: return .endAppearanceTransition(receiver: r)
+        case .tapAlertAction:
+            return .tapAlertAction(receiver: r, index: maybe { $0.int(0...9) }, title: maybe { $0.string() }, animated: bool())
         }
     }
 }

@@ -123,6 +123,34 @@ enum ConfigurationFields {
                 }
                 w.closeObject()
             }),
+        // An alert's actions, each with its handler's calls listed as `on` lists them.
+        ConfigurationField(
+            name: "actions", section: .segues,
+            read: { r, patch, clears, decoder throws(Problem) in
+                if let actions = try decoder.alertActions(r, "actions") {
+                    patch.set(\.actions, actions)
+                } else if clears && r.has("actions") {
+                    patch.set(\.actions, [])
+                }
+            },
+            write: { c, w in
+                guard !c.actions.isEmpty else { return }
+                w.key("actions")
+                w.openArray()
+                for a in c.actions {
+                    w.openObject()
+                    w.member("title", a.title)
+                    w.member("style", a.style.rawValue)
+                    if !a.handler.isEmpty {
+                        w.key("handler")
+                        w.openArray()
+                        for call in a.handler { Encode.call(call, into: &w) }
+                        w.closeArray()
+                    }
+                    w.closeObject()
+                }
+                w.closeArray()
+            }),
         .value(
             "shouldPerformSegue", \.shouldPerformSegue, .segues, read: { r, k throws(Problem) in try r.boolMap(k) },
             reply: { w, k, c in

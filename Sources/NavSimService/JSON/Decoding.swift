@@ -30,7 +30,7 @@ struct Decoder {
         (["selectedIndex"], [.tabBarController]),
         (["primary", "supplementary", "secondary", "style", "splitDelegate"], [.splitViewController]),
         (["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
-        (["preferredStyle"], [.alertController]),
+        (["preferredStyle", "actions"], [.alertController]),
     ]
 
     /// Refuses a field of ``kindFields`` given to a spec whose kind (its own, or its storyboard
@@ -182,33 +182,65 @@ struct Decoder {
                 throw Problem.invalidField("\(path).\(name)", "Code runs only in viewDidLoad and the appearance callbacks.", allowed: methods)
             }
             guard let items = list.array else { throw Problem.invalidField("\(path).\(name)", "\(path).\(name) must be an array of operations.") }
-            try budget.checkEntries(items.count, path: "\(path).\(name)")
-            var out: [CallbackCode.Call] = []
-            for (i, item) in items.enumerated() {
-                let at = "\(path).\(name)[\(i)]"
-                guard let body = item.object else { throw Problem.invalidField(at, "\(at) must be an operation object.") }
-                guard let op = body.first(where: { $0.0 == "operation" })?.1.string else {
-                    throw Problem.invalidField("\(at).operation", "\(at).operation is required: an operation's name.", allowed: Operations.all.map(\.name))
-                }
-                let receiver = body.first(where: { $0.0 == "receiver" })?.1
-                if let receiver, receiver.string == nil { throw Problem.invalidField("\(at).receiver", "receiver is a controller id.") }
-                let once = body.first(where: { $0.0 == "once" })?.1
-                if let once, once.bool == nil { throw Problem.invalidField("\(at).once", "once is true or false.") }
-                let rest = JSON.object(body.filter { !["operation", "receiver", "once"].contains($0.0) })
-                do {
-                    let command = try operation(op, receiver: receiver?.string ?? CallbackCode.selfReceiver, body: rest)
-                    out.append(CallbackCode.Call(command, once: once?.bool ?? false))
-                } catch  where error.slug == "unknown-operation" {
-                    throw Problem.invalidField("\(at).operation", error.detail, allowed: Operations.names)
-                } catch {
-                    var p = error
-                    p.field = p.field.map { "\(at).\($0)" } ?? at
-                    throw p
-                }
-            }
-            calls[method] = out
+            calls[method] = try self.calls(items, path: "\(path).\(name)")
         }
         return CallbackCode(calls)
+    }
+
+    /// A list of nested operations (lifecycle code, an alert action's handler): each
+    /// `{"operation", "receiver"?, "once"?, …the operation's body}`, decoded by its entry in
+    /// ``Operations``; `receiver` defaults to ``CallbackCode/selfReceiver``.
+    func calls(_ items: [JSON], path: String) throws(Problem) -> [CallbackCode.Call] {
+        try budget.checkEntries(items.count, path: path)
+        var out: [CallbackCode.Call] = []
+        for (i, item) in items.enumerated() {
+            let at = "\(path)[\(i)]"
+            guard let body = item.object else { throw Problem.invalidField(at, "\(at) must be an operation object.") }
+            guard let op = body.first(where: { $0.0 == "operation" })?.1.string else {
+                throw Problem.invalidField("\(at).operation", "\(at).operation is required: an operation's name.", allowed: Operations.all.map(\.name))
+            }
+            let receiver = body.first(where: { $0.0 == "receiver" })?.1
+            if let receiver, receiver.string == nil { throw Problem.invalidField("\(at).receiver", "receiver is a controller id.") }
+            let once = body.first(where: { $0.0 == "once" })?.1
+            if let once, once.bool == nil { throw Problem.invalidField("\(at).once", "once is true or false.") }
+            let rest = JSON.object(body.filter { !["operation", "receiver", "once"].contains($0.0) })
+            do {
+                let command = try operation(op, receiver: receiver?.string ?? CallbackCode.selfReceiver, body: rest)
+                out.append(CallbackCode.Call(command, once: once?.bool ?? false))
+            } catch  where error.slug == "unknown-operation" {
+                throw Problem.invalidField("\(at).operation", error.detail, allowed: Operations.names)
+            } catch {
+                var p = error
+                p.field = p.field.map { "\(at).\($0)" } ?? at
+                throw p
+            }
+        }
+        return out
+    }
+
+    /// `actions`: `[{"title"?, "style"?, "handler"?}, …]`, an alert's `UIAlertAction`s in the
+    /// order `addAction(_:)` adds them (R103). `handler` is a list of operations run when a user
+    /// taps the action, `self` being the controller that presented the alert. Nil when absent
+    /// or null.
+    func alertActions(_ r: BodyReader, _ key: String) throws(Problem) -> [AlertAction]? {
+        guard let v = r.raw(key), !v.isNull else { return nil }
+        let path = r.name(key)
+        guard let items = v.array else { throw Problem.invalidField(path, "\(path) must be an array of {title, style, handler}.") }
+        var out: [AlertAction] = []
+        for (i, item) in items.enumerated() {
+            let a = try BodyReader(item, path: "\(path)[\(i)]", allowed: ["title", "style", "handler"])
+            var action = AlertAction(title: try a.string("title"), style: try a.enumValue("style", AlertAction.Style.self) ?? .default)
+            if let h = a.raw("handler"), !h.isNull {
+                guard let list = h.array else { throw Problem.invalidField(a.name("handler"), "\(a.name("handler")) must be an array of operations.") }
+                action.handler = try calls(list, path: a.name("handler"))
+                // A handler runs once per tap by nature; `once` is lifecycle code's.
+                if let first = action.handler.firstIndex(where: \.once) {
+                    throw Problem.invalidField("\(a.name("handler"))[\(first)].once", "once is for lifecycle code; a handler runs each time its action is tapped.")
+                }
+            }
+            out.append(action)
+        }
+        return out
     }
 
     /// `present`'s `popover`: `{"sourceView"?, "barButtonItem"?, "sourceItem"?, "sourceRect"?}`
@@ -386,6 +418,12 @@ enum Operations {
         },
         OperationEntry("endAppearanceTransition", [], "endAppearanceTransition() on a child (R105)") { o throws(Problem) in
             .endAppearanceTransition(receiver: o.receiver)
+        },
+        OperationEntry("tapAlertAction", ["index", "title"], "a user's tap on an alert's action: the alert dismisses, then the handler runs") {
+            o throws(Problem) in
+            let index = try o.reader.int("index"), title = try o.reader.string("title")
+            if (index == nil) == (title == nil) { throw Problem.invalidField("index", "tapAlertAction takes exactly one of index and title.") }
+            return .tapAlertAction(receiver: o.receiver, index: index, title: title, animated: o.animated)
         },
     ]
 

@@ -34,6 +34,11 @@ struct ClassDeclarations: Sendable {
             guard !customClass.isEmpty else { throw Problem.invalidField("body", "A class name cannot be empty.") }
             let r = try BodyReader(value, path: customClass, allowed: ConfigurationFields.names)
             try decoder.checkEntries(r)
+            // Interface Builder has no alert controller scene (Storyboards/Vocabulary.swift), so
+            // no class a storyboard instantiates has actions.
+            if let v = r.raw("actions"), !v.isNull {
+                throw Problem.invalidField(r.name("actions"), "actions is a property of UIAlertController; no storyboard scene is one.")
+            }
             var patch = ControllerPatch()
             try ConfigurationFields.read(r, into: &patch, clears: false, decoder: decoder)
             out.byClass[customClass] = patch
