@@ -81,8 +81,15 @@ def measured_env(args):
     return env
 
 
+RUNNING = []  # the server under measurement, stopped by fail() so that none outlives the script
+
+
 def fail(message, code=2):
     print(f"instructions: {message}", file=sys.stderr)
+    for proc in RUNNING:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     sys.exit(code)
 
 
@@ -150,8 +157,8 @@ def stop(proc, what):
     try:
         proc.wait(timeout=120)
     except subprocess.TimeoutExpired:
-        proc.kill()
         fail(f"{what} did not stop within 120 s of SIGTERM")
+    RUNNING.remove(proc)
 
 
 def navsim_run(args, work, counts, tag):
@@ -167,6 +174,7 @@ def navsim_run(args, work, counts, tag):
         # The log goes to a file: a pipe nobody reads would block the server once it is full.
         proc = subprocess.Popen(callgrind(out, [args.navsim, "serve"]), env=env, stdout=log,
                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    RUNNING.append(proc)
     port = wait_for_port(log_path, proc, r'"url":"http://127\.0\.0\.1:(\d+)"', "navsim")
     c = Client(port)
     n2 = args.n2
@@ -218,6 +226,7 @@ def raw_run(args, work, counts, tag, session_bytes):
         proc = subprocess.Popen(callgrind(out, [args.raw_mhd, str(port), health, session]),
                                 env=measured_env(args), stdout=log,
                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    RUNNING.append(proc)
     # raw_mhd prints nothing when it listens: poll /healthz on a connection of its own.
     deadline = time.time() + 300
     while True:
@@ -332,6 +341,8 @@ def measure(args):
         rounds = [measure_once(args, work, r) for r in range(args.repeat)]
         seconds = time.time() - started
     finally:
+        for proc in RUNNING:
+            proc.kill()
         if args.keep:
             print(f"instructions: kept {work}", file=sys.stderr)
         else:
