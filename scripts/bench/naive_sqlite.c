@@ -1,10 +1,12 @@
 /*
  * The benchmark's anchor for durable writes (scripts/bench.sh): the naive writer.
  *
- *   naive_sqlite DB_PATH SECONDS ROW_BYTES
+ *   naive_sqlite DB_PATH SECONDS ROW_BYTES [COUNT]
  *
  * One connection, WAL + synchronous=FULL, one INSERT of ROW_BYTES per transaction
  * (BEGIN; INSERT; COMMIT), for SECONDS. Prints "ops_per_s cpu_us_per_op" on one line.
+ * With COUNT, exactly COUNT transactions whatever SECONDS, and no clock read between them, so
+ * that an instruction count (scripts/bench/instructions.py) depends on COUNT alone.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -33,12 +35,13 @@ static void check(int rc, sqlite3 *db, const char *what) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: naive_sqlite DB_PATH SECONDS ROW_BYTES\n");
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: naive_sqlite DB_PATH SECONDS ROW_BYTES [COUNT]\n");
     return 2;
   }
   double seconds = atof(argv[2]);
   int row = atoi(argv[3]);
+  long count = argc == 5 ? atol(argv[4]) : -1;
   sqlite3 *db;
   check(sqlite3_open(argv[1], &db), db, "open");
   check(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
@@ -50,7 +53,7 @@ int main(int argc, char **argv) {
   memset(blob, 'x', row > 0 ? (size_t) row : 1);
   long ops = 0;
   double start = now(), cpu0 = cpu();
-  while (now() - start < seconds) {
+  while (count >= 0 ? ops < count : now() - start < seconds) {
     check(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), db, "begin");
     sqlite3_bind_text(insert, 1, "s", 1, SQLITE_STATIC);
     sqlite3_bind_blob(insert, 2, blob, row, SQLITE_STATIC);

@@ -11,7 +11,8 @@
  * their cost is navsim's: NOTIFY_COMPLETED (request state), NOTIFY_CONNECTION (header and
  * request deadlines), UNESCAPE_CALLBACK (it decodes paths itself), EXTERNAL_LOGGER. `GET /healthz` answers HEALTHZ_FILE's bytes,
  * any other GET the bytes of SESSION_FILE (what navsim answered for the session), each with the
- * same headers navsim sends. A reply is created per request, as navsim does, from the loaded bytes
+ * same headers navsim sends. `POST /echo` answers the body it was sent (a copy): the floor of a
+ * write's HTTP side for scripts/bench/instructions.py. A reply is created per request, as navsim does, from the loaded bytes
  * without a copy (MHD_RESPMEM_PERSISTENT; navsim lends its cached bytes the same way, through a
  * free callback), so the anchor does no work navsim skips.
  * Runs until SIGTERM/SIGINT.
@@ -19,17 +20,19 @@
 #include <microhttpd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct body { char *bytes; size_t size; };
 static struct body healthz, session;
-static volatile sig_atomic_t stopping = 0;
 
-static void on_signal(int sig) { (void) sig; stopping = 1; }
+/* The body of the POST being read. A connection stays on one pool thread, so a thread-local
+   buffer needs neither a lock nor a NOTIFY_COMPLETED callback to free it. */
+static __thread char echo_body[65536];
+static __thread size_t echo_size;
 
 static int load(const char *path, struct body *out) {
   FILE *f = fopen(path, "rb");
@@ -46,14 +49,31 @@ static int load(const char *path, struct body *out) {
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url,
                               const char *method, const char *version, const char *upload_data,
                               size_t *upload_data_size, void **req_cls) {
-  (void) cls; (void) version; (void) upload_data;
+  (void) cls; (void) version;
   static int marker;
-  if (strcmp(method, "GET") != 0) return MHD_NO;
+  int is_echo = strcmp(method, "POST") == 0 && strcmp(url, "/echo") == 0;
+  if (strcmp(method, "GET") != 0 && !is_echo) return MHD_NO;
   /* Answer on the second call, as navsim does: a reply queued on the first (headers-only) call
      makes libmicrohttpd 0.9.75 close the connection instead of keeping it alive. */
   if (*req_cls == NULL) {
     *req_cls = &marker;
+    echo_size = 0;
     return MHD_YES;
+  }
+  if (is_echo) {
+    if (*upload_data_size != 0) {
+      if (*upload_data_size > sizeof echo_body - echo_size) return MHD_NO;
+      memcpy(echo_body + echo_size, upload_data, *upload_data_size);
+      echo_size += *upload_data_size;
+      *upload_data_size = 0;
+      return MHD_YES;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(echo_size, echo_body, MHD_RESPMEM_MUST_COPY);
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    enum MHD_Result ret = MHD_queue_response(connection, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
   }
   *upload_data_size = 0;
   int is_health = strcmp(url, "/healthz") == 0;
@@ -79,6 +99,14 @@ int main(int argc, char **argv) {
     perror("raw_mhd: reading a body file");
     return 1;
   }
+  /* SIGTERM and SIGINT blocked before libmicrohttpd starts its threads (they inherit the mask)
+     and taken with sigwait: a handler might run on one of those threads and leave pause() in
+     this one waiting, which happens under valgrind. */
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
   struct sockaddr_in address;
   memset(&address, 0, sizeof address);
   address.sin_family = AF_INET;
@@ -99,9 +127,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "raw_mhd: cannot start on port %s\n", argv[1]);
     return 1;
   }
-  signal(SIGTERM, on_signal);
-  signal(SIGINT, on_signal);
-  while (!stopping) pause();
+  int sig;
+  sigwait(&stop_signals, &sig);
   MHD_stop_daemon(d);
   return 0;
 }

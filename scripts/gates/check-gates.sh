@@ -5,6 +5,7 @@
 # it can pass without having checked anything.
 #
 #   scripts/gates/check-gates.sh [GATE…]    gates: flows schemathesis kill-loop hostile sigterm
+#                                            instructions (valgrind: install-bench-prereqs.sh)
 #                                            cluster-sim (PostgreSQL and HAProxy: install-cluster-prereqs.sh)
 #
 # Needs .build/release/navsim (the stand-in's real server). Bounded: each gate keeps its own
@@ -23,6 +24,7 @@ declare -A commands=(
   [kill-loop]="timeout 150 python3 scripts/kill-loop.py --cycles 3"
   [hostile]="timeout 300 python3 scripts/hostile.py --only 0,1"
   [sigterm]="timeout 120 python3 scripts/sigterm-drain.py --rounds 1"
+  [instructions]="timeout 360 python3 scripts/bench/instructions.py --check"
   [cluster-sim]="timeout 240 python3 scripts/cluster-sim.py"
 )
 passed_wrongly=0
