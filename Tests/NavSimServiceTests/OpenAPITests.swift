@@ -417,6 +417,22 @@ struct OpenAPITests {
         #expect(spec.operationRoutes.sorted() == Operations.names.sorted(), "operation routes: \(spec.operationRoutes)")
     }
 
+    /// Every operation appears where openapi.yaml lists operations besides its route: a branch in
+    /// `OnCall` (lifecycle code) and in `TurnOperation` (turns), each `{const: name}`, and the four
+    /// links that let a client reach it from a reply (docs/architecture.md, "An operation", step 4),
+    /// each defined and used. A missing one is a part of the document a client cannot rely on.
+    @Test func everyOperationIsInTheLinksAndBranches() throws {
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: ServiceFiles.openAPI)), as: UTF8.self)
+        for name in Operations.names {
+            let branches = text.components(separatedBy: "operation: {const: \(name)}").count - 1
+            #expect(branches == 2, "\(name): \(branches) branches with operation {const: \(name)}, want OnCall's and TurnOperation's")
+            for link in ["OperateOnRootFromBody", "OperateFromBody", "OperateOnVisibleFromBody", "OperateOnVisibleFromSession"] {
+                #expect(text.contains("\n    \(link).\(name):\n"), "\(name): no components.links \(link).\(name)")
+                #expect(text.contains("'#/components/links/\(link).\(name)'"), "\(name): \(link).\(name) is defined but nothing links to it")
+            }
+        }
+    }
+
     /// shared/design/API.md's table is the list above. It is outside the repository, so this runs only where
     /// shared/ is beside the checkout (CI); ``operationsTableIsRead`` keeps the reader honest everywhere.
     @Test(.enabled(if: SharedFolder.directory != nil, "shared/design/API.md is not beside the checkout"))

@@ -304,8 +304,9 @@ struct OperationBody {
 }
 
 /// One operation of `POST …/controllers/{cid}/{operation}` and of turns: its name, the body
-/// fields it takes besides `animated`, its decoding into a core ``Command``, and one line for
-/// the docs. Adding an operation is one entry here (plus its `Command` case and openapi.yaml).
+/// fields it takes besides `animated`, its decoding into a core ``Command``, and a one-line
+/// summary. Adding an operation is one entry here; docs/architecture.md ("An operation") lists
+/// the other places (the core, its stored form, openapi.yaml, docs/api.md).
 struct OperationEntry: Sendable {
     let name: String
     let fields: [String]
