@@ -52,39 +52,89 @@ extension Profile {
 
 extension Engine {
     /// R52: a trait change re-runs adaptivity for every presentation and collapses or expands
-    /// split view controllers (R91, R92).
+    /// split view controllers (R91, R92). A change of the window's size or size classes also
+    /// sends the size and trait transition callbacks down the hierarchy (R106, R107).
     mutating func setTraits(_ traits: Traits) {
-        changeTraits { $0.traits = traits }
+        changeTraits(ofWindow: true) { $0.traits = traits }
     }
 
     /// R52/R74: applies a change of the window's traits or of a controller's overrides, then
     /// re-adapts the presentations whose presenter's size classes changed and collapses or expands
     /// the splits whose width changed. Runs as one (non-animated) `traitChange` transition.
-    mutating func changeTraits(_ change: (inout SessionState) -> Void) {
+    /// For the window (R106–R108): `willTransition(to:with:)` where the size classes change,
+    /// then `viewWillTransition(to:with:)`, then the trait-change notifications, each phase
+    /// walking the hierarchy from the window's root (``SessionState/traitTransitionOrder``).
+    mutating func changeTraits(ofWindow: Bool = false, _ change: (inout SessionState) -> Void) {
         let before = state.settledViewsInWindow
         let old = Dictionary(uniqueKeysWithValues: state.order.map { ($0, state.traitCollection($0)) })
+        let oldWindow = state.traits
+        let reached = state.traitTransitionOrder
         change(&state)
-        for id in state.order {
-            guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
-            let c = state.c(id)
-            guard
-                record.requestedStyle == .popover || record.requestedStyle == .pageSheet
-                    || record.requestedStyle == .formSheet || record.requestedStyle == .automatic
-            else { continue }
-            let presenterTraits = state.traitCollection(record.presenting)  // R74
-            guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { continue }
-            let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
-            self[changing: id].presentation?.style = adapted
-            if let delegate = c.presentationDelegate, profile.hasSheetGestures {
-                var e = Event(id, .willPresentWithAdaptiveStyle)
-                let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
-                e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
+        let windowClassesChanged = ofWindow && !Self.sameSizeClasses(oldWindow, state.traits)
+        // R107: the window's root first, each container forwarding to the children it shows and
+        // each presentation controller re-adapting (R52) before it forwards to its presented one.
+        var adapted = Set<ControllerID>()
+        for id in reached {
+            if readapt(id, old: old) { adapted.insert(id) }
+            guard windowClassesChanged, let was = old[id] else { continue }
+            let now = state.traitCollection(id)
+            guard !Self.sameSizeClasses(was, now) else { continue }
+            var e = Event(id, .willTransitionToTraitCollection)
+            e.traitCollection = now
+            emit(e)
+        }
+        for id in state.order where !adapted.contains(id) { _ = readapt(id, old: old) }
+        // R106: a new size (a rotation swaps width and height) or new size classes, which a
+        // window only gets with a new size.
+        if ofWindow && (windowClassesChanged || oldWindow.size != state.traits.size) {
+            for id in reached where state.controllers[id] != nil {
+                var e = Event(id, .viewWillTransitionToSize)
+                e.size = state.sizeIfKnown(id)
                 emit(e)
             }
         }
         // The splits whose width changed collapse or expand when the transition is queued
         // (`enqueue` runs `adaptSplitsInWindow`).
         enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
+        // R108: the notification of the controllers whose trait collection changed, in the same
+        // order: `traitCollectionDidChange(_:)`, and from iOS 17 the registered handlers.
+        for id in reached {
+            guard let was = old[id], let c = state.controllers[id] else { continue }
+            let changed = state.traitCollection(id).changedTraits(from: was)
+            guard !changed.isEmpty else { continue }
+            var e = Event(id, .traitCollectionDidChange)
+            e.traitCollection = was
+            emit(e)
+            let registered = changed.filter(c.configuration.registersForTraitChanges.contains)
+            if profile.hasTraitChangeRegistrations && !registered.isEmpty {
+                var h = Event(id, .traitChangeHandler)
+                h.traitCollection = was
+                h.changedTraits = registered
+                emit(h)
+            }
+        }
+    }
+
+    /// R52: re-adapts the presentation of `id` when its presenter's size classes changed, with
+    /// the adaptive delegate's `willPresentWithAdaptiveStyle`. True when `id` is presented.
+    private mutating func readapt(_ id: ControllerID, old: [ControllerID: Traits]) -> Bool {
+        guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { return false }
+        let c = state.c(id)
+        guard
+            record.requestedStyle == .popover || record.requestedStyle == .pageSheet
+                || record.requestedStyle == .formSheet || record.requestedStyle == .automatic
+        else { return true }
+        let presenterTraits = state.traitCollection(record.presenting)  // R74
+        guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { return true }
+        let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
+        self[changing: id].presentation?.style = adapted
+        if let delegate = c.presentationDelegate, profile.hasSheetGestures {
+            var e = Event(id, .willPresentWithAdaptiveStyle)
+            let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
+            e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
+            emit(e)
+        }
+        return true
     }
 
     /// R91/R92: every split in the window (through containment or presentations) takes the

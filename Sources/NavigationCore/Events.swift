@@ -19,6 +19,8 @@ public struct Event: Sendable, Equatable {
         case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
         case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
         case completion
+        // R106–R108: a change of the window's size or traits.
+        case willTransitionToTraitCollection, viewWillTransitionToSize, traitCollectionDidChange, traitChangeHandler
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {
@@ -41,6 +43,13 @@ public struct Event: Sendable, Equatable {
     public var segue: SegueInfo?
     public var action: String?
     public var style: PresentationStyle?
+    /// `viewWillTransitionToSize`: the new size, when the session knows it (R106).
+    public var size: Traits.Size?
+    /// `willTransitionToTraitCollection`: the new collection; `traitCollectionDidChange` and
+    /// `traitChangeHandler`: the previous one (R107, R108).
+    public var traitCollection: Traits?
+    /// `traitChangeHandler`: the registered traits that changed (R108).
+    public var changedTraits: [Traits.Name]?
 
     public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
         self.controller = controller

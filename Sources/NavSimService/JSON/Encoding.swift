@@ -98,6 +98,27 @@ enum Encode {
         w.member("userInterfaceIdiom", t.userInterfaceIdiom.rawValue)
         w.member("horizontalSizeClass", t.horizontalSizeClass.rawValue)
         w.member("verticalSizeClass", t.verticalSizeClass.rawValue)
+        // R106: only when the client gave one, so sessions without a size read as before.
+        if let size = t.size { w.key("size"); self.size(size, into: &w) }
+        w.closeObject()
+    }
+
+    /// `{"width", "height"}` in points.
+    static func size(_ s: Traits.Size, into w: inout JSONWriter) {
+        w.openObject()
+        w.key("width")
+        w.number(s.width)
+        w.key("height")
+        w.number(s.height)
+        w.closeObject()
+    }
+
+    /// The size classes of a trait collection an event passes (R107, R108).
+    static func sizeClasses(_ t: Traits, into w: inout JSONWriter) {
+        w.openObject()
+        w.member("userInterfaceIdiom", t.userInterfaceIdiom.rawValue)
+        w.member("horizontalSizeClass", t.horizontalSizeClass.rawValue)
+        w.member("verticalSizeClass", t.verticalSizeClass.rawValue)
         w.closeObject()
     }
 
@@ -210,6 +231,13 @@ enum Encode {
         }
         if let a = e.action { w.member("action", a) }
         if let st = e.style { w.member("style", st.rawValue) }
+        if let size = e.size { w.key("size"); self.size(size, into: &w) }
+        if let t = e.traitCollection {
+            // willTransition(to:with:) passes the new collection, the notifications the previous one.
+            w.key(e.callback == .willTransitionToTraitCollection ? "traitCollection" : "previousTraitCollection")
+            sizeClasses(t, into: &w)
+        }
+        if let names = e.changedTraits { w.member("traits", names.map(\.rawValue)) }
         w.closeObject()
     }
 
