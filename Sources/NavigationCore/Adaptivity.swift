@@ -74,6 +74,7 @@ extension Engine {
         // R107: the window's root first, each container forwarding to the children it shows and
         // each presentation controller re-adapting (R52) before it forwards to its presented one.
         var adapted = Set<ControllerID>()
+        var postFinish: [Event] = []
         for id in reached {
             if readapt(id, old: old) { adapted.insert(id) }
             guard windowClassesChanged, let was = old[id] else { continue }
@@ -82,6 +83,9 @@ extension Engine {
             var e = Event(id, .willTransitionToTraitCollection)
             e.traitCollection = now
             emit(e)
+            // R91/R92: a split collapses or expands in its own willTransition(to:with:), before
+            // it forwards the change to its children.
+            if state.c(id).kind == .splitViewController { postFinish += adaptSplit(id) }
         }
         for id in state.order where !adapted.contains(id) { _ = readapt(id, old: old) }
         // R106: a new size (a rotation swaps width and height) or new size classes, which a
@@ -93,9 +97,11 @@ extension Engine {
                 emit(e)
             }
         }
-        // The splits whose width changed collapse or expand when the transition is queued
-        // (`enqueue` runs `adaptSplitsInWindow`).
-        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
+        // The other splits whose width changed (an override's change) collapse or expand when
+        // the transition is queued (`enqueue` runs `adaptSplitsInWindow`).
+        var plan = TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before)
+        plan.postFinish = postFinish
+        enqueue(plan)
         // R108: the notification of the controllers whose trait collection changed, in the same
         // order: `traitCollectionDidChange(_:)`, and from iOS 17 the registered handlers.
         for id in reached {
@@ -148,13 +154,19 @@ extension Engine {
     mutating func adaptSplitsInWindow() -> [Event] {
         guard let root = state.rootViewController else { return [] }
         var postFinish: [Event] = []
-        for id in state.splitViewControllers {
-            guard let collapsed = state.c(id).split?.isCollapsed, state.isInWindowTree(id, root: root) else { continue }
-            let width = state.traitCollection(id).horizontalSizeClass  // R74
-            if width == .compact && !collapsed { postFinish += collapse(id) }
-            if width == .regular && collapsed { postFinish += expand(id) }
+        for id in state.splitViewControllers where state.isInWindowTree(id, root: root) {
+            postFinish += adaptSplit(id)
         }
         return postFinish
+    }
+
+    /// R91/R92 for one split in the window: collapses or expands it to the width it has (R74).
+    mutating func adaptSplit(_ id: ControllerID) -> [Event] {
+        guard let collapsed = state.c(id).split?.isCollapsed else { return [] }
+        let width = state.traitCollection(id).horizontalSizeClass  // R74
+        if width == .compact && !collapsed { return collapse(id) }
+        if width == .regular && collapsed { return expand(id) }
+        return []
     }
 
     static func sameSizeClasses(_ a: Traits, _ b: Traits) -> Bool {

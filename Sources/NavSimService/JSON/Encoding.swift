@@ -40,7 +40,8 @@ enum Encode {
         w.member("isMovingFromParent", c.isMovingFromParent)
         w.member("transitionCoordinator", s.transitionCoordinator(c.id))
         w.key("traitCollection")
-        traits(r.traitCollection, into: &w)
+        // The size is the window's (R106), not the controller's: a controller lists its size classes.
+        sizeClasses(r.traitCollection, into: &w)
         ConfigurationFields.write(c.configuration, .delegates, into: &w)
         switch c.kind {
         case .navigationController:
