@@ -393,10 +393,11 @@ struct ColumnSplitTests {
         // A wider window: D2 goes back with the secondary column, on top of the column's D.
         let e = w.perform(.setTraits(iPadRegular))
         #expect(
-            afterTraitChange(e.events, ["S", "S.primary", "D2"]) == [Event("S.secondary", .viewDidLoad)] + willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
-                appearanceEvent("P", .viewDidAppear, animated: false),
-                appearanceEvent("S.secondary", .viewDidAppear, animated: false),
-            ])
+            afterTraitChange(e.events, ["S", "S.primary", "D2"]) == [Event("S.secondary", .viewDidLoad)] + willAppear("P", animated: false)
+                + willAppear("S.secondary", animated: false) + [
+                    appearanceEvent("P", .viewDidAppear, animated: false),
+                    appearanceEvent("S.secondary", .viewDidAppear, animated: false),
+                ])
         #expect(w.stack("S.primary") == ["P"])
         #expect(w.stack("S.secondary") == ["D", "D2"] && w["D2"].parent == "S.secondary")
         #expect(!w["D"].isViewLoaded, "D was never on screen")
