@@ -87,22 +87,6 @@ public struct Traits: Sendable, Equatable {
     /// `viewWillTransition(to:with:)` reports. Nil: navsim does not know it.
     public var size: Size?
 
-    /// A window's size in points (`CGSize`).
-    public struct Size: Sendable, Equatable, Codable {
-        public var width: Double
-        public var height: Double
-        public init(width: Double, height: Double) {
-            self.width = width
-            self.height = height
-        }
-    }
-
-    /// The traits a controller can register for (`registerForTraitChanges(_:handler:)`, R108),
-    /// by their `UITraitCollection` property names.
-    public enum Name: String, Sendable, Codable, CaseIterable {
-        case userInterfaceIdiom, horizontalSizeClass, verticalSizeClass
-    }
-
     public init(
         userInterfaceIdiom: Idiom = .phone, horizontalSizeClass: SizeClass = .compact,
         verticalSizeClass: SizeClass = .regular, size: Size? = nil
@@ -113,14 +97,6 @@ public struct Traits: Sendable, Equatable {
         self.size = size
     }
 
-    /// The traits whose values differ between `self` and `other` (the size is not a trait).
-    public func changedTraits(from other: Traits) -> [Name] {
-        var out: [Name] = []
-        if userInterfaceIdiom != other.userInterfaceIdiom { out.append(.userInterfaceIdiom) }
-        if horizontalSizeClass != other.horizontalSizeClass { out.append(.horizontalSizeClass) }
-        if verticalSizeClass != other.verticalSizeClass { out.append(.verticalSizeClass) }
-        return out
-    }
     /// Default traits: iPhone portrait (§0, docs/api.md); ``defaults(for:)`` of `.phone`.
     public static let phonePortrait = Traits.defaults(for: .phone)
 }

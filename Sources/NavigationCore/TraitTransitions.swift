@@ -2,6 +2,33 @@
 /// forwards `willTransition(to:with:)` and `viewWillTransition(to:with:)` to, the sizes it
 /// passes, and the size classes a window of a given size has.
 
+extension Traits {
+    /// A window's size in points (`CGSize`).
+    public struct Size: Sendable, Equatable, Codable {
+        public var width: Double
+        public var height: Double
+        public init(width: Double, height: Double) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The traits a controller can register for (`registerForTraitChanges(_:handler:)`, R108),
+    /// by their `UITraitCollection` property names.
+    public enum Name: String, Sendable, Codable, CaseIterable {
+        case userInterfaceIdiom, horizontalSizeClass, verticalSizeClass
+    }
+
+    /// The traits whose values differ between `self` and `other` (the size is not a trait).
+    public func changedTraits(from other: Traits) -> [Name] {
+        var out: [Name] = []
+        if userInterfaceIdiom != other.userInterfaceIdiom { out.append(.userInterfaceIdiom) }
+        if horizontalSizeClass != other.horizontalSizeClass { out.append(.horizontalSizeClass) }
+        if verticalSizeClass != other.verticalSizeClass { out.append(.verticalSizeClass) }
+        return out
+    }
+}
+
 extension Profile {
     /// R108: `registerForTraitChanges(_:handler:)` exists from iOS 17 on; before, a controller
     /// hears of trait changes only through `traitCollectionDidChange(_:)`.
