@@ -61,15 +61,23 @@ extension Engine {
     /// R52/R74: applies a change of the window's traits or of a controller's overrides, then
     /// re-adapts the presentations whose presenter's size classes changed and collapses or expands
     /// the splits whose width changed. Runs as one (non-animated) `traitChange` transition.
-    /// For the window (R106–R108): `willTransition(to:with:)` where the size classes change,
-    /// then `viewWillTransition(to:with:)`, then the trait-change notifications, each phase
-    /// walking the hierarchy from the window's root (``SessionState/traitTransitionOrder``).
+    /// In a session whose window has a size (R106–R108): `willTransition(to:with:)` where the
+    /// size classes change, then `viewWillTransition(to:with:)`, then the trait-change
+    /// notifications, each phase walking the hierarchy from the window's root
+    /// (``SessionState/traitTransitionOrder``).
     mutating func changeTraits(ofWindow: Bool = false, _ change: (inout SessionState) -> Void) {
         let before = state.settledViewsInWindow
         let old = Dictionary(uniqueKeysWithValues: state.order.map { ($0, state.traitCollection($0)) })
         let oldWindow = state.traits
         let reached = state.traitTransitionOrder
         change(&state)
+        // A session that never gave a size describes no window geometry, only size classes: it
+        // keeps the replies it always had (R52, R91, R92 alone), which docs/api.md promises.
+        guard oldWindow.size != nil || state.traits.size != nil else {
+            for id in state.order { _ = readapt(id, old: old) }
+            enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
+            return
+        }
         let windowClassesChanged = ofWindow && !Self.sameSizeClasses(oldWindow, state.traits)
         // R107: the window's root first, each container forwarding to the children it shows and
         // each presentation controller re-adapting (R52) before it forwards to its presented one.

@@ -363,22 +363,3 @@ extension Window: CustomTestStringConvertible {
     /// Keeps failure messages short: the whole session is rarely what a reader needs.
     var testDescription: String { "Window(root: \(state.rootViewController ?? "nil"), \(state.controllers.count) controllers)" }
 }
-
-/// R106–R108: what a change of the window's size classes sends to the controllers `ids` reaches,
-/// in the order UIKit forwards it: `willTransition(to:with:)` to each, with `split` (the root
-/// split's collapse or expansion calls) right after the first one's, `viewWillTransition(to:with:)`
-/// to each, then `traitCollectionDidChange(_:)` to each.
-func traitChangeNames(_ ids: [ControllerID], split: [String] = []) -> [String] {
-    let will = ids.map { "\($0).willTransitionToTraitCollection" }
-    return Array(will.prefix(1)) + split + will.dropFirst() + ids.map { "\($0).viewWillTransitionToSize" }
-        + ids.map { "\($0).traitCollectionDidChange" }
-}
-
-/// Checks that `events` open with ``traitChangeNames(_:split:)`` and answers the events after them.
-func afterTraitChange(
-    _ events: [Event], _ ids: [ControllerID], split: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
-) -> [Event] {
-    let expected = traitChangeNames(ids, split: split)
-    #expect(names(Array(events.prefix(expected.count))) == expected, sourceLocation: sourceLocation)
-    return Array(events.dropFirst(expected.count))
-}

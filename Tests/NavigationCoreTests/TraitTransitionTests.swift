@@ -11,6 +11,9 @@ struct TraitTransitionTests {
     /// An iPhone 15 Pro held upright, then turned: compact width either way, compact height once turned.
     let phoneUpright = Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .compact, verticalSizeClass: .regular, size: portrait)
     let phoneTurned = Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .compact, verticalSizeClass: .compact, size: landscape)
+    /// An 11-inch iPad turned sideways, full screen and then in Slide Over.
+    let padFull = Traits(userInterfaceIdiom: .pad, horizontalSizeClass: .regular, verticalSizeClass: .regular, size: .init(width: 1180, height: 820))
+    let padSlideOver = Traits(userInterfaceIdiom: .pad, horizontalSizeClass: .compact, verticalSizeClass: .regular, size: .init(width: 320, height: 820))
 
     /// `N[A, B]` on an upright iPhone.
     func stack(options: Options = Options(), registers: [Traits.Name] = []) -> Window {
@@ -115,23 +118,41 @@ struct TraitTransitionTests {
 
     @Test("R107/R52: a popover's presentation controller adapts before it forwards; the presenter first, then the presented")
     func presentationAdaptsInOrder() {
-        var w = Window(root: vc("A"), traits: iPadRegular)
+        var w = Window(root: vc("A"), traits: padFull)
         w.perform(
             Op.present(
                 "A", vc("P") { $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen) }, .popover,
                 popover: PopoverAnchor(sourceView: "button")))
         let r = w.send(
-            .setTraits(iPadCompactWidth),
+            .setTraits(padSlideOver),
             events: [
                 "A.willTransitionToTraitCollection", "P.willPresentWithAdaptiveStyle", "P.willTransitionToTraitCollection",
                 "A.viewWillTransitionToSize", "P.viewWillTransitionToSize",
                 "A.traitCollectionDidChange", "P.traitCollectionDidChange",
             ]
         ) {
+            $0.traits = padSlideOver
+            $0.modify("P") { $0.presentation?.style = .fullScreen }
+        }
+        let sizes = r.events.filter { $0.callback == .viewWillTransitionToSize }.map(\.size)
+        #expect(sizes == [padSlideOver.size, padSlideOver.size], "P is full screen by the time its size changes")
+    }
+
+    @Test("R106–R108: a session that never gave a size keeps the replies it had: R52's call alone")
+    func noSizeNoTransitionCallbacks() {
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        w.perform(
+            Op.present(
+                "A", vc("P") { $0.presentationDelegate = PresentationDelegate(adaptivePresentationStyle: .fullScreen) }, .popover,
+                popover: PopoverAnchor(sourceView: "button")))
+        w.send(.setTraits(iPadCompactWidth), events: ["P.willPresentWithAdaptiveStyle"]) {
             $0.traits = iPadCompactWidth
             $0.modify("P") { $0.presentation?.style = .fullScreen }
         }
-        #expect(r.events.allSatisfy { $0.size == nil }, "the session has no size: none is reported")
+        // Giving a size now is a size change: from here on the session reports them.
+        var sized = iPadCompactWidth
+        sized.size = .init(width: 320, height: 1180)
+        w.send(.setTraits(sized), events: ["A.viewWillTransitionToSize", "P.viewWillTransitionToSize"]) { $0.traits = sized }
     }
 
     @Test("R106: a size in the traits reaches a full-screen presentation and a tab's child; a sheet's size is not known")
@@ -153,9 +174,9 @@ struct TraitTransitionTests {
 
     @Test("R107/R91: a split collapsing: the transition callbacks, the delegate's collapse, the notifications, then what disappears")
     func splitCollapses() {
-        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: nav("N2", vc("D"))), traits: iPadRegular)
+        var w = Window(root: split("S", primary: nav("N1", vc("M")), secondary: nav("N2", vc("D"))), traits: padFull)
         w.send(
-            .setTraits(iPadCompactWidth),
+            .setTraits(padSlideOver),
             events: [
                 "S.willTransitionToTraitCollection", "N1.willTransitionToTraitCollection", "M.willTransitionToTraitCollection",
                 "N2.willTransitionToTraitCollection", "D.willTransitionToTraitCollection",
@@ -166,7 +187,7 @@ struct TraitTransitionTests {
                 "M.viewWillDisappear", "M.viewDidDisappear",
             ]
         ) {
-            $0.traits = iPadCompactWidth
+            $0.traits = padSlideOver
             $0.nextTransitionNumber += 1
             $0.modifySplit("S") { $0.isCollapsed = true }
             $0.modify("S") { $0.children = ["N1"] }
@@ -175,6 +196,32 @@ struct TraitTransitionTests {
             $0.setStack("N1", ["M", "N2"])
             $0.disappeared("M")
         }
+    }
+
+    @Test("R107/R91/R92: the split delegate's calls come within the split's own willTransition(to:with:), before its children's")
+    func splitDelegateWithinItsWillTransition() {
+        var w = Window(
+            root: make("S", .splitViewController) {
+                $0.splitStyle = .unspecified
+                $0.primary = nav("N", vc("M"))
+                $0.secondary = vc("D")
+                $0.hasSplitDelegate = true
+            }, traits: padFull)
+        let collapse = w.perform(.setTraits(padSlideOver))
+        #expect(
+            names(collapse) == [
+                "S.willTransitionToTraitCollection", "S.splitViewControllerPrimaryForCollapsing", "S.splitViewControllerCollapseSecondary",
+                "N.willTransitionToTraitCollection", "M.willTransitionToTraitCollection", "D.willTransitionToTraitCollection",
+                "S.viewWillTransitionToSize", "N.viewWillTransitionToSize", "M.viewWillTransitionToSize", "D.viewWillTransitionToSize",
+                "S.traitCollectionDidChange", "N.traitCollectionDidChange", "M.traitCollectionDidChange", "D.traitCollectionDidChange",
+                "M.viewWillDisappear", "M.viewDidDisappear",
+            ])
+        let expand = w.perform(.setTraits(padFull))
+        #expect(
+            Array(names(expand).prefix(3)) == [
+                "S.willTransitionToTraitCollection", "S.splitViewControllerPrimaryForExpanding", "S.splitViewControllerSeparateSecondary",
+            ])
+        #expect(w["S"].split?.isCollapsed == false)
     }
 
     @Test("R107: UIKit's size-class table: iPhone by orientation and width, iPad by window width")
