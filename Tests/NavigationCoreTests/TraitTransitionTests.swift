@@ -224,6 +224,17 @@ struct TraitTransitionTests {
         #expect(w["S"].split?.isCollapsed == false)
     }
 
+    @Test("R108/R74: new trait overrides notify the controllers whose traits change, with no transition callbacks")
+    func overrideChangeNotifiesOnly() {
+        var w = stack(registers: [.verticalSizeClass])
+        var patch = ControllerPatch()
+        patch.traitOverrides = TraitOverrides(verticalSizeClass: .compact)
+        let r = w.send(.updateController("N", patch), events: ["N.traitCollectionDidChange", "B.traitCollectionDidChange", "B.traitChangeHandler"]) {
+            $0.modify("N") { $0.configuration.traitOverrides = TraitOverrides(verticalSizeClass: .compact) }
+        }
+        #expect(r.events.last?.changedTraits == [.verticalSizeClass])
+    }
+
     @Test("R107: UIKit's size-class table: iPhone by orientation and width, iPad by window width")
     func sizeClassTable() {
         typealias S = Traits.Size
