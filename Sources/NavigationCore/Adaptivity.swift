@@ -93,7 +93,7 @@ extension Engine {
             emit(e)
             // R91/R92: a split collapses or expands in its own willTransition(to:with:), before
             // it forwards the change to its children.
-            if state.c(id).kind == .splitViewController { postFinish += adaptSplit(id) }
+            if state.controllers[id]?.kind == .splitViewController { postFinish += adaptSplit(id) }
         }
         for id in state.order where !adapted.contains(id) { _ = readapt(id, old: old) }
         // R106: a new size (a rotation swaps width and height) or new size classes, which a
