@@ -52,39 +52,103 @@ extension Profile {
 
 extension Engine {
     /// R52: a trait change re-runs adaptivity for every presentation and collapses or expands
-    /// split view controllers (R91, R92).
+    /// split view controllers (R91, R92). A change of the window's size or size classes also
+    /// sends the size and trait transition callbacks down the hierarchy (R106, R107).
     mutating func setTraits(_ traits: Traits) {
-        changeTraits { $0.traits = traits }
+        changeTraits(ofWindow: true) { $0.traits = traits }
     }
 
     /// R52/R74: applies a change of the window's traits or of a controller's overrides, then
     /// re-adapts the presentations whose presenter's size classes changed and collapses or expands
     /// the splits whose width changed. Runs as one (non-animated) `traitChange` transition.
-    mutating func changeTraits(_ change: (inout SessionState) -> Void) {
+    /// In a session whose window has a size (R106–R108): `willTransition(to:with:)` where the
+    /// size classes change, then `viewWillTransition(to:with:)`, then the trait-change
+    /// notifications, each phase walking the hierarchy from the window's root
+    /// (``SessionState/traitTransitionOrder``).
+    mutating func changeTraits(ofWindow: Bool = false, _ change: (inout SessionState) -> Void) {
         let before = state.settledViewsInWindow
         let old = Dictionary(uniqueKeysWithValues: state.order.map { ($0, state.traitCollection($0)) })
+        let oldWindow = state.traits
+        let reached = state.traitTransitionOrder
         change(&state)
-        for id in state.order {
-            guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { continue }
-            let c = state.c(id)
-            guard
-                record.requestedStyle == .popover || record.requestedStyle == .pageSheet
-                    || record.requestedStyle == .formSheet || record.requestedStyle == .automatic
-            else { continue }
-            let presenterTraits = state.traitCollection(record.presenting)  // R74
-            guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { continue }
-            let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
-            self[changing: id].presentation?.style = adapted
-            if let delegate = c.presentationDelegate, profile.hasSheetGestures {
-                var e = Event(id, .willPresentWithAdaptiveStyle)
-                let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
-                e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
+        // A session that never gave a size describes no window geometry, only size classes: it
+        // keeps the replies it always had (R52, R91, R92 alone), which docs/api.md promises.
+        guard oldWindow.size != nil || state.traits.size != nil else {
+            for id in state.order { _ = readapt(id, old: old) }
+            enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
+            return
+        }
+        let windowClassesChanged = ofWindow && !Self.sameSizeClasses(oldWindow, state.traits)
+        // R107: the window's root first, each container forwarding to the children it shows and
+        // each presentation controller re-adapting (R52) before it forwards to its presented one.
+        var adapted = Set<ControllerID>()
+        var postFinish: [Event] = []
+        for id in reached {
+            if readapt(id, old: old) { adapted.insert(id) }
+            guard windowClassesChanged, let was = old[id] else { continue }
+            let now = state.traitCollection(id)
+            guard !Self.sameSizeClasses(was, now) else { continue }
+            var e = Event(id, .willTransitionToTraitCollection)
+            e.traitCollection = now
+            emit(e)
+            // R91/R92: a split collapses or expands in its own willTransition(to:with:), before
+            // it forwards the change to its children.
+            if state.controllers[id]?.kind == .splitViewController { postFinish += adaptSplit(id) }
+        }
+        for id in state.order where !adapted.contains(id) { _ = readapt(id, old: old) }
+        // R106: a new size (a rotation swaps width and height) or new size classes, which a
+        // window only gets with a new size.
+        if ofWindow && (windowClassesChanged || oldWindow.size != state.traits.size) {
+            for id in reached where state.controllers[id] != nil {
+                var e = Event(id, .viewWillTransitionToSize)
+                e.size = state.sizeIfKnown(id)
                 emit(e)
             }
         }
-        // The splits whose width changed collapse or expand when the transition is queued
-        // (`enqueue` runs `adaptSplitsInWindow`).
-        enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
+        // The other splits whose width changed (an override's change) collapse or expand when
+        // the transition is queued (`enqueue` runs `adaptSplitsInWindow`).
+        var plan = TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before)
+        plan.postFinish = postFinish
+        enqueue(plan)
+        // R108: the notification of the controllers whose trait collection changed, in the same
+        // order: `traitCollectionDidChange(_:)`, and from iOS 17 the registered handlers.
+        for id in reached {
+            guard let was = old[id], let c = state.controllers[id] else { continue }
+            let changed = state.traitCollection(id).changedTraits(from: was)
+            guard !changed.isEmpty else { continue }
+            var e = Event(id, .traitCollectionDidChange)
+            e.traitCollection = was
+            emit(e)
+            let registered = changed.filter(c.configuration.registersForTraitChanges.contains)
+            if profile.hasTraitChangeRegistrations && !registered.isEmpty {
+                var h = Event(id, .traitChangeHandler)
+                h.traitCollection = was
+                h.changedTraits = registered
+                emit(h)
+            }
+        }
+    }
+
+    /// R52: re-adapts the presentation of `id` when its presenter's size classes changed, with
+    /// the adaptive delegate's `willPresentWithAdaptiveStyle`. True when `id` is presented.
+    private mutating func readapt(_ id: ControllerID, old: [ControllerID: Traits]) -> Bool {
+        guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { return false }
+        let c = state.c(id)
+        guard
+            record.requestedStyle == .popover || record.requestedStyle == .pageSheet
+                || record.requestedStyle == .formSheet || record.requestedStyle == .automatic
+        else { return true }
+        let presenterTraits = state.traitCollection(record.presenting)  // R74
+        guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { return true }
+        let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
+        self[changing: id].presentation?.style = adapted
+        if let delegate = c.presentationDelegate, profile.hasSheetGestures {
+            var e = Event(id, .willPresentWithAdaptiveStyle)
+            let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
+            e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
+            emit(e)
+        }
+        return true
     }
 
     /// R91/R92: every split in the window (through containment or presentations) takes the
@@ -98,13 +162,19 @@ extension Engine {
     mutating func adaptSplitsInWindow() -> [Event] {
         guard let root = state.rootViewController else { return [] }
         var postFinish: [Event] = []
-        for id in state.splitViewControllers {
-            guard let collapsed = state.c(id).split?.isCollapsed, state.isInWindowTree(id, root: root) else { continue }
-            let width = state.traitCollection(id).horizontalSizeClass  // R74
-            if width == .compact && !collapsed { postFinish += collapse(id) }
-            if width == .regular && collapsed { postFinish += expand(id) }
+        for id in state.splitViewControllers where state.isInWindowTree(id, root: root) {
+            postFinish += adaptSplit(id)
         }
         return postFinish
+    }
+
+    /// R91/R92 for one split in the window: collapses or expands it to the width it has (R74).
+    mutating func adaptSplit(_ id: ControllerID) -> [Event] {
+        guard let collapsed = state.c(id).split?.isCollapsed else { return [] }
+        let width = state.traitCollection(id).horizontalSizeClass  // R74
+        if width == .compact && !collapsed { return collapse(id) }
+        if width == .regular && collapsed { return expand(id) }
+        return []
     }
 
     static func sameSizeClasses(_ a: Traits, _ b: Traits) -> Bool {

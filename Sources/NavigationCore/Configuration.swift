@@ -40,6 +40,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// and the child views it inserts send its children nothing; its code forwards them with
     /// `beginAppearanceTransition(_:animated:)` and `endAppearanceTransition()`.
     public var shouldAutomaticallyForwardAppearanceMethods: Bool = true
+    /// R108: the traits the controller registers for with `registerForTraitChanges(_:handler:)`
+    /// (iOS 17 and later): its handler runs when one of them changes.
+    public var registersForTraitChanges: [Traits.Name] = []
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
     /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
@@ -68,6 +71,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("unwindActions", \.unwindActions),
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
         Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
+        Field("registersForTraitChanges", \.registersForTraitChanges),
         Field(unencoded: "on", \.on),
         Field(unencoded: "actions", \.actions),
     ]

@@ -21,6 +21,8 @@ public struct Event: Sendable, Equatable {
         case completion
         /// The handler of the `UIAlertAction` a user tapped, run once the alert is dismissed (R103).
         case alertActionHandler
+        // R106–R108: a change of the window's size or traits.
+        case willTransitionToTraitCollection, viewWillTransitionToSize, traitCollectionDidChange, traitChangeHandler
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {
@@ -45,6 +47,13 @@ public struct Event: Sendable, Equatable {
     public var style: PresentationStyle?
     /// For `alertActionHandler`: which action of the alert (`controller`) runs its handler (R103).
     public var alertAction: AlertActionTap?
+    /// `viewWillTransitionToSize`: the new size, when the session knows it (R106).
+    public var size: Traits.Size?
+    /// `willTransitionToTraitCollection`: the new collection; `traitCollectionDidChange` and
+    /// `traitChangeHandler`: the previous one (R107, R108).
+    public var traitCollection: Traits?
+    /// `traitChangeHandler`: the registered traits that changed (R108).
+    public var changedTraits: [Traits.Name]?
 
     public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
         self.controller = controller

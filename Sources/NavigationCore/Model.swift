@@ -83,15 +83,20 @@ public struct Traits: Sendable, Equatable {
     public var userInterfaceIdiom: Idiom
     public var horizontalSizeClass: SizeClass
     public var verticalSizeClass: SizeClass
+    /// The window's size in points, when the client gave one (R106): what
+    /// `viewWillTransition(to:with:)` reports. Nil: navsim does not know it.
+    public var size: Size?
 
     public init(
         userInterfaceIdiom: Idiom = .phone, horizontalSizeClass: SizeClass = .compact,
-        verticalSizeClass: SizeClass = .regular
+        verticalSizeClass: SizeClass = .regular, size: Size? = nil
     ) {
         self.userInterfaceIdiom = userInterfaceIdiom
         self.horizontalSizeClass = horizontalSizeClass
         self.verticalSizeClass = verticalSizeClass
+        self.size = size
     }
+
     /// Default traits: iPhone portrait (§0, docs/api.md); ``defaults(for:)`` of `.phone`.
     public static let phonePortrait = Traits.defaults(for: .phone)
 }

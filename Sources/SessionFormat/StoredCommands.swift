@@ -57,7 +57,7 @@ enum StoredCommands {
         case .triggerSegue(let r, let i, let d, let g): w.begin(.triggerSegue); try w.segue(r, i, d, g)
         case .updateController(let id, let p):
             w.begin(.updateController); w.text("_0", id); w.key("_1"); try StoredPatch(p).write(to: &w)
-        case .setTraits(let t): w.begin(.setTraits); w.key("_0"); StoredTraits(t).write(to: &w)
+        case .setTraits(let t): w.begin(.setTraits); w.key("_0"); try StoredTraits(t).write(to: &w)
         case .completeTransition(let id): w.begin(.completeTransition); w.key("id", id)
         case .cancelTransition(let id): w.begin(.cancelTransition); w.text("id", id)
         case .release(let id): w.begin(.release); w.text("id", id)

@@ -43,6 +43,13 @@ struct StoredTraits: Decodable, Equatable {
     var userInterfaceIdiom: String
     var horizontalSizeClass: String
     var verticalSizeClass: String
+    /// R106: absent when the client gave no size (and in sessions written before it existed).
+    var size: StoredSize? = nil
+}
+
+struct StoredSize: Decodable, Equatable {
+    var width: Double
+    var height: Double
 }
 
 struct StoredOptions: Decodable, Equatable {

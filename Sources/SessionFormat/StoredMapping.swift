@@ -52,12 +52,12 @@ extension StoredTraits {
     init(_ t: Traits) {
         self.init(
             userInterfaceIdiom: t.userInterfaceIdiom.rawValue, horizontalSizeClass: t.horizontalSizeClass.rawValue,
-            verticalSizeClass: t.verticalSizeClass.rawValue)
+            verticalSizeClass: t.verticalSizeClass.rawValue, size: t.size.map { StoredSize(width: $0.width, height: $0.height) })
     }
     func domain() throws -> Traits {
         Traits(
             userInterfaceIdiom: try storedValue(userInterfaceIdiom), horizontalSizeClass: try storedValue(horizontalSizeClass),
-            verticalSizeClass: try storedValue(verticalSizeClass))
+            verticalSizeClass: try storedValue(verticalSizeClass), size: size.map { Traits.Size(width: $0.width, height: $0.height) })
     }
 }
 

@@ -165,7 +165,7 @@ extension StoredCodec {
 extension StoredSessionState: StoredBytesWritable {
     func write(to w: inout StoredBytes) throws {
         w.open()
-        w.key("traits"); traits.write(to: &w)
+        w.key("traits"); try traits.write(to: &w)
         w.key("options"); options.write(to: &w)
         w.key("rootViewController", rootViewController)
         w.key("controllers"); try w.sorted(controllers)
@@ -178,11 +178,17 @@ extension StoredSessionState: StoredBytesWritable {
 }
 
 extension StoredTraits: StoredBytesWritable {
-    func write(to w: inout StoredBytes) {
+    func write(to w: inout StoredBytes) throws {
         w.open()
         w.key("userInterfaceIdiom"); w.string(userInterfaceIdiom)
         w.key("horizontalSizeClass"); w.string(horizontalSizeClass)
         w.key("verticalSizeClass"); w.string(verticalSizeClass)
+        if let size {
+            w.key("size"); w.open()
+            w.key("width"); try w.double(size.width)
+            w.key("height"); try w.double(size.height)
+            w.close()
+        }
         w.close()
     }
 }

@@ -76,6 +76,7 @@ struct ConfigurationEncodingTests {
         c.unwindActions = ["unwindToRoot:", "done:"]
         c.prefersStatusBarHidden = true
         c.shouldAutomaticallyForwardAppearanceMethods = false
+        c.registersForTraitChanges = [.verticalSizeClass, .horizontalSizeClass]
         c.on = CallbackCode([.viewDidLoad: [CallbackCode.Call(.dismiss(receiver: CallbackCode.selfReceiver, animated: false), once: true)]])
         c.actions = [
             AlertAction(title: "OK"),

@@ -109,6 +109,10 @@ enum LegacyFields {
         ("navigationDelegate", .delegates, { c in c.navigationDelegate.map { _ in .object([]) } }),
         ("tabBarDelegate", .delegates, { c in c.tabBarDelegate.map { .object([("shouldSelect", .from($0.shouldSelect))]) } }),
         ("preferredContentSize", .delegates, { c in c.preferredContentSize.map { .array($0.map { .number($0) }) } }),
+        (
+            "registersForTraitChanges", .delegates,
+            { c in c.registersForTraitChanges.isEmpty ? nil : .from(c.registersForTraitChanges.map(\.rawValue)) }
+        ),
         ("unwindActions", .segues, { c in c.unwindActions.isEmpty ? nil : .from(c.unwindActions) }),
         (
             "on", .segues,
@@ -280,6 +284,17 @@ enum LegacyEncode {
         return .object(m)
     }
 
+    static func size(_ size: Traits.Size) -> JSON {
+        .object([("width", .number(size.width)), ("height", .number(size.height))])
+    }
+
+    /// The window's traits, with its size when the client gave one (R106).
+    static func sessionTraits(_ t: Traits) -> JSON {
+        guard case .object(var m) = traits(t) else { return traits(t) }
+        if let size = t.size { m.append(("size", self.size(size))) }
+        return .object(m)
+    }
+
     static func traits(_ t: Traits) -> JSON {
         .object([
             ("userInterfaceIdiom", .string(t.userInterfaceIdiom.rawValue)),
@@ -298,7 +313,7 @@ enum LegacyEncode {
     static func sessionHead(id: String, version: Int, createdAt: String, state s: SessionState) -> [(String, JSON)] {
         [
             ("id", .string(id)), ("version", .number(Double(version))), ("createdAt", .string(createdAt)),
-            ("traits", traits(s.traits)),
+            ("traits", sessionTraits(s.traits)),
             (
                 "options",
                 .object(
@@ -355,6 +370,11 @@ enum LegacyEncode {
         }
         if let a = e.action { m.append(("action", .string(a))) }
         if let st = e.style { m.append(("style", .string(st.rawValue))) }
+        if let size = e.size { m.append(("size", self.size(size))) }
+        if let t = e.traitCollection {
+            m.append((e.callback == .willTransitionToTraitCollection ? "traitCollection" : "previousTraitCollection", traits(t)))
+        }
+        if let names = e.changedTraits { m.append(("traits", .from(names.map(\.rawValue)))) }
         return .object(m)
     }
 

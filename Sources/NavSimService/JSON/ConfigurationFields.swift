@@ -99,6 +99,25 @@ enum ConfigurationFields {
         .value(
             "unwindActions", \.unwindActions, .segues,
             read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, c in if !c.unwindActions.isEmpty { w.member(k, c.unwindActions) } }),
+        // R108: listed only when non-empty, so replies of controllers that never set it are unchanged.
+        .value(
+            "registersForTraitChanges", \.registersForTraitChanges, .delegates,
+            read: { r, k throws(Problem) in
+                guard let names = try r.strings(k) else { return nil }
+                var out: [Traits.Name] = []
+                for n in names {
+                    guard let name = Traits.Name(rawValue: n) else {
+                        let all = Traits.Name.allCases.map(\.rawValue)
+                        throw Problem.invalidField(
+                            r.name(k), "'\(n)' is not a trait navsim models. Allowed: \(all.joined(separator: ", ")).", allowed: all)
+                    }
+                    if !out.contains(name) { out.append(name) }
+                }
+                return out
+            },
+            reply: { w, k, c in
+                if !c.registersForTraitChanges.isEmpty { w.member(k, c.registersForTraitChanges.map(\.rawValue)) }
+            }),
         // Lifecycle code: nested operations, read with the one operation table.
         // The reply lists each method's remaining calls by operation name and receiver.
         ConfigurationField(

@@ -142,16 +142,35 @@ struct Decoder {
 
     func traits(_ json: JSON?, path: String, base: Traits) throws(Problem) -> Traits {
         guard let json, !json.isNull else { return base }
-        let r = try BodyReader(json, path: path, allowed: ["userInterfaceIdiom", "horizontalSizeClass", "verticalSizeClass"])
+        let r = try BodyReader(json, path: path, allowed: ["userInterfaceIdiom", "horizontalSizeClass", "verticalSizeClass", "size"])
         var t = base
         if let v = try r.enumValue("userInterfaceIdiom", Traits.Idiom.self) {
             // From the default traits, naming the device gives its window's size classes
             // (Traits.defaults(for:), R19); the size classes given below override them.
             if base == .phonePortrait { t = Traits.defaults(for: v) } else { t.userInterfaceIdiom = v }
         }
+        if let size = try windowSize(r, "size") {
+            // R107: a size alone gives the size classes UIKit's table has for it on this idiom.
+            t.size = size
+            (t.horizontalSizeClass, t.verticalSizeClass) = Traits.sizeClasses(idiom: t.userInterfaceIdiom, size: size)
+        }
         if let v = try r.enumValue("horizontalSizeClass", Traits.SizeClass.self) { t.horizontalSizeClass = v }
         if let v = try r.enumValue("verticalSizeClass", Traits.SizeClass.self) { t.verticalSizeClass = v }
         return t
+    }
+
+    /// R106: `traits.size`, `{"width", "height"}` in points, each above 0 and at most 100,000.
+    private func windowSize(_ r: BodyReader, _ key: String) throws(Problem) -> Traits.Size? {
+        guard let raw = r.raw(key), !raw.isNull else { return nil }
+        let o = try BodyReader(raw, path: r.name(key), allowed: ["width", "height"])
+        var sides: [Double] = []
+        for side in ["width", "height"] {
+            guard let v = o.raw(side)?.number, v > 0, v <= 100_000 else {
+                throw Problem.invalidField(o.name(side), "\(o.name(side)) is required: a number of points above 0 and at most 100000.")
+            }
+            sides.append(v)
+        }
+        return Traits.Size(width: sides[0], height: sides[1])
     }
 
     /// One operation's body (docs/api.md, "Operations"); `receiver` is the path's controller.

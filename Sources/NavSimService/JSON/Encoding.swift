@@ -40,7 +40,8 @@ enum Encode {
         w.member("isMovingFromParent", c.isMovingFromParent)
         w.member("transitionCoordinator", s.transitionCoordinator(c.id))
         w.key("traitCollection")
-        traits(r.traitCollection, into: &w)
+        // The size is the window's (R106), not the controller's: a controller lists its size classes.
+        sizeClasses(r.traitCollection, into: &w)
         ConfigurationFields.write(c.configuration, .delegates, into: &w)
         switch c.kind {
         case .navigationController:
@@ -94,6 +95,27 @@ enum Encode {
 
     /// A Traits object: `{"userInterfaceIdiom", "horizontalSizeClass", "verticalSizeClass"}`.
     static func traits(_ t: Traits, into w: inout JSONWriter) {
+        w.openObject()
+        w.member("userInterfaceIdiom", t.userInterfaceIdiom.rawValue)
+        w.member("horizontalSizeClass", t.horizontalSizeClass.rawValue)
+        w.member("verticalSizeClass", t.verticalSizeClass.rawValue)
+        // R106: only when the client gave one, so sessions without a size read as before.
+        if let size = t.size { w.key("size"); self.size(size, into: &w) }
+        w.closeObject()
+    }
+
+    /// `{"width", "height"}` in points.
+    static func size(_ s: Traits.Size, into w: inout JSONWriter) {
+        w.openObject()
+        w.key("width")
+        w.number(s.width)
+        w.key("height")
+        w.number(s.height)
+        w.closeObject()
+    }
+
+    /// The size classes of a trait collection an event passes (R107, R108).
+    static func sizeClasses(_ t: Traits, into w: inout JSONWriter) {
         w.openObject()
         w.member("userInterfaceIdiom", t.userInterfaceIdiom.rawValue)
         w.member("horizontalSizeClass", t.horizontalSizeClass.rawValue)
@@ -210,6 +232,13 @@ enum Encode {
         }
         if let a = e.action { w.member("action", a) }
         if let st = e.style { w.member("style", st.rawValue) }
+        if let size = e.size { w.key("size"); self.size(size, into: &w) }
+        if let t = e.traitCollection {
+            // willTransition(to:with:) passes the new collection, the notifications the previous one.
+            w.key(e.callback == .willTransitionToTraitCollection ? "traitCollection" : "previousTraitCollection")
+            sizeClasses(t, into: &w)
+        }
+        if let names = e.changedTraits { w.member("traits", names.map(\.rawValue)) }
         w.closeObject()
     }
 
