@@ -139,6 +139,7 @@ extension Command {
         case .updateController(let r, let p): return .updateController(m(r), p)
         case .beginAppearanceTransition(let r, let i, let a): return .beginAppearanceTransition(receiver: m(r), isAppearing: i, animated: a)
         case .endAppearanceTransition(let r): return .endAppearanceTransition(receiver: m(r))
+        case .dragSheet(let r, let d): return .dragSheet(receiver: m(r), detent: d)
         }
     }
 }

@@ -168,4 +168,6 @@ public enum Command: Sendable, Equatable {
     case beginAppearanceTransition(receiver: ControllerID, isAppearing: Bool, animated: Bool)
     /// `endAppearanceTransition()` on a child (R105).
     case endAppearanceTransition(receiver: ControllerID)
+    /// A user dragging the top sheet to one of its detents (R111).
+    case dragSheet(receiver: ControllerID, detent: String)
 }

@@ -40,6 +40,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// and the child views it inserts send its children nothing; its code forwards them with
     /// `beginAppearanceTransition(_:animated:)` and `endAppearanceTransition()`.
     public var shouldAutomaticallyForwardAppearanceMethods: Bool = true
+    /// R110: what code sets on `sheetPresentationController` (detents, selection, dimming,
+    /// grabber, delegate); nil when it sets nothing (UIKit's defaults).
+    public var sheetPresentationController: SheetSettings?
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
 
@@ -66,6 +69,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("unwindActions", \.unwindActions),
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
         Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
+        Field("sheetPresentationController", \.sheetPresentationController),
         Field(unencoded: "on", \.on),
     ]
 

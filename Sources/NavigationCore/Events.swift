@@ -18,6 +18,7 @@ public struct Event: Sendable, Equatable {
         case splitViewControllerPrimaryForExpanding, splitViewControllerSeparateSecondary
         case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
         case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
+        case sheetPresentationControllerDidChangeSelectedDetentIdentifier
         case completion
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.

@@ -260,6 +260,9 @@ struct Engine {
         case .beginAppearanceTransition(let r, let isAppearing, let animated):
             try beginAppearanceTransition(r, isAppearing: isAppearing, animated: animated)
         case .endAppearanceTransition(let r): try endAppearanceTransition(r)
+        case .dragSheet(let r, let detent):
+            _ = try existing(r)
+            try dragSheet(r, to: detent)
         }
     }
 

@@ -64,6 +64,7 @@ enum StoredCommands {
         case .beginAppearanceTransition(let r, let i, let a):
             w.begin(.beginAppearanceTransition); w.receiver(r); w.flag("isAppearing", i); w.flag("animated", a)
         case .endAppearanceTransition(let r): w.begin(.endAppearanceTransition); w.receiver(r)
+        case .dragSheet(let r, let d): w.begin(.dragSheet); w.receiver(r); w.text("detent", d)
         }
         w.close()
         w.close()
@@ -76,7 +77,7 @@ enum StoredOperation: String, CaseIterable {
     case setViewControllers, select, tapTab, addChild, removeFromParent, willMove, didMove, addSubview
     case removeFromSuperview, transitionChild, interactiveDismiss, interactivePop, performSegue
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
-    case beginAppearanceTransition, endAppearanceTransition
+    case beginAppearanceTransition, endAppearanceTransition, dragSheet
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -132,6 +133,7 @@ enum StoredOperation: String, CaseIterable {
         case .beginAppearanceTransition:
             .beginAppearanceTransition(receiver: try a.receiver(), isAppearing: try a.flag("isAppearing"), animated: try a.flag("animated"))
         case .endAppearanceTransition: .endAppearanceTransition(receiver: try a.receiver())
+        case .dragSheet: .dragSheet(receiver: try a.receiver(), detent: try a.text("detent"))
         }
     }
 }

@@ -76,6 +76,10 @@ struct ConfigurationEncodingTests {
         c.unwindActions = ["unwindToRoot:", "done:"]
         c.prefersStatusBarHidden = true
         c.shouldAutomaticallyForwardAppearanceMethods = false
+        c.sheetPresentationController = SheetSettings(
+            detents: [.init(identifier: "peek", height: 120.5), .medium, .large], selectedDetentIdentifier: "medium",
+            largestUndimmedDetentIdentifier: "peek", prefersGrabberVisible: true, prefersScrollingExpandsWhenScrolledToEdge: false,
+            hasDelegate: true)
         c.on = CallbackCode([.viewDidLoad: [CallbackCode.Call(.dismiss(receiver: CallbackCode.selfReceiver, animated: false), once: true)]])
         return c
     }

@@ -127,6 +127,12 @@ struct Generator {
         c.shouldPerformSegue = Dictionary((0..<int(0...3)).map { _ in (string(), bool()) }, uniquingKeysWith: { a, _ in a })
         c.unwindActions = strings()
         c.prefersStatusBarHidden = bool()
+        c.sheetPresentationController = maybe { g in
+            SheetSettings(
+                detents: (0..<g.int(1...3)).map { _ in SheetSettings.Detent(identifier: g.string(), height: g.maybe { $0.double() }) },
+                selectedDetentIdentifier: g.maybe { $0.string() }, largestUndimmedDetentIdentifier: g.maybe { $0.string() },
+                prefersGrabberVisible: g.bool(), prefersScrollingExpandsWhenScrolledToEdge: g.bool(), hasDelegate: g.bool())
+        }
         if int(0...3) == 0 {
             let calls = (0..<int(1...2)).map { _ in
                 CallbackCode.Call(
@@ -493,6 +499,7 @@ extension Generator {
         case .release: return .release(r)
         case .beginAppearanceTransition: return .beginAppearanceTransition(receiver: r, isAppearing: bool(), animated: bool())
         case .endAppearanceTransition: return .endAppearanceTransition(receiver: r)
+        case .dragSheet: return .dragSheet(receiver: r, detent: string())
         }
     }
 }

@@ -387,6 +387,9 @@ enum Operations {
         OperationEntry("endAppearanceTransition", [], "endAppearanceTransition() on a child (R105)") { o throws(Problem) in
             .endAppearanceTransition(receiver: o.receiver)
         },
+        OperationEntry("dragSheet", ["detent"], "a user dragging the top sheet to one of its detents (R111)") { o throws(Problem) in
+            .dragSheet(receiver: o.receiver, detent: try o.id("detent"))
+        },
     ]
 
     /// The entries by name.
