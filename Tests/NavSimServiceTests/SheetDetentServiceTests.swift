@@ -77,7 +77,8 @@ struct SheetDetentServiceTests {
         #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "home"}}"#).status == 201)
         let shown = h.send(
             "POST", "/v1/sessions/s/controllers/home/present",
-            #"{"modalPresentationStyle": "pageSheet", "viewController": {"id": "sheet", "sheetPresentationController": {"detents": [{"identifier": "medium"}, {"identifier": "large"}]}}}"#)
+            #"{"modalPresentationStyle": "pageSheet", "viewController": {"id": "sheet", "sheetPresentationController": {"detents": [{"identifier": "medium"}, {"identifier": "large"}]}}}"#
+        )
         #expect(shown.status == 200, "\(shown)")
         let before = h.send("GET", "/v1/sessions/s")
         let settings = [
@@ -105,7 +106,8 @@ struct SheetDetentServiceTests {
         #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "options": {"iOS": "12"}, "root": {"id": "home"}}"#).status == 201)
         let shown = h.send(
             "POST", "/v1/sessions/s/controllers/home/present",
-            #"{"modalPresentationStyle": "pageSheet", "viewController": {"id": "sheet", "sheetPresentationController": {"detents": [{"identifier": "medium"}, {"identifier": "large"}], "largestUndimmedDetentIdentifier": "large", "hasDelegate": true}}}"#)
+            #"{"modalPresentationStyle": "pageSheet", "viewController": {"id": "sheet", "sheetPresentationController": {"detents": [{"identifier": "medium"}, {"identifier": "large"}], "largestUndimmedDetentIdentifier": "large", "hasDelegate": true}}}"#
+        )
         #expect(shown.status == 200, "\(shown)")
         #expect(shown["session"]?["window"]?["undimmedViews"] == nil, "\(shown)")
         let drag = h.send("POST", "/v1/sessions/s/controllers/sheet/dragSheet", #"{"detent": "large"}"#)
