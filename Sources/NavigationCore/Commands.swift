@@ -88,6 +88,9 @@ public struct SegueSpec: Sendable, Equatable {
     public var customPerforms: CustomPerform?
     public var customClass: String?
     public var customTransitioningDelegate: TransitioningDelegate?
+    /// For custom segues: the sheet settings the class's `perform()` sets on the destination's
+    /// `sheetPresentationController` before presenting it (R110), as a client declares them.
+    public var customSheetPresentationController: SheetSettings?
 
     public init(
         id: String, identifier: String?, kind: Kind, destinationScene: String?, destinationStoryboard: String? = nil,

@@ -145,4 +145,50 @@ struct SheetDetentServiceTests {
         let drag = h.send("POST", "/v1/sessions/s/controllers/Card/dragSheet", #"{"detent": "large"}"#)
         #expect(events(drag) == ["Card.sheetPresentationControllerDidChangeSelectedDetentIdentifier"], "\(segue) \(drag)")
     }
+
+    /// Kukai's `BottomSheetMediumSegue.perform()` sets `detents = [.medium()]` and the grabber,
+    /// then presents: declared on the segue class, the destination gets them, the declaration
+    /// survives a restart, and a replayed history gives the same sheet.
+    @Test func aCustomSegueDeclarationSetsTheDestinationsSheet() throws {
+        let h = try ServiceHarness()
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" initialViewController="home">
+              <scenes>
+                <scene sceneID="s1"><objects>
+                  <viewController storyboardIdentifier="Home" id="home" sceneMemberID="viewController">
+                    <connections><segue destination="card" kind="custom" identifier="showCard" customClass="BottomSheetMediumSegue" customModule="App" id="seg1"/></connections>
+                  </viewController>
+                </objects></scene>
+                <scene sceneID="s2"><objects>
+                  <viewController storyboardIdentifier="Card" id="card" sceneMemberID="viewController"/>
+                </objects></scene>
+              </scenes>
+            </document>
+            """
+        let put = h.send("PUT", "/v1/storyboards/Main", xml, contentType: "application/xml")
+        #expect(put.status == 200 || put.status == 201, "\(put)")
+        let declared = h.send(
+            "PUT", "/v1/storyboards/Main/customSegues",
+            #"{"BottomSheetMediumSegue": {"performs": "present", "sheetPresentationController": {"detents": [{"identifier": "medium"}], "prefersGrabberVisible": true}}}"#
+        )
+        #expect(declared.status == 200, "\(declared)")
+        #expect(declared["customSegues"]?["BottomSheetMediumSegue"]?["sheetPresentationController"]?["prefersGrabberVisible"]?.bool == true)
+        let bad = h.send(
+            "PUT", "/v1/storyboards/Main/customSegues", #"{"BottomSheetMediumSegue": {"performs": "present", "sheetPresentationController": {"detents": []}}}"#)
+        #expect(bad.status == 422, "\(bad)")
+        try h.restart()
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"storyboard": "Main", "identifier": "Home"}}"#).status == 201)
+        let segue = h.send("POST", "/v1/sessions/s/controllers/Home/performSegue", #"{"identifier": "showCard"}"#)
+        #expect(segue.status == 200, "\(segue)")
+        let sheet = segue["session"]?["controllers"]?["Card"]?["sheetPresentationController"]
+        #expect(sheet?["detents"]?.array?.compactMap { $0["identifier"]?.string } == ["medium"], "\(segue)")
+        #expect(sheet?["prefersGrabberVisible"]?.bool == true, "\(segue)")
+        // One detent: nothing to drag to but itself.
+        #expect(events(h.send("POST", "/v1/sessions/s/controllers/Card/dragSheet", #"{"detent": "medium"}"#)).isEmpty)
+        if let version = segue["version"]?.number {
+            let replayed = h.send("GET", "/v1/sessions/s?version=\(Int(version))&replay=true")
+            #expect(replayed["controllers"]?["Card"] == segue["session"]?["controllers"]?["Card"], "\(replayed)")
+        }
+    }
 }
