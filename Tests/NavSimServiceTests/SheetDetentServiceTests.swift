@@ -190,5 +190,12 @@ struct SheetDetentServiceTests {
             let replayed = h.send("GET", "/v1/sessions/s?version=\(Int(version))&replay=true")
             #expect(replayed["controllers"]?["Card"] == segue["session"]?["controllers"]?["Card"], "\(replayed)")
         }
+
+        // Refactor to Storyboard keeps them: the new file takes the declaration of the segue
+        // class its moved scenes use, sheet settings included.
+        let moved = h.send("POST", "/v1/storyboards/Main/refactor", #"{"scenes": ["home", "card"], "into": "Cards"}"#)
+        #expect(moved.status == 200, "\(moved)")
+        let copied = h.send("GET", "/v1/storyboards/Cards")["customSegues"]?["BottomSheetMediumSegue"]
+        #expect(copied == declared["customSegues"]?["BottomSheetMediumSegue"], "\(String(describing: copied))")
     }
 }
