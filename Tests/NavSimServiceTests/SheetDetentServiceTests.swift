@@ -101,6 +101,22 @@ struct SheetDetentServiceTests {
         #expect(h.send("GET", "/v1/sessions/s")["version"] == before["version"])
     }
 
+    /// The presenter's size classes decide whether detents apply (R110): overriding them to
+    /// regular width makes the sheet a centred form, and the map is dimmed again.
+    @Test func aTraitOverrideOnThePresenterEndsTheUndimmedDetent() throws {
+        let h = try ServiceHarness()
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "home"}}"#).status == 201)
+        let shown = h.send(
+            "POST", "/v1/sessions/s/controllers/home/present",
+            #"{"modalPresentationStyle": "pageSheet", "viewController": {"id": "sheet", "sheetPresentationController": {"detents": [{"identifier": "medium"}, {"identifier": "large"}], "largestUndimmedDetentIdentifier": "medium"}}}"#
+        )
+        #expect(strings(shown["session"]?["window"]?["undimmedViews"]) == ["home"], "\(shown)")
+        let wide = h.send("PATCH", "/v1/sessions/s/controllers/home", #"{"traitOverrides": {"horizontalSizeClass": "regular"}}"#)
+        #expect(wide.status == 200, "\(wide)")
+        #expect(wide["session"]?["window"]?["undimmedViews"] == nil, "\(wide)")
+        #expect(h.send("GET", "/v1/sessions/s")["window"]?["undimmedViews"] == nil)
+    }
+
     @Test func iOS12HasNoSheetPresentationController() throws {
         let h = try ServiceHarness()
         #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "options": {"iOS": "12"}, "root": {"id": "home"}}"#).status == 201)
