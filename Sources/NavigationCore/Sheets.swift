@@ -110,14 +110,17 @@ extension SessionState {
             presenterLevel[id] = outermost(record.presenting)
         }
         let presenters = Set(presenterLevel.values)
-        // The top level is a presented one that presents nothing in the window.
-        guard var level = presenterLevel.keys.first(where: { !presenters.contains($0) }) else { return [] }
+        // A top level is a presented one that presents nothing in the window (context
+        // presentations in two split columns make two), taken in window order.
         var reachable: Set<ControllerID> = []
-        while let below = presenterLevel[level], sizesByDetents(level),
-            let sheet = controllers[level]?.sheetPresentationController, !sheet.dimsAtRestingDetent
-        {
-            reachable.insert(below)
-            level = below
+        for top in window where presenterLevel[top] != nil && !presenters.contains(top) {
+            var level = top
+            while let below = presenterLevel[level], sizesByDetents(level),
+                let sheet = controllers[level]?.sheetPresentationController, !sheet.dimsAtRestingDetent
+            {
+                reachable.insert(below)
+                level = below
+            }
         }
         return window.filter { reachable.contains(outermost($0)) }
     }
