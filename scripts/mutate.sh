@@ -34,6 +34,8 @@ mutations=(
   "transition-counter#Sources/NavigationCore/Transitions.swift#s/if reported { state.nextTransitionNumber += 1 }/if reported { state.nextTransitionNumber += 2 }/#transition ids skip a number (the counter is state a replay must reproduce)"
   "r24-container-view#Sources/NavigationCore/Presentation.swift#s/containerView: removes ? \\[p, v\\] : \\[v\\]/containerView: [v]/#R24: a presentation that removes the presenter's view leaves it out of the transition's container view"
   "r42-chain-top-dismissing#Sources/NavigationCore/Dismissal.swift#s/if top != chain\\[0\\] { self\\[changing: top\\].isBeingDismissed = true }//#R42: the top of a dismissed chain is not marked isBeingDismissed"
+  "r111-drag-keeps-detent#Sources/NavigationCore/Sheets.swift#s/self\\[changing: v\\].sheetPresentationController = changed/_ = changed/#R111: a drag tells the delegate but the sheet keeps its old selected detent#SheetDetentTests"
+  "r112-undimmed-inclusive#Sources/NavigationCore/Sheets.swift#s/return resting > undimmed/return resting >= undimmed/#R112: the largest undimmed detent itself dims the presenter#SheetDetentTests"
   # Beyond the core: what the service and its stores promise a client.
   "store-history-row-dropped#Sources/SessionStorage/StoreRows.swift#s/try write(sql.insertHistory, entry.parameters(session: id))/_ = entry/#a turn's history row is never stored (the session row and controllers are)#StoreTests|NavSimServiceTests"
   "store-controller-row-dropped#Sources/SessionStorage/StoreRows.swift#s/try write(sql.upsertController, controller.parameters(session: id))/_ = controller/#a changed controller's row is never stored#StoreTests|NavSimServiceTests"

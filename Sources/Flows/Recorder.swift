@@ -241,7 +241,10 @@ public struct Recorder: Sendable {
             guard case .bool = field.storedValue(ControllerConfiguration()) else { continue }
             m.append((field.name, .bool(true)))
         }
-        for key in ["traitOverrides", "transitioningDelegate", "presentationDelegate", "navigationDelegate", "tabBarDelegate"] {
+        for key in [
+            "traitOverrides", "transitioningDelegate", "presentationDelegate", "navigationDelegate", "tabBarDelegate",
+            "sheetPresentationController",
+        ] {
             if let o = c[key]?.object { m.append((key, .object(o.filter { !$0.1.isNull }))) }
         }
         for key in ["preferredContentSize", "shouldPerformSegue", "unwindActions"] {

@@ -140,6 +140,7 @@ extension Command {
         case .beginAppearanceTransition(let r, let i, let a): return .beginAppearanceTransition(receiver: m(r), isAppearing: i, animated: a)
         case .endAppearanceTransition(let r): return .endAppearanceTransition(receiver: m(r))
         case .tapAlertAction(let r, let i, let t, let a): return .tapAlertAction(receiver: m(r), index: i, title: t, animated: a)
+        case .dragSheet(let r, let d): return .dragSheet(receiver: m(r), detent: d)
         }
     }
 }

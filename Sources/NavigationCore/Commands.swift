@@ -88,6 +88,9 @@ public struct SegueSpec: Sendable, Equatable {
     public var customPerforms: CustomPerform?
     public var customClass: String?
     public var customTransitioningDelegate: TransitioningDelegate?
+    /// For custom segues: the sheet settings the class's `perform()` sets on the destination's
+    /// `sheetPresentationController` before presenting it (R110), as a client declares them.
+    public var customSheetPresentationController: SheetSettings?
 
     public init(
         id: String, identifier: String?, kind: Kind, destinationScene: String?, destinationStoryboard: String? = nil,
@@ -171,4 +174,6 @@ public enum Command: Sendable, Equatable {
     /// A user tapping an action of a presented alert or action sheet, by `index` in its
     /// `actions` or by `title` (R103): the alert dismisses itself, then the handler runs.
     case tapAlertAction(receiver: ControllerID, index: Int?, title: String?, animated: Bool)
+    /// A user dragging the top sheet to one of its detents (R111).
+    case dragSheet(receiver: ControllerID, detent: String)
 }

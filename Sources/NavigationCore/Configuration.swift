@@ -43,6 +43,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// R108: the traits the controller registers for with `registerForTraitChanges(_:handler:)`
     /// (iOS 17 and later): its handler runs when one of them changes.
     public var registersForTraitChanges: [Traits.Name] = []
+    /// R110: what code sets on `sheetPresentationController` (detents, selection, dimming,
+    /// grabber, delegate); nil when it sets nothing (UIKit's defaults).
+    public var sheetPresentationController: SheetSettings?
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
     /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
@@ -72,6 +75,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
         Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
         Field("registersForTraitChanges", \.registersForTraitChanges),
+        Field("sheetPresentationController", \.sheetPresentationController),
         Field(unencoded: "on", \.on),
         Field(unencoded: "actions", \.actions),
     ]

@@ -18,6 +18,7 @@ public struct Event: Sendable, Equatable {
         case splitViewControllerPrimaryForExpanding, splitViewControllerSeparateSecondary
         case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
         case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
+        case sheetPresentationControllerDidChangeSelectedDetentIdentifier
         case completion
         /// The handler of the `UIAlertAction` a user tapped, run once the alert is dismissed (R103).
         case alertActionHandler

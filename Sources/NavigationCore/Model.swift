@@ -164,6 +164,8 @@ public struct Profile: Sendable, Equatable {
     public var emitsViewIsAppearing: Bool { release != .iOS12 }
     /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
     public var hasSheetGestures: Bool { release != .iOS12 }
+    /// R110: `UISheetPresentationController` (iOS 15): before it a sheet has no detents.
+    public var hasSheetPresentationController: Bool { release != .iOS12 }
     /// R9–R11, §19: releases up to 12 used the "active controller" wording for D3/D4.
     public var usesActiveControllerWording: Bool { release == .iOS12 }
     /// §19: "Warning: Attempt to present … which is already presenting …" without "(from …)".

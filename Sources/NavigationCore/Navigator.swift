@@ -263,6 +263,9 @@ struct Engine {
         case .endAppearanceTransition(let r): try endAppearanceTransition(r)
         case .tapAlertAction(let r, let index, let title, let animated):
             try tapAlertAction(r, index: index, title: title, animated: animated)
+        case .dragSheet(let r, let detent):
+            _ = try existing(r)
+            try dragSheet(r, to: detent)
         }
     }
 

@@ -31,6 +31,8 @@ extension Engine {
         // R96 (1): the destination is instantiated, its view not loaded.
         var spec = destination
         if performs != nil, let delegate = segue.customTransitioningDelegate { spec.transitioningDelegate = delegate }
+        // R110: detents a segue class's `perform()` sets: Interface Builder stores none in the XML.
+        if performs != nil, let sheet = segue.customSheetPresentationController { spec.sheetPresentationController = sheet }
         let dest = try instantiate(spec)
         // R98 "Push": a legacy push needs a navigation controller; checked before prepare.
         if performs == nil, segue.kind == .push, state.nearestAncestor(source, kind: .navigationController) == nil {

@@ -66,6 +66,7 @@ enum StoredCommands {
         case .endAppearanceTransition(let r): w.begin(.endAppearanceTransition); w.receiver(r)
         case .tapAlertAction(let r, let i, let t, let a):
             w.begin(.tapAlertAction); w.receiver(r); w.key("index", i); w.key("title", t); w.flag("animated", a)
+        case .dragSheet(let r, let d): w.begin(.dragSheet); w.receiver(r); w.text("detent", d)
         }
         w.close()
         w.close()
@@ -78,7 +79,7 @@ enum StoredOperation: String, CaseIterable {
     case setViewControllers, select, tapTab, addChild, removeFromParent, willMove, didMove, addSubview
     case removeFromSuperview, transitionChild, interactiveDismiss, interactivePop, performSegue
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
-    case beginAppearanceTransition, endAppearanceTransition, tapAlertAction
+    case beginAppearanceTransition, endAppearanceTransition, tapAlertAction, dragSheet
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -138,6 +139,7 @@ enum StoredOperation: String, CaseIterable {
             .tapAlertAction(
                 receiver: try a.receiver(), index: try a.optionalInt("index"), title: try a.optionalText("title"),
                 animated: try a.flag("animated"))
+        case .dragSheet: .dragSheet(receiver: try a.receiver(), detent: try a.text("detent"))
         }
     }
 }

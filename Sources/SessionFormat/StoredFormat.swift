@@ -263,6 +263,8 @@ struct StoredSegue: Decodable, Equatable {
     var customPerforms: String?
     var customClass: String?
     var customTransitioningDelegate: StoredAnimator?
+    /// Absent in rows written before sheets had detents.
+    var customSheetPresentationController: SheetSettings?
 }
 
 struct StoredAnimator: Decodable, Equatable {

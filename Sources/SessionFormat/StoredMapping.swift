@@ -237,15 +237,18 @@ extension StoredSegue {
             modalTransitionStyle: s.modalTransitionStyle?.rawValue, animates: s.animates,
             popover: s.popover.map(StoredPopoverAnchor.init), unwindAction: s.unwindAction,
             customPerforms: s.customPerforms?.rawValue, customClass: s.customClass,
-            customTransitioningDelegate: s.customTransitioningDelegate.map(StoredAnimator.init))
+            customTransitioningDelegate: s.customTransitioningDelegate.map(StoredAnimator.init),
+            customSheetPresentationController: s.customSheetPresentationController)
     }
     func domain() throws -> SegueSpec {
-        SegueSpec(
+        var spec = SegueSpec(
             id: id, identifier: identifier, kind: try storedValue(kind), destinationScene: destinationScene,
             destinationStoryboard: destinationStoryboard, modalPresentationStyle: try storedValue(modalPresentationStyle),
             modalTransitionStyle: try storedValue(modalTransitionStyle), animates: animates, popover: try popover?.domain(),
             unwindAction: unwindAction, customPerforms: try storedValue(customPerforms), customClass: customClass,
             customTransitioningDelegate: try customTransitioningDelegate?.domain())
+        spec.customSheetPresentationController = customSheetPresentationController
+        return spec
     }
 }
 

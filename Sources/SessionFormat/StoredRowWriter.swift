@@ -390,6 +390,10 @@ extension StoredSegue: StoredBytesWritable {
         w.key("customPerforms", customPerforms)
         w.key("customClass", customClass)
         try w.key("customTransitioningDelegate", customTransitioningDelegate)
+        if let v = customSheetPresentationController {
+            w.key("customSheetPresentationController")
+            try w.encoded(v)
+        }
         w.close()
     }
 }

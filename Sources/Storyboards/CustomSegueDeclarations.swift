@@ -19,6 +19,8 @@ public struct CustomSegueDeclaration: Sendable, Equatable {
     /// The `animated:` argument `perform()` passes (`pushViewController(_:animated: false)` after
     /// a layer animation of its own, say); nil: the segue's Animates setting.
     public var animated: Bool?
+    /// The sheet settings `perform()` sets on the destination before presenting it (R110); nil: none.
+    public var sheetPresentationController: SheetSettings?
 
     /// A declaration; a style left nil keeps the segue's own.
     public init(

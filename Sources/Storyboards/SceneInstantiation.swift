@@ -157,6 +157,7 @@ public struct SceneInstantiation: Sendable {
             if let v = declared.modalPresentationStyle { spec.modalPresentationStyle = v }
             if let v = declared.modalTransitionStyle { spec.modalTransitionStyle = v }
             spec.customTransitioningDelegate = declared.transitioningDelegate
+            spec.customSheetPresentationController = declared.sheetPresentationController
             if let v = declared.animated { spec.animates = v }
         }
         return spec

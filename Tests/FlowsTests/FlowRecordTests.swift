@@ -43,6 +43,31 @@ struct RecordTests {
         #expect(try send(target, "POST", "/v1/sessions/bug/controllers", #"{"id": "X"}"#).status == 201)
     }
 
+    /// A sheet's settings and the detent a user dragged it to are in the recorded flow: the
+    /// rebuilt session shows the same sheet (R110, R111).
+    @Test func aRecordedSheetKeepsItsDetents() throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        // The root's own settings come from the session's first state, not from a command.
+        #expect(
+            try send(
+                original, "POST", "/v1/sessions",
+                #"{"id": "sheets", "root": {"id": "A", "sheetPresentationController": {"detents": [{"identifier": "large"}], "prefersGrabberVisible": true}}}"#
+            ).status == 201)
+        let made = try send(
+            original, "POST", "/v1/sessions/sheets/controllers",
+            #"{"id": "B", "sheetPresentationController": {"detents": [{"identifier": "medium"}, {"identifier": "large"}], "largestUndimmedDetentIdentifier": "medium", "hasDelegate": true}}"#
+        )
+        #expect(made.status == 201)
+        #expect(try send(original, "POST", "/v1/sessions/sheets/controllers/A/present", #"{"viewController": "B", "modalPresentationStyle": "pageSheet"}"#).status == 200)
+        #expect(try send(original, "POST", "/v1/sessions/sheets/controllers/B/dragSheet", #"{"detent": "large"}"#).status == 200)
+        let recorded = try Recorder().record(session: "sheets", on: original)
+        let text = PrettyJSON.text(recorded)
+        #expect(text.contains("prefersGrabberVisible") && text.contains("dragSheet"), "\(text)")
+        let flow = try #require(try flows(text, file: "sheets.json").first)
+        let result = FlowRunner().play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
+        #expect(result.passed, "\(result.line)\n\(text)")
+    }
+
     @Test func aRecordedSessionReplaysAsAPassingFlow() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         try makeSession(on: original)

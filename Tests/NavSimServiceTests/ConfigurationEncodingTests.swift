@@ -77,6 +77,10 @@ struct ConfigurationEncodingTests {
         c.prefersStatusBarHidden = true
         c.shouldAutomaticallyForwardAppearanceMethods = false
         c.registersForTraitChanges = [.verticalSizeClass, .horizontalSizeClass]
+        c.sheetPresentationController = SheetSettings(
+            detents: [.init(identifier: "peek", height: 120.5), .medium, .large], selectedDetentIdentifier: "medium",
+            largestUndimmedDetentIdentifier: "peek", prefersGrabberVisible: true, prefersScrollingExpandsWhenScrolledToEdge: false,
+            hasDelegate: true)
         c.on = CallbackCode([.viewDidLoad: [CallbackCode.Call(.dismiss(receiver: CallbackCode.selfReceiver, animated: false), once: true)]])
         c.actions = [
             AlertAction(title: "OK"),

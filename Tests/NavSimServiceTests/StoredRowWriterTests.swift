@@ -104,6 +104,13 @@ struct Generator {
         pick([0, -0.0, 1, 0.35, 320, 1e-7, 123_456_789.5, 1e15, 1e20, -3, 1e300, Double(int(0...100_000)) / 7])
     }
 
+    mutating func sheetSettings() -> SheetSettings {
+        SheetSettings(
+            detents: (0..<int(1...3)).map { _ in SheetSettings.Detent(identifier: string(), height: maybe { $0.double() }) },
+            selectedDetentIdentifier: maybe { $0.string() }, largestUndimmedDetentIdentifier: maybe { $0.string() },
+            prefersGrabberVisible: bool(), prefersScrollingExpandsWhenScrolledToEdge: bool(), hasDelegate: bool())
+    }
+
     mutating func configuration(every: Bool) -> StoredConfiguration {
         var c = ControllerConfiguration()
         c.title = maybe { $0.string() }
@@ -127,6 +134,7 @@ struct Generator {
         c.shouldPerformSegue = Dictionary((0..<int(0...3)).map { _ in (string(), bool()) }, uniquingKeysWith: { a, _ in a })
         c.unwindActions = strings()
         c.prefersStatusBarHidden = bool()
+        c.sheetPresentationController = maybe { $0.sheetSettings() }
         if int(0...3) == 0 {
             let calls = (0..<int(1...2)).map { _ in
                 CallbackCode.Call(
@@ -453,13 +461,15 @@ extension Generator {
     }
 
     mutating func domainSegue() -> SegueSpec {
-        SegueSpec(
+        var spec = SegueSpec(
             id: string(), identifier: maybe { $0.string() }, kind: pick(SegueSpec.Kind.self), destinationScene: maybe { $0.string() },
             destinationStoryboard: maybe { $0.string() }, modalPresentationStyle: maybe { $0.pick(PresentationStyle.self) },
             modalTransitionStyle: maybe { $0.pick(TransitionStyle.self) }, animates: bool(), popover: maybe { $0.domainAnchor() },
             unwindAction: maybe { $0.string() }, customPerforms: maybe { $0.pick(SegueSpec.CustomPerform.self) },
             customClass: maybe { $0.string() },
             customTransitioningDelegate: maybe { TransitioningDelegate(name: $0.string(), duration: $0.double()) })
+        spec.customSheetPresentationController = maybe { $0.sheetSettings() }
+        return spec
     }
 
     /// One command of each operation, about equally often (the switch is over every stored
@@ -511,6 +521,7 @@ extension Generator {
         case .endAppearanceTransition: return .endAppearanceTransition(receiver: r)
         case .tapAlertAction:
             return .tapAlertAction(receiver: r, index: maybe { $0.int(0...9) }, title: maybe { $0.string() }, animated: bool())
+        case .dragSheet: return .dragSheet(receiver: r, detent: string())
         }
     }
 }

@@ -86,6 +86,33 @@ enum ConfigurationFields {
                 w.member("shouldSelect", d.shouldSelect)
                 w.closeObject()
             }),
+        // R110: what code set on `sheetPresentationController`; left out when it set nothing.
+        .optional(
+            "sheetPresentationController", \.sheetPresentationController, .delegates,
+            read: { r, k throws(Problem) in try r.sheetSettings(k) },
+            reply: { w, k, c in
+                guard let s = c.sheetPresentationController else { return }
+                w.key(k)
+                w.openObject()
+                w.key("detents")
+                w.openArray()
+                for d in s.detents {
+                    w.openObject()
+                    w.member("identifier", d.identifier)
+                    if let h = d.height {
+                        w.key("height")
+                        w.number(h)
+                    }
+                    w.closeObject()
+                }
+                w.closeArray()
+                w.member("selectedDetentIdentifier", s.selectedDetentIdentifier)
+                w.member("largestUndimmedDetentIdentifier", s.largestUndimmedDetentIdentifier)
+                w.member("prefersGrabberVisible", s.prefersGrabberVisible)
+                w.member("prefersScrollingExpandsWhenScrolledToEdge", s.prefersScrollingExpandsWhenScrolledToEdge)
+                w.member("hasDelegate", s.hasDelegate)
+                w.closeObject()
+            }),
         .optional(
             "preferredContentSize", \.preferredContentSize, .delegates,
             read: { r, k throws(Problem) in try r.size(k) },
@@ -297,6 +324,35 @@ extension BodyReader {
         return TraitOverrides(
             horizontalSizeClass: try d.enumValue("horizontalSizeClass", Traits.SizeClass.self),
             verticalSizeClass: try d.enumValue("verticalSizeClass", Traits.SizeClass.self))
+    }
+
+    /// `{"detents"?, "selectedDetentIdentifier"?, "largestUndimmedDetentIdentifier"?,
+    /// "prefersGrabberVisible"?, "prefersScrollingExpandsWhenScrolledToEdge"?, "hasDelegate"?}`
+    /// (R110); what it leaves out keeps UIKit's default. Settings UIKit cannot take are a 422 (R113).
+    func sheetSettings(_ key: String) throws(Problem) -> SheetSettings? {
+        let members = [
+            "detents", "selectedDetentIdentifier", "largestUndimmedDetentIdentifier", "prefersGrabberVisible",
+            "prefersScrollingExpandsWhenScrolledToEdge", "hasDelegate",
+        ]
+        guard let d = try object(key, allowed: members) else { return nil }
+        var s = SheetSettings()
+        if let v = d.raw("detents"), !v.isNull {
+            guard let items = v.array else {
+                throw Problem.invalidField(d.name("detents"), "\(d.name("detents")) is an array of {\"identifier\", \"height\"?} objects, smallest first.")
+            }
+            s.detents = []
+            for (i, item) in items.enumerated() {
+                let one = try BodyReader(item, path: "\(d.name("detents"))[\(i)]", allowed: ["identifier", "height"])
+                s.detents.append(SheetSettings.Detent(identifier: try one.requiredString("identifier"), height: try one.number("height")))
+            }
+        }
+        s.selectedDetentIdentifier = try d.string("selectedDetentIdentifier")
+        s.largestUndimmedDetentIdentifier = try d.string("largestUndimmedDetentIdentifier")
+        s.prefersGrabberVisible = try d.bool("prefersGrabberVisible") ?? false
+        s.prefersScrollingExpandsWhenScrolledToEdge = try d.bool("prefersScrollingExpandsWhenScrolledToEdge") ?? true
+        s.hasDelegate = try d.bool("hasDelegate") ?? false
+        if let why = s.invalidity { throw Problem.invalidField(d.name("detents"), "\(name(key)): \(why)") }
+        return s
     }
 
     /// `[width, height]` in points, finite and not negative.

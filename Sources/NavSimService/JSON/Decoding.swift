@@ -445,6 +445,9 @@ enum Operations {
             if (index == nil) == (title == nil) { throw Problem.invalidField("index", "tapAlertAction takes exactly one of index and title.") }
             return .tapAlertAction(receiver: o.receiver, index: index, title: title, animated: o.animated)
         },
+        OperationEntry("dragSheet", ["detent"], "a user dragging the top sheet to one of its detents (R111)") { o throws(Problem) in
+            .dragSheet(receiver: o.receiver, detent: try o.id("detent"))
+        },
     ]
 
     /// The entries by name.

@@ -135,14 +135,19 @@ struct EncodedSession: Sendable {
         /// Whether the head members (traits, options, window) of `new` equal `old`'s, given the
         /// only controllers whose value can differ (``Navigator/TurnResult/changedControllers``).
         /// The window reads the root and, of each controller, its links, container, appearance
-        /// and view flags, never its client-set `configuration`: a turn that changed only
-        /// configurations (a PATCH of a title) leaves it as it was.
+        /// and view flags, and of its client-set `configuration` only the sheet settings and trait
+        /// overrides: a turn that changed only other configuration (a PATCH of a title) leaves it
+        /// as it was.
         static func sameHead(_ old: SessionState, _ new: SessionState, changed: [String]) -> Bool {
             guard old.traits == new.traits, old.options == new.options, old.rootViewController == new.rootViewController,
                 old.controllers.count == new.controllers.count, old.order == new.order
             else { return false }
             for id in changed {
                 guard let before = old.controllers[id], var now = new.controllers[id] else { return false }
+                // The configuration the window reads: `undimmedViews` (R112) follows the sheet
+                // settings and, through the presenter's size classes, trait overrides.
+                guard now.sheetPresentationController == before.sheetPresentationController, now.traitOverrides == before.traitOverrides
+                else { return false }
                 now.configuration = before.configuration
                 guard now == before else { return false }
             }

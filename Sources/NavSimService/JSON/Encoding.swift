@@ -206,12 +206,16 @@ enum Encode {
         return digits
     }
 
-    /// The Session's `window` member: `{"rootViewController", "visibleViewController", "viewsInWindow"}`.
+    /// The Session's `window` member: `{"rootViewController", "visibleViewController", "viewsInWindow",
+    /// "undimmedViews"?}`.
     static func window(_ s: SessionState, into w: inout JSONWriter) {
         w.openObject()
         w.member("rootViewController", s.rootViewController)
         w.member("visibleViewController", s.visibleViewController)
         w.member("viewsInWindow", s.viewsInWindow)
+        // R112: only while a sheet rests at an undimmed detent, so other replies keep their bytes.
+        let undimmed = s.undimmedViews
+        if !undimmed.isEmpty { w.member("undimmedViews", undimmed) }
         w.closeObject()
     }
 

@@ -14,7 +14,27 @@ extension CustomSegueDeclaration {
             members.append(("transitioningDelegate", .object([("name", .string(d.name)), ("duration", .number(d.duration))])))
         }
         if let v = animated { members.append(("animated", .bool(v))) }
+        if let v = sheetPresentationController { members.append(("sheetPresentationController", v.json)) }
         return .object(members)
+    }
+}
+
+extension SheetSettings {
+    /// The members the Controller reply writes for `sheetPresentationController`, as a value.
+    var json: JSON {
+        let detents = detents.map { d -> JSON in
+            var members: [(String, JSON)] = [("identifier", .string(d.identifier))]
+            if let h = d.height { members.append(("height", .number(h))) }
+            return .object(members)
+        }
+        return .object([
+            ("detents", .array(detents)),
+            ("selectedDetentIdentifier", selectedDetentIdentifier.map(JSON.string) ?? .null),
+            ("largestUndimmedDetentIdentifier", largestUndimmedDetentIdentifier.map(JSON.string) ?? .null),
+            ("prefersGrabberVisible", .bool(prefersGrabberVisible)),
+            ("prefersScrollingExpandsWhenScrolledToEdge", .bool(prefersScrollingExpandsWhenScrolledToEdge)),
+            ("hasDelegate", .bool(hasDelegate)),
+        ])
     }
 }
 
@@ -36,6 +56,7 @@ extension CustomSegueDeclarations {
                 value, path: customClass,
                 allowed: [
                     "performs", "modalPresentationStyle", "modalTransitionStyle", "transitioningDelegate", "animated",
+                    "sheetPresentationController",
                 ])
             guard let performs = try r.enumValue("performs", CustomSegueDeclaration.Performs.self) else {
                 throw Problem.invalidField(
@@ -46,6 +67,7 @@ extension CustomSegueDeclarations {
             declaration.modalPresentationStyle = try r.enumValue("modalPresentationStyle", PresentationStyle.self)
             declaration.modalTransitionStyle = try r.enumValue("modalTransitionStyle", TransitionStyle.self)
             declaration.animated = try r.bool("animated")
+            declaration.sheetPresentationController = try r.sheetSettings("sheetPresentationController")
             if let d = try r.object("transitioningDelegate", allowed: ["name", "duration"]) {
                 let duration = try d.number("duration") ?? 0.3
                 guard duration >= 0, duration <= 3600 else {
