@@ -21,6 +21,9 @@ public struct Event: Sendable, Equatable {
         case completion
         /// The handler of the `UIAlertAction` a user tapped, run once the alert is dismissed (R103).
         case alertActionHandler
+        /// A layout pass of the controller's view (R114–R117, Layout.swift); reported only in
+        /// sessions with the `layoutCallbacks` option.
+        case viewWillLayoutSubviews, viewDidLayoutSubviews
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {
