@@ -361,7 +361,8 @@ extension Engine {
         func wills(_ appearingSide: Bool) {
             if appearingSide {
                 for id in t.appearing {
-                    let entering = !state.c(id).viewInWindow
+                    // R114: read before the flag is set; only a session that reports layout asks.
+                    let entering = state.options.layoutCallbacks && !state.c(id).viewInWindow
                     self[changing: id].appearance = .appearing
                     self[changing: id].viewInWindow = true
                     emit(Event(id, .viewWillAppear, animated: animated), in: entry)
