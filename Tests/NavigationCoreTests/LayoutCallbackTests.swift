@@ -116,17 +116,30 @@ struct LayoutCallbackTests {
         }
     }
 
-    @Test("R116: a page sheet lays out only the sheet; the presenter's view stays in the window and gets no pass either way")
+    @Test("R116 exhaustive: a page sheet lays out only the sheet; the presenter's view stays in the window and gets no pass either way")
     func pageSheet() {
         var w = Window(root: vc("A"), options: on)
-        let shown = w.perform(Op.present("A", vc("S"), .pageSheet))
-        #expect(
-            names(shown) == [
+        w.send(
+            Op.present("A", vc("S"), .pageSheet),
+            events: [
                 "S.viewDidLoad", "S.viewWillAppear", "S.viewIsAppearing", "S.viewWillLayoutSubviews", "S.viewDidLayoutSubviews",
                 "S.viewDidAppear", "A.completion",
-            ])
-        let gone = w.perform(Op.dismiss("A"))
-        #expect(names(gone) == ["S.viewWillDisappear", "S.viewDidDisappear", "A.completion"])
+            ]
+        ) {
+            $0.modify("A") { $0.presentedID = "S" }
+            $0.create("S") {
+                $0.modalPresentationStyle = .pageSheet
+                $0.presentation = presentationRecord("A", requested: .pageSheet)
+            }
+            $0.appeared("S")
+            $0.nextTransitionNumber += 1
+        }
+        w.send(Op.dismiss("A"), events: ["S.viewWillDisappear", "S.viewDidDisappear", "A.completion"]) {
+            $0.modify("A") { $0.presentedID = nil }
+            $0.disappeared("S")
+            $0.modify("S") { $0.presentation = nil }
+            $0.nextTransitionNumber += 1
+        }
         #expect(w["A"].viewInWindow && w.isAppeared("A"))
     }
 
@@ -170,10 +183,14 @@ struct LayoutCallbackTests {
         }
     }
 
-    @Test("R116: a cancelled edge-swipe pop lays out the controller beneath as it starts, and not the top, whose view never left")
+    @Test("R116 exhaustive: a cancelled edge-swipe pop lays out the controller beneath as it starts, and not the top, whose view never left")
     func cancelledInteractivePop() {
         var w = Window(root: nav("N", vc("A"), vc("B")), options: on)
-        let r = w.perform(.interactivePop(receiver: "N", completes: false))
+        let r = w.send(.interactivePop(receiver: "N", completes: false)) {
+            // A loaded its view to appear, then left again; B is where it was.
+            $0.modify("A") { $0.isViewLoaded = true }
+            $0.nextTransitionNumber += 1
+        }
         let layout = names(r).filter { $0.hasSuffix("LayoutSubviews") }
         #expect(layout == ["A.viewWillLayoutSubviews", "A.viewDidLayoutSubviews"])
         let a = of("A", names(r))
