@@ -24,6 +24,9 @@ public struct Event: Sendable, Equatable {
         case alertActionHandler
         // R106–R108: a change of the window's size or traits.
         case willTransitionToTraitCollection, viewWillTransitionToSize, traitCollectionDidChange, traitChangeHandler
+        /// A layout pass of the controller's view (R114–R117, Layout.swift); reported only in
+        /// sessions with the `layoutCallbacks` option.
+        case viewWillLayoutSubviews, viewDidLayoutSubviews
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {

@@ -133,14 +133,19 @@ public struct Options: Sendable, Equatable {
     public var navTransitionPolicy: NavigationTransitionPolicy
     /// When controllers nothing holds are dropped (Release.swift). Default `manual`.
     public var release: ReleasePolicy
+    /// R117: whether the turn's results carry `viewWillLayoutSubviews`/`viewDidLayoutSubviews`
+    /// (Layout.swift). Default false, so that sessions without it keep their event lists.
+    public var layoutCallbacks: Bool
     public init(
         iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate,
-        navTransitionPolicy: NavigationTransitionPolicy = .queue, release: ReleasePolicy = .manual
+        navTransitionPolicy: NavigationTransitionPolicy = .queue, release: ReleasePolicy = .manual,
+        layoutCallbacks: Bool = false
     ) {
         self.iOS = iOS
         self.transitions = transitions
         self.navTransitionPolicy = navTransitionPolicy
         self.release = release
+        self.layoutCallbacks = layoutCallbacks
     }
     /// The release-dependent switches of §19, in one place.
     public var profile: Profile { Profile(release: iOS, navTransitionPolicy: navTransitionPolicy) }

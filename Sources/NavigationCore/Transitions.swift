@@ -361,10 +361,13 @@ extension Engine {
         func wills(_ appearingSide: Bool) {
             if appearingSide {
                 for id in t.appearing {
+                    // R114: read before the flag is set; only a session that reports layout asks.
+                    let entering = state.options.layoutCallbacks && !state.c(id).viewInWindow
                     self[changing: id].appearance = .appearing
                     self[changing: id].viewInWindow = true
                     emit(Event(id, .viewWillAppear, animated: animated), in: entry)
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
+                    if entering { layoutPass(id, in: entry) }
                 }
             } else {
                 for id in t.disappearing {
@@ -443,6 +446,7 @@ extension Engine {
             self[changing: id].viewInWindow = true
             emit(Event(id, .viewWillAppear, animated: animated), in: entry)
             if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
+            if fresh { layoutPass(id, in: entry) }
         }
         for id in leaving {
             self[changing: id].appearance = .disappearing

@@ -59,6 +59,8 @@ struct StoredOptions: Decodable, Equatable {
     var navTransitionPolicy: String?
     /// `ReleasePolicy`; absent for `manual` (and in sessions written before the option existed).
     var release: String? = nil
+    /// R117: `true` when on; absent when off (and in sessions written before the option existed).
+    var layoutCallbacks: Bool? = nil
 }
 
 // MARK: - Controllers

@@ -65,12 +65,13 @@ extension StoredOptions {
     init(_ o: Options) {
         self.init(
             iOS: o.iOS.rawValue, transitions: o.transitions.rawValue, navTransitionPolicy: o.navTransitionPolicy.rawValue,
-            release: o.release == .manual ? nil : o.release.rawValue)
+            release: o.release == .manual ? nil : o.release.rawValue, layoutCallbacks: o.layoutCallbacks ? true : nil)
     }
     func domain() throws -> Options {
         Options(
             iOS: try storedValue(iOS), transitions: try storedValue(transitions),
-            navTransitionPolicy: try storedValue(navTransitionPolicy) ?? .queue, release: try storedValue(release) ?? .manual)
+            navTransitionPolicy: try storedValue(navTransitionPolicy) ?? .queue, release: try storedValue(release) ?? .manual,
+            layoutCallbacks: layoutCallbacks ?? false)
     }
 }
 

@@ -200,6 +200,7 @@ extension StoredOptions: StoredBytesWritable {
         w.key("transitions"); w.string(transitions)
         w.key("navTransitionPolicy", navTransitionPolicy)
         w.key("release", release)
+        w.key("layoutCallbacks", layoutCallbacks)
         w.close()
     }
 }

@@ -314,7 +314,9 @@ struct Generator {
         }
         return StoredSessionState(
             traits: StoredTraits(userInterfaceIdiom: string(), horizontalSizeClass: string(), verticalSizeClass: string()),
-            options: StoredOptions(iOS: string(), transitions: string(), navTransitionPolicy: maybe { $0.string() }, release: maybe { $0.string() }),
+            options: StoredOptions(
+                iOS: string(), transitions: string(), navTransitionPolicy: maybe { $0.string() }, release: maybe { $0.string() },
+                layoutCallbacks: maybe { $0.bool() }),
             rootViewController: maybe { $0.string() }, controllers: all, order: strings(),
             transitions: (0..<int(0...1)).map { _ in transition() },
             nextControllerNumber: int(0...100_000), nextTransitionNumber: int(0...100))

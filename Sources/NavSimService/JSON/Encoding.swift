@@ -200,6 +200,8 @@ enum Encode {
         // Release.swift: shown only when not the default, so replies of `manual` sessions keep
         // the bytes earlier releases sent.
         if s.options.release != .manual { w.member("release", s.options.release.rawValue) }
+        // R117: shown only when on, for the same reason.
+        if s.options.layoutCallbacks { w.member("layoutCallbacks", true) }
         w.closeObject()
         w.key("window")
         window(s, into: &w)

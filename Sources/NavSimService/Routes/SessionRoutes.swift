@@ -24,8 +24,9 @@ extension NavSimService {
         let decoder = self.decoder(existing: 0)
         let traits = try decoder.traits(r.raw("traits"), path: "traits", base: .phonePortrait)
         var options = Options()
-        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy", "release"]) {
+        if let o = try r.object("options", allowed: ["iOS", "transitions", "navTransitionPolicy", "release", "layoutCallbacks"]) {
             if let v = try o.enumValue("release", ReleasePolicy.self) { options.release = v }
+            if let v = try o.bool("layoutCallbacks") { options.layoutCallbacks = v }
             if let v = try o.enumValue("iOS", IOSRelease.self) { options.iOS = v }
             if let v = try o.enumValue("transitions", TransitionMode.self) { options.transitions = v }
             if let v = try o.enumValue("navTransitionPolicy", NavigationTransitionPolicy.self) { options.navTransitionPolicy = v }
