@@ -21,6 +21,9 @@ public struct Event: Sendable, Equatable {
         case completion
         /// The handler of the `UIAlertAction` a user tapped, run once the alert is dismissed (R103).
         case alertActionHandler
+        /// iOS 26: `updateProperties()`, after the controller's traits are updated and before
+        /// its layout (R118, R119).
+        case updateProperties
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {

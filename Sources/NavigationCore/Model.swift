@@ -101,6 +101,16 @@ public enum IOSRelease: String, Sendable, CaseIterable {
     case iOS12 = "12"
     case iOS17 = "17"
     case iOS18 = "18"
+    /// iOS 26: the iOS 18 profile plus `updateProperties()` (R118, R119) and the content
+    /// swipe back (R120), docs/ios-profiles.md.
+    case iOS26 = "26"
+}
+
+/// Where a user's interactive pop starts (R120): `edge` is `interactivePopGestureRecognizer`,
+/// a swipe from the leading edge; `content` is iOS 26's `interactiveContentPopGestureRecognizer`,
+/// a horizontal pan anywhere in the navigation controller's content.
+public enum PopGesture: String, Sendable, CaseIterable {
+    case edge, content
 }
 
 /// How animated transitions finish (docs/api.md "Transitions").
@@ -152,11 +162,15 @@ public struct Profile: Sendable, Equatable {
         switch release {
         case .iOS12: .fullScreen;
         case .iOS17: .pageSheet;
-        case .iOS18: .formSheet
+        case .iOS18, .iOS26: .formSheet
         }
     }
     /// §0.5: `viewIsAppearing` exists from the iOS 17 SDK on (back-deployed to 13).
     public var emitsViewIsAppearing: Bool { release != .iOS12 }
+    /// R118: `updateProperties()` exists from iOS 26 on (UIKit's UIViewController reference).
+    public var sendsUpdateProperties: Bool { release == .iOS26 }
+    /// R120: `interactiveContentPopGestureRecognizer` exists from iOS 26 on.
+    public var hasContentPopGesture: Bool { release == .iOS26 }
     /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
     public var hasSheetGestures: Bool { release != .iOS12 }
     /// R9–R11, §19: releases up to 12 used the "active controller" wording for D3/D4.
@@ -408,6 +422,9 @@ public struct Controller: Sendable, Equatable {
     /// R105: the `animated` argument of the last `beginAppearanceTransition(_:animated:)`, which
     /// the `viewDid…` of the matching `endAppearanceTransition()` passes on.
     public var manualAppearanceAnimated: Bool = false
+    /// R118, R119: `updateProperties()` has run since the view was made or last invalidated
+    /// (`setNeedsUpdateProperties()`); only the iOS 26 profile ever sets it.
+    public var propertiesUpToDate: Bool = false
 
     /// A configuration property by name: `c.title`, `c.definesPresentationContext`, …
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ControllerConfiguration, T>) -> T {

@@ -365,6 +365,7 @@ extension Engine {
                     self[changing: id].viewInWindow = true
                     emit(Event(id, .viewWillAppear, animated: animated), in: entry)
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
+                    updatePropertiesOnAppearance(id, in: entry)
                 }
             } else {
                 for id in t.disappearing {
@@ -443,6 +444,7 @@ extension Engine {
             self[changing: id].viewInWindow = true
             emit(Event(id, .viewWillAppear, animated: animated), in: entry)
             if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
+            updatePropertiesOnAppearance(id, in: entry)
         }
         for id in leaving {
             self[changing: id].appearance = .disappearing
