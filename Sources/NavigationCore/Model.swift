@@ -106,13 +106,6 @@ public enum IOSRelease: String, Sendable, CaseIterable {
     case iOS26 = "26"
 }
 
-/// Where a user's interactive pop starts (R120): `edge` is `interactivePopGestureRecognizer`,
-/// a swipe from the leading edge; `content` is iOS 26's `interactiveContentPopGestureRecognizer`,
-/// a horizontal pan anywhere in the navigation controller's content.
-public enum PopGesture: String, Sendable, CaseIterable {
-    case edge, content
-}
-
 /// How animated transitions finish (docs/api.md "Transitions").
 public enum TransitionMode: String, Sendable, CaseIterable {
     /// Every transition finishes within the request that started it.

@@ -1,3 +1,10 @@
+/// Where a user's interactive pop starts (R120): `edge` is `interactivePopGestureRecognizer`,
+/// a swipe from the leading edge; `content` is iOS 26's `interactiveContentPopGestureRecognizer`,
+/// a horizontal pan anywhere in the navigation controller's content.
+public enum PopGesture: String, Sendable, CaseIterable {
+    case edge, content
+}
+
 /// UINavigationController: push (R76, R77), pop (R78), popTo/popToRoot (R79),
 /// setViewControllers (R80), interactive pop (R83), `show` (R65).
 extension Engine {
