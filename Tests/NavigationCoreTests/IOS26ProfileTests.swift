@@ -162,6 +162,26 @@ struct IOS26ProfileTests {
         }
     }
 
+    @Test("R118/R105 exhaustive: a child whose appearance is forwarded by hand gets its first update after its begin's viewIsAppearing")
+    func manualForwardingUpdatesProperties() {
+        var w = Window(root: vc("A"), options: ios26)
+        let container = make("C", .viewController) {
+            $0.children = [vc("K")]
+            $0.shouldAutomaticallyForwardAppearanceMethods = false
+        }
+        w.perform(Op.present("A", container, .fullScreen, animated: false))
+        w.send(
+            .beginAppearanceTransition(receiver: "K", isAppearing: true, animated: true),
+            events: ["K.viewWillAppear", "K.viewIsAppearing", "K.updateProperties"]
+        ) {
+            $0.modify("K") {
+                $0.appearance = .appearing
+                $0.manualAppearanceAnimated = true
+                $0.propertiesUpToDate = true
+            }
+        }
+    }
+
     @Test("R18: iOS 26 resolves automatic as iOS 18 does (form sheet), and keeps every iOS 18 switch")
     func automaticAsOnIOS18() {
         let p26 = Options(iOS: .iOS26).profile, p18 = Options(iOS: .iOS18).profile
