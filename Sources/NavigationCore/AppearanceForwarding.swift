@@ -96,6 +96,7 @@ extension Engine {
                 self[changing: x].appearance = .appearing
                 emit(Event(x, .viewWillAppear, animated: animated))
                 if profile.emitsViewIsAppearing { emit(Event(x, .viewIsAppearing, animated: animated)) }
+                updatePropertiesOnAppearance(x, in: journal.current)
             }
         } else {
             for x in tree where state.controllers[x] != nil {

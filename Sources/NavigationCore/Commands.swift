@@ -149,7 +149,8 @@ public enum Command: Sendable, Equatable {
     case removeFromSuperview(receiver: ControllerID, animated: Bool)
     case transitionChild(receiver: ControllerID, from: ControllerID, to: ControllerID, animated: Bool)
     case interactiveDismiss(receiver: ControllerID, completes: Bool)
-    case interactivePop(receiver: ControllerID, completes: Bool)
+    /// A user's swipe back, from the leading edge or (iOS 26) anywhere in the content (R83, R120).
+    case interactivePop(receiver: ControllerID, completes: Bool, gesture: PopGesture = .edge)
     /// `performSegue(withIdentifier:sender:)` (R97). `destination` is the instantiated scene, made
     /// by the storyboard layer from the receiver's segue table (nil for unwind or unknown).
     /// `segue`, when given, is that segue as the storyboard declares it now (a custom segue class
@@ -176,4 +177,7 @@ public enum Command: Sendable, Equatable {
     case tapAlertAction(receiver: ControllerID, index: Int?, title: String?, animated: Bool)
     /// A user dragging the top sheet to one of its detents (R111).
     case dragSheet(receiver: ControllerID, detent: String)
+    /// iOS 26: `setNeedsUpdateProperties()` (R119): `updateProperties()` runs at the next layout
+    /// pass, once however often it was asked for in the turn.
+    case setNeedsUpdateProperties(receiver: ControllerID)
 }

@@ -27,6 +27,9 @@ public struct Event: Sendable, Equatable {
         /// A layout pass of the controller's view (R114–R117, Layout.swift); reported only in
         /// sessions with the `layoutCallbacks` option.
         case viewWillLayoutSubviews, viewDidLayoutSubviews
+        /// iOS 26: `updateProperties()`, after the controller's traits are updated and before
+        /// its layout (R118, R119).
+        case updateProperties
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {

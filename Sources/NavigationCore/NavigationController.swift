@@ -1,3 +1,10 @@
+/// Where a user's interactive pop starts (R120): `edge` is `interactivePopGestureRecognizer`,
+/// a swipe from the leading edge; `content` is iOS 26's `interactiveContentPopGestureRecognizer`,
+/// a horizontal pan anywhere in the navigation controller's content.
+public enum PopGesture: String, Sendable, CaseIterable {
+    case edge, content
+}
+
 /// UINavigationController: push (R76, R77), pop (R78), popTo/popToRoot (R79),
 /// setViewControllers (R80), interactive pop (R83), `show` (R65).
 extension Engine {
@@ -126,7 +133,10 @@ extension Engine {
 
     /// R83: the edge-swipe back gesture; cancelled, nothing changes (R38 pattern). The gesture
     /// does not begin while the navigation controller is animating (R81), so that swipe is a no-op.
-    mutating func interactivePop(_ nav: ControllerID, completes: Bool) throws(Refusal) {
+    /// R120: the content swipe pops the same way on iOS 26; before it, a pan in the content is
+    /// no gesture of the navigation controller's, so nothing pops.
+    mutating func interactivePop(_ nav: ControllerID, completes: Bool, gesture: PopGesture = .edge) throws(Refusal) {
+        if gesture == .content && !profile.hasContentPopGesture { return }
         let stack = state.c(nav).viewControllers
         guard stack.count > 1, !isNavigationTransitionRunning(nav) else { return }
         try popTo(nav, target: stack[stack.count - 2], animated: true, operation: .interactivePop)

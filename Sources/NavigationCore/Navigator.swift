@@ -35,6 +35,7 @@ public enum Navigator {
             let snapshot = engine.state
             let pendingCount = engine.pending.count
             let releasedCount = engine.released.count
+            let invalidatedCount = engine.propertiesInvalidated.count
             do throws(Refusal) {
                 try engine.execute(command)
                 // A write to a controller the session lacks is the engine's bug, not the client's:
@@ -46,10 +47,12 @@ public enum Navigator {
                 engine.state = snapshot
                 engine.pending.removeLast(engine.pending.count - pendingCount)
                 engine.released.removeLast(engine.released.count - releasedCount)
+                engine.propertiesInvalidated.removeLast(engine.propertiesInvalidated.count - invalidatedCount)
                 engine.journal.reject(entry, error)
             }
         }
         engine.endTurn()
+        engine.updatePropertiesAtLayout()
         engine.releaseUnheld(before: state)
         if let failure = engine.callbacks.failure {
             let outcome: OperationOutcome
@@ -121,6 +124,9 @@ struct Engine {
     var released: [ControllerID] = []
     /// Transitions loading their views right now, innermost last (``StartingTransition``).
     var starting: [StartingTransition] = []
+    /// R119: controllers `setNeedsUpdateProperties()` invalidated this turn, each with the entry
+    /// of the first call, whose reply gets the `updateProperties` of the turn's layout pass.
+    var propertiesInvalidated: [(id: ControllerID, entry: Journal.Index)] = []
 
     init(state: SessionState) { self.state = state }
 
@@ -240,8 +246,8 @@ struct Engine {
         case .interactiveDismiss(let r, let completes):
             _ = try existing(r)
             try interactiveDismiss(r, completes: completes)
-        case .interactivePop(let r, let completes):
-            try interactivePop(try navigationReceiver(r), completes: completes)
+        case .interactivePop(let r, let completes, let gesture):
+            try interactivePop(try navigationReceiver(r), completes: completes, gesture: gesture)
         case .performSegue(let r, let identifier, let destination, let segue):
             _ = try existing(r)
             try performSegue(r, identifier: identifier, destination: destination, declared: segue, askFirst: false)
@@ -266,6 +272,7 @@ struct Engine {
         case .dragSheet(let r, let detent):
             _ = try existing(r)
             try dragSheet(r, to: detent)
+        case .setNeedsUpdateProperties(let r): try setNeedsUpdateProperties(r)
         }
     }
 

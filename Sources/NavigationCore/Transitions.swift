@@ -367,6 +367,7 @@ extension Engine {
                     self[changing: id].viewInWindow = true
                     emit(Event(id, .viewWillAppear, animated: animated), in: entry)
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
+                    updatePropertiesOnAppearance(id, in: entry)
                     if entering { layoutPass(id, in: entry) }
                 }
             } else {
@@ -446,6 +447,7 @@ extension Engine {
             self[changing: id].viewInWindow = true
             emit(Event(id, .viewWillAppear, animated: animated), in: entry)
             if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
+            updatePropertiesOnAppearance(id, in: entry)
             if fresh { layoutPass(id, in: entry) }
         }
         for id in leaving {

@@ -52,7 +52,10 @@ enum StoredCommands {
         case .transitionChild(let r, let f, let t, let a):
             w.begin(.transitionChild); w.receiver(r); w.text("from", f); w.text("to", t); w.flag("animated", a)
         case .interactiveDismiss(let r, let c): w.begin(.interactiveDismiss); w.receiver(r); w.flag("completes", c)
-        case .interactivePop(let r, let c): w.begin(.interactivePop); w.receiver(r); w.flag("completes", c)
+        case .interactivePop(let r, let c, let g):
+            // The edge gesture is left out, so rows of every pop before R120 read the same.
+            w.begin(.interactivePop); w.receiver(r); w.flag("completes", c)
+            if g != .edge { w.text("gesture", g.rawValue) }
         case .performSegue(let r, let i, let d, let g): w.begin(.performSegue); try w.segue(r, i, d, g)
         case .triggerSegue(let r, let i, let d, let g): w.begin(.triggerSegue); try w.segue(r, i, d, g)
         case .updateController(let id, let p):
@@ -67,6 +70,7 @@ enum StoredCommands {
         case .tapAlertAction(let r, let i, let t, let a):
             w.begin(.tapAlertAction); w.receiver(r); w.key("index", i); w.key("title", t); w.flag("animated", a)
         case .dragSheet(let r, let d): w.begin(.dragSheet); w.receiver(r); w.text("detent", d)
+        case .setNeedsUpdateProperties(let r): w.begin(.setNeedsUpdateProperties); w.receiver(r)
         }
         w.close()
         w.close()
@@ -80,6 +84,7 @@ enum StoredOperation: String, CaseIterable {
     case removeFromSuperview, transitionChild, interactiveDismiss, interactivePop, performSegue
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
     case beginAppearanceTransition, endAppearanceTransition, tapAlertAction, dragSheet
+    case setNeedsUpdateProperties
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -118,7 +123,8 @@ enum StoredOperation: String, CaseIterable {
         case .transitionChild:
             .transitionChild(receiver: try a.receiver(), from: try a.text("from"), to: try a.text("to"), animated: try a.flag("animated"))
         case .interactiveDismiss: .interactiveDismiss(receiver: try a.receiver(), completes: try a.flag("completes"))
-        case .interactivePop: .interactivePop(receiver: try a.receiver(), completes: try a.flag("completes"))
+        case .interactivePop:
+            .interactivePop(receiver: try a.receiver(), completes: try a.flag("completes"), gesture: try a.value("gesture") ?? .edge)
         case .performSegue:
             .performSegue(
                 receiver: try a.receiver(), identifier: try a.text("identifier"), destination: try a.destination(),
@@ -140,6 +146,7 @@ enum StoredOperation: String, CaseIterable {
                 receiver: try a.receiver(), index: try a.optionalInt("index"), title: try a.optionalText("title"),
                 animated: try a.flag("animated"))
         case .dragSheet: .dragSheet(receiver: try a.receiver(), detent: try a.text("detent"))
+        case .setNeedsUpdateProperties: .setNeedsUpdateProperties(receiver: try a.receiver())
         }
     }
 }

@@ -99,6 +99,8 @@ struct StoredController: Equatable {
         var heldByClient: Bool? = nil
         /// `Controller.manualAppearanceAnimated`; absent when false (and in older rows).
         var manualAppearanceAnimated: Bool? = nil
+        /// `Controller.propertiesUpToDate`; absent when false (and in older rows).
+        var propertiesUpToDate: Bool? = nil
     }
 }
 

@@ -115,7 +115,8 @@ extension StoredController {
                 moreNavigationController: more, split: split, page: page, preferredStyle: preferredStyle,
                 viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
                 segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil,
-                manualAppearanceAnimated: c.manualAppearanceAnimated ? true : nil),
+                manualAppearanceAnimated: c.manualAppearanceAnimated ? true : nil,
+                propertiesUpToDate: c.propertiesUpToDate ? true : nil),
             configuration: StoredConfiguration(values: c.configuration, present: StoredConfiguration.everyField))
     }
 
@@ -163,6 +164,7 @@ extension StoredController {
         c.segues = try p.segues.map { try $0.domain() }
         c.isHeldByClient = p.heldByClient ?? false
         c.manualAppearanceAnimated = p.manualAppearanceAnimated ?? false
+        c.propertiesUpToDate = p.propertiesUpToDate ?? false
         return c
     }
 }

@@ -237,6 +237,7 @@ extension StoredController: StoredBytesWritable {
         w.key("segues"); try w.array(p.segues)
         w.key("heldByClient", p.heldByClient)
         w.key("manualAppearanceAnimated", p.manualAppearanceAnimated)
+        w.key("propertiesUpToDate", p.propertiesUpToDate)
         try configuration.writeMembers(to: &w, nilAsNull: false)
         w.close()
     }

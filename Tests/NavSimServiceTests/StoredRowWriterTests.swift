@@ -271,7 +271,7 @@ struct Generator {
                 page: maybe { StoredPage(transitionStyle: $0.string(), spineLocation: $0.maybe { $0.string() }, isDoubleSided: $0.bool()) },
                 preferredStyle: maybe { $0.string() }, viewAddedToParent: bool(), isMoreNavigationController: bool(),
                 segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true },
-                manualAppearanceAnimated: maybe { _ in true }),
+                manualAppearanceAnimated: maybe { _ in true }, propertiesUpToDate: maybe { _ in true }),
             configuration: configuration(every: true))
     }
 
@@ -505,7 +505,7 @@ extension Generator {
         case .removeFromSuperview: return .removeFromSuperview(receiver: r, animated: bool())
         case .transitionChild: return .transitionChild(receiver: r, from: string(), to: string(), animated: bool())
         case .interactiveDismiss: return .interactiveDismiss(receiver: r, completes: bool())
-        case .interactivePop: return .interactivePop(receiver: r, completes: bool())
+        case .interactivePop: return .interactivePop(receiver: r, completes: bool(), gesture: pick(PopGesture.self))
         case .performSegue:
             return .performSegue(
                 receiver: r, identifier: string(), destination: maybe { $0.domainSpec(depth: depth + 1) }, segue: maybe { $0.domainSegue() })
@@ -524,6 +524,7 @@ extension Generator {
         case .tapAlertAction:
             return .tapAlertAction(receiver: r, index: maybe { $0.int(0...9) }, title: maybe { $0.string() }, animated: bool())
         case .dragSheet: return .dragSheet(receiver: r, detent: string())
+        case .setNeedsUpdateProperties: return .setNeedsUpdateProperties(receiver: r)
         }
     }
 }

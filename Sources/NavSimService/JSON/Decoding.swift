@@ -427,8 +427,11 @@ enum Operations {
         OperationEntry("interactiveDismiss", ["completes"], "a swipe-down dismissal, completed or cancelled") { o throws(Problem) in
             .interactiveDismiss(receiver: o.receiver, completes: try o.completes)
         },
-        OperationEntry("interactivePop", ["completes"], "an edge-swipe pop, completed or cancelled") { o throws(Problem) in
-            .interactivePop(receiver: o.receiver, completes: try o.completes)
+        OperationEntry("interactivePop", ["completes", "gesture"], "a user's swipe back (edge, or content on iOS 26), completed or cancelled") {
+            o throws(Problem) in
+            .interactivePop(
+                receiver: o.receiver, completes: try o.completes,
+                gesture: try o.reader.enumValue("gesture", PopGesture.self) ?? .edge)
         },
         OperationEntry("beginAppearanceTransition", ["isAppearing"], "beginAppearanceTransition(_:animated:) on a child (R105)") { o throws(Problem) in
             guard let isAppearing = try o.reader.bool("isAppearing") else {
@@ -447,6 +450,9 @@ enum Operations {
         },
         OperationEntry("dragSheet", ["detent"], "a user dragging the top sheet to one of its detents (R111)") { o throws(Problem) in
             .dragSheet(receiver: o.receiver, detent: try o.id("detent"))
+        },
+        OperationEntry("setNeedsUpdateProperties", [], "setNeedsUpdateProperties() (iOS 26): updateProperties() at the next layout pass") {
+            o throws(Problem) in .setNeedsUpdateProperties(receiver: o.receiver)
         },
     ]
 
