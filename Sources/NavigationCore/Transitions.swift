@@ -357,6 +357,12 @@ extension Engine {
             t.appearing.removeAll { manual.contains($0) }
             for id in manual where state.controllers[id] != nil { self[changing: id].viewInWindow = true }
         }
+        // R105: a child its container began appearing by hand before inserting its view (the order
+        // Apple documents for custom containers) is already `appearing`, so it is not in
+        // `t.appearing`; its view still enters the window now.
+        for id in t.after ?? [] where state.controllers[id] != nil && !state.c(id).viewInWindow && isOnScreen(id) && hasManualAncestor(id) {
+            self[changing: id].viewInWindow = true
+        }
         for e in t.beforeAppearance { emit(e, in: entry) }
         func wills(_ appearingSide: Bool) {
             if appearingSide {
