@@ -55,10 +55,15 @@ import SessionStorage
         let h = try ServiceHarness()
         h.makeSession("a")
         h.makeSession("b")
-        // Neither has been read, so neither copy carries bytes yet.
+        // A creation keeps the bytes of version 0 its reply spliced, counted in the gauge.
         var a = try #require(live(h, "a")), b = try #require(live(h, "b"))
-        #expect(a.encoded == nil && b.encoded == nil)
         let one = Encode.session(id: "a", version: 0, createdAt: a.createdAt, state: a.state).count
+        #expect(a.encoded?.body == Encode.session(id: "a", version: 0, createdAt: a.createdAt, state: a.state))
+        #expect(b.encoded?.version == 0)
+        #expect(h.service?.sessions.cachedBytes.load(ordering: .relaxed) == one + (b.encoded?.body.count ?? 0))
+        // Copies without bytes, under a budget of their own.
+        a.replaceEncoding(nil, in: nil)
+        b.replaceEncoding(nil, in: nil)
         let registry = SessionRegistry(cacheBudget: one + one / 2)
         #expect(a.encoding(in: registry).body.count == one)
         #expect(registry.cachedBytes.load(ordering: .relaxed) == one)

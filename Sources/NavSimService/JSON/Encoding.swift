@@ -135,14 +135,16 @@ enum Encode {
     /// A new session's 201 body: the Session with the `events` of installing its root and, when
     /// its lifecycle code did what UIKit only logs (D7…), the `warnings`.
     static func created(id: String, createdAt: String, state s: SessionState, events: [Event], warnings: [Diagnostic]) -> [UInt8] {
-        created(id: id, createdAt: createdAt, state: s, result: createdResult(events: events, warnings: warnings))
+        created(session: session(id: id, version: 0, createdAt: createdAt, state: s), result: createdResult(events: events, warnings: warnings))
     }
 
-    /// The 201 body with `result` (``createdResult(events:warnings:)``) spliced after the Session's members.
-    static func created(id: String, createdAt: String, state s: SessionState, result: [UInt8]) -> [UInt8] {
-        var w = JSONWriter(capacity: 1024 * (s.controllers.count + 1) + result.count)
+    /// The 201 body: the members of `session` (the Session object, as ``EncodedSession/body`` holds
+    /// it) followed by those of `result` (``createdResult(events:warnings:)``), so the session's
+    /// first version is encoded once for its reply and for the reads and writes that follow.
+    static func created(session: [UInt8], result: [UInt8]) -> [UInt8] {
+        var w = JSONWriter(capacity: session.count + result.count)
         w.openObject()
-        sessionMembers(id: id, version: 0, createdAt: createdAt, state: s, into: &w)
+        w.rawMembers(ofObject: session)
         w.rawMembers(ofObject: result)
         w.closeObject()
         return w.bytes

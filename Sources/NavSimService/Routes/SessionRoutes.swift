@@ -63,14 +63,17 @@ extension NavSimService {
         }
         // The root's callbacks, as `makeKeyAndVisible()` fires them.
         // What the root's lifecycle code did that UIKit only logs (D7…) is in it, as any reply has it.
+        // Version 0 encoded once: the reply splices its bytes, and the session keeps them, so its
+        // first read or write does not encode the whole session again.
+        let (encoded, _) = EncodedSession.make(id: id, version: 0, createdAt: live.createdAt, state: state, previous: nil)
         let reply = Self.json(
-            201, bytes: Encode.created(id: id, createdAt: live.createdAt, state: state, result: reported),
+            201, bytes: Encode.created(session: encoded.body, result: reported),
             etag: "\"0\"", location: "/v1/sessions/\(id.percentEncodedPathSegment)")
         // Everything above writes nothing; from here the id is taken until the commit's outcome.
         let deferred = DeferredResponse()
         try sessionWrites.admit(deferred)
         let taken = Problem.conflict("session-exists", "A session with id '\(id)' already exists.")
-        let reserved = writer.create(live, commit: commit) { outcome in
+        let reserved = writer.create(live, encoded: encoded, commit: commit) { outcome in
             switch outcome {
             case .success: deferred.complete(reply)
             case .failure(.conflict): deferred.complete(Self.problem(taken))

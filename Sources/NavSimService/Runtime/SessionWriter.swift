@@ -208,9 +208,10 @@ final class SessionWriter: Sendable {
     /// registered. A failed commit leaves no session and no row, and answers
     /// ``WriteFailure/storage(_:)``; ``WriteFailure/conflict`` when another instance created the
     /// id meanwhile (a shared store), nothing written. `answer` runs off the handler's thread.
+    /// `encoded` (version 0's bytes) is cached with the session, as the registry's budget allows.
     /// - Returns: false when the id is taken here (a session, or a creation under way): nothing was done.
     func create(
-        _ live: LiveSession, commit: SessionCommit,
+        _ live: LiveSession, encoded: EncodedSession, commit: SessionCommit,
         answer: @escaping @Sendable (Result<Void, WriteFailure>) -> Void
     ) -> Bool {
         let id = live.id
@@ -226,7 +227,10 @@ final class SessionWriter: Sendable {
                 observeCommit(ContinuousClock.now - started)
                 switch outcome {
                 case .success:
-                    _ = sessions.add(live, reserved: true)
+                    var live = live
+                    live.keep(encoded, in: sessions)
+                    // Not added (cannot happen while the id is reserved): its bytes leave the gauge.
+                    if sessions.add(live, reserved: true) == nil { live.replaceEncoding(nil, in: sessions) }
                     answer(.success(()))
                 case .failure(let error):
                     sessions.unreserve(id)

@@ -83,7 +83,7 @@ struct LiveSession {
 
     /// Caches `fresh` when the registry's budget has room for it, and drops the old bytes otherwise
     /// (the next read encodes again): memory stays bounded however many sessions are read.
-    private mutating func keep(_ fresh: EncodedSession, in registry: SessionRegistry) {
+    mutating func keep(_ fresh: EncodedSession, in registry: SessionRegistry) {
         let total = registry.cachedBytes.load(ordering: .relaxed) - (encoded?.body.count ?? 0) + fresh.body.count
         replaceEncoding(total <= registry.cacheBudget ? fresh : nil, in: registry)
     }
