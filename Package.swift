@@ -12,6 +12,10 @@ let imports: [SwiftSetting] =
     strict + [
         .enableUpcomingFeature("MemberImportVisibility"),
         .enableUpcomingFeature("InternalImportsByDefault"),
+        // Release builds let one target specialise and inline another's generic code (the stores
+        // call SessionStorage's row writers; the service calls the core and JSONValues on every
+        // request), which otherwise runs unspecialised across the module boundary.
+        .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
     ]
 
 let package = Package(
