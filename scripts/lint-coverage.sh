@@ -23,7 +23,9 @@ trap 'rm -rf "$out"' EXIT
 NAVSIM_MIGRATIONS=$repo/migrations "$navsim" test --coverage "$out/coverage.json" \
   --coverage-cobertura "$out/coverage.xml" --coverage-sarif "$out/coverage.sarif" Tests/Fixtures/Coverage/flows
 
-xmllint --noout --nonet --dtdvalid Tests/Schemas/cobertura/coverage-04.dtd "$out/coverage.xml"
+# Without the report's DOCTYPE, which names the DTD's public address: libxml2 would try to fetch it.
+sed '/^<!DOCTYPE coverage /d' "$out/coverage.xml" >"$out/coverage-local.xml"
+xmllint --noout --nonet --dtdvalid Tests/Schemas/cobertura/coverage-04.dtd "$out/coverage-local.xml"
 echo "lint-coverage: the Cobertura report is valid against coverage-04.dtd"
 
 python3 - "$out" Tests/Schemas/sarif/sarif-schema-2.1.0.json <<'PY'
