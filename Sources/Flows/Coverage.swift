@@ -124,10 +124,22 @@ struct CoverageState: Sendable {
             controllers[sid, default: [:]][id] = controller
             if scenes[sid]?[id] == nil, let address = scene(of: id, controller) { scenes[sid, default: [:]][id] = address }
         }
+        // What each result answers: the operation of the path, or a turn's `operations[i]`.
+        var asked: [Operation] = []
+        if let request, let body = try? JSON.parse(request.1.body) {
+            let rest = request.0
+            if rest == ["turns"] {
+                asked = (body["operations"]?.array ?? []).map {
+                    Operation(receiver: $0["controller"]?.string ?? "", name: $0["operation"]?.string ?? "", body: $0)
+                }
+            } else if rest.count == 3, rest[0] == "controllers" {
+                asked = [Operation(receiver: rest[1], name: rest[2], body: body)]
+            }
+        }
         let results = doc["results"]?.array ?? [doc]
-        for result in results {
+        for (i, result) in results.enumerated() {
             for event in result["events"]?.array ?? [] where event["callback"]?.string == "prepareForSegue" {
-                segue(event, in: sid, request: request)
+                segue(event, in: sid, asked: i < asked.count ? asked[i] : nil)
             }
             if let transition = result["transition"], transition.object != nil { self.transition(transition, in: sid) }
         }
@@ -136,7 +148,7 @@ struct CoverageState: Sendable {
     /// The scene a controller was instantiated from, from its `storyboard` origin: the scene with
     /// its Storyboard ID, else the scene whose element id its id is (`~2` suffixes dropped), else
     /// the entry point (a spec that named its own `id`). Segue destinations are corrected by
-    /// ``segue(_:in:request:)``, which knows the scene for certain.
+    /// ``segue(_:in:asked:)``, which knows the scene for certain.
     func scene(of id: String, _ controller: JSON) -> SceneAddress? {
         guard let origin = controller["storyboard"], let name = origin["name"]?.string, let storyboard = library[name] else { return nil }
         func address(_ resolved: Result<ResolvedScene, ResolutionError>) -> SceneAddress? {
@@ -152,7 +164,14 @@ struct CoverageState: Sendable {
     }
 
     /// A `prepareForSegue` event: the segue of the source's scene it names, counted once.
-    mutating func segue(_ event: JSON, in sid: String, request: ([String], HTTPRequest)?) {
+    /// An operation a request asked for: its receiver, its name and its body.
+    struct Operation {
+        var receiver: String
+        var name: String
+        var body: JSON
+    }
+
+    mutating func segue(_ event: JSON, in sid: String, asked: Operation?) {
         guard let info = event["segue"], let source = info["source"]?.string,
             let address = scenes[sid]?[source], let storyboard = library[address.storyboard],
             let scene = storyboard.scene(id: address.sceneID), let key = uploads[address.storyboard]
@@ -161,11 +180,10 @@ struct CoverageState: Sendable {
         let performable = scene.segues.filter { $0.kind != .relationship && $0.kind != .embed }
         var found: Segue?
         // The request that performed it names it by identifier or (triggerSegue) element id.
-        let rest = request?.0 ?? []
-        if rest.count == 3, rest[0] == "controllers", rest[1] == source, let http = request?.1, let body = try? JSON.parse(http.body) {
-            if rest[2] == "performSegue", let name = body["identifier"]?.string {
+        if let asked, asked.receiver == source {
+            if asked.name == "performSegue", let name = asked.body["identifier"]?.string {
                 found = performable.first { $0.identifier == name }
-            } else if rest[2] == "triggerSegue", let name = body["segue"]?.string {
+            } else if asked.name == "triggerSegue", let name = asked.body["segue"]?.string {
                 found = performable.first { $0.identifier == name } ?? performable.first { $0.id == name }
             }
             if found?.identifier != identifier { found = nil }

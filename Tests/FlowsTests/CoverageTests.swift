@@ -166,3 +166,43 @@ struct CoverageTests {
         #expect(run.lines.first?.hasPrefix("navsim: test: cannot write \(out): ") == true, "\(run.lines)")
     }
 }
+
+/// The recorder on its own, with a storyboard written inline in the flow.
+@Suite("Coverage recorder")
+struct CoverageRecorderTests {
+    /// Inline XML is reported as `FLOW#NAME`; a segue `shouldPerformSegue` vetoes is not
+    /// performed; inside a turn, `operations[i]` tells apart two segues without an identifier
+    /// that lead to the same scene (inbox-about and inbox-help both lead to about-vc).
+    @Test func inlineStoryboardsTurnsAndVetoes() throws {
+        let xml = try String(contentsOf: CoverageTests.fixtures.appendingPathComponent("Mail.storyboard"), encoding: .utf8)
+        let body = String(decoding: JSON.string(xml).bytes, as: UTF8.self)
+        let flow = try #require(
+            try flows(
+                """
+                {"name": "inline", "steps": [
+                  {"do": "PUT /v1/storyboards/m-${run}", "xml": \(body.replacingOccurrences(of: "${", with: "$${"))},
+                  {"do": "POST /v1/sessions", "body": {"id": "c-${run}", "options": {"transitions": "immediate"},
+                     "root": {"storyboard": "m-${run}"}}, "save": {"sid": "id"}},
+                  {"do": "PATCH /v1/sessions/${sid}/controllers/inbox-vc", "body": {"shouldPerformSegue": {"showMessage": false}}},
+                  {"do": "POST /v1/sessions/${sid}/controllers/inbox-vc/triggerSegue", "body": {"segue": "showMessage"},
+                   "expect": {"events": ["inbox-vc.shouldPerformSegue"]}},
+                  {"do": "POST /v1/sessions/${sid}/turns", "body": {"operations": [
+                     {"controller": "inbox-vc", "operation": "triggerSegue", "segue": "inbox-help"}]},
+                   "expect": {"json": {"session.window.visibleViewController": "about-vc"}}}
+                ]}
+                """, file: "flows/inline.json"
+            ).first)
+        let recorder = CoverageRecorder()
+        let result = FlowRunner(observer: recorder).play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
+        #expect(result.passed, "\(result.line)")
+        let report = recorder.report()
+        #expect(report.storyboards.map(\.file) == ["flows/inline.json#m-${run}"])
+        let performed = report.storyboards.first?.segues.filter { $0.performed > 0 }.map(\.id)
+        #expect(performed == ["inbox-help"])
+        #expect(report.storyboards.first?.presentationStyles.values.reduce(0, +) == 1)
+        // Inline storyboards have no file whose lines a viewer could mark.
+        #expect(!report.cobertura().contains("<class "))
+        let sarif = try JSON.parse(Array(report.sarif.utf8))
+        #expect(sarif["runs"]?.array?.first?["results"]?.array?.isEmpty == true)
+    }
+}
