@@ -54,6 +54,9 @@ enum TestCommand {
             if !FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder) || !isFolder.boolValue {
                 fail("test: cannot write \(file): no folder \(folder)")
             }
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue {
+                fail("test: cannot write \(file): it is a folder")
+            }
         }
         let recorder = outputs.isEmpty ? nil : CoverageRecorder()
         let suite = FlowSuite(runner: FlowRunner(token: flags["token"], observer: recorder), makeTarget: makeTarget)

@@ -164,6 +164,9 @@ struct CoverageTests {
         #expect(run.status == 2)
         #expect(run.lines.count == 1)
         #expect(run.lines.first?.hasPrefix("navsim: test: cannot write \(out): ") == true, "\(run.lines)")
+        let folder = try navsim(["test", "--coverage-sarif", scratch.url.path, Self.flows], scratch: scratch)
+        #expect(folder.status == 2)
+        #expect(folder.lines == ["navsim: test: cannot write \(scratch.url.path): it is a folder"])
     }
 }
 
