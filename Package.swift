@@ -67,7 +67,10 @@ let package = Package(
             ],
             swiftSettings: imports),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
-        .target(name: "Flows", dependencies: ["NavSimService", "NavigationCore", "SQLiteStore", "HTTPServer", "JSONValues"], swiftSettings: imports),
+        .target(
+            name: "Flows",
+            dependencies: ["NavSimService", "NavigationCore", "Storyboards", "StoryboardTools", "SQLiteStore", "HTTPServer", "JSONValues"],
+            swiftSettings: imports),
         .executableTarget(
             name: "navsim",
             dependencies: [

@@ -47,13 +47,37 @@ public struct FlowResult: Sendable {
     public var line: String { failure.map { "FAIL \(title): \($0)" } ?? "ok   \(title)" }
 }
 
+/// One request a step sent and the reply it got, as a ``FlowObserver`` sees them.
+public struct FlowExchange: Sendable {
+    /// The flow file the step belongs to.
+    public var file: String
+    /// The step as written (its `xmlFile` path resolved).
+    public var step: Step
+    /// The request as sent, placeholders filled in.
+    public var request: HTTPRequest
+    /// The reply, and its body parsed when it is JSON.
+    public var reply: HTTPResponse
+    public var document: JSON?
+}
+
+/// Sees every reply a flow gets, whether or not it meets the step's expectation: what the flows
+/// exercised is what the server did, not what they asserted (`navsim test --coverage`).
+public protocol FlowObserver: Sendable {
+    func observe(_ exchange: FlowExchange)
+}
+
 /// Plays flows against a target (docs/flows.md).
 public struct FlowRunner: Sendable {
     /// Sent as `Authorization: Bearer TOKEN` on every request when set (a server started with a token).
     public var token: String?
+    /// Told of every request and reply, in order.
+    public var observer: (any FlowObserver)?
 
-    /// A runner that authenticates with `token`, if any.
-    public init(token: String? = nil) { self.token = token }
+    /// A runner that authenticates with `token`, if any, and tells `observer` of every exchange.
+    public init(token: String? = nil, observer: (any FlowObserver)? = nil) {
+        self.token = token
+        self.observer = observer
+    }
 
     /// Plays every step of `flow` in order on `target` and stops at the first step whose reply
     /// differs from its expectation. Each play gets a fresh `${run}`: ten hex digits unique to it.
@@ -64,7 +88,7 @@ public struct FlowRunner: Sendable {
         var failure: FlowFailure?
         for (i, step) in flow.steps.enumerated() {
             do {
-                try play(step, on: target, vars: &vars)
+                try play(step, of: flow.file, on: target, vars: &vars)
             } catch {
                 failure = FlowFailure(step: i + 1, label: step.label, message: error.message)
                 break
@@ -114,11 +138,12 @@ public struct FlowRunner: Sendable {
         }
     }
 
-    func play(_ step: Step, on target: any FlowTarget, vars: inout Variables) throws(StepError) {
+    func play(_ step: Step, of file: String, on target: any FlowTarget, vars: inout Variables) throws(StepError) {
         let request = try request(for: step, vars: vars)
         let reply: HTTPResponse
         do { reply = try target.send(request) } catch { throw StepError(error.message) }
         let doc: JSON? = reply.body.isEmpty ? nil : try? JSON.parse(reply.body)
+        observer?.observe(FlowExchange(file: file, step: step, request: request, reply: reply, document: doc))
         let expect: ReplyExpectation
         do { expect = try Self.substituted(step.expect, vars) } catch {
             throw StepError("unknown variable ${\(error.name)} (no earlier step saved it)")

@@ -63,10 +63,16 @@ public enum LintFormat: String, Sendable, CaseIterable {
 
     /// SARIF 2.1.0 §3.13 (run), §3.19 (toolComponent), §3.27 (result), §3.30 (physicalLocation).
     static func sarif(_ report: LintReport) -> String {
-        let rules = LintRule.all
+        sarif(findings: report.findings, files: report.files, tool: "navsim lint", rules: LintRule.all)
+    }
+
+    /// A SARIF 2.1.0 log of one run of `tool`, whose `rules` the findings name by id: lint's
+    /// writer, shared with the other commands that report places in storyboard files
+    /// (`navsim test --coverage-sarif`).
+    public static func sarif(findings: [LintFinding], files: [String], tool: String, rules: [LintRule]) -> String {
         let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let driver: [String: Any] = [
-            "name": "navsim lint",
+            "name": tool,
             "rules": rules.map { rule -> [String: Any] in
                 [
                     "id": rule.id, "shortDescription": ["text": rule.summary],
@@ -74,7 +80,7 @@ public enum LintFormat: String, Sendable, CaseIterable {
                 ]
             },
         ]
-        let results: [[String: Any]] = report.findings.map { f in
+        let results: [[String: Any]] = findings.map { f in
             var result: [String: Any] = [
                 "ruleId": f.rule,
                 "level": f.severity.rawValue,
@@ -97,7 +103,7 @@ public enum LintFormat: String, Sendable, CaseIterable {
             "runs": [
                 [
                     "tool": ["driver": driver], "results": results,
-                    "artifacts": report.files.map { ["location": ["uri": uri($0)]] },
+                    "artifacts": files.map { ["location": ["uri": uri($0)]] },
                 ]
             ],
         ])

@@ -175,6 +175,12 @@ public struct Linter: Sendable {
         }.map(\.element)
     }
 
+    /// Where the element `id` starts in a storyboard file's bytes: its line and the column of
+    /// its `<`, from the position the parser reported for it (``StoryboardParser/parseWithPositions(name:data:limits:)``).
+    public static func startPosition(of id: String, in data: [UInt8], parsed position: SourcePosition) -> SourcePosition {
+        SourceLines(data).startColumn(of: id, near: position)
+    }
+
     static func position(of error: StoryboardError) -> SourcePosition {
         switch error {
         case let .malformedXML(line, column, _): SourcePosition(line: line, column: column)
