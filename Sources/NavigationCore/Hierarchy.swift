@@ -216,10 +216,22 @@ extension SessionState {
     /// `window.viewsInWindow`): those for which ``isViewInWindow(_:)`` holds, each read once
     /// and its parent chain only when its own view is attached.
     public var viewsInWindow: [ControllerID] {
-        order.filter { id in
-            guard let c = controllers[id], c.viewInWindow else { return false }
-            return c.parent.map(isViewInWindow) ?? true
+        // One pass over the controllers without hashing their ids: a deep stack holds hundreds
+        // whose views are detached, and only the few attached ones are then put in order.
+        var attached: [ControllerID] = []
+        for (id, c) in controllers where c.viewInWindow && (c.parent.map(isViewInWindow) ?? true) {
+            attached.append(id)
         }
+        return inSessionOrder(attached)
+    }
+
+    /// `ids` (distinct controllers of the session) in session order: compared one by one when
+    /// they are few, as what is on screen usually is, through a set otherwise.
+    public func inSessionOrder(_ ids: [ControllerID]) -> [ControllerID] {
+        if ids.count <= 1 { return ids.filter { controllers[$0] != nil } }
+        if ids.count <= 16 { return order.filter { id in ids.contains(id) } }
+        let set = Set(ids)
+        return order.filter { set.contains($0) }
     }
 
     /// R62: `transitionCoordinator` is non-nil on the controllers a transition involves (its from

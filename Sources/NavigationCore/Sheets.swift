@@ -98,8 +98,10 @@ extension SessionState {
     /// touches because no dimming view covers them: walking down from the top presentation,
     /// each presented sheet that rests at an undimmed detent leaves the level that presented it
     /// reachable. Empty when no such sheet is up (a Session's `window.undimmedViews`).
-    public var undimmedViews: [ControllerID] {
-        let window = viewsInWindow
+    public var undimmedViews: [ControllerID] { undimmedViews(window: viewsInWindow) }
+
+    /// ``undimmedViews`` given ``viewsInWindow`` already computed.
+    public func undimmedViews(window: [ControllerID]) -> [ControllerID] {
         // Cheap test first: replies of sessions without such a sheet pay one pass over the window.
         guard window.contains(where: { controllers[$0]?.sheetPresentationController?.largestUndimmedDetentIdentifier != nil })
         else { return [] }

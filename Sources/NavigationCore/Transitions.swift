@@ -261,19 +261,21 @@ extension Engine {
         guard let after = t.after?.filter({ state.controllers[$0] != nil }) else { return }
         let afterSet = Set(after)
         t.appearing = after.filter { !isOnScreen($0) }
-        // `before` first, then the rest of the session in its order, each id once. The session
-        // is scanned for what is on screen only, so a deep stack costs one lookup per controller,
-        // not an array copy and a set insertion each.
+        // `before` first, then the rest of the session in its order, each id once.
         let before = (t.before ?? []).filter { state.controllers[$0] != nil }
-        var seen = Set(before)
+        let seen = Set(before)
         var disappearing: [ControllerID] = []
         var listed = Set<ControllerID>()
         for id in before where listed.insert(id).inserted && isOnScreen(id) && !afterSet.contains(id) {
             disappearing.append(id)
         }
-        for id in state.order where isOnScreen(id) && !afterSet.contains(id) && seen.insert(id).inserted {
-            disappearing.append(id)
+        // The rest of what is on screen, found in one pass over the controllers without hashing
+        // each id (a deep stack has hundreds off screen), then put in session order.
+        var rest: [ControllerID] = []
+        for (id, c) in state.controllers where (c.appearance == .appeared || c.appearance == .appearing) && !afterSet.contains(id) && !seen.contains(id) {
+            rest.append(id)
         }
+        disappearing.append(contentsOf: state.inSessionOrder(rest))
         t.disappearing = disappearing
     }
 

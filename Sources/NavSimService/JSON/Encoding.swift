@@ -216,9 +216,10 @@ enum Encode {
         w.openObject()
         w.member("rootViewController", s.rootViewController)
         w.member("visibleViewController", s.visibleViewController)
-        w.member("viewsInWindow", s.viewsInWindow)
+        let inWindow = s.viewsInWindow
+        w.member("viewsInWindow", inWindow)
         // R112: only while a sheet rests at an undimmed detent, so other replies keep their bytes.
-        let undimmed = s.undimmedViews
+        let undimmed = s.undimmedViews(window: inWindow)
         if !undimmed.isEmpty { w.member("undimmedViews", undimmed) }
         w.closeObject()
     }
