@@ -23,7 +23,9 @@ struct TransitionCoordinatorServiceTests {
         #expect(made.status == 201, "\(made)")
         #expect(made["controllers"]?["nav"]?["navigationDelegate"]?["interactionController"]?.string == "Pan", "\(made)")
         let pushed = h.send("POST", "/v1/sessions/s/controllers/nav/push", #"{"viewController": {"id": "detail"}}"#)
-        #expect(Array(events(pushed).prefix(3)) == ["detail.willMoveToParent", "nav.navigationControllerAnimationControllerFor", "nav.navigationControllerInteractionControllerFor"], "\(pushed)")
+        #expect(
+            Array(events(pushed).prefix(3)) == ["detail.willMoveToParent", "nav.navigationControllerAnimationControllerFor", "nav.navigationControllerInteractionControllerFor"],
+            "\(pushed)")
         let asked = pushed["events"]?.array ?? []
         #expect(asked.count > 1 && asked[1]["operation"]?.string == "push", "\(pushed)")
         #expect(pushed["transition"]?["animator"]?.string == "Card" && pushed["transition"]?["duration"]?.number == 0.5, "\(pushed)")

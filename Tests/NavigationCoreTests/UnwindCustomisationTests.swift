@@ -23,7 +23,12 @@ struct UnwindCustomisationTests {
                 $0.unwindActions = ["done:"]
                 configureC(&$0)
             })
-        w.perform(.addChild(receiver: "C", viewController: vc("D") { $0.unwindActions = ["done:"]; configureD(&$0) }))
+        w.perform(
+            .addChild(
+                receiver: "C",
+                viewController: vc("D") {
+                    $0.unwindActions = ["done:"]; configureD(&$0)
+                }))
         w.perform(.didMove(receiver: "D", toParent: "C"))
         return w
     }

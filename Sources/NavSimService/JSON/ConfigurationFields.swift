@@ -338,7 +338,9 @@ extension BodyReader {
     func navigationDelegate(_ key: String) throws(Problem) -> NavigationDelegate? {
         guard let d = try object(key, allowed: ["animationController", "interactionController"]) else { return nil }
         let interaction = try d.string("interactionController")
-        if let i = interaction, i.isEmpty { throw Problem.invalidField(d.name("interactionController"), "interactionController names the interaction controller; it cannot be empty.") }
+        if let i = interaction, i.isEmpty {
+            throw Problem.invalidField(d.name("interactionController"), "interactionController names the interaction controller; it cannot be empty.")
+        }
         return NavigationDelegate(animationController: try d.transitioningDelegate("animationController"), interactionController: interaction)
     }
 
