@@ -211,6 +211,7 @@ extension Engine {
             journal.focus = entry
             defer { journal.focus = saved }
             let snapshot = state, pendingCount = pending.count, result = journal[entry].result, startingSnapshot = starting
+            let coordinatorsSnapshot = coordinators  // R143: a refused call's registrations go with it
             do throws(Refusal) {
                 var command = call.command.replacingReceiver(CallbackCode.selfReceiver, with: id)
                 if command.needsSegueDestination { command = try segueDestination(for: command) }
@@ -225,6 +226,7 @@ extension Engine {
                     state = snapshot
                     pending.removeLast(pending.count - pendingCount)
                     starting = startingSnapshot
+                    coordinators = coordinatorsSnapshot
                     journal[entry].result = result
                     journal[entry].result.warnings.append(d)
                 } else if callbacks.failure == nil {
