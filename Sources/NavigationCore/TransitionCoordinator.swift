@@ -6,18 +6,16 @@
 /// A transition starting now, as lifecycle code in its callbacks sees it through
 /// `transitionCoordinator` (R62): who it involves, and what that code registered on it.
 struct CoordinatorHooks {
-    /// R62: its from and to, the navigation controller it animates, what it makes appear and disappear.
-    var participants: Set<ControllerID>
+    /// R62: the transition as it starts; its coordinator answers for what it `involves`
+    /// (Release.swift): its from and to, its navigation controller, what it makes appear and
+    /// disappear. A copy shares the lists, so every transition start pays no allocation for it.
+    let transition: RunningTransition
     /// Owners of `animate(alongsideTransition:completion:)` registrations, in order (R143, R144).
     var alongside: [ControllerID] = []
     /// Owners of `notifyWhenInteractionChanges(_:)` registrations, in order (R145).
     var interactionHandlers: [ControllerID] = []
 
-    init(_ t: RunningTransition) {
-        participants = Set([t.record.fromViewController, t.record.toViewController, t.navigation].compactMap { $0 })
-            .union(t.appearing).union(t.disappearing)
-    }
-    // A running transition's coordinator answers for what it `involves` (Release.swift), the same set.
+    init(_ t: RunningTransition) { transition = t }
 }
 
 extension RunningTransition {
@@ -54,7 +52,7 @@ extension Engine {
     /// made on nil).
     mutating func animateAlongsideTransition(_ id: ControllerID) throws(Refusal) {
         _ = try existing(id)
-        if let i = coordinators.lastIndex(where: { $0.participants.contains(id) }) {
+        if let i = coordinators.lastIndex(where: { $0.transition.involves(id) }) {
             coordinators[i].alongside.append(id)
         } else if let i = state.transitions.firstIndex(where: { $0.started && $0.involves(id) }) {
             emit(Event(id, .animateAlongsideTransition))
@@ -68,7 +66,7 @@ extension Engine {
     /// drives never calls it.
     mutating func notifyWhenInteractionChanges(_ id: ControllerID) throws(Refusal) {
         _ = try existing(id)
-        if let i = coordinators.lastIndex(where: { $0.participants.contains(id) }) {
+        if let i = coordinators.lastIndex(where: { $0.transition.involves(id) }) {
             coordinators[i].interactionHandlers.append(id)
         } else if let i = state.transitions.firstIndex(where: { $0.started && $0.involves(id) }), state.transitions[i].isInteractive {
             state.transitions[i].interactionHandlers.append(Event(id, .notifyWhenInteractionChanges))
@@ -84,7 +82,9 @@ extension Engine {
             t.postFinish.append(Self.completion(id, cancelled: false))
             t.cancellation?.events.append(Self.completion(id, cancelled: true))
         }
-        if t.isInteractive { t.interactionHandlers += hooks.interactionHandlers.map { Event($0, .notifyWhenInteractionChanges) } }
+        if !hooks.interactionHandlers.isEmpty, t.isInteractive {
+            t.interactionHandlers += hooks.interactionHandlers.map { Event($0, .notifyWhenInteractionChanges) }
+        }
     }
 
     /// R145: the interaction ends as the transition finishes or is given up, before either's
