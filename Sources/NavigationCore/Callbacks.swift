@@ -9,6 +9,8 @@ public struct CallbackCode: Sendable, Equatable {
     /// The lifecycle methods that may hold code: view loading and the appearance callbacks (R32).
     public enum Method: String, Sendable, CaseIterable {
         case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
+        /// R148: a custom container's `unwind(for:towards:)`, which brings the child forward.
+        case unwindForTowards
     }
 
     /// One UIKit call in a method's body.
@@ -135,6 +137,8 @@ extension Command {
         case .interactiveDismiss(let r, let c): return .interactiveDismiss(receiver: m(r), completes: c)
         case .interactivePop(let r, let c, let g): return .interactivePop(receiver: m(r), completes: c, gesture: g)
         case .setNeedsUpdateProperties(let r): return .setNeedsUpdateProperties(receiver: m(r))
+        case .animateAlongsideTransition(let r): return .animateAlongsideTransition(receiver: m(r))
+        case .notifyWhenInteractionChanges(let r): return .notifyWhenInteractionChanges(receiver: m(r))
         case .performSegue(let r, let i, let d, let s): return .performSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .triggerSegue(let r, let i, let d, let s): return .triggerSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .updateController(let r, let p): return .updateController(m(r), p)
@@ -207,6 +211,7 @@ extension Engine {
             journal.focus = entry
             defer { journal.focus = saved }
             let snapshot = state, pendingCount = pending.count, result = journal[entry].result, startingSnapshot = starting
+            let coordinatorsSnapshot = coordinators  // R143: a refused call's registrations go with it
             do throws(Refusal) {
                 var command = call.command.replacingReceiver(CallbackCode.selfReceiver, with: id)
                 if command.needsSegueDestination { command = try segueDestination(for: command) }
@@ -221,6 +226,7 @@ extension Engine {
                     state = snapshot
                     pending.removeLast(pending.count - pendingCount)
                     starting = startingSnapshot
+                    coordinators = coordinatorsSnapshot
                     journal[entry].result = result
                     journal[entry].result.warnings.append(d)
                 } else if callbacks.failure == nil {

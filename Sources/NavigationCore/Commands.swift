@@ -180,4 +180,9 @@ public enum Command: Sendable, Equatable {
     /// iOS 26: `setNeedsUpdateProperties()` (R119): `updateProperties()` runs at the next layout
     /// pass, once however often it was asked for in the turn.
     case setNeedsUpdateProperties(receiver: ControllerID)
+    /// `transitionCoordinator?.animate(alongsideTransition:completion:)` (R143, R144), as code in
+    /// a lifecycle method registers it.
+    case animateAlongsideTransition(receiver: ControllerID)
+    /// `transitionCoordinator?.notifyWhenInteractionChanges(_:)` (R145).
+    case notifyWhenInteractionChanges(receiver: ControllerID)
 }

@@ -34,6 +34,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var shouldPerformSegue: [String: Bool] = [:]
     /// Unwind actions (`@IBAction func …(_: UIStoryboardSegue)`) this controller's class implements (R100).
     public var unwindActions: [String] = []
+    /// R147: answers of the class's `canPerformUnwindSegueAction(_:from:sender:)` override, by
+    /// action; empty when the class does not override it (the default asks `unwindActions`).
+    public var canPerformUnwindSegueAction: [String: Bool] = [:]
+    /// R146: the children the class's `allowedChildrenForUnwinding(from:)` override returns, in
+    /// search order; nil when it does not override it.
+    public var allowedChildrenForUnwinding: [ControllerID]?
     /// `prefersStatusBarHidden`: the override's answer. Recorded, not simulated (no status bar).
     public var prefersStatusBarHidden: Bool = false
     /// R37: the override's answer. False on a custom container: its own appearance changes
@@ -72,6 +78,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("preferredContentSize", \.preferredContentSize),
         Field("shouldPerformSegue", \.shouldPerformSegue),
         Field("unwindActions", \.unwindActions),
+        Field("canPerformUnwindSegueAction", \.canPerformUnwindSegueAction),
+        Field("allowedChildrenForUnwinding", \.allowedChildrenForUnwinding),
         Field("prefersStatusBarHidden", \.prefersStatusBarHidden),
         Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
         Field("registersForTraitChanges", \.registersForTraitChanges),

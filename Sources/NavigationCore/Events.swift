@@ -30,6 +30,15 @@ public struct Event: Sendable, Equatable {
         /// iOS 26: `updateProperties()`, after the controller's traits are updated and before
         /// its layout (R118, R119).
         case updateProperties
+        /// R140: the navigation delegate's `navigationController(_:animationControllerFor:from:to:)`
+        /// and `navigationController(_:interactionControllerFor:)`, asked as a push or pop starts.
+        case navigationControllerAnimationControllerFor, navigationControllerInteractionControllerFor
+        /// R143–R145: blocks registered on a `transitionCoordinator`: the alongside animation,
+        /// its completion, and the handler of `notifyWhenInteractionChanges(_:)`.
+        case animateAlongsideTransition, animateAlongsideTransitionCompletion, notifyWhenInteractionChanges
+        /// R146–R148: an unwind segue's search asks overrides, and its path's custom containers
+        /// are told `unwind(for:towards:)`.
+        case allowedChildrenForUnwinding, canPerformUnwindSegueAction, unwindForTowards
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {
@@ -61,6 +70,12 @@ public struct Event: Sendable, Equatable {
     public var traitCollection: Traits?
     /// `traitChangeHandler`: the registered traits that changed (R108).
     public var changedTraits: [Traits.Name]?
+    /// `navigationControllerAnimationControllerFor`: the operation argument (R140).
+    public var operation: NavigationOperation?
+    /// The coordinator context's `isCancelled`, for the completion and interaction handlers (R144, R145).
+    public var isCancelled: Bool?
+    /// `unwindForTowards`: the `subsequentVC` argument (R148); `canPerformUnwindSegueAction`: nil.
+    public var towards: ControllerID?
 
     public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
         self.controller = controller
@@ -73,6 +88,11 @@ public struct Event: Sendable, Equatable {
         e.hasParentArgument = true
         return e
     }
+}
+
+/// `UINavigationController.Operation` as the navigation delegate is told it (R140).
+public enum NavigationOperation: String, Sendable, CaseIterable {
+    case push, pop
 }
 
 /// The operation a transition runs for (docs/api.md Transition `operation`): the UIKit call, gesture

@@ -226,8 +226,16 @@ public struct TraitOverrides: Sendable, Codable, Equatable {
 }
 
 /// A `UINavigationControllerDelegate` (R82): told `willShow`/`didShow` around each visible top change.
+/// R140: nil answers mean the method is not implemented (UIKit's own animation, not interactive).
 public struct NavigationDelegate: Sendable, Codable, Equatable {
-    public init() {}
+    /// `navigationController(_:animationControllerFor:from:to:)`'s animator, for every push and pop.
+    public var animationController: TransitioningDelegate?
+    /// `navigationController(_:interactionControllerFor:)`'s interaction controller, by name.
+    public var interactionController: String?
+    public init(animationController: TransitioningDelegate? = nil, interactionController: String? = nil) {
+        self.animationController = animationController
+        self.interactionController = interactionController
+    }
 }
 
 /// A `UITabBarControllerDelegate` (R87, R89): asked `shouldSelect` and told `didSelect` on user taps

@@ -134,7 +134,8 @@ extension Engine {
     /// R83: the edge-swipe back gesture; cancelled, nothing changes (R38 pattern). The gesture
     /// does not begin while the navigation controller is animating (R81), so that swipe is a no-op.
     /// R120: the content swipe pops the same way on iOS 26; before it, a pan in the content is
-    /// no gesture of the navigation controller's, so nothing pops.
+    /// no gesture of the navigation controller's, so nothing pops. R142: with the delegate's
+    /// animator and interaction controller it is an interactive custom pop (TransitionCoordinator.swift).
     mutating func interactivePop(_ nav: ControllerID, completes: Bool, gesture: PopGesture = .edge) throws(Refusal) {
         if gesture == .content && !profile.hasContentPopGesture { return }
         let stack = state.c(nav).viewControllers

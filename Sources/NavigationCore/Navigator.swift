@@ -124,6 +124,9 @@ struct Engine {
     var released: [ControllerID] = []
     /// Transitions loading their views right now, innermost last (``StartingTransition``).
     var starting: [StartingTransition] = []
+    /// Transitions whose start is calling their callbacks, innermost last: what a
+    /// `transitionCoordinator` registration from that code joins (``CoordinatorHooks``).
+    var coordinators: [CoordinatorHooks] = []
     /// R119: controllers `setNeedsUpdateProperties()` invalidated this turn, each with the entry
     /// of the first call, whose reply gets the `updateProperties` of the turn's layout pass.
     var propertiesInvalidated: [(id: ControllerID, entry: Journal.Index)] = []
@@ -273,6 +276,8 @@ struct Engine {
             _ = try existing(r)
             try dragSheet(r, to: detent)
         case .setNeedsUpdateProperties(let r): try setNeedsUpdateProperties(r)
+        case .animateAlongsideTransition(let r): try animateAlongsideTransition(r)
+        case .notifyWhenInteractionChanges(let r): try notifyWhenInteractionChanges(r)
         }
     }
 

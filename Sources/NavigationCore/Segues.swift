@@ -96,28 +96,45 @@ extension Engine {
 
     /// R99: the destination of an unwind: walk "next" controllers (parent, or presenter), searching
     /// each one's other children (a navigation stack top-down) and then the controller itself.
-    /// `asked` collects the controllers asked, in order (the source is never asked).
-    func unwindDestination(from source: ControllerID, action: String, asked: inout [ControllerID]) -> ControllerID? {
-        func implements(_ id: ControllerID) -> Bool {
+    /// `asked` collects the controllers asked, in order (the source is never asked); `calls` the
+    /// overrides the search calls (R146, R147), in order.
+    func unwindDestination(
+        from source: ControllerID, action: String, asked: inout [ControllerID], calls: inout [Event]
+    ) throws(Refusal) -> ControllerID? {
+        func implements(_ id: ControllerID) throws(Refusal) -> Bool {
             guard id != source else { return false }
             if !asked.contains(id) { asked.append(id) }
-            return state.c(id).unwindActions.contains(action)
-        }
-        func search(_ id: ControllerID) -> ControllerID? {
-            for child in allowedChildren(id, excluding: nil) {
-                if let hit = search(child) { return hit }
+            let c = state.c(id)
+            let has = c.unwindActions.contains(action)
+            // R147: the class's override answers; without one UIKit asks whether it implements the action.
+            guard !c.canPerformUnwindSegueAction.isEmpty else { return has }
+            var e = Event(id, .canPerformUnwindSegueAction)
+            e.action = action
+            calls.append(e)
+            let answer = c.canPerformUnwindSegueAction[action] ?? has
+            if answer && !has {
+                throw .input(
+                    .invalid(
+                        "\(c.descriptionForMessages) answers canPerformUnwindSegueAction true for '\(action)', which its class does not implement (unwindActions): UIKit would send it the action and raise 'unrecognized selector'.",
+                        field: "canPerformUnwindSegueAction"))
             }
-            return implements(id) ? id : nil
+            return answer
+        }
+        func search(_ id: ControllerID) throws(Refusal) -> ControllerID? {
+            for child in allowedChildren(id, excluding: nil, calls: &calls) {
+                if let hit = try search(child) { return hit }
+            }
+            return try implements(id) ? id : nil
         }
         var current: ControllerID? = source
         var cameFrom: ControllerID?
         var hops = 0
         while let here = current, hops < 1_000 {
             hops += 1
-            for child in allowedChildren(here, excluding: cameFrom) {
-                if let hit = search(child) { return hit }
+            for child in allowedChildren(here, excluding: cameFrom, calls: &calls) {
+                if let hit = try search(child) { return hit }
             }
-            if implements(here) { return here }
+            if try implements(here) { return here }
             cameFrom = here
             if let parent = state.c(here).parent { current = parent } else { current = state.c(here).presentation?.presenting }
         }
@@ -125,9 +142,14 @@ extension Engine {
     }
 
     /// `allowedChildrenForUnwinding(from:)`: children minus the one containing the source; a
-    /// navigation controller offers its stack top-down.
-    func allowedChildren(_ id: ControllerID, excluding path: ControllerID?) -> [ControllerID] {
+    /// navigation controller offers its stack top-down. R146: a class's override returns its
+    /// own list, searched in its order as it is (of the controller's children only).
+    func allowedChildren(_ id: ControllerID, excluding path: ControllerID?, calls: inout [Event]) -> [ControllerID] {
         let c = state.c(id)
+        if let declared = c.allowedChildrenForUnwinding {
+            calls.append(Event(id, .allowedChildrenForUnwinding))
+            return declared.filter { c.children.contains($0) }
+        }
         var list = c.kind == .navigationController ? c.viewControllers.reversed() : c.children
         if let path { list.removeAll { state.isWithin(path, $0) } }
         return list
@@ -138,7 +160,10 @@ extension Engine {
     mutating func unwind(from source: ControllerID, segue: SegueSpec) throws(Refusal) {
         guard let action = segue.unwindAction else { return }
         var asked: [ControllerID] = []
-        guard let dest = unwindDestination(from: source, action: action, asked: &asked) else {
+        var calls: [Event] = []
+        let found = try unwindDestination(from: source, action: action, asked: &asked, calls: &calls)
+        for e in calls { emit(e) }
+        guard let dest = found else {
             // R99: nobody implements the action: UIKit does nothing and says nothing; navsim says why.
             journal[journal.current].result.warnings.append(.unwindDestinationNotFound(action: action, source: name(source), asked: asked.map(name)))
             return
@@ -154,7 +179,13 @@ extension Engine {
         var child = dest
         for a in state.ancestors(dest).dropFirst() {
             let c = state.c(a)
-            if c.kind == .navigationController, let index = c.viewControllers.firstIndex(of: child),
+            if c.on.calls[.unwindForTowards] != nil {
+                // R148: the class's `unwind(for:towards:)` brings `child` forward as its code does.
+                var e = Event(a, .unwindForTowards)
+                e.towards = child
+                e.segue = prepare.segue
+                emit(e)
+            } else if c.kind == .navigationController, let index = c.viewControllers.firstIndex(of: child),
                 index < c.viewControllers.count - 1
             {
                 try popTo(a, target: child, animated: segue.animates, operation: .popTo)

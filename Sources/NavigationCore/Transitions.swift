@@ -81,6 +81,8 @@ public struct RunningTransition: Sendable, Equatable {
     /// written before they were recorded: then the lists are used as they are.
     public var before: [ControllerID]? = nil
     public var after: [ControllerID]? = nil
+    /// R145: `notifyWhenInteractionChanges(_:)` handlers, run when an interactive transition's interaction ends.
+    public var interactionHandlers: [Event] = []
 
     public init(
         record: TransitionRecord, order: AppearanceOrder, appearing: [ControllerID], disappearing: [ControllerID],
@@ -185,6 +187,8 @@ extension Engine {
             beforeAppearance.append(Event(top, .navigationControllerWillShow, animated: animated))
             postFinish.append(Event(top, .navigationControllerDidShow, animated: animated))
         }
+        let (asked, navigationAnimator) = navigationDelegateAnswers(navigation, from: from, to: to, animated: animated, reported: reported)
+        plan.animator = plan.animator ?? navigationAnimator  // R140: the delegate's animator runs the push or pop
         let duration: Double = animated ? (plan.animator?.duration ?? operation.defaultDuration) : 0
         // R58: from is the resolved presenter and to the presented controller (reversed on dismissal).
         let record = TransitionRecord(
@@ -198,7 +202,7 @@ extension Engine {
                 entry: journal.current, reportsTransition: callbacks.depth == 0,
                 running: RunningTransition(
                     record: record, order: plan.order, appearing: appearing, disappearing: disappearing,
-                    preStart: plan.preStart, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
+                    preStart: plan.preStart + asked, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
                     isReported: reported, started: false, navigation: navigation,
                     silentDidAppearWithin: plan.silentDidAppearWithin, beforeAppearance: beforeAppearance,
                     before: before, after: after)))
@@ -323,6 +327,7 @@ extension Engine {
     mutating func start(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
         aim(&t)
+        coordinators.append(CoordinatorHooks(t))  // R143–R145: the coordinator of its callbacks' code
         for e in t.preStart { emit(e, in: entry) }
         // R37: what a non-forwarding container holds is left to its code; its views leave the
         // window when the transition ends (``finish(_:in:)``).
@@ -387,12 +392,14 @@ extension Engine {
         }
         wills(t.order.willsAppearFirst)
         wills(!t.order.willsAppearFirst)
+        if let hooks = coordinators.popLast() { runAlongside(hooks, &t, in: entry) }
         t.started = true
     }
 
     /// The "did" half: effects, `viewDid…` callbacks and completion, recorded in `entry`.
     mutating func finish(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
+        interactionEnded(t, cancelled: false, in: entry)
         for effect in t.effects { apply(effect, navigation: t.navigation) }
         func dids(_ appearingSide: Bool) {
             if appearingSide {
@@ -426,6 +433,7 @@ extension Engine {
     /// R38, R60: a cancelled interactive transition; each side gets the opposite callbacks.
     mutating func cancel(_ t: inout RunningTransition, in entry: Journal.Index) {
         let animated = t.record.animated
+        interactionEnded(t, cancelled: true, in: entry)
         // The structure goes back first; then the window is brought to it: what belongs there and
         // is not on screen (the controllers this transition was hiding, or what changed beneath it
         // meanwhile) appears, what is on screen and does not belong leaves, and what this transition
@@ -577,24 +585,4 @@ extension Engine {
         state.transitions.contains { $0.record.fromViewController == v || $0.record.toViewController == v }
             || pending.contains { $0.running.record.fromViewController == v || $0.running.record.toViewController == v }
     }
-}
-
-/// A transition between its start and its `viewWillAppear`s, while the views it brings on screen
-/// load: the controllers `addSubview` inside one of their `viewDidLoad`s adds to it (R71,
-/// Containment.swift). Turn-local, never stored.
-struct StartingTransition {
-    /// What it makes appear, the joined controllers included.
-    var appearing: Set<ControllerID>
-    /// Controllers that joined, in the order they did.
-    var joined: [ControllerID] = []
-    /// Calls to make when it ends (split adaptation of a joined controller, R91).
-    var postFinish: [Event] = []
-}
-
-/// A transition queued this turn, and the journal entry of the command that queued it.
-struct Pending {
-    var entry: Journal.Index
-    /// False for a transition lifecycle code queued: the command reports its own.
-    var reportsTransition = true
-    var running: RunningTransition
 }

@@ -71,6 +71,8 @@ enum StoredCommands {
             w.begin(.tapAlertAction); w.receiver(r); w.key("index", i); w.key("title", t); w.flag("animated", a)
         case .dragSheet(let r, let d): w.begin(.dragSheet); w.receiver(r); w.text("detent", d)
         case .setNeedsUpdateProperties(let r): w.begin(.setNeedsUpdateProperties); w.receiver(r)
+        case .animateAlongsideTransition(let r): w.begin(.animateAlongsideTransition); w.receiver(r)
+        case .notifyWhenInteractionChanges(let r): w.begin(.notifyWhenInteractionChanges); w.receiver(r)
         }
         w.close()
         w.close()
@@ -85,6 +87,8 @@ enum StoredOperation: String, CaseIterable {
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
     case beginAppearanceTransition, endAppearanceTransition, tapAlertAction, dragSheet
     case setNeedsUpdateProperties
+    case animateAlongsideTransition
+    case notifyWhenInteractionChanges
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -147,6 +151,8 @@ enum StoredOperation: String, CaseIterable {
                 animated: try a.flag("animated"))
         case .dragSheet: .dragSheet(receiver: try a.receiver(), detent: try a.text("detent"))
         case .setNeedsUpdateProperties: .setNeedsUpdateProperties(receiver: try a.receiver())
+        case .animateAlongsideTransition: .animateAlongsideTransition(receiver: try a.receiver())
+        case .notifyWhenInteractionChanges: .notifyWhenInteractionChanges(receiver: try a.receiver())
         }
     }
 }

@@ -295,6 +295,8 @@ struct StoredRunningTransition: Decodable, Equatable {
     var beforeAppearance: [StoredEvent]
     var before: [String]?
     var after: [String]?
+    /// R145: `notifyWhenInteractionChanges` handlers; absent in older rows.
+    var interactionHandlers: [StoredEvent]?
 }
 
 struct StoredTransitionRecord: Decodable, Equatable {
@@ -327,6 +329,10 @@ struct StoredEvent: Decodable, Equatable {
     var style: String?
     /// `alertActionHandler`'s action; absent in older rows.
     var alertAction: StoredAlertActionTap?
+    /// R140: the navigation delegate's operation argument; absent in older rows.
+    var operation: String?
+    /// R144, R145: the coordinator context's `isCancelled`; absent in older rows.
+    var isCancelled: Bool?
 }
 
 struct StoredAlertActionTap: Decodable, Equatable {

@@ -272,15 +272,18 @@ extension StoredRunningTransition {
             cancelEvents: (t.cancellation?.events ?? []).map(StoredEvent.init),
             isReported: t.isReported, started: t.started, navigation: t.navigation,
             silentDidAppearWithin: t.silentDidAppearWithin, beforeAppearance: t.beforeAppearance.map(StoredEvent.init),
-            before: t.before, after: t.after)
+            before: t.before, after: t.after,
+            interactionHandlers: t.interactionHandlers.isEmpty ? nil : t.interactionHandlers.map(StoredEvent.init))
     }
     func domain() throws -> RunningTransition {
-        RunningTransition(
+        var t = RunningTransition(
             record: try record.domain(), order: try order.domain(), appearing: appearing, disappearing: disappearing,
             preStart: try preStart.map { try $0.domain() }, postFinish: try postFinish.map { try $0.domain() },
             effects: try effects.map { try $0.domain() }, cancellation: try cancellation(), isReported: isReported, started: started,
             navigation: navigation, silentDidAppearWithin: silentDidAppearWithin,
             beforeAppearance: try beforeAppearance.map { try $0.domain() }, before: before, after: after)
+        t.interactionHandlers = try (interactionHandlers ?? []).map { try $0.domain() }
+        return t
     }
     /// Stored as it always was: a transition that cannot be cancelled has empty `cancelEffects`.
     private func cancellation() throws -> Cancellation? {
@@ -319,7 +322,8 @@ extension StoredEvent {
             controller: e.controller, callback: e.callback.rawValue, animated: e.animated, parent: e.parent,
             hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
             style: e.style?.rawValue,
-            alertAction: e.alertAction.map { StoredAlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) })
+            alertAction: e.alertAction.map { StoredAlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) },
+            operation: e.operation?.rawValue, isCancelled: e.isCancelled)
     }
     func domain() throws -> Event {
         var e = Event(controller, try storedValue(callback), animated: animated)
@@ -329,6 +333,8 @@ extension StoredEvent {
         e.action = action
         e.style = try storedValue(style)
         e.alertAction = alertAction.map { AlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) }
+        e.operation = try storedValue(operation)
+        e.isCancelled = isCancelled
         return e
     }
 }

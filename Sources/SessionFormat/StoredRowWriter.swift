@@ -430,6 +430,7 @@ extension StoredRunningTransition: StoredBytesWritable {
         w.key("beforeAppearance"); try w.array(beforeAppearance)
         w.key("before", before)
         w.key("after", after)
+        try w.key("interactionHandlers", interactionHandlers)
         w.close()
     }
 }
@@ -473,6 +474,8 @@ extension StoredEvent: StoredBytesWritable {
         w.key("action", action)
         w.key("style", style)
         try w.key("alertAction", alertAction)
+        w.key("operation", operation)
+        w.key("isCancelled", isCancelled)
         w.close()
     }
 }

@@ -68,12 +68,14 @@ struct ConfigurationEncodingTests {
         c.isModalInPresentation = true
         c.transitioningDelegate = TransitioningDelegate(name: "Zoom", duration: 0.25)
         c.presentationDelegate = PresentationDelegate(shouldDismiss: false, adaptivePresentationStyle: .fullScreen)
-        c.navigationDelegate = NavigationDelegate()
+        c.navigationDelegate = NavigationDelegate(animationController: TransitioningDelegate(name: "Slide", duration: 0.4), interactionController: "Pan")
         c.tabBarDelegate = TabBarDelegate(shouldSelect: true)
         c.traitOverrides = TraitOverrides(horizontalSizeClass: .compact, verticalSizeClass: nil)
         c.preferredContentSize = [320, 480.5]
         c.shouldPerformSegue = ["b": false, "a": true]
         c.unwindActions = ["unwindToRoot:", "done:"]
+        c.canPerformUnwindSegueAction = ["done:": false]
+        c.allowedChildrenForUnwinding = ["b", "a"]
         c.prefersStatusBarHidden = true
         c.shouldAutomaticallyForwardAppearanceMethods = false
         c.registersForTraitChanges = [.verticalSizeClass, .horizontalSizeClass]

@@ -123,7 +123,11 @@ struct Generator {
         c.presentationDelegate = maybe { g in
             PresentationDelegate(shouldDismiss: g.maybe { $0.bool() }, adaptivePresentationStyle: g.maybe { $0.pick(PresentationStyle.allCases) })
         }
-        c.navigationDelegate = maybe { _ in NavigationDelegate() }
+        c.navigationDelegate = maybe { g in
+            NavigationDelegate(
+                animationController: g.maybe { TransitioningDelegate(name: $0.string(), duration: $0.double()) },
+                interactionController: g.maybe { $0.string() })
+        }
         c.tabBarDelegate = maybe { g in TabBarDelegate(shouldSelect: g.maybe { $0.bool() }) }
         c.traitOverrides = maybe { g in
             TraitOverrides(
@@ -133,6 +137,8 @@ struct Generator {
         c.preferredContentSize = maybe { [$0.double(), $0.double()] }
         c.shouldPerformSegue = Dictionary((0..<int(0...3)).map { _ in (string(), bool()) }, uniquingKeysWith: { a, _ in a })
         c.unwindActions = strings()
+        c.canPerformUnwindSegueAction = Dictionary((0..<int(0...3)).map { _ in (string(), bool()) }, uniquingKeysWith: { a, _ in a })
+        c.allowedChildrenForUnwinding = maybe { $0.strings() }
         c.prefersStatusBarHidden = bool()
         c.sheetPresentationController = maybe { $0.sheetSettings() }
         if int(0...3) == 0 {
@@ -200,7 +206,8 @@ struct Generator {
             hasParentArgument: bool(),
             segue: maybe { StoredSegueInfo(identifier: $0.maybe { $0.string() }, source: $0.string(), destination: $0.maybe { $0.string() }) },
             action: maybe { $0.string() }, style: maybe { $0.string() },
-            alertAction: maybe { StoredAlertActionTap(index: $0.int(0...3), handlerSelf: $0.string()) })
+            alertAction: maybe { StoredAlertActionTap(index: $0.int(0...3), handlerSelf: $0.string()) },
+            operation: maybe { $0.string() }, isCancelled: maybe { $0.bool() })
     }
     mutating func events() -> [StoredEvent] { (0..<int(0...3)).map { _ in event() } }
 
@@ -225,7 +232,7 @@ struct Generator {
             disappearing: strings(), preStart: events(), postFinish: events(), effects: (0..<int(0...3)).map { _ in effect() },
             cancelEffects: (0..<int(0...2)).map { _ in effect() }, cancelEvents: events(), isReported: bool(), started: bool(),
             navigation: maybe { $0.string() }, silentDidAppearWithin: maybe { $0.string() }, beforeAppearance: events(),
-            before: maybe { $0.strings() }, after: maybe { $0.strings() })
+            before: maybe { $0.strings() }, after: maybe { $0.strings() }, interactionHandlers: maybe { $0.events() })
     }
 
     mutating func anchor() -> StoredPopoverAnchor {
@@ -525,6 +532,8 @@ extension Generator {
             return .tapAlertAction(receiver: r, index: maybe { $0.int(0...9) }, title: maybe { $0.string() }, animated: bool())
         case .dragSheet: return .dragSheet(receiver: r, detent: string())
         case .setNeedsUpdateProperties: return .setNeedsUpdateProperties(receiver: r)
+        case .animateAlongsideTransition: return .animateAlongsideTransition(receiver: r)
+        case .notifyWhenInteractionChanges: return .notifyWhenInteractionChanges(receiver: r)
         }
     }
 }

@@ -135,6 +135,14 @@ func render(_ e: Event) -> String {
         return "\(e.controller).\(e.callback.rawValue)(\(e.parent ?? "nil"))"
     case .unwindAction:
         return "\(e.controller).unwindAction(\(e.action ?? "?"))"
+    case .navigationControllerAnimationControllerFor:
+        return "\(e.controller).navigationControllerAnimationControllerFor(\(e.operation?.rawValue ?? "?"))"
+    case .animateAlongsideTransitionCompletion, .notifyWhenInteractionChanges:
+        return "\(e.controller).\(e.callback.rawValue)(isCancelled: \(e.isCancelled.map(String.init) ?? "?"))"
+    case .canPerformUnwindSegueAction:
+        return "\(e.controller).canPerformUnwindSegueAction(\(e.action ?? "?"))"
+    case .unwindForTowards:
+        return "\(e.controller).unwindForTowards(\(e.towards ?? "?"))"
     default:
         return "\(e.controller).\(e.callback.rawValue)"
     }

@@ -71,9 +71,19 @@ enum ConfigurationFields {
             "navigationDelegate", \.navigationDelegate, .delegates,
             read: { r, k throws(Problem) in try r.navigationDelegate(k) },
             reply: { w, k, c in
-                guard c.navigationDelegate != nil else { return }
+                guard let d = c.navigationDelegate else { return }
                 w.key(k)
                 w.openObject()
+                // R140: the answers are listed only when declared, so earlier replies keep their bytes.
+                if let a = d.animationController {
+                    w.key("animationController")
+                    w.openObject()
+                    w.member("name", a.name)
+                    w.key("duration")
+                    w.number(a.duration)
+                    w.closeObject()
+                }
+                if let i = d.interactionController { w.member("interactionController", i) }
                 w.closeObject()
             }),
         .optional(
@@ -126,6 +136,23 @@ enum ConfigurationFields {
         .value(
             "unwindActions", \.unwindActions, .segues,
             read: { r, k throws(Problem) in try r.strings(k) }, reply: { w, k, c in if !c.unwindActions.isEmpty { w.member(k, c.unwindActions) } }),
+        // R147, R146: listed only when the class overrides the method.
+        .value(
+            "canPerformUnwindSegueAction", \.canPerformUnwindSegueAction, .segues, read: { r, k throws(Problem) in try r.boolMap(k) },
+            reply: { w, k, c in
+                let m = c.canPerformUnwindSegueAction
+                guard !m.isEmpty else { return }
+                w.key(k)
+                w.openObject()
+                for (action, answer) in m.sorted(by: { $0.key < $1.key }) {
+                    w.key(action)
+                    w.bool(answer)
+                }
+                w.closeObject()
+            }),
+        .optional(
+            "allowedChildrenForUnwinding", \.allowedChildrenForUnwinding, .segues, read: { r, k throws(Problem) in try r.strings(k) },
+            reply: { w, k, c in if let ids = c.allowedChildrenForUnwinding { w.member(k, ids) } }),
         // R108: listed only when non-empty, so replies of controllers that never set it are unchanged.
         .value(
             "registersForTraitChanges", \.registersForTraitChanges, .delegates,
@@ -306,10 +333,15 @@ extension BodyReader {
             adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
     }
 
-    /// `{}`: the navigation controller has a delegate (R82).
+    /// `{"animationController"?: {"name", "duration"?}, "interactionController"?: name}`: the
+    /// navigation controller has a delegate (R82), with the answers it declares (R140).
     func navigationDelegate(_ key: String) throws(Problem) -> NavigationDelegate? {
-        guard try object(key, allowed: []) != nil else { return nil }
-        return NavigationDelegate()
+        guard let d = try object(key, allowed: ["animationController", "interactionController"]) else { return nil }
+        let interaction = try d.string("interactionController")
+        if let i = interaction, i.isEmpty {
+            throw Problem.invalidField(d.name("interactionController"), "interactionController names the interaction controller; it cannot be empty.")
+        }
+        return NavigationDelegate(animationController: try d.transitioningDelegate("animationController"), interactionController: interaction)
     }
 
     /// `{"shouldSelect"?: bool}` (R87).

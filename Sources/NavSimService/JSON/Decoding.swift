@@ -454,6 +454,12 @@ enum Operations {
         OperationEntry("setNeedsUpdateProperties", [], "setNeedsUpdateProperties() (iOS 26): updateProperties() at the next layout pass") {
             o throws(Problem) in .setNeedsUpdateProperties(receiver: o.receiver)
         },
+        OperationEntry("animateAlongsideTransition", [], "transitionCoordinator?.animate(alongsideTransition:completion:) (R143, R144)") {
+            o throws(Problem) in .animateAlongsideTransition(receiver: o.receiver)
+        },
+        OperationEntry("notifyWhenInteractionChanges", [], "transitionCoordinator?.notifyWhenInteractionChanges(_:) (R145)") {
+            o throws(Problem) in .notifyWhenInteractionChanges(receiver: o.receiver)
+        },
     ]
 
     /// The entries by name.

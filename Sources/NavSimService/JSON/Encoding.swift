@@ -248,6 +248,9 @@ enum Encode {
             sizeClasses(t, into: &w)
         }
         if let names = e.changedTraits { w.member("traits", names.map(\.rawValue)) }
+        if let op = e.operation { w.member("operation", op.rawValue) }  // R140
+        if let t = e.towards { w.member("towards", t) }  // R148
+        if let c = e.isCancelled { w.member("isCancelled", c) }  // R144, R145
         w.closeObject()
     }
 
