@@ -151,12 +151,15 @@ extension Engine {
         // original back. Not while the presentation still animates (its transition names `id`).
         if record.state == .presented {
             let resolved = profile.resolveAutomatic(record.requestedStyle, kind: c.kind)
-            let swap = record.adaptiveOriginal == nil
-                ? (adapted != resolved ? replaceAdapted(id, style: adapted) : nil)
-                : (adapted == resolved ? restoreOriginal(id) : nil)
+            var swap: (ControllerID, [Event])?
+            if record.adaptiveOriginal == nil {
+                if adapted != resolved { swap = replaceAdapted(id, style: adapted) }
+            } else if adapted == resolved {
+                swap = restoreOriginal(id)
+            }
             if let (now, calls) = swap {
                 done.insert(now)
-                calls.forEach { emit($0) }
+                for call in calls { emit(call) }
             }
         }
         if let delegate = c.presentationDelegate, profile.hasSheetGestures {

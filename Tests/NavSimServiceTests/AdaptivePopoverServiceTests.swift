@@ -17,7 +17,8 @@ struct AdaptivePopoverServiceTests {
         #expect(created.status == 201, "\(created)")
         let presented = h.send(
             "POST", "/v1/sessions/s/controllers/Doc/present",
-            #"{"modalPresentationStyle": "popover", "popover": {"sourceView": "button"}, "viewController": {"id": "Menu", "presentationDelegate": {"viewControllerForAdaptivePresentationStyle": "navigationController"}}}"#)
+            #"{"modalPresentationStyle": "popover", "popover": {"sourceView": "button"}, "viewController": {"id": "Menu", "presentationDelegate": {"viewControllerForAdaptivePresentationStyle": "navigationController"}}}"#
+        )
         #expect(presented.status == 200, "\(presented)")
         #expect(presented["session"]?["controllers"]?["Doc"]?["presentedViewController"]?.string == "Menu")
         let compact = h.send("PATCH", "/v1/sessions/s", #"{"traits": {"horizontalSizeClass": "compact"}}"#)
@@ -53,7 +54,8 @@ struct AdaptivePopoverServiceTests {
             #"{"id": "s", "traits": \#(Self.pad), "root": {"id": "Nav", "kind": "navigationController", "viewControllers": [{"id": "Doc"}]}}"#)
         let presented = h.send(
             "POST", "/v1/sessions/s/controllers/Doc/present",
-            #"{"modalPresentationStyle": "popover", "popover": {"sourceView": "button"}, "animated": false, "viewController": {"id": "Menu", "popoverPresentationController": {"passthroughViews": ["Doc"]}, "presentationDelegate": {}}}"#)
+            #"{"modalPresentationStyle": "popover", "popover": {"sourceView": "button"}, "animated": false, "viewController": {"id": "Menu", "popoverPresentationController": {"passthroughViews": ["Doc"]}, "presentationDelegate": {}}}"#
+        )
         #expect(presented["session"]?["controllers"]?["Menu"]?["popoverPresentationController"]?["passthroughViews"] == .array([.string("Doc")]))
         let kept = h.send("POST", "/v1/sessions/s/controllers/Menu/interactiveDismiss", #"{"tappedView": "Doc"}"#)
         #expect(kept.status == 200 && kept["events"] == .array([]), "\(kept)")
