@@ -65,8 +65,9 @@ enum ConfigurationFields {
                 w.openObject()
                 w.member("shouldDismiss", d.shouldDismiss)
                 w.member("adaptivePresentationStyle", d.adaptivePresentationStyle?.rawValue)
-                w.member("shouldDismissPopover", d.shouldDismissPopover)
-                w.member("viewControllerForAdaptivePresentationStyle", d.viewControllerForAdaptivePresentationStyle?.rawValue)
+                // R150, R153: listed only when given, so delegates that never set them reply as before.
+                if let v = d.shouldDismissPopover { w.member("shouldDismissPopover", v) }
+                if let v = d.viewControllerForAdaptivePresentationStyle { w.member("viewControllerForAdaptivePresentationStyle", v.rawValue) }
                 w.closeObject()
             }),
         .optional(
