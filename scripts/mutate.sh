@@ -32,8 +32,10 @@ mutations=(
   # Mutations below change only state that no event shows: the exhaustive tests (send { … }) kill them.
   "r53-popover-anchor#Sources/NavigationCore/Presentation.swift#s/popover: popover, state: .presenting)/popover: nil, state: .presenting)/#R53: a popover's presentation record loses its anchor"
   "transition-counter#Sources/NavigationCore/Transitions.swift#s/if reported { state.nextTransitionNumber += 1 }/if reported { state.nextTransitionNumber += 2 }/#transition ids skip a number (the counter is state a replay must reproduce)"
-  "r24-container-view#Sources/NavigationCore/Presentation.swift#s/containerView: removes ? \\[p, v\\] : \\[v\\]/containerView: [v]/#R24: a presentation that removes the presenter's view leaves it out of the transition's container view"
+  "r24-container-view#Sources/NavigationCore/Presentation.swift#s/containerView: removes ? \\[p, shown\\] : \\[shown\\]/containerView: [shown]/#R24: a presentation that removes the presenter's view leaves it out of the transition's container view"
   "r42-chain-top-dismissing#Sources/NavigationCore/Dismissal.swift#s/if top != chain\\[0\\] { self\\[changing: top\\].isBeingDismissed = true }//#R42: the top of a dismissed chain is not marked isBeingDismissed"
+  "r150-replacement-forgets-original#Sources/NavigationCore/AdaptiveReplacement.swift#s/record.adaptiveOriginal = v/record.adaptiveOriginal = nil/#R150/R151: the replacement's record does not remember the presented controller, so it is never given back#AdaptiveReplacementTests"
+  "r152-passthrough-subviews#Sources/NavigationCore/Popovers.swift#s/state.ancestors(tapped).contains(where: views.contains)/views.contains(tapped)/#R152: a tap on a view inside a passthrough view dismisses the popover#PopoverTapTests"
   "r111-drag-keeps-detent#Sources/NavigationCore/Sheets.swift#s/self\\[changing: v\\].sheetPresentationController = changed/_ = changed/#R111: a drag tells the delegate but the sheet keeps its old selected detent#SheetDetentTests"
   "r112-undimmed-inclusive#Sources/NavigationCore/Sheets.swift#s/return resting > undimmed/return resting >= undimmed/#R112: the largest undimmed detent itself dims the presenter#SheetDetentTests"
   # Beyond the core: what the service and its stores promise a client.

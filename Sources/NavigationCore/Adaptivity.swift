@@ -73,18 +73,18 @@ extension Engine {
         change(&state)
         // A session that never gave a size describes no window geometry, only size classes: it
         // keeps the replies it always had (R52, R91, R92 alone), which docs/api.md promises.
+        var readapted = Set<ControllerID>()
         guard oldWindow.size != nil || state.traits.size != nil else {
-            for id in state.order { _ = readapt(id, old: old) }
+            for id in state.order { _ = readapt(id, old: old, done: &readapted) }
             enqueue(TransitionPlan(operation: .traitChange, from: nil, to: nil, animated: false, order: .navigation, before: before))
             return
         }
         let windowClassesChanged = ofWindow && !Self.sameSizeClasses(oldWindow, state.traits)
         // R107: the window's root first, each container forwarding to the children it shows and
         // each presentation controller re-adapting (R52) before it forwards to its presented one.
-        var adapted = Set<ControllerID>()
         var postFinish: [Event] = []
         for id in reached {
-            if readapt(id, old: old) { adapted.insert(id) }
+            _ = readapt(id, old: old, done: &readapted)
             guard windowClassesChanged, let was = old[id] else { continue }
             let now = state.traitCollection(id)
             guard !Self.sameSizeClasses(was, now) else { continue }
@@ -95,7 +95,7 @@ extension Engine {
             // it forwards the change to its children.
             if state.controllers[id]?.kind == .splitViewController { postFinish += adaptSplit(id) }
         }
-        for id in state.order where !adapted.contains(id) { _ = readapt(id, old: old) }
+        for id in state.order { _ = readapt(id, old: old, done: &readapted) }
         // R106: a new size (a rotation swaps width and height) or new size classes, which a
         // window only gets with a new size.
         if ofWindow && (windowClassesChanged || oldWindow.size != state.traits.size) {
@@ -131,9 +131,14 @@ extension Engine {
 
     /// R52: re-adapts the presentation of `id` when its presenter's size classes changed, with
     /// the adaptive delegate's `willPresentWithAdaptiveStyle`. True when `id` is presented.
-    private mutating func readapt(_ id: ControllerID, old: [ControllerID: Traits]) -> Bool {
-        guard let record = state.controllers[id]?.presentation, record.state != .dismissing else { return false }
-        let c = state.c(id)
+    /// `done` holds the controllers whose presentation this change already re-adapted, the
+    /// replacement and its original both once one took the other's place (R150, R151).
+    private mutating func readapt(_ id: ControllerID, old: [ControllerID: Traits], done: inout Set<ControllerID>) -> Bool {
+        guard !done.contains(id), let record = state.controllers[id]?.presentation, record.state != .dismissing else { return false }
+        done.insert(id)
+        // R150: the delegate and the kind are those of the controller `present` named.
+        let original = record.adaptiveOriginal ?? id
+        let c = state.c(original)
         guard
             record.requestedStyle == .popover || record.requestedStyle == .pageSheet
                 || record.requestedStyle == .formSheet || record.requestedStyle == .automatic
@@ -142,8 +147,23 @@ extension Engine {
         guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { return true }
         let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
         self[changing: id].presentation?.style = adapted
+        // R150/R151: entering an adapted style asks for the replacement; leaving it gives the
+        // original back. Not while the presentation still animates (its transition names `id`).
+        if record.state == .presented {
+            let resolved = profile.resolveAutomatic(record.requestedStyle, kind: c.kind)
+            var swap: (ControllerID, [Event])?
+            if record.adaptiveOriginal == nil {
+                if adapted != resolved { swap = replaceAdapted(id, style: adapted) }
+            } else if adapted == resolved {
+                swap = restoreOriginal(id)
+            }
+            if let (now, calls) = swap {
+                done.insert(now)
+                for call in calls { emit(call) }
+            }
+        }
         if let delegate = c.presentationDelegate, profile.hasSheetGestures {
-            var e = Event(id, .willPresentWithAdaptiveStyle)
+            var e = Event(original, .willPresentWithAdaptiveStyle)
             let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
             e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none
             emit(e)

@@ -134,7 +134,7 @@ extension Command {
         case .addSubview(let r, let v, let a): return .addSubview(receiver: m(r), viewController: m(v), animated: a)
         case .removeFromSuperview(let r, let a): return .removeFromSuperview(receiver: m(r), animated: a)
         case .transitionChild(let r, let f, let t, let a): return .transitionChild(receiver: m(r), from: m(f), to: m(t), animated: a)
-        case .interactiveDismiss(let r, let c): return .interactiveDismiss(receiver: m(r), completes: c)
+        case .interactiveDismiss(let r, let c, let t): return .interactiveDismiss(receiver: m(r), completes: c, tappedView: t.map(m))
         case .interactivePop(let r, let c, let g): return .interactivePop(receiver: m(r), completes: c, gesture: g)
         case .setNeedsUpdateProperties(let r): return .setNeedsUpdateProperties(receiver: m(r))
         case .animateAlongsideTransition(let r): return .animateAlongsideTransition(receiver: m(r))

@@ -148,7 +148,9 @@ public enum Command: Sendable, Equatable {
     case addSubview(receiver: ControllerID, viewController: ControllerID, animated: Bool)
     case removeFromSuperview(receiver: ControllerID, animated: Bool)
     case transitionChild(receiver: ControllerID, from: ControllerID, to: ControllerID, animated: Bool)
-    case interactiveDismiss(receiver: ControllerID, completes: Bool)
+    /// A user's swipe down on a sheet, or tap outside a popover; `tappedView` names the controller
+    /// whose view the tap lands on (R152: a passthrough view keeps the popover).
+    case interactiveDismiss(receiver: ControllerID, completes: Bool, tappedView: ControllerID? = nil)
     /// A user's swipe back, from the leading edge or (iOS 26) anywhere in the content (R83, R120).
     case interactivePop(receiver: ControllerID, completes: Bool, gesture: PopGesture = .edge)
     /// `performSegue(withIdentifier:sender:)` (R97). `destination` is the instantiated scene, made

@@ -52,6 +52,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// R110: what code sets on `sheetPresentationController` (detents, selection, dimming,
     /// grabber, delegate); nil when it sets nothing (UIKit's defaults).
     public var sheetPresentationController: SheetSettings?
+    /// R152: what code sets on `popoverPresentationController` (`passthroughViews`); nil when it
+    /// sets nothing.
+    public var popoverPresentationController: PopoverSettings?
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
     /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
@@ -84,6 +87,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
         Field("registersForTraitChanges", \.registersForTraitChanges),
         Field("sheetPresentationController", \.sheetPresentationController),
+        Field("popoverPresentationController", \.popoverPresentationController),
         Field(unencoded: "on", \.on),
         Field(unencoded: "actions", \.actions),
     ]

@@ -79,32 +79,54 @@ extension Engine {
                 silentDidAppearWithin: insidePopover ? popoverSide : nil))
     }
 
-    /// R49–R54: a user swipes a sheet down (or taps outside a popover). `completes: false` is a
-    /// gesture given up half way (R38 cancel pattern, R50).
-    mutating func interactiveDismiss(_ r: ControllerID, completes: Bool) throws(Refusal) {
+    /// R49–R54: a user swipes a sheet down (or taps outside a popover: on `tappedView` when
+    /// given, R152). `completes: false` is a gesture given up half way (R38 cancel pattern, R50).
+    mutating func interactiveDismiss(_ r: ControllerID, completes: Bool, tappedView: ControllerID? = nil) throws(Refusal) {
         let v = state.outermost(r)
+        if let tappedView { try checkTapOutsidePopover(v, tappedView) }
         guard let record = state.c(v).presentation, record.state == .presented, !isTransitioning(v),
-            record.style.isUserDismissible, profile.hasSheetGestures
+            record.style.isUserDismissible, profile.hasSheetGestures || record.style == .popover
         else { return }
         if let w = state.c(v).presentedID, state.controllers[w] != nil { return }  // the gesture belongs to the top sheet
-        let vc = state.c(v)
+        // R150: the delegate and the flag are those of the controller `present` named, also while
+        // the adaptive delegate's replacement shows in its place.
+        let owner = record.adaptiveOriginal ?? v
+        if let tappedView, passesThrough(tappedView, popover: owner) { return }  // R152
+        let vc = state.c(owner)
         let delegate = vc.presentationDelegate
+        // R153: before iOS 13 only the popover delegate's methods exist; isModalInPopover is the
+        // flag's name there.
+        if profile.popoverDismissalUsesPopoverDelegate {
+            if vc.isModalInPresentation { return }
+            if let delegate {
+                emit(Event(owner, .popoverPresentationControllerShouldDismissPopover))
+                if delegate.shouldDismissPopover == false { return }
+            }
+            try startDismissal(
+                chain: presentationChain(from: v), presenter: record.presenting, animated: true,
+                postFinish: delegate != nil ? [Event(owner, .popoverPresentationControllerDidDismissPopover)] : [],
+                operation: .interactiveDismiss)
+            runLastNow(completes: completes)
+            return
+        }
         // R49: blocked when the controller is modal in presentation (the delegate is not asked) or by the delegate.
         if vc.isModalInPresentation {
-            if delegate != nil { emit(Event(v, .presentationControllerDidAttemptToDismiss)) }
+            if delegate != nil { emit(Event(owner, .presentationControllerDidAttemptToDismiss)) }
             return
         }
         if let delegate {
-            emit(Event(v, .presentationControllerShouldDismiss))
-            if delegate.shouldDismiss == false {
-                emit(Event(v, .presentationControllerDidAttemptToDismiss))
+            // R153: a popover delegate that still implements the deprecated method is asked it instead.
+            let legacy = record.style == .popover && delegate.shouldDismissPopover != nil
+            emit(Event(owner, legacy ? .popoverPresentationControllerShouldDismissPopover : .presentationControllerShouldDismiss))
+            if (legacy ? delegate.shouldDismissPopover : delegate.shouldDismiss) == false {
+                emit(Event(owner, .presentationControllerDidAttemptToDismiss))
                 return
             }
-            emit(Event(v, .presentationControllerWillDismiss))
+            emit(Event(owner, .presentationControllerWillDismiss))
         }
         try startDismissal(
             chain: presentationChain(from: v), presenter: record.presenting, animated: true,
-            postFinish: delegate != nil ? [Event(v, .presentationControllerDidDismiss)] : [],
+            postFinish: delegate != nil ? [Event(owner, .presentationControllerDidDismiss)] : [],
             operation: .interactiveDismiss)
         runLastNow(completes: completes)
     }

@@ -19,6 +19,10 @@ public struct Event: Sendable, Equatable {
         case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
         case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
         case sheetPresentationControllerDidChangeSelectedDetentIdentifier
+        /// R150, R151: the adaptive delegate asked for the controller to show while adapted.
+        case viewControllerForAdaptivePresentationStyle
+        /// R153: the popover delegate's own methods, deprecated in iOS 13.
+        case popoverPresentationControllerShouldDismissPopover, popoverPresentationControllerDidDismissPopover
         case completion
         /// The handler of the `UIAlertAction` a user tapped, run once the alert is dismissed (R103).
         case alertActionHandler

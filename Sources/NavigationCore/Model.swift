@@ -176,6 +176,9 @@ public struct Profile: Sendable, Equatable {
     public var hasContentPopGesture: Bool { release == .iOS26 }
     /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
     public var hasSheetGestures: Bool { release != .iOS12 }
+    /// R153: before iOS 13 a tap outside a popover asks the popover delegate's own methods
+    /// (`popoverPresentationControllerShouldDismissPopover`, `…DidDismissPopover`).
+    public var popoverDismissalUsesPopoverDelegate: Bool { release == .iOS12 }
     /// R110: `UISheetPresentationController` (iOS 15): before it a sheet has no detents.
     public var hasSheetPresentationController: Bool { release != .iOS12 }
     /// R9–R11, §19: releases up to 12 used the "active controller" wording for D3/D4.
@@ -203,15 +206,40 @@ public struct TransitioningDelegate: Sendable, Codable, Equatable {
     public init(name: String, duration: Double) { self.name = name; self.duration = duration }
 }
 
-/// The answers of a `UIAdaptivePresentationControllerDelegate` (R47–R52). Nil answers mean the
-/// method is not implemented.
+/// The answers of a `UIAdaptivePresentationControllerDelegate` (R47–R52), which is also the
+/// `UIPopoverPresentationControllerDelegate` of a popover. Nil answers mean the method is not
+/// implemented.
 public struct PresentationDelegate: Sendable, Codable, Equatable {
     public var shouldDismiss: Bool?
     public var adaptivePresentationStyle: PresentationStyle?
-    public init(shouldDismiss: Bool? = nil, adaptivePresentationStyle: PresentationStyle? = nil) {
+    /// R153: `popoverPresentationControllerShouldDismissPopover(_:)`, deprecated in iOS 13.
+    public var shouldDismissPopover: Bool?
+    /// R150: what `presentationController(_:viewControllerForAdaptivePresentationStyle:)` returns
+    /// around the presented controller while the presentation is adapted.
+    public var viewControllerForAdaptivePresentationStyle: AdaptiveReplacement?
+    public init(
+        shouldDismiss: Bool? = nil, adaptivePresentationStyle: PresentationStyle? = nil,
+        shouldDismissPopover: Bool? = nil, viewControllerForAdaptivePresentationStyle: AdaptiveReplacement? = nil
+    ) {
         self.shouldDismiss = shouldDismiss
         self.adaptivePresentationStyle = adaptivePresentationStyle
+        self.shouldDismissPopover = shouldDismissPopover
+        self.viewControllerForAdaptivePresentationStyle = viewControllerForAdaptivePresentationStyle
     }
+}
+
+/// R150: the controller an adaptive delegate builds to show in place of the presented one, as
+/// Apple's documentation of `presentationController(_:viewControllerForAdaptivePresentationStyle:)`
+/// suggests: a navigation controller whose root is the presented controller.
+public enum AdaptiveReplacement: String, Sendable, Codable, CaseIterable {
+    case navigationController
+}
+
+/// R152: what code sets on a controller's `popoverPresentationController`: the views (named by
+/// the controllers whose views they are) a tap outside the popover reaches instead of dismissing it.
+public struct PopoverSettings: Sendable, Codable, Equatable {
+    public var passthroughViews: [ControllerID]
+    public init(passthroughViews: [ControllerID] = []) { self.passthroughViews = passthroughViews }
 }
 
 /// Size classes a controller overrides for itself and its descendants (R74: iOS 17
@@ -286,12 +314,16 @@ public struct Presentation: Sendable, Equatable {
     public var removesPresenterView: Bool
     public var popover: PopoverAnchor?
     public var state: State
+    /// R150: set on the adaptive delegate's replacement while it is presented in place of this
+    /// controller, the one `present` named; nil otherwise.
+    public var adaptiveOriginal: ControllerID?
 
     public init(
         presenting: ControllerID, source: ControllerID, requestedStyle: PresentationStyle, style: PresentationStyle,
         transitionStyle: TransitionStyle, contextViewController: ControllerID?, removesPresenterView: Bool,
-        popover: PopoverAnchor?, state: State
+        popover: PopoverAnchor?, state: State, adaptiveOriginal: ControllerID? = nil
     ) {
+        self.adaptiveOriginal = adaptiveOriginal
         self.presenting = presenting
         self.source = source
         self.requestedStyle = requestedStyle

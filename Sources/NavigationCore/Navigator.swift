@@ -246,9 +246,9 @@ struct Engine {
         case .removeFromSuperview(let r, let animated): try removeFromSuperview(r, animated: animated)
         case .transitionChild(let r, let from, let to, let animated):
             try transitionChild(r, from: from, to: to, animated: animated)
-        case .interactiveDismiss(let r, let completes):
+        case .interactiveDismiss(let r, let completes, let tapped):
             _ = try existing(r)
-            try interactiveDismiss(r, completes: completes)
+            try interactiveDismiss(r, completes: completes, tappedView: tapped)
         case .interactivePop(let r, let completes, let gesture):
             try interactivePop(try navigationReceiver(r), completes: completes, gesture: gesture)
         case .performSegue(let r, let identifier, let destination, let segue):

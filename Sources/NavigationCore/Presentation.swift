@@ -96,6 +96,12 @@ extension Engine {
         self[changing: v].isBeingPresented = true
 
         var preStart: [Event] = []
+        // R150: adapted, the delegate may show a navigation controller around V instead.
+        var shown = v
+        if effective != profile.resolveAutomatic(requested, kind: vc.kind), let (w, calls) = replaceAdapted(v, style: effective) {
+            shown = w
+            preStart += calls
+        }
         if let delegate = vc.presentationDelegate, profile.hasSheetGestures,
             effective != profile.resolveAutomatic(requested, kind: vc.kind)
         {
@@ -112,12 +118,12 @@ extension Engine {
         }
         enqueue(
             TransitionPlan(
-                operation: operation, from: p, to: v, style: effective, transitionStyle: used, animated: animated,
-                animator: vc.transitioningDelegate, containerView: removes ? [p, v] : [v], order: .modal,
+                operation: operation, from: p, to: shown, style: effective, transitionStyle: used, animated: animated,
+                animator: vc.transitioningDelegate, containerView: removes ? [p, shown] : [shown], order: .modal,
                 before: before, preStart: preStart,
                 // R28: the completion is called last, after every did-callback of the transition.
                 postFinish: reportsCompletion ? [Event(s, .completion)] : [],
-                effects: [.settlePresentation(v)], cancellation: Cancellation(effects: [.removePresentations([v])]),
+                effects: [.settlePresentation(shown)], cancellation: Cancellation(effects: [.removePresentations([shown])]),
                 isAlwaysReported: true))
     }
 }

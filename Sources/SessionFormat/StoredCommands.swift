@@ -51,7 +51,10 @@ enum StoredCommands {
         case .removeFromSuperview(let r, let a): w.begin(.removeFromSuperview); w.receiver(r); w.flag("animated", a)
         case .transitionChild(let r, let f, let t, let a):
             w.begin(.transitionChild); w.receiver(r); w.text("from", f); w.text("to", t); w.flag("animated", a)
-        case .interactiveDismiss(let r, let c): w.begin(.interactiveDismiss); w.receiver(r); w.flag("completes", c)
+        case .interactiveDismiss(let r, let c, let t):
+            // A swipe names no view, so rows of every dismissal before R152 read the same.
+            w.begin(.interactiveDismiss); w.receiver(r); w.flag("completes", c)
+            if let t { w.text("tappedView", t) }
         case .interactivePop(let r, let c, let g):
             // The edge gesture is left out, so rows of every pop before R120 read the same.
             w.begin(.interactivePop); w.receiver(r); w.flag("completes", c)
@@ -126,7 +129,8 @@ enum StoredOperation: String, CaseIterable {
         case .removeFromSuperview: .removeFromSuperview(receiver: try a.receiver(), animated: try a.flag("animated"))
         case .transitionChild:
             .transitionChild(receiver: try a.receiver(), from: try a.text("from"), to: try a.text("to"), animated: try a.flag("animated"))
-        case .interactiveDismiss: .interactiveDismiss(receiver: try a.receiver(), completes: try a.flag("completes"))
+        case .interactiveDismiss:
+            .interactiveDismiss(receiver: try a.receiver(), completes: try a.flag("completes"), tappedView: try a.optionalText("tappedView"))
         case .interactivePop:
             .interactivePop(receiver: try a.receiver(), completes: try a.flag("completes"), gesture: try a.value("gesture") ?? .edge)
         case .performSegue:

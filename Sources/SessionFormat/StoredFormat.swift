@@ -221,6 +221,8 @@ struct StoredPresentation: Decodable, Equatable {
     var removesPresenterView: Bool
     var popover: StoredPopoverAnchor?
     var state: String
+    /// R150; absent from rows written before it.
+    var adaptiveOriginal: String?
 }
 
 struct StoredPopoverAnchor: Decodable, Equatable {

@@ -180,13 +180,14 @@ extension StoredPresentation {
             presenting: p.presenting, source: p.source, requestedStyle: p.requestedStyle.rawValue, style: p.style.rawValue,
             transitionStyle: p.transitionStyle.rawValue, contextViewController: p.contextViewController,
             removesPresenterView: p.removesPresenterView, popover: p.popover.map(StoredPopoverAnchor.init),
-            state: p.state.rawValue)
+            state: p.state.rawValue, adaptiveOriginal: p.adaptiveOriginal)
     }
     func domain() throws -> Presentation {
         Presentation(
             presenting: presenting, source: source, requestedStyle: try storedValue(requestedStyle), style: try storedValue(style),
             transitionStyle: try storedValue(transitionStyle), contextViewController: contextViewController,
-            removesPresenterView: removesPresenterView, popover: try popover?.domain(), state: try storedValue(state))
+            removesPresenterView: removesPresenterView, popover: try popover?.domain(), state: try storedValue(state),
+            adaptiveOriginal: adaptiveOriginal)
     }
 }
 

@@ -332,6 +332,7 @@ extension StoredPresentation: StoredBytesWritable {
         w.key("removesPresenterView"); w.bool(removesPresenterView)
         try w.key("popover", popover)
         w.key("state"); w.string(state)
+        w.key("adaptiveOriginal", adaptiveOriginal)
         w.close()
     }
 }

@@ -67,7 +67,10 @@ struct ConfigurationEncodingTests {
         c.providesPresentationContextTransitionStyle = true
         c.isModalInPresentation = true
         c.transitioningDelegate = TransitioningDelegate(name: "Zoom", duration: 0.25)
-        c.presentationDelegate = PresentationDelegate(shouldDismiss: false, adaptivePresentationStyle: .fullScreen)
+        c.presentationDelegate = PresentationDelegate(
+            shouldDismiss: false, adaptivePresentationStyle: .fullScreen, shouldDismissPopover: true,
+            viewControllerForAdaptivePresentationStyle: .navigationController)
+        c.popoverPresentationController = PopoverSettings(passthroughViews: ["toolbar", "map"])
         c.navigationDelegate = NavigationDelegate(animationController: TransitioningDelegate(name: "Slide", duration: 0.4), interactionController: "Pan")
         c.tabBarDelegate = TabBarDelegate(shouldSelect: true)
         c.traitOverrides = TraitOverrides(horizontalSizeClass: .compact, verticalSizeClass: nil)

@@ -121,7 +121,10 @@ struct Generator {
         c.isModalInPresentation = bool()
         c.transitioningDelegate = maybe { TransitioningDelegate(name: $0.string(), duration: $0.double()) }
         c.presentationDelegate = maybe { g in
-            PresentationDelegate(shouldDismiss: g.maybe { $0.bool() }, adaptivePresentationStyle: g.maybe { $0.pick(PresentationStyle.allCases) })
+            PresentationDelegate(
+                shouldDismiss: g.maybe { $0.bool() }, adaptivePresentationStyle: g.maybe { $0.pick(PresentationStyle.allCases) },
+                shouldDismissPopover: g.maybe { $0.bool() },
+                viewControllerForAdaptivePresentationStyle: g.maybe { $0.pick(AdaptiveReplacement.allCases) })
         }
         c.navigationDelegate = maybe { g in
             NavigationDelegate(
@@ -141,6 +144,7 @@ struct Generator {
         c.allowedChildrenForUnwinding = maybe { $0.strings() }
         c.prefersStatusBarHidden = bool()
         c.sheetPresentationController = maybe { $0.sheetSettings() }
+        c.popoverPresentationController = maybe { PopoverSettings(passthroughViews: $0.strings()) }
         if int(0...3) == 0 {
             let calls = (0..<int(1...2)).map { _ in
                 CallbackCode.Call(
@@ -271,7 +275,8 @@ struct Generator {
                     StoredPresentation(
                         presenting: g.string(), source: g.string(), requestedStyle: g.string(), style: g.string(),
                         transitionStyle: g.string(), contextViewController: g.maybe { $0.string() },
-                        removesPresenterView: g.bool(), popover: g.maybe { $0.anchor() }, state: g.string())
+                        removesPresenterView: g.bool(), popover: g.maybe { $0.anchor() }, state: g.string(),
+                        adaptiveOriginal: g.maybe { $0.string() })
                 },
                 presentedID: maybe { $0.string() }, viewControllers: strings(), selectedViewController: maybe { $0.string() },
                 moreNavigationController: maybe { $0.string() }, split: maybe { $0.split() },
@@ -511,7 +516,7 @@ extension Generator {
         case .addSubview: return .addSubview(receiver: r, viewController: string(), animated: bool())
         case .removeFromSuperview: return .removeFromSuperview(receiver: r, animated: bool())
         case .transitionChild: return .transitionChild(receiver: r, from: string(), to: string(), animated: bool())
-        case .interactiveDismiss: return .interactiveDismiss(receiver: r, completes: bool())
+        case .interactiveDismiss: return .interactiveDismiss(receiver: r, completes: bool(), tappedView: maybe { $0.string() })
         case .interactivePop: return .interactivePop(receiver: r, completes: bool(), gesture: pick(PopGesture.self))
         case .performSegue:
             return .performSegue(

@@ -65,6 +65,9 @@ enum ConfigurationFields {
                 w.openObject()
                 w.member("shouldDismiss", d.shouldDismiss)
                 w.member("adaptivePresentationStyle", d.adaptivePresentationStyle?.rawValue)
+                // R150, R153: listed only when given, so delegates that never set them reply as before.
+                if let v = d.shouldDismissPopover { w.member("shouldDismissPopover", v) }
+                if let v = d.viewControllerForAdaptivePresentationStyle { w.member("viewControllerForAdaptivePresentationStyle", v.rawValue) }
                 w.closeObject()
             }),
         .optional(
@@ -121,6 +124,17 @@ enum ConfigurationFields {
                 w.member("prefersGrabberVisible", s.prefersGrabberVisible)
                 w.member("prefersScrollingExpandsWhenScrolledToEdge", s.prefersScrollingExpandsWhenScrolledToEdge)
                 w.member("hasDelegate", s.hasDelegate)
+                w.closeObject()
+            }),
+        // R152: what code set on `popoverPresentationController`; left out when it set nothing.
+        .optional(
+            "popoverPresentationController", \.popoverPresentationController, .delegates,
+            read: { r, k throws(Problem) in try r.popoverSettings(k) },
+            reply: { w, k, c in
+                guard let p = c.popoverPresentationController else { return }
+                w.key(k)
+                w.openObject()
+                w.member("passthroughViews", p.passthroughViews)
                 w.closeObject()
             }),
         .optional(
@@ -325,12 +339,26 @@ extension BodyReader {
         return TransitioningDelegate(name: try d.requiredString("name"), duration: duration)
     }
 
-    /// `{"shouldDismiss"?, "adaptivePresentationStyle"?}` (R47–R52).
+    /// `{"shouldDismiss"?, "adaptivePresentationStyle"?, "shouldDismissPopover"?,
+    /// "viewControllerForAdaptivePresentationStyle"?}` (R47–R52, R150, R153).
     func presentationDelegate(_ key: String) throws(Problem) -> PresentationDelegate? {
-        guard let d = try object(key, allowed: ["shouldDismiss", "adaptivePresentationStyle"]) else { return nil }
+        let members = ["shouldDismiss", "adaptivePresentationStyle", "shouldDismissPopover", "viewControllerForAdaptivePresentationStyle"]
+        guard let d = try object(key, allowed: members) else { return nil }
         return PresentationDelegate(
             shouldDismiss: try d.bool("shouldDismiss"),
-            adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self))
+            adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self),
+            shouldDismissPopover: try d.bool("shouldDismissPopover"),
+            viewControllerForAdaptivePresentationStyle: try d.enumValue("viewControllerForAdaptivePresentationStyle", AdaptiveReplacement.self))
+    }
+
+    /// `{"passthroughViews"?: [id]}` (R152): the controllers whose views take taps outside the popover.
+    func popoverSettings(_ key: String) throws(Problem) -> PopoverSettings? {
+        guard let d = try object(key, allowed: ["passthroughViews"]) else { return nil }
+        let views = try d.strings("passthroughViews") ?? []
+        for id in views where !Names.isControllerID(id) {
+            throw Problem.invalidField(d.name("passthroughViews"), Names.controllerIDRefusal(id))
+        }
+        return PopoverSettings(passthroughViews: views)
     }
 
     /// `{"animationController"?: {"name", "duration"?}, "interactionController"?: name}`: the

@@ -424,8 +424,9 @@ enum Operations {
         OperationEntry("triggerSegue", ["segue", "sender", "destination"], "a user's action firing a segue (asks shouldPerformSegue)") { o throws(Problem) in
             .triggerSegue(receiver: o.receiver, identifier: try o.id("segue"), destination: try o.namedDestination())
         },
-        OperationEntry("interactiveDismiss", ["completes"], "a swipe-down dismissal, completed or cancelled") { o throws(Problem) in
-            .interactiveDismiss(receiver: o.receiver, completes: try o.completes)
+        OperationEntry("interactiveDismiss", ["completes", "tappedView"], "a swipe-down dismissal or a tap outside a popover, completed or cancelled") {
+            o throws(Problem) in
+            .interactiveDismiss(receiver: o.receiver, completes: try o.completes, tappedView: try o.reader.string("tappedView"))
         },
         OperationEntry("interactivePop", ["completes", "gesture"], "a user's swipe back (edge, or content on iOS 26), completed or cancelled") {
             o throws(Problem) in
