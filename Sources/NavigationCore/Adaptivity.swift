@@ -140,9 +140,10 @@ extension Engine {
         else { return true }
         let presenterTraits = state.traitCollection(record.presenting)  // R74
         guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { return true }
-        let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
+        let delegate = state.presentationControllerDelegate(id)
+        let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: delegate)
         self[changing: id].presentation?.style = adapted
-        if let delegate = c.presentationDelegate, profile.hasSheetGestures {
+        if let delegate, profile.hasSheetGestures {
             var e = Event(id, .willPresentWithAdaptiveStyle)
             let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
             e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none

@@ -88,7 +88,7 @@ extension Engine {
         else { return }
         if let w = state.c(v).presentedID, state.controllers[w] != nil { return }  // the gesture belongs to the top sheet
         let vc = state.c(v)
-        let delegate = vc.presentationDelegate
+        let delegate = state.presentationControllerDelegate(v)  // R111: one delegate, however it was set
         // R49: blocked when the controller is modal in presentation (the delegate is not asked) or by the delegate.
         if vc.isModalInPresentation {
             if delegate != nil { emit(Event(v, .presentationControllerDidAttemptToDismiss)) }

@@ -96,7 +96,7 @@ extension Engine {
         self[changing: v].isBeingPresented = true
 
         var preStart: [Event] = []
-        if let delegate = vc.presentationDelegate, profile.hasSheetGestures,
+        if let delegate = state.presentationControllerDelegate(v), profile.hasSheetGestures,
             effective != profile.resolveAutomatic(requested, kind: vc.kind)
         {
             var e = Event(v, .willPresentWithAdaptiveStyle)
