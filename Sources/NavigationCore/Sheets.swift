@@ -76,6 +76,23 @@ public struct SheetSettings: Sendable, Codable, Equatable {
                 return "\(d.identifier) is a custom detent: it needs a height in points."
             }
         }
+        // Apple's documentation of `detents`: "specify detents in order from smallest to largest
+        // height". Only orders navsim can tell are refused: `large` (full height, which a custom
+        // resolver's value cannot exceed) anywhere but last, and custom heights going down; where a
+        // custom detent stands beside `medium` depends on the window's height.
+        let order = "detents go from smallest to largest height, as Apple's documentation asks"
+        func points(_ h: Double) -> String { h == h.rounded() && h < 1e15 ? String(Int(h)) : String(h) }
+        var previousHeight: Double?
+        for (i, d) in detents.enumerated() {
+            if d.identifier == Detent.large.identifier, i != detents.count - 1 {
+                return "\(order): large is the largest and comes last, not before \(detents[i + 1].identifier)."
+            }
+            guard let h = d.height else { continue }
+            if let p = previousHeight, h < p {
+                return "\(order): \(d.identifier) (\(points(h)) points) comes after a taller detent (\(points(p)) points)."
+            }
+            previousHeight = h
+        }
         return nil
     }
 }

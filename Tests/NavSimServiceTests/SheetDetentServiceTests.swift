@@ -84,6 +84,8 @@ struct SheetDetentServiceTests {
         let settings = [
             #"{"detents": []}"#, #"{"detents": [{"identifier": "medium"}, {"identifier": "medium"}]}"#,
             #"{"detents": [{"identifier": "large", "height": 300}]}"#, #"{"detents": [{"identifier": "peek"}]}"#,
+            // Largest first: Apple's documentation asks for smallest to largest.
+            #"{"detents": [{"identifier": "large"}, {"identifier": "medium"}]}"#,
             #"{"detents": [{"identifier": "peek", "height": -1}]}"#, #"{"detents": "medium"}"#, #"{"detents": [{"id": "medium"}]}"#,
             #"{"grabber": true}"#, #"{"prefersGrabberVisible": "yes"}"#,
         ]

@@ -260,6 +260,14 @@ struct SheetDetentTests {
         #expect(
             SheetSettings(detents: [.init(identifier: "peek", height: 0)]).invalidity == "the height of peek must be a positive number of points.")
         #expect(SheetSettings(detents: [.init(identifier: "peek", height: 80), .large]).invalidity == nil)
+        // Apple's documentation of detents: smallest to largest. large is the largest; custom heights go up.
+        #expect(
+            SheetSettings(detents: [.large, .medium]).invalidity
+                == "detents go from smallest to largest height, as Apple's documentation asks: large is the largest and comes last, not before medium.")
+        #expect(
+            SheetSettings(detents: [.init(identifier: "tall", height: 500), .init(identifier: "peek", height: 120)]).invalidity
+                == "detents go from smallest to largest height, as Apple's documentation asks: peek (120 points) comes after a taller detent (500 points).")
+        #expect(SheetSettings(detents: [.init(identifier: "peek", height: 120), .medium, .init(identifier: "tall", height: 500), .large]).invalidity == nil)
         // Identifiers that name no detent are not invalid: UIKit rests at the smallest and dims everywhere.
         #expect(SheetSettings(selectedDetentIdentifier: "x", largestUndimmedDetentIdentifier: "y").invalidity == nil)
     }
