@@ -260,7 +260,9 @@ extension Engine {
         // a controller released since (a queued transition waits across turns) is skipped.
         guard let after = t.after?.filter({ state.controllers[$0] != nil }) else { return }
         let afterSet = Set(after)
-        t.appearing = after.filter { !isOnScreen($0) }
+        // R105: a child begun by hand before its view goes in (Apple's order for custom containers)
+        // is `appearing` outside the window: it enters here, its callbacks left to its container.
+        t.appearing = after.filter { !isOnScreen($0) || (!state.c($0).viewInWindow && hasManualAncestor($0)) }
         // `before` first, then the rest of the session in its order, each id once. The session
         // is scanned for what is on screen only, so a deep stack costs one lookup per controller,
         // not an array copy and a set insertion each.
@@ -356,12 +358,6 @@ extension Engine {
         if !manual.isEmpty {
             t.appearing.removeAll { manual.contains($0) }
             for id in manual where state.controllers[id] != nil { self[changing: id].viewInWindow = true }
-        }
-        // R105: a child its container began appearing by hand before inserting its view (the order
-        // Apple documents for custom containers) is already `appearing`, so it is not in
-        // `t.appearing`; its view still enters the window now.
-        for id in t.after ?? [] where state.controllers[id] != nil && !state.c(id).viewInWindow && isOnScreen(id) && hasManualAncestor(id) {
-            self[changing: id].viewInWindow = true
         }
         for e in t.beforeAppearance { emit(e, in: entry) }
         func wills(_ appearingSide: Bool) {
