@@ -98,7 +98,8 @@ extension Engine {
         for id in state.order where !adapted.contains(id) { _ = readapt(id, old: old) }
         // R106: a new size (a rotation swaps width and height) or new size classes, which a
         // window only gets with a new size.
-        if ofWindow && (windowClassesChanged || oldWindow.size != state.traits.size) {
+        let resized = ofWindow && (windowClassesChanged || oldWindow.size != state.traits.size)
+        if resized {
             for id in reached where state.controllers[id] != nil {
                 var e = Event(id, .viewWillTransitionToSize)
                 e.size = state.sizeIfKnown(id)
@@ -126,6 +127,12 @@ extension Engine {
                 h.changedTraits = registered
                 emit(h)
             }
+        }
+        // R114: the window's new bounds are laid out down the hierarchy once the traits are
+        // updated (UIKit updates traits just before layout), parent before child: each view in the
+        // window that the size transition reached, including those whose size navsim does not know.
+        if resized && state.options.layoutCallbacks {
+            for id in reached where state.controllers[id]?.viewInWindow == true { layoutPass(id, in: journal.current) }
         }
     }
 

@@ -355,6 +355,7 @@ extension Engine {
         // R37: the views of what a non-forwarding container holds enter the window with it (or
         // as it inserts them), their appearance left to its code (R105).
         let manual = manualAppearing.union(manuallyForwarded(t.appearing, exempt: exempt))
+        var manualEntering = enteringWindow(t.appearing, manual)  // R114: laid out all the same
         if !manual.isEmpty {
             t.appearing.removeAll { manual.contains($0) }
             for id in manual where state.controllers[id] != nil { self[changing: id].viewInWindow = true }
@@ -371,7 +372,9 @@ extension Engine {
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
                     updatePropertiesOnAppearance(id, in: entry)
                     if entering { layoutPass(id, in: entry) }
+                    layOutChildren(of: id, from: &manualEntering, in: entry)
                 }
+                for child in manualEntering { layoutPass(child, in: entry) }  // inserted on screen
             } else {
                 for id in t.disappearing {
                     self[changing: id].appearance = .disappearing
@@ -435,6 +438,7 @@ extension Engine {
         let exempt = presentationEnds(t.record)
         let manualReturning = manuallyForwarded(returningAll, exempt: exempt)
         let manualLeaving = manuallyForwarded(leavingAll, exempt: exempt)
+        let manualBack = enteringWindow(returningAll, manualReturning)
         for id in manualReturning { self[changing: id].viewInWindow = true }
         for id in manualLeaving { self[changing: id].viewInWindow = false }
         let returning = returningAll.filter { !manualReturning.contains($0) }
@@ -452,6 +456,7 @@ extension Engine {
             updatePropertiesOnAppearance(id, in: entry)
             if fresh { layoutPass(id, in: entry) }
         }
+        for id in manualBack { layoutPass(id, in: entry) }  // R114, after the rest
         for id in leaving {
             self[changing: id].appearance = .disappearing
             emit(Event(id, .viewWillDisappear, animated: animated), in: entry)
