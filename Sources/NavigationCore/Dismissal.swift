@@ -102,10 +102,18 @@ extension Engine {
             }
             emit(Event(v, .presentationControllerWillDismiss))
         }
+        var postFinish = delegate != nil ? [Event(v, .presentationControllerDidDismiss)] : []
+        // R103: a tap outside an action sheet's popover is its cancel action (Apple's
+        // UIAlertController documentation): the handler runs once the alert is gone, as a tap on it would.
+        if vc.kind == .alertController, let i = vc.configuration.actions.firstIndex(where: { $0.style == .cancel }) {
+            var handler = Event(v, .alertActionHandler)
+            handler.action = vc.configuration.actions[i].title
+            handler.alertAction = AlertActionTap(index: i, handlerSelf: record.source)
+            postFinish.append(handler)
+        }
         try startDismissal(
             chain: presentationChain(from: v), presenter: record.presenting, animated: true,
-            postFinish: delegate != nil ? [Event(v, .presentationControllerDidDismiss)] : [],
-            operation: .interactiveDismiss)
+            postFinish: postFinish, operation: .interactiveDismiss)
         runLastNow(completes: completes)
     }
 

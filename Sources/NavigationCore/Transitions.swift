@@ -195,7 +195,7 @@ extension Engine {
             state: .inProgress)
         pending.append(
             Pending(
-                entry: journal.current, reportsTransition: callbacks.depth == 0,
+                entry: journal.current, reportsTransition: callbacks.depth == callbacks.reportedDepth,
                 running: RunningTransition(
                     record: record, order: plan.order, appearing: appearing, disappearing: disappearing,
                     preStart: plan.preStart, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
