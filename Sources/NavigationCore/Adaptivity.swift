@@ -98,7 +98,8 @@ extension Engine {
         for id in state.order { _ = readapt(id, old: old, done: &readapted) }
         // R106: a new size (a rotation swaps width and height) or new size classes, which a
         // window only gets with a new size.
-        if ofWindow && (windowClassesChanged || oldWindow.size != state.traits.size) {
+        let resized = ofWindow && (windowClassesChanged || oldWindow.size != state.traits.size)
+        if resized {
             for id in reached where state.controllers[id] != nil {
                 var e = Event(id, .viewWillTransitionToSize)
                 e.size = state.sizeIfKnown(id)
@@ -127,6 +128,12 @@ extension Engine {
                 emit(h)
             }
         }
+        // R114: the window's new bounds are laid out down the hierarchy once the traits are
+        // updated (UIKit updates traits just before layout), parent before child: each view in the
+        // window that the size transition reached, including those whose size navsim does not know.
+        if resized && state.options.layoutCallbacks {
+            for id in reached where state.controllers[id]?.viewInWindow == true { layoutPass(id, in: journal.current) }
+        }
     }
 
     /// R52: re-adapts the presentation of `id` when its presenter's size classes changed, with
@@ -145,7 +152,8 @@ extension Engine {
         else { return true }
         let presenterTraits = state.traitCollection(record.presenting)  // R74
         guard let was = old[record.presenting], !Self.sameSizeClasses(was, presenterTraits) else { return true }
-        let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: c.presentationDelegate)
+        let delegate = state.presentationControllerDelegate(original)
+        let adapted = profile.adapt(record.requestedStyle, kind: c.kind, traits: presenterTraits, delegate: delegate)
         self[changing: id].presentation?.style = adapted
         // R150/R151: entering an adapted style asks for the replacement; leaving it gives the
         // original back. Not while the presentation still animates (its transition names `id`).
@@ -162,7 +170,7 @@ extension Engine {
                 for call in calls { emit(call) }
             }
         }
-        if let delegate = c.presentationDelegate, profile.hasSheetGestures {
+        if let delegate, profile.hasSheetGestures {
             var e = Event(original, .willPresentWithAdaptiveStyle)
             let compact = presenterTraits.horizontalSizeClass == .compact || presenterTraits.verticalSizeClass == .compact
             e.style = compact ? (delegate.adaptivePresentationStyle ?? adapted) : PresentationStyle.none

@@ -110,6 +110,8 @@ extension Engine {
         else { return }
         run(
             actions[tap.index].handler, as: tap.handlerSelf, in: entry,
-            place: "\(name(event.controller)).actions[\(tap.index)].handler", field: "actions[\(tap.index)].handler")
+            place: "\(name(event.controller)).actions[\(tap.index)].handler", field: "actions[\(tap.index)].handler",
+            // What the handler starts is what the tap did: the reply names it (docs/api.md, tapAlertAction).
+            reportsTransitions: true)
     }
 }

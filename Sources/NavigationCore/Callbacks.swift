@@ -153,6 +153,9 @@ extension Command {
 /// What lifecycle code has done so far in a turn.
 struct CallbackProgress {
     var depth = 0
+    /// The depth whose transitions a reply names: the command's own (0), or an alert action's
+    /// handler, which is what the user's tap does (``Engine/runAlertActionHandler(after:in:)``).
+    var reportedDepth = 0
     var calls = 0
     /// The exception or input error that fails the turn (nothing it did is kept).
     var failure: Refusal?
@@ -183,9 +186,19 @@ extension Engine {
 
     /// Runs `calls` as the body of one method whose `self` is `id`: `place` names the method in
     /// a limit's message, `field` in its problem.
-    mutating func run(_ calls: [CallbackCode.Call], as id: ControllerID, in entry: Journal.Index, place: String, field: String) {
+    /// With `reportsTransitions`, the transitions the calls start are the reply's (not those of
+    /// code they trigger in turn).
+    mutating func run(
+        _ calls: [CallbackCode.Call], as id: ControllerID, in entry: Journal.Index, place: String, field: String,
+        reportsTransitions: Bool = false
+    ) {
         callbacks.depth += 1
-        defer { callbacks.depth -= 1 }
+        let reportedDepth = callbacks.reportedDepth
+        if reportsTransitions { callbacks.reportedDepth = callbacks.depth }
+        defer {
+            callbacks.depth -= 1
+            callbacks.reportedDepth = reportedDepth
+        }
         for call in calls {
             callbacks.calls += 1
             // The error names the bound that was hit.
@@ -220,7 +233,7 @@ extension Engine {
                 journal[entry].result.returned = result.returned
                 journal[entry].result.returnsValue = result.returnsValue
                 journal[entry].result.created = result.created
-                journal[entry].result.transition = result.transition
+                if !reportsTransitions { journal[entry].result.transition = result.transition }
             } catch {
                 if case .uikit(let d) = error, d.severity == .warning {
                     state = snapshot

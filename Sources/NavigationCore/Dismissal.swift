@@ -93,7 +93,16 @@ extension Engine {
         let owner = record.adaptiveOriginal ?? v
         if let tappedView, passesThrough(tappedView, popover: owner) { return }  // R152
         let vc = state.c(owner)
-        let delegate = vc.presentationDelegate
+        let delegate = state.presentationControllerDelegate(owner)  // R111: one delegate, however it was set
+        // R103: a tap outside an action sheet's popover is its cancel action (Apple's
+        // UIAlertController documentation): the handler runs once the alert is gone, as a tap on it would.
+        var cancelAction: [Event] = []
+        if vc.kind == .alertController, let i = vc.configuration.actions.firstIndex(where: { $0.style == .cancel }) {
+            var handler = Event(v, .alertActionHandler)
+            handler.action = vc.configuration.actions[i].title
+            handler.alertAction = AlertActionTap(index: i, handlerSelf: record.source)
+            cancelAction.append(handler)
+        }
         // R153: before iOS 13 only the popover delegate's methods exist; isModalInPopover is the
         // flag's name there.
         if profile.popoverDismissalUsesPopoverDelegate {
@@ -104,7 +113,7 @@ extension Engine {
             }
             try startDismissal(
                 chain: presentationChain(from: v), presenter: record.presenting, animated: true,
-                postFinish: delegate != nil ? [Event(owner, .popoverPresentationControllerDidDismissPopover)] : [],
+                postFinish: (delegate != nil ? [Event(owner, .popoverPresentationControllerDidDismissPopover)] : []) + cancelAction,
                 operation: .interactiveDismiss)
             runLastNow(completes: completes)
             return
@@ -126,7 +135,7 @@ extension Engine {
         }
         try startDismissal(
             chain: presentationChain(from: v), presenter: record.presenting, animated: true,
-            postFinish: delegate != nil ? [Event(owner, .presentationControllerDidDismiss)] : [],
+            postFinish: (delegate != nil ? [Event(owner, .presentationControllerDidDismiss)] : []) + cancelAction,
             operation: .interactiveDismiss)
         runLastNow(completes: completes)
     }

@@ -33,7 +33,10 @@ extension Engine {
         // R11: the window's root, or an ancestor of the source.
         if state.rootViewController == v || state.isWithin(s, v) { throw .uikit(.activeController(name(v))) }
 
-        let requested = style ?? vc.modalPresentationStyle
+        // UIAlertController presents itself its own way (an alert over full screen, an action
+        // sheet as a popover in regular width): a style set on it, or given to present, is kept on
+        // the property and does not change how it is shown.
+        let requested = vc.kind == .alertController ? .automatic : style ?? vc.modalPresentationStyle
         // R20/R21 first (adaptation never turns a style into a context style or back), then R19
         // with the presenter's traits (R74).
         let p = resolvePresenter(source: s, style: profile.resolveAutomatic(requested, kind: vc.kind))
@@ -42,7 +45,7 @@ extension Engine {
         var effective = profile.adapt(requested, kind: vc.kind, traits: traits, delegate: vc.presentationDelegate)
         // An action sheet is a popover in a regular × regular environment, else shown over full screen.
         let isActionSheet = vc.kind == .alertController && vc.preferredStyle == .actionSheet
-        if isActionSheet && (requested == .popover || requested == .automatic) {
+        if isActionSheet {
             let regular = traits.horizontalSizeClass == .regular && traits.verticalSizeClass == .regular
             effective = regular ? .popover : .overFullScreen
         }
@@ -102,7 +105,7 @@ extension Engine {
             shown = w
             preStart += calls
         }
-        if let delegate = vc.presentationDelegate, profile.hasSheetGestures,
+        if let delegate = state.presentationControllerDelegate(v), profile.hasSheetGestures,
             effective != profile.resolveAutomatic(requested, kind: vc.kind)
         {
             var e = Event(v, .willPresentWithAdaptiveStyle)

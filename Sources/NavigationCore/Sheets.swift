@@ -76,11 +76,44 @@ public struct SheetSettings: Sendable, Codable, Equatable {
                 return "\(d.identifier) is a custom detent: it needs a height in points."
             }
         }
+        // Apple's documentation of `detents`: "specify detents in order from smallest to largest
+        // height". Only orders navsim can tell are refused: `large` (full height, which a custom
+        // resolver's value cannot exceed) anywhere but last, and custom heights going down; where a
+        // custom detent stands beside `medium` depends on the window's height.
+        let order = "detents go from smallest to largest height, as Apple's documentation asks"
+        func points(_ h: Double) -> String { h == h.rounded() && h < 1e15 ? String(Int(h)) : String(h) }
+        var previousHeight: Double?
+        for (i, d) in detents.enumerated() {
+            if d.identifier == Detent.large.identifier, i != detents.count - 1 {
+                return "\(order): large is the largest and comes last, not before \(detents[i + 1].identifier)."
+            }
+            guard let h = d.height else { continue }
+            if let p = previousHeight, h < p {
+                return "\(order): \(d.identifier) (\(points(h)) points) comes after a taller detent (\(points(p)) points)."
+            }
+            previousHeight = h
+        }
         return nil
     }
 }
 
 extension SessionState {
+    /// R111, R49: the delegate of `v`'s presentation controller, or nil. A page or form sheet's
+    /// `sheetPresentationController` is its `presentationController`, and
+    /// `UISheetPresentationControllerDelegate` inherits `UIAdaptivePresentationControllerDelegate`
+    /// (Apple's documentation of both): setting either property sets the one delegate, which then
+    /// hears both the dismissal calls and the detent changes. `sheetPresentationController` is nil
+    /// for other styles and before iOS 15, so `hasDelegate` then sets nothing.
+    public func presentationControllerDelegate(_ v: ControllerID) -> PresentationDelegate? {
+        guard let c = controllers[v] else { return nil }
+        if let d = c.presentationDelegate { return d }
+        guard c.sheetPresentationController?.hasDelegate == true, options.profile.hasSheetPresentationController else { return nil }
+        let style = options.profile.resolveAutomatic(c.presentation?.requestedStyle ?? c.modalPresentationStyle, kind: c.kind)
+        return style == .pageSheet || style == .formSheet ? PresentationDelegate() : nil
+    }
+
+    func hasPresentationControllerDelegate(_ v: ControllerID) -> Bool { presentationControllerDelegate(v) != nil }
+
     /// R110, R112: is `v` presented as a sheet that UIKit sizes by its detents? A page or form
     /// sheet (its `sheetPresentationController` is nil for every other style) on a release with
     /// `UISheetPresentationController`, edge-attached: the presenter's width compact and height
@@ -131,22 +164,25 @@ extension SessionState {
 extension Engine {
     /// R111: a user drags the top sheet to the detent `detent`. The selected detent changes and
     /// the sheet's delegate is told; no view appears or disappears (the sheet stays presented).
+    ///
+    /// A drag is a gesture on a sheet: where there is no sheet sized by detents to drag (another
+    /// style, regular width, iOS 12, still animating, covered), UIKit has nothing to move and
+    /// nothing happens, whatever `detent` says. Only on a draggable sheet is a detent it does not
+    /// have an error: the client asked for a height the sheet cannot rest at.
     mutating func dragSheet(_ r: ControllerID, to detent: String) throws(Refusal) {
         let v = state.outermost(r)
+        guard let record = state.c(v).presentation, record.state == .presented, !isTransitioning(v), state.sizesByDetents(v)
+        else { return }
+        if let w = state.c(v).presentedID, state.controllers[w] != nil { return }
         let sheet = state.c(v).sheetPresentationController ?? SheetSettings()
         guard sheet.detents.contains(where: { $0.identifier == detent }) else {
             let known = sheet.detents.map(\.identifier).joined(separator: ", ")
             throw .input(.invalid("\(detent) is not one of the sheet's detents (\(known)).", field: "detent"))
         }
-        // Nothing to drag: not presented as a sheet sized by detents (another style, regular
-        // width, iOS 12), still animating, or covered by a sheet presented above it.
-        guard let record = state.c(v).presentation, record.state == .presented, !isTransitioning(v), state.sizesByDetents(v)
-        else { return }
-        if let w = state.c(v).presentedID, state.controllers[w] != nil { return }
         guard sheet.restingDetent != detent else { return }
         var changed = sheet
         changed.selectedDetentIdentifier = detent
         self[changing: v].sheetPresentationController = changed
-        if sheet.hasDelegate { emit(Event(v, .sheetPresentationControllerDidChangeSelectedDetentIdentifier)) }
+        if state.hasPresentationControllerDelegate(v) { emit(Event(v, .sheetPresentationControllerDidChangeSelectedDetentIdentifier)) }
     }
 }

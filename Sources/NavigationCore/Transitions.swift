@@ -199,7 +199,7 @@ extension Engine {
             state: .inProgress)
         pending.append(
             Pending(
-                entry: journal.current, reportsTransition: callbacks.depth == 0,
+                entry: journal.current, reportsTransition: callbacks.depth == callbacks.reportedDepth,
                 running: RunningTransition(
                     record: record, order: plan.order, appearing: appearing, disappearing: disappearing,
                     preStart: plan.preStart + asked, postFinish: postFinish, effects: plan.effects, cancellation: plan.cancellation,
@@ -264,7 +264,9 @@ extension Engine {
         // a controller released since (a queued transition waits across turns) is skipped.
         guard let after = t.after?.filter({ state.controllers[$0] != nil }) else { return }
         let afterSet = Set(after)
-        t.appearing = after.filter { !isOnScreen($0) }
+        // R105: a child begun by hand before its view goes in (Apple's order for custom containers)
+        // is `appearing` outside the window: it enters here, its callbacks left to its container.
+        t.appearing = after.filter { !isOnScreen($0) || (!state.c($0).viewInWindow && hasManualAncestor($0)) }
         // `before` first, then the rest of the session in its order, each id once.
         let before = (t.before ?? []).filter { state.controllers[$0] != nil }
         let seen = Set(before)
@@ -360,15 +362,10 @@ extension Engine {
         // R37: the views of what a non-forwarding container holds enter the window with it (or
         // as it inserts them), their appearance left to its code (R105).
         let manual = manualAppearing.union(manuallyForwarded(t.appearing, exempt: exempt))
+        var manualEntering = enteringWindow(t.appearing, manual)  // R114: laid out all the same
         if !manual.isEmpty {
             t.appearing.removeAll { manual.contains($0) }
             for id in manual where state.controllers[id] != nil { self[changing: id].viewInWindow = true }
-        }
-        // R105: a child its container began appearing by hand before inserting its view (the order
-        // Apple documents for custom containers) is already `appearing`, so it is not in
-        // `t.appearing`; its view still enters the window now.
-        for id in t.after ?? [] where state.controllers[id] != nil && !state.c(id).viewInWindow && isOnScreen(id) && hasManualAncestor(id) {
-            self[changing: id].viewInWindow = true
         }
         for e in t.beforeAppearance { emit(e, in: entry) }
         func wills(_ appearingSide: Bool) {
@@ -382,7 +379,9 @@ extension Engine {
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
                     updatePropertiesOnAppearance(id, in: entry)
                     if entering { layoutPass(id, in: entry) }
+                    layOutChildren(of: id, from: &manualEntering, in: entry)
                 }
+                for child in manualEntering { layoutPass(child, in: entry) }  // inserted on screen
             } else {
                 for id in t.disappearing {
                     self[changing: id].appearance = .disappearing
@@ -449,6 +448,7 @@ extension Engine {
         let exempt = presentationEnds(t.record)
         let manualReturning = manuallyForwarded(returningAll, exempt: exempt)
         let manualLeaving = manuallyForwarded(leavingAll, exempt: exempt)
+        let manualBack = enteringWindow(returningAll, manualReturning)
         for id in manualReturning { self[changing: id].viewInWindow = true }
         for id in manualLeaving { self[changing: id].viewInWindow = false }
         let returning = returningAll.filter { !manualReturning.contains($0) }
@@ -466,6 +466,7 @@ extension Engine {
             updatePropertiesOnAppearance(id, in: entry)
             if fresh { layoutPass(id, in: entry) }
         }
+        for id in manualBack { layoutPass(id, in: entry) }  // R114, after the rest
         for id in leaving {
             self[changing: id].appearance = .disappearing
             emit(Event(id, .viewWillDisappear, animated: animated), in: entry)

@@ -36,9 +36,13 @@ extension Engine {
         let asked = propertiesInvalidated
         propertiesInvalidated = []
         guard callbacks.failure == nil else { return }
+        // The pass runs once every operation of the turn has run and its transitions started: its
+        // calls belong to the last operation that was applied, after that one's events, whichever
+        // operation asked (a refused one reports nothing).
+        let ran = journal.entries.indices.last { if case .applied = journal[$0].verdict { true } else { false } }
         for (id, entry) in asked {
             guard let c = state.controllers[id], c.viewInWindow, !c.propertiesUpToDate else { continue }
-            updateProperties(id, in: entry)
+            updateProperties(id, in: ran ?? entry)
         }
     }
 

@@ -45,8 +45,9 @@ struct AlertActionServiceTests {
                 "undo.viewIsAppearing", "undo.viewDidAppear", "nav.viewDidDisappear", "home.viewDidDisappear", "home.completion",
             ], "\(tapped)")
         #expect(tapped["events"]?.array?[2]["action"]?.string == "Delete", "\(tapped)")
-        #expect(tapped["transition"]?["operation"]?.string == "dismiss", "\(tapped)")
-        #expect(tapped["transition"]?["fromViewController"]?.string == "confirm", "\(tapped)")
+        // The reply's transition is the last one the tap started: the handler's presentation.
+        #expect(tapped["transition"]?["operation"]?.string == "present", "\(tapped)")
+        #expect(tapped["transition"]?["toViewController"]?.string == "undo", "\(tapped)")
         #expect(tapped["session"]?["controllers"]?["confirm"]?["presentingViewController"]?.isNull == true, "\(tapped)")
         #expect(tapped["session"]?["controllers"]?["undo"]?["presentingViewController"]?.string == "nav", "\(tapped)")
     }

@@ -30,14 +30,14 @@ struct IOS26ProfileServiceTests {
         #expect(asked.status == 200 && events(asked) == ["detail.updateProperties"], "\(asked)")
         #expect(asked["transition"]?.isNull ?? true, "\(asked)")
 
-        // Two calls in one turn: one update, in the first call's outcome.
+        // Two calls in one turn: one update, in the outcome of the last call, after which the layout pass runs.
         let turn = h.send(
             "POST", "/v1/sessions/s/turns",
             #"{"operations": [{"controller": "detail", "operation": "setNeedsUpdateProperties"}, {"controller": "detail", "operation": "setNeedsUpdateProperties"}]}"#)
         #expect(turn.status == 200, "\(turn)")
         let outcomes = turn["results"]?.array ?? turn["outcomes"]?.array ?? []
         let perCall = outcomes.map { ($0["events"]?.array ?? []).compactMap { $0["callback"]?.string } }
-        #expect(perCall == [["updateProperties"], []], "\(turn)")
+        #expect(perCall == [[], ["updateProperties"]], "\(turn)")
 
         // Off screen: nothing now; the update waits for the next appearance, across a restart.
         let covered = h.send("POST", "/v1/sessions/s/controllers/home/setNeedsUpdateProperties", "{}")

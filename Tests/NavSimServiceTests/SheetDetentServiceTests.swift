@@ -84,6 +84,8 @@ struct SheetDetentServiceTests {
         let settings = [
             #"{"detents": []}"#, #"{"detents": [{"identifier": "medium"}, {"identifier": "medium"}]}"#,
             #"{"detents": [{"identifier": "large", "height": 300}]}"#, #"{"detents": [{"identifier": "peek"}]}"#,
+            // Largest first: Apple's documentation asks for smallest to largest.
+            #"{"detents": [{"identifier": "large"}, {"identifier": "medium"}]}"#,
             #"{"detents": [{"identifier": "peek", "height": -1}]}"#, #"{"detents": "medium"}"#, #"{"detents": [{"id": "medium"}]}"#,
             #"{"grabber": true}"#, #"{"prefersGrabberVisible": "yes"}"#,
         ]
@@ -99,6 +101,10 @@ struct SheetDetentServiceTests {
         #expect(unknown["detail"]?.string == "small is not one of the sheet's detents (medium, large).", "\(unknown)")
         #expect(h.send("POST", "/v1/sessions/s/controllers/nope/dragSheet", #"{"detent": "large"}"#).status == 404)
         #expect(h.send("GET", "/v1/sessions/s")["version"] == before["version"])
+        // A drag on the window's root, which is no sheet: a gesture on nothing to drag, 200 with nothing.
+        let root = h.send("POST", "/v1/sessions/s/controllers/home/dragSheet", #"{"detent": "medium"}"#)
+        #expect(root.status == 200 && events(root).isEmpty, "\(root)")
+        #expect(root["session"]?["controllers"]?["home"]?["sheetPresentationController"] == nil, "\(root)")
     }
 
     /// The presenter's size classes decide whether detents apply (R110): overriding them to

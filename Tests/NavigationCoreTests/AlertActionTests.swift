@@ -64,8 +64,79 @@ struct AlertActionTests {
         let handler = r.events.first { $0.callback == .alertActionHandler }
         #expect(handler?.action == "Delete")
         #expect(handler?.alertAction == AlertActionTap(index: 1, handlerSelf: "A"))
-        #expect(r.transition?.operation == .dismiss && r.transition?.fromViewController == "Al", "the reply's transition is the tap's dismissal")
+        // The reply names the last transition the tap started: the handler's presentation.
+        #expect(r.transition?.operation == .present && r.transition?.toViewController == "Next", "\(String(describing: r.transition))")
         #expect(r.warnings.isEmpty)
+    }
+
+    @Test("R103: a handler that pops: the reply's transition is the pop, what the tap did to the app")
+    func handlerThatPopsIsTheReplysTransition() {
+        var w = Window(root: nav("N", vc("A"), vc("B")))
+        w.perform(Op.present("B", alert(handler: [Op.pop("N")]), animated: false))
+        let r = w.perform(tap(index: 1))
+        #expect(r.transition?.operation == .pop && r.transition?.fromViewController == "B", "\(String(describing: r.transition))")
+        #expect(w.stack("N") == ["A"])
+        // A handler that starts nothing leaves the dismissal as the reply's transition.
+        var plain = presented()
+        let cancelled = plain.perform(tap(title: "Cancel"))
+        #expect(cancelled.transition?.operation == .dismiss && cancelled.transition?.fromViewController == "Al")
+    }
+
+    @Test("R103 exhaustive: a tap outside an action sheet's popover is its cancel action: the alert goes, then the cancel handler runs")
+    func tapOutsidePopoverRunsCancelHandler() {
+        let sheet = make("Al", .alertController) {
+            $0.preferredStyle = .actionSheet
+            $0.actions = [
+                AlertAction(title: "Delete", style: .destructive),
+                AlertAction(title: "Cancel", style: .cancel, handler: [CallbackCode.Call(Op.present(me, vc("Next"), .fullScreen, animated: false))]),
+            ]
+        }
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        w.perform(Op.present("A", sheet, popover: PopoverAnchor(sourceView: "A"), animated: false))
+        #expect(w.style("Al") == .popover)
+        let r = w.send(
+            .interactiveDismiss(receiver: "Al", completes: true),
+            events: [
+                "Al.viewWillDisappear", "Al.viewDidDisappear", "Al.alertActionHandler",
+                "Next.viewDidLoad", "A.viewWillDisappear", "Next.viewWillAppear", "Next.viewIsAppearing",
+                "Next.viewDidAppear", "A.viewDidDisappear", "A.completion",
+            ]
+        ) {
+            $0.modify("Al") {
+                $0.presentation = nil
+                $0.appearance = .disappeared
+                $0.viewInWindow = false
+            }
+            $0.disappeared("A")
+            $0.modify("A") { $0.presentedID = "Next" }
+            $0.create("Next") {
+                $0.modalPresentationStyle = .fullScreen
+                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
+            }
+            $0.appeared("Next")
+            $0.nextTransitionNumber += 2
+        }
+        let handler = r.events.first { $0.callback == .alertActionHandler }
+        #expect(handler?.action == "Cancel" && handler?.alertAction == AlertActionTap(index: 1, handlerSelf: "A"))
+        // Given up half way, nothing is cancelled: no handler.
+        var back = Window(root: vc("A"), traits: iPadRegular)
+        back.perform(Op.present("A", sheet, popover: PopoverAnchor(sourceView: "A"), animated: false))
+        let kept = back.perform(.interactiveDismiss(receiver: "Al", completes: false))
+        #expect(!names(kept).contains("Al.alertActionHandler"))
+    }
+
+    @Test("R18: a style set on an alert controller does not change how it is shown: an alert over full screen, an action sheet as its own")
+    func alertIgnoresAStyle() {
+        var w = Window(root: vc("A"))
+        w.perform(Op.present("A", alert(), .pageSheet, animated: false))
+        #expect(w.style("Al") == .overFullScreen)
+        // Not a sheet: no swipe down dismisses it, no detent drags it.
+        w.send(.interactiveDismiss(receiver: "Al", completes: true), events: []) { _ in }
+        #expect(w.presented("A") == "Al")
+        // An action sheet asked for full screen on an iPad is still a popover (and needs its anchor).
+        var pad = Window(root: vc("A"), traits: iPadRegular)
+        pad.perform(Op.present("A", alert(style: .actionSheet), .fullScreen, popover: PopoverAnchor(sourceView: "A"), animated: false))
+        #expect(pad.style("Al") == .popover)
     }
 
     @Test("R103: tapping by title finds the action; one without handler code still dismisses, A reports no callbacks (R33)")

@@ -72,9 +72,31 @@ struct IOS26ProfileTests {
             Issue.record("expected both calls to apply: \(outcomes)")
             return
         }
-        // Coalesced into the turn's one layout pass, reported with the first call.
-        #expect(names(first) == ["A.updateProperties"])
-        #expect(names(second).isEmpty)
+        // Coalesced into the turn's one layout pass, which runs after the last call: reported there.
+        #expect(names(first).isEmpty)
+        #expect(names(second) == ["A.updateProperties"])
+    }
+
+    @Test("R119: the coalesced update is reported where the layout pass ran: after the turn's last operation and its transition")
+    func coalescedUpdateFollowsTheLastOperation() {
+        var w = launched()
+        let outcomes = w.turn([.setNeedsUpdateProperties(receiver: "N"), Op.push("N", vc("B"))])
+        guard case .applied(let first) = outcomes[0], case .applied(let second) = outcomes[1] else {
+            Issue.record("expected both calls to apply: \(outcomes)")
+            return
+        }
+        #expect(names(first).isEmpty)
+        // N stays in the window: its update follows the push's callbacks.
+        #expect(names(second).last == "N.updateProperties", "\(names(second))")
+        #expect(names(second).first == "B.willMoveToParent(N)", "\(names(second))")
+        // A refused last operation reports nothing: the update goes to the last one applied.
+        var r = launched()
+        let refused = r.turn([.setNeedsUpdateProperties(receiver: "A"), .setNeedsUpdateProperties(receiver: "nobody")])
+        guard case .applied(let asked) = refused[0] else {
+            Issue.record("expected the first call to apply: \(refused)")
+            return
+        }
+        #expect(names(asked) == ["A.updateProperties"], "\(refused)")
     }
 
     @Test("R119 exhaustive: setNeedsUpdateProperties off screen waits; the update comes when the view next appears")

@@ -198,6 +198,93 @@ struct LayoutCallbackTests {
         #expect(w.stack("N") == ["A", "B"] && w.isAppeared("B"))
     }
 
+    /// `C`, a custom container that does not forward appearance (R37), holding `K` with its view
+    /// inserted, created beside the window's root `A`.
+    func windowWithManualContainer(code: CallbackCode = CallbackCode()) -> Window {
+        var w = Window(root: vc("A"), options: on)
+        let ref = make("C", .viewController) {
+            $0.children = [vc("K")]
+            $0.shouldAutomaticallyForwardAppearanceMethods = false
+            $0.on = code
+        }
+        guard case .new(let spec) = ref else { fatalError("make returns a new spec") }
+        w.perform(.createController(spec))
+        return w
+    }
+
+    @Test("R114/R37 exhaustive: a non-forwarding container's child is laid out when its view enters the window, after its container")
+    func manualChildLaysOut() {
+        var w = windowWithManualContainer()
+        w.send(
+            Op.present("A", .existing("C"), .fullScreen, animated: true),
+            events: [
+                "C.viewDidLoad", "K.viewDidLoad", "A.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+                "C.viewWillLayoutSubviews", "C.viewDidLayoutSubviews", "K.viewWillLayoutSubviews", "K.viewDidLayoutSubviews",
+                "C.viewDidAppear", "A.viewDidDisappear", "A.completion",
+            ]
+        ) {
+            $0.modify("C") {
+                $0.modalPresentationStyle = .fullScreen
+                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
+            }
+            $0.appeared("C")
+            $0.disappeared("A")
+            $0.modify("A") { $0.presentedID = "C" }
+            // Nothing told K it appears (its container forwards by hand), yet its view is in the window, laid out.
+            $0.modify("K") {
+                $0.isViewLoaded = true
+                $0.viewInWindow = true
+            }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R114/R105 exhaustive: begin appearing, then addSubview: the view enters the window and is laid out, no appearance callback")
+    func beginThenAddSubviewLaysOut() {
+        var w = windowWithManualContainer()
+        w.perform(Op.present("A", .existing("C"), .fullScreen, animated: false))
+        w.perform(.addChild(receiver: "C", viewController: vc("K2")))
+        w.perform(.beginAppearanceTransition(receiver: "K2", isAppearing: true, animated: true))
+        w.send(
+            .addSubview(receiver: "C", viewController: "K2", animated: false),
+            events: ["K2.viewWillLayoutSubviews", "K2.viewDidLayoutSubviews"]
+        ) {
+            $0.modify("K2") {
+                $0.viewAddedToParent = true
+                $0.viewInWindow = true
+            }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    static let upright = Traits(
+        userInterfaceIdiom: .phone, horizontalSizeClass: .compact, verticalSizeClass: .regular, size: .init(width: 393, height: 852))
+    static let turned = Traits(
+        userInterfaceIdiom: .phone, horizontalSizeClass: .compact, verticalSizeClass: .compact, size: .init(width: 852, height: 393))
+
+    @Test("R114/R106 exhaustive: a rotation lays out each view in the window, root first, after the trait notifications")
+    func rotationLaysOut() {
+        var w = Window(root: nav("N", vc("A"), vc("B")), traits: Self.upright, options: on)
+        w.send(
+            .setTraits(Self.turned),
+            events: [
+                "N.willTransitionToTraitCollection", "B.willTransitionToTraitCollection",
+                "N.viewWillTransitionToSize", "B.viewWillTransitionToSize",
+                "N.traitCollectionDidChange", "B.traitCollectionDidChange",
+                "N.viewWillLayoutSubviews", "N.viewDidLayoutSubviews", "B.viewWillLayoutSubviews", "B.viewDidLayoutSubviews",
+            ]
+        ) {
+            $0.traits = Self.turned
+        }
+        // A size change that keeps the size classes (an iPad turned) lays out too; new size
+        // classes alone, from a trait override, do not resize the window: no pass.
+        var o = Window(root: nav("N", vc("A")), traits: Self.upright, options: on)
+        var patch = ControllerPatch()
+        patch.traitOverrides = TraitOverrides(horizontalSizeClass: .regular)
+        let r = o.perform(.updateController("N", patch))
+        #expect(!names(r).contains { $0.hasSuffix("LayoutSubviews") }, "\(names(r))")
+    }
+
     @Test("R117: without the option the same push reports no layout callback")
     func offByDefault() {
         var w = Window(root: nav("N", vc("A")))

@@ -123,6 +123,71 @@ struct SheetDetentTests {
         covered.send(.dragSheet(receiver: "B", detent: "large"), events: []) { _ in }
     }
 
+    @Test("R111: a drag where there is no sheet to drag changes nothing, whatever detent it names")
+    func dragOnNoSheetIsNothing() {
+        // The window's root is presented by nobody: no sheet, so no 422 about its detents.
+        var root = Window(root: nav("N", vc("A")))
+        root.send(.dragSheet(receiver: "A", detent: "medium"), events: []) { _ in }
+        root.send(.dragSheet(receiver: "N", detent: "tall"), events: []) { _ in }
+        // A full-screen presentation with settings that list no such detent: still no sheet.
+        var full = Window(root: vc("A"))
+        full.perform(Op.present("A", vc("B") { $0.sheetPresentationController = SheetSettings(detents: [.large], hasDelegate: true) }, .fullScreen))
+        full.send(.dragSheet(receiver: "B", detent: "medium"), events: []) { _ in }
+        // A sheet in regular width (a centred form) is not sized by detents either.
+        var pad = sheet(traits: iPadRegular) { $0.hasDelegate = true }
+        pad.send(.dragSheet(receiver: "B", detent: "small"), events: []) { _ in }
+    }
+
+    @Test("R111/R49: sheetPresentationController.delegate is the presentation controller's one delegate: hasDelegate alone hears a swipe down")
+    func sheetDelegateHearsDismissal() {
+        var w = sheet { $0.hasDelegate = true }
+        let r = w.perform(.interactiveDismiss(receiver: "B", completes: true))
+        #expect(
+            names(r) == [
+                "B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss", "B.viewWillDisappear",
+                "B.viewDidDisappear", "B.presentationControllerDidDismiss",
+            ])
+        #expect(w.presented("A") == nil)
+        // Modal in presentation: the same delegate is told of the attempt.
+        var modal = Window(root: vc("A"))
+        modal.perform(
+            Op.present(
+                "A",
+                vc("B") {
+                    $0.isModalInPresentation = true
+                    $0.sheetPresentationController = SheetSettings(detents: [.medium, .large], hasDelegate: true)
+                }, .pageSheet))
+        modal.send(.interactiveDismiss(receiver: "B", completes: true), events: ["B.presentationControllerDidAttemptToDismiss"]) { _ in }
+    }
+
+    @Test("R111/R49: a delegate set as presentationController.delegate hears detent changes too")
+    func presentationDelegateHearsDrag() {
+        var w = Window(root: vc("A"))
+        w.perform(
+            Op.present(
+                "A",
+                vc("B") {
+                    $0.presentationDelegate = PresentationDelegate()
+                    $0.sheetPresentationController = SheetSettings(detents: [.medium, .large])
+                }, .pageSheet))
+        w.send(.dragSheet(receiver: "B", detent: "large"), events: ["B.sheetPresentationControllerDidChangeSelectedDetentIdentifier"]) {
+            $0.modify("B") { $0.sheetPresentationController?.selectedDetentIdentifier = "large" }
+        }
+    }
+
+    @Test("R111: hasDelegate on a style with no sheetPresentationController sets no delegate")
+    func sheetDelegateOnlyForSheets() {
+        // A popover's presentation controller is a UIPopoverPresentationController: a tap outside
+        // dismisses it and tells no delegate the sheet settings name.
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        w.perform(
+            Op.present(
+                "A", vc("B") { $0.sheetPresentationController = SheetSettings(hasDelegate: true) }, .popover,
+                popover: PopoverAnchor(sourceView: "A")))
+        let r = w.perform(.interactiveDismiss(receiver: "B", completes: true))
+        #expect(names(r) == ["B.viewWillDisappear", "B.viewDidDisappear"], "\(names(r))")
+    }
+
     @Test("R111: setting selectedDetentIdentifier in code tells the delegate nothing")
     func programmaticSelectionIsSilent() {
         var w = sheet { $0.hasDelegate = true }
@@ -142,7 +207,12 @@ struct SheetDetentTests {
             $0.selectedDetentIdentifier = "large"
         }
         let r = w.perform(.interactiveDismiss(receiver: "B", completes: true))
-        #expect(names(r) == ["B.viewWillDisappear", "B.viewDidDisappear"])
+        // The sheet's delegate is the presentation controller's (R49): it is asked and told.
+        #expect(
+            names(r) == [
+                "B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss", "B.viewWillDisappear",
+                "B.viewDidDisappear", "B.presentationControllerDidDismiss",
+            ])
         #expect(w.presented("A") == nil)
         #expect(w["B"].sheetPresentationController?.selectedDetentIdentifier == "large")
     }
@@ -190,6 +260,14 @@ struct SheetDetentTests {
         #expect(
             SheetSettings(detents: [.init(identifier: "peek", height: 0)]).invalidity == "the height of peek must be a positive number of points.")
         #expect(SheetSettings(detents: [.init(identifier: "peek", height: 80), .large]).invalidity == nil)
+        // Apple's documentation of detents: smallest to largest. large is the largest; custom heights go up.
+        #expect(
+            SheetSettings(detents: [.large, .medium]).invalidity
+                == "detents go from smallest to largest height, as Apple's documentation asks: large is the largest and comes last, not before medium.")
+        #expect(
+            SheetSettings(detents: [.init(identifier: "tall", height: 500), .init(identifier: "peek", height: 120)]).invalidity
+                == "detents go from smallest to largest height, as Apple's documentation asks: peek (120 points) comes after a taller detent (500 points).")
+        #expect(SheetSettings(detents: [.init(identifier: "peek", height: 120), .medium, .init(identifier: "tall", height: 500), .large]).invalidity == nil)
         // Identifiers that name no detent are not invalid: UIKit rests at the smallest and dims everywhere.
         #expect(SheetSettings(selectedDetentIdentifier: "x", largestUndimmedDetentIdentifier: "y").invalidity == nil)
     }
