@@ -180,4 +180,10 @@ public enum Command: Sendable, Equatable {
     /// iOS 26: `setNeedsUpdateProperties()` (R119): `updateProperties()` runs at the next layout
     /// pass, once however often it was asked for in the turn.
     case setNeedsUpdateProperties(receiver: ControllerID)
+    /// A user's page turn (swipe, or a drag of the page's corner in page-curl style) on a page
+    /// view controller, completed or given up; its data source supplies the pages (R130, R131).
+    case turnPage(receiver: ControllerID, direction: PageDirection, completes: Bool)
+    /// A user rearranging the tabs through the More list's Edit button, then tapping Done: the
+    /// tabs in their new order (R132, R133).
+    case customizeTabs(receiver: ControllerID, viewControllers: [ControllerID])
 }
