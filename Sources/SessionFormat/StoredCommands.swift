@@ -71,6 +71,9 @@ enum StoredCommands {
             w.begin(.tapAlertAction); w.receiver(r); w.key("index", i); w.key("title", t); w.flag("animated", a)
         case .dragSheet(let r, let d): w.begin(.dragSheet); w.receiver(r); w.text("detent", d)
         case .setNeedsUpdateProperties(let r): w.begin(.setNeedsUpdateProperties); w.receiver(r)
+        case .turnPage(let r, let d, let c):
+            w.begin(.turnPage); w.receiver(r); w.text("direction", d.rawValue); w.flag("completes", c)
+        case .customizeTabs(let r, let v): w.begin(.customizeTabs); w.receiver(r); w.key("viewControllers"); w.strings(v)
         }
         w.close()
         w.close()
@@ -85,6 +88,7 @@ enum StoredOperation: String, CaseIterable {
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
     case beginAppearanceTransition, endAppearanceTransition, tapAlertAction, dragSheet
     case setNeedsUpdateProperties
+    case turnPage, customizeTabs
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -146,6 +150,10 @@ enum StoredOperation: String, CaseIterable {
                 receiver: try a.receiver(), index: try a.optionalInt("index"), title: try a.optionalText("title"),
                 animated: try a.flag("animated"))
         case .dragSheet: .dragSheet(receiver: try a.receiver(), detent: try a.text("detent"))
+        case .turnPage:
+            .turnPage(
+                receiver: try a.receiver(), direction: try storedValue(try a.text("direction")), completes: try a.flag("completes"))
+        case .customizeTabs: .customizeTabs(receiver: try a.receiver(), viewControllers: try a.decode([String].self, "viewControllers"))
         case .setNeedsUpdateProperties: .setNeedsUpdateProperties(receiver: try a.receiver())
         }
     }

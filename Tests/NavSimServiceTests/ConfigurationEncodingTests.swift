@@ -70,6 +70,9 @@ struct ConfigurationEncodingTests {
         c.presentationDelegate = PresentationDelegate(shouldDismiss: false, adaptivePresentationStyle: .fullScreen)
         c.navigationDelegate = NavigationDelegate()
         c.tabBarDelegate = TabBarDelegate(shouldSelect: true)
+        c.customizableViewControllers = ["inbox", "files"]
+        c.pageDataSource = PageDataSource(pages: ["p1", "p2", "p3"])
+        c.pageDelegate = PageDelegate()
         c.traitOverrides = TraitOverrides(horizontalSizeClass: .compact, verticalSizeClass: nil)
         c.preferredContentSize = [320, 480.5]
         c.shouldPerformSegue = ["b": false, "a": true]

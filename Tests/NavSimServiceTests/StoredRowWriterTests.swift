@@ -125,6 +125,9 @@ struct Generator {
         }
         c.navigationDelegate = maybe { _ in NavigationDelegate() }
         c.tabBarDelegate = maybe { g in TabBarDelegate(shouldSelect: g.maybe { $0.bool() }) }
+        c.customizableViewControllers = maybe { $0.strings() }
+        c.pageDataSource = maybe { PageDataSource(pages: $0.strings()) }
+        c.pageDelegate = maybe { _ in PageDelegate() }
         c.traitOverrides = maybe { g in
             TraitOverrides(
                 horizontalSizeClass: g.maybe { $0.pick(Traits.SizeClass.allCases) },
@@ -525,6 +528,8 @@ extension Generator {
             return .tapAlertAction(receiver: r, index: maybe { $0.int(0...9) }, title: maybe { $0.string() }, animated: bool())
         case .dragSheet: return .dragSheet(receiver: r, detent: string())
         case .setNeedsUpdateProperties: return .setNeedsUpdateProperties(receiver: r)
+        case .turnPage: return .turnPage(receiver: r, direction: pick(PageDirection.self), completes: bool())
+        case .customizeTabs: return .customizeTabs(receiver: r, viewControllers: strings())
         }
     }
 }

@@ -245,6 +245,19 @@ enum Encode {
             sizeClasses(t, into: &w)
         }
         if let names = e.changedTraits { w.member("traits", names.map(\.rawValue)) }
+        // R130–R133: the delegate method's arguments under UIKit's parameter names.
+        if let list = e.viewControllers {
+            switch e.callback {
+            case .pageViewControllerWillTransitionTo: w.member("pendingViewControllers", list)
+            case .pageViewControllerDidFinishAnimating:
+                w.member("finished", true)
+                w.member("previousViewControllers", list)
+            default: w.member("viewControllers", list)
+            }
+        }
+        if let c = e.completed {
+            if e.callback == .pageViewControllerDidFinishAnimating { w.member("transitionCompleted", c) } else { w.member("changed", c) }
+        }
         w.closeObject()
     }
 
