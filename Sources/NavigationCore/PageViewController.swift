@@ -107,8 +107,10 @@ extension Engine {
             emit(.move(id, .willMoveToParent, parent: page))
             self[changing: id].parent = page
         }
+        // R2: a pending page the page view controller held as an ordinary child is listed once.
+        let others = children.filter { !incoming.contains($0) }
         self[changing: page].pageContainer?.viewControllers = incoming
-        self[changing: page].children = incoming + children
+        self[changing: page].children = incoming + others
         var finished = Event(page, .pageViewControllerDidFinishAnimating)
         finished.viewControllers = current
         finished.completed = completes
@@ -131,7 +133,7 @@ extension Engine {
             // R131: the pages go back, then the window follows them in the style's order; the
             // pending pages leave the page view controller.
             self[changing: page].pageContainer?.viewControllers = current
-            self[changing: page].children = children
+            self[changing: page].children = others
             for id in incoming { self[changing: id].parent = nil }
             cancel(&item.running, in: item.entry, order: settings.transitionStyle == .scroll ? .pageScroll : .pageCurl)
             for id in incoming {

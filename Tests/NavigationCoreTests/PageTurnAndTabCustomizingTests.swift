@@ -139,6 +139,21 @@ struct PageTurnAndTabCustomizingTests {
         w.checkInvariants()
     }
 
+    @Test("R130/R2: a page the page view controller held as an ordinary child is listed once while it turns, and leaves when the turn is given up")
+    func childAsPage() {
+        var w = book()
+        w.perform(.addChild(receiver: "PV", viewController: id("P2")))
+        let r = w.perform(.turnPage(receiver: "PV", direction: .forward, completes: true))
+        #expect(names(r).contains("P2.viewDidAppear"))
+        #expect(w["PV"].children == ["P2"] && w.stack("PV") == ["P2"])
+        w.checkInvariants()
+        var cancelled = book()
+        cancelled.perform(.addChild(receiver: "PV", viewController: id("P2")))
+        cancelled.perform(.turnPage(receiver: "PV", direction: .forward, completes: false))
+        #expect(cancelled["PV"].children == ["P1"] && cancelled["P2"].parent == nil)
+        cancelled.checkInvariants()
+    }
+
     @Test("R130: a data source page that is no controller, or a receiver that is no page view controller, is bad input and changes nothing")
     func badTurns() {
         var w = Window(
