@@ -208,7 +208,9 @@ extension Engine {
         // The Edit button is in the More list's navigation bar: the list must be what shows.
         guard t.selectedViewController == more, state.c(more).viewControllers.isEmpty, t.viewInWindow else {
             throw .input(
-                .invalid("The Edit button is on the More list, which is not showing: the tab bar must be on screen with the More item selected (tapTab).", field: "viewControllers"))
+                .invalid(
+                    "The Edit button is on the More list, which is not showing: the tab bar must be on screen with the More item selected (tapTab).",
+                    field: "viewControllers"))
         }
         let customizable = customizableTabs(tab)
         guard !customizable.isEmpty else {

@@ -118,12 +118,6 @@ public struct Cancellation: Sendable, Equatable {
     }
 }
 
-/// The order of a cancelled interactive transition's appearance callbacks: `standard` is R38's
-/// (R60 and R83 follow it); a page turn given up has its own, one per transition style (R131).
-enum CancelOrder {
-    case standard, pageScroll, pageCurl
-}
-
 /// A transition as a rule plans it, handed to ``Engine/enqueue(_:)``: who takes part, how it
 /// animates, what it calls and what it changes when it ends or is given up. The appearing and
 /// disappearing sides are not part of it: they follow from `before` and the window after the
@@ -454,43 +448,7 @@ extension Engine {
             self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad), in: entry)
         }
-        func returningWills() {
-            for id in returning {
-                let fresh = state.c(id).appearance == .disappeared
-                self[changing: id].appearance = .appearing
-                self[changing: id].viewInWindow = true
-                emit(Event(id, .viewWillAppear, animated: animated), in: entry)
-                if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
-                updatePropertiesOnAppearance(id, in: entry)
-                if fresh { layoutPass(id, in: entry) }
-            }
-        }
-        func leavingWills() {
-            for id in leaving {
-                self[changing: id].appearance = .disappearing
-                emit(Event(id, .viewWillDisappear, animated: animated), in: entry)
-            }
-        }
-        func leavingDids() {
-            for id in leaving + stillLeaving {
-                self[changing: id].appearance = .disappeared
-                self[changing: id].viewInWindow = false
-                emit(Event(id, .viewDidDisappear, animated: animated), in: entry)
-            }
-        }
-        func returningDids() {
-            for id in returning {
-                self[changing: id].appearance = .appeared
-                emit(Event(id, .viewDidAppear, animated: animated), in: entry)
-            }
-        }
-        switch order {
-        case .standard: returningWills(); leavingWills(); leavingDids(); returningDids()
-        // R131: a given-up scroll ends the page that stays before the one that leaves; a given-up
-        // curl interleaves them, the leaving page's "will" first.
-        case .pageScroll: returningWills(); returningDids(); leavingWills(); leavingDids()
-        case .pageCurl: leavingWills(); returningWills(); leavingDids(); returningDids()
-        }
+        cancelCallbacks(returning: returning, leaving: leaving, stillLeaving: stillLeaving, animated: animated, in: entry, order: order)
         for e in t.cancellation?.events ?? [] { emit(e, in: entry) }
         t.record.state = .cancelled
     }
