@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// A user's page turn (R130, R131) and the More list's Edit sheet (R132, R133).
 @Suite("page turns (R130, R131) and tab customizing (R132, R133)")

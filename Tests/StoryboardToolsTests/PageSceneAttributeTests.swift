@@ -4,7 +4,7 @@ import Storyboards
 import Testing
 import TestSupport
 
-@testable import StoryboardTools
+import StoryboardTools
 
 /// The attributes Interface Builder writes on a `pageViewController` scene (`transitionStyle`,
 /// `navigationOrientation`, `spineLocation`, `doubleSided`), spelled as the real files in
