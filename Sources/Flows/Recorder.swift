@@ -243,11 +243,11 @@ public struct Recorder: Sendable {
         }
         for key in [
             "traitOverrides", "transitioningDelegate", "presentationDelegate", "navigationDelegate", "tabBarDelegate",
-            "sheetPresentationController",
+            "sheetPresentationController", "pageDataSource", "pageDelegate",
         ] {
             if let o = c[key]?.object { m.append((key, .object(o.filter { !$0.1.isNull }))) }
         }
-        for key in ["preferredContentSize", "shouldPerformSegue", "unwindActions"] {
+        for key in ["preferredContentSize", "shouldPerformSegue", "unwindActions", "customizableViewControllers"] {
             if let v = c[key], !v.isNull { m.append((key, v)) }
         }
         var contained: [String] = []

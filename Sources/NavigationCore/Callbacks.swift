@@ -146,6 +146,8 @@ extension Command {
         case .endAppearanceTransition(let r): return .endAppearanceTransition(receiver: m(r))
         case .tapAlertAction(let r, let i, let t, let a): return .tapAlertAction(receiver: m(r), index: i, title: t, animated: a)
         case .dragSheet(let r, let d): return .dragSheet(receiver: m(r), detent: d)
+        case .turnPage(let r, let d, let c): return .turnPage(receiver: m(r), direction: d, completes: c)
+        case .customizeTabs(let r, let v): return .customizeTabs(receiver: m(r), viewControllers: v.map(m))
         }
     }
 }

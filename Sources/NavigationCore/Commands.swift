@@ -187,4 +187,10 @@ public enum Command: Sendable, Equatable {
     case animateAlongsideTransition(receiver: ControllerID)
     /// `transitionCoordinator?.notifyWhenInteractionChanges(_:)` (R145).
     case notifyWhenInteractionChanges(receiver: ControllerID)
+    /// A user's page turn (swipe, or a drag of the page's corner in page-curl style) on a page
+    /// view controller, completed or given up; its data source supplies the pages (R130, R131).
+    case turnPage(receiver: ControllerID, direction: PageDirection, completes: Bool)
+    /// A user rearranging the tabs through the More list's Edit button, then tapping Done: the
+    /// tabs in their new order (R132, R133).
+    case customizeTabs(receiver: ControllerID, viewControllers: [ControllerID])
 }

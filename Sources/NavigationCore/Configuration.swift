@@ -26,6 +26,14 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var navigationDelegate: NavigationDelegate?
     /// Tab bar controllers only (R87, R89).
     public var tabBarDelegate: TabBarDelegate?
+    /// Tab bar controllers only (R132): the tabs the More list's Edit sheet lets a user move.
+    /// Nil: the whole of `viewControllers`, which is what UIKit sets it to whenever the tabs are
+    /// set; a list the client sets lasts until the tabs are set again.
+    public var customizableViewControllers: [ControllerID]?
+    /// Page view controllers only (R130): the pages its data source answers before and after a page.
+    public var pageDataSource: PageDataSource?
+    /// Page view controllers only (R130, R131): told of the user's page turns.
+    public var pageDelegate: PageDelegate?
     /// R74: size classes this controller overrides for itself and its descendants.
     public var traitOverrides: TraitOverrides?
     /// `preferredContentSize`, `[width, height]` in points (popovers, form sheets).
@@ -77,6 +85,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("presentationDelegate", \.presentationDelegate),
         Field("navigationDelegate", \.navigationDelegate),
         Field("tabBarDelegate", \.tabBarDelegate),
+        Field("customizableViewControllers", \.customizableViewControllers),
+        Field("pageDataSource", \.pageDataSource),
+        Field("pageDelegate", \.pageDelegate),
         Field("traitOverrides", \.traitOverrides),
         Field("preferredContentSize", \.preferredContentSize),
         Field("shouldPerformSegue", \.shouldPerformSegue),

@@ -43,6 +43,10 @@ public struct Event: Sendable, Equatable {
         /// R146–R148: an unwind segue's search asks overrides, and its path's custom containers
         /// are told `unwind(for:towards:)`.
         case allowedChildrenForUnwinding, canPerformUnwindSegueAction, unwindForTowards
+        /// `UIPageViewControllerDelegate` around a user's page turn (R130, R131).
+        case pageViewControllerWillTransitionTo, pageViewControllerDidFinishAnimating
+        /// `UITabBarControllerDelegate` around the More list's Edit sheet (R133).
+        case tabBarControllerWillBeginCustomizing, tabBarControllerWillEndCustomizing, tabBarControllerDidEndCustomizing
     }
     /// A segue's identity as `prepare(for:sender:)` sees it.
     public struct SegueInfo: Sendable, Equatable {
@@ -80,6 +84,13 @@ public struct Event: Sendable, Equatable {
     public var isCancelled: Bool?
     /// `unwindForTowards`: the `subsequentVC` argument (R148); `canPerformUnwindSegueAction`: nil.
     public var towards: ControllerID?
+    /// The delegate method's controllers argument: `pendingViewControllers` of
+    /// `pageViewControllerWillTransitionTo`, `previousViewControllers` of
+    /// `pageViewControllerDidFinishAnimating`, `viewControllers` of the customizing calls (R130–R133).
+    public var viewControllers: [ControllerID]?
+    /// `transitionCompleted` of `pageViewControllerDidFinishAnimating`, `changed` of the
+    /// end-customizing calls.
+    public var completed: Bool?
 
     public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
         self.controller = controller
@@ -105,6 +116,8 @@ public enum TransitionOperation: String, Sendable, CaseIterable {
     case setRoot, present, dismiss, interactiveDismiss, show, showDetail
     case push, pop, popTo, popToRoot, interactivePop, setViewControllers, select
     case removeFromParent, addSubview, removeFromSuperview, transitionChild, traitChange
+    /// A user's page turn on a page view controller (R130, R131).
+    case turnPage
 
     /// UIKit's default animation length in seconds: modal ≈ 0.5, the others (navigation) ≈ 0.35.
     public var defaultDuration: Double {

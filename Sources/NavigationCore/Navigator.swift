@@ -260,6 +260,7 @@ struct Engine {
         case .updateController(let id, let patch):
             let c = try existing(id)
             if patch.sets("actions") { try checkAlertActions(patch.values.actions, kind: c.kind) }
+            try checkContainerProperties(patch, kind: c.kind)
             update(id, patch)
         case .setTraits(let traits): setTraits(traits)
         case .completeTransition(let id):
@@ -278,6 +279,8 @@ struct Engine {
         case .setNeedsUpdateProperties(let r): try setNeedsUpdateProperties(r)
         case .animateAlongsideTransition(let r): try animateAlongsideTransition(r)
         case .notifyWhenInteractionChanges(let r): try notifyWhenInteractionChanges(r)
+        case .turnPage(let r, let direction, let completes): try turnPage(r, direction: direction, completes: completes)
+        case .customizeTabs(let r, let order): try customizeTabs(r, order)
         }
     }
 

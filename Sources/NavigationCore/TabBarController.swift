@@ -102,6 +102,8 @@ extension Engine {
             self[changing: id].parent = tab
         }
         self[changing: tab].tabState?.viewControllers = ids
+        // R132: setting the tabs makes every one of them customizable again.
+        if t.customizableViewControllers != nil { self[changing: tab].configuration.customizableViewControllers = nil }
         // R2: children added with addChild that are not tabs stay children.
         self[changing: tab].children = ids + t.children.filter { !old.contains($0) && !ids.contains($0) && state.c($0).parent == tab }
         var selected: ControllerID?
@@ -178,5 +180,68 @@ extension Engine {
             TransitionPlan(
                 operation: .select, from: selected, to: target, animated: false, order: .tab, before: before,
                 postFinish: didSelect))
+    }
+}
+
+extension Engine {
+    /// R132: the tabs the Edit sheet lets a user move: the client's list (those of it that are
+    /// tabs), or every tab when it set none.
+    func customizableTabs(_ tab: ControllerID) -> [ControllerID] {
+        let t = state.c(tab)
+        guard let list = t.customizableViewControllers else { return t.viewControllers }
+        return t.viewControllers.filter(list.contains)
+    }
+
+    /// R133: a user taps Edit on the More list, rearranges the tabs and taps Done. The tab bar
+    /// delegate is told `willBeginCustomizing` with the tabs, then `willEndCustomizing` and
+    /// `didEndCustomizing` with the tabs in their new order and whether the bar's items changed.
+    /// The More list stays on screen throughout (the sheet is a view, not a view controller), so
+    /// no appearance callback is made.
+    mutating func customizeTabs(_ tab: ControllerID, _ order: [ControllerID]) throws(Refusal) {
+        let t = try existing(tab)
+        guard t.kind == .tabBarController else {
+            throw .input(.wrongReceiver("customizeTabs needs a tab bar controller; \(t.descriptionForMessages) is not one."))
+        }
+        guard let more = t.moreNavigationController, let firstMore = firstMoreIndex(tab) else {
+            throw .input(.invalid("\(name(tab)) shows every tab on its bar: there is no More list, so no Edit button.", field: "viewControllers"))
+        }
+        // The Edit button is in the More list's navigation bar: the list must be what shows.
+        guard t.selectedViewController == more, state.c(more).viewControllers.isEmpty, t.viewInWindow else {
+            throw .input(
+                .invalid(
+                    "The Edit button is on the More list, which is not showing: the tab bar must be on screen with the More item selected (tapTab).",
+                    field: "viewControllers"))
+        }
+        let customizable = customizableTabs(tab)
+        guard !customizable.isEmpty else {
+            throw .input(.invalid("customizableViewControllers is empty: the More list shows no Edit button.", field: "customizableViewControllers"))
+        }
+        let old = t.viewControllers
+        guard order.count == old.count, Set(order) == Set(old) else {
+            throw .input(.invalid("viewControllers must list the tabs of \(name(tab)), each once, in their new order.", field: "viewControllers"))
+        }
+        for (index, id) in old.enumerated() where !customizable.contains(id) && order[index] != id {
+            throw .input(
+                .invalid("\(id) is not in customizableViewControllers: the Edit sheet cannot move it from position \(index).", field: "viewControllers"))
+        }
+        let delegate = t.tabBarDelegate != nil
+        let bar = { (tabs: [ControllerID]) in Array(tabs.prefix(firstMore)) }
+        let changed = bar(order) != bar(old)
+        func told(_ callback: Event.Callback, _ tabs: [ControllerID], changed: Bool?) {
+            var e = Event(tab, callback)
+            e.viewControllers = tabs
+            e.completed = changed
+            emit(e)
+        }
+        if delegate { told(.tabBarControllerWillBeginCustomizing, old, changed: nil) }
+        if order != old {
+            self[changing: tab].tabState?.viewControllers = order
+            let others = t.children.filter { !old.contains($0) }
+            self[changing: tab].children = order.filter { state.c($0).parent == tab } + others
+        }
+        if delegate {
+            told(.tabBarControllerWillEndCustomizing, order, changed: changed)
+            told(.tabBarControllerDidEndCustomizing, order, changed: changed)
+        }
     }
 }

@@ -429,8 +429,9 @@ extension Engine {
         t.record.state = .completed
     }
 
-    /// R38, R60: a cancelled interactive transition; each side gets the opposite callbacks.
-    mutating func cancel(_ t: inout RunningTransition, in entry: Journal.Index) {
+    /// R38, R60: a cancelled interactive transition; each side gets the opposite callbacks, in
+    /// `order`.
+    mutating func cancel(_ t: inout RunningTransition, in entry: Journal.Index, order: CancelOrder = .standard) {
         let animated = t.record.animated
         interactionEnded(t, cancelled: true, in: entry)
         // The structure goes back first; then the window is brought to it: what belongs there and
@@ -457,29 +458,9 @@ extension Engine {
             self[changing: id].isViewLoaded = true
             emit(Event(id, .viewDidLoad), in: entry)
         }
-        for id in returning {
-            let fresh = state.c(id).appearance == .disappeared
-            self[changing: id].appearance = .appearing
-            self[changing: id].viewInWindow = true
-            emit(Event(id, .viewWillAppear, animated: animated), in: entry)
-            if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
-            updatePropertiesOnAppearance(id, in: entry)
-            if fresh { layoutPass(id, in: entry) }
-        }
-        for id in manualBack { layoutPass(id, in: entry) }  // R114, after the rest
-        for id in leaving {
-            self[changing: id].appearance = .disappearing
-            emit(Event(id, .viewWillDisappear, animated: animated), in: entry)
-        }
-        for id in leaving + stillLeaving {
-            self[changing: id].appearance = .disappeared
-            self[changing: id].viewInWindow = false
-            emit(Event(id, .viewDidDisappear, animated: animated), in: entry)
-        }
-        for id in returning {
-            self[changing: id].appearance = .appeared
-            emit(Event(id, .viewDidAppear, animated: animated), in: entry)
-        }
+        cancelCallbacks(
+            returning: returning, manualBack: manualBack, leaving: leaving, stillLeaving: stillLeaving, animated: animated,
+            in: entry, order: order)
         for e in t.cancellation?.events ?? [] { emit(e, in: entry) }
         t.record.state = .cancelled
     }

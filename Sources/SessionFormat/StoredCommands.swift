@@ -76,6 +76,9 @@ enum StoredCommands {
         case .setNeedsUpdateProperties(let r): w.begin(.setNeedsUpdateProperties); w.receiver(r)
         case .animateAlongsideTransition(let r): w.begin(.animateAlongsideTransition); w.receiver(r)
         case .notifyWhenInteractionChanges(let r): w.begin(.notifyWhenInteractionChanges); w.receiver(r)
+        case .turnPage(let r, let d, let c):
+            w.begin(.turnPage); w.receiver(r); w.text("direction", d.rawValue); w.flag("completes", c)
+        case .customizeTabs(let r, let v): w.begin(.customizeTabs); w.receiver(r); w.key("viewControllers"); w.strings(v)
         }
         w.close()
         w.close()
@@ -92,6 +95,7 @@ enum StoredOperation: String, CaseIterable {
     case setNeedsUpdateProperties
     case animateAlongsideTransition
     case notifyWhenInteractionChanges
+    case turnPage, customizeTabs
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -154,6 +158,10 @@ enum StoredOperation: String, CaseIterable {
                 receiver: try a.receiver(), index: try a.optionalInt("index"), title: try a.optionalText("title"),
                 animated: try a.flag("animated"))
         case .dragSheet: .dragSheet(receiver: try a.receiver(), detent: try a.text("detent"))
+        case .turnPage:
+            .turnPage(
+                receiver: try a.receiver(), direction: try storedValue(try a.text("direction")), completes: try a.flag("completes"))
+        case .customizeTabs: .customizeTabs(receiver: try a.receiver(), viewControllers: try a.decode([String].self, "viewControllers"))
         case .setNeedsUpdateProperties: .setNeedsUpdateProperties(receiver: try a.receiver())
         case .animateAlongsideTransition: .animateAlongsideTransition(receiver: try a.receiver())
         case .notifyWhenInteractionChanges: .notifyWhenInteractionChanges(receiver: try a.receiver())

@@ -119,8 +119,11 @@ public struct Scene: Sendable, Equatable {
 public struct PageSettings: Sendable, Equatable {
     /// `transitionStyle`: `scroll` or `pageCurl`.
     public var transitionStyle: PageState.Style?
-    /// `navigationOrientation`: `horizontal` or `vertical`.
+    /// `navigationOrientation`: `horizontal` or `vertical` (another spelling is nil and an
+    /// `unsupported-value` diagnostic).
     public var navigationOrientation: String?
+    /// The spellings of `UIPageViewController.NavigationOrientation`'s cases.
+    public static let navigationOrientations: Set<String> = ["horizontal", "vertical"]
     /// `spineLocation`: `none`, `min`, `mid` or `max` (an unknown spelling is nil and an
     /// `unsupported-value` diagnostic).
     public var spineLocation: PageState.SpineLocation?

@@ -417,9 +417,13 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             let spine = attributes["spineLocation"].flatMap { $0.isEmpty ? nil : $0 }
                 .map { Spelled(spelling: $0, value: PageState.SpineLocation(rawValue: $0)) }
             reportUnsupported("Scene", id, "spineLocation", spine)
+            // UIPageViewController.NavigationOrientation has two cases; Interface Builder writes their names.
+            let orientation = attributes["navigationOrientation"].flatMap { $0.isEmpty ? nil : $0 }
+                .map { Spelled(spelling: $0, value: PageSettings.navigationOrientations.contains($0) ? $0 : nil) }
+            reportUnsupported("Scene", id, "navigationOrientation", orientation)
             scene.page = PageSettings(
                 transitionStyle: style?.value,
-                navigationOrientation: attributes["navigationOrientation"],
+                navigationOrientation: orientation?.value,
                 spineLocation: spine?.value,
                 isDoubleSided: parseBool(attributes["doubleSided"] ?? attributes["isDoubleSided"]))
         default:

@@ -68,6 +68,38 @@ struct RecordTests {
         #expect(result.passed, "\(result.line)\n\(text)")
     }
 
+    /// A page view controller's data source and delegate, and a tab bar's customizable tabs, are
+    /// in the recorded flow, so the user's page turn and Edit sheet replay with the same events
+    /// (R130, R132, R133).
+    @Test func aRecordedPageTurnAndEditSheetReplay() throws {
+        let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
+        let tabs = (1..<7).map { #"{"id": "v\#($0)"}"# }.joined(separator: ", ")
+        #expect(
+            try send(
+                original, "POST", "/v1/sessions",
+                #"""
+                {"id": "pages", "root": {"id": "T", "kind": "tabBarController", "tabBarDelegate": {},
+                  "customizableViewControllers": ["v1", "v5"], "viewControllers": [
+                  {"id": "pv", "kind": "pageViewController", "viewControllers": [{"id": "p1"}],
+                   "pageDataSource": {"pages": ["p1", "p2"]}, "pageDelegate": {}}, \#(tabs)]}}
+                """#
+            ).status == 201)
+        #expect(try send(original, "POST", "/v1/sessions/pages/controllers", #"{"id": "p2"}"#).status == 201)
+        #expect(try send(original, "POST", "/v1/sessions/pages/controllers/pv/turnPage", #"{"direction": "forward"}"#).status == 200)
+        #expect(try send(original, "POST", "/v1/sessions/pages/controllers/T/tapTab", #"{"viewController": "T.more"}"#).status == 200)
+        let edited = try send(
+            original, "POST", "/v1/sessions/pages/controllers/T/customizeTabs",
+            #"{"viewControllers": ["pv", "v5", "v2", "v3", "v4", "v1", "v6"]}"#)
+        #expect(edited.status == 200)
+        #expect(try send(original, "POST", "/v1/sessions/pages/controllers/T/tapTab", #"{"index": 1}"#).status == 200)
+        let recorded = try Recorder().record(session: "pages", on: original)
+        let text = PrettyJSON.text(recorded)
+        #expect(text.contains("pageDataSource") && text.contains("customizableViewControllers"), "\(text)")
+        let flow = try #require(try flows(text, file: "pages.json").first)
+        let result = FlowRunner().play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
+        #expect(result.passed, "\(result.line)\n\(text)")
+    }
+
     @Test func aRecordedSessionReplaysAsAPassingFlow() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         try makeSession(on: original)

@@ -73,6 +73,9 @@ struct ConfigurationEncodingTests {
         c.popoverPresentationController = PopoverSettings(passthroughViews: ["toolbar", "map"])
         c.navigationDelegate = NavigationDelegate(animationController: TransitioningDelegate(name: "Slide", duration: 0.4), interactionController: "Pan")
         c.tabBarDelegate = TabBarDelegate(shouldSelect: true)
+        c.customizableViewControllers = ["inbox", "files"]
+        c.pageDataSource = PageDataSource(pages: ["p1", "p2", "p3"])
+        c.pageDelegate = PageDelegate()
         c.traitOverrides = TraitOverrides(horizontalSizeClass: .compact, verticalSizeClass: nil)
         c.preferredContentSize = [320, 480.5]
         c.shouldPerformSegue = ["b": false, "a": true]

@@ -132,6 +132,9 @@ struct Generator {
                 interactionController: g.maybe { $0.string() })
         }
         c.tabBarDelegate = maybe { g in TabBarDelegate(shouldSelect: g.maybe { $0.bool() }) }
+        c.customizableViewControllers = maybe { $0.strings() }
+        c.pageDataSource = maybe { PageDataSource(pages: $0.strings()) }
+        c.pageDelegate = maybe { _ in PageDelegate() }
         c.traitOverrides = maybe { g in
             TraitOverrides(
                 horizontalSizeClass: g.maybe { $0.pick(Traits.SizeClass.allCases) },
@@ -539,6 +542,8 @@ extension Generator {
         case .setNeedsUpdateProperties: return .setNeedsUpdateProperties(receiver: r)
         case .animateAlongsideTransition: return .animateAlongsideTransition(receiver: r)
         case .notifyWhenInteractionChanges: return .notifyWhenInteractionChanges(receiver: r)
+        case .turnPage: return .turnPage(receiver: r, direction: pick(PageDirection.self), completes: bool())
+        case .customizeTabs: return .customizeTabs(receiver: r, viewControllers: strings())
         }
     }
 }

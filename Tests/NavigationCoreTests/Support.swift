@@ -143,6 +143,11 @@ func render(_ e: Event) -> String {
         return "\(e.controller).canPerformUnwindSegueAction(\(e.action ?? "?"))"
     case .unwindForTowards:
         return "\(e.controller).unwindForTowards(\(e.towards ?? "?"))"
+    case .pageViewControllerWillTransitionTo, .pageViewControllerDidFinishAnimating, .tabBarControllerWillBeginCustomizing,
+        .tabBarControllerWillEndCustomizing, .tabBarControllerDidEndCustomizing:
+        // The delegate's controllers argument, then `transitionCompleted` or `changed` (R130–R133).
+        let list = (e.viewControllers ?? []).joined(separator: ",")
+        return "\(e.controller).\(e.callback.rawValue)([\(list)]\(e.completed.map { ", \($0)" } ?? ""))"
     default:
         return "\(e.controller).\(e.callback.rawValue)"
     }

@@ -99,6 +99,30 @@ enum ConfigurationFields {
                 w.member("shouldSelect", d.shouldSelect)
                 w.closeObject()
             }),
+        // R132: listed only when the client set it; absent, every tab is customizable.
+        .optional(
+            "customizableViewControllers", \.customizableViewControllers, .delegates,
+            read: { r, k throws(Problem) in try r.strings(k) },
+            reply: { w, k, c in if let list = c.customizableViewControllers { w.member(k, list) } }),
+        .optional(
+            "pageDataSource", \.pageDataSource, .delegates,
+            read: { r, k throws(Problem) in try r.pageDataSource(k) },
+            reply: { w, k, c in
+                guard let d = c.pageDataSource else { return }
+                w.key(k)
+                w.openObject()
+                w.member("pages", d.pages)
+                w.closeObject()
+            }),
+        .optional(
+            "pageDelegate", \.pageDelegate, .delegates,
+            read: { r, k throws(Problem) in try r.object(k, allowed: []).map { _ in PageDelegate() } },
+            reply: { w, k, c in
+                guard c.pageDelegate != nil else { return }
+                w.key(k)
+                w.openObject()
+                w.closeObject()
+            }),
         // R110: what code set on `sheetPresentationController`; left out when it set nothing.
         .optional(
             "sheetPresentationController", \.sheetPresentationController, .delegates,
@@ -376,6 +400,16 @@ extension BodyReader {
     func tabBarDelegate(_ key: String) throws(Problem) -> TabBarDelegate? {
         guard let d = try object(key, allowed: ["shouldSelect"]) else { return nil }
         return TabBarDelegate(shouldSelect: try d.bool("shouldSelect"))
+    }
+
+    /// `{"pages": [id, …]}` (R130): the data source's pages in order, each once.
+    func pageDataSource(_ key: String) throws(Problem) -> PageDataSource? {
+        guard let d = try object(key, allowed: ["pages"]) else { return nil }
+        guard let pages = try d.strings("pages") else { throw Problem.invalidField(d.name("pages"), "\(d.name("pages")) is required.") }
+        guard Set(pages).count == pages.count else {
+            throw Problem.invalidField(d.name("pages"), "\(d.name("pages")) lists a page twice; a data source answers one page before and after each.")
+        }
+        return PageDataSource(pages: pages)
     }
 
     /// `{"horizontalSizeClass"?, "verticalSizeClass"?}` (R74).

@@ -31,6 +31,8 @@ struct Decoder {
         (["primary", "supplementary", "secondary", "style", "splitDelegate"], [.splitViewController]),
         (["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
         (["preferredStyle", "actions"], [.alertController]),
+        (["pageDataSource", "pageDelegate"], [.pageViewController]),
+        (["customizableViewControllers"], [.tabBarController]),
     ]
 
     /// Refuses a field of ``kindFields`` given to a spec whose kind (its own, or its storyboard
@@ -460,6 +462,20 @@ enum Operations {
         },
         OperationEntry("notifyWhenInteractionChanges", [], "transitionCoordinator?.notifyWhenInteractionChanges(_:) (R145)") {
             o throws(Problem) in .notifyWhenInteractionChanges(receiver: o.receiver)
+        },
+        OperationEntry("turnPage", ["direction", "completes"], "a user's page turn, its pages from the data source, completed or cancelled (R130)") {
+            o throws(Problem) in
+            guard let direction = try o.reader.enumValue("direction", PageDirection.self) else {
+                throw Problem.invalidField("direction", "direction is required: forward or reverse.", allowed: PageDirection.allCases.map(\.rawValue))
+            }
+            return .turnPage(receiver: o.receiver, direction: direction, completes: try o.completes)
+        },
+        OperationEntry("customizeTabs", ["viewControllers"], "a user rearranging the tabs through the More list's Edit button (R133)") {
+            o throws(Problem) in
+            guard let order = try o.reader.strings("viewControllers") else {
+                throw Problem.invalidField("viewControllers", "viewControllers is required: the ids of the tabs in their new order.")
+            }
+            return .customizeTabs(receiver: o.receiver, viewControllers: order)
         },
     ]
 

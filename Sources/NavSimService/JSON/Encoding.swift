@@ -251,6 +251,19 @@ enum Encode {
         if let op = e.operation { w.member("operation", op.rawValue) }  // R140
         if let t = e.towards { w.member("towards", t) }  // R148
         if let c = e.isCancelled { w.member("isCancelled", c) }  // R144, R145
+        // R130–R133: the delegate method's arguments under UIKit's parameter names.
+        if let list = e.viewControllers {
+            switch e.callback {
+            case .pageViewControllerWillTransitionTo: w.member("pendingViewControllers", list)
+            case .pageViewControllerDidFinishAnimating:
+                w.member("finished", true)
+                w.member("previousViewControllers", list)
+            default: w.member("viewControllers", list)
+            }
+        }
+        if let c = e.completed {
+            if e.callback == .pageViewControllerDidFinishAnimating { w.member("transitionCompleted", c) } else { w.member("changed", c) }
+        }
         w.closeObject()
     }
 
