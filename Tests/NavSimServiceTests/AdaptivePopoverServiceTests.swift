@@ -1,6 +1,6 @@
 import Testing
 import JSONValues
-@testable import NavSimService
+import NavSimService
 
 /// R150–R154 over the service's handler: the new members of `presentationDelegate`, the
 /// `popoverPresentationController` property, `interactiveDismiss`'s `tappedView`, their refusals,
