@@ -1,0 +1,246 @@
+public import NavigationCore
+public import Storyboards
+
+/// `navsim explore` without the command line (docs/explore.md): a breadth-first search over the
+/// core's pure `apply` from the entry storyboard's initial scene installed as the window's root.
+/// Each state is the session's hierarchy in a canonical form, hashed (``Canonical``): a state
+/// reached twice is expanded once, and only the hashes, each state's parent and the action that
+/// reached it are kept, so memory grows with the states, not with their sessions. No I/O.
+public struct Explorer: Sendable {
+    /// The storyboards, with the custom segue and class declarations that apply.
+    public var instantiation: SceneInstantiation
+    /// The storyboard whose initial scene becomes the window's root.
+    public var entry: String
+    /// The storyboards whose segues and scenes are counted and reported (the files given).
+    public var reported: [String]
+    /// The window's traits.
+    public var traits: Traits
+    /// The session's options; transitions always finish within their call and controllers
+    /// nothing holds are dropped, so that a state is its settled hierarchy.
+    public var options: Options
+    /// At most this many distinct states.
+    public var maxStates: Int
+    /// At most this many actions from the entry.
+    public var maxDepth: Int
+    /// Threads that expand states at once (the machine's cores, for the command line).
+    public var workers: Int
+
+    /// Scenes one instantiation may build (a scene embedding the next twice at every level would
+    /// otherwise grow as 2ⁿ).
+    static let sceneBudget = 2_000
+
+    public init(
+        instantiation: SceneInstantiation, entry: String, reported: [String], traits: Traits = .phonePortrait,
+        options: Options = Options(), maxStates: Int = 10_000, maxDepth: Int = 30, workers: Int = 1
+    ) {
+        self.workers = max(1, workers)
+        self.instantiation = instantiation
+        self.entry = entry
+        self.reported = reported
+        self.traits = traits
+        var settled = options
+        settled.transitions = .immediate
+        settled.release = .automatic
+        self.options = settled
+        self.maxStates = max(1, maxStates)
+        self.maxDepth = max(0, maxDepth)
+    }
+
+    /// The session options flows must create their session with to replay the same steps.
+    public var sessionOptions: Options { options }
+
+    // MARK: - Start
+
+    /// The state the search starts from: the entry's initial scene as the window's root (R1, R102).
+    public func initialState() throws(ExploreError) -> SessionState {
+        var built = 0
+        let spec: ControllerSpec?
+        do {
+            spec = try instantiation.instantiate(
+                storyboard: entry, identifier: nil,
+                budget: { (_: Int, _: String) throws(BuildFailure) in
+                    built += 1
+                    if built > Self.sceneBudget { throw BuildFailure.tooManyScenes }
+                }, failure: { BuildFailure.instantiation($0) })
+        } catch {
+            throw .entryFailed(entry, error.description)
+        }
+        guard let spec else { throw .noEntryPoint(entry) }
+        switch Navigator.makeSession(traits: traits, options: options, root: .new(spec)) {
+        case let .success(state): return state
+        case let .failure(refusal): throw .entryFailed(entry, Self.describe(refusal))
+        }
+    }
+
+    static func describe(_ refusal: Refusal) -> String {
+        switch refusal {
+        case let .uikit(d): "\(d.code.map { "\($0): " } ?? "")\(d.message)"
+        case let .input(e): e.message
+        }
+    }
+
+    // MARK: - Actions
+
+    /// What a user or the storyboard can do in `state`, in a fixed order: for each controller
+    /// whose view is on screen and not covered by a presentation (lower layers first, parents
+    /// before children), the segues its scene's controls trigger, the back button and swipe of a
+    /// navigation controller deeper than its root, each tab of a tab bar controller; then the
+    /// swipe down on the top sheet or the tap outside the top popover.
+    public func actions(in state: SessionState) -> [ExploreAction] {
+        guard let root = state.rootViewController else { return [] }
+        var top = root
+        var hops = 0
+        while let p = state.controllers[top]?.presentedID, state.controllers[p] != nil, hops < 10_000 {
+            top = p
+            hops += 1
+        }
+        var out: [ExploreAction] = []
+        for id in state.settledViewsInWindow where state.isWithin(id, top) {
+            guard let c = state.controllers[id] else { continue }
+            if let origin = c.storyboard, let scene = scene(of: c) {
+                for segue in scene.segues where Self.isTransition(segue) && !segue.isManual && segue.destination != nil {
+                    out.append(.trigger(id, segue: segue.id, storyboard: origin.name))
+                }
+            }
+            switch c.kind {
+            case .navigationController where c.viewControllers.count > 1:
+                out.append(.back(id))
+                out.append(.swipeBack(id))
+            case .tabBarController:
+                // R88: past the bar's visible tabs the rest sit in More; only the visible ones are tapped.
+                let count = c.viewControllers.count
+                let visible = count > options.profile.maxVisibleTabs(traits) ? options.profile.maxVisibleTabs(traits) - 1 : count
+                for index in 0..<visible { out.append(.tapTab(id, index: index)) }
+            default:
+                break
+            }
+        }
+        if top != root, let record = state.controllers[top]?.presentation, record.style.isUserDismissible {
+            out.append(.swipeDown(top))
+        }
+        return out
+    }
+
+    /// Segues that move between scenes: not containment (relationship, embed).
+    static func isTransition(_ segue: Segue) -> Bool { segue.kind != .relationship && segue.kind != .embed }
+
+    /// The scene a controller was instantiated from: its Storyboard ID, else its id without the
+    /// `~N` suffix the core appends to a repeated instance.
+    func scene(of c: Controller) -> Scene? {
+        guard let origin = c.storyboard, let storyboard = instantiation.library[origin.name] else { return nil }
+        if let identifier = origin.identifier, let scene = storyboard.scene(withStoryboardIdentifier: identifier) { return scene }
+        return storyboard.scene(id: String(Canonical.baseID(c.id)))
+    }
+
+    // MARK: - Applying
+
+    /// What one action did.
+    enum Applied: Sendable {
+        case applied(SessionState, ActionResult, destination: ControllerSpec?)
+        case refused(Diagnostic)
+        case notApplied(String)
+    }
+
+    /// Applies `action` to `state` as its own turn; a segue's destination scene is instantiated as
+    /// the service does (`SceneInstantiation.resolveSegue`).
+    func apply(_ action: ExploreAction, to state: SessionState) -> Applied {
+        let command: Command
+        var destination: ControllerSpec?
+        switch action {
+        case let .trigger(receiver, segue, _):
+            var built = 0
+            do {
+                command = try instantiation.resolveSegue(
+                    .triggerSegue(receiver: receiver, identifier: segue, destination: nil), in: state,
+                    budget: { (_: Int, _: String) throws(BuildFailure) in
+                        built += 1
+                        if built > Self.sceneBudget { throw BuildFailure.tooManyScenes }
+                    }, failure: { BuildFailure.instantiation($0) })
+            } catch {
+                if case let .instantiation(.uikit(d)) = error { return .refused(d) }
+                return .notApplied(error.description)
+            }
+            if case let .triggerSegue(_, _, d, _) = command { destination = d }
+        case let .back(nav): command = .pop(receiver: nav, animated: true)
+        case let .swipeBack(nav): command = .interactivePop(receiver: nav, completes: true, gesture: .edge)
+        case let .tapTab(tabs, index): command = .tapTab(receiver: tabs, index: index, viewController: nil)
+        case let .swipeDown(v): command = .interactiveDismiss(receiver: v, completes: true)
+        }
+        let turn = Navigator.run([command], on: state)
+        switch turn.outcomes[0] {
+        case let .applied(result): return .applied(turn.state, result, destination: destination)
+        case let .refused(d): return .refused(d)
+        case let .invalid(e): return .notApplied(e.message)
+        }
+    }
+
+    /// The state `action` leads to from `state`, nil when it is refused or not applied.
+    public func perform(_ action: ExploreAction, on state: SessionState) -> SessionState? {
+        if case let .applied(next, _, _) = apply(action, to: state) { return next }
+        return nil
+    }
+
+    /// The steps of `actions` played from the initial state, each with what its reply shows; the
+    /// play stops after a step that is refused or not applied.
+    public func steps(_ actions: [ExploreAction]) throws(ExploreError) -> [ExploreStep] {
+        try steps(actions, from: initialState())
+    }
+
+    func steps(_ actions: [ExploreAction], from initial: SessionState) -> [ExploreStep] {
+        var state = initial
+        var out: [ExploreStep] = []
+        for action in actions {
+            var step = ExploreStep(
+                action: action, body: action.body, events: [], visibleViewController: nil, rootViewController: nil,
+                refusal: nil, warnings: [])
+            switch apply(action, to: state) {
+            case let .applied(next, result, _):
+                state = next
+                step.events = result.events.map { "\($0.controller).\($0.callback.rawValue)" }
+                step.warnings = result.warnings.map { $0.code ?? $0.slug }
+                step.visibleViewController = state.visibleViewController
+                step.rootViewController = state.rootViewController
+                out.append(step)
+            case let .refused(d):
+                step.refusal = d
+                out.append(step)
+                return out
+            case .notApplied:
+                out.append(step)
+                return out
+            }
+        }
+        return out
+    }
+}
+
+/// Why the search could not start.
+public enum ExploreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The entry storyboard has no initial view controller (R102).
+    case noEntryPoint(String)
+    /// Its initial scene cannot be instantiated or installed.
+    case entryFailed(String, String)
+
+    public var description: String {
+        switch self {
+        case let .noEntryPoint(name): "the storyboard '\(name)' has no initial view controller to start from"
+        case let .entryFailed(name, why): "the initial scene of '\(name)' cannot be installed: \(why)"
+        }
+    }
+}
+
+/// A scene that could not be built for a segue or the entry.
+enum BuildFailure: Error, CustomStringConvertible {
+    case instantiation(InstantiationFailure)
+    case tooManyScenes
+
+    var description: String {
+        switch self {
+        case let .instantiation(.uikit(d)): "\(d.code.map { "\($0): " } ?? "")\(d.message)"
+        case let .instantiation(.unresolved(error, address)): "\(address): \(error)"
+        case let .instantiation(.relationshipCycle(cycle)): "containment cycle \(cycle.map(\.description).joined(separator: " → "))"
+        case let .instantiation(other): "\(other)"
+        case .tooManyScenes: "the destination builds more than \(Explorer.sceneBudget) scenes"
+        }
+    }
+}
