@@ -56,7 +56,10 @@ public struct ExploreReport: Sendable {
     public var truncated: Bool
     /// Transition segues of the storyboards (not relationship or embed).
     public var seguesTotal: Int
-    /// Segues performed at least once, by storyboard and element id, in the order first performed.
+    /// Transition segues of the storyboards reported that were performed.
+    public var seguesPerformed: Int
+    /// Segues performed at least once, by storyboard and element id, in the order first performed
+    /// (those of storyboards only referenced included).
     public var performed: [(storyboard: String, segue: String)]
     /// The others, with the reason.
     public var notPerformed: [UnperformedSegue]

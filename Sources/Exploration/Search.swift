@@ -30,6 +30,7 @@ extension Explorer {
         var depths: [Int32] = [0]
         var successors: [[Int32]] = [[]]
         var expandedNodes: [Bool] = [false]
+        var inside: [Bool] = [Self.isInside(initial)]
         var seen: [UInt64: Int32] = [Canonical.hash(initial): 0]
         var frontier: [(node: Int32, state: SessionState, hash: UInt64)] = [(0, initial, Canonical.hash(initial))]
         var truncated = false
@@ -124,6 +125,7 @@ extension Explorer {
                                 depths.append(Int32(depth + 1))
                                 successors.append([])
                                 expandedNodes.append(false)
+                                inside.append(Self.isInside(after))
                                 seen[h] = index
                                 successors[Int(node)].append(index)
                                 next.append((index, after, h))
@@ -161,9 +163,13 @@ extension Explorer {
             }
         }
         var deadEndKeys = Set<String>()
-        for n in parents.indices where !good[n] {
+        // Only a screen inside the app (presented, or deeper than a stack's root) can be a dead
+        // end: a root screen with no way back to the entry (a collapsed split popped to its
+        // list) is where a user goes home to, not where one is stuck.
+        let dead = parents.indices.map { !good[$0] && inside[$0] }
+        for n in parents.indices where dead[n] {
             let parent = parents[n]
-            guard parent >= 0, good[Int(parent)], let action = via[n] else { continue }
+            guard parent >= 0, !dead[Int(parent)], let action = via[n] else { continue }
             let key = action.segue.map { "\($0.storyboard)/\($0.id)" } ?? action.operation
             guard deadEndKeys.insert(key).inserted else { continue }
             var state = initial
@@ -247,8 +253,20 @@ extension Explorer {
 
         return ExploreReport(
             states: parents.count, transitions: transitions, truncated: truncated, seguesTotal: segueTotal,
+            seguesPerformed: performed.count { reported.contains($0.storyboard) },
             performed: performed.map { ($0.storyboard, $0.id) }, notPerformed: notPerformed, findings: findings,
             flows: flows, applies: applies)
+    }
+
+    /// True when the screen is inside the app: something is presented, or a navigation
+    /// controller on screen shows more than its root.
+    static func isInside(_ state: SessionState) -> Bool {
+        guard let root = state.rootViewController else { return false }
+        if let presented = state.controllers[root]?.presentedID, state.controllers[presented] != nil { return true }
+        return state.viewsInWindow.contains { id in
+            guard let c = state.controllers[id] else { return false }
+            return c.kind == .navigationController && c.viewControllers.count > 1
+        }
     }
 
     /// Frontier states expanded between two merges.

@@ -147,7 +147,7 @@ enum ExploreCommand {
             if format == .text {
                 text +=
                     "\(report.states) states, \(report.transitions) transitions\(report.truncated ? " (stopped early: --max-states or --max-depth)" : ""); "
-                    + "\(report.performed.count) of \(report.seguesTotal) segues performed\n"
+                    + "\(report.seguesPerformed) of \(report.seguesTotal) segues performed\n"
             }
             output = text
         }
@@ -183,8 +183,13 @@ enum ExploreCommand {
             (
                 "segues",
                 .object([
-                    ("total", .number(Double(report.seguesTotal))), ("performed", .number(Double(report.performed.count))),
+                    ("total", .number(Double(report.seguesTotal))), ("performed", .number(Double(report.seguesPerformed))),
                     ("notPerformed", .array(notPerformed)),
+                    (
+                        "performedSegues",
+                        .array(
+                            report.performed.map { .object([("storyboard", .string($0.storyboard)), ("segue", .string($0.segue))]) })
+                    ),
                 ])
             ),
             ("findings", .array(findings)),

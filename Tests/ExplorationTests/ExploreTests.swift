@@ -1,0 +1,254 @@
+import Exploration
+import Foundation
+import JSONValues
+import NavigationCore
+import ProcessSpawning
+import Storyboards
+import Testing
+import TestSupport
+
+/// The checkout's files the tests read.
+enum Checkout {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // ExplorationTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository root
+    static let migrations = root.appendingPathComponent("migrations").path
+    static let fixtures = root.appendingPathComponent("Tests/Fixtures/Storyboards")
+    static let defects = root.appendingPathComponent("Tests/Fixtures/Explore/Defects.storyboard").path
+}
+
+struct RunError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// `navsim ARGS` run to its end: its status, stdout and stderr.
+func navsim(_ args: [String], in folder: String? = nil, seconds: Double = 300) throws -> (status: Int32, out: String, err: String) {
+    var candidates: [String] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("navsim").path)
+    }
+    candidates.append(Checkout.root.appendingPathComponent(".build/debug/navsim").path)
+    guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw RunError(description: "no navsim binary in \(candidates)")
+    }
+    var environment = ProcessInfo.processInfo.environment
+    environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("explore-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outPath = scratch.appendingPathComponent("out").path
+    let errPath = scratch.appendingPathComponent("err").path
+    let process = try ChildProcess(
+        executable: binary, arguments: args, environment: environment, workingDirectory: folder,
+        standardOutput: .appending(toFile: outPath), standardError: .appending(toFile: errPath))
+    let ended = process.wait(timeout: seconds)
+    guard case .exited(let status) = ended else {
+        process.signal(SIGKILL)
+        throw RunError(description: "navsim \(args) did not exit within \(seconds) s, or died of a signal: \(String(describing: ended))")
+    }
+    return (
+        status, (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    )
+}
+
+func parse(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8), maxDepth: 256) }
+
+/// The 1-based line of the element with `id="…"` in a file.
+func line(of id: String, in path: String) throws -> Int {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let lines = text.components(separatedBy: "\n")
+    return try #require(lines.firstIndex { $0.contains("id=\"\(id)\"") }) + 1
+}
+
+func scratchFolder(_ name: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}
+
+@Suite("navsim explore")
+struct ExploreCommandTests {
+    /// The fixture written with five defects gets exactly those five findings, each at its
+    /// element's line, and the exit status of an error-level finding.
+    @Test func defectsFixtureGetsExactlyItsFindingsAtTheirLines() throws {
+        let run = try navsim(["explore", "--format", "json", Checkout.defects])
+        #expect(run.status == 1, "\(run.err)")
+        let report = try parse(run.out)
+        #expect(report["truncated"]?.bool == false)
+        let findings = try #require(report["findings"]?.array)
+        let found = Set(
+            findings.map { f in
+                "\(f["kind"]?.string ?? "?") \(f["segue"]?.string ?? f["scene"]?.string ?? "?") \(f["code"]?.string ?? "-") \(Int(f["line"]?.number ?? 0))"
+            })
+        let d = Checkout.defects
+        let expected: Set<String> = [
+            "uikit-exception home-show-settings-nav D12 \(try line(of: "home-show-settings-nav", in: d))",
+            "dead-end home-present-cover - \(try line(of: "home-present-cover", in: d))",
+            "undeclared sheet-unwind-home unwind-destination-not-found \(try line(of: "sheet-unwind-home", in: d))",
+            "undeclared home-flip-card custom-segue-undeclared \(try line(of: "home-flip-card", in: d))",
+            "unreachable-scene orphan - \(try line(of: "orphan", in: d))",
+        ]
+        #expect(found == expected)
+        // Every finding but the scene's has a path whose last step is the action at fault.
+        for f in findings where f["kind"]?.string != "unreachable-scene" {
+            let last = try #require(f["path"]?.array?.last)
+            if let segue = f["segue"]?.string {
+                #expect(last["body"]?["segue"]?.string == segue)
+            }
+        }
+        let segues = try #require(report["segues"])
+        #expect(segues["total"]?.number == 7)
+        let notPerformed = try #require(segues["notPerformed"]?.array).compactMap { $0["segue"]?.string }
+        #expect(Set(notPerformed) == ["home-show-settings-nav", "sheet-unwind-home"])
+        #expect(segues["performed"]?.number == 5)
+    }
+
+    /// Text, SARIF and GitHub reuse lint's formats: `file:line:column: severity: message [kind]`.
+    @Test func textAndSarifNameTheKindAtTheLine() throws {
+        let text = try navsim(["explore", Checkout.defects])
+        #expect(text.status == 1)
+        let d12 = try line(of: "home-show-settings-nav", in: Checkout.defects)
+        #expect(text.out.contains("Defects.storyboard:\(d12):"))
+        #expect(text.out.contains(": error: ") && text.out.contains("[uikit-exception]"))
+        let sarif = try parse(try navsim(["explore", "--format", "sarif", Checkout.defects]).out)
+        let run = try #require(sarif["runs"]?.array?.first)
+        #expect(run["tool"]?["driver"]?["name"]?.string == "navsim explore")
+        #expect(run["results"]?.array?.count == 5)
+    }
+
+    @Test func badFlagsAreUsageErrors() throws {
+        #expect(try navsim(["explore", "--max-states", "0", Checkout.defects]).status == 2)
+        #expect(try navsim(["explore", "--idiom", "watch", Checkout.defects]).status == 2)
+        #expect(try navsim(["explore"]).status == 2)
+        #expect(try navsim(["explore", "/nonexistent/None.storyboard"]).status == 2)
+    }
+
+    /// Every reported uikit-exception, replayed through `navsim test` (the service handler in
+    /// process) from its setup and path, gets that exception: none is false.
+    @Test func everyReportedExceptionReplaysToTheSameException() throws {
+        var files = [Checkout.defects]
+        // D19 and D20 (references to a missing Storyboard ID and storyboard), D24 (a push segue
+        // with no navigation controller), D20 again across a real app's files.
+        files += [
+            "handwritten/app/Main.storyboard", "handwritten/diagnostics/unresolved-reference/UnresolvedReference.storyboard",
+            "real/ngageoint/mage-ios/Mage/Base.lproj/MapSettings.storyboard", "real/ReactiveX/RxSwift/RxExample/RxExample/iOS/Main.storyboard",
+        ]
+            .map { Checkout.fixtures.appendingPathComponent($0).path }
+        let dir = try scratchFolder("exceptions")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var written = 0
+        for file in files {
+            let run = try navsim(["explore", "--format", "json", "--max-states", "400", "--max-depth", "8", file])
+            let report = try parse(run.out)
+            let setup = try #require(report["setup"]?.array, "\(run.err)")
+            for f in report["findings"]?.array ?? [] where f["kind"]?.string == "uikit-exception" {
+                let path = try #require(f["path"]?.array)
+                let last = try #require(path.last)
+                #expect(last["expect"]?["status"]?.number == 409)
+                #expect(last["expect"]?["json"]?["uikit.code"]?.string == f["code"]?.string)
+                written += 1
+                let flow = JSON.object([("name", .string("exception \(written)")), ("steps", .array(setup + path))])
+                try Data(flow.bytes).write(to: URL(fileURLWithPath: "\(dir)/exception-\(written).json"))
+            }
+        }
+        #expect(written >= 4)
+        let played = try navsim(["test", dir])
+        #expect(played.status == 0, "\(played.out)\(played.err)")
+        #expect(played.out.contains("\(written) passed, 0 failed"))
+    }
+
+    /// `--flows` writes flows that replay green and together perform every segue the search performed.
+    @Test func generatedFlowsReplayGreenAndPerformEverySegueThatWasPerformed() throws {
+        let targets = [
+            Checkout.defects, Checkout.fixtures.appendingPathComponent("handwritten/app/Main.storyboard").path,
+        ]
+        for target in targets {
+            let dir = try scratchFolder("flows")
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let run = try navsim(["explore", "--format", "json", "--max-states", "300", "--max-depth", "6", "--flows", dir, target])
+            let report = try parse(run.out)
+            let performed = Set(try #require(report["segues"]?["performedSegues"]?.array, "\(run.err)").compactMap { $0["segue"]?.string })
+            #expect(!performed.isEmpty)
+            var triggered = Set<String>()
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
+                let flow = try parse(try String(contentsOfFile: "\(dir)/\(name)", encoding: .utf8))
+                for step in flow["steps"]?.array ?? [] where step["do"]?.string?.hasSuffix("/triggerSegue") == true {
+                    if let segue = step["body"]?["segue"]?.string, step["expect"]?["status"]?.number == 200 { triggered.insert(segue) }
+                }
+            }
+            #expect(triggered == performed, "\(target)")
+            let played = try navsim(["test", dir])
+            #expect(played.status == 0, "\(target): \(played.out)\(played.err)")
+        }
+    }
+}
+
+@Suite("Exploration")
+struct ExplorationTests {
+    /// Every storyboard of the fixtures (and of ../shared/storyboards when present) explores
+    /// within small bounds without a crash; truncation is reported when the bounds cut.
+    @Test func everyFixtureStoryboardExploresWithinBounds() throws {
+        var folders = [Checkout.fixtures, Checkout.root.appendingPathComponent("Tests/Fixtures/Explore")]
+        if let shared = SharedFolder.directory?.appendingPathComponent("storyboards"),
+            FileManager.default.fileExists(atPath: shared.path)
+        {
+            folders.append(shared)
+        }
+        var byFolder: [String: [String]] = [:]
+        for root in folders {
+            let found = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".storyboard") }.sorted()
+            for relative in found {
+                let path = root.appendingPathComponent(relative).path
+                byFolder[(path as NSString).deletingLastPathComponent, default: []].append(path)
+            }
+        }
+        var explored = 0
+        for (_, paths) in byFolder.sorted(by: { $0.key < $1.key }) {
+            var storyboards: [Storyboard] = []
+            for path in paths {
+                let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+                guard let data = FileManager.default.contents(atPath: path),
+                    let s = try? StoryboardParser.parse(name: name, data: Array(data))
+                else { continue }
+                storyboards.append(s)
+            }
+            let library = StoryboardLibrary(storyboards)
+            for storyboard in storyboards where storyboard.initialViewController != nil {
+                let explorer = Explorer(
+                    instantiation: SceneInstantiation(library: library), entry: storyboard.name, reported: [storyboard.name],
+                    maxStates: 150, maxDepth: 6)
+                guard let report = try? explorer.explore() else { continue }
+                #expect(report.states <= 150)
+                #expect(report.states >= 1)
+                explored += 1
+            }
+        }
+        #expect(explored >= 10)
+    }
+
+    /// A state reached twice is one state: pushing and popping comes back to the entry, and the
+    /// repeated instance's `~2` id does not make a new state.
+    @Test func canonicalFormsNormaliseRepeatedInstances() {
+        #expect(Canonical.baseID("detail~2") == "detail")
+        #expect(Canonical.baseID("detail#12") == "detail")
+        #expect(Canonical.baseID("a~b") == "a~b")
+        #expect(Canonical.baseID("v~") == "v~")
+    }
+
+    /// Bounds stop the search and say so.
+    @Test func boundsTruncate() throws {
+        let data = try #require(FileManager.default.contents(atPath: Checkout.defects))
+        let library = StoryboardLibrary([try StoryboardParser.parse(name: "Defects", data: Array(data))])
+        let small = Explorer(instantiation: SceneInstantiation(library: library), entry: "Defects", reported: ["Defects"], maxStates: 2)
+        let report = try small.explore()
+        #expect(report.states == 2)
+        #expect(report.truncated)
+        // A truncated search never calls a scene unreachable.
+        #expect(!report.findings.contains { $0.kind == .unreachableScene })
+        let shallow = Explorer(instantiation: SceneInstantiation(library: library), entry: "Defects", reported: ["Defects"], maxDepth: 0)
+        #expect(try shallow.explore().truncated)
+    }
+}
