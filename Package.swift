@@ -35,7 +35,7 @@ let package = Package(
         // `navsim lint` and `navsim refactor` (docs/lint.md, docs/refactor.md): no server, no database.
         .target(name: "StoryboardTools", dependencies: ["NavigationCore", "Storyboards"], swiftSettings: imports),
         // `navsim explore` (docs/explore.md): a breadth-first search over the core's pure apply; no I/O.
-        .target(name: "Exploration", dependencies: ["NavigationCore", "Storyboards"], swiftSettings: imports),
+        .target(name: "Exploration", dependencies: ["NavigationCore", "Storyboards", "JSONValues"], swiftSettings: imports),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: imports),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"], swiftSettings: imports),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: imports),

@@ -4,8 +4,8 @@ public import NavigationCore
 /// receiver's id in that state. The search applies them through the core's pure `apply`.
 public enum ExploreAction: Sendable, Hashable {
     /// A tap on the control or cell a segue is wired to (`triggerSegue`, R96), an unwind included;
-    /// `segue` is the segue's element id in `storyboard`.
-    case trigger(ControllerID, segue: String, storyboard: String)
+    /// `segue` is the segue's element id in `storyboard`, `scene` the id of the scene it starts in.
+    case trigger(ControllerID, segue: String, storyboard: String, scene: String)
     /// The navigation bar's back button: `popViewController(animated:)` (R78).
     case back(ControllerID)
     /// The swipe back from the leading edge (R83).
@@ -18,7 +18,7 @@ public enum ExploreAction: Sendable, Hashable {
     /// The receiver of the call.
     public var receiver: ControllerID {
         switch self {
-        case let .trigger(c, _, _), let .back(c), let .swipeBack(c), let .tapTab(c, _), let .swipeDown(c): c
+        case let .trigger(c, _, _, _), let .back(c), let .swipeBack(c), let .tapTab(c, _), let .swipeDown(c): c
         }
     }
 
@@ -36,7 +36,7 @@ public enum ExploreAction: Sendable, Hashable {
     /// A short human description, used as the flow step's name.
     public var summary: String {
         switch self {
-        case let .trigger(c, segue, _): "\(c): tap segue \(segue)"
+        case let .trigger(c, segue, _, _): "\(c): tap segue \(segue)"
         case let .back(c): "\(c): back button"
         case let .swipeBack(c): "\(c): swipe back"
         case let .tapTab(c, index): "\(c): tap tab \(index)"
@@ -46,7 +46,7 @@ public enum ExploreAction: Sendable, Hashable {
 
     /// The segue's storyboard and element id for a trigger; nil otherwise.
     public var segue: (storyboard: String, id: String)? {
-        if case let .trigger(_, segue, storyboard) = self { return (storyboard, segue) }
+        if case let .trigger(_, segue, storyboard, _) = self { return (storyboard, segue) }
         return nil
     }
 }
@@ -87,7 +87,7 @@ extension ExploreAction {
     /// The request body the HTTP API takes for this action.
     var body: [(String, ExploreStep.BodyValue)] {
         switch self {
-        case let .trigger(_, segue, _): [("segue", .string(segue))]
+        case let .trigger(_, segue, _, _): [("segue", .string(segue))]
         case .back: []
         case .swipeBack: [("completes", .bool(true))]
         case let .tapTab(_, index): [("index", .int(index))]

@@ -99,7 +99,7 @@ public struct Explorer: Sendable {
             guard let c = state.controllers[id] else { continue }
             if let origin = c.storyboard, let scene = scene(of: c) {
                 for segue in scene.segues where Self.isTransition(segue) && !segue.isManual && segue.destination != nil {
-                    out.append(.trigger(id, segue: segue.id, storyboard: origin.name))
+                    out.append(.trigger(id, segue: segue.id, storyboard: origin.name, scene: scene.id))
                 }
             }
             switch c.kind {
@@ -147,7 +147,7 @@ public struct Explorer: Sendable {
         let command: Command
         var destination: ControllerSpec?
         switch action {
-        case let .trigger(receiver, segue, _):
+        case let .trigger(receiver, segue, _, _):
             var built = 0
             do {
                 command = try instantiation.resolveSegue(

@@ -283,10 +283,7 @@ extension Explorer {
 
     /// The storyboard and scene an action starts from: a segue's own scene, else the receiver's.
     func sourceScene(of action: ExploreAction, in state: SessionState) -> (storyboard: String, scene: String?) {
-        if let segue = action.segue, let storyboard = instantiation.library[segue.storyboard] {
-            let owner = storyboard.scenes.first { $0.segues.contains { $0.id == segue.id } }
-            return (segue.storyboard, owner?.id)
-        }
+        if case let .trigger(_, _, storyboard, scene) = action { return (storyboard, scene) }
         if let c = state.controllers[action.receiver], let origin = c.storyboard {
             return (origin.name, scene(of: c)?.id)
         }

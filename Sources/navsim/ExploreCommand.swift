@@ -135,7 +135,7 @@ enum ExploreCommand {
         switch format {
         case .json:
             // The steps a path follows: upload the storyboards (absolute paths) and launch.
-            output = PrettyJSON.text(json(report, locate: locate, setup: setup.steps(relativeTo: nil))) + "\n"
+            output = PrettyJSON.text(ExploreJSON.report(report, locate: { (file: Optional(locate($0, $1).file), line: locate($0, $1).line, column: locate($0, $1).column) }, setup: setup.steps(relativeTo: nil))) + "\n"
         default:
             let findings = report.findings.map { f -> LintFinding in
                 let at = locate(f.storyboard, f.element)
@@ -153,81 +153,6 @@ enum ExploreCommand {
         }
         FileHandle.standardOutput.write(Data(output.utf8))
         exit(report.findings.contains(where: \.isError) ? 1 : 0)
-    }
-
-    // MARK: - JSON
-
-    static func json(
-        _ report: ExploreReport, locate: (String, String?) -> (file: String, line: Int, column: Int), setup: [JSON]
-    ) -> JSON {
-        let findings: [JSON] = report.findings.map { f in
-            let at = locate(f.storyboard, f.element)
-            return .object([
-                ("kind", .string(f.kind.rawValue)), ("severity", .string(f.isError ? "error" : "warning")),
-                ("storyboard", .string(f.storyboard)), ("scene", .from(f.scene)), ("segue", .from(f.segue)),
-                ("code", .from(f.code)), ("message", .string(f.message)), ("file", .string(at.file)),
-                ("line", .number(Double(at.line))), ("column", .number(Double(at.column))),
-                ("path", .array(f.path.map { flowStep($0) })),
-            ])
-        }
-        let notPerformed: [JSON] = report.notPerformed.map { s in
-            let at = locate(s.storyboard, s.segue)
-            return .object([
-                ("segue", .string(s.segue)), ("scene", .string(s.scene)), ("storyboard", .string(s.storyboard)),
-                ("reason", .string(s.reason)), ("file", .string(at.file)), ("line", .number(Double(at.line))),
-            ])
-        }
-        return .object([
-            ("states", .number(Double(report.states))), ("transitions", .number(Double(report.transitions))),
-            ("truncated", .bool(report.truncated)),
-            (
-                "segues",
-                .object([
-                    ("total", .number(Double(report.seguesTotal))), ("performed", .number(Double(report.seguesPerformed))),
-                    ("notPerformed", .array(notPerformed)),
-                    (
-                        "performedSegues",
-                        .array(
-                            report.performed.map { .object([("storyboard", .string($0.storyboard)), ("segue", .string($0.segue))]) })
-                    ),
-                ])
-            ),
-            ("findings", .array(findings)),
-            ("setup", .array(setup)),
-        ])
-    }
-
-    /// A step as a flow step (docs/flows.md): the request, and what the reply must show.
-    static func flowStep(_ step: ExploreStep) -> JSON {
-        let cid = step.action.receiver.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#", "%"])) ?? step.action.receiver
-        var body: [(String, JSON)] = []
-        for (name, value) in step.body {
-            switch value {
-            case let .string(s): body.append((name, .string(s)))
-            case let .int(i): body.append((name, .number(Double(i))))
-            case let .bool(b): body.append((name, .bool(b)))
-            }
-        }
-        var expect: [(String, JSON)] = []
-        if let refusal = step.refusal {
-            expect.append(("status", .number(409)))
-            if let code = refusal.code { expect.append(("json", .object([("uikit.code", .string(code))]))) }
-        } else {
-            expect.append(("status", .number(200)))
-            expect.append((
-                "json",
-                .object([
-                    ("session.window.rootViewController", .from(step.rootViewController)),
-                    ("session.window.visibleViewController", .from(step.visibleViewController)),
-                ])
-            ))
-            expect.append(("events", .array(step.events.map { .string($0) })))
-        }
-        return .object([
-            ("name", .string(step.action.summary)),
-            ("do", .string("POST /v1/sessions/${sid}/controllers/\(cid)/\(step.action.operation)")),
-            ("body", .object(body)), ("expect", .object(expect)),
-        ])
     }
 
     // MARK: - Flows
@@ -278,7 +203,7 @@ enum ExploreCommand {
             let object = JSON.object([
                 ("name", .string("explore \(setup.entry) \(padded): \(segues.joined(separator: ", "))")),
                 ("about", .string("Written by navsim explore --flows: performs segues \(segues.joined(separator: ", ")) from the entry, checking the hierarchy and the events after every step.")),
-                ("steps", .array(setup.steps(relativeTo: folder) + flow.map { flowStep($0) })),
+                ("steps", .array(setup.steps(relativeTo: folder) + flow.map { ExploreJSON.flowStep($0) })),
             ])
             let path = (folder as NSString).appendingPathComponent("explore-\(setup.entry)-\(padded).json")
             try Data((PrettyJSON.text(object) + "\n").utf8).write(to: URL(fileURLWithPath: path))

@@ -19,8 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-TABS = 3
-BRANCHES = 3
+TABS = 2
+BRANCHES = 6
 
 
 def storyboard() -> str:
