@@ -2,8 +2,9 @@
 """Throughput of `navsim explore` at 10,000 and 100,000 states, beside the cost of one apply
 measured in the same run (docs/explore.md "Speed").
 
-Generates a storyboard whose reachable states far outnumber the bounds (a tab bar of three
-navigation controllers, each scene showing any of three scenes, so every tab's stack branches),
+Generates a storyboard whose reachable states far outnumber the bounds (a tab bar of two
+navigation controllers, each scene showing any of six scenes, so every tab's stack branches wide
+and stays shallow),
 runs `navsim explore --stats` with --max-states 10000 and then 100000, and prints one line per
 run (states, seconds, states per second, one apply in microseconds) and the ratio of the two
 rates, which docs/explore.md asks to stay at 0.7 or more (near linear growth).
