@@ -61,7 +61,7 @@ let package = Package(
             name: "NavSimService",
             dependencies: [
                 "NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
-                "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat",
+                "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat", "Exploration",
             ],
             swiftSettings: imports),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.

@@ -2,6 +2,7 @@ import Exploration
 import Flows
 import Foundation
 import JSONValues
+import NavSimService
 import NavigationCore
 import Storyboards
 import StoryboardTools
@@ -12,13 +13,19 @@ import StoryboardTools
 /// search performed. Exits 0, 1 when an error-level finding exists, 2 on a usage error.
 enum ExploreCommand {
     static let usage =
-        "navsim explore [--idiom phone|pad] [--iOS 12|17|18|26] [--max-states N] [--max-depth D] [--format text|json|sarif|github] [--flows DIR] STORYBOARD…"
+        "navsim explore [--idiom phone|pad] [--iOS 12|17|18|26] [--max-states N] [--max-depth D] [--classes FILE] [--custom-segues FILE] [--format text|json|sarif|github] [--flows DIR] STORYBOARD…"
 
     static let flags: [Flags.Flag] = [
         .init(name: "idiom", env: nil, defaultValue: "phone", help: "phone or pad: the window's traits"),
         .init(name: "iOS", env: nil, defaultValue: "17", help: "the iOS profile: 12, 17, 18 or 26 (docs/ios-profiles.md)"),
         .init(name: "max-states", env: nil, defaultValue: "10000", help: "stop after this many distinct states"),
         .init(name: "max-depth", env: nil, defaultValue: "30", help: "explore at most this many steps from the entry"),
+        .init(
+            name: "classes", env: nil, defaultValue: nil,
+            help: "JSON file: per storyboard name, a PUT …/classes body (unwind actions, shouldPerformSegue, …)"),
+        .init(
+            name: "custom-segues", env: nil, defaultValue: nil,
+            help: "JSON file: per storyboard name, a PUT …/customSegues body (what each custom segue class performs)"),
         .init(name: "format", env: nil, defaultValue: "text", help: "text, json, sarif or github"),
         .init(name: "flows", env: nil, defaultValue: nil, help: "write navsim test flows covering every performed segue into DIR"),
         .init(
@@ -98,13 +105,28 @@ enum ExploreCommand {
             }
         }
         let library = StoryboardLibrary(storyboards)
+        let classes = declarationFile(flags["classes"], flag: "classes", library: library)
+        let customSegues = declarationFile(flags["custom-segues"], flag: "custom-segues", library: library)
+        var classDeclarations: [String: [String: ControllerPatch]] = [:]
+        for (name, body) in classes {
+            do { classDeclarations[name] = try DeclarationBodies.classes(body) } catch {
+                fail("explore: --classes: \(name): \(error.detail)")
+            }
+        }
+        var segueDeclarations: [String: CustomSegueDeclarations] = [:]
+        for (name, body) in customSegues {
+            do { segueDeclarations[name] = try DeclarationBodies.customSegues(body) } catch {
+                fail("explore: --custom-segues: \(name): \(error.detail)")
+            }
+        }
         guard let entry = files.first(where: { library[$0.name]?.initialViewController != nil }) else {
             fail("explore: none of the storyboards given has an initial view controller to start from")
         }
         var traits = Traits.defaults(for: idiom)
         traits.size = nil
         let explorer = Explorer(
-            instantiation: SceneInstantiation(library: library), entry: entry.name, reported: files.map(\.name),
+            instantiation: SceneInstantiation(library: library, declarations: segueDeclarations, classes: classDeclarations),
+            entry: entry.name, reported: files.map(\.name),
             traits: traits, options: Options(iOS: release), maxStates: maxStates, maxDepth: maxDepth,
             workers: ProcessInfo.processInfo.activeProcessorCount)
         let started = ContinuousClock.now
@@ -125,7 +147,8 @@ enum ExploreCommand {
             return (order[a.element.storyboard] ?? 0, x.line, x.column, a.offset) < (order[b.element.storyboard] ?? 0, y.line, y.column, b.offset)
         }.map(\.element)
         let setup = SetupSteps(
-            storyboards: files + context, entry: entry.name, idiom: idiom, release: release)
+            storyboards: files + context, entry: entry.name, idiom: idiom, release: release, classes: classes,
+            customSegues: customSegues)
 
         if let dir = flags["flows"] {
             do { try writeFlows(report, setup: setup, into: dir) } catch { fail("explore: --flows \(dir): \(error)") }
@@ -155,6 +178,22 @@ enum ExploreCommand {
         exit(report.findings.contains(where: \.isError) ? 1 : 0)
     }
 
+    /// A declarations file: a JSON object from storyboard names (of the files given or beside
+    /// them) to the body `PUT /v1/storyboards/{name}/classes` or `…/customSegues` takes.
+    static func declarationFile(_ path: String?, flag: String, library: StoryboardLibrary) -> [(String, JSON)] {
+        guard let path else { return [] }
+        guard let data = FileManager.default.contents(atPath: path) else { fail("explore: --\(flag): cannot read \(path)") }
+        let json: JSON
+        do { json = try JSON.parse(Array(data)) } catch { fail("explore: --\(flag): \(path): \(error)") }
+        guard case let .object(members) = json else {
+            fail("explore: --\(flag): \(path) is a JSON object from storyboard names to declaration bodies")
+        }
+        for (name, _) in members where library[name] == nil {
+            fail("explore: --\(flag): \(path) names '\(name)', which is none of the storyboards given or beside them")
+        }
+        return members
+    }
+
     // MARK: - Flows
 
     /// The steps before a path: upload the storyboards, then launch a session on the entry.
@@ -163,6 +202,9 @@ enum ExploreCommand {
         var entry: String
         var idiom: Traits.Idiom
         var release: IOSRelease
+        /// The declaration bodies given, by storyboard name, uploaded after the storyboards.
+        var classes: [(String, JSON)]
+        var customSegues: [(String, JSON)]
 
         /// The setup steps; storyboard paths relative to `folder`, or absolute without one.
         func steps(relativeTo folder: String?) -> [JSON] {
@@ -172,6 +214,15 @@ enum ExploreCommand {
                     ("xmlFile", .string(folder.map { relativePath(file.path, from: $0) } ?? absolutePath(file.path))),
                     ("expect", .object([("status", .object([("$oneOf", .array([.number(200), .number(201)]))]))])),
                 ])
+            }
+            for (route, bodies) in [("customSegues", customSegues), ("classes", classes)] {
+                for (name, body) in bodies {
+                    out.append(
+                        .object([
+                            ("name", .string("declare \(name)'s \(route)")), ("do", .string("PUT /v1/storyboards/\(name)/\(route)")),
+                            ("body", body), ("expect", .object([("status", .number(200))])),
+                        ]))
+                }
             }
             out.append(
                 .object([
