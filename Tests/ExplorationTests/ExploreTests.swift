@@ -261,3 +261,34 @@ struct ExplorationTests {
         #expect(try shallow.explore().truncated)
     }
 }
+
+@Suite("navsim explore declarations")
+struct ExploreDeclarationTests {
+    /// Declared unwind actions and custom segue classes: nothing is undeclared any more, the
+    /// unwind now performs, and the flows, which upload the declarations, replay green.
+    @Test func declarationsFilesApplyAndTheFlowsUploadThem() throws {
+        let dir = try scratchFolder("declarations")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(#"{"Defects": {"HomeViewController": {"unwindActions": ["unwindToHome:"]}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: "\(dir)/classes.json"))
+        try Data(#"{"Defects": {"FlipSegue": {"performs": "present"}}}"#.utf8).write(to: URL(fileURLWithPath: "\(dir)/segues.json"))
+        let run = try navsim([
+            "explore", "--format", "json", "--classes", "\(dir)/classes.json", "--custom-segues", "\(dir)/segues.json",
+            "--flows", "\(dir)/flows", Checkout.defects,
+        ])
+        let report = try parse(run.out)
+        let kinds = (report["findings"]?.array ?? []).compactMap { $0["kind"]?.string }
+        #expect(kinds.sorted() == ["dead-end", "uikit-exception", "unreachable-scene"], "\(run.err)")
+        let performed = (report["segues"]?["performedSegues"]?.array ?? []).compactMap { $0["segue"]?.string }
+        #expect(performed.contains("sheet-unwind-home"))
+        let played = try navsim(["test", "\(dir)/flows"])
+        #expect(played.status == 0, "\(played.out)")
+        // A declarations file naming no storyboard given, or with a bad field, is a usage error.
+        try Data(#"{"Nope": {}}"#.utf8).write(to: URL(fileURLWithPath: "\(dir)/bad.json"))
+        #expect(try navsim(["explore", "--classes", "\(dir)/bad.json", Checkout.defects]).status == 2)
+        try Data(#"{"Defects": {"HomeViewController": {"unwindAction": []}}}"#.utf8).write(to: URL(fileURLWithPath: "\(dir)/typo.json"))
+        let typo = try navsim(["explore", "--classes", "\(dir)/typo.json", Checkout.defects])
+        #expect(typo.status == 2)
+        #expect(typo.err.contains("unwindAction"))
+    }
+}
