@@ -63,13 +63,14 @@ public enum ExploreJSON {
             if let code = refusal.code { expect.append(("json", .object([("uikit.code", .string(code))]))) }
         } else {
             expect.append(("status", .number(200)))
-            expect.append((
-                "json",
-                .object([
-                    ("session.window.rootViewController", .from(step.rootViewController)),
-                    ("session.window.visibleViewController", .from(step.visibleViewController)),
-                ])
-            ))
+            expect.append(
+                (
+                    "json",
+                    .object([
+                        ("session.window.rootViewController", .from(step.rootViewController)),
+                        ("session.window.visibleViewController", .from(step.visibleViewController)),
+                    ])
+                ))
             expect.append(("events", .array(step.events.map { .string($0) })))
         }
         return .object([

@@ -158,7 +158,11 @@ enum ExploreCommand {
         switch format {
         case .json:
             // The steps a path follows: upload the storyboards (absolute paths) and launch.
-            output = PrettyJSON.text(ExploreJSON.report(report, locate: { (file: Optional(locate($0, $1).file), line: locate($0, $1).line, column: locate($0, $1).column) }, setup: setup.steps(relativeTo: nil))) + "\n"
+            let place = { (storyboard: String, element: String?) -> (file: String?, line: Int, column: Int) in
+                let at = locate(storyboard, element)
+                return (at.file, at.line, at.column)
+            }
+            output = PrettyJSON.text(ExploreJSON.report(report, locate: place, setup: setup.steps(relativeTo: nil))) + "\n"
         default:
             let findings = report.findings.map { f -> LintFinding in
                 let at = locate(f.storyboard, f.element)
@@ -253,7 +257,12 @@ enum ExploreCommand {
             let padded = String(repeating: "0", count: width - number.count) + number
             let object = JSON.object([
                 ("name", .string("explore \(setup.entry) \(padded): \(segues.joined(separator: ", "))")),
-                ("about", .string("Written by navsim explore --flows: performs segues \(segues.joined(separator: ", ")) from the entry, checking the hierarchy and the events after every step.")),
+                (
+                    "about",
+                    .string(
+                        "Written by navsim explore --flows: performs segues \(segues.joined(separator: ", ")) from the entry, checking the hierarchy and the events after every step."
+                    )
+                ),
                 ("steps", .array(setup.steps(relativeTo: folder) + flow.map { ExploreJSON.flowStep($0) })),
             ])
             let path = (folder as NSString).appendingPathComponent("explore-\(setup.entry)-\(padded).json")

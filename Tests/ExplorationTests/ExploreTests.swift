@@ -135,7 +135,7 @@ struct ExploreCommandTests {
             "handwritten/app/Main.storyboard", "handwritten/diagnostics/unresolved-reference/UnresolvedReference.storyboard",
             "real/ngageoint/mage-ios/Mage/Base.lproj/MapSettings.storyboard", "real/ReactiveX/RxSwift/RxExample/RxExample/iOS/Main.storyboard",
         ]
-            .map { Checkout.fixtures.appendingPathComponent($0).path }
+        .map { Checkout.fixtures.appendingPathComponent($0).path }
         let dir = try scratchFolder("exceptions")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var written = 0
