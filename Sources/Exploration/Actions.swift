@@ -2,7 +2,7 @@ public import NavigationCore
 
 /// What a user (or the storyboard) can do in a settled state, one UIKit call each, with the
 /// receiver's id in that state. The search applies them through the core's pure `apply`.
-public enum ExploreAction: Sendable, Hashable {
+public indirect enum ExploreAction: Sendable, Hashable {
     /// A tap on the control or cell a segue is wired to (`triggerSegue`, R96), an unwind included;
     /// `segue` is the segue's element id in `storyboard`, `scene` the id of the scene it starts in.
     case trigger(ControllerID, segue: String, storyboard: String, scene: String)
@@ -14,11 +14,15 @@ public enum ExploreAction: Sendable, Hashable {
     case tapTab(ControllerID, index: Int)
     /// The swipe down on a sheet or a tap outside a popover, sent to the presented controller (R49).
     case swipeDown(ControllerID)
+    /// A double tap (`--races`): the second action in the same run-loop turn as the first, so the
+    /// first one's transition is still in progress when it runs (`POST …/turns`).
+    case race(ExploreAction, ExploreAction)
 
     /// The receiver of the call.
     public var receiver: ControllerID {
         switch self {
         case let .trigger(c, _, _, _), let .back(c), let .swipeBack(c), let .tapTab(c, _), let .swipeDown(c): c
+        case let .race(_, second): second.receiver
         }
     }
 
@@ -30,6 +34,7 @@ public enum ExploreAction: Sendable, Hashable {
         case .swipeBack: "interactivePop"
         case .tapTab: "tapTab"
         case .swipeDown: "interactiveDismiss"
+        case .race: "turns"
         }
     }
 
@@ -41,12 +46,14 @@ public enum ExploreAction: Sendable, Hashable {
         case let .swipeBack(c): "\(c): swipe back"
         case let .tapTab(c, index): "\(c): tap tab \(index)"
         case let .swipeDown(c): "\(c): swipe down"
+        case let .race(first, second): "\(first.summary), then at once \(second.summary)"
         }
     }
 
     /// The segue's storyboard and element id for a trigger; nil otherwise.
     public var segue: (storyboard: String, id: String)? {
         if case let .trigger(_, segue, storyboard, _) = self { return (storyboard, segue) }
+        if case let .race(_, second) = self { return second.segue }
         return nil
     }
 }
@@ -92,6 +99,7 @@ extension ExploreAction {
         case .swipeBack: [("completes", .bool(true))]
         case let .tapTab(_, index): [("index", .int(index))]
         case .swipeDown: [("completes", .bool(true))]
+        case let .race(_, second): second.body
         }
     }
 }

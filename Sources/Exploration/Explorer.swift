@@ -24,6 +24,9 @@ public struct Explorer: Sendable {
     public var maxDepth: Int
     /// Threads that expand states at once (the machine's cores, for the command line).
     public var workers: Int
+    /// Also try each pair of actions of a state in one run-loop turn (a double tap): what UIKit
+    /// refuses or logs only because the first one's transition is still in progress.
+    public var races: Bool
 
     /// Scenes one instantiation may build (a scene embedding the next twice at every level would
     /// otherwise grow as 2ⁿ).
@@ -31,8 +34,9 @@ public struct Explorer: Sendable {
 
     public init(
         instantiation: SceneInstantiation, entry: String, reported: [String], traits: Traits = .phonePortrait,
-        options: Options = Options(), maxStates: Int = 10_000, maxDepth: Int = 30, workers: Int = 1
+        options: Options = Options(), maxStates: Int = 10_000, maxDepth: Int = 30, workers: Int = 1, races: Bool = false
     ) {
+        self.races = races
         self.workers = max(1, workers)
         self.instantiation = instantiation
         self.entry = entry
@@ -144,11 +148,47 @@ public struct Explorer: Sendable {
     /// Applies `action` to `state` as its own turn; a segue's destination scene is instantiated as
     /// the service does (`SceneInstantiation.resolveSegue`).
     func apply(_ action: ExploreAction, to state: SessionState) -> Applied {
+        if case let .race(first, second) = action {
+            // Both destinations come from the session as the turn begins, as the turns route finds them.
+            let a: Command
+            let b: Command
+            switch (command(for: first, in: state), command(for: second, in: state)) {
+            case let (.success(x), .success(y)): (a, b) = (x.command, y.command)
+            case let (.failure(why), _), let (_, .failure(why)): return why.applied
+            }
+            let turn = Navigator.run([a, b], on: state)
+            guard case .applied = turn.outcomes[0] else { return .notApplied("the first action is refused") }
+            switch turn.outcomes[1] {
+            case let .applied(result): return .applied(turn.state, result, destination: nil)
+            case let .refused(d): return .refused(d)
+            case let .invalid(e): return .notApplied(e.message)
+            }
+        }
         let command: Command
-        var destination: ControllerSpec?
+        let destination: ControllerSpec?
+        switch self.command(for: action, in: state) {
+        case let .success(made): (command, destination) = (made.command, made.destination)
+        case let .failure(why): return why.applied
+        }
+        let turn = Navigator.run([command], on: state)
+        switch turn.outcomes[0] {
+        case let .applied(result): return .applied(turn.state, result, destination: destination)
+        case let .refused(d): return .refused(d)
+        case let .invalid(e): return .notApplied(e.message)
+        }
+    }
+
+    /// What wraps a failure to build a command: `Applied` is no `Error`, so it travels in this.
+    struct NotBuilt: Error {
+        var applied: Applied
+    }
+
+    /// The core command for one action on `state`, a segue's destination scene instantiated.
+    func command(for action: ExploreAction, in state: SessionState) -> Result<(command: Command, destination: ControllerSpec?), NotBuilt> {
         switch action {
         case let .trigger(receiver, segue, _, _):
             var built = 0
+            let command: Command
             do {
                 command = try instantiation.resolveSegue(
                     .triggerSegue(receiver: receiver, identifier: segue, destination: nil), in: state,
@@ -157,20 +197,16 @@ public struct Explorer: Sendable {
                         if built > Self.sceneBudget { throw BuildFailure.tooManyScenes }
                     }, failure: { BuildFailure.instantiation($0) })
             } catch {
-                if case let .instantiation(.uikit(d)) = error { return .refused(d) }
-                return .notApplied(error.description)
+                if case let .instantiation(.uikit(d)) = error { return .failure(NotBuilt(applied: .refused(d))) }
+                return .failure(NotBuilt(applied: .notApplied(error.description)))
             }
-            if case let .triggerSegue(_, _, d, _) = command { destination = d }
-        case let .back(nav): command = .pop(receiver: nav, animated: true)
-        case let .swipeBack(nav): command = .interactivePop(receiver: nav, completes: true, gesture: .edge)
-        case let .tapTab(tabs, index): command = .tapTab(receiver: tabs, index: index, viewController: nil)
-        case let .swipeDown(v): command = .interactiveDismiss(receiver: v, completes: true)
-        }
-        let turn = Navigator.run([command], on: state)
-        switch turn.outcomes[0] {
-        case let .applied(result): return .applied(turn.state, result, destination: destination)
-        case let .refused(d): return .refused(d)
-        case let .invalid(e): return .notApplied(e.message)
+            if case let .triggerSegue(_, _, d, _) = command { return .success((command, d)) }
+            return .success((command, nil))
+        case let .back(nav): return .success((.pop(receiver: nav, animated: true), nil))
+        case let .swipeBack(nav): return .success((.interactivePop(receiver: nav, completes: true, gesture: .edge), nil))
+        case let .tapTab(tabs, index): return .success((.tapTab(receiver: tabs, index: index, viewController: nil), nil))
+        case let .swipeDown(v): return .success((.interactiveDismiss(receiver: v, completes: true), nil))
+        case .race: return .failure(NotBuilt(applied: .notApplied("a race is a turn of two actions, not one command")))
         }
     }
 

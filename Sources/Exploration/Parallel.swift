@@ -20,12 +20,38 @@ extension Explorer {
 
     /// Every action of `state` applied to it.
     func expand(_ state: SessionState) -> [Expansion] {
-        actions(in: state).map { action in
+        let list = actions(in: state)
+        var out = list.map { action in
             let source = sourceScene(of: action, in: state)
             let applied = apply(action, to: state)
             var hash: UInt64 = 0
             if case let .applied(after, _, _) = applied { hash = Canonical.hash(after) }
             return Expansion(action: action, source: SourceScene(storyboard: source.storyboard, scene: source.scene), applied: applied, hash: hash)
+        }
+        guard races else { return out }
+        // A double tap: every action that applies, followed in its turn by each action of the
+        // same screen (itself included).
+        for (index, first) in list.enumerated() {
+            guard case .applied = out[index].applied else { continue }
+            for (other, second) in list.enumerated() {
+                let race = ExploreAction.race(first, second)
+                let applied = apply(race, to: state)
+                // Only what timing causes: the second action alone would not raise or log it.
+                guard !Self.diagnostics(applied).subtracting(Self.diagnostics(out[other].applied)).isEmpty else { continue }
+                let source = sourceScene(of: second, in: state)
+                out.append(
+                    Expansion(action: race, source: SourceScene(storyboard: source.storyboard, scene: source.scene), applied: applied, hash: 0))
+            }
+        }
+        return out
+    }
+
+    /// The codes (or slugs) of what UIKit raised or logged.
+    static func diagnostics(_ applied: Applied) -> Set<String> {
+        switch applied {
+        case let .applied(_, result, _): Set(result.warnings.map { $0.code ?? $0.slug })
+        case let .refused(d): [d.code ?? d.slug]
+        case .notApplied: []
         }
     }
 

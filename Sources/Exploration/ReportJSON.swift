@@ -47,7 +47,39 @@ public enum ExploreJSON {
     }
 
     /// A step as a flow step (docs/flows.md): the request, and what the reply must show.
+    /// A step's request body as JSON.
+    static func body(_ members: [(String, ExploreStep.BodyValue)]) -> [(String, JSON)] {
+        members.map { name, value in
+            switch value {
+            case let .string(s): (name, .string(s))
+            case let .int(i): (name, .number(Double(i)))
+            case let .bool(b): (name, .bool(b))
+            }
+        }
+    }
+
+    /// A double tap as a turn (docs/api.md "Turns"): both operations, the second's result checked.
+    static func raceStep(_ step: ExploreStep, first: ExploreAction, second: ExploreAction) -> JSON {
+        let operations: [JSON] = [first, second].map { action in
+            .object(
+                [("controller", .string(action.receiver)), ("operation", .string(action.operation))] + body(action.body))
+        }
+        var json: [(String, JSON)] = []
+        if let code = step.refusal?.code {
+            json.append(("results[1].uikit.code", .string(code)))
+        } else if let refusal = step.refusal {
+            json.append(("results[1].detail", .string(refusal.message)))
+        }
+        return .object([
+            ("name", .string(step.action.summary)),
+            ("do", .string("POST /v1/sessions/${sid}/turns")),
+            ("body", .object([("operations", .array(operations))])),
+            ("expect", .object([("status", .number(200))] + (json.isEmpty ? [] : [("json", .object(json))]))),
+        ])
+    }
+
     public static func flowStep(_ step: ExploreStep) -> JSON {
+        if case let .race(first, second) = step.action { return raceStep(step, first: first, second: second) }
         let cid = percentEncoded(step.action.receiver)
         var body: [(String, JSON)] = []
         for (name, value) in step.body {

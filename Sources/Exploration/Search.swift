@@ -68,7 +68,15 @@ extension Explorer {
                     for e in expansions {
                         applies += 1
                         let action = e.action
-                        let segueKey = action.segue.map { SegueKey(storyboard: $0.storyboard, id: $0.id) }
+                        var isRace = false
+                        var tag = ""
+                        if case let .race(first, second) = action {
+                            isRace = true
+                            tag = "race|\(first.segue?.id ?? first.operation)+\(second.segue?.id ?? second.operation)|"
+                        }
+                        // A race's findings are its own; its segue's performance is the single tap's.
+                        let segueKey = isRace ? nil : action.segue.map { SegueKey(storyboard: $0.storyboard, id: $0.id) }
+                        let findingSegue = action.segue?.id
                         let source = (storyboard: e.source.storyboard, scene: e.source.scene)
                         switch e.applied {
                         case let .refused(d):
@@ -76,8 +84,8 @@ extension Explorer {
                             report(
                                 Pending(
                                     kind: kind, node: node, action: action, storyboard: source.storyboard, scene: source.scene,
-                                    segue: segueKey?.id, code: d.code ?? d.slug, message: d.message),
-                                key: "\(kind.rawValue)|\(d.code ?? d.slug)|\(segueKey?.id ?? action.operation + "@" + (source.scene ?? ""))")
+                                    segue: findingSegue, code: d.code ?? d.slug, message: d.message),
+                                key: "\(tag)\(kind.rawValue)|\(d.code ?? d.slug)|\(findingSegue ?? action.operation + "@" + (source.scene ?? ""))")
                             if let segueKey { refusedReason[segueKey] = "UIKit refuses it (\(d.code ?? d.slug)): \(d.message)" }
                         case let .notApplied(why):
                             if let segueKey { refusedReason[segueKey] = why }
@@ -88,9 +96,10 @@ extension Explorer {
                                 report(
                                     Pending(
                                         kind: kind, node: node, action: action, storyboard: source.storyboard, scene: source.scene,
-                                        segue: segueKey?.id, code: w.code ?? w.slug, message: w.message),
-                                    key: "\(kind.rawValue)|\(w.code ?? w.slug)|\(segueKey?.id ?? action.operation + "@" + (source.scene ?? ""))")
+                                        segue: findingSegue, code: w.code ?? w.slug, message: w.message),
+                                    key: "\(tag)\(kind.rawValue)|\(w.code ?? w.slug)|\(findingSegue ?? action.operation + "@" + (source.scene ?? ""))")
                             }
+                            if isRace { continue }
                             if let segueKey, let customClass = undeclaredCustomClass(segueKey, scene: source.scene) {
                                 report(
                                     Pending(

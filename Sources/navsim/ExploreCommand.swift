@@ -13,7 +13,7 @@ import StoryboardTools
 /// search performed. Exits 0, 1 when an error-level finding exists, 2 on a usage error.
 enum ExploreCommand {
     static let usage =
-        "navsim explore [--idiom phone|pad] [--iOS 12|17|18|26] [--max-states N] [--max-depth D] [--classes FILE] [--custom-segues FILE] [--format text|json|sarif|github] [--flows DIR] STORYBOARD…"
+        "navsim explore [--idiom phone|pad] [--iOS 12|17|18|26] [--max-states N] [--max-depth D] [--classes FILE] [--custom-segues FILE] [--races] [--format text|json|sarif|github] [--flows DIR] STORYBOARD…"
 
     static let flags: [Flags.Flag] = [
         .init(name: "idiom", env: nil, defaultValue: "phone", help: "phone or pad: the window's traits"),
@@ -26,6 +26,9 @@ enum ExploreCommand {
         .init(
             name: "custom-segues", env: nil, defaultValue: nil,
             help: "JSON file: per storyboard name, a PUT …/customSegues body (what each custom segue class performs)"),
+        .init(
+            name: "races", env: nil, defaultValue: nil,
+            help: "also try every pair of actions of a screen in one turn (a double tap)", isSwitch: true),
         .init(name: "format", env: nil, defaultValue: "text", help: "text, json, sarif or github"),
         .init(name: "flows", env: nil, defaultValue: nil, help: "write navsim test flows covering every performed segue into DIR"),
         .init(
@@ -128,7 +131,7 @@ enum ExploreCommand {
             instantiation: SceneInstantiation(library: library, declarations: segueDeclarations, classes: classDeclarations),
             entry: entry.name, reported: files.map(\.name),
             traits: traits, options: Options(iOS: release), maxStates: maxStates, maxDepth: maxDepth,
-            workers: ProcessInfo.processInfo.activeProcessorCount)
+            workers: ProcessInfo.processInfo.activeProcessorCount, races: flags.isSet("races"))
         let started = ContinuousClock.now
         var report: ExploreReport
         do { report = try explorer.explore() } catch { fail("explore: \(error)") }

@@ -292,3 +292,31 @@ struct ExploreDeclarationTests {
         #expect(typo.err.contains("unwindAction"))
     }
 }
+
+@Suite("navsim explore --races")
+struct ExploreRaceTests {
+    /// A double tap on a presenting segue: the second presentation, in the same turn, is D6
+    /// (already presenting), which one tap never gets; each race's path, played through
+    /// `navsim test` as a turn, gets the same answer.
+    @Test func doubleTapsFindWhatOnlyTimingCausesAndReplayAsTurns() throws {
+        let run = try navsim(["explore", "--races", "--format", "json", Checkout.defects])
+        let report = try parse(run.out)
+        let setup = try #require(report["setup"]?.array, "\(run.err)")
+        let races = (report["findings"]?.array ?? []).filter { $0["path"]?.array?.last?["do"]?.string?.hasSuffix("/turns") == true }
+        #expect(races.contains { $0["code"]?.string == "D6" && $0["segue"]?.string == "home-present-sheet" })
+        // The single taps' findings stay as they were, each once.
+        #expect((report["findings"]?.array ?? []).count { $0["code"]?.string == "D12" } == 1)
+        let dir = try scratchFolder("races")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (index, race) in races.enumerated() {
+            let flow = JSON.object([("name", .string("race \(index)")), ("steps", .array(setup + (race["path"]?.array ?? [])))])
+            try Data(flow.bytes).write(to: URL(fileURLWithPath: "\(dir)/race-\(index).json"))
+        }
+        #expect(races.count >= 3)
+        let played = try navsim(["test", dir])
+        #expect(played.status == 0, "\(played.out)\(played.err)")
+        // Without --races there is none.
+        let single = try parse(try navsim(["explore", "--format", "json", Checkout.defects]).out)
+        #expect(!(single["findings"]?.array ?? []).contains { $0["path"]?.array?.last?["do"]?.string?.hasSuffix("/turns") == true })
+    }
+}
