@@ -326,3 +326,42 @@ struct ExploreRaceTests {
         #expect(!(single["findings"]?.array ?? []).contains { $0["path"]?.array?.last?["do"]?.string?.hasSuffix("/turns") == true })
     }
 }
+
+@Suite("navsim explore flows against a server")
+struct ExploreServerTests {
+    /// The flows `--flows` writes replay green over HTTP against a running `navsim serve` too.
+    @Test func generatedFlowsReplayAgainstAServer() throws {
+        let dir = try scratchFolder("server")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let flows = "\(dir)/flows"
+        let run = try navsim(["explore", "--format", "json", "--flows", flows, Checkout.defects])
+        #expect(run.status == 1, "\(run.err)")
+        var candidates: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("navsim").path)
+        }
+        candidates.append(Checkout.root.appendingPathComponent(".build/debug/navsim").path)
+        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) })
+        var environment = ProcessInfo.processInfo.environment
+        environment["NAVSIM_MIGRATIONS"] = Checkout.migrations
+        let log = "\(dir)/server.log"
+        // Port 0, read back from the `listening` line: a port picked beforehand could be taken.
+        let server = try ChildProcess(
+            executable: binary, arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--db", "\(dir)/navsim.sqlite"],
+            environment: environment, standardOutput: .appending(toFile: log), standardError: .appending(toFile: log))
+        defer { if server.signal(SIGKILL) { server.wait(timeout: 5) } }
+        var url: String?
+        for _ in 0..<500 where url == nil {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n") {
+                guard let object = try? parse(String(line)), object["message"]?.string == "listening" else { continue }
+                url = object["url"]?.string
+            }
+            if url == nil { usleep(20_000) }
+        }
+        let base = try #require(url, "navsim serve logged no listening line: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        let played = try navsim(["test", "--base", base, flows])
+        #expect(played.status == 0, "\(played.out)\(played.err)")
+        #expect(played.out.contains("4 passed, 0 failed"), "\(played.out)")
+    }
+}
