@@ -296,6 +296,14 @@ enum ExploreCommand {
 
     // MARK: - Statistics
 
+    /// The process's peak resident set (getrusage(2) `ru_maxrss`, in KiB on Linux): memory should
+    /// grow with the states, not with their sessions.
+    static func peakResidentKiB() -> Int {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss)
+    }
+
     /// States per second of the search and, in the same run, the mean cost of one apply of the
     /// entry's first action (the benchmark reads both).
     static func printStats(_ report: ExploreReport, elapsed: Duration, explorer: Explorer) {
@@ -311,7 +319,7 @@ enum ExploreCommand {
         let line =
             "states=\(report.states) transitions=\(report.transitions) applies=\(report.applies) truncated=\(report.truncated) "
             + "seconds=\(String(format: "%.3f", seconds)) states_per_second=\(String(format: "%.0f", Double(report.states) / max(seconds, 1e-9))) "
-            + "apply_microseconds=\(String(format: "%.2f", applyMicros))\n"
+            + "apply_microseconds=\(String(format: "%.2f", applyMicros)) peak_rss_kib=\(peakResidentKiB())\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

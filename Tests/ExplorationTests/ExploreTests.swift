@@ -253,6 +253,29 @@ struct ExplorationTests {
         #expect(Canonical.baseID("v~") == "v~")
     }
 
+    /// States expanded on several threads are merged in order: the report is the one a single
+    /// thread makes, finding for finding and path for path.
+    @Test func parallelSearchReportsWhatOneThreadReports() throws {
+        let folder = Checkout.fixtures.appendingPathComponent("handwritten/app").path
+        var storyboards: [Storyboard] = []
+        for name in ["Main", "Settings", "Library", "Legacy"] {
+            let data = try #require(FileManager.default.contents(atPath: "\(folder)/\(name).storyboard"))
+            storyboards.append(try StoryboardParser.parse(name: name, data: Array(data)))
+        }
+        let instantiation = SceneInstantiation(library: StoryboardLibrary(storyboards))
+        func run(_ workers: Int) throws -> ExploreReport {
+            try Explorer(instantiation: instantiation, entry: "Main", reported: ["Main"], maxStates: 600, maxDepth: 8, workers: workers)
+                .explore()
+        }
+        let one = try run(1)
+        let four = try run(4)
+        #expect(one.states == four.states && one.transitions == four.transitions && one.truncated == four.truncated)
+        #expect(one.findings == four.findings)
+        #expect(one.performed.map(\.segue) == four.performed.map(\.segue))
+        #expect(one.flows == four.flows)
+        #expect(one.states > 100)
+    }
+
     /// Bounds stop the search and say so.
     @Test func boundsTruncate() throws {
         let data = try #require(FileManager.default.contents(atPath: Checkout.defects))

@@ -79,7 +79,8 @@ def main() -> None:
             rates.append(rate)
             print(
                 f"max-states {states:>7}: states {s['states']:>7}  transitions {s['transitions']:>8}  "
-                f"seconds {float(s['seconds']):8.2f}  states/s {rate:9.0f}  one apply {float(s['apply_microseconds']):7.2f} us")
+                f"seconds {float(s['seconds']):8.2f}  states/s {rate:9.0f}  one apply {float(s['apply_microseconds']):7.2f} us  "
+                f"peak RSS {int(s.get('peak_rss_kib', 0)) / 1024:7.1f} MiB")
         ratio = rates[1] / rates[0] if rates[0] else 0
         print(f"states/s at {args.large} / at {args.small}: {ratio:.2f} (target >= 0.70)")
 
