@@ -11,7 +11,7 @@ extension StoryboardCatalog {
     static let exploreMaxStates = 5_000
     static let exploreMaxDepth = 50
 
-    /// `POST /v1/storyboards/{name}/explore {"maxStates", "maxDepth", "idiom", "iOS"}` (every field
+    /// `POST /v1/storyboards/{name}/explore {"maxStates", "maxDepth", "idiom", "iOS", "races"}` (every field
     /// optional): `navsim explore` over the uploaded storyboard, its references followed across the
     /// uploads and its class and custom segue declarations applied. 200 with the report of
     /// docs/explore.md "JSON" (lines of the uploaded XML, no file; `setup` is the launch step);
@@ -26,7 +26,7 @@ extension StoryboardCatalog {
             }
             body = try NavSimService.parseJSON(req.body, limits: serviceLimits)
         }
-        let r = try BodyReader(body, path: "", allowed: ["maxStates", "maxDepth", "idiom", "iOS"])
+        let r = try BodyReader(body, path: "", allowed: ["maxStates", "maxDepth", "idiom", "iOS", "races"])
         let maxStates = try r.int("maxStates") ?? 1_000
         guard (1...Self.exploreMaxStates).contains(maxStates) else {
             throw Problem.invalidField("maxStates", "maxStates is a whole number from 1 to \(Self.exploreMaxStates).")
@@ -43,11 +43,12 @@ extension StoryboardCatalog {
         guard let iOS = IOSRelease(rawValue: release) else {
             throw Problem.invalidField("iOS", "iOS is 12, 17, 18 or 26.", allowed: IOSRelease.allCases.map(\.rawValue))
         }
+        let races = try r.bool("races") ?? false
         let (snapshot, xml) = withContents { ($0.snapshot, $0.xml[name]) }
         guard snapshot.library[name] != nil, let xml else { throw Self.unknownStoryboard(name) }
         let explorer = Explorer(
             instantiation: snapshot.scenes, entry: name, reported: [name], traits: Traits.defaults(for: idiom),
-            options: Options(iOS: iOS), maxStates: maxStates, maxDepth: maxDepth)
+            options: Options(iOS: iOS), maxStates: maxStates, maxDepth: maxDepth, races: races)
         let report: ExploreReport
         do {
             report = try explorer.explore()
