@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "Storyboards", dependencies: ["NavigationCore"], swiftSettings: imports),
         // `navsim lint` and `navsim refactor` (docs/lint.md, docs/refactor.md): no server, no database.
         .target(name: "StoryboardTools", dependencies: ["NavigationCore", "Storyboards"], swiftSettings: imports),
+        // `navsim explore` (docs/explore.md): a breadth-first search over the core's pure apply; no I/O.
+        .target(name: "Exploration", dependencies: ["NavigationCore", "Storyboards", "JSONValues"], swiftSettings: imports),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: imports),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"], swiftSettings: imports),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: imports),
@@ -63,7 +65,7 @@ let package = Package(
             name: "NavSimService",
             dependencies: [
                 "NavigationCore", "Storyboards", "StoryboardTools", "SessionStorage", "HTTPServer",
-                "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat",
+                "ProcessSpawning", "Pictures", "JSONValues", "SessionFormat", "Exploration",
             ],
             swiftSettings: imports),
         // Flow files (docs/flows.md): `navsim test` and `navsim record`.
@@ -75,7 +77,7 @@ let package = Package(
             name: "navsim",
             dependencies: [
                 "NavSimService", "SessionStorage", "SQLiteStore", "PostgresStore", "Flows", "Storyboards",
-                "StoryboardTools", "HTTPServer", "JSONValues",
+                "StoryboardTools", "HTTPServer", "JSONValues", "Exploration", "NavigationCore",
             ],
             swiftSettings: imports, plugins: ["EmbedOpenAPI"]),
         // The build plugin that compiles openapi.yaml into navsim (Plugins/EmbedOpenAPI), and its tool.
@@ -121,6 +123,10 @@ let package = Package(
                 "SessionStorage", "SQLiteStore", "PostgresStore", "SQLite", "PostgreSQL", "NavSimService", "HTTPServer",
                 "TestSupport", "StoreTestSupport",
             ],
+            swiftSettings: imports),
+        .testTarget(
+            name: "ExplorationTests",
+            dependencies: ["Exploration", "Storyboards", "NavigationCore", "ProcessSpawning", "JSONValues", "TestSupport"],
             swiftSettings: imports),
         .testTarget(name: "EndToEndTests", dependencies: ["NavSimService", "SQLite", "TestSupport", "ProcessSpawning", "JSONValues"], swiftSettings: imports),
     ],

@@ -24,8 +24,16 @@ if [ "$status" -gt 1 ]; then
   echo "lint-sarif: navsim lint exited $status" >&2
   exit 1
 fi
+# navsim explore writes lint's SARIF too (docs/explore.md); its fixture has one finding of each kind.
+status=0
+"$navsim" explore --format sarif Tests/Fixtures/Explore/Defects.storyboard >"$out/explore.sarif" || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "lint-sarif: navsim explore exited $status" >&2
+  exit 1
+fi
 
-python3 - "$out/fixtures.sarif" Tests/Schemas/sarif/sarif-schema-2.1.0.json <<'PY'
+for report in "$out/fixtures.sarif" "$out/explore.sarif"; do
+python3 - "$report" Tests/Schemas/sarif/sarif-schema-2.1.0.json <<'PY'
 import json, sys
 import jsonschema
 
@@ -40,3 +48,4 @@ if errors:
 results = sum(len(run.get("results", [])) for run in report["runs"])
 print("lint-sarif: valid SARIF 2.1.0, %d results over %d artifacts" % (results, len(report["runs"][0].get("artifacts", []))))
 PY
+done

@@ -23,6 +23,12 @@ public enum LintFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The report of another tool in this format (`navsim explore`): SARIF names `tool` and
+    /// lists `rules`; the other formats read the findings alone.
+    public func render(_ report: LintReport, tool: String, rules: [LintRule]) -> String {
+        self == .sarif ? Self.sarif(report, tool: tool, rules: rules) : render(report)
+    }
+
     static func text(_ report: LintReport) -> String {
         var out = ""
         for f in report.findings {
@@ -62,8 +68,8 @@ public enum LintFormat: String, Sendable, CaseIterable {
     }
 
     /// SARIF 2.1.0 §3.13 (run), §3.19 (toolComponent), §3.27 (result), §3.30 (physicalLocation).
-    static func sarif(_ report: LintReport) -> String {
-        sarif(findings: report.findings, files: report.files, tool: "navsim lint", rules: LintRule.all)
+    static func sarif(_ report: LintReport, tool: String = "navsim lint", rules: [LintRule] = LintRule.all) -> String {
+        sarif(findings: report.findings, files: report.files, tool: tool, rules: rules)
     }
 
     /// A SARIF 2.1.0 log of one run of `tool`, whose `rules` the findings name by id: lint's

@@ -40,6 +40,12 @@ public struct LintReport: Sendable, Equatable {
     /// Findings, by file (in `files` order) then line and column.
     public var findings: [LintFinding]
 
+    /// Builds a report; `navsim explore` renders its findings in lint's formats with one.
+    public init(files: [String], findings: [LintFinding]) {
+        self.files = files
+        self.findings = findings
+    }
+
     /// Findings that are errors.
     public var errorCount: Int { findings.count { $0.severity == .error } }
     /// Findings that are warnings.
@@ -178,7 +184,15 @@ public struct Linter: Sendable {
     /// Where the element `id` starts in a storyboard file's bytes: its line and the column of
     /// its `<`, from the position the parser reported for it (``StoryboardParser/parseWithPositions(name:data:limits:)``).
     public static func startPosition(of id: String, in data: [UInt8], parsed position: SourcePosition) -> SourcePosition {
-        SourceLines(data).startColumn(of: id, near: position)
+        self.position(of: id, in: data, positions: [id: position])
+    }
+
+    /// Where `element` (nil: the document) starts in a file: its line, and the column of its tag's
+    /// `<`, from the positions ``StoryboardParser/parseWithPositions(name:data:limits:)`` gave.
+    public static func position(of element: String?, in data: [UInt8], positions: [String: SourcePosition]) -> SourcePosition {
+        let position = positions[element ?? ""] ?? positions[""] ?? SourcePosition(line: 1, column: 1)
+        let found = SourceLines(data).startColumn(of: element, near: position)
+        return SourcePosition(line: found.line, column: max(found.column, 1))
     }
 
     static func position(of error: StoryboardError) -> SourcePosition {

@@ -20,6 +20,7 @@ struct Entrypoint {
         Command(name: "test", summary: "play flow files against navsim and report (docs/flows.md)", run: TestCommand.run),
         Command(name: "record", summary: "print a flow that replays a session's history", run: RecordCommand.run),
         Command(name: "lint", summary: "report storyboard problems as file:line: warning lines, JSON, SARIF or GitHub annotations", run: LintCommand.run),
+        Command(name: "explore", summary: "search every screen a user can reach for UIKit exceptions, dead ends and unreachable scenes", run: ExploreCommand.run),
         Command(name: "refactor", summary: "move scenes into a new storyboard, as Refactor to Storyboard does", run: RefactorCommand.run),
     ]
 

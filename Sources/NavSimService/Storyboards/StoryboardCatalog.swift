@@ -213,6 +213,9 @@ final class StoryboardCatalog: Sendable {
             Route("POST", "/v1/storyboards/{name}/refactor") { c, req, p throws(Problem) in
                 try catalog(c).refactor(try validName(p["name"]), req)
             },
+            Route("POST", "/v1/storyboards/{name}/explore") { c, req, p throws(Problem) in
+                try catalog(c).explore(try validName(p["name"]), req)
+            },
             Route("PUT", "/v1/storyboards/{name}/customSegues") { c, req, p throws(Problem) in
                 try catalog(c).putCustomSegues(try validName(p["name"]), req)
             },
