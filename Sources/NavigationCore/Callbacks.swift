@@ -135,6 +135,8 @@ extension Command {
         case .interactiveDismiss(let r, let c): return .interactiveDismiss(receiver: m(r), completes: c)
         case .interactivePop(let r, let c, let g): return .interactivePop(receiver: m(r), completes: c, gesture: g)
         case .setNeedsUpdateProperties(let r): return .setNeedsUpdateProperties(receiver: m(r))
+        case .showColumn(let r, let c): return .showColumn(receiver: m(r), column: c)
+        case .hideColumn(let r, let c): return .hideColumn(receiver: m(r), column: c)
         case .performSegue(let r, let i, let d, let s): return .performSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .triggerSegue(let r, let i, let d, let s): return .triggerSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .updateController(let r, let p): return .updateController(m(r), p)

@@ -25,6 +25,12 @@ public struct ControllerSpec: Sendable, Equatable {
     public var topColumnForCollapsing: SplitState.Column?
     /// A split view controller delegate is set (its calls are reported, R91, R92).
     public var hasSplitDelegate: Bool?
+    /// Classic split delegate: `splitViewController(_:show:sender:)` and
+    /// `(_:showDetail:sender:)` answer (R122); nil when not implemented.
+    public var splitDelegateShow: Bool?
+    public var splitDelegateShowDetail: Bool?
+    /// Column-style split: the `.compact` column's controller (R123).
+    public var compact: ControllerRef?
     public var pageTransitionStyle: PageState.Style?
     public var spineLocation: PageState.SpineLocation?
     public var isDoubleSided: Bool?
@@ -180,4 +186,8 @@ public enum Command: Sendable, Equatable {
     /// iOS 26: `setNeedsUpdateProperties()` (R119): `updateProperties()` runs at the next layout
     /// pass, once however often it was asked for in the turn.
     case setNeedsUpdateProperties(receiver: ControllerID)
+    /// A column-style split's `show(_:)` and `hide(_:)` of a column (R121); the receiver is the
+    /// split or a controller inside it (its `splitViewController`).
+    case showColumn(receiver: ControllerID, column: SplitState.Column)
+    case hideColumn(receiver: ControllerID, column: SplitState.Column)
 }

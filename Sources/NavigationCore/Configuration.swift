@@ -46,6 +46,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// R110: what code sets on `sheetPresentationController` (detents, selection, dimming,
     /// grabber, delegate); nil when it sets nothing (UIKit's defaults).
     public var sheetPresentationController: SheetSettings?
+    /// Split view controllers: `displayModeButtonVisibility` (R124); nil is UIKit's `automatic`.
+    /// Recorded, not simulated (navsim draws no navigation bar).
+    public var displayModeButtonVisibility: SplitState.DisplayModeButtonVisibility?
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
     /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
@@ -76,6 +79,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("shouldAutomaticallyForwardAppearanceMethods", \.shouldAutomaticallyForwardAppearanceMethods),
         Field("registersForTraitChanges", \.registersForTraitChanges),
         Field("sheetPresentationController", \.sheetPresentationController),
+        Field("displayModeButtonVisibility", \.displayModeButtonVisibility),
         Field(unencoded: "on", \.on),
         Field(unencoded: "actions", \.actions),
     ]

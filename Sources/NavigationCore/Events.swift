@@ -18,6 +18,10 @@ public struct Event: Sendable, Equatable {
         case splitViewControllerPrimaryForExpanding, splitViewControllerSeparateSecondary
         case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
         case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
+        /// R121: `splitViewController(_:willShow:)` / `(_:willHide:)`, with `column`.
+        case splitViewControllerWillShow, splitViewControllerWillHide
+        /// R122 (classic): `splitViewController(_:show:sender:)` / `(_:showDetail:sender:)` asked.
+        case splitViewControllerShow, splitViewControllerShowDetail
         case sheetPresentationControllerDidChangeSelectedDetentIdentifier
         case completion
         /// The handler of the `UIAlertAction` a user tapped, run once the alert is dismissed (R103).
@@ -61,6 +65,8 @@ public struct Event: Sendable, Equatable {
     public var traitCollection: Traits?
     /// `traitChangeHandler`: the registered traits that changed (R108).
     public var changedTraits: [Traits.Name]?
+    /// `splitViewControllerWillShow` / `WillHide`: the column argument (R121).
+    public var column: SplitState.Column?
 
     public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
         self.controller = controller
@@ -81,6 +87,8 @@ public enum TransitionOperation: String, Sendable, CaseIterable {
     case setRoot, present, dismiss, interactiveDismiss, show, showDetail
     case push, pop, popTo, popToRoot, interactivePop, setViewControllers, select
     case removeFromParent, addSubview, removeFromSuperview, transitionChild, traitChange
+    /// A split's `show(_:)` / `hide(_:)` of a column (R121).
+    case showColumn, hideColumn
 
     /// UIKit's default animation length in seconds: modal ≈ 0.5, the others (navigation) ≈ 0.35.
     public var defaultDuration: Double {

@@ -106,6 +106,8 @@ extension Engine {
                 secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
                 isCollapsed: false)
             split.hasDelegate = spec.hasSplitDelegate ?? false
+            split.delegateShows = spec.splitDelegateShow
+            split.delegateShowsDetail = spec.splitDelegateShowDetail
             if let list = spec.viewControllers {
                 // R90: a classic split may be configured through `viewControllers` ([primary,
                 // secondary]); a column-style one only column by column.
@@ -145,7 +147,14 @@ extension Engine {
                     case .secondary: split.secondary = content; split.secondaryNavigation = navigation
                     }
                 }
+                // R123: the compact column's controller is the split's child as it is, shown only
+                // while collapsed.
+                if let r = spec.compact { split.compact = try attach(r) }
             } else {
+                if spec.compact != nil {
+                    throw .input(
+                        .invalid("The compact column belongs to column-style split view controllers (style doubleColumn or tripleColumn, R123).", field: "compact"))
+                }
                 if let r = spec.primary { split.primary = try attach(r) }
                 if let r = spec.supplementary { split.supplementary = try attach(r) }
                 if let r = spec.secondary { split.secondary = try attach(r) }

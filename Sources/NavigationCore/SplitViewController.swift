@@ -1,5 +1,5 @@
 /// UISplitViewController: collapse and expand (R91, R92), `show` (R68) and
-/// `showDetailViewController` (R67) column swaps. Classic and column-style splits have their own
+/// `showDetailViewController` (R67) column swaps, showing and hiding columns (R121). Classic and column-style splits have their own
 /// delegate methods and neither applies to the other (R90).
 extension Engine {
     /// R91: a split collapses when its width becomes compact, or when it enters a window in compact width.
@@ -54,7 +54,8 @@ extension Engine {
         s.isCollapsed = true
         s.collapsedSupplementary = []
         s.collapsedSecondary = []
-        guard let primary = s.primaryNavigation else {
+        // R123: with a compact column the split shows it instead; the other columns keep their stacks.
+        guard s.compact == nil, let primary = s.primaryNavigation else {
             self[changing: split].splitState = s
             return
         }
@@ -247,5 +248,55 @@ extension Engine {
             self[changing: split].splitState?.secondary = content
             self[changing: split].splitState?.secondaryNavigation = navigation
         }
+    }
+
+    /// R121: `show(_:)` / `hide(_:)`. The split moves to the nearest display mode in which the
+    /// column is shown (hidden); each column whose visibility changes is announced to the
+    /// delegate (`splitViewController(_:willShow:)` / `(_:willHide:)`, column order) before the
+    /// change, and its views appear or disappear in one animated transition. A collapsed split
+    /// keeps its single stack, so nothing changes [INF]. Only the `…BesideSecondary` modes are
+    /// produced (the split behavior, tile, is not modelled).
+    mutating func showColumn(_ split: ControllerID, _ column: SplitState.Column, hiding: Bool) throws(Refusal) {
+        guard let s = state.c(split).split else { return }
+        let method = hiding ? "hide(_:)" : "show(_:)"
+        guard s.style.isColumnStyle else {
+            throw .input(.invalid(
+                "\(method) applies to column-style split view controllers; \(name(split)) is classic (style unspecified), which does not respond to it (R90, R121).",
+                field: "column"))
+        }
+        if column == .supplementary && s.style != .tripleColumn {
+            throw .input(.invalid("\(name(split)) is doubleColumn: it has no supplementary column (R121).", field: "column"))
+        }
+        if hiding && column == .secondary {
+            throw .input(.invalid("hide(_:) does not support the secondary column (R121).", field: "column"))
+        }
+        if s.isCollapsed { return }
+        let triple = s.style == .tripleColumn
+        let current = s.currentDisplayMode
+        let target: SplitState.DisplayMode =
+            switch (hiding, column) {
+            case (false, .primary): triple ? .twoBesideSecondary : .oneBesideSecondary
+            case (false, .supplementary): s.isShowing(.supplementary) ? current : .oneBesideSecondary
+            case (false, .secondary): current
+            case (true, .primary): triple ? (s.isShowing(.supplementary) ? .oneBesideSecondary : current) : .secondaryOnly
+            case (true, _): .secondaryOnly
+            }
+        if target == current { return }
+        var next = s
+        next.displayMode = target
+        let changed = SplitState.Column.allCases.filter { s.isShowing($0) != next.isShowing($0) }
+        if s.hasDelegate {
+            for c in changed {
+                var e = Event(split, hiding ? .splitViewControllerWillHide : .splitViewControllerWillShow)
+                e.column = c
+                emit(e)
+            }
+        }
+        let before = state.settledViewsInWindow
+        self[changing: split].splitState?.displayMode = target
+        enqueue(
+            TransitionPlan(
+                operation: hiding ? .hideColumn : .showColumn, from: nil, to: nil, animated: true, order: .navigation,
+                before: before))
     }
 }

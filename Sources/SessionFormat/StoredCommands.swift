@@ -71,6 +71,8 @@ enum StoredCommands {
             w.begin(.tapAlertAction); w.receiver(r); w.key("index", i); w.key("title", t); w.flag("animated", a)
         case .dragSheet(let r, let d): w.begin(.dragSheet); w.receiver(r); w.text("detent", d)
         case .setNeedsUpdateProperties(let r): w.begin(.setNeedsUpdateProperties); w.receiver(r)
+        case .showColumn(let r, let c): w.begin(.showColumn); w.receiver(r); w.text("column", c.rawValue)
+        case .hideColumn(let r, let c): w.begin(.hideColumn); w.receiver(r); w.text("column", c.rawValue)
         }
         w.close()
         w.close()
@@ -84,7 +86,7 @@ enum StoredOperation: String, CaseIterable {
     case removeFromSuperview, transitionChild, interactiveDismiss, interactivePop, performSegue
     case triggerSegue, updateController, setTraits, completeTransition, cancelTransition, release
     case beginAppearanceTransition, endAppearanceTransition, tapAlertAction, dragSheet
-    case setNeedsUpdateProperties
+    case setNeedsUpdateProperties, showColumn, hideColumn
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -147,6 +149,8 @@ enum StoredOperation: String, CaseIterable {
                 animated: try a.flag("animated"))
         case .dragSheet: .dragSheet(receiver: try a.receiver(), detent: try a.text("detent"))
         case .setNeedsUpdateProperties: .setNeedsUpdateProperties(receiver: try a.receiver())
+        case .showColumn: .showColumn(receiver: try a.receiver(), column: try storedValue(try a.text("column")))
+        case .hideColumn: .hideColumn(receiver: try a.receiver(), column: try storedValue(try a.text("column")))
         }
     }
 }

@@ -245,6 +245,12 @@ struct StoredSplit: Decodable, Equatable {
     var collapsedSupplementary: [String]?
     var collapsedSecondary: [String]?
     var hasDelegate: Bool?
+    /// R121, R122: absent from splits written before them.
+    var displayMode: String?
+    var delegateShows: Bool?
+    var delegateShowsDetail: Bool?
+    /// R123: absent from splits written before the compact column.
+    var compact: String?
 }
 
 struct StoredPage: Decodable, Equatable {
@@ -327,6 +333,8 @@ struct StoredEvent: Decodable, Equatable {
     var style: String?
     /// `alertActionHandler`'s action; absent in older rows.
     var alertAction: StoredAlertActionTap?
+    /// `splitViewControllerWillShow`/`WillHide`'s column (R121); absent in older rows.
+    var column: String?
 }
 
 struct StoredAlertActionTap: Decodable, Equatable {
@@ -397,6 +405,10 @@ struct StoredControllerSpec: Equatable {
         /// Written only when a suffix is appended; rows from before `~` ids lack it
         /// and keep making `#2` ids on replay.
         var suffixSeparator: String?
+        /// The classic split delegate's `show`/`showDetail` answers (R122); absent before them.
+        var splitDelegateShow: Bool? = nil
+        var splitDelegateShowDetail: Bool? = nil
+        var compact: StoredControllerRef? = nil
     }
 }
 

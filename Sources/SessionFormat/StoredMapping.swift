@@ -205,7 +205,8 @@ extension StoredSplit {
             primaryNavigation: s.primaryNavigation, supplementaryNavigation: s.supplementaryNavigation,
             secondaryNavigation: s.secondaryNavigation, topColumnForCollapsing: s.topColumnForCollapsing?.rawValue,
             collapsedSupplementary: s.collapsedSupplementary, collapsedSecondary: s.collapsedSecondary,
-            hasDelegate: s.hasDelegate)
+            hasDelegate: s.hasDelegate, displayMode: s.displayMode?.rawValue, delegateShows: s.delegateShows,
+            delegateShowsDetail: s.delegateShowsDetail, compact: s.compact)
     }
     /// Splits written before the column styles have no column members: none, and no delegate.
     func domain() throws -> SplitState {
@@ -219,6 +220,10 @@ extension StoredSplit {
         s.collapsedSupplementary = collapsedSupplementary ?? []
         s.collapsedSecondary = collapsedSecondary ?? []
         s.hasDelegate = hasDelegate ?? false
+        s.displayMode = try storedValue(displayMode)
+        s.delegateShows = delegateShows
+        s.delegateShowsDetail = delegateShowsDetail
+        s.compact = compact
         return s
     }
 }
@@ -319,7 +324,8 @@ extension StoredEvent {
             controller: e.controller, callback: e.callback.rawValue, animated: e.animated, parent: e.parent,
             hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
             style: e.style?.rawValue,
-            alertAction: e.alertAction.map { StoredAlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) })
+            alertAction: e.alertAction.map { StoredAlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) },
+            column: e.column?.rawValue)
     }
     func domain() throws -> Event {
         var e = Event(controller, try storedValue(callback), animated: animated)
@@ -329,6 +335,7 @@ extension StoredEvent {
         e.action = action
         e.style = try storedValue(style)
         e.alertAction = alertAction.map { AlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) }
+        e.column = try storedValue(column)
         return e
     }
 }
@@ -394,7 +401,9 @@ extension StoredControllerSpec {
                 isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle?.rawValue,
                 storyboard: s.storyboard.map(StoredStoryboardOrigin.init), segues: s.segues?.map(StoredSegue.init),
                 embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken,
-                suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil),
+                suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil,
+                splitDelegateShow: s.splitDelegateShow, splitDelegateShowDetail: s.splitDelegateShowDetail,
+                compact: s.compact.map(StoredControllerRef.init)),
             configuration: StoredConfiguration(values: s.configuration.values, present: s.configuration.fields))
     }
 
@@ -422,6 +431,9 @@ extension StoredControllerSpec {
         s.embedded = try refs(p.embedded)
         s.appendsSuffixWhenTaken = p.appendsSuffixWhenTaken
         s.suffixSeparator = p.suffixSeparator ?? "#"
+        s.splitDelegateShow = p.splitDelegateShow
+        s.splitDelegateShowDetail = p.splitDelegateShowDetail
+        s.compact = try p.compact?.domain()
         return s
     }
 }

@@ -362,6 +362,10 @@ extension StoredSplit: StoredBytesWritable {
         w.key("collapsedSupplementary", collapsedSupplementary)
         w.key("collapsedSecondary", collapsedSecondary)
         w.key("hasDelegate", hasDelegate)
+        w.key("displayMode", displayMode)
+        w.key("delegateShows", delegateShows)
+        w.key("delegateShowsDetail", delegateShowsDetail)
+        w.key("compact", compact)
         w.close()
     }
 }
@@ -473,6 +477,7 @@ extension StoredEvent: StoredBytesWritable {
         w.key("action", action)
         w.key("style", style)
         try w.key("alertAction", alertAction)
+        w.key("column", column)
         w.close()
     }
 }

@@ -75,6 +75,7 @@ struct ConfigurationEncodingTests {
         c.shouldPerformSegue = ["b": false, "a": true]
         c.unwindActions = ["unwindToRoot:", "done:"]
         c.prefersStatusBarHidden = true
+        c.displayModeButtonVisibility = .never
         c.shouldAutomaticallyForwardAppearanceMethods = false
         c.registersForTraitChanges = [.verticalSizeClass, .horizontalSizeClass]
         c.sheetPresentationController = SheetSettings(

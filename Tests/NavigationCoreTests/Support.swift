@@ -136,6 +136,8 @@ func render(_ e: Event) -> String {
     case .unwindAction:
         return "\(e.controller).unwindAction(\(e.action ?? "?"))"
     default:
+        // R121: the column argument of `splitViewController(_:willShow:)` / `(_:willHide:)`.
+        if let c = e.column { return "\(e.controller).\(e.callback.rawValue)(\(c.rawValue))" }
         return "\(e.controller).\(e.callback.rawValue)"
     }
 }

@@ -57,12 +57,14 @@ enum Encode {
             if let split = c.split {
                 w.member("style", split.style.rawValue)
                 w.member("isCollapsed", split.isCollapsed)
-                // What is on screen: every column when expanded (three for tripleColumn).
-                let expanded = split.style == .tripleColumn ? "twoBesideSecondary" : "oneBesideSecondary"
-                w.member("displayMode", split.isCollapsed ? "secondaryOnly" : expanded)
+                // What is on screen: every column when expanded (three for tripleColumn) until
+                // showColumn/hideColumn change it (R121).
+                w.member("displayMode", split.isCollapsed ? "secondaryOnly" : split.currentDisplayMode.rawValue)
                 w.member("primary", split.primary)
                 w.member("supplementary", split.supplementary)
                 w.member("secondary", split.secondary)
+                // R123: only a split with a compact column lists it, so other replies keep their bytes.
+                if let compact = split.compact { w.member("compact", compact) }
             }
         case .pageViewController:
             w.member("viewControllers", c.viewControllers)
@@ -245,6 +247,7 @@ enum Encode {
             sizeClasses(t, into: &w)
         }
         if let names = e.changedTraits { w.member("traits", names.map(\.rawValue)) }
+        if let c = e.column { w.member("column", c.rawValue) }
         w.closeObject()
     }
 
