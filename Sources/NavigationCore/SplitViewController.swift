@@ -260,9 +260,10 @@ extension Engine {
         guard let s = state.c(split).split else { return }
         let method = hiding ? "hide(_:)" : "show(_:)"
         guard s.style.isColumnStyle else {
-            throw .input(.invalid(
-                "\(method) applies to column-style split view controllers; \(name(split)) is classic (style unspecified), which does not respond to it (R90, R121).",
-                field: "column"))
+            throw .input(
+                .invalid(
+                    "\(method) applies to column-style split view controllers; \(name(split)) is classic (style unspecified), which does not respond to it (R90, R121).",
+                    field: "column"))
         }
         if column == .supplementary && s.style != .tripleColumn {
             throw .input(.invalid("\(name(split)) is doubleColumn: it has no supplementary column (R121).", field: "column"))

@@ -81,7 +81,8 @@ struct SplitColumnServiceTests {
         let h = try ServiceHarness()
         let made = h.send(
             "POST", "/v1/sessions",
-            #"{"id": "c", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "sp", "kind": "splitViewController", "splitDelegate": {"showDetail": true, "show": false}, "primary": {"id": "m"}, "secondary": {"id": "d"}}}"#)
+            #"{"id": "c", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "sp", "kind": "splitViewController", "splitDelegate": {"showDetail": true, "show": false}, "primary": {"id": "m"}, "secondary": {"id": "d"}}}"#
+        )
         #expect(made.status == 201, "\(made)")
         let bad = h.send(
             "POST", "/v1/sessions",
@@ -101,7 +102,8 @@ struct SplitColumnServiceTests {
         let h = try ServiceHarness()
         let made = h.send(
             "POST", "/v1/sessions",
-            #"{"id": "c", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "displayModeButtonVisibility": "never", "primary": {"id": "m"}, "secondary": {"id": "d"}, "compact": {"id": "tabs"}}}"#)
+            #"{"id": "c", "traits": {"userInterfaceIdiom": "pad"}, "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "displayModeButtonVisibility": "never", "primary": {"id": "m"}, "secondary": {"id": "d"}, "compact": {"id": "tabs"}}}"#
+        )
         #expect(made.status == 201, "\(made)")
         let sp = made["controllers"]?["sp"]
         #expect(sp?["compact"]?.string == "tabs" && sp?["displayModeButtonVisibility"]?.string == "never", "\(made)")

@@ -114,10 +114,11 @@ struct SplitColumnVisibilityTests {
         #expect(names(push.events) == ["X.willMoveToParent(S.primary)", "X.didMoveToParent(S.primary)"], "off screen: no appearance")
         let shown = w.perform(.showColumn(receiver: "S", column: .primary))
         // The transition loads the new top's view before the appearance callbacks, as a push does.
-        #expect(names(shown.events) == [
-            "X.viewDidLoad", "S.primary.viewWillAppear", "S.primary.viewIsAppearing", "X.viewWillAppear", "X.viewIsAppearing",
-            "S.primary.viewDidAppear", "X.viewDidAppear",
-        ])
+        #expect(
+            names(shown.events) == [
+                "X.viewDidLoad", "S.primary.viewWillAppear", "S.primary.viewIsAppearing", "X.viewWillAppear", "X.viewIsAppearing",
+                "S.primary.viewDidAppear", "X.viewDidAppear",
+            ])
         w.checkInvariants()
     }
 
