@@ -1,6 +1,6 @@
 /// UISplitViewController: collapse and expand (R91, R92), `show` (R68) and
-/// `showDetailViewController` (R67) column swaps, showing and hiding columns (R121). Classic and column-style splits have their own
-/// delegate methods and neither applies to the other (R90).
+/// `showDetailViewController` (R67) column swaps, showing and hiding columns (R121). Classic and
+/// column-style splits have their own delegate methods and neither applies to the other (R90).
 extension Engine {
     /// R91: a split collapses when its width becomes compact, or when it enters a window in compact width.
     /// Its delegate is asked first (classic: `primaryViewController(forCollapsing:)`, then
