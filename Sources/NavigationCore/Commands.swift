@@ -31,6 +31,8 @@ public struct ControllerSpec: Sendable, Equatable {
     public var splitDelegateShowDetail: Bool?
     /// Column-style split: the `.compact` column's controller (R123).
     public var compact: ControllerRef?
+    /// Column-style split, iOS 26: the inspector column's controller (R125).
+    public var inspector: ControllerRef?
     public var pageTransitionStyle: PageState.Style?
     public var spineLocation: PageState.SpineLocation?
     public var isDoubleSided: Bool?

@@ -174,6 +174,8 @@ public struct Profile: Sendable, Equatable {
     public var sendsUpdateProperties: Bool { release == .iOS26 }
     /// R120: `interactiveContentPopGestureRecognizer` exists from iOS 26 on.
     public var hasContentPopGesture: Bool { release == .iOS26 }
+    /// R125: the split view's inspector column exists from iOS 26 on.
+    public var hasInspectorColumn: Bool { release == .iOS26 }
     /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
     public var hasSheetGestures: Bool { release != .iOS12 }
     /// R110: `UISheetPresentationController` (iOS 15): before it a sheet has no detents.
@@ -309,9 +311,9 @@ public struct SplitState: Sendable, Equatable {
         public var isColumnStyle: Bool { self != .unspecified }
     }
     /// `UISplitViewController.Column`, the columns navsim models with a navigation controller (R90);
-    /// the `.compact` column is ``compact`` (R123); `.inspector` is not modelled.
+    /// `.inspector` exists from iOS 26 on (R125); the `.compact` column is ``compact`` (R123).
     public enum Column: String, Sendable, CaseIterable {
-        case primary, supplementary, secondary
+        case primary, supplementary, secondary, inspector
     }
     /// `UISplitViewController.DisplayMode` as `displayMode` reports it (never `automatic`, R121).
     public enum DisplayMode: String, Sendable, CaseIterable {
@@ -351,6 +353,11 @@ public struct SplitState: Sendable, Equatable {
     /// controller is made for it) instead of the other columns while collapsed; a child of the
     /// split from the start.
     public var compact: ControllerID?
+    /// R125 (iOS 26, column style): the inspector column's controller and its navigation controller,
+    /// and whether `show(.inspector)` shows it (hidden by default).
+    public var inspector: ControllerID?
+    public var inspectorNavigation: ControllerID?
+    public var isShowingInspector: Bool = false
     /// `UISplitViewController.DisplayModeButtonVisibility` (iOS 14.5): where the display mode button
     /// shows; recorded, not simulated (navsim draws no bar).
     public enum DisplayModeButtonVisibility: String, Sendable, CaseIterable, Codable {
@@ -380,6 +387,7 @@ public struct SplitState: Sendable, Equatable {
     /// supplementary.
     public func isShowing(_ column: Column) -> Bool {
         if column == .secondary { return true }
+        if column == .inspector { return isShowingInspector && inspector != nil }
         if column == .supplementary && style != .tripleColumn { return false }
         switch currentDisplayMode {
         case .secondaryOnly: return false
@@ -394,6 +402,7 @@ public struct SplitState: Sendable, Equatable {
         case .primary: primaryNavigation
         case .supplementary: supplementaryNavigation
         case .secondary: secondaryNavigation
+        case .inspector: inspectorNavigation
         }
     }
 }

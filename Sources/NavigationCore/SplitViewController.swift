@@ -64,7 +64,7 @@ extension Engine {
             switch top {
             case .primary: []
             case .supplementary: [.supplementary]
-            case .secondary: [.supplementary, .secondary]
+            case .secondary, .inspector: [.supplementary, .secondary]
             }
         for column in merged {
             guard let nav = s.navigation(for: column) else { continue }
@@ -196,6 +196,7 @@ extension Engine {
             case .primary: columnStyle ? config.primaryNavigation : config.primary
             case .supplementary: columnStyle ? config.supplementaryNavigation : config.supplementary
             case .secondary: columnStyle ? config.secondaryNavigation : config.secondary
+            case .inspector: config.inspectorNavigation
             }
         if let old {
             let before = state.settledViewsInWindow
@@ -247,6 +248,9 @@ extension Engine {
         case .secondary:
             self[changing: split].splitState?.secondary = content
             self[changing: split].splitState?.secondaryNavigation = navigation
+        case .inspector:
+            self[changing: split].splitState?.inspector = content
+            self[changing: split].splitState?.inspectorNavigation = navigation
         }
     }
 
@@ -271,14 +275,37 @@ extension Engine {
         if hiding && column == .secondary {
             throw .input(.invalid("hide(_:) does not support the secondary column (R121).", field: "column"))
         }
+        if column == .inspector && !profile.hasInspectorColumn {
+            throw .input(
+                .invalid(
+                    "The inspector column exists from iOS 26 on; this session reproduces iOS \(state.options.iOS.rawValue) (options.iOS, R125).",
+                    field: "column"))
+        }
         if s.isCollapsed { return }
+        if column == .inspector {
+            // R125: the inspector shows beside the secondary whatever the display mode; without a
+            // controller for it there is nothing to show.
+            guard s.inspector != nil, s.isShowingInspector == hiding else { return }
+            if s.hasDelegate {
+                var e = Event(split, hiding ? .splitViewControllerWillHide : .splitViewControllerWillShow)
+                e.column = .inspector
+                emit(e)
+            }
+            let before = state.settledViewsInWindow
+            self[changing: split].splitState?.isShowingInspector = !hiding
+            enqueue(
+                TransitionPlan(
+                    operation: hiding ? .hideColumn : .showColumn, from: nil, to: nil, animated: true, order: .navigation,
+                    before: before))
+            return
+        }
         let triple = s.style == .tripleColumn
         let current = s.currentDisplayMode
         let target: SplitState.DisplayMode =
             switch (hiding, column) {
             case (false, .primary): triple ? .twoBesideSecondary : .oneBesideSecondary
             case (false, .supplementary): s.isShowing(.supplementary) ? current : .oneBesideSecondary
-            case (false, .secondary): current
+            case (false, .secondary), (false, .inspector): current
             case (true, .primary): triple ? (s.isShowing(.supplementary) ? .oneBesideSecondary : current) : .secondaryOnly
             case (true, _): .secondaryOnly
             }

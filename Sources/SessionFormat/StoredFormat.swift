@@ -251,6 +251,10 @@ struct StoredSplit: Decodable, Equatable {
     var delegateShowsDetail: Bool?
     /// R123: absent from splits written before the compact column.
     var compact: String?
+    /// R125: absent from splits written before the inspector column.
+    var inspector: String?
+    var inspectorNavigation: String?
+    var isShowingInspector: Bool?
 }
 
 struct StoredPage: Decodable, Equatable {
@@ -409,6 +413,7 @@ struct StoredControllerSpec: Equatable {
         var splitDelegateShow: Bool? = nil
         var splitDelegateShowDetail: Bool? = nil
         var compact: StoredControllerRef? = nil
+        var inspector: StoredControllerRef? = nil
     }
 }
 

@@ -206,7 +206,8 @@ extension StoredSplit {
             secondaryNavigation: s.secondaryNavigation, topColumnForCollapsing: s.topColumnForCollapsing?.rawValue,
             collapsedSupplementary: s.collapsedSupplementary, collapsedSecondary: s.collapsedSecondary,
             hasDelegate: s.hasDelegate, displayMode: s.displayMode?.rawValue, delegateShows: s.delegateShows,
-            delegateShowsDetail: s.delegateShowsDetail, compact: s.compact)
+            delegateShowsDetail: s.delegateShowsDetail, compact: s.compact, inspector: s.inspector,
+            inspectorNavigation: s.inspectorNavigation, isShowingInspector: s.isShowingInspector ? true : nil)
     }
     /// Splits written before the column styles have no column members: none, and no delegate.
     func domain() throws -> SplitState {
@@ -224,6 +225,9 @@ extension StoredSplit {
         s.delegateShows = delegateShows
         s.delegateShowsDetail = delegateShowsDetail
         s.compact = compact
+        s.inspector = inspector
+        s.inspectorNavigation = inspectorNavigation
+        s.isShowingInspector = isShowingInspector ?? false
         return s
     }
 }
@@ -403,7 +407,7 @@ extension StoredControllerSpec {
                 embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken,
                 suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil,
                 splitDelegateShow: s.splitDelegateShow, splitDelegateShowDetail: s.splitDelegateShowDetail,
-                compact: s.compact.map(StoredControllerRef.init)),
+                compact: s.compact.map(StoredControllerRef.init), inspector: s.inspector.map(StoredControllerRef.init)),
             configuration: StoredConfiguration(values: s.configuration.values, present: s.configuration.fields))
     }
 
@@ -434,6 +438,7 @@ extension StoredControllerSpec {
         s.splitDelegateShow = p.splitDelegateShow
         s.splitDelegateShowDetail = p.splitDelegateShowDetail
         s.compact = try p.compact?.domain()
+        s.inspector = try p.inspector?.domain()
         return s
     }
 }

@@ -366,6 +366,9 @@ extension StoredSplit: StoredBytesWritable {
         w.key("delegateShows", delegateShows)
         w.key("delegateShowsDetail", delegateShowsDetail)
         w.key("compact", compact)
+        w.key("inspector", inspector)
+        w.key("inspectorNavigation", inspectorNavigation)
+        w.key("isShowingInspector", isShowingInspector)
         w.close()
     }
 }

@@ -53,6 +53,7 @@ extension StoredControllerSpec: StoredBytesWritable {
         w.key("splitDelegateShow", p.splitDelegateShow)
         w.key("splitDelegateShowDetail", p.splitDelegateShowDetail)
         try w.key("compact", p.compact)
+        try w.key("inspector", p.inspector)
         try configuration.writeMembers(to: &w, nilAsNull: false)
         w.close()
     }

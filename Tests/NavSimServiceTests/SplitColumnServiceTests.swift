@@ -136,4 +136,26 @@ struct SplitColumnServiceTests {
             "POST", "/v1/sessions", #"{"id": "x", "root": {"kind": "splitViewController", "primary": {"id": "m"}, "compact": {"id": "t"}}}"#)
         #expect(classic.status == 422 && classic["field"]?.string?.hasSuffix("compact") == true, "\(classic)")
     }
+
+    @Test func inspectorColumnOnIOS26() throws {
+        let h = try ServiceHarness()
+        let spec =
+            #"{"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {}, "#
+            + #""primary": {"id": "m"}, "secondary": {"id": "d"}, "inspector": {"id": "info"}}"#
+        let old = h.send("POST", "/v1/sessions", #"{"id": "old", "traits": {"userInterfaceIdiom": "pad"}, "root": \#(spec)}"#)
+        #expect(old.status == 422 && old["field"]?.string?.hasSuffix("inspector") == true, "\(old)")
+        let made = h.send("POST", "/v1/sessions", #"{"id": "new", "options": {"iOS": "26"}, "traits": {"userInterfaceIdiom": "pad"}, "root": \#(spec)}"#)
+        #expect(made.status == 201, "\(made)")
+        #expect(made["controllers"]?["sp"]?["inspector"]?.string == "info" && made["controllers"]?["sp"]?["isShowingInspector"]?.bool == false, "\(made)")
+        try h.restart()
+        let shown = h.send("POST", "/v1/sessions/new/controllers/sp/showColumn", #"{"column": "inspector"}"#)
+        #expect(shown.status == 200 && events(shown).first == "sp.splitViewControllerWillShow", "\(shown)")
+        #expect(shown["events"]?.array?.first?["column"]?.string == "inspector", "\(shown)")
+        #expect(shown["session"]?["controllers"]?["info"]?["appearance"]?.string == "appeared", "\(shown)")
+        #expect(shown["session"]?["controllers"]?["sp"]?["isShowingInspector"]?.bool == true, "\(shown)")
+        let top = h.send(
+            "POST", "/v1/sessions",
+            #"{"id": "t", "root": {"kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {"topColumnForCollapsing": "inspector"}}}"#)
+        #expect(top.status == 422 && top["field"]?.string == "root.splitDelegate.topColumnForCollapsing", "\(top)")
+    }
 }

@@ -252,7 +252,8 @@ struct Generator {
             secondaryNavigation: maybe { $0.string() }, topColumnForCollapsing: maybe { $0.string() },
             collapsedSupplementary: maybe { $0.strings() }, collapsedSecondary: maybe { $0.strings() },
             hasDelegate: maybe { $0.bool() }, displayMode: maybe { $0.string() }, delegateShows: maybe { $0.bool() },
-            delegateShowsDetail: maybe { $0.bool() }, compact: maybe { $0.string() })
+            delegateShowsDetail: maybe { $0.bool() }, compact: maybe { $0.string() }, inspector: maybe { $0.string() },
+            inspectorNavigation: maybe { $0.string() }, isShowingInspector: maybe { $0.bool() })
     }
 
     mutating func controller() -> StoredController {
@@ -299,7 +300,7 @@ struct Generator {
                 segues: maybe { g in (0..<g.int(0...2)).map { _ in g.segue() } }, embedded: refs(depth: depth),
                 appendsSuffixWhenTaken: bool(), suffixSeparator: maybe { $0.string() },
                 splitDelegateShow: maybe { $0.bool() }, splitDelegateShowDetail: maybe { $0.bool() },
-                compact: maybe { $0.ref(depth: depth) }),
+                compact: maybe { $0.ref(depth: depth) }, inspector: maybe { $0.ref(depth: depth) }),
             configuration: configuration(every: false))
     }
 
@@ -450,6 +451,7 @@ extension Generator {
         s.splitDelegateShow = maybe { $0.bool() }
         s.splitDelegateShowDetail = maybe { $0.bool() }
         s.compact = maybe { $0.domainRef(depth: depth) }
+        s.inspector = maybe { $0.domainRef(depth: depth) }
         s.pageTransitionStyle = maybe { $0.pick(PageState.Style.self) }
         s.spineLocation = maybe { $0.pick(PageState.SpineLocation.self) }
         s.isDoubleSided = maybe { $0.bool() }

@@ -243,4 +243,62 @@ struct SplitColumnVisibilityTests {
                 }, animated: false))
         #expect(e?.field == "compact")
     }
+
+    // MARK: R125
+
+    @Test("R125 exhaustive: iOS 26's inspector column is hidden at first; show(.inspector) brings it beside the secondary, display mode unchanged")
+    func inspectorColumn() {
+        var w = Window(
+            root: make("S", .splitViewController) {
+                $0.splitStyle = .doubleColumn
+                $0.primary = vc("P")
+                $0.secondary = vc("D")
+                $0.inspector = vc("I")
+                $0.hasSplitDelegate = true
+            }, traits: iPadRegular, options: Options(iOS: .iOS26))
+        #expect(w["S"].children == ["S.primary", "S.secondary", "S.inspector"])
+        #expect(w["S"].split?.inspector == "I" && w["S"].split?.inspectorNavigation == "S.inspector")
+        #expect(!w["I"].isViewLoaded && w.state.settledViewsInWindow == ["S", "S.primary", "P", "S.secondary", "D"])
+        w.send(
+            .showColumn(receiver: "S", column: .inspector),
+            events: [
+                "S.splitViewControllerWillShow(inspector)", "S.inspector.viewDidLoad", "I.viewDidLoad", "S.inspector.viewWillAppear",
+                "S.inspector.viewIsAppearing", "S.inspector.updateProperties", "I.viewWillAppear", "I.viewIsAppearing", "I.updateProperties",
+                "S.inspector.viewDidAppear", "I.viewDidAppear",
+            ]
+        ) {
+            $0.modifySplit("S") { $0.isShowingInspector = true }
+            $0.appeared("S.inspector", "I")
+            $0.modify("S.inspector") { $0.propertiesUpToDate = true }
+            $0.modify("I") { $0.propertiesUpToDate = true }
+            $0.nextTransitionNumber += 1
+        }
+        #expect(w["S"].split?.displayMode == nil)
+        w.send(
+            .hideColumn(receiver: "D", column: .inspector),
+            events: [
+                "S.splitViewControllerWillHide(inspector)", "S.inspector.viewWillDisappear", "I.viewWillDisappear",
+                "S.inspector.viewDidDisappear", "I.viewDidDisappear",
+            ]
+        ) {
+            $0.modifySplit("S") { $0.isShowingInspector = false }
+            $0.disappeared("S.inspector", "I")
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    @Test("R125: before iOS 26 there is no inspector column, neither in a spec nor for show(_:)")
+    func noInspectorBeforeIOS26() {
+        var w = Window(root: nil, traits: iPadRegular)
+        let e = w.sendInvalid(
+            .setRoot(
+                make("S", .splitViewController) {
+                    $0.splitStyle = .doubleColumn
+                    $0.primary = vc("P")
+                    $0.inspector = vc("I")
+                }, animated: false))
+        #expect(e?.field == "inspector")
+        var split = expanded()
+        #expect(split.sendInvalid(.showColumn(receiver: "S", column: .inspector))?.message.contains("iOS 26") == true)
+    }
 }

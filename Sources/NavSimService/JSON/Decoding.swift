@@ -16,7 +16,7 @@ struct Decoder {
     /// The ControllerSpec fields: its own, then the client-settable properties (``ConfigurationFields``).
     static let specFields =
         ["id", "kind", "class"] + ConfigurationFields.names + [
-            "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "compact", "style",
+            "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "compact", "inspector", "style",
             "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
             "storyboard", "identifier",
         ]
@@ -28,7 +28,7 @@ struct Decoder {
     static let kindFields: [(fields: [String], kinds: [ControllerKind])] = [
         (["viewControllers"], [.navigationController, .tabBarController, .pageViewController, .splitViewController]),
         (["selectedIndex"], [.tabBarController]),
-        (["primary", "supplementary", "secondary", "compact", "style", "splitDelegate"], [.splitViewController]),
+        (["primary", "supplementary", "secondary", "compact", "inspector", "style", "splitDelegate"], [.splitViewController]),
         (["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
         (["preferredStyle", "actions"], [.alertController]),
     ]
@@ -101,12 +101,21 @@ struct Decoder {
         if r.has("supplementary") { spec.supplementary = try ref(r.raw("supplementary"), path: r.name("supplementary"), depth: depth + 1) }
         if r.has("secondary") { spec.secondary = try ref(r.raw("secondary"), path: r.name("secondary"), depth: depth + 1) }
         if r.has("compact") { spec.compact = try ref(r.raw("compact"), path: r.name("compact"), depth: depth + 1) }
+        if r.has("inspector") { spec.inspector = try ref(r.raw("inspector"), path: r.name("inspector"), depth: depth + 1) }
         if let v = try r.enumValue("style", SplitState.Style.self) { spec.splitStyle = v }
         if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary", "topColumnForCollapsing", "show", "showDetail"]) {
             // R90: classic splits ask the first (and `show`, `showDetail`, R122), column-style
             // splits the second; neither the other.
             spec.collapseSecondaryOntoPrimary = try d.bool("collapseSecondaryOntoPrimary")
-            spec.topColumnForCollapsing = try d.enumValue("topColumnForCollapsing", SplitState.Column.self)
+            if let top = try d.string("topColumnForCollapsing") {
+                // R125: the inspector is never the collapsed interface's top column.
+                let allowed = ["primary", "supplementary", "secondary"]
+                guard allowed.contains(top), let column = SplitState.Column(rawValue: top) else {
+                    let name = d.name("topColumnForCollapsing")
+                    throw Problem.invalidField(name, "'\(top)' is not a valid \(name). Allowed: \(allowed.joined(separator: ", ")).", allowed: allowed)
+                }
+                spec.topColumnForCollapsing = column
+            }
             spec.splitDelegateShow = try d.bool("show")
             spec.splitDelegateShowDetail = try d.bool("showDetail")
             spec.hasSplitDelegate = true

@@ -65,6 +65,11 @@ enum Encode {
                 w.member("secondary", split.secondary)
                 // R123: only a split with a compact column lists it, so other replies keep their bytes.
                 if let compact = split.compact { w.member("compact", compact) }
+                // R125: likewise the inspector column, with whether it shows.
+                if let inspector = split.inspector {
+                    w.member("inspector", inspector)
+                    w.member("isShowingInspector", split.isShowingInspector)
+                }
             }
         case .pageViewController:
             w.member("viewControllers", c.viewControllers)
