@@ -139,6 +139,8 @@ extension Command {
         case .setNeedsUpdateProperties(let r): return .setNeedsUpdateProperties(receiver: m(r))
         case .animateAlongsideTransition(let r): return .animateAlongsideTransition(receiver: m(r))
         case .notifyWhenInteractionChanges(let r): return .notifyWhenInteractionChanges(receiver: m(r))
+        case .showColumn(let r, let c): return .showColumn(receiver: m(r), column: c)
+        case .hideColumn(let r, let c): return .hideColumn(receiver: m(r), column: c)
         case .performSegue(let r, let i, let d, let s): return .performSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .triggerSegue(let r, let i, let d, let s): return .triggerSegue(receiver: m(r), identifier: i, destination: d, segue: s)
         case .updateController(let r, let p): return .updateController(m(r), p)

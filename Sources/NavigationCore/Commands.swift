@@ -25,6 +25,14 @@ public struct ControllerSpec: Sendable, Equatable {
     public var topColumnForCollapsing: SplitState.Column?
     /// A split view controller delegate is set (its calls are reported, R91, R92).
     public var hasSplitDelegate: Bool?
+    /// Classic split delegate: `splitViewController(_:show:sender:)` and
+    /// `(_:showDetail:sender:)` answer (R122); nil when not implemented.
+    public var splitDelegateShow: Bool?
+    public var splitDelegateShowDetail: Bool?
+    /// Column-style split: the `.compact` column's controller (R123).
+    public var compact: ControllerRef?
+    /// Column-style split, iOS 26: the inspector column's controller (R125).
+    public var inspector: ControllerRef?
     public var pageTransitionStyle: PageState.Style?
     public var spineLocation: PageState.SpineLocation?
     public var isDoubleSided: Bool?
@@ -193,4 +201,8 @@ public enum Command: Sendable, Equatable {
     /// A user rearranging the tabs through the More list's Edit button, then tapping Done: the
     /// tabs in their new order (R132, R133).
     case customizeTabs(receiver: ControllerID, viewControllers: [ControllerID])
+    /// A column-style split's `show(_:)` and `hide(_:)` of a column (R121); the receiver is the
+    /// split or a controller inside it (its `splitViewController`).
+    case showColumn(receiver: ControllerID, column: SplitState.Column)
+    case hideColumn(receiver: ControllerID, column: SplitState.Column)
 }

@@ -63,6 +63,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// R152: what code sets on `popoverPresentationController` (`passthroughViews`); nil when it
     /// sets nothing.
     public var popoverPresentationController: PopoverSettings?
+    /// Split view controllers: `displayModeButtonVisibility` (R124); nil is UIKit's `automatic`.
+    /// Recorded, not simulated (navsim draws no navigation bar).
+    public var displayModeButtonVisibility: SplitState.DisplayModeButtonVisibility?
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
     /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
@@ -99,6 +102,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("registersForTraitChanges", \.registersForTraitChanges),
         Field("sheetPresentationController", \.sheetPresentationController),
         Field("popoverPresentationController", \.popoverPresentationController),
+        Field("displayModeButtonVisibility", \.displayModeButtonVisibility),
         Field(unencoded: "on", \.on),
         Field(unencoded: "actions", \.actions),
     ]

@@ -18,6 +18,10 @@ public struct Event: Sendable, Equatable {
         case splitViewControllerPrimaryForExpanding, splitViewControllerSeparateSecondary
         case splitViewControllerTopColumnForCollapsing, splitViewControllerDidCollapse
         case splitViewControllerDisplayModeForExpanding, splitViewControllerDidExpand
+        /// R121: `splitViewController(_:willShow:)` / `(_:willHide:)`, with `column`.
+        case splitViewControllerWillShow, splitViewControllerWillHide
+        /// R122 (classic): `splitViewController(_:show:sender:)` / `(_:showDetail:sender:)` asked.
+        case splitViewControllerShow, splitViewControllerShowDetail
         case sheetPresentationControllerDidChangeSelectedDetentIdentifier
         /// R150, R151: the adaptive delegate asked for the controller to show while adapted.
         case viewControllerForAdaptivePresentationStyle
@@ -91,6 +95,8 @@ public struct Event: Sendable, Equatable {
     /// `transitionCompleted` of `pageViewControllerDidFinishAnimating`, `changed` of the
     /// end-customizing calls.
     public var completed: Bool?
+    /// `splitViewControllerWillShow` / `WillHide`: the column argument (R121).
+    public var column: SplitState.Column?
 
     public init(_ controller: ControllerID, _ callback: Callback, animated: Bool? = nil) {
         self.controller = controller
@@ -118,6 +124,8 @@ public enum TransitionOperation: String, Sendable, CaseIterable {
     case removeFromParent, addSubview, removeFromSuperview, transitionChild, traitChange
     /// A user's page turn on a page view controller (R130, R131).
     case turnPage
+    /// A split's `show(_:)` / `hide(_:)` of a column (R121).
+    case showColumn, hideColumn
 
     /// UIKit's default animation length in seconds: modal ≈ 0.5, the others (navigation) ≈ 0.35.
     public var defaultDuration: Double {

@@ -88,8 +88,9 @@ extension SessionState {
         case .splitViewController:
             guard let split = vc.split else { return nil }
             if split.style.isColumnStyle {
-                // R90/R91: the columns' navigation controllers; collapsed, only the primary one shows.
-                if split.isCollapsed { return split.primaryNavigation }
+                // R90/R91: the columns' navigation controllers; collapsed, only the primary one shows,
+                // or the compact column's controller when there is one (R123).
+                if split.isCollapsed { return split.compact ?? split.primaryNavigation }
                 return split.secondaryNavigation ?? split.supplementaryNavigation ?? split.primaryNavigation
             }
             return split.isCollapsed ? split.primary : (split.secondary ?? split.primary)
@@ -126,9 +127,10 @@ extension SessionState {
         case .splitViewController:
             guard let split = vc.split else { return [] }
             if split.style.isColumnStyle {
-                // R90/R91: every column's navigation controller while expanded, the primary one collapsed.
-                if split.isCollapsed { return split.primaryNavigation.map { [$0] } ?? [] }
-                return [split.primaryNavigation, split.supplementaryNavigation, split.secondaryNavigation].compactMap { $0 }
+                // R90/R91: the shown columns' navigation controllers while expanded (R121: the
+                // display mode decides which), the primary one collapsed.
+                if split.isCollapsed { return (split.compact ?? split.primaryNavigation).map { [$0] } ?? [] }
+                return SplitState.Column.allCases.filter { split.isShowing($0) }.compactMap { split.navigation(for: $0) }
             }
             if split.isCollapsed { return split.primary.map { [$0] } ?? [] }
             return [split.primary, split.supplementary, split.secondary].compactMap { $0 }

@@ -106,6 +106,8 @@ extension Engine {
                 secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
                 isCollapsed: false)
             split.hasDelegate = spec.hasSplitDelegate ?? false
+            split.delegateShows = spec.splitDelegateShow
+            split.delegateShowsDetail = spec.splitDelegateShowDetail
             if let list = spec.viewControllers {
                 // R90: a classic split may be configured through `viewControllers` ([primary,
                 // secondary]); a column-style one only column by column.
@@ -127,9 +129,15 @@ extension Engine {
                 split.topColumnForCollapsing = spec.topColumnForCollapsing
                 for (column, ref) in [
                     (SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),
-                    (.secondary, spec.secondary),
+                    (.secondary, spec.secondary), (.inspector, spec.inspector),
                 ] {
                     guard let ref else { continue }
+                    if column == .inspector && !profile.hasInspectorColumn {
+                        throw .input(
+                            .invalid(
+                                "The inspector column exists from iOS 26 on; this session reproduces iOS \(state.options.iOS.rawValue) (options.iOS, R125).",
+                                field: "inspector"))
+                    }
                     if column == .supplementary && split.style == .doubleColumn {
                         // R90: the supplementary column exists only in tripleColumn style; UIKit ignores
                         // the controller, so it is created but joins no hierarchy.
@@ -143,9 +151,20 @@ extension Engine {
                     case .primary: split.primary = content; split.primaryNavigation = navigation
                     case .supplementary: split.supplementary = content; split.supplementaryNavigation = navigation
                     case .secondary: split.secondary = content; split.secondaryNavigation = navigation
+                    case .inspector: split.inspector = content; split.inspectorNavigation = navigation
                     }
                 }
+                // R123: the compact column's controller is the split's child as it is, shown only
+                // while collapsed.
+                if let r = spec.compact { split.compact = try attach(r) }
             } else {
+                if spec.compact != nil || spec.inspector != nil {
+                    let field = spec.compact != nil ? "compact" : "inspector"
+                    throw .input(
+                        .invalid(
+                            "The \(field) column belongs to column-style split view controllers (style doubleColumn or tripleColumn, R123, R125).",
+                            field: field))
+                }
                 if let r = spec.primary { split.primary = try attach(r) }
                 if let r = spec.supplementary { split.supplementary = try attach(r) }
                 if let r = spec.secondary { split.secondary = try attach(r) }

@@ -174,6 +174,8 @@ public struct Profile: Sendable, Equatable {
     public var sendsUpdateProperties: Bool { release == .iOS26 }
     /// R120: `interactiveContentPopGestureRecognizer` exists from iOS 26 on.
     public var hasContentPopGesture: Bool { release == .iOS26 }
+    /// R125: the split view's inspector column exists from iOS 26 on.
+    public var hasInspectorColumn: Bool { release == .iOS26 }
     /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
     public var hasSheetGestures: Bool { release != .iOS12 }
     /// R153: before iOS 13 a tap outside a popover asks the popover delegate's own methods
@@ -348,10 +350,14 @@ public struct SplitState: Sendable, Equatable {
         /// R90: `doubleColumn` and `tripleColumn` are the iOS 14 column styles; `unspecified` is classic.
         public var isColumnStyle: Bool { self != .unspecified }
     }
-    /// `UISplitViewController.Column`, the columns navsim models (R90; `.compact` and `.inspector`
-    /// are not modelled).
+    /// `UISplitViewController.Column`, the columns navsim models with a navigation controller (R90);
+    /// `.inspector` exists from iOS 26 on (R125); the `.compact` column is ``compact`` (R123).
     public enum Column: String, Sendable, CaseIterable {
-        case primary, supplementary, secondary
+        case primary, supplementary, secondary, inspector
+    }
+    /// `UISplitViewController.DisplayMode` as `displayMode` reports it (never `automatic`, R121).
+    public enum DisplayMode: String, Sendable, CaseIterable {
+        case secondaryOnly, oneBesideSecondary, oneOverSecondary, twoBesideSecondary, twoOverSecondary, twoDisplaceSecondary
     }
     public var style: Style
     public var primary: ControllerID?
@@ -375,6 +381,28 @@ public struct SplitState: Sendable, Equatable {
     public var collapsedSecondary: [ControllerID] = []
     /// A `UISplitViewControllerDelegate` is set (`splitDelegate` in the spec): its calls are events.
     public var hasDelegate: Bool = false
+    /// R121 (column style): the display mode the last `show(_:)` or `hide(_:)` left; nil before
+    /// either: every column is shown beside the secondary (``currentDisplayMode``).
+    public var displayMode: DisplayMode?
+    /// R122 (classic): the delegate's answers to `splitViewController(_:show:sender:)` and
+    /// `splitViewController(_:showDetail:sender:)`; nil when it does not implement the method,
+    /// true when it shows the controller itself.
+    public var delegateShows: Bool?
+    public var delegateShowsDetail: Bool?
+    /// R123 (column style): the `.compact` column's controller, shown as it is (no navigation
+    /// controller is made for it) instead of the other columns while collapsed; a child of the
+    /// split from the start.
+    public var compact: ControllerID?
+    /// R125 (iOS 26, column style): the inspector column's controller and its navigation controller,
+    /// and whether `show(.inspector)` shows it (hidden by default).
+    public var inspector: ControllerID?
+    public var inspectorNavigation: ControllerID?
+    public var isShowingInspector: Bool = false
+    /// `UISplitViewController.DisplayModeButtonVisibility` (iOS 14.5): where the display mode button
+    /// shows; recorded, not simulated (navsim draws no bar).
+    public enum DisplayModeButtonVisibility: String, Sendable, CaseIterable, Codable {
+        case automatic, never, always
+    }
 
     public init(
         style: Style, primary: ControllerID?, supplementary: ControllerID?, secondary: ControllerID?,
@@ -388,12 +416,33 @@ public struct SplitState: Sendable, Equatable {
         self.isCollapsed = isCollapsed
     }
 
+    /// R121: the display mode of an expanded column-style split: what `show(_:)`/`hide(_:)` left,
+    /// else every column beside the secondary.
+    public var currentDisplayMode: DisplayMode {
+        displayMode ?? (style == .tripleColumn ? .twoBesideSecondary : .oneBesideSecondary)
+    }
+
+    /// R121: whether an expanded column-style split shows `column` in ``currentDisplayMode``. The
+    /// secondary always shows; a triple-column split shows the primary only beside (or over) the
+    /// supplementary.
+    public func isShowing(_ column: Column) -> Bool {
+        if column == .secondary { return true }
+        if column == .inspector { return isShowingInspector && inspector != nil }
+        if column == .supplementary && style != .tripleColumn { return false }
+        switch currentDisplayMode {
+        case .secondaryOnly: return false
+        case .oneBesideSecondary, .oneOverSecondary: return style == .tripleColumn ? column == .supplementary : column == .primary
+        case .twoBesideSecondary, .twoOverSecondary, .twoDisplaceSecondary: return true
+        }
+    }
+
     /// R90: the split's child for a column of a column-style split: its navigation controller.
     public func navigation(for column: Column) -> ControllerID? {
         switch column {
         case .primary: primaryNavigation
         case .supplementary: supplementaryNavigation
         case .secondary: secondaryNavigation
+        case .inspector: inspectorNavigation
         }
     }
 }

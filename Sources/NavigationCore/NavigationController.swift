@@ -38,6 +38,8 @@ extension Engine {
             if split.primary == id || split.primaryNavigation == id { split.primary = nil; split.primaryNavigation = nil }
             if split.supplementary == id || split.supplementaryNavigation == id { split.supplementary = nil; split.supplementaryNavigation = nil }
             if split.secondary == id || split.secondaryNavigation == id { split.secondary = nil; split.secondaryNavigation = nil }
+            if split.compact == id { split.compact = nil }
+            if split.inspector == id || split.inspectorNavigation == id { split.inspector = nil; split.inspectorNavigation = nil }
             if split != state.c(parent).split { state.controllers[parent]?.splitState = split }
         }
         self[changing: id].parent = nil

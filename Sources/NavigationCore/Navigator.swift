@@ -281,6 +281,8 @@ struct Engine {
         case .notifyWhenInteractionChanges(let r): try notifyWhenInteractionChanges(r)
         case .turnPage(let r, let direction, let completes): try turnPage(r, direction: direction, completes: completes)
         case .customizeTabs(let r, let order): try customizeTabs(r, order)
+        case .showColumn(let r, let c): try showColumn(try containerReceiver(r, .splitViewController), c, hiding: false)
+        case .hideColumn(let r, let c): try showColumn(try containerReceiver(r, .splitViewController), c, hiding: true)
         }
     }
 
@@ -298,10 +300,13 @@ struct Engine {
         let c = try existing(id)
         if c.kind == kind { return id }
         if let found = state.nearestAncestor(id, kind: kind) { return found }
-        // Only navigation and tab bar operations look for an ancestor container this way.
+        // Only navigation, tab bar and split column operations look for an ancestor container this way.
         let (article, property) =
-            kind == .tabBarController
-            ? ("a tab bar controller", "tabBarController") : ("a navigation controller", "navigationController")
+            switch kind {
+            case .tabBarController: ("a tab bar controller", "tabBarController")
+            case .splitViewController: ("a split view controller", "splitViewController")
+            default: ("a navigation controller", "navigationController")
+            }
         throw .input(.wrongReceiver("\(c.descriptionForMessages) is not \(article) and has no \(property)."))
     }
 

@@ -52,7 +52,7 @@ extension Controller {
         case .split(let s):
             out += [
                 s.primary, s.supplementary, s.secondary, s.primaryNavigation, s.supplementaryNavigation,
-                s.secondaryNavigation,
+                s.secondaryNavigation, s.compact, s.inspector, s.inspectorNavigation,
             ].compactMap { $0 }
             out += s.collapsedSupplementary + s.collapsedSecondary
         case .pages(let p): out += p.viewControllers

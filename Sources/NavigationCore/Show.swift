@@ -34,6 +34,7 @@ extension Engine {
             return
         }
         if state.c(target).kind == .splitViewController, let config = state.c(target).split {
+            if classicDelegateShows(target, config, detail: false) { return }
             // R68. Column style: the primary column's navigation controller shows it (pushes). Content
             // of a column never gets here: its own column's navigation controller is found first (R63).
             // Classic: collapsed or not, a navigation primary shows it by pushing.
@@ -73,6 +74,7 @@ extension Engine {
             try showDetailInColumns(split, v, config)
             return
         }
+        if classicDelegateShows(split, config, detail: true) { return }
         // R67 (1): the controller it would replace.
         if v == config.secondary && !config.isCollapsed { return }
         if config.isCollapsed {
@@ -122,5 +124,17 @@ extension Engine {
             return
         }
         try replaceColumn(split, .secondary, with: v, operation: .showDetail)
+    }
+
+    /// R122: a classic split asks its delegate's `splitViewController(_:show:sender:)` (or
+    /// `(_:showDetail:sender:)`) first, collapsed or not; an answer of true means the delegate
+    /// showed the controller itself and the split does nothing more. A column-style split never
+    /// asks (R90). True when the delegate took over.
+    mutating func classicDelegateShows(_ split: ControllerID, _ config: SplitState, detail: Bool) -> Bool {
+        guard !config.style.isColumnStyle, let answer = detail ? config.delegateShowsDetail : config.delegateShows else {
+            return false
+        }
+        emit(Event(split, detail ? .splitViewControllerShowDetail : .splitViewControllerShow))
+        return answer
     }
 }

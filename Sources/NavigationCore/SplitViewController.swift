@@ -1,6 +1,6 @@
 /// UISplitViewController: collapse and expand (R91, R92), `show` (R68) and
-/// `showDetailViewController` (R67) column swaps. Classic and column-style splits have their own
-/// delegate methods and neither applies to the other (R90).
+/// `showDetailViewController` (R67) column swaps, showing and hiding columns (R121). Classic and
+/// column-style splits have their own delegate methods and neither applies to the other (R90).
 extension Engine {
     /// R91: a split collapses when its width becomes compact, or when it enters a window in compact width.
     /// Its delegate is asked first (classic: `primaryViewController(forCollapsing:)`, then
@@ -54,7 +54,8 @@ extension Engine {
         s.isCollapsed = true
         s.collapsedSupplementary = []
         s.collapsedSecondary = []
-        guard let primary = s.primaryNavigation else {
+        // R123: with a compact column the split shows it instead; the other columns keep their stacks.
+        guard s.compact == nil, let primary = s.primaryNavigation else {
             self[changing: split].splitState = s
             return
         }
@@ -63,7 +64,7 @@ extension Engine {
             switch top {
             case .primary: []
             case .supplementary: [.supplementary]
-            case .secondary: [.supplementary, .secondary]
+            case .secondary, .inspector: [.supplementary, .secondary]
             }
         for column in merged {
             guard let nav = s.navigation(for: column) else { continue }
@@ -195,6 +196,7 @@ extension Engine {
             case .primary: columnStyle ? config.primaryNavigation : config.primary
             case .supplementary: columnStyle ? config.supplementaryNavigation : config.supplementary
             case .secondary: columnStyle ? config.secondaryNavigation : config.secondary
+            case .inspector: config.inspectorNavigation
             }
         if let old {
             let before = state.settledViewsInWindow
@@ -246,6 +248,83 @@ extension Engine {
         case .secondary:
             self[changing: split].splitState?.secondary = content
             self[changing: split].splitState?.secondaryNavigation = navigation
+        case .inspector:
+            self[changing: split].splitState?.inspector = content
+            self[changing: split].splitState?.inspectorNavigation = navigation
         }
+    }
+
+    /// R121: `show(_:)` / `hide(_:)`. The split moves to the nearest display mode in which the
+    /// column is shown (hidden); each column whose visibility changes is announced to the
+    /// delegate (`splitViewController(_:willShow:)` / `(_:willHide:)`, column order) before the
+    /// change, and its views appear or disappear in one animated transition. A collapsed split
+    /// keeps its single stack, so nothing changes [INF]. Only the `…BesideSecondary` modes are
+    /// produced (the split behavior, tile, is not modelled).
+    mutating func showColumn(_ split: ControllerID, _ column: SplitState.Column, hiding: Bool) throws(Refusal) {
+        guard let s = state.c(split).split else { return }
+        let method = hiding ? "hide(_:)" : "show(_:)"
+        guard s.style.isColumnStyle else {
+            throw .input(
+                .invalid(
+                    "\(method) applies to column-style split view controllers; \(name(split)) is classic (style unspecified), which does not respond to it (R90, R121).",
+                    field: "column"))
+        }
+        if column == .supplementary && s.style != .tripleColumn {
+            throw .input(.invalid("\(name(split)) is doubleColumn: it has no supplementary column (R121).", field: "column"))
+        }
+        if hiding && column == .secondary {
+            throw .input(.invalid("hide(_:) does not support the secondary column (R121).", field: "column"))
+        }
+        if column == .inspector && !profile.hasInspectorColumn {
+            throw .input(
+                .invalid(
+                    "The inspector column exists from iOS 26 on; this session reproduces iOS \(state.options.iOS.rawValue) (options.iOS, R125).",
+                    field: "column"))
+        }
+        if s.isCollapsed { return }
+        if column == .inspector {
+            // R125: the inspector shows beside the secondary whatever the display mode; without a
+            // controller for it there is nothing to show.
+            guard s.inspector != nil, s.isShowingInspector == hiding else { return }
+            if s.hasDelegate {
+                var e = Event(split, hiding ? .splitViewControllerWillHide : .splitViewControllerWillShow)
+                e.column = .inspector
+                emit(e)
+            }
+            let before = state.settledViewsInWindow
+            self[changing: split].splitState?.isShowingInspector = !hiding
+            enqueue(
+                TransitionPlan(
+                    operation: hiding ? .hideColumn : .showColumn, from: nil, to: nil, animated: true, order: .navigation,
+                    before: before))
+            return
+        }
+        let triple = s.style == .tripleColumn
+        let current = s.currentDisplayMode
+        let target: SplitState.DisplayMode =
+            switch (hiding, column) {
+            case (false, .primary): triple ? .twoBesideSecondary : .oneBesideSecondary
+            case (false, .supplementary): s.isShowing(.supplementary) ? current : .oneBesideSecondary
+            case (false, .secondary), (false, .inspector): current
+            case (true, .primary): triple ? (s.isShowing(.supplementary) ? .oneBesideSecondary : current) : .secondaryOnly
+            case (true, _): .secondaryOnly
+            }
+        if target == current { return }
+        var next = s
+        next.displayMode = target
+        let changed = SplitState.Column.allCases.filter { s.isShowing($0) != next.isShowing($0) }
+        if s.hasDelegate {
+            for c in changed {
+                var e = Event(split, hiding ? .splitViewControllerWillHide : .splitViewControllerWillShow)
+                e.column = c
+                emit(e)
+            }
+        }
+        let before = state.settledViewsInWindow
+        self[changing: split].splitState?.displayMode = target
+        enqueue(
+            TransitionPlan(
+                operation: hiding ? .hideColumn : .showColumn, from: nil, to: nil, animated: true, order: .navigation,
+                before: before))
     }
 }

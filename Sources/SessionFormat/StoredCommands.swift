@@ -79,6 +79,8 @@ enum StoredCommands {
         case .turnPage(let r, let d, let c):
             w.begin(.turnPage); w.receiver(r); w.text("direction", d.rawValue); w.flag("completes", c)
         case .customizeTabs(let r, let v): w.begin(.customizeTabs); w.receiver(r); w.key("viewControllers"); w.strings(v)
+        case .showColumn(let r, let c): w.begin(.showColumn); w.receiver(r); w.text("column", c.rawValue)
+        case .hideColumn(let r, let c): w.begin(.hideColumn); w.receiver(r); w.text("column", c.rawValue)
         }
         w.close()
         w.close()
@@ -96,6 +98,7 @@ enum StoredOperation: String, CaseIterable {
     case animateAlongsideTransition
     case notifyWhenInteractionChanges
     case turnPage, customizeTabs
+    case showColumn, hideColumn
 
     /// The command this operation's `arguments` (the object under its name) stand for.
     /// - Throws: `DecodingError` for arguments of the wrong shape, ``StoredFormatError`` for a
@@ -165,6 +168,8 @@ enum StoredOperation: String, CaseIterable {
         case .setNeedsUpdateProperties: .setNeedsUpdateProperties(receiver: try a.receiver())
         case .animateAlongsideTransition: .animateAlongsideTransition(receiver: try a.receiver())
         case .notifyWhenInteractionChanges: .notifyWhenInteractionChanges(receiver: try a.receiver())
+        case .showColumn: .showColumn(receiver: try a.receiver(), column: try storedValue(try a.text("column")))
+        case .hideColumn: .hideColumn(receiver: try a.receiver(), column: try storedValue(try a.text("column")))
         }
     }
 }

@@ -247,6 +247,16 @@ struct StoredSplit: Decodable, Equatable {
     var collapsedSupplementary: [String]?
     var collapsedSecondary: [String]?
     var hasDelegate: Bool?
+    /// R121, R122: absent from splits written before them.
+    var displayMode: String?
+    var delegateShows: Bool?
+    var delegateShowsDetail: Bool?
+    /// R123: absent from splits written before the compact column.
+    var compact: String?
+    /// R125: absent from splits written before the inspector column.
+    var inspector: String?
+    var inspectorNavigation: String?
+    var isShowingInspector: Bool?
 }
 
 struct StoredPage: Decodable, Equatable {
@@ -335,6 +345,8 @@ struct StoredEvent: Decodable, Equatable {
     var operation: String?
     /// R144, R145: the coordinator context's `isCancelled`; absent in older rows.
     var isCancelled: Bool?
+    /// `splitViewControllerWillShow`/`WillHide`'s column (R121); absent in older rows.
+    var column: String?
 }
 
 struct StoredAlertActionTap: Decodable, Equatable {
@@ -405,6 +417,11 @@ struct StoredControllerSpec: Equatable {
         /// Written only when a suffix is appended; rows from before `~` ids lack it
         /// and keep making `#2` ids on replay.
         var suffixSeparator: String?
+        /// The classic split delegate's `show`/`showDetail` answers (R122); absent before them.
+        var splitDelegateShow: Bool? = nil
+        var splitDelegateShowDetail: Bool? = nil
+        var compact: StoredControllerRef? = nil
+        var inspector: StoredControllerRef? = nil
     }
 }
 

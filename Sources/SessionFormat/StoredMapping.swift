@@ -206,7 +206,9 @@ extension StoredSplit {
             primaryNavigation: s.primaryNavigation, supplementaryNavigation: s.supplementaryNavigation,
             secondaryNavigation: s.secondaryNavigation, topColumnForCollapsing: s.topColumnForCollapsing?.rawValue,
             collapsedSupplementary: s.collapsedSupplementary, collapsedSecondary: s.collapsedSecondary,
-            hasDelegate: s.hasDelegate)
+            hasDelegate: s.hasDelegate, displayMode: s.displayMode?.rawValue, delegateShows: s.delegateShows,
+            delegateShowsDetail: s.delegateShowsDetail, compact: s.compact, inspector: s.inspector,
+            inspectorNavigation: s.inspectorNavigation, isShowingInspector: s.isShowingInspector ? true : nil)
     }
     /// Splits written before the column styles have no column members: none, and no delegate.
     func domain() throws -> SplitState {
@@ -220,6 +222,13 @@ extension StoredSplit {
         s.collapsedSupplementary = collapsedSupplementary ?? []
         s.collapsedSecondary = collapsedSecondary ?? []
         s.hasDelegate = hasDelegate ?? false
+        s.displayMode = try storedValue(displayMode)
+        s.delegateShows = delegateShows
+        s.delegateShowsDetail = delegateShowsDetail
+        s.compact = compact
+        s.inspector = inspector
+        s.inspectorNavigation = inspectorNavigation
+        s.isShowingInspector = isShowingInspector ?? false
         return s
     }
 }
@@ -324,7 +333,7 @@ extension StoredEvent {
             hasParentArgument: e.hasParentArgument, segue: e.segue.map(StoredSegueInfo.init), action: e.action,
             style: e.style?.rawValue,
             alertAction: e.alertAction.map { StoredAlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) },
-            operation: e.operation?.rawValue, isCancelled: e.isCancelled)
+            operation: e.operation?.rawValue, isCancelled: e.isCancelled, column: e.column?.rawValue)
     }
     func domain() throws -> Event {
         var e = Event(controller, try storedValue(callback), animated: animated)
@@ -336,6 +345,7 @@ extension StoredEvent {
         e.alertAction = alertAction.map { AlertActionTap(index: $0.index, handlerSelf: $0.handlerSelf) }
         e.operation = try storedValue(operation)
         e.isCancelled = isCancelled
+        e.column = try storedValue(column)
         return e
     }
 }
@@ -401,7 +411,9 @@ extension StoredControllerSpec {
                 isDoubleSided: s.isDoubleSided, children: refs(s.children), preferredStyle: s.preferredStyle?.rawValue,
                 storyboard: s.storyboard.map(StoredStoryboardOrigin.init), segues: s.segues?.map(StoredSegue.init),
                 embedded: refs(s.embedded), appendsSuffixWhenTaken: s.appendsSuffixWhenTaken,
-                suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil),
+                suffixSeparator: s.appendsSuffixWhenTaken ? s.suffixSeparator : nil,
+                splitDelegateShow: s.splitDelegateShow, splitDelegateShowDetail: s.splitDelegateShowDetail,
+                compact: s.compact.map(StoredControllerRef.init), inspector: s.inspector.map(StoredControllerRef.init)),
             configuration: StoredConfiguration(values: s.configuration.values, present: s.configuration.fields))
     }
 
@@ -429,6 +441,10 @@ extension StoredControllerSpec {
         s.embedded = try refs(p.embedded)
         s.appendsSuffixWhenTaken = p.appendsSuffixWhenTaken
         s.suffixSeparator = p.suffixSeparator ?? "#"
+        s.splitDelegateShow = p.splitDelegateShow
+        s.splitDelegateShowDetail = p.splitDelegateShowDetail
+        s.compact = try p.compact?.domain()
+        s.inspector = try p.inspector?.domain()
         return s
     }
 }

@@ -363,6 +363,13 @@ extension StoredSplit: StoredBytesWritable {
         w.key("collapsedSupplementary", collapsedSupplementary)
         w.key("collapsedSecondary", collapsedSecondary)
         w.key("hasDelegate", hasDelegate)
+        w.key("displayMode", displayMode)
+        w.key("delegateShows", delegateShows)
+        w.key("delegateShowsDetail", delegateShowsDetail)
+        w.key("compact", compact)
+        w.key("inspector", inspector)
+        w.key("inspectorNavigation", inspectorNavigation)
+        w.key("isShowingInspector", isShowingInspector)
         w.close()
     }
 }
@@ -477,6 +484,7 @@ extension StoredEvent: StoredBytesWritable {
         try w.key("alertAction", alertAction)
         w.key("operation", operation)
         w.key("isCancelled", isCancelled)
+        w.key("column", column)
         w.close()
     }
 }

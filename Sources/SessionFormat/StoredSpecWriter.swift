@@ -50,6 +50,10 @@ extension StoredControllerSpec: StoredBytesWritable {
         try w.key("embedded", p.embedded)
         w.key("appendsSuffixWhenTaken"); w.bool(p.appendsSuffixWhenTaken)
         w.key("suffixSeparator", p.suffixSeparator)
+        w.key("splitDelegateShow", p.splitDelegateShow)
+        w.key("splitDelegateShowDetail", p.splitDelegateShowDetail)
+        try w.key("compact", p.compact)
+        try w.key("inspector", p.inspector)
         try configuration.writeMembers(to: &w, nilAsNull: false)
         w.close()
     }

@@ -123,6 +123,8 @@ public struct SceneInstantiation: Sendable {
                     if spec.secondary == nil { spec.secondary = try child(segue) }
                 case "supplementaryViewController":
                     if spec.supplementary == nil { spec.supplementary = try child(segue) }
+                case "compactViewController":
+                    if spec.compact == nil { spec.compact = try child(segue) }
                 default:
                     break
                 }

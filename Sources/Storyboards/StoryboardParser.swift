@@ -361,7 +361,9 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
                 if scene.relationshipDestination("supplementaryViewController") != nil {
                     scene.splitStyle = .tripleColumn
                 } else if scene.splitStyle == nil || scene.splitStyle == .unspecified {
-                    scene.splitStyle = doubleColumnHints[index] ? .doubleColumn : .unspecified
+                    // R123: only a column-style split has a compact column.
+                    let columns = doubleColumnHints[index] || scene.relationshipDestination("compactViewController") != nil
+                    scene.splitStyle = columns ? .doubleColumn : .unspecified
                 }
             }
             scenes.append(scene)
@@ -403,13 +405,18 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
         }
         switch isReference ? nil : kind {
         case .splitViewController:
-            // `style=` was never seen (§5) but is accepted should Xcode start writing it.
-            switch attributes["style"] {
-            case "tripleColumn": scene.splitStyle = .tripleColumn
-            case "doubleColumn": scene.splitStyle = .doubleColumn
-            default: scene.splitStyle = .unspecified
-            }
+            // `style=` was never seen (§5) but is accepted should Xcode start writing it; a value
+            // that is no `UISplitViewController.Style` is reported and read as classic.
+            let style = attributes["style"].flatMap { $0.isEmpty ? nil : $0 }
+                .map { Spelled(spelling: $0, value: SplitState.Style(rawValue: $0)) }
+            reportUnsupported("Scene", id, "style", style)
+            scene.splitStyle = style?.value ?? .unspecified
             doubleColumn = parseBool(attributes["allowDoubleColumnStyle"]) == true
+            // R124: the property's own name and values; nil (UIKit's `automatic`) when absent.
+            let button = attributes["displayModeButtonVisibility"].flatMap { $0.isEmpty ? nil : $0 }
+                .map { Spelled(spelling: $0, value: SplitState.DisplayModeButtonVisibility(rawValue: $0)) }
+            reportUnsupported("Scene", id, "displayModeButtonVisibility", button)
+            if let v = button?.value { scene.configuration.displayModeButtonVisibility = v }
         case .pageViewController:
             let style = attributes["transitionStyle"].flatMap { $0.isEmpty ? nil : $0 }
                 .map { Spelled(spelling: $0, value: PageState.Style(rawValue: $0)) }

@@ -83,6 +83,7 @@ struct ConfigurationEncodingTests {
         c.canPerformUnwindSegueAction = ["done:": false]
         c.allowedChildrenForUnwinding = ["b", "a"]
         c.prefersStatusBarHidden = true
+        c.displayModeButtonVisibility = .never
         c.shouldAutomaticallyForwardAppearanceMethods = false
         c.registersForTraitChanges = [.verticalSizeClass, .horizontalSizeClass]
         c.sheetPresentationController = SheetSettings(

@@ -214,7 +214,7 @@ struct Generator {
             segue: maybe { StoredSegueInfo(identifier: $0.maybe { $0.string() }, source: $0.string(), destination: $0.maybe { $0.string() }) },
             action: maybe { $0.string() }, style: maybe { $0.string() },
             alertAction: maybe { StoredAlertActionTap(index: $0.int(0...3), handlerSelf: $0.string()) },
-            operation: maybe { $0.string() }, isCancelled: maybe { $0.bool() })
+            operation: maybe { $0.string() }, isCancelled: maybe { $0.bool() }, column: maybe { $0.string() })
     }
     mutating func events() -> [StoredEvent] { (0..<int(0...3)).map { _ in event() } }
 
@@ -264,7 +264,9 @@ struct Generator {
             primaryNavigation: maybe { $0.string() }, supplementaryNavigation: maybe { $0.string() },
             secondaryNavigation: maybe { $0.string() }, topColumnForCollapsing: maybe { $0.string() },
             collapsedSupplementary: maybe { $0.strings() }, collapsedSecondary: maybe { $0.strings() },
-            hasDelegate: maybe { $0.bool() })
+            hasDelegate: maybe { $0.bool() }, displayMode: maybe { $0.string() }, delegateShows: maybe { $0.bool() },
+            delegateShowsDetail: maybe { $0.bool() }, compact: maybe { $0.string() }, inspector: maybe { $0.string() },
+            inspectorNavigation: maybe { $0.string() }, isShowingInspector: maybe { $0.bool() })
     }
 
     mutating func controller() -> StoredController {
@@ -310,7 +312,9 @@ struct Generator {
                 preferredStyle: maybe { $0.string() },
                 storyboard: maybe { StoredStoryboardOrigin(name: $0.string(), identifier: $0.maybe { $0.string() }) },
                 segues: maybe { g in (0..<g.int(0...2)).map { _ in g.segue() } }, embedded: refs(depth: depth),
-                appendsSuffixWhenTaken: bool(), suffixSeparator: maybe { $0.string() }),
+                appendsSuffixWhenTaken: bool(), suffixSeparator: maybe { $0.string() },
+                splitDelegateShow: maybe { $0.bool() }, splitDelegateShowDetail: maybe { $0.bool() },
+                compact: maybe { $0.ref(depth: depth) }, inspector: maybe { $0.ref(depth: depth) }),
             configuration: configuration(every: false))
     }
 
@@ -458,6 +462,10 @@ extension Generator {
         s.collapseSecondaryOntoPrimary = maybe { $0.bool() }
         s.topColumnForCollapsing = maybe { $0.pick(SplitState.Column.self) }
         s.hasSplitDelegate = maybe { $0.bool() }
+        s.splitDelegateShow = maybe { $0.bool() }
+        s.splitDelegateShowDetail = maybe { $0.bool() }
+        s.compact = maybe { $0.domainRef(depth: depth) }
+        s.inspector = maybe { $0.domainRef(depth: depth) }
         s.pageTransitionStyle = maybe { $0.pick(PageState.Style.self) }
         s.spineLocation = maybe { $0.pick(PageState.SpineLocation.self) }
         s.isDoubleSided = maybe { $0.bool() }
@@ -544,6 +552,8 @@ extension Generator {
         case .notifyWhenInteractionChanges: return .notifyWhenInteractionChanges(receiver: r)
         case .turnPage: return .turnPage(receiver: r, direction: pick(PageDirection.self), completes: bool())
         case .customizeTabs: return .customizeTabs(receiver: r, viewControllers: strings())
+        case .showColumn: return .showColumn(receiver: r, column: pick(SplitState.Column.self))
+        case .hideColumn: return .hideColumn(receiver: r, column: pick(SplitState.Column.self))
         }
     }
 }

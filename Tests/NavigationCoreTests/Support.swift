@@ -149,6 +149,8 @@ func render(_ e: Event) -> String {
         let list = (e.viewControllers ?? []).joined(separator: ",")
         return "\(e.controller).\(e.callback.rawValue)([\(list)]\(e.completed.map { ", \($0)" } ?? ""))"
     default:
+        // R121: the column argument of `splitViewController(_:willShow:)` / `(_:willHide:)`.
+        if let c = e.column { return "\(e.controller).\(e.callback.rawValue)(\(c.rawValue))" }
         return "\(e.controller).\(e.callback.rawValue)"
     }
 }

@@ -161,6 +161,11 @@ enum ConfigurationFields {
                 w.member("passthroughViews", p.passthroughViews)
                 w.closeObject()
             }),
+        // R124: left out while UIKit's default (nil, `automatic`), so other replies keep their bytes.
+        .optional(
+            "displayModeButtonVisibility", \.displayModeButtonVisibility, .delegates,
+            read: { r, k throws(Problem) in try r.enumValue(k, SplitState.DisplayModeButtonVisibility.self) },
+            reply: { w, k, c in if let v = c.displayModeButtonVisibility { w.member(k, v.rawValue) } }),
         .optional(
             "preferredContentSize", \.preferredContentSize, .delegates,
             read: { r, k throws(Problem) in try r.size(k) },

@@ -16,7 +16,7 @@ struct Decoder {
     /// The ControllerSpec fields: its own, then the client-settable properties (``ConfigurationFields``).
     static let specFields =
         ["id", "kind", "class"] + ConfigurationFields.names + [
-            "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "style",
+            "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "compact", "inspector", "style",
             "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
             "storyboard", "identifier",
         ]
@@ -28,7 +28,7 @@ struct Decoder {
     static let kindFields: [(fields: [String], kinds: [ControllerKind])] = [
         (["viewControllers"], [.navigationController, .tabBarController, .pageViewController, .splitViewController]),
         (["selectedIndex"], [.tabBarController]),
-        (["primary", "supplementary", "secondary", "style", "splitDelegate"], [.splitViewController]),
+        (["primary", "supplementary", "secondary", "compact", "inspector", "style", "splitDelegate"], [.splitViewController]),
         (["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
         (["preferredStyle", "actions"], [.alertController]),
         (["pageDataSource", "pageDelegate"], [.pageViewController]),
@@ -102,11 +102,24 @@ struct Decoder {
         if r.has("primary") { spec.primary = try ref(r.raw("primary"), path: r.name("primary"), depth: depth + 1) }
         if r.has("supplementary") { spec.supplementary = try ref(r.raw("supplementary"), path: r.name("supplementary"), depth: depth + 1) }
         if r.has("secondary") { spec.secondary = try ref(r.raw("secondary"), path: r.name("secondary"), depth: depth + 1) }
+        if r.has("compact") { spec.compact = try ref(r.raw("compact"), path: r.name("compact"), depth: depth + 1) }
+        if r.has("inspector") { spec.inspector = try ref(r.raw("inspector"), path: r.name("inspector"), depth: depth + 1) }
         if let v = try r.enumValue("style", SplitState.Style.self) { spec.splitStyle = v }
-        if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary", "topColumnForCollapsing"]) {
-            // R90: classic splits ask the first, column-style splits the second; neither the other.
+        if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary", "topColumnForCollapsing", "show", "showDetail"]) {
+            // R90: classic splits ask the first (and `show`, `showDetail`, R122), column-style
+            // splits the second; neither the other.
             spec.collapseSecondaryOntoPrimary = try d.bool("collapseSecondaryOntoPrimary")
-            spec.topColumnForCollapsing = try d.enumValue("topColumnForCollapsing", SplitState.Column.self)
+            if let top = try d.string("topColumnForCollapsing") {
+                // R125: the inspector is never the collapsed interface's top column.
+                let allowed = ["primary", "supplementary", "secondary"]
+                guard allowed.contains(top), let column = SplitState.Column(rawValue: top) else {
+                    let name = d.name("topColumnForCollapsing")
+                    throw Problem.invalidField(name, "'\(top)' is not a valid \(name). Allowed: \(allowed.joined(separator: ", ")).", allowed: allowed)
+                }
+                spec.topColumnForCollapsing = column
+            }
+            spec.splitDelegateShow = try d.bool("show")
+            spec.splitDelegateShowDetail = try d.bool("showDetail")
             spec.hasSplitDelegate = true
         }
         if let v = try r.enumValue("transitionStyle", PageState.Style.self) { spec.pageTransitionStyle = v }
@@ -296,6 +309,13 @@ struct OperationBody {
     func viewController() throws(Problem) -> ControllerRef { try decoder.ref(reader.raw("viewController"), path: "viewController") }
     /// A required controller id.
     func id(_ key: String) throws(Problem) -> ControllerID { try reader.requiredString(key) }
+    /// `column` of `showColumn`/`hideColumn`: required, a `UISplitViewController.Column` navsim models.
+    func column() throws(Problem) -> SplitState.Column {
+        guard let c = try reader.enumValue("column", SplitState.Column.self) else {
+            throw Problem.invalidField(reader.name("column"), "\(reader.name("column")) is required.")
+        }
+        return c
+    }
     /// `completes`, true when absent (interactive gestures).
     var completes: Bool { get throws(Problem) { try reader.bool("completes") ?? true } }
 
@@ -476,6 +496,11 @@ enum Operations {
                 throw Problem.invalidField("viewControllers", "viewControllers is required: the ids of the tabs in their new order.")
             }
             return .customizeTabs(receiver: o.receiver, viewControllers: order)
+        OperationEntry("showColumn", ["column"], "a column-style split's show(_:) of a column (R121)") { o throws(Problem) in
+            .showColumn(receiver: o.receiver, column: try o.column())
+        },
+        OperationEntry("hideColumn", ["column"], "a column-style split's hide(_:) of a column (R121)") { o throws(Problem) in
+            .hideColumn(receiver: o.receiver, column: try o.column())
         },
     ]
 

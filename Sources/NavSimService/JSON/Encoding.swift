@@ -57,12 +57,19 @@ enum Encode {
             if let split = c.split {
                 w.member("style", split.style.rawValue)
                 w.member("isCollapsed", split.isCollapsed)
-                // What is on screen: every column when expanded (three for tripleColumn).
-                let expanded = split.style == .tripleColumn ? "twoBesideSecondary" : "oneBesideSecondary"
-                w.member("displayMode", split.isCollapsed ? "secondaryOnly" : expanded)
+                // What is on screen: every column when expanded (three for tripleColumn) until
+                // showColumn/hideColumn change it (R121).
+                w.member("displayMode", split.isCollapsed ? "secondaryOnly" : split.currentDisplayMode.rawValue)
                 w.member("primary", split.primary)
                 w.member("supplementary", split.supplementary)
                 w.member("secondary", split.secondary)
+                // R123: only a split with a compact column lists it, so other replies keep their bytes.
+                if let compact = split.compact { w.member("compact", compact) }
+                // R125: likewise the inspector column, with whether it shows.
+                if let inspector = split.inspector {
+                    w.member("inspector", inspector)
+                    w.member("isShowingInspector", split.isShowingInspector)
+                }
             }
         case .pageViewController:
             w.member("viewControllers", c.viewControllers)
@@ -264,6 +271,7 @@ enum Encode {
         if let c = e.completed {
             if e.callback == .pageViewControllerDidFinishAnimating { w.member("transitionCompleted", c) } else { w.member("changed", c) }
         }
+        if let c = e.column { w.member("column", c.rawValue) }
         w.closeObject()
     }
 
