@@ -496,6 +496,7 @@ enum Operations {
                 throw Problem.invalidField("viewControllers", "viewControllers is required: the ids of the tabs in their new order.")
             }
             return .customizeTabs(receiver: o.receiver, viewControllers: order)
+        },
         OperationEntry("showColumn", ["column"], "a column-style split's show(_:) of a column (R121)") { o throws(Problem) in
             .showColumn(receiver: o.receiver, column: try o.column())
         },
