@@ -1,0 +1,76 @@
+// The delegates and presentation settings code sets on a controller, as values: what each
+// answers when UIKit asks, nil where the method is not implemented (docs/api.md, ControllerSpec).
+
+/// A custom animator set as `transitioningDelegate` (R56–R62): its name and duration in seconds.
+public struct TransitioningDelegate: Sendable, Codable, Equatable {
+    public var name: String
+    public var duration: Double
+    public init(name: String, duration: Double) { self.name = name; self.duration = duration }
+}
+
+/// The answers of a `UIAdaptivePresentationControllerDelegate` (R47–R52), which is also the
+/// `UIPopoverPresentationControllerDelegate` of a popover. Nil answers mean the method is not
+/// implemented.
+public struct PresentationDelegate: Sendable, Codable, Equatable {
+    public var shouldDismiss: Bool?
+    public var adaptivePresentationStyle: PresentationStyle?
+    /// R153: `popoverPresentationControllerShouldDismissPopover(_:)`, deprecated in iOS 13.
+    public var shouldDismissPopover: Bool?
+    /// R150: what `presentationController(_:viewControllerForAdaptivePresentationStyle:)` returns
+    /// around the presented controller while the presentation is adapted.
+    public var viewControllerForAdaptivePresentationStyle: AdaptiveReplacement?
+    public init(
+        shouldDismiss: Bool? = nil, adaptivePresentationStyle: PresentationStyle? = nil,
+        shouldDismissPopover: Bool? = nil, viewControllerForAdaptivePresentationStyle: AdaptiveReplacement? = nil
+    ) {
+        self.shouldDismiss = shouldDismiss
+        self.adaptivePresentationStyle = adaptivePresentationStyle
+        self.shouldDismissPopover = shouldDismissPopover
+        self.viewControllerForAdaptivePresentationStyle = viewControllerForAdaptivePresentationStyle
+    }
+}
+
+/// R150: the controller an adaptive delegate builds to show in place of the presented one, as
+/// Apple's documentation of `presentationController(_:viewControllerForAdaptivePresentationStyle:)`
+/// suggests: a navigation controller whose root is the presented controller.
+public enum AdaptiveReplacement: String, Sendable, Codable, CaseIterable {
+    case navigationController
+}
+
+/// R152: what code sets on a controller's `popoverPresentationController`: the views (named by
+/// the controllers whose views they are) a tap outside the popover reaches instead of dismissing it.
+public struct PopoverSettings: Sendable, Codable, Equatable {
+    public var passthroughViews: [ControllerID]
+    public init(passthroughViews: [ControllerID] = []) { self.passthroughViews = passthroughViews }
+}
+
+/// Size classes a controller overrides for itself and its descendants (R74: iOS 17
+/// `traitOverrides`; `setOverrideTraitCollection(_:forChild:)` before). Nil fields are inherited.
+public struct TraitOverrides: Sendable, Codable, Equatable {
+    public var horizontalSizeClass: Traits.SizeClass?
+    public var verticalSizeClass: Traits.SizeClass?
+    public init(horizontalSizeClass: Traits.SizeClass? = nil, verticalSizeClass: Traits.SizeClass? = nil) {
+        self.horizontalSizeClass = horizontalSizeClass
+        self.verticalSizeClass = verticalSizeClass
+    }
+}
+
+/// A `UINavigationControllerDelegate` (R82): told `willShow`/`didShow` around each visible top change.
+/// R140: nil answers mean the method is not implemented (UIKit's own animation, not interactive).
+public struct NavigationDelegate: Sendable, Codable, Equatable {
+    /// `navigationController(_:animationControllerFor:from:to:)`'s animator, for every push and pop.
+    public var animationController: TransitioningDelegate?
+    /// `navigationController(_:interactionControllerFor:)`'s interaction controller, by name.
+    public var interactionController: String?
+    public init(animationController: TransitioningDelegate? = nil, interactionController: String? = nil) {
+        self.animationController = animationController
+        self.interactionController = interactionController
+    }
+}
+
+/// A `UITabBarControllerDelegate` (R87, R89): asked `shouldSelect` and told `didSelect` on user taps
+/// only. `shouldSelect` nil means the method is not implemented (selection allowed).
+public struct TabBarDelegate: Sendable, Codable, Equatable {
+    public var shouldSelect: Bool?
+    public init(shouldSelect: Bool? = nil) { self.shouldSelect = shouldSelect }
+}
