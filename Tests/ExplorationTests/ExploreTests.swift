@@ -174,6 +174,7 @@ struct ExploreCommandTests {
         let root = try scratchFolder("flows")
         defer { try? FileManager.default.removeItem(atPath: root) }
         var withFlows = 0
+        var performedEverywhere = Set<String>()
         for (index, target) in targets.enumerated() {
             let dir = "\(root)/\(index)"
             let run = try navsim(["explore", "--format", "json", "--max-states", "300", "--max-depth", "8", "--flows", dir, target])
@@ -190,13 +191,24 @@ struct ExploreCommandTests {
                 }
             }
             #expect(triggered == performed, "\(target)")
+            performedEverywhere.formUnion(performed)
             guard !names.isEmpty else { continue }
             withFlows += 1
         }
         #expect(withFlows >= 20)
-        let played = try navsim(["test", root], seconds: 900)
+        // Replayed with `--coverage`, the flows cover every segue the search performed.
+        let coverage = "\(root).coverage.json"
+        defer { try? FileManager.default.removeItem(atPath: coverage) }
+        let played = try navsim(["test", "--coverage", coverage, root], seconds: 900)
         #expect(played.status == 0, "\(played.out)\(played.err)")
         #expect(played.out.hasSuffix(" 0 failed\n"), "\(played.out)")
+        let report = try parse(try String(contentsOfFile: coverage, encoding: .utf8))
+        var covered = Set<String>()
+        for storyboard in report["storyboards"]?.array ?? [] {
+            for segue in storyboard["segues"]?["covered"]?.array ?? [] { if let id = segue["id"]?.string { covered.insert(id) } }
+        }
+        #expect(!performedEverywhere.isEmpty)
+        #expect(performedEverywhere.subtracting(covered).isEmpty, "performed but not covered: \(performedEverywhere.subtracting(covered).sorted())")
     }
 }
 
