@@ -119,7 +119,7 @@ extension Engine {
             return
         }
         // R49: blocked when the controller is modal in presentation (the delegate is not asked) or by the delegate.
-        if vc.isModalInPresentation {
+        if isModalInPresentation(owner) {
             if delegate != nil { emit(Event(owner, .presentationControllerDidAttemptToDismiss)) }
             return
         }
@@ -138,6 +138,19 @@ extension Engine {
             postFinish: (delegate != nil ? [Event(owner, .presentationControllerDidDismiss)] : []) + cancelAction,
             operation: .interactiveDismiss)
         runLastNow(completes: completes)
+    }
+
+    /// R49: the presented controller `v`, or a controller shown inside it, is modal in
+    /// presentation. Apple's "Disabling the pull-down gesture for a sheet" sets the flag on the
+    /// controller a presented navigation controller shows, and the sheet then stays.
+    func isModalInPresentation(_ v: ControllerID) -> Bool {
+        var shown = [v]
+        while let id = shown.popLast() {
+            guard let c = state.controllers[id] else { continue }
+            if c.isModalInPresentation { return true }
+            shown += c.children.filter { state.controllers[$0]?.viewInWindow == true }
+        }
+        return false
     }
 
     /// Interactive transitions end within their request: start, then finish or cancel.

@@ -227,6 +227,30 @@ extension AdaptivityTests {
         ) { _ in }
     }
 
+    @Test("R49 exhaustive: the flag on the controller a presented navigation controller shows blocks a swipe too")
+    func exhaustiveShownChildModalInPresentationBlocksSwipe() {
+        var w = Window(root: vc("A"))
+        w.perform(
+            Op.present(
+                "A", nav("N", vc("E") { $0.isModalInPresentation = true }) { $0.presentationDelegate = PresentationDelegate() },
+                .pageSheet, animated: false))
+        w.send(
+            .interactiveDismiss(receiver: "E", completes: true),
+            events: ["N.presentationControllerDidAttemptToDismiss"]
+        ) { _ in }
+    }
+
+    @Test("R49: a controller below the top of the presented stack does not block the swipe")
+    func hiddenChildModalInPresentationDoesNotBlock() {
+        var w = Window(root: vc("A"))
+        w.perform(
+            Op.present(
+                "A", nav("N", vc("E") { $0.isModalInPresentation = true }, vc("F")),
+                .pageSheet, animated: false))
+        w.perform(.interactiveDismiss(receiver: "F", completes: true))
+        #expect(w["A"].presentedID == nil)
+    }
+
     @Test("R50 exhaustive: a finished swipe removes the record and both links; A was never covered")
     func exhaustiveSwipeDismisses() {
         var w = sheet()
