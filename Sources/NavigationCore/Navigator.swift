@@ -205,12 +205,13 @@ struct Engine {
         case .dismiss(let r, let animated):
             _ = try existing(r)
             try dismiss(receiver: r, animated: animated, reportsCompletion: true)
-        case .show(let r, let vc, let animated):
+        // `show(_:sender:)` and `showDetailViewController(_:sender:)` take no animated flag: they animate.
+        case .show(let r, let vc, _):
             _ = try existing(r)
-            try show(receiver: r, ref: vc, animated: animated)
-        case .showDetail(let r, let vc, let animated):
+            try show(receiver: r, ref: vc, animated: true)
+        case .showDetail(let r, let vc, _):
             _ = try existing(r)
-            try showDetail(receiver: r, ref: vc, animated: animated)
+            try showDetail(receiver: r, ref: vc, animated: true)
         case .push(let r, let vc, let animated):
             try push(onto: try navigationReceiver(r), ref: vc, animated: animated)
         // What UIKit's call returns (docs/api.md `returned`); gestures, taps and segues return nothing.

@@ -23,14 +23,16 @@ extension Engine {
         return nil
     }
 
-    /// R64/R65/R68.
+    /// R64/R65/R68. `show(_:sender:)` itself always animates (a client's call passes true); a
+    /// storyboard segue with `animates="NO"` shows without animation, as Interface Builder's
+    /// Animates checkbox asks.
     mutating func show(receiver s: ControllerID, ref: ControllerRef, animated: Bool) throws(Refusal) {
         guard let v = try resolve(ref) else { throw .uikit(.presentNil(source: name(s))) }
         guard let target = targetViewController(for: .show, from: s) else {
-            // R64: no target: a modal presentation with the controller's own style, animated.
+            // R64: no target: a modal presentation with the controller's own style.
             try present(
                 receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                animated: true, reportsCompletion: false, operation: .present)
+                animated: animated, reportsCompletion: false, operation: .present)
             return
         }
         if state.c(target).kind == .splitViewController, let config = state.c(target).split {
@@ -43,7 +45,7 @@ extension Engine {
                 ? config.primaryNavigation
                 : config.primary.flatMap { state.c($0).kind == .navigationController ? $0 : nil }
             if let primaryNavigation {
-                try push(onto: primaryNavigation, ref: .existing(v), animated: true)
+                try push(onto: primaryNavigation, ref: .existing(v), animated: animated)
                 return
             }
             // R68 (classic): any other primary is replaced by the new controller; identical is a no-op.
@@ -54,11 +56,11 @@ extension Engine {
             }
             try present(
                 receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                animated: true, reportsCompletion: false, operation: .present)
+                animated: animated, reportsCompletion: false, operation: .present)
             return
         }
         // R65: a navigation controller pushes.
-        try push(onto: target, ref: .existing(v), animated: true)
+        try push(onto: target, ref: .existing(v), animated: animated)
     }
 
     /// R66/R67.
@@ -67,7 +69,7 @@ extension Engine {
         guard let split = targetViewController(for: .showDetail, from: s), let config = state.c(split).split else {
             try present(
                 receiver: s, ref: .existing(v), style: nil, transitionStyle: nil, popover: nil,
-                animated: true, reportsCompletion: false, operation: .present)
+                animated: animated, reportsCompletion: false, operation: .present)
             return
         }
         if config.style.isColumnStyle {
@@ -86,7 +88,7 @@ extension Engine {
                 // Not `push`: a navigation controller is accepted here as a single entry.
                 try validateNewChild(v, of: primary, field: "viewController", operation: .showDetailViewController)
                 try checkNoNestedNavigationTransition(primary, popping: false)
-                pushValidated(onto: primary, v, animated: true)
+                pushValidated(onto: primary, v, animated: animated)
                 // R91/R92: the shown detail is what a later expand separates. UIKit's
                 // default `separateSecondaryViewController(for:)` pops the top of the primary's
                 // stack and makes it the secondary, so the split's secondary is now `v`; the old

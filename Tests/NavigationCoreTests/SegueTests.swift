@@ -47,6 +47,22 @@ struct SegueTests {
         #expect(w.stack("N") == ["A", "B"])
     }
 
+    @Test("R98: a show segue with animates=\"NO\" pushes, and presents where nothing pushes, without animation; show(_:sender:) itself animates")
+    func showSegueWithoutAnimation() {
+        let still = SegueSpec(id: "seg-2", identifier: "toB", kind: .show, destinationScene: "B", animates: false)
+        var pushed = Window(root: nav("N", scene("A", segues: [still])))
+        let r = pushed.perform(.performSegue(receiver: "A", identifier: "toB", destination: destination("B")))
+        #expect(r.transition?.operation == .push)
+        #expect(r.transition?.animated == false)
+        var presented = Window(root: scene("A", segues: [still]))
+        let p = presented.perform(.performSegue(receiver: "A", identifier: "toB", destination: destination("B")))
+        #expect(p.transition?.operation == .present)
+        #expect(p.transition?.animated == false)
+        var called = Window(root: nav("N", vc("A")))
+        let c = called.perform(.show(receiver: "A", viewController: .new(ControllerSpec(id: "B")), animated: false))
+        #expect(c.transition?.animated == true)
+    }
+
     @Test("R96: a user-triggered segue asks shouldPerformSegue; false does nothing and instantiates nothing (S71), true runs it")
     func vetoedSegue() {
         var w = Window(root: nav("N", scene("A", segues: [showToB], shouldPerform: ["toB": false])))
