@@ -86,13 +86,24 @@ enum ExploreCommand {
                 fail("explore: \(path): \(error)")
             }
         }
+        // An app bundle holds one storyboard per name: two files of one name cannot both be it.
+        for (name, same) in Dictionary(grouping: files, by: \.name) where same.count > 1 {
+            fail("explore: \(same.map(\.path).joined(separator: " and ")) are both storyboard '\(name)'; an app's storyboard names are unique, so explore one app at a time")
+        }
+        // A launch screen is shown by the system before the app runs, never navigated to: it is
+        // neither the entry nor a scene to report as unreachable (a reference may still name it).
+        var context: [File] = []
+        let launchScreens = files.filter { Self.isLaunchScreen($0.data) }
+        if launchScreens.count < files.count {
+            context = launchScreens
+            files.removeAll { Self.isLaunchScreen($0.data) }
+        }
         var storyboards: [Storyboard] = []
-        for file in files {
+        for file in files + context {
             if let s = try? StoryboardParser.parse(name: file.name, data: file.data) { storyboards.append(s) }
         }
         // The storyboards beside the files given resolve references, as the app bundle would.
-        let given = Set(files.map(\.name))
-        var context: [File] = []
+        let given = Set(files.map(\.name) + context.map(\.name))
         for folder in Set(paths.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
             let directory = folder.isEmpty ? "." : folder
             for entry in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
@@ -202,6 +213,14 @@ enum ExploreCommand {
     }
 
     // MARK: - Flows
+
+    /// Whether a storyboard's `<document>` says `launchScreen="YES"` (Interface Builder's "Use as
+    /// Launch Screen"), read from the start of the file where the element's attributes are.
+    static func isLaunchScreen(_ data: [UInt8]) -> Bool {
+        let head = String(decoding: data.prefix(4096), as: UTF8.self)
+        guard let document = head.range(of: "<document"), let end = head[document.upperBound...].firstIndex(of: ">") else { return false }
+        return head[document.upperBound..<end].contains("launchScreen=\"YES\"")
+    }
 
     /// The steps before a path: upload the storyboards, then launch a session on the entry.
     struct SetupSteps {

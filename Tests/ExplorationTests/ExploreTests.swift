@@ -125,6 +125,42 @@ struct ExploreCommandTests {
         #expect(try navsim(["explore", "/nonexistent/None.storyboard"]).status == 2)
     }
 
+    /// A launch screen in the folder, however it sorts, is neither the entry nor reported as
+    /// unreachable; two storyboards of one name are a usage error, not a silent mix.
+    @Test func launchScreensAreSkippedAndNamesMustBeUnique() throws {
+        let dir = try scratchFolder("launch")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let launch = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
+            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" launchScreen="YES" \
+            initialViewController="01J-lp-oVM">
+                <scenes>
+                    <scene sceneID="EHf-IW-A2E">
+                        <objects>
+                            <viewController id="01J-lp-oVM" sceneMemberID="viewController"/>
+                        </objects>
+                    </scene>
+                </scenes>
+            </document>
+            """
+        try launch.write(toFile: "\(dir)/ALaunch.storyboard", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Checkout.defects, toPath: "\(dir)/Defects.storyboard")
+        let run = try navsim(["explore", "--format", "json", dir])
+        let report = try parse(run.out)
+        let launchStep = report["setup"]?.array?.last
+        #expect(launchStep?["body"]?["root"]?["storyboard"]?.string == "Defects", "\(run.out)\(run.err)")
+        #expect(report["findings"]?.array?.contains { $0["file"]?.string?.hasSuffix("ALaunch.storyboard") == true } == false)
+
+        for app in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: "\(dir)/\(app)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Checkout.defects, toPath: "\(dir)/\(app)/Main.storyboard")
+        }
+        let clash = try navsim(["explore", "\(dir)/a/Main.storyboard", "\(dir)/b/Main.storyboard"])
+        #expect(clash.status == 2)
+        #expect(clash.err.contains("are both storyboard 'Main'"), "\(clash.err)")
+    }
+
     /// Every reported uikit-exception, replayed through `navsim test` (the service handler in
     /// process) from its setup and path, gets that exception: none is false.
     @Test func everyReportedExceptionReplaysToTheSameException() throws {
