@@ -207,6 +207,25 @@ extension Explorer {
         let performedSet = Set(performed)
         var reachedSceneIDs = Set<SceneAddress>()
         for address in reachedScenes { reachedSceneIDs.insert(address) }
+        // Scenes built with one code can instantiate (its relationships and embeds, transitively):
+        // code that instantiates the container makes them too. Each maps to that Storyboard ID.
+        var builtByCode: [SceneAddress: String] = [:]
+        for name in reported {
+            guard let storyboard = instantiation.library[name] else { continue }
+            for top in storyboard.scenes {
+                guard let identifier = top.storyboardIdentifier else { continue }
+                var pending = [top]
+                while let container = pending.popLast() {
+                    for segue in container.segues where segue.kind == .relationship || segue.kind == .embed {
+                        guard let destination = segue.destination, let child = storyboard.scenes.first(where: { $0.id == destination }) else { continue }
+                        let address = SceneAddress(storyboard: name, sceneID: child.id)
+                        guard builtByCode[address] == nil, child.storyboardIdentifier == nil else { continue }
+                        builtByCode[address] = identifier
+                        pending.append(child)
+                    }
+                }
+            }
+        }
         for name in reported {
             guard let storyboard = instantiation.library[name] else { continue }
             for scene in storyboard.scenes {
@@ -231,15 +250,19 @@ extension Explorer {
                 guard !truncated, !scene.isReference,
                     !reachedSceneIDs.contains(SceneAddress(storyboard: name, sceneID: scene.id))
                 else { continue }
-                let identified = scene.storyboardIdentifier != nil
+                let container = builtByCode[SceneAddress(storyboard: name, sceneID: scene.id)]
+                let message: String
+                if let identifier = scene.storyboardIdentifier {
+                    message = "No path from the entry reaches scene \(scene.id) (\(scene.className)); its Storyboard ID '\(identifier)' lets code instantiate it."
+                } else if let container {
+                    message = "No path from the entry reaches scene \(scene.id) (\(scene.className)); it is built with the scene whose Storyboard ID '\(container)' lets code instantiate it."
+                } else {
+                    message = "No path from the entry reaches scene \(scene.id) (\(scene.className)), and it has no Storyboard ID for code to instantiate it."
+                }
                 findings.append(
                     ExploreFinding(
-                        kind: identified ? .reachableByCodeOnly : .unreachableScene, storyboard: name, scene: scene.id,
-                        segue: nil, code: nil,
-                        message: identified
-                            ? "No path from the entry reaches scene \(scene.id) (\(scene.className)); its Storyboard ID '\(scene.storyboardIdentifier!)' lets code instantiate it."
-                            : "No path from the entry reaches scene \(scene.id) (\(scene.className)), and it has no Storyboard ID for code to instantiate it.",
-                        path: []))
+                        kind: scene.storyboardIdentifier != nil || container != nil ? .reachableByCodeOnly : .unreachableScene,
+                        storyboard: name, scene: scene.id, segue: nil, code: nil, message: message, path: []))
             }
         }
 

@@ -161,6 +161,34 @@ struct ExploreCommandTests {
         #expect(clash.err.contains("are both storyboard 'Main'"), "\(clash.err)")
     }
 
+    /// A scene only a code-instantiable container builds (a tab of a tab bar with a Storyboard
+    /// ID) is reachable by code, not unreachable.
+    @Test func scenesInsideACodeReachableContainerAreReachableByCode() throws {
+        let dir = try scratchFolder("bycode")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
+            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="home">
+                <scenes>
+                    <scene sceneID="s1"><objects><viewController id="home" sceneMemberID="viewController"/></objects></scene>
+                    <scene sceneID="s2"><objects>
+                        <tabBarController storyboardIdentifier="Tabs" id="tabs" sceneMemberID="viewController">
+                            <connections><segue destination="tab1" kind="relationship" relationship="viewControllers" id="r1"/></connections>
+                        </tabBarController>
+                    </objects></scene>
+                    <scene sceneID="s3"><objects><viewController id="tab1" sceneMemberID="viewController"/></objects></scene>
+                    <scene sceneID="s4"><objects><viewController id="orphan" sceneMemberID="viewController"/></objects></scene>
+                </scenes>
+            </document>
+            """
+        try xml.write(toFile: "\(dir)/Code.storyboard", atomically: true, encoding: .utf8)
+        let report = try parse(try navsim(["explore", "--format", "json", "\(dir)/Code.storyboard"]).out)
+        let kinds = Dictionary(
+            uniqueKeysWithValues: (report["findings"]?.array ?? []).compactMap { f in f["scene"]?.string.map { ($0, f["kind"]?.string ?? "") } })
+        #expect(kinds == ["tabs": "reachable-by-code-only", "tab1": "reachable-by-code-only", "orphan": "unreachable-scene"])
+    }
+
     /// Every reported uikit-exception, replayed through `navsim test` (the service handler in
     /// process) from its setup and path, gets that exception: none is false.
     @Test func everyReportedExceptionReplaysToTheSameException() throws {
