@@ -255,7 +255,8 @@ extension Explorer {
                 if let identifier = scene.storyboardIdentifier {
                     message = "No path from the entry reaches scene \(scene.id) (\(scene.className)); its Storyboard ID '\(identifier)' lets code instantiate it."
                 } else if let container {
-                    message = "No path from the entry reaches scene \(scene.id) (\(scene.className)); it is built with the scene whose Storyboard ID '\(container)' lets code instantiate it."
+                    message =
+                        "No path from the entry reaches scene \(scene.id) (\(scene.className)); it is built with the scene whose Storyboard ID '\(container)' lets code instantiate it."
                 } else {
                     message = "No path from the entry reaches scene \(scene.id) (\(scene.className)), and it has no Storyboard ID for code to instantiate it."
                 }
