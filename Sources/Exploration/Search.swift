@@ -111,6 +111,16 @@ extension Explorer {
                             }
                             let h = e.hash
                             if h == hash {
+                                // Back to the same canonical state, but something ran on screen (a
+                                // showDetail replacing the detail with a new instance of its scene):
+                                // the segue was performed, a loop on this state.
+                                if let segueKey, result.transition != nil {
+                                    if firstPerformed[segueKey] == nil {
+                                        firstPerformed[segueKey] = (node, action)
+                                        performed.append(segueKey)
+                                    }
+                                    continue
+                                }
                                 if let segueKey, refusedReason[segueKey] == nil {
                                     refusedReason[segueKey] =
                                         result.warnings.first.map { "it changes nothing: \($0.message)" } ?? "it changes nothing on screen"

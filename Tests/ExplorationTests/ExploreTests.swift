@@ -189,6 +189,46 @@ struct ExploreCommandTests {
         #expect(kinds == ["tabs": "reachable-by-code-only", "tab1": "reachable-by-code-only", "orphan": "unreachable-scene"])
     }
 
+    /// On an iPad a showDetail segue replaces the detail with a new instance of its scene: the
+    /// same canonical state, but the segue was performed, and its flow replays.
+    @Test func aShowDetailBackToTheSameStateIsPerformed() throws {
+        let dir = try scratchFolder("detail")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
+            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="split">
+                <scenes>
+                    <scene sceneID="s1"><objects>
+                        <splitViewController id="split" sceneMemberID="viewController">
+                            <connections>
+                                <segue destination="master" kind="relationship" relationship="masterViewController" id="r1"/>
+                                <segue destination="detail" kind="relationship" relationship="detailViewController" id="r2"/>
+                            </connections>
+                        </splitViewController>
+                    </objects></scene>
+                    <scene sceneID="s2"><objects>
+                        <viewController id="master" sceneMemberID="viewController">
+                            <view key="view" id="mv">
+                                <subviews>
+                                    <button id="open"><connections><segue destination="detail" kind="showDetail" id="sd"/></connections></button>
+                                </subviews>
+                            </view>
+                        </viewController>
+                    </objects></scene>
+                    <scene sceneID="s3"><objects><viewController id="detail" sceneMemberID="viewController"/></objects></scene>
+                </scenes>
+            </document>
+            """
+        try xml.write(toFile: "\(dir)/Detail.storyboard", atomically: true, encoding: .utf8)
+        let flows = "\(dir)/flows"
+        let run = try navsim(["explore", "--idiom", "pad", "--format", "json", "--flows", flows, "\(dir)/Detail.storyboard"])
+        let report = try parse(run.out)
+        #expect(report["segues"]?["performed"]?.number == 1, "\(run.out)\(run.err)")
+        let played = try navsim(["test", flows])
+        #expect(played.status == 0 && played.out.hasSuffix("1 passed, 0 failed\n"), "\(played.out)\(played.err)")
+    }
+
     /// Every reported uikit-exception, replayed through `navsim test` (the service handler in
     /// process) from its setup and path, gets that exception: none is false.
     @Test func everyReportedExceptionReplaysToTheSameException() throws {
