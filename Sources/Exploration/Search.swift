@@ -92,7 +92,10 @@ extension Explorer {
                         case let .applied(after, result, destination):
                             if let destination { collectScenes(in: destination, into: &reachedScenes) }
                             for w in result.warnings {
-                                let kind: ExploreFinding.Kind = w.slug == "unwind-destination-not-found" ? .undeclared : .uikitWarning
+                                // An unwind that finds no destination only because the first action of a
+                                // race took its source away is timing, not a missing declaration.
+                                let kind: ExploreFinding.Kind =
+                                    w.slug == "unwind-destination-not-found" && !isRace ? .undeclared : .uikitWarning
                                 report(
                                     Pending(
                                         kind: kind, node: node, action: action, storyboard: source.storyboard, scene: source.scene,

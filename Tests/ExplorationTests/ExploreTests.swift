@@ -229,6 +229,54 @@ struct ExploreCommandTests {
         #expect(played.status == 0 && played.out.hasSuffix("1 passed, 0 failed\n"), "\(played.out)\(played.err)")
     }
 
+    /// An unwind that finds no destination only because a race's first action (the swipe that
+    /// dismisses its sheet) took its source away is a timing warning, not a missing declaration.
+    @Test func anUnwindRacingItsOwnDismissalIsAWarningNotUndeclared() throws {
+        let dir = try scratchFolder("unwindrace")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
+            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="nav">
+                <scenes>
+                    <scene sceneID="s1"><objects>
+                        <navigationController id="nav" sceneMemberID="viewController">
+                            <connections><segue destination="first" kind="relationship" relationship="rootViewController" id="r1"/></connections>
+                        </navigationController>
+                    </objects></scene>
+                    <scene sceneID="s2"><objects>
+                        <viewController id="first" customClass="First" sceneMemberID="viewController">
+                            <view key="view" id="fv"><subviews>
+                                <button id="open"><connections><segue destination="second" kind="presentation" id="present"/></connections></button>
+                            </subviews></view>
+                        </viewController>
+                    </objects></scene>
+                    <scene sceneID="s3"><objects>
+                        <viewController id="second" sceneMemberID="viewController">
+                            <view key="view" id="sv"><subviews>
+                                <button id="done"><connections><segue destination="exit" kind="unwind" unwindAction="goBack:" id="back"/></connections></button>
+                            </subviews></view>
+                        </viewController>
+                        <exit id="exit" userLabel="Exit" sceneMemberID="exit"/>
+                    </objects></scene>
+                </scenes>
+                <classes>
+                    <class className="First" superclassName="UIViewController">
+                        <relationships><relationship kind="action" name="goBack:" candidateClass="UIStoryboardSegue"/></relationships>
+                    </class>
+                </classes>
+            </document>
+            """
+        try xml.write(toFile: "\(dir)/Race.storyboard", atomically: true, encoding: .utf8)
+        let single = try parse(try navsim(["explore", "--format", "json", "\(dir)/Race.storyboard"]).out)
+        #expect(single["segues"]?["performed"]?.number == 2)
+        #expect(single["findings"]?.array?.isEmpty == true, "\(single)")
+        let raced = try parse(try navsim(["explore", "--races", "--format", "json", "\(dir)/Race.storyboard"]).out)
+        let findings = raced["findings"]?.array ?? []
+        #expect(findings.contains { $0["segue"]?.string == "back" && $0["kind"]?.string == "uikit-warning" }, "\(raced)")
+        #expect(!findings.contains { $0["kind"]?.string == "undeclared" }, "\(raced)")
+    }
+
     /// Every reported uikit-exception, replayed through `navsim test` (the service handler in
     /// process) from its setup and path, gets that exception: none is false.
     @Test func everyReportedExceptionReplaysToTheSameException() throws {
