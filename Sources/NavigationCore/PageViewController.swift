@@ -153,8 +153,8 @@ extension Engine {
 }
 
 extension Engine {
-    /// R130, R132: a page view controller's data source and delegate, and a tab bar controller's
-    /// customizable tabs, are properties of those classes only (a PATCH; specs are checked by the
+    /// R130, R132, R124: a page view controller's data source and delegate, a tab bar controller's
+    /// customizable tabs and a split view controller's display mode button, are properties of those classes only (a PATCH; specs are checked by the
     /// service with the other kind-specific fields).
     func checkContainerProperties(_ patch: ControllerPatch, kind: ControllerKind) throws(Refusal) {
         // A null clears and is harmless on any kind, as in a spec.
@@ -163,6 +163,7 @@ extension Engine {
             ("pageDataSource", .pageViewController, v.pageDataSource != nil),
             ("pageDelegate", .pageViewController, v.pageDelegate != nil),
             ("customizableViewControllers", .tabBarController, v.customizableViewControllers != nil),
+            ("displayModeButtonVisibility", .splitViewController, v.displayModeButtonVisibility != nil),
         ]
         for (name, owner, given) in owners where given && patch.sets(name) && kind != owner {
             throw .input(.invalid("\(name) is a property of \(owner.uikitClass); a \(kind.uikitClass) has none.", field: name))

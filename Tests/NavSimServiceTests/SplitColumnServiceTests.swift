@@ -130,6 +130,11 @@ struct SplitColumnServiceTests {
         #expect(h.send("GET", "/v1/sessions/c/controllers/sp")["displayModeButtonVisibility"] == nil)
         let bad = h.send("PATCH", "/v1/sessions/c/controllers/sp", #"{"displayModeButtonVisibility": "sometimes"}"#)
         #expect(bad.status == 422 && bad["field"]?.string == "displayModeButtonVisibility", "\(bad)")
+        // It is UISplitViewController's property: on another kind, in a PATCH or a new controller, 422.
+        let other = h.send("PATCH", "/v1/sessions/c/controllers/m", #"{"displayModeButtonVisibility": "always"}"#)
+        #expect(other.status == 422 && other["field"]?.string == "displayModeButtonVisibility", "\(other)")
+        let loose = h.send("POST", "/v1/sessions/c/controllers", #"{"id": "loose", "displayModeButtonVisibility": "always"}"#)
+        #expect(loose.status == 422 && loose["field"]?.string?.hasSuffix("displayModeButtonVisibility") == true, "\(loose)")
 
         // A classic split has no compact column.
         let classic = h.send(

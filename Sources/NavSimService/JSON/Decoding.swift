@@ -28,7 +28,7 @@ struct Decoder {
     static let kindFields: [(fields: [String], kinds: [ControllerKind])] = [
         (["viewControllers"], [.navigationController, .tabBarController, .pageViewController, .splitViewController]),
         (["selectedIndex"], [.tabBarController]),
-        (["primary", "supplementary", "secondary", "compact", "inspector", "style", "splitDelegate"], [.splitViewController]),
+        (["primary", "supplementary", "secondary", "compact", "inspector", "style", "splitDelegate", "displayModeButtonVisibility"], [.splitViewController]),
         (["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
         (["preferredStyle", "actions"], [.alertController]),
         (["pageDataSource", "pageDelegate"], [.pageViewController]),
