@@ -68,6 +68,17 @@ func scratchFolder(_ name: String) throws -> String {
     return url.path
 }
 
+/// A storyboard file with `attributes` on its `<document>` (`initialViewController`,
+/// `launchScreen`) around `body` (its `<scenes>` and whatever follows them).
+func storyboardDocument(_ attributes: String, _ body: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
+    targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" \(attributes)>
+    \(body)</document>
+    """
+}
+
 @Suite("navsim explore")
 struct ExploreCommandTests {
     /// The fixture written with five defects gets exactly those five findings, each at its
@@ -130,11 +141,9 @@ struct ExploreCommandTests {
     @Test func launchScreensAreSkippedAndNamesMustBeUnique() throws {
         let dir = try scratchFolder("launch")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let launch = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
-            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" launchScreen="YES" \
-            initialViewController="01J-lp-oVM">
+        let launch = storyboardDocument(
+            #"launchScreen="YES" initialViewController="01J-lp-oVM""#,
+            """
                 <scenes>
                     <scene sceneID="EHf-IW-A2E">
                         <objects>
@@ -142,8 +151,7 @@ struct ExploreCommandTests {
                         </objects>
                     </scene>
                 </scenes>
-            </document>
-            """
+            """)
         try launch.write(toFile: "\(dir)/ALaunch.storyboard", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: Checkout.defects, toPath: "\(dir)/Defects.storyboard")
         let run = try navsim(["explore", "--format", "json", dir])
@@ -166,10 +174,9 @@ struct ExploreCommandTests {
     @Test func scenesInsideACodeReachableContainerAreReachableByCode() throws {
         let dir = try scratchFolder("bycode")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
-            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="home">
+        let xml = storyboardDocument(
+            #"initialViewController="home""#,
+            """
                 <scenes>
                     <scene sceneID="s1"><objects><viewController id="home" sceneMemberID="viewController"/></objects></scene>
                     <scene sceneID="s2"><objects>
@@ -180,8 +187,7 @@ struct ExploreCommandTests {
                     <scene sceneID="s3"><objects><viewController id="tab1" sceneMemberID="viewController"/></objects></scene>
                     <scene sceneID="s4"><objects><viewController id="orphan" sceneMemberID="viewController"/></objects></scene>
                 </scenes>
-            </document>
-            """
+            """)
         try xml.write(toFile: "\(dir)/Code.storyboard", atomically: true, encoding: .utf8)
         let report = try parse(try navsim(["explore", "--format", "json", "\(dir)/Code.storyboard"]).out)
         let kinds = Dictionary(
@@ -194,10 +200,9 @@ struct ExploreCommandTests {
     @Test func aShowDetailBackToTheSameStateIsPerformed() throws {
         let dir = try scratchFolder("detail")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
-            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="split">
+        let xml = storyboardDocument(
+            #"initialViewController="split""#,
+            """
                 <scenes>
                     <scene sceneID="s1"><objects>
                         <splitViewController id="split" sceneMemberID="viewController">
@@ -218,8 +223,7 @@ struct ExploreCommandTests {
                     </objects></scene>
                     <scene sceneID="s3"><objects><viewController id="detail" sceneMemberID="viewController"/></objects></scene>
                 </scenes>
-            </document>
-            """
+            """)
         try xml.write(toFile: "\(dir)/Detail.storyboard", atomically: true, encoding: .utf8)
         let flows = "\(dir)/flows"
         let run = try navsim(["explore", "--idiom", "pad", "--format", "json", "--flows", flows, "\(dir)/Detail.storyboard"])
@@ -234,10 +238,9 @@ struct ExploreCommandTests {
     @Test func anUnwindRacingItsOwnDismissalIsAWarningNotUndeclared() throws {
         let dir = try scratchFolder("unwindrace")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="21701" \
-            targetRuntime="iOS.CocoaTouch" propertyAccessControl="none" useAutolayout="YES" initialViewController="nav">
+        let xml = storyboardDocument(
+            #"initialViewController="nav""#,
+            """
                 <scenes>
                     <scene sceneID="s1"><objects>
                         <navigationController id="nav" sceneMemberID="viewController">
@@ -265,8 +268,7 @@ struct ExploreCommandTests {
                         <relationships><relationship kind="action" name="goBack:" candidateClass="UIStoryboardSegue"/></relationships>
                     </class>
                 </classes>
-            </document>
-            """
+            """)
         try xml.write(toFile: "\(dir)/Race.storyboard", atomically: true, encoding: .utf8)
         let single = try parse(try navsim(["explore", "--format", "json", "\(dir)/Race.storyboard"]).out)
         #expect(single["segues"]?["performed"]?.number == 2)
