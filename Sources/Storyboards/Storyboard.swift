@@ -17,6 +17,9 @@ public struct Storyboard: Sendable, Equatable {
     public var diagnostics: [StoryboardDiagnostic]
     /// `targetRuntime` (`iOS.CocoaTouch`, or `iOS.CocoaTouch.iPad` for iPad-only files).
     public var targetRuntime: String?
+    /// `launchScreen="YES"`: Interface Builder's "Use as Launch Screen". The system shows it
+    /// before the app runs; no navigation reaches it.
+    public var isLaunchScreen = false
     /// Unwind actions declared in the legacy `<classes>` section (Xcode 4.x files), by class
     /// name: a hint for finding unwind destinations (§7).
     public var unwindActionsByClass: [String: [String]]

@@ -119,6 +119,7 @@ public enum StoryboardParser {
             name: name, initialViewController: builder.initialViewController,
             scenes: builder.scenes, targetRuntime: builder.targetRuntime,
             unwindActionsByClass: builder.unwindActionsByClass)
+        storyboard.isLaunchScreen = builder.isLaunchScreen
         storyboard.diagnostics = LocalDiagnostics.compute(storyboard) + builder.unsupportedValues
         return (storyboard, builder.positions)
     }
@@ -221,6 +222,7 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
     private(set) var depth = 0
     private(set) var initialViewController: String?
     private(set) var targetRuntime: String?
+    private(set) var isLaunchScreen = false
     private(set) var scenes: [Scene] = []
     private(set) var unwindActionsByClass: [String: [String]] = [:]
     /// `unsupported-value` warnings: attribute values the core has no case for, in document order.
@@ -263,6 +265,7 @@ final class DocumentBuilder: NSObject, XMLParserDelegate {
             guard type == StoryboardParser.iOSDocumentType else { return fail(parser, .unsupportedDocumentType(type)) }
             initialViewController = attributes["initialViewController"].flatMap { $0.isEmpty ? nil : $0 }
             targetRuntime = attributes["targetRuntime"]
+            isLaunchScreen = parseBool(attributes["launchScreen"]) ?? false
             frames.append(Frame(name: elementName, controller: nil, isController: false))
             return
         }

@@ -55,6 +55,8 @@ enum ExploreCommand {
         var name: String
         var data: [UInt8]
         var positions: [String: SourcePosition]
+        /// Interface Builder's "Use as Launch Screen" (``Storyboard/isLaunchScreen``).
+        var isLaunchScreen = false
     }
 
     static func run(_ args: [String]) -> Never {
@@ -80,8 +82,8 @@ enum ExploreCommand {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             do {
                 let (storyboard, positions) = try StoryboardParser.parseWithPositions(name: name, data: Array(data))
-                _ = storyboard
-                files.append(File(path: path, name: name, data: Array(data), positions: positions))
+                files.append(
+                    File(path: path, name: name, data: Array(data), positions: positions, isLaunchScreen: storyboard.isLaunchScreen))
             } catch {
                 fail("explore: \(path): \(error)")
             }
@@ -93,10 +95,10 @@ enum ExploreCommand {
         // A launch screen is shown by the system before the app runs, never navigated to: it is
         // neither the entry nor a scene to report as unreachable (a reference may still name it).
         var context: [File] = []
-        let launchScreens = files.filter { Self.isLaunchScreen($0.data) }
+        let launchScreens = files.filter(\.isLaunchScreen)
         if launchScreens.count < files.count {
             context = launchScreens
-            files.removeAll { Self.isLaunchScreen($0.data) }
+            files.removeAll(where: \.isLaunchScreen)
         }
         var storyboards: [Storyboard] = []
         for file in files + context {
@@ -213,14 +215,6 @@ enum ExploreCommand {
     }
 
     // MARK: - Flows
-
-    /// Whether a storyboard's `<document>` says `launchScreen="YES"` (Interface Builder's "Use as
-    /// Launch Screen"), read from the start of the file where the element's attributes are.
-    static func isLaunchScreen(_ data: [UInt8]) -> Bool {
-        let head = String(decoding: data.prefix(4096), as: UTF8.self)
-        guard let document = head.range(of: "<document"), let end = head[document.upperBound...].firstIndex(of: ">") else { return false }
-        return head[document.upperBound..<end].contains("launchScreen=\"YES\"")
-    }
 
     /// The steps before a path: upload the storyboards, then launch a session on the entry.
     struct SetupSteps {
