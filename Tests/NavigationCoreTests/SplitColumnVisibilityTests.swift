@@ -20,17 +20,7 @@ struct SplitColumnVisibilityTests {
     @Test("R121 exhaustive: hide(.primary) asks willHide, then the primary column's views disappear in one animated transition")
     func hidePrimaryDoubleColumn() {
         var w = expanded()
-        let r = w.send(
-            .hideColumn(receiver: "S", column: .primary),
-            events: [
-                "S.splitViewControllerWillHide(primary)", "S.primary.viewWillDisappear", "P.viewWillDisappear",
-                "S.primary.viewDidDisappear", "P.viewDidDisappear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .secondaryOnly }
-            $0.disappeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        let r = w.sendColumn(.primary, hiding: true, top: "P", mode: .secondaryOnly)
         #expect(r.transition?.operation == .hideColumn && r.transition?.animated == true)
         #expect(r.events.first?.column == .primary)
         #expect(w.state.settledViewsInWindow == ["S", "S.secondary", "D"])
@@ -43,17 +33,7 @@ struct SplitColumnVisibilityTests {
         var w = expanded()
         w.perform(.hideColumn(receiver: "S", column: .primary))
         // The receiver rule of container operations: D's splitViewController receives it.
-        w.send(
-            .showColumn(receiver: "D", column: .primary),
-            events: [
-                "S.splitViewControllerWillShow(primary)", "S.primary.viewWillAppear", "S.primary.viewIsAppearing",
-                "P.viewWillAppear", "P.viewIsAppearing", "S.primary.viewDidAppear", "P.viewDidAppear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .oneBesideSecondary }
-            $0.appeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        w.sendColumn(.primary, receiver: "D", top: "P", mode: .oneBesideSecondary)
         // The secondary always shows: show(.secondary) changes nothing.
         w.send(.showColumn(receiver: "S", column: .secondary), events: []) { _ in }
     }
@@ -73,37 +53,10 @@ struct SplitColumnVisibilityTests {
             $0.disappeared("S.primary", "P", "S.supplementary", "M")
             $0.nextTransitionNumber += 1
         }
-        w.send(
-            .showColumn(receiver: "S", column: .supplementary),
-            events: [
-                "S.splitViewControllerWillShow(supplementary)", "S.supplementary.viewWillAppear", "S.supplementary.viewIsAppearing",
-                "M.viewWillAppear", "M.viewIsAppearing", "S.supplementary.viewDidAppear", "M.viewDidAppear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .oneBesideSecondary }
-            $0.appeared("S.supplementary", "M")
-            $0.nextTransitionNumber += 1
-        }
-        w.send(
-            .showColumn(receiver: "S", column: .primary),
-            events: [
-                "S.splitViewControllerWillShow(primary)", "S.primary.viewWillAppear", "S.primary.viewIsAppearing",
-                "P.viewWillAppear", "P.viewIsAppearing", "S.primary.viewDidAppear", "P.viewDidAppear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .twoBesideSecondary }
-            $0.appeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        w.sendColumn(.supplementary, top: "M", mode: .oneBesideSecondary)
+        w.sendColumn(.primary, top: "P", mode: .twoBesideSecondary)
         // Hiding the primary of a triple-column split keeps the supplementary beside the secondary.
-        w.send(
-            .hideColumn(receiver: "S", column: .primary),
-            events: ["S.splitViewControllerWillHide(primary)", "S.primary.viewWillDisappear", "P.viewWillDisappear", "S.primary.viewDidDisappear", "P.viewDidDisappear"]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .oneBesideSecondary }
-            $0.disappeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        w.sendColumn(.primary, hiding: true, top: "P", mode: .oneBesideSecondary)
     }
 
     @Test("R121: without a delegate only the appearance callbacks; a push onto a hidden column appears when it is shown")

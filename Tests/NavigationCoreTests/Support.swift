@@ -378,3 +378,145 @@ extension Window: CustomTestStringConvertible {
     /// Keeps failure messages short: the whole session is rarely what a reader needs.
     var testDescription: String { "Window(root: \(state.rootViewController ?? "nil"), \(state.controllers.count) controllers)" }
 }
+
+// MARK: - Set-ups more than one test states
+
+/// `id`, a custom container that does not forward appearance (R37) and runs `code`, holding `children`.
+func manualContainer(_ id: ControllerID, children: [ControllerRef], on code: CallbackCode = CallbackCode()) -> ControllerRef {
+    make(id, .viewController) {
+        $0.children = children
+        $0.shouldAutomaticallyForwardAppearanceMethods = false
+        $0.on = code
+    }
+}
+
+/// A window showing `A` and the manual container `C[K]` (``manualContainer(_:children:on:)``)
+/// created beside it, not yet on screen.
+func windowWithManualContainer(code: CallbackCode = CallbackCode(), options: Options = Options()) -> Window {
+    var w = Window(root: vc("A"), options: options)
+    guard case .new(let spec) = manualContainer("C", children: [vc("K")], on: code) else { fatalError("make returns a new spec") }
+    w.perform(.createController(spec))
+    return w
+}
+
+extension SessionState {
+    /// A presents `C[K]` of ``windowWithManualContainer(code:options:)`` full screen: C appears,
+    /// A disappears, and K's view is in the window though nothing told K it appears (R37).
+    mutating func presentedManualContainer(sourceLocation: SourceLocation = #_sourceLocation) {
+        modify("C", sourceLocation: sourceLocation) {
+            $0.modalPresentationStyle = .fullScreen
+            $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
+        }
+        appeared("C", sourceLocation: sourceLocation)
+        disappeared("A", sourceLocation: sourceLocation)
+        modify("A", sourceLocation: sourceLocation) { $0.presentedID = "C" }
+        modify("K", sourceLocation: sourceLocation) {
+            $0.isViewLoaded = true
+            $0.viewInWindow = true
+        }
+        nextTransitionNumber += 1
+    }
+
+    /// An alert `Al` presented by `A` is gone, then its action's handler, run as A's code, presented
+    /// `Next` full screen (R103).
+    mutating func alertGoneThenNextPresented(sourceLocation: SourceLocation = #_sourceLocation) {
+        modify("Al", sourceLocation: sourceLocation) {
+            $0.presentation = nil
+            $0.appearance = .disappeared
+            $0.viewInWindow = false
+        }
+        disappeared("A", sourceLocation: sourceLocation)
+        modify("A", sourceLocation: sourceLocation) { $0.presentedID = "Next" }
+        create("Next") {
+            $0.modalPresentationStyle = .fullScreen
+            $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
+        }
+        appeared("Next", sourceLocation: sourceLocation)
+        nextTransitionNumber += 2
+    }
+
+    /// Page view controller `PV`'s page `from` was turned to `to` (R130): `to` is its child and page,
+    /// on screen; `from` is detached and off screen.
+    mutating func pageTurned(from: ControllerID, to: ControllerID, sourceLocation: SourceLocation = #_sourceLocation) {
+        modify(to, sourceLocation: sourceLocation) { $0.parent = "PV" }
+        appeared(to, sourceLocation: sourceLocation)
+        modify(from, sourceLocation: sourceLocation) { $0.parent = nil }
+        disappeared(from, sourceLocation: sourceLocation)
+        modify("PV", sourceLocation: sourceLocation) { $0.children = [to] }
+        setPages("PV", [to], sourceLocation: sourceLocation)
+        nextTransitionNumber += 1
+    }
+
+    /// Tab bar controller `T`'s tabs are `order` (R133).
+    mutating func tabsReordered(_ order: [ControllerID], sourceLocation: SourceLocation = #_sourceLocation) {
+        setTabs("T", order, sourceLocation: sourceLocation)
+        modify("T", sourceLocation: sourceLocation) { $0.children = order }
+    }
+}
+
+/// The alert `Al`'s dismissal as its presenter `A` sees it, then what its handler's
+/// `present(Next, fullScreen)` sends (``SessionState/alertGoneThenNextPresented(sourceLocation:)``).
+let alertGoneThenNextPresentedEvents = [
+    "Al.viewWillDisappear", "Al.viewDidDisappear", "Al.alertActionHandler",
+    "Next.viewDidLoad", "A.viewWillDisappear", "Next.viewWillAppear", "Next.viewIsAppearing",
+    "Next.viewDidAppear", "A.viewDidDisappear", "A.completion",
+]
+
+extension Window {
+    /// R121: `show(_:)` (or `hide(_:)`) of `column` of the split `S`, sent to `receiver`: the
+    /// delegate's `willShow` (`willHide`) first, then the column's navigation controller `S.<column>`
+    /// and its `top` appear (disappear) in one animated transition; the display mode becomes `mode`.
+    @discardableResult
+    mutating func sendColumn(
+        _ column: SplitState.Column, hiding: Bool = false, receiver: ControllerID = "S", top: ControllerID,
+        mode: SplitState.DisplayMode, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ActionResult {
+        let nav = "S.\(column.rawValue)"
+        let events =
+            hiding
+            ? [
+                "S.splitViewControllerWillHide(\(column.rawValue))", "\(nav).viewWillDisappear", "\(top).viewWillDisappear",
+                "\(nav).viewDidDisappear", "\(top).viewDidDisappear",
+            ]
+            : [
+                "S.splitViewControllerWillShow(\(column.rawValue))", "\(nav).viewWillAppear", "\(nav).viewIsAppearing",
+                "\(top).viewWillAppear", "\(top).viewIsAppearing", "\(nav).viewDidAppear", "\(top).viewDidAppear",
+            ]
+        let command: Command = hiding ? .hideColumn(receiver: receiver, column: column) : .showColumn(receiver: receiver, column: column)
+        return send(command, events: events, sourceLocation: sourceLocation) {
+            $0.modifySplit("S", sourceLocation: sourceLocation) { $0.displayMode = mode }
+            if hiding { $0.disappeared(nav, top, sourceLocation: sourceLocation) } else { $0.appeared(nav, top, sourceLocation: sourceLocation) }
+            $0.nextTransitionNumber += 1
+        }
+    }
+
+    /// R131: a forward swipe given up: `events` are its callbacks; only P2's view was loaded, the
+    /// pages and every link are as before.
+    mutating func sendForwardSwipeGivenUp(events: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        send(.turnPage(receiver: "PV", direction: .forward, completes: false), events: events, sourceLocation: sourceLocation) {
+            $0.modify("P2", sourceLocation: sourceLocation) { $0.isViewLoaded = true }
+            $0.nextTransitionNumber += 1
+        }
+    }
+}
+
+extension Window {
+    /// R106/R107: the trait change to `traits` of a window showing `N[A, B]`: the trait and size
+    /// transitions reach N and its top B, root first, phase by phase (A's view is not in the
+    /// window), then `then`; nothing but the traits changes.
+    @discardableResult
+    mutating func sendStackTraitChange(
+        to traits: Traits, then more: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ActionResult {
+        send(
+            .setTraits(traits),
+            events: [
+                "N.willTransitionToTraitCollection", "B.willTransitionToTraitCollection",
+                "N.viewWillTransitionToSize", "B.viewWillTransitionToSize",
+                "N.traitCollectionDidChange", "B.traitCollectionDidChange",
+            ] + more, sourceLocation: sourceLocation
+        ) {
+            $0.traits = traits
+        }
+    }
+}
