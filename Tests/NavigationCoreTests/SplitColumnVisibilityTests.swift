@@ -186,14 +186,11 @@ struct SplitColumnVisibilityTests {
 
     @Test("R123: a classic split has no compact column")
     func classicHasNoCompactColumn() {
-        var w = Window(root: nil, traits: iPadRegular)
-        let e = w.sendInvalid(
-            .setRoot(
-                make("S", .splitViewController) {
-                    $0.splitStyle = .unspecified
-                    $0.primary = vc("P")
-                    $0.compact = vc("C")
-                }, animated: false))
+        let e = splitRootRefusal {
+            $0.splitStyle = .unspecified
+            $0.primary = vc("P")
+            $0.compact = vc("C")
+        }
         #expect(e?.field == "compact")
     }
 
@@ -242,14 +239,11 @@ struct SplitColumnVisibilityTests {
 
     @Test("R125: before iOS 26 there is no inspector column, neither in a spec nor for show(_:)")
     func noInspectorBeforeIOS26() {
-        var w = Window(root: nil, traits: iPadRegular)
-        let e = w.sendInvalid(
-            .setRoot(
-                make("S", .splitViewController) {
-                    $0.splitStyle = .doubleColumn
-                    $0.primary = vc("P")
-                    $0.inspector = vc("I")
-                }, animated: false))
+        let e = splitRootRefusal {
+            $0.splitStyle = .doubleColumn
+            $0.primary = vc("P")
+            $0.inspector = vc("I")
+        }
         #expect(e?.field == "inspector")
         var split = expanded()
         #expect(split.sendInvalid(.showColumn(receiver: "S", column: .inspector))?.message.contains("iOS 26") == true)

@@ -520,3 +520,12 @@ extension Window {
         }
     }
 }
+
+/// An empty iPad window (regular width) given the split view controller `S` that `configure`
+/// sets up as its root: the refusal, the window unchanged (R123, R125).
+func splitRootRefusal(
+    sourceLocation: SourceLocation = #_sourceLocation, _ configure: (inout ControllerSpec) -> Void
+) -> CommandError? {
+    var w = Window(root: nil, traits: iPadRegular)
+    return w.sendInvalid(.setRoot(make("S", .splitViewController, configure), animated: false), sourceLocation: sourceLocation)
+}
