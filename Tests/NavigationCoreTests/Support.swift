@@ -490,9 +490,36 @@ extension Window {
         }
     }
 
-    /// R131: a forward swipe given up: `events` are its callbacks; only P2's view was loaded, the
-    /// pages and every link are as before.
-    mutating func sendForwardSwipeGivenUp(events: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    /// R133: the More list's Edit sheet on the seven tabs A–G of `T`, Done with the tabs in `order`:
+    /// the delegate is told begin (the tabs before), will end and did end (the new order, and
+    /// whether the bar's items `changed`); the tabs are `order`.
+    mutating func sendCustomizeTabs(_ order: [ControllerID], changed: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        let after = "[\(order.joined(separator: ","))], \(changed)"
+        send(
+            .customizeTabs(receiver: "T", viewControllers: order),
+            events: [
+                "T.tabBarControllerWillBeginCustomizing([A,B,C,D,E,F,G])",
+                "T.tabBarControllerWillEndCustomizing(\(after))",
+                "T.tabBarControllerDidEndCustomizing(\(after))",
+            ], sourceLocation: sourceLocation
+        ) {
+            $0.tabsReordered(order, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// R131: a forward swipe from P1 to P2 given up: the delegate is told, P2 joins PV and starts
+    /// to appear as P1 starts to disappear, then `reversing` (the callbacks that undo that, in the
+    /// style's order), P2 leaves PV and the delegate is told the turn did not complete. Only P2's
+    /// view was loaded: the pages and every link are as before.
+    mutating func sendForwardSwipeGivenUp(reversing: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let events =
+            [
+                "PV.pageViewControllerWillTransitionTo([P2])", "P2.willMoveToParent(PV)", "P2.viewDidLoad",
+                "P2.viewWillAppear", "P2.viewIsAppearing", "P1.viewWillDisappear",
+            ] + reversing + [
+                "P2.willMoveToParent(nil)", "P2.didMoveToParent(nil)",
+                "PV.pageViewControllerDidFinishAnimating([P1], false)",
+            ]
         send(.turnPage(receiver: "PV", direction: .forward, completes: false), events: events, sourceLocation: sourceLocation) {
             $0.modify("P2", sourceLocation: sourceLocation) { $0.isViewLoaded = true }
             $0.nextTransitionNumber += 1
