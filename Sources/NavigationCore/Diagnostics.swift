@@ -81,7 +81,7 @@ extension Diagnostic {
             "UIPopoverPresentationController (\(pc)) should have a non-nil sourceView or barButtonItem set before the presentation occurs.")
     }
     /// D10 (R15) for an action sheet shown as a popover (iPad): UIKit's text, as crash logs
-    /// quote it (e.g. sberrevoets/SDCAlertView#306); releases up to 12 leave out "from …".
+    /// quote it; releases up to 12 leave out "from …".
     static func actionSheetWithoutAnchor(
         _ alert: String, presenter presenterClass: String, _ presenter: String,
         legacy: Bool
@@ -121,8 +121,8 @@ extension Diagnostic {
                 "\(nav) pushed the tab bar controller \(v). UIKit performs the push, but Apple's documentation of pushViewController(_:animated:) calls pushing a tab bar controller unsupported."
         )
     }
-    /// D12's family (R76, R93): UIKit's observed text for a split view controller (seen in
-    /// grgcombs/IntelligentSplitViewController#11 and jamonholmgren/ProMotion#379).
+    /// D12's family (R76, R93): UIKit's observed text for a split view controller, as crash
+    /// logs quote it.
     static func pushSplitViewController(nav: String) -> Diagnostic {
         exception(
             "D12", "push-navigation-controller", invalidArgument,

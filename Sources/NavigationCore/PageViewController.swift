@@ -153,20 +153,18 @@ extension Engine {
 }
 
 extension Engine {
-    /// R130, R132, R124: a page view controller's data source and delegate, a tab bar controller's
-    /// customizable tabs and a split view controller's display mode button, are properties of those classes only (a PATCH; specs are checked by the
-    /// service with the other kind-specific fields).
+    /// R130, R132, R124, R103: a property ``KindProperties/all`` gives to some kinds only, set by
+    /// a PATCH on a controller of another kind, is refused (specs are checked by the service
+    /// against the same table).
     func checkContainerProperties(_ patch: ControllerPatch, kind: ControllerKind) throws(Refusal) {
-        // A null clears and is harmless on any kind, as in a spec.
-        let v = patch.values
-        let owners: [(String, ControllerKind, Bool)] = [
-            ("pageDataSource", .pageViewController, v.pageDataSource != nil),
-            ("pageDelegate", .pageViewController, v.pageDelegate != nil),
-            ("customizableViewControllers", .tabBarController, v.customizableViewControllers != nil),
-            ("displayModeButtonVisibility", .splitViewController, v.displayModeButtonVisibility != nil),
-        ]
-        for (name, owner, given) in owners where given && patch.sets(name) && kind != owner {
-            throw .input(.invalid("\(name) is a property of \(owner.uikitClass); a \(kind.uikitClass) has none.", field: name))
+        for row in KindProperties.all where !row.kinds.contains(kind) {
+            for name in row.names where patch.sets(name) {
+                guard let field = ControllerConfiguration.field(named: name) else { continue }
+                // A null clears and an empty list is UIKit's default: harmless on any kind, as in a spec.
+                var given = ControllerConfiguration()
+                field.copy(&given, patch.values)
+                if given != ControllerConfiguration() { throw .input(.invalid(row.refusal(name, on: kind), field: name)) }
+            }
         }
     }
 }

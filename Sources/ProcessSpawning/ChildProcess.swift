@@ -10,9 +10,9 @@ import Synchronization
 /// Why not `Process`: on Linux, swift-corelibs-foundation's `Process.run()` (Swift 6.3.1 here)
 /// copies each `/proc/self/fd` entry's whole 256-byte `d_name` while it looks for the highest
 /// open descriptor, and reads past glibc's buffer when an entry sits at the end of a page: an
-/// intermittent SIGSEGV in the parent (swiftlang/swift-corelibs-foundation#5472, fixed after
-/// 6.3.1). It crashed this project's test run inside `Graphviz.svg`, and the server renders SVG
-/// the same way. This type reads no directory.
+/// intermittent SIGSEGV in the parent (fixed in swift-corelibs-foundation after 6.3.1). It
+/// crashed this project's test run inside `Graphviz.svg`, and the server renders SVG the same
+/// way. This type reads no directory.
 ///
 /// The child gets the default disposition for every signal and an empty signal mask (navsim
 /// ignores SIGPIPE; `exec` would pass that on), descriptors 0–2 as given, and no other descriptor

@@ -50,7 +50,7 @@ public struct RefactorResult: Sendable, Equatable {
 /// Moved scenes go to a new storyboard with their element ids; each moved scene entered from a
 /// scene that stays (or that was the entry point) is replaced in the source by a storyboard
 /// reference (`viewControllerPlaceholder` with `storyboardName` and `referencedIdentifier`,
-/// storyboard-format.md §6), the scene getting its own id as Storyboard ID when it had none, and
+/// ../shared/spec/storyboard-format.md §6), the scene getting its own id as Storyboard ID when it had none, and
 /// segues into it retarget to the reference. Segues from moved scenes to scenes that stayed point
 /// at references of their own in the new file. The new file's `initialViewController` is the
 /// first moved scene entered from outside. Containers and their relationship/embed children
@@ -187,7 +187,7 @@ private struct Rewriter {
 
         // Incoming: a reference in the source for each moved scene entered from outside, and for
         // each moved scene with a Storyboard ID of its own (code and other storyboards may
-        // instantiate it by that ID: the reference carries it, storyboard-format.md §6).
+        // instantiate it by that ID: the reference carries it, ../shared/spec/storyboard-format.md §6).
         var incoming: [String: String] = [:]
         var replacementScenes: [String: [UInt8]] = [:]
         let identified = movedInOrder.filter { id in

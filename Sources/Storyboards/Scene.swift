@@ -3,7 +3,7 @@ public import NavigationCore
 /// One scene of a storyboard: the view controller (or storyboard reference) that a
 /// `<scene>` holds, with the segues whose source lives in that scene.
 ///
-/// Source: storyboard-format.md §2 (one controller per scene, found by
+/// Source: ../shared/spec/storyboard-format.md §2 (one controller per scene, found by
 /// `sceneMemberID="viewController"`), §3 (controller attributes), §6 (references).
 @dynamicMemberLookup
 public struct Scene: Sendable, Equatable {
@@ -114,7 +114,7 @@ public struct Scene: Sendable, Equatable {
     }
 }
 
-/// A page view controller's settings (storyboard-format.md §3); the transition style is the
+/// A page view controller's settings (../shared/spec/storyboard-format.md §3); the transition style is the
 /// core's (an unknown spelling is nil and an `unsupported-value` diagnostic).
 public struct PageSettings: Sendable, Equatable {
     /// `transitionStyle`: `scroll` or `pageCurl`.
@@ -142,7 +142,7 @@ public struct PageSettings: Sendable, Equatable {
     }
 }
 
-/// A storyboard reference's target (storyboard-format.md §6).
+/// A storyboard reference's target (../shared/spec/storyboard-format.md §6).
 public struct StoryboardReference: Sendable, Equatable, Hashable {
     /// `storyboardName`; nil means the storyboard that holds the reference.
     public var storyboardName: String?

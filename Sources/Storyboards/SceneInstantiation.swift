@@ -84,7 +84,7 @@ public struct SceneInstantiation: Sendable {
         let inside = enclosing + [here]
         var spec = scene.controllerSpec(in: name)
         spec.segues = segueSpecs(of: scene, in: name)
-        // storyboard-format.md §7: a legacy `<classes>` section names the unwind actions a class implements.
+        // ../shared/spec/storyboard-format.md §7: a legacy `<classes>` section names the unwind actions a class implements.
         if let customClass = scene.customClass, let actions = library[name]?.unwindActionsByClass[customClass], !actions.isEmpty {
             spec.unwindActions = actions
         }
@@ -114,7 +114,7 @@ public struct SceneInstantiation: Sendable {
             }
             spec.viewControllers = tabs
         case .splitViewController:
-            // By name, never by position (storyboard-format.md §5); column-style names accepted too.
+            // By name, never by position (../shared/spec/storyboard-format.md §5); column-style names accepted too.
             for segue in scene.relationships {
                 switch segue.relationship {
                 case "masterViewController", "primaryViewController":

@@ -1,6 +1,6 @@
 public import NavigationCore
 
-/// One `<segue>` element that is a real edge (storyboard-format.md §4): tie-breaker
+/// One `<segue>` element that is a real edge (../shared/spec/storyboard-format.md §4): tie-breaker
 /// `<segue reference=…>` elements and nested preview/commit segues are not segues (§4.2).
 public struct Segue: Sendable, Equatable {
     /// The segue's own `id`.
@@ -87,7 +87,7 @@ public struct Segue: Sendable, Equatable {
     }
 }
 
-/// Segue kinds as storyboards spell them (storyboard-format.md §4.4, R98): the core's kinds,
+/// Segue kinds as storyboards spell them (../shared/spec/storyboard-format.md §4.4, R98): the core's kinds,
 /// plus the legacy spellings.
 extension SegueSpec.Kind {
     /// Maps `kind` as written to a kind: `modal`→``presentation``, `replace`→``showDetail``,
@@ -107,7 +107,7 @@ extension SegueSpec.Kind {
     }
 }
 
-/// The object whose `<connections>` contains a segue (storyboard-format.md §4.1).
+/// The object whose `<connections>` contains a segue (../shared/spec/storyboard-format.md §4.1).
 public struct SegueSource: Sendable, Equatable, Hashable {
     /// Element name: `tableViewCell`, `button`, `barButtonItem`, `containerView`, the
     /// controller's own element for manual segues, …

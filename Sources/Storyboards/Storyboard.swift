@@ -1,7 +1,7 @@
 /// A parsed iOS storyboard: its scenes in document order and the diagnostics that need no
 /// other file. Built by ``StoryboardParser/parse(name:data:)``.
 ///
-/// Source: storyboard-format.md §1 (document), §2 (scenes). Ids are unique within one file
+/// Source: ../shared/spec/storyboard-format.md §1 (document), §2 (scenes). Ids are unique within one file
 /// only, so a scene is addressed by (storyboard name, element id): see ``SceneAddress``.
 public struct Storyboard: Sendable, Equatable {
     /// The storyboard's name as `UIStoryboard(name:bundle:)` and `storyboardName` use it (no extension).

@@ -20,7 +20,7 @@ public enum StoryboardError: Error, Sendable, Equatable, CustomStringConvertible
     case contentAfterDocument(what: String, line: Int, byteOffset: Int)
     /// The root element is not `<document>`.
     case notAStoryboard(rootElement: String)
-    /// `<document type=…>` is not an iOS storyboard (macOS, tvOS, watchOS, a XIB; storyboard-format.md §1).
+    /// `<document type=…>` is not an iOS storyboard (macOS, tvOS, watchOS, a XIB; ../shared/spec/storyboard-format.md §1).
     /// The payload is the type as written ("" when missing).
     case unsupportedDocumentType(String)
 

@@ -3,7 +3,7 @@ import NavigationCore
 /// The storyboards uploaded so far, by name: what `UIStoryboard(name:bundle:)` can find.
 /// Resolves storyboard references across files and computes upload diagnostics.
 ///
-/// Source: storyboard-format.md §6 (resolution rule), R101 (missing storyboard/identifier),
+/// Source: ../shared/spec/storyboard-format.md §6 (resolution rule), R101 (missing storyboard/identifier),
 /// R102 (initial view controller).
 ///
 /// ```swift

@@ -15,7 +15,7 @@ import NavigationCore
 /// `<!DOCTYPE>` (which Interface Builder never writes) is refused outright, so neither external
 /// entities nor entity-expansion bombs get a chance.
 ///
-/// Source: storyboard-format.md §1–§8; kinds per R98.
+/// Source: ../shared/spec/storyboard-format.md §1–§8; kinds per R98.
 ///
 /// ```swift
 /// let main = try StoryboardParser.parse(name: "Main", data: Array(xml.utf8))
@@ -57,7 +57,7 @@ public enum StoryboardParser {
     public enum Limit: String, Sendable, Equatable {
         case storyboardBytes, attributesPerElement, elementsPerDocument, elementDepth
     }
-    /// The only accepted `<document type=…>` (storyboard-format.md §1).
+    /// The only accepted `<document type=…>` (../shared/spec/storyboard-format.md §1).
     public static let iOSDocumentType = "com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB"
 
     /// Parses one storyboard.

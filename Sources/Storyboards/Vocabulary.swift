@@ -2,7 +2,7 @@ public import NavigationCore
 
 /// The storyboard vocabulary that needs translating into the core's: controller elements to
 /// ``ControllerKind`` and UIKit classes, and attribute spellings to the core's enums
-/// (storyboard-format.md §3, §4.3, §8). The values themselves are the core's types; nothing here
+/// (../shared/spec/storyboard-format.md §3, §4.3, §8). The values themselves are the core's types; nothing here
 /// lists a case of its own.
 public enum ControllerElement {
     struct Entry {
@@ -30,7 +30,7 @@ public enum ControllerElement {
     }()
 
     /// Controller element names with a known mapping: every one seen in the corpus and the
-    /// background scan (storyboard-format.md §3, §10).
+    /// background scan (../shared/spec/storyboard-format.md §3, §10).
     public static var knownElementNames: Set<String> { Set(table.keys) }
 
     /// What UIKit builds for a controller element: unknown names that end in `Controller` are

@@ -34,6 +34,13 @@ struct AlertActionTests {
         return w
     }
 
+    /// iPad: A presents the action sheet `sheet` in a popover from its own view (settled).
+    func sheetInPopover(_ sheet: ControllerRef) -> Window {
+        var w = Window(root: vc("A"), traits: iPadRegular)
+        w.perform(Op.present("A", sheet, popover: PopoverAnchor(sourceView: "A"), animated: false))
+        return w
+    }
+
     @Test("R103: a tap dismisses the alert, then the handler runs as A's code: it presents, A being free again")
     func tapDismissesThenRunsHandler() {
         let next = Op.present(me, vc("Next"), .fullScreen, animated: false)
@@ -41,25 +48,9 @@ struct AlertActionTests {
         #expect(w.style("Al") == .overFullScreen, "alerts are presented over full screen (Adaptivity.swift)")
         let r = w.send(
             tap(index: 1),
-            events: [
-                "Al.viewWillDisappear", "Al.viewDidDisappear", "Al.alertActionHandler",
-                "Next.viewDidLoad", "A.viewWillDisappear", "Next.viewWillAppear", "Next.viewIsAppearing",
-                "Next.viewDidAppear", "A.viewDidDisappear", "A.completion",
-            ]
+            events: alertGoneThenNextPresentedEvents
         ) {
-            $0.modify("Al") {
-                $0.presentation = nil
-                $0.appearance = .disappeared
-                $0.viewInWindow = false
-            }
-            $0.disappeared("A")
-            $0.modify("A") { $0.presentedID = "Next" }
-            $0.create("Next") {
-                $0.modalPresentationStyle = .fullScreen
-                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
-            }
-            $0.appeared("Next")
-            $0.nextTransitionNumber += 2
+            $0.alertGoneThenNextPresented()
         }
         let handler = r.events.first { $0.callback == .alertActionHandler }
         #expect(handler?.action == "Delete")
@@ -91,36 +82,18 @@ struct AlertActionTests {
                 AlertAction(title: "Cancel", style: .cancel, handler: [CallbackCode.Call(Op.present(me, vc("Next"), .fullScreen, animated: false))]),
             ]
         }
-        var w = Window(root: vc("A"), traits: iPadRegular)
-        w.perform(Op.present("A", sheet, popover: PopoverAnchor(sourceView: "A"), animated: false))
+        var w = sheetInPopover(sheet)
         #expect(w.style("Al") == .popover)
         let r = w.send(
             .interactiveDismiss(receiver: "Al", completes: true),
-            events: [
-                "Al.viewWillDisappear", "Al.viewDidDisappear", "Al.alertActionHandler",
-                "Next.viewDidLoad", "A.viewWillDisappear", "Next.viewWillAppear", "Next.viewIsAppearing",
-                "Next.viewDidAppear", "A.viewDidDisappear", "A.completion",
-            ]
+            events: alertGoneThenNextPresentedEvents
         ) {
-            $0.modify("Al") {
-                $0.presentation = nil
-                $0.appearance = .disappeared
-                $0.viewInWindow = false
-            }
-            $0.disappeared("A")
-            $0.modify("A") { $0.presentedID = "Next" }
-            $0.create("Next") {
-                $0.modalPresentationStyle = .fullScreen
-                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
-            }
-            $0.appeared("Next")
-            $0.nextTransitionNumber += 2
+            $0.alertGoneThenNextPresented()
         }
         let handler = r.events.first { $0.callback == .alertActionHandler }
         #expect(handler?.action == "Cancel" && handler?.alertAction == AlertActionTap(index: 1, handlerSelf: "A"))
         // Given up half way, nothing is cancelled: no handler.
-        var back = Window(root: vc("A"), traits: iPadRegular)
-        back.perform(Op.present("A", sheet, popover: PopoverAnchor(sourceView: "A"), animated: false))
+        var back = sheetInPopover(sheet)
         let kept = back.perform(.interactiveDismiss(receiver: "Al", completes: false))
         #expect(!names(kept).contains("Al.alertActionHandler"))
     }

@@ -9,23 +9,6 @@ struct AppearanceForwardingTests {
 
     /// `C`, a custom container that returns false from `shouldAutomaticallyForwardAppearanceMethods`,
     /// holding the children `children` with their views inserted.
-    func manualContainer(_ id: ControllerID, children: [ControllerRef], on code: CallbackCode = CallbackCode()) -> ControllerRef {
-        make(id, .viewController) {
-            $0.children = children
-            $0.shouldAutomaticallyForwardAppearanceMethods = false
-            $0.on = code
-        }
-    }
-
-    /// A window showing `A` and the manual container `C[K]` created beside it, not yet on screen.
-    func windowWithManualContainer(code: CallbackCode = CallbackCode(), options: Options = Options()) -> Window {
-        var w = Window(root: vc("A"), options: options)
-        let spec: ControllerSpec
-        if case .new(let s) = manualContainer("C", children: [vc("K")], on: code) { spec = s } else { fatalError() }
-        w.perform(.createController(spec))
-        return w
-    }
-
     @Test("R37 exhaustive: a non-forwarding container presented full screen appears; its child's view enters the window with no callback")
     func presentedContainerForwardsNothing() {
         var w = windowWithManualContainer()
@@ -36,19 +19,8 @@ struct AppearanceForwardingTests {
                 "C.viewDidAppear", "A.viewDidDisappear", "A.completion",
             ]
         ) {
-            $0.modify("C") {
-                $0.modalPresentationStyle = .fullScreen
-                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
-            }
-            $0.appeared("C")
-            $0.disappeared("A")
-            $0.modify("A") { $0.presentedID = "C" }
-            // Its view is in C's view, so in the window; nothing told it it appears.
-            $0.modify("K") {
-                $0.isViewLoaded = true
-                $0.viewInWindow = true
-            }
-            $0.nextTransitionNumber += 1
+            // K's view is in C's view, so in the window; nothing told it it appears.
+            $0.presentedManualContainer()
         }
     }
 

@@ -198,23 +198,9 @@ struct LayoutCallbackTests {
         #expect(w.stack("N") == ["A", "B"] && w.isAppeared("B"))
     }
 
-    /// `C`, a custom container that does not forward appearance (R37), holding `K` with its view
-    /// inserted, created beside the window's root `A`.
-    func windowWithManualContainer(code: CallbackCode = CallbackCode()) -> Window {
-        var w = Window(root: vc("A"), options: on)
-        let ref = make("C", .viewController) {
-            $0.children = [vc("K")]
-            $0.shouldAutomaticallyForwardAppearanceMethods = false
-            $0.on = code
-        }
-        guard case .new(let spec) = ref else { fatalError("make returns a new spec") }
-        w.perform(.createController(spec))
-        return w
-    }
-
     @Test("R114/R37 exhaustive: a non-forwarding container's child is laid out when its view enters the window, after its container")
     func manualChildLaysOut() {
-        var w = windowWithManualContainer()
+        var w = windowWithManualContainer(options: on)
         w.send(
             Op.present("A", .existing("C"), .fullScreen, animated: true),
             events: [
@@ -223,25 +209,14 @@ struct LayoutCallbackTests {
                 "C.viewDidAppear", "A.viewDidDisappear", "A.completion",
             ]
         ) {
-            $0.modify("C") {
-                $0.modalPresentationStyle = .fullScreen
-                $0.presentation = presentationRecord("A", requested: .fullScreen, removesPresenterView: true)
-            }
-            $0.appeared("C")
-            $0.disappeared("A")
-            $0.modify("A") { $0.presentedID = "C" }
             // Nothing told K it appears (its container forwards by hand), yet its view is in the window, laid out.
-            $0.modify("K") {
-                $0.isViewLoaded = true
-                $0.viewInWindow = true
-            }
-            $0.nextTransitionNumber += 1
+            $0.presentedManualContainer()
         }
     }
 
     @Test("R114/R105 exhaustive: begin appearing, then addSubview: the view enters the window and is laid out, no appearance callback")
     func beginThenAddSubviewLaysOut() {
-        var w = windowWithManualContainer()
+        var w = windowWithManualContainer(options: on)
         w.perform(Op.present("A", .existing("C"), .fullScreen, animated: false))
         w.perform(.addChild(receiver: "C", viewController: vc("K2")))
         w.perform(.beginAppearanceTransition(receiver: "K2", isAppearing: true, animated: true))

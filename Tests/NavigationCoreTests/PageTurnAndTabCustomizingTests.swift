@@ -33,61 +33,25 @@ struct PageTurnAndTabCustomizingTests {
                 "PV.pageViewControllerDidFinishAnimating([P1], true)",
             ]
         ) {
-            $0.modify("P2") { $0.parent = "PV" }
-            $0.appeared("P2")
-            $0.modify("P1") { $0.parent = nil }
-            $0.disappeared("P1")
-            $0.modify("PV") { $0.children = ["P2"] }
-            $0.setPages("PV", ["P2"])
-            $0.nextTransitionNumber += 1
+            $0.pageTurned(from: "P1", to: "P2")
         }
         // And back: the data source's page before P2 is P1 again.
         w.send(.turnPage(receiver: "PV", direction: .reverse, completes: true)) {
-            $0.modify("P1") { $0.parent = "PV" }
-            $0.appeared("P1")
-            $0.modify("P2") { $0.parent = nil }
-            $0.disappeared("P2")
-            $0.modify("PV") { $0.children = ["P1"] }
-            $0.setPages("PV", ["P1"])
-            $0.nextTransitionNumber += 1
+            $0.pageTurned(from: "P2", to: "P1")
         }
     }
 
     @Test("R131 exhaustive: a swipe given up (scroll): the current page gets its will and did appear before the pending page's disappearance")
     func scrollCancelled() {
         var w = book()
-        w.send(
-            .turnPage(receiver: "PV", direction: .forward, completes: false),
-            events: [
-                "PV.pageViewControllerWillTransitionTo([P2])", "P2.willMoveToParent(PV)", "P2.viewDidLoad",
-                "P2.viewWillAppear", "P2.viewIsAppearing", "P1.viewWillDisappear",
-                "P1.viewWillAppear", "P1.viewDidAppear", "P2.viewWillDisappear", "P2.viewDidDisappear",
-                "P2.willMoveToParent(nil)", "P2.didMoveToParent(nil)",
-                "PV.pageViewControllerDidFinishAnimating([P1], false)",
-            ]
-        ) {
-            // Only P2's view was loaded; the pages and every link are as before.
-            $0.modify("P2") { $0.isViewLoaded = true }
-            $0.nextTransitionNumber += 1
-        }
+        // Only P2's view is loaded; the pages and every link are as before.
+        w.sendForwardSwipeGivenUp(reversing: ["P1.viewWillAppear", "P1.viewDidAppear", "P2.viewWillDisappear", "P2.viewDidDisappear"])
     }
 
     @Test("R131 exhaustive: a page curl given up interleaves the two pages: pending will-disappear, current will-appear, pending did-disappear, current did-appear")
     func curlCancelled() {
         var w = book(.pageCurl)
-        w.send(
-            .turnPage(receiver: "PV", direction: .forward, completes: false),
-            events: [
-                "PV.pageViewControllerWillTransitionTo([P2])", "P2.willMoveToParent(PV)", "P2.viewDidLoad",
-                "P2.viewWillAppear", "P2.viewIsAppearing", "P1.viewWillDisappear",
-                "P2.viewWillDisappear", "P1.viewWillAppear", "P2.viewDidDisappear", "P1.viewDidAppear",
-                "P2.willMoveToParent(nil)", "P2.didMoveToParent(nil)",
-                "PV.pageViewControllerDidFinishAnimating([P1], false)",
-            ]
-        ) {
-            $0.modify("P2") { $0.isViewLoaded = true }
-            $0.nextTransitionNumber += 1
-        }
+        w.sendForwardSwipeGivenUp(reversing: ["P2.viewWillDisappear", "P1.viewWillAppear", "P2.viewDidDisappear", "P1.viewDidAppear"])
     }
 
     @Test("R130/R95: a completed page curl ends the current page before the new one appears")
@@ -189,18 +153,7 @@ extension PageTurnAndTabCustomizingTests {
     @Test("R133 exhaustive: Edit, a More tab dragged onto the bar, Done: the tabs' order changes and the delegate is told begin, will end, did end")
     func customize() throws {
         var (w, _) = try moreList()
-        let order = ["E", "B", "C", "D", "A", "F", "G"]
-        w.send(
-            .customizeTabs(receiver: "T", viewControllers: order),
-            events: [
-                "T.tabBarControllerWillBeginCustomizing([A,B,C,D,E,F,G])",
-                "T.tabBarControllerWillEndCustomizing([E,B,C,D,A,F,G], true)",
-                "T.tabBarControllerDidEndCustomizing([E,B,C,D,A,F,G], true)",
-            ]
-        ) {
-            $0.setTabs("T", order)
-            $0.modify("T") { $0.children = order }
-        }
+        w.sendCustomizeTabs(["E", "B", "C", "D", "A", "F", "G"], changed: true)
         // The new order is what a tab tap reads: E is the first item on the bar.
         w.perform(.tapTab(receiver: "T", index: 0, viewController: nil))
         #expect(w["T"].selectedViewController == "E")
@@ -209,18 +162,7 @@ extension PageTurnAndTabCustomizingTests {
     @Test("R133 exhaustive: an order that keeps the bar's items reports changed false; Done without a change changes nothing")
     func unchangedBar() throws {
         var (w, _) = try moreList()
-        let order = ["A", "B", "C", "D", "F", "E", "G"]
-        w.send(
-            .customizeTabs(receiver: "T", viewControllers: order),
-            events: [
-                "T.tabBarControllerWillBeginCustomizing([A,B,C,D,E,F,G])",
-                "T.tabBarControllerWillEndCustomizing([A,B,C,D,F,E,G], false)",
-                "T.tabBarControllerDidEndCustomizing([A,B,C,D,F,E,G], false)",
-            ]
-        ) {
-            $0.setTabs("T", order)
-            $0.modify("T") { $0.children = order }
-        }
+        w.sendCustomizeTabs(["A", "B", "C", "D", "F", "E", "G"], changed: false)
         var (quiet, _) = try moreList(delegate: false)
         quiet.send(.customizeTabs(receiver: "T", viewControllers: Self.seven), events: []) { _ in }
     }
@@ -236,8 +178,7 @@ extension PageTurnAndTabCustomizingTests {
         // B is locked: the Edit sheet cannot move it.
         #expect(w.sendInvalid(.customizeTabs(receiver: "T", viewControllers: ["B", "A", "C", "D", "E", "F", "G"]))?.field == "viewControllers")
         w.send(.customizeTabs(receiver: "T", viewControllers: ["E", "B", "C", "D", "A", "F", "G"])) {
-            $0.setTabs("T", ["E", "B", "C", "D", "A", "F", "G"])
-            $0.modify("T") { $0.children = ["E", "B", "C", "D", "A", "F", "G"] }
+            $0.tabsReordered(["E", "B", "C", "D", "A", "F", "G"])
         }
         // R84/R132: setting the tabs resets the list to all of them (B selected, so the selection stays).
         w.perform(.select(receiver: "T", index: 1, viewController: nil))

@@ -5,8 +5,12 @@ import NavigationCore
 /// (R121), and a classic split delegate that takes over `show`/`showDetail` (R122).
 @Suite("split view controllers: showing and hiding columns (R121), the classic delegate's show (R122)")
 struct SplitColumnVisibilityTests {
-    /// iPad, regular width: S{P | D} (or S{P | M | D}) with a delegate, expanded.
-    func expanded(_ style: SplitState.Style = .doubleColumn, delegate: Bool = true) -> Window {
+    /// iPad, regular width: S{P | D} (or S{P | M | D}) with a delegate, expanded; `configure`
+    /// sets what else the test's split has.
+    func expanded(
+        _ style: SplitState.Style = .doubleColumn, delegate: Bool = true, options: Options = Options(),
+        _ configure: (inout ControllerSpec) -> Void = { _ in }
+    ) -> Window {
         Window(
             root: make("S", .splitViewController) {
                 $0.splitStyle = style
@@ -14,23 +18,14 @@ struct SplitColumnVisibilityTests {
                 if style == .tripleColumn { $0.supplementary = vc("M") }
                 $0.secondary = vc("D")
                 if delegate { $0.hasSplitDelegate = true }
-            }, traits: iPadRegular)
+                configure(&$0)
+            }, traits: iPadRegular, options: options)
     }
 
     @Test("R121 exhaustive: hide(.primary) asks willHide, then the primary column's views disappear in one animated transition")
     func hidePrimaryDoubleColumn() {
         var w = expanded()
-        let r = w.send(
-            .hideColumn(receiver: "S", column: .primary),
-            events: [
-                "S.splitViewControllerWillHide(primary)", "S.primary.viewWillDisappear", "P.viewWillDisappear",
-                "S.primary.viewDidDisappear", "P.viewDidDisappear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .secondaryOnly }
-            $0.disappeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        let r = w.sendColumn(.primary, hiding: true, top: "P", mode: .secondaryOnly)
         #expect(r.transition?.operation == .hideColumn && r.transition?.animated == true)
         #expect(r.events.first?.column == .primary)
         #expect(w.state.settledViewsInWindow == ["S", "S.secondary", "D"])
@@ -43,17 +38,7 @@ struct SplitColumnVisibilityTests {
         var w = expanded()
         w.perform(.hideColumn(receiver: "S", column: .primary))
         // The receiver rule of container operations: D's splitViewController receives it.
-        w.send(
-            .showColumn(receiver: "D", column: .primary),
-            events: [
-                "S.splitViewControllerWillShow(primary)", "S.primary.viewWillAppear", "S.primary.viewIsAppearing",
-                "P.viewWillAppear", "P.viewIsAppearing", "S.primary.viewDidAppear", "P.viewDidAppear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .oneBesideSecondary }
-            $0.appeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        w.sendColumn(.primary, receiver: "D", top: "P", mode: .oneBesideSecondary)
         // The secondary always shows: show(.secondary) changes nothing.
         w.send(.showColumn(receiver: "S", column: .secondary), events: []) { _ in }
     }
@@ -73,37 +58,10 @@ struct SplitColumnVisibilityTests {
             $0.disappeared("S.primary", "P", "S.supplementary", "M")
             $0.nextTransitionNumber += 1
         }
-        w.send(
-            .showColumn(receiver: "S", column: .supplementary),
-            events: [
-                "S.splitViewControllerWillShow(supplementary)", "S.supplementary.viewWillAppear", "S.supplementary.viewIsAppearing",
-                "M.viewWillAppear", "M.viewIsAppearing", "S.supplementary.viewDidAppear", "M.viewDidAppear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .oneBesideSecondary }
-            $0.appeared("S.supplementary", "M")
-            $0.nextTransitionNumber += 1
-        }
-        w.send(
-            .showColumn(receiver: "S", column: .primary),
-            events: [
-                "S.splitViewControllerWillShow(primary)", "S.primary.viewWillAppear", "S.primary.viewIsAppearing",
-                "P.viewWillAppear", "P.viewIsAppearing", "S.primary.viewDidAppear", "P.viewDidAppear",
-            ]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .twoBesideSecondary }
-            $0.appeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        w.sendColumn(.supplementary, top: "M", mode: .oneBesideSecondary)
+        w.sendColumn(.primary, top: "P", mode: .twoBesideSecondary)
         // Hiding the primary of a triple-column split keeps the supplementary beside the secondary.
-        w.send(
-            .hideColumn(receiver: "S", column: .primary),
-            events: ["S.splitViewControllerWillHide(primary)", "S.primary.viewWillDisappear", "P.viewWillDisappear", "S.primary.viewDidDisappear", "P.viewDidDisappear"]
-        ) {
-            $0.modifySplit("S") { $0.displayMode = .oneBesideSecondary }
-            $0.disappeared("S.primary", "P")
-            $0.nextTransitionNumber += 1
-        }
+        w.sendColumn(.primary, hiding: true, top: "P", mode: .oneBesideSecondary)
     }
 
     @Test("R121: without a delegate only the appearance callbacks; a push onto a hidden column appears when it is shown")
@@ -140,15 +98,10 @@ struct SplitColumnVisibilityTests {
     // MARK: R122
 
     func classicSplit(show: Bool? = nil, showDetail: Bool? = nil) -> Window {
-        Window(
-            root: make("S", .splitViewController) {
-                $0.splitStyle = .unspecified
-                $0.primary = vc("P")
-                $0.secondary = vc("D")
-                $0.hasSplitDelegate = true
-                $0.splitDelegateShow = show
-                $0.splitDelegateShowDetail = showDetail
-            }, traits: iPadRegular)
+        expanded(.unspecified) {
+            $0.splitDelegateShow = show
+            $0.splitDelegateShowDetail = showDetail
+        }
     }
 
     @Test("R122 exhaustive: a classic delegate answering true to show(_:sender:) shows it itself: the split does nothing more")
@@ -176,15 +129,10 @@ struct SplitColumnVisibilityTests {
         let s = w.perform(Op.show("X", vc("Y")))
         #expect(names(s.events).first == "S.splitViewControllerShow")
         #expect(w["S"].split?.primary == "Y")
-        var column = Window(
-            root: make("S", .splitViewController) {
-                $0.splitStyle = .doubleColumn
-                $0.primary = vc("P")
-                $0.secondary = vc("D")
-                $0.hasSplitDelegate = true
-                $0.splitDelegateShow = true
-                $0.splitDelegateShowDetail = true
-            }, traits: iPadRegular)
+        var column = expanded {
+            $0.splitDelegateShow = true
+            $0.splitDelegateShowDetail = true
+        }
         let pushed = column.perform(Op.show("P", vc("Z")))
         #expect(!names(pushed.events).contains { $0.contains("splitViewControllerShow") })
         #expect(column.stack("S.primary") == ["P", "Z"])
@@ -194,13 +142,7 @@ struct SplitColumnVisibilityTests {
 
     /// iPad: S{P | D} with a compact column C.
     func withCompact() -> Window {
-        Window(
-            root: make("S", .splitViewController) {
-                $0.splitStyle = .doubleColumn
-                $0.primary = vc("P")
-                $0.secondary = vc("D")
-                $0.compact = vc("C")
-            }, traits: iPadRegular)
+        expanded(delegate: false) { $0.compact = vc("C") }
     }
 
     @Test("R123: the compact column's controller is the split's child as it is, off screen until the split collapses")
@@ -233,14 +175,11 @@ struct SplitColumnVisibilityTests {
 
     @Test("R123: a classic split has no compact column")
     func classicHasNoCompactColumn() {
-        var w = Window(root: nil, traits: iPadRegular)
-        let e = w.sendInvalid(
-            .setRoot(
-                make("S", .splitViewController) {
-                    $0.splitStyle = .unspecified
-                    $0.primary = vc("P")
-                    $0.compact = vc("C")
-                }, animated: false))
+        let e = splitRootRefusal {
+            $0.splitStyle = .unspecified
+            $0.primary = vc("P")
+            $0.compact = vc("C")
+        }
         #expect(e?.field == "compact")
     }
 
@@ -248,14 +187,7 @@ struct SplitColumnVisibilityTests {
 
     @Test("R125 exhaustive: iOS 26's inspector column is hidden at first; show(.inspector) brings it beside the secondary, display mode unchanged")
     func inspectorColumn() {
-        var w = Window(
-            root: make("S", .splitViewController) {
-                $0.splitStyle = .doubleColumn
-                $0.primary = vc("P")
-                $0.secondary = vc("D")
-                $0.inspector = vc("I")
-                $0.hasSplitDelegate = true
-            }, traits: iPadRegular, options: Options(iOS: .iOS26))
+        var w = expanded(options: Options(iOS: .iOS26)) { $0.inspector = vc("I") }
         #expect(w["S"].children == ["S.primary", "S.secondary", "S.inspector"])
         #expect(w["S"].split?.inspector == "I" && w["S"].split?.inspectorNavigation == "S.inspector")
         #expect(!w["I"].isViewLoaded && w.state.settledViewsInWindow == ["S", "S.primary", "P", "S.secondary", "D"])
@@ -289,14 +221,11 @@ struct SplitColumnVisibilityTests {
 
     @Test("R125: before iOS 26 there is no inspector column, neither in a spec nor for show(_:)")
     func noInspectorBeforeIOS26() {
-        var w = Window(root: nil, traits: iPadRegular)
-        let e = w.sendInvalid(
-            .setRoot(
-                make("S", .splitViewController) {
-                    $0.splitStyle = .doubleColumn
-                    $0.primary = vc("P")
-                    $0.inspector = vc("I")
-                }, animated: false))
+        let e = splitRootRefusal {
+            $0.splitStyle = .doubleColumn
+            $0.primary = vc("P")
+            $0.inspector = vc("I")
+        }
         #expect(e?.field == "inspector")
         var split = expanded()
         #expect(split.sendInvalid(.showColumn(receiver: "S", column: .inspector))?.message.contains("iOS 26") == true)

@@ -23,16 +23,7 @@ struct TraitTransitionTests {
     @Test("R106/R107: a rotation reaches the views in the window, root first, phase by phase; nothing else changes")
     func rotationOfAStack() {
         var w = stack()
-        let r = w.send(
-            .setTraits(phoneTurned),
-            events: [
-                "N.willTransitionToTraitCollection", "B.willTransitionToTraitCollection",
-                "N.viewWillTransitionToSize", "B.viewWillTransitionToSize",
-                "N.traitCollectionDidChange", "B.traitCollectionDidChange",
-            ]
-        ) {
-            $0.traits = phoneTurned
-        }
+        let r = w.sendStackTraitChange(to: phoneTurned)
         // A is below the top: its view is not in the window, so nothing forwards to it.
         let willTransition = r.events.first { $0.callback == .willTransitionToTraitCollection }
         #expect(willTransition?.traitCollection?.verticalSizeClass == .compact, "the new collection")
@@ -58,28 +49,10 @@ struct TraitTransitionTests {
     func registrationsRunForTheirTraits() {
         var w = stack(registers: [.horizontalSizeClass])
         // Turning changes only the vertical size class: B registered for the horizontal one.
-        w.send(
-            .setTraits(phoneTurned),
-            events: [
-                "N.willTransitionToTraitCollection", "B.willTransitionToTraitCollection",
-                "N.viewWillTransitionToSize", "B.viewWillTransitionToSize",
-                "N.traitCollectionDidChange", "B.traitCollectionDidChange",
-            ]
-        ) {
-            $0.traits = phoneTurned
-        }
+        w.sendStackTraitChange(to: phoneTurned)
         // A Plus-sized phone turned is regular wide: now the width changes too.
         let wide = Traits(userInterfaceIdiom: .phone, horizontalSizeClass: .regular, verticalSizeClass: .compact, size: .init(width: 932, height: 430))
-        let r = w.send(
-            .setTraits(wide),
-            events: [
-                "N.willTransitionToTraitCollection", "B.willTransitionToTraitCollection",
-                "N.viewWillTransitionToSize", "B.viewWillTransitionToSize",
-                "N.traitCollectionDidChange", "B.traitCollectionDidChange", "B.traitChangeHandler",
-            ]
-        ) {
-            $0.traits = wide
-        }
+        let r = w.sendStackTraitChange(to: wide, then: ["B.traitChangeHandler"])
         let handler = r.events.last
         #expect(handler?.changedTraits == [.horizontalSizeClass])
         #expect(handler?.traitCollection == phoneTurned, "the handler gets the previous collection")
@@ -88,16 +61,7 @@ struct TraitTransitionTests {
     @Test("R108: the iOS 12 profile has no registrations: traitCollectionDidChange alone")
     func iOS12HasNoRegistrations() {
         var w = stack(options: Options(iOS: .iOS12), registers: [.verticalSizeClass])
-        w.send(
-            .setTraits(phoneTurned),
-            events: [
-                "N.willTransitionToTraitCollection", "B.willTransitionToTraitCollection",
-                "N.viewWillTransitionToSize", "B.viewWillTransitionToSize",
-                "N.traitCollectionDidChange", "B.traitCollectionDidChange",
-            ]
-        ) {
-            $0.traits = phoneTurned
-        }
+        w.sendStackTraitChange(to: phoneTurned)
     }
 
     @Test("R107/R74: a child whose override fixes the changed size class gets the size change only")

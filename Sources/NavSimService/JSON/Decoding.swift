@@ -21,29 +21,14 @@ struct Decoder {
             "storyboard", "identifier",
         ]
 
-    /// Spec fields only some kinds take, as UIKit declares those properties on those classes only
-    /// (`viewControllers` on UINavigationController, UITabBarController, UIPageViewController and
-    /// UISplitViewController, …). Given, not null, to a spec of another kind they are a 422, not
-    /// ignored; openapi.yaml's `NewController` states the same table.
-    static let kindFields: [(fields: [String], kinds: [ControllerKind])] = [
-        (["viewControllers"], [.navigationController, .tabBarController, .pageViewController, .splitViewController]),
-        (["selectedIndex"], [.tabBarController]),
-        (["primary", "supplementary", "secondary", "compact", "inspector", "style", "splitDelegate", "displayModeButtonVisibility"], [.splitViewController]),
-        (["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
-        (["preferredStyle", "actions"], [.alertController]),
-        (["pageDataSource", "pageDelegate"], [.pageViewController]),
-        (["customizableViewControllers"], [.tabBarController]),
-    ]
-
-    /// Refuses a field of ``kindFields`` given to a spec whose kind (its own, or its storyboard
-    /// scene's) has no such property.
+    /// Refuses a field only some kinds take (``KindProperties/all``: UIKit declares those
+    /// properties on those classes only) given, not null, to a spec whose kind (its own, or its
+    /// storyboard scene's) has no such property: a 422, not ignored.
     func checkKindFields(_ r: BodyReader, kind: ControllerKind) throws(Problem) {
-        for (fields, kinds) in Self.kindFields where !kinds.contains(kind) {
-            for field in fields {
+        for row in KindProperties.all where !row.kinds.contains(kind) {
+            for field in row.names {
                 guard let v = r.raw(field), !v.isNull else { continue }
-                let owners = kinds.map(\.uikitClass)
-                let list = owners.count == 1 ? owners[0] : owners.dropLast().joined(separator: ", ") + " and " + owners.last!
-                throw Problem.invalidField(r.name(field), "\(r.name(field)) is a property of \(list); a \(kind.uikitClass) has none.")
+                throw Problem.invalidField(r.name(field), row.refusal(r.name(field), on: kind))
             }
         }
     }

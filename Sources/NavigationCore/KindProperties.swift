@@ -1,0 +1,39 @@
+/// Properties UIKit declares on some view controller classes only (`viewControllers` on
+/// UINavigationController, UITabBarController, UIPageViewController and UISplitViewController,
+/// `pageDataSource` on UIPageViewController, …), by their API names.
+///
+/// The one table of them: the service refuses a row's field in a ControllerSpec of another kind
+/// (`Decoder.checkKindFields`), the engine one in a PATCH (``Engine/checkContainerProperties(_:kind:)``),
+/// and openapi.yaml's `NewController` states the same table.
+public struct KindProperties: Sendable {
+    /// The API names of the properties.
+    public let names: [String]
+    /// The kinds whose classes declare them.
+    public let kinds: [ControllerKind]
+
+    /// Every property only some kinds have; a name not listed is a property of every kind.
+    public static let all: [KindProperties] = [
+        KindProperties(["viewControllers"], [.navigationController, .tabBarController, .pageViewController, .splitViewController]),
+        KindProperties(["selectedIndex"], [.tabBarController]),
+        KindProperties(
+            ["primary", "supplementary", "secondary", "compact", "inspector", "style", "splitDelegate", "displayModeButtonVisibility"],
+            [.splitViewController]),
+        KindProperties(["transitionStyle", "spineLocation", "isDoubleSided"], [.pageViewController]),
+        KindProperties(["preferredStyle", "actions"], [.alertController]),
+        KindProperties(["pageDataSource", "pageDelegate"], [.pageViewController]),
+        KindProperties(["customizableViewControllers"], [.tabBarController]),
+    ]
+
+    init(_ names: [String], _ kinds: [ControllerKind]) {
+        self.names = names
+        self.kinds = kinds
+    }
+
+    /// Why `name` (one of ``names``, or its path in a request) cannot be given to a `kind` that is
+    /// not one of ``kinds``: "primary is a property of UISplitViewController; a UIViewController has none."
+    public func refusal(_ name: String, on kind: ControllerKind) -> String {
+        let owners = kinds.map(\.uikitClass)
+        let list = owners.count == 1 ? owners[0] : owners.dropLast().joined(separator: ", ") + " and " + owners[owners.count - 1]
+        return "\(name) is a property of \(list); a \(kind.uikitClass) has none."
+    }
+}

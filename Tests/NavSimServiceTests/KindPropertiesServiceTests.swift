@@ -1,0 +1,63 @@
+import HTTPServer
+import JSONValues
+import NavigationCore
+import Testing
+
+/// ``KindProperties/all`` is the one table of properties only some kinds have: both ways a client
+/// sets one (a new controller's spec, a run-time PATCH) follow it. The test walks the table, so a
+/// new row is covered without touching it.
+@Suite("container-kind properties over HTTP")
+struct KindPropertiesServiceTests {
+    /// A value each property accepts on its own kind (checked below), so a refusal elsewhere is
+    /// the kind's, not the value's. The spec path refuses before it reads values: any non-null will do.
+    static let samples: [String: String] = [
+        "actions": #"[{"title": "OK"}]"#,
+        "pageDataSource": #"{"pages": []}"#,
+        "pageDelegate": "{}",
+        "customizableViewControllers": "[]",
+        "displayModeButtonVisibility": #""always""#,
+    ]
+
+    @Test func aKindOnlyPropertyIsRefusedOnEveryOtherKindInASpecAndAPatch() throws {
+        let h = try ServiceHarness()
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "k", "options": {"iOS": "17"}, "root": {"id": "home"}}"#).status == 201)
+        // One bare controller of each kind to PATCH.
+        for kind in ControllerKind.allCases {
+            let made = h.send("POST", "/v1/sessions/k/controllers", #"{"id": "\#(kind.rawValue)", "kind": "\#(kind.rawValue)"}"#)
+            #expect(made.status == 201, "\(kind): \(made)")
+        }
+        let before = h.send("GET", "/v1/sessions/k")
+        var refusals = 0
+        for row in KindProperties.all {
+            for name in row.names {
+                let patchable = ControllerConfiguration.field(named: name) != nil
+                #expect(!patchable || Self.samples[name] != nil, "\(name): give it a value in `samples`")
+                let value = Self.samples[name] ?? "true"
+                for kind in ControllerKind.allCases where !row.kinds.contains(kind) {
+                    let spec = h.send("POST", "/v1/sessions/k/controllers", #"{"id": "x", "kind": "\#(kind.rawValue)", "\#(name)": \#(value)}"#)
+                    #expect(spec.status == 422 && spec["field"]?.string == name, "spec \(name) on \(kind): \(spec)")
+                    #expect(spec["detail"]?.string?.contains("\(name) is a property of") == true, "\(spec)")
+                    refusals += 1
+                    guard patchable else { continue }
+                    let patch = h.send("PATCH", "/v1/sessions/k/controllers/\(kind.rawValue)", #"{"\#(name)": \#(value)}"#)
+                    #expect(patch.status == 422 && patch["field"]?.string == name, "PATCH \(name) on \(kind): \(patch)")
+                    #expect(patch["detail"]?.string?.contains("\(name) is a property of") == true, "\(patch)")
+                    refusals += 1
+                }
+            }
+        }
+        #expect(refusals > 0)
+        let after = h.send("GET", "/v1/sessions/k")
+        #expect(after.status == 200 && after.headers["etag"] == before.headers["etag"] && after.text == before.text, "\(after)")
+
+        // The samples are values the owners take, so the refusals above were the kinds'.
+        for row in KindProperties.all {
+            for name in row.names {
+                guard let value = Self.samples[name] else { continue }
+                let owner = row.kinds[0].rawValue
+                let patch = h.send("PATCH", "/v1/sessions/k/controllers/\(owner)", #"{"\#(name)": \#(value)}"#)
+                #expect(patch.status == 200, "PATCH \(name) on \(owner): \(patch)")
+            }
+        }
+    }
+}
