@@ -376,6 +376,7 @@ extension Engine {
                     self[changing: id].appearance = .appearing
                     self[changing: id].viewInWindow = true
                     emit(Event(id, .viewWillAppear, animated: animated), in: entry)
+                    catchUpTraits(id, in: entry)  // R166
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
                     updatePropertiesOnAppearance(id, in: entry)
                     if entering { layoutPass(id, in: entry) }
