@@ -181,7 +181,8 @@ extension Engine {
         {
             // R165 (R89 for More): the More item again while a controller is pushed above the
             // More list pops back to the list, as a re-tapped navigation tab pops to its root.
-            try popMoreToList(tab, more: more, list: list)
+            try popTo(more, target: list, animated: true, operation: .popToRoot)
+            if state.c(tab).selectedViewController != more { self[changing: tab].tabState?.selectedViewController = more }
             for e in didSelect { emit(e) }
             return
         }
@@ -205,34 +206,19 @@ extension Engine {
 }
 
 extension Engine {
-    /// R165: a re-tap of the More item pops the More navigation controller to its list, animated
-    /// as a pop to the root: what was pushed disappears and the list appears. A tab under More
-    /// goes back to the tab bar as its parent (as a selection of another More tab sends it back,
-    /// ``selectTab(_:_:)``) and stays a tab; a controller pushed above it is popped as any
-    /// (R79: `willMove(toParent: nil)` now, `didMove(toParent: nil)` when the pop ends). The More
-    /// list is then the selection (`selectedIndex` null, R86).
-    mutating func popMoreToList(_ tab: ControllerID, more: ControllerID, list: ControllerID) throws(Refusal) {
-        try checkNoNestedNavigationTransition(more, popping: true)
-        let before = state.settledViewsInWindow
-        let t = state.c(tab)
-        let popped = Array(state.c(more).viewControllers.dropFirst())
-        let tabs = popped.filter { t.viewControllers.contains($0) }
-        let others = popped.filter { !tabs.contains($0) }
-        for id in others {
-            emit(.move(id, .willMoveToParent, parent: nil))
-            self[changing: id].isMovingFromParent = true
-        }
-        for id in tabs { self[changing: id].parent = tab }
-        self[changing: more].navigationStack?.viewControllers = [list]
-        self[changing: more].children.removeAll { tabs.contains($0) }
-        let tabChildren = t.viewControllers.filter { state.c($0).parent == tab }
+    /// R165: a tab under More that leaves the More navigation controller's stack (popped, the
+    /// pop finished) goes back to the tab bar as its parent, in tab order, and stays a tab. False
+    /// when `id` is not a tab under a More navigation controller.
+    mutating func returnToTabBar(_ id: ControllerID) -> Bool {
+        guard let more = state.controllers[id]?.parent, state.c(more).isMoreNavigationController, let tab = state.c(more).parent,
+            state.c(tab).viewControllers.contains(id)
+        else { return false }
+        self[changing: more].children.removeAll { $0 == id }
+        if state.c(more).viewControllers.contains(id) { self[changing: more].navigationStack?.viewControllers.removeAll { $0 == id } }
+        self[changing: id].parent = tab
+        let tabChildren = state.c(tab).viewControllers.filter { state.c($0).parent == tab }
         self[changing: tab].children = tabChildren + state.c(tab).children.filter { !tabChildren.contains($0) && state.c($0).parent == tab }
-        self[changing: tab].tabState?.selectedViewController = more
-        enqueue(
-            TransitionPlan(
-                operation: .popToRoot, from: popped.last, to: list, animated: true, order: .navigation, before: before,
-                postFinish: others.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(others)],
-                navigation: more))
+        return true
     }
 
     /// R132: the tabs the Edit sheet lets a user move: the client's list (those of it that are

@@ -87,4 +87,51 @@ struct MoreListTests {
         #expect(w["T"].selectedViewController == "T.more")
         w.checkInvariants()
     }
+
+    @Test("R165: a swipe back on the More navigation controller pops the tab to the list and keeps it a tab; given up, the tab is shown and selected again")
+    func swipeBackOnMore() {
+        var w = Window(root: tabs("T", sevenTabs), options: ios17)
+        w.perform(.select(receiver: "T", index: nil, viewController: "V5"))
+        let before = w.state
+        let cancelled = w.perform(.interactivePop(receiver: "T.more", completes: false))
+        #expect(!names(cancelled).contains { $0.contains("MoveToParent") }, "a tab under More gets no containment calls")
+        #expect(w.stack("T.more") == ["T.more.list", "V5"])
+        #expect(w["T"].selectedViewController == "V5")
+        #expect(w["V5"].parent == "T.more")
+        #expect(w.isAppeared("V5"))
+        #expect(w["T.more"] == before["T.more"] && w["T"] == before["T"])
+
+        w.send(
+            .interactivePop(receiver: "T.more", completes: true),
+            events: [
+                "V5.viewWillDisappear", "T.more.list.viewWillAppear", "T.more.list.viewIsAppearing",
+                "V5.viewDidDisappear", "T.more.list.viewDidAppear",
+            ]
+        ) {
+            $0.modify("V5") { $0.parent = "T" }
+            $0.modify("T") { $0.children = (0..<7).map { "V\($0)" } }
+            $0.modify("T.more") { $0.children = ["T.more.list"] }
+            $0.setStack("T.more", ["T.more.list"])
+            $0.disappeared("V5")
+            $0.appeared("T.more.list")
+            $0.setSelected("T", "T.more")
+            $0.nextTransitionNumber += 1
+        }  // the list's view loaded when the given-up swipe began
+        #expect(w["T"].viewControllers == (0..<7).map { "V\($0)" }, "V5 is still a tab")
+        w.checkInvariants()
+    }
+
+    @Test("R165: code popping the More navigation controller sends the tab back to the tab bar too")
+    func codePopsMore() {
+        var w = Window(root: tabs("T", sevenTabs), options: ios17)
+        w.perform(.select(receiver: "T", index: nil, viewController: "V6"))
+        let r = w.perform(Op.pop("T.more", animated: false))
+        #expect(r.returned == ["V6"])
+        #expect(w.stack("T.more") == ["T.more.list"])
+        #expect(w["V6"].parent == "T")
+        #expect(w["T"].viewControllers.contains("V6"))
+        #expect(w["T"].selectedViewController == "T.more")
+        #expect(w.state.visibleViewController == "T.more.list")
+        w.checkInvariants()
+    }
 }
