@@ -114,19 +114,19 @@ extension Engine {
         // R108: the notification of the controllers whose trait collection changed, in the same
         // order: `traitCollectionDidChange(_:)`, and from iOS 17 the registered handlers.
         for id in reached {
-            guard let was = old[id], let c = state.controllers[id] else { continue }
-            let changed = state.traitCollection(id).changedTraits(from: was)
-            guard !changed.isEmpty else { continue }
-            var e = Event(id, .traitCollectionDidChange)
-            e.traitCollection = was
-            emit(e)
-            let registered = changed.filter(c.configuration.registersForTraitChanges.contains)
-            if profile.hasTraitChangeRegistrations && !registered.isEmpty {
-                var h = Event(id, .traitChangeHandler)
-                h.traitCollection = was
-                h.changedTraits = registered
-                emit(h)
-            }
+            // R166: a controller that missed an earlier change off screen compares with what it saw.
+            guard let was = state.controllers[id]?.traitsLastSeen ?? old[id] else { continue }
+            if state.controllers[id]?.traitsLastSeen != nil { self[changing: id].traitsLastSeen = nil }
+            notifyTraitChange(id, from: was, in: journal.current)
+        }
+        // R166: a loaded view out of the window hears nothing now; it keeps the traits it last saw,
+        // and is told when its view is back in the window (``catchUpTraits(_:in:)``).
+        let told = Set(reached)
+        for id in state.order where !told.contains(id) {
+            guard let c = state.controllers[id], c.isViewLoaded, c.traitsLastSeen == nil, let was = old[id],
+                !state.traitCollection(id).changedTraits(from: was).isEmpty
+            else { continue }
+            self[changing: id].traitsLastSeen = was
         }
         // R114: the window's new bounds are laid out down the hierarchy once the traits are
         // updated (UIKit updates traits just before layout), parent before child: each view in the
@@ -134,6 +134,34 @@ extension Engine {
         if resized && state.options.layoutCallbacks {
             for id in reached where state.controllers[id]?.viewInWindow == true { layoutPass(id, in: journal.current) }
         }
+    }
+
+    /// R108: `traitCollectionDidChange(_:)` with the previous collection `was`, then from iOS 17
+    /// the handler of the registered traits that changed; nothing when no trait changed.
+    mutating func notifyTraitChange(_ id: ControllerID, from was: Traits, in entry: Journal.Index) {
+        guard let c = state.controllers[id] else { return }
+        let changed = state.traitCollection(id).changedTraits(from: was)
+        guard !changed.isEmpty else { return }
+        var e = Event(id, .traitCollectionDidChange)
+        e.traitCollection = was
+        emit(e, in: entry)
+        let registered = changed.filter(c.configuration.registersForTraitChanges.contains)
+        if profile.hasTraitChangeRegistrations && !registered.isEmpty {
+            var h = Event(id, .traitChangeHandler)
+            h.traitCollection = was
+            h.changedTraits = registered
+            emit(h, in: entry)
+        }
+    }
+
+    /// R166: a view back in the window gets its traits updated as it is added (after
+    /// `viewWillAppear`, before `viewIsAppearing`, whose documentation says the traits are
+    /// updated by then): a controller that missed a change off screen is told now, against the
+    /// collection it last saw, if that differs from its current one.
+    mutating func catchUpTraits(_ id: ControllerID, in entry: Journal.Index) {
+        guard let was = state.controllers[id]?.traitsLastSeen else { return }
+        self[changing: id].traitsLastSeen = nil
+        notifyTraitChange(id, from: was, in: entry)
     }
 
     /// R52: re-adapts the presentation of `id` when its presenter's size classes changed, with

@@ -20,6 +20,7 @@ extension Engine {
                 self[changing: id].appearance = .appearing
                 self[changing: id].viewInWindow = true
                 emit(Event(id, .viewWillAppear, animated: animated), in: entry)
+                if fresh { catchUpTraits(id, in: entry) }  // R166
                 if fresh && profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
                 updatePropertiesOnAppearance(id, in: entry)
                 if fresh { layoutPass(id, in: entry) }

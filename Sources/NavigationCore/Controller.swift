@@ -33,6 +33,7 @@ public struct Controller: Sendable, Equatable, CustomReflectable {
         var isHeldByClient: Bool = false
         var manualAppearanceAnimated: Bool = false
         var propertiesUpToDate: Bool = false
+        var traitsLastSeen: Traits? = nil
     }
 
     final class Box: Sendable {
@@ -235,6 +236,16 @@ public struct Controller: Sendable, Equatable, CustomReflectable {
         _modify {
             var fields = box.fields
             yield &fields.propertiesUpToDate
+            box = Box(fields)
+        }
+    }
+    /// R166: the trait collection the controller last saw, kept while its view is out of the
+    /// window and a trait change passed it by; nil otherwise (the controller is up to date).
+    public var traitsLastSeen: Traits? {
+        get { box.fields.traitsLastSeen }
+        _modify {
+            var fields = box.fields
+            yield &fields.traitsLastSeen
             box = Box(fields)
         }
     }

@@ -90,7 +90,15 @@ extension Engine {
             var more = Controller(id: try newID("\(id).more"), kind: .navigationController)
             more.navigationStack?.isMoreNavigationController = true
             more.parent = id
+            // R165: UIKit's moreNavigationController is a navigation controller whose root is the
+            // More list (a UIMoreListController, a UIViewController subclass); a tab under More is
+            // pushed above it.
+            var list = Controller(id: try newID("\(id).more.list"), kind: .viewController, className: "UIMoreListController")
+            list.parent = more.id
+            more.navigationStack?.viewControllers = [list.id]
+            more.children = [list.id]
             insert(more)
+            insert(list)
             self[changing: id].tabState?.moreNavigationController = more.id
             let tabs = state.c(id).viewControllers
             if !tabs.isEmpty {

@@ -116,19 +116,28 @@ extension Engine {
         if !popped.isEmpty { try checkNoNestedNavigationTransition(nav, popping: true) }
         guard !popped.isEmpty else { return [] }
         let before = state.settledViewsInWindow
-        for id in popped {
+        // R165: a tab popped off the More navigation controller stays a tab: it goes back to the tab
+        // bar when the pop ends (``apply(_:navigation:)``), with no containment calls, and the More
+        // list it uncovers is the selection (R86).
+        let tabBar = state.c(nav).isMoreNavigationController ? state.c(nav).parent : nil
+        let tabs = tabBar.map { tb in popped.filter(state.c(tb).viewControllers.contains) } ?? []
+        let leaving = popped.filter { !tabs.contains($0) }
+        for id in leaving {
             emit(.move(id, .willMoveToParent, parent: nil))
             self[changing: id].isMovingFromParent = true
         }
         self[changing: nav].navigationStack?.viewControllers = Array(stack[...index])
+        if let tabBar, let selected = state.c(tabBar).selectedViewController, tabs.contains(selected) {
+            self[changing: tabBar].tabState?.selectedViewController = nav
+        }
         let op = operation ?? (index == 0 ? .popToRoot : .popTo)
         enqueue(
             TransitionPlan(
                 operation: op, from: popped.last, to: target, animated: animated, order: .navigation, before: before,
-                postFinish: popped.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
+                postFinish: leaving.map { .move($0, .didMoveToParent, parent: nil) }, effects: [.detach(popped)],
                 cancellation: Cancellation(
                     effects: [.restoreStack(navigation: nav, stack: stack, attach: popped)],
-                    events: popped.map { .move($0, .didMoveToParent, parent: nav) }),
+                    events: leaving.map { .move($0, .didMoveToParent, parent: nav) }),
                 navigation: nav))
         return popped
     }

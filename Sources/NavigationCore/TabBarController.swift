@@ -18,14 +18,17 @@ extension Engine {
             // R88: a tab under More is pushed onto the More navigation controller. The one it
             // replaces goes back to the tab bar; what was pushed above it leaves (R2: children of
             // More, added with addChild, stay).
+            // R165: the More list stays the root; the tab is pushed above it.
+            let list = state.moreList(tab)
             let stack = state.c(more).viewControllers
-            for old in stack where old != v {
+            for old in stack where old != v && old != list {
                 if t.viewControllers.contains(old) { self[changing: old].parent = tab } else { detachFromParent(old) }
             }
             if let p = state.c(v).parent, p != tab, p != more { detachFromParent(v) }  // moved elsewhere since
             let custom = state.c(more).children.filter { !stack.contains($0) && $0 != v }
-            self[changing: more].navigationStack?.viewControllers = [v]
-            self[changing: more].children = [v] + custom
+            let root = list.map { [$0] } ?? []
+            self[changing: more].navigationStack?.viewControllers = root + [v]
+            self[changing: more].children = root + [v] + custom
             self[changing: v].parent = more
             let tabChildren = t.viewControllers.filter { state.c($0).parent == tab }
             self[changing: tab].children = tabChildren + state.c(tab).children.filter { !tabChildren.contains($0) && state.c($0).parent == tab }
@@ -124,6 +127,15 @@ extension Engine {
 }
 
 extension SessionState {
+    /// R165: the More list, root of the More navigation controller's stack (`<tab bar id>.more.list`).
+    /// Nil for a tab bar stored before navsim modelled it, whose More stack starts with a tab.
+    public func moreList(_ tab: ControllerID) -> ControllerID? {
+        guard let t = controllers[tab], let more = t.moreNavigationController,
+            let first = controllers[more]?.viewControllers.first, !t.viewControllers.contains(first)
+        else { return nil }
+        return first
+    }
+
     /// docs/api.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
     public func selectedIndex(_ tab: ControllerID) -> Int? {
         guard let t = controllers[tab], let s = t.selectedViewController else { return nil }
@@ -164,6 +176,16 @@ extension Engine {
         }
         let didSelect: [Event] = t.tabBarDelegate != nil ? [Event(target, .tabBarControllerDidSelect)] : []
         let selected = t.selectedViewController
+        if let more = t.moreNavigationController, target == more, let list = state.moreList(tab),
+            state.c(more).viewControllers.count > 1, selected == more || selected.map({ state.c($0).parent == more }) == true
+        {
+            // R165 (R89 for More): the More item again while a controller is pushed above the
+            // More list pops back to the list, as a re-tapped navigation tab pops to its root.
+            try popTo(more, target: list, animated: true, operation: .popToRoot)
+            if state.c(tab).selectedViewController != more { self[changing: tab].tabState?.selectedViewController = more }
+            for e in didSelect { emit(e) }
+            return
+        }
         if target == selected {
             // R89: the selected tab again: its navigation controller pops to the root.
             if state.c(target).kind == .navigationController, let root = state.c(target).viewControllers.first,
@@ -184,6 +206,21 @@ extension Engine {
 }
 
 extension Engine {
+    /// R165: a tab under More that leaves the More navigation controller's stack (popped, the
+    /// pop finished) goes back to the tab bar as its parent, in tab order, and stays a tab. False
+    /// when `id` is not a tab under a More navigation controller.
+    mutating func returnToTabBar(_ id: ControllerID) -> Bool {
+        guard let more = state.controllers[id]?.parent, state.c(more).isMoreNavigationController, let tab = state.c(more).parent,
+            state.c(tab).viewControllers.contains(id)
+        else { return false }
+        self[changing: more].children.removeAll { $0 == id }
+        if state.c(more).viewControllers.contains(id) { self[changing: more].navigationStack?.viewControllers.removeAll { $0 == id } }
+        self[changing: id].parent = tab
+        let tabChildren = state.c(tab).viewControllers.filter { state.c($0).parent == tab }
+        self[changing: tab].children = tabChildren + state.c(tab).children.filter { !tabChildren.contains($0) && state.c($0).parent == tab }
+        return true
+    }
+
     /// R132: the tabs the Edit sheet lets a user move: the client's list (those of it that are
     /// tabs), or every tab when it set none.
     func customizableTabs(_ tab: ControllerID) -> [ControllerID] {
@@ -206,7 +243,8 @@ extension Engine {
             throw .input(.invalid("\(name(tab)) shows every tab on its bar: there is no More list, so no Edit button.", field: "viewControllers"))
         }
         // The Edit button is in the More list's navigation bar: the list must be what shows.
-        guard t.selectedViewController == more, state.c(more).viewControllers.isEmpty, t.viewInWindow else {
+        let listShows = state.c(more).viewControllers.isEmpty || state.c(more).viewControllers == state.moreList(tab).map { [$0] }
+        guard t.selectedViewController == more, listShows, t.viewInWindow else {
             throw .input(
                 .invalid(
                     "The Edit button is on the More list, which is not showing: the tab bar must be on screen with the More item selected (tapTab).",

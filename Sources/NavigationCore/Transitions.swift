@@ -376,6 +376,7 @@ extension Engine {
                     self[changing: id].appearance = .appearing
                     self[changing: id].viewInWindow = true
                     emit(Event(id, .viewWillAppear, animated: animated), in: entry)
+                    catchUpTraits(id, in: entry)  // R166
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
                     updatePropertiesOnAppearance(id, in: entry)
                     if entering { layoutPass(id, in: entry) }
@@ -498,12 +499,22 @@ extension Engine {
         case .detach(let list):
             // R2: a controller another container took while the transition ran (a push of it onto
             // another stack) stays where it now is; only the navigation controller's own leave it.
-            for id in list where navigation == nil || state.controllers[id]?.parent == navigation { detachFromParent(id) }
+            for id in list where navigation == nil || state.controllers[id]?.parent == navigation {
+                if returnToTabBar(id) { continue }
+                detachFromParent(id)
+            }
         case .restoreStack(let nav, let stack, let attach):
             // R2: the stack goes back without the controllers that left it meanwhile (taken by
             // another container, presented, released): a stack lists only its children.
             let kept = stack.filter { state.controllers[$0]?.parent == nav }
             state.controllers[nav]?.navigationStack?.viewControllers = kept
+            // R165: a More tab whose pop is given up is the selection again.
+            if state.controllers[nav]?.isMoreNavigationController == true, let tabBar = state.controllers[nav]?.parent,
+                state.controllers[tabBar]?.selectedViewController == nav, let top = kept.last,
+                state.controllers[tabBar]?.viewControllers.contains(top) == true
+            {
+                self[changing: tabBar].tabState?.selectedViewController = top
+            }
             for id in attach {
                 state.controllers[id]?.isMovingFromParent = false
                 state.controllers[id]?.isMovingToParent = false

@@ -101,6 +101,8 @@ struct StoredController: Equatable {
         var manualAppearanceAnimated: Bool? = nil
         /// `Controller.propertiesUpToDate`; absent when false (and in older rows).
         var propertiesUpToDate: Bool? = nil
+        /// `Controller.traitsLastSeen` (R166); absent when nil (and in older rows).
+        var traitsLastSeen: StoredTraits? = nil
     }
 }
 

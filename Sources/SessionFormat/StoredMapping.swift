@@ -116,7 +116,7 @@ extension StoredController {
                 viewAddedToParent: c.viewAddedToParent, isMoreNavigationController: isMore,
                 segues: c.segues.map(StoredSegue.init), heldByClient: c.isHeldByClient ? true : nil,
                 manualAppearanceAnimated: c.manualAppearanceAnimated ? true : nil,
-                propertiesUpToDate: c.propertiesUpToDate ? true : nil),
+                propertiesUpToDate: c.propertiesUpToDate ? true : nil, traitsLastSeen: c.traitsLastSeen.map(StoredTraits.init)),
             configuration: StoredConfiguration(values: c.configuration, present: StoredConfiguration.everyField))
     }
 
@@ -165,6 +165,7 @@ extension StoredController {
         c.isHeldByClient = p.heldByClient ?? false
         c.manualAppearanceAnimated = p.manualAppearanceAnimated ?? false
         c.propertiesUpToDate = p.propertiesUpToDate ?? false
+        c.traitsLastSeen = try p.traitsLastSeen?.domain()
         return c
     }
 }

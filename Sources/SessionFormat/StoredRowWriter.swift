@@ -238,6 +238,7 @@ extension StoredController: StoredBytesWritable {
         w.key("heldByClient", p.heldByClient)
         w.key("manualAppearanceAnimated", p.manualAppearanceAnimated)
         w.key("propertiesUpToDate", p.propertiesUpToDate)
+        try w.key("traitsLastSeen", p.traitsLastSeen)
         try configuration.writeMembers(to: &w, nilAsNull: false)
         w.close()
     }

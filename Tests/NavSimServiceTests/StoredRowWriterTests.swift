@@ -288,7 +288,12 @@ struct Generator {
                 page: maybe { StoredPage(transitionStyle: $0.string(), spineLocation: $0.maybe { $0.string() }, isDoubleSided: $0.bool()) },
                 preferredStyle: maybe { $0.string() }, viewAddedToParent: bool(), isMoreNavigationController: bool(),
                 segues: (0..<int(0...2)).map { _ in segue() }, heldByClient: maybe { _ in true },
-                manualAppearanceAnimated: maybe { _ in true }, propertiesUpToDate: maybe { _ in true }),
+                manualAppearanceAnimated: maybe { _ in true }, propertiesUpToDate: maybe { _ in true },
+                traitsLastSeen: maybe { g in
+                    StoredTraits(
+                        userInterfaceIdiom: g.string(), horizontalSizeClass: g.string(), verticalSizeClass: g.string(),
+                        size: g.maybe { StoredSize(width: $0.double(), height: $0.double()) })
+                }),
             configuration: configuration(every: true))
     }
 

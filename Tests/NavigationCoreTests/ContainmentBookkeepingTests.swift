@@ -112,12 +112,12 @@ struct ContainmentBookkeepingTests {
         create(&w, tabs("T", ["A", "B", "C", "D", "E", "F"].map { vc($0) }))
         create(&w, vc("X"))
         w.perform(.select(receiver: "T", index: 4, viewController: nil))
-        #expect(w["E"].parent == "T.more" && w.stack("T.more") == ["E"])
+        #expect(w["E"].parent == "T.more" && w.stack("T.more") == ["T.more.list", "E"])
         w.perform(Op.push("T.more", id("X"), animated: false))
-        #expect(w.stack("T.more") == ["E", "X"])
+        #expect(w.stack("T.more") == ["T.more.list", "E", "X"])
         w.send(.select(receiver: "T", index: 5, viewController: nil)) {
-            $0.setStack("T.more", ["F"])
-            $0.modify("T.more") { $0.children = ["F"] }
+            $0.setStack("T.more", ["T.more.list", "F"])
+            $0.modify("T.more") { $0.children = ["T.more.list", "F"] }
             $0.modify("F") { $0.parent = "T.more" }
             $0.modify("E") { $0.parent = "T" }
             $0.modify("X") { $0.parent = nil }

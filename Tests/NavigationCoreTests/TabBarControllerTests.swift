@@ -107,7 +107,7 @@ struct TabBarControllerTests {
         let more = try #require(w["T"].moreNavigationController)
         let r = w.perform(.select(receiver: "T", index: nil, viewController: "V5"))
         #expect(w["V5"].parent == more)
-        #expect(w.stack(more) == ["V5"])
+        #expect(w.stack(more) == ["T.more.list", "V5"], "R165: pushed above the More list")
         #expect(w.stack("T") == (0..<7).map { "V\($0)" }, "viewControllers still lists every tab and never More")
         #expect(w["T"].selectedViewController == "V5")
         #expect(w.state.selectedIndex("T") == 5)
@@ -183,8 +183,8 @@ extension TabBarControllerTests {
         w.send(.select(receiver: "T", index: nil, viewController: "V5")) {
             $0.modify("V5") { $0.parent = more }
             $0.modify("T") { $0.children.removeAll { $0 == "V5" } }
-            $0.modify(more) { $0.children = ["V5"] }
-            $0.setStack(more, ["V5"])
+            $0.modify(more) { $0.children = ["T.more.list", "V5"] }
+            $0.setStack(more, ["T.more.list", "V5"])
             $0.appeared("V5", more)
             $0.disappeared("V0")
             $0.setSelected("T", "V5")
