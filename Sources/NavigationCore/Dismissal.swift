@@ -88,6 +88,7 @@ extension Engine {
             record.style.isUserDismissible, profile.hasSheetGestures || record.style == .popover
         else { return }
         if let w = state.c(v).presentedID, state.controllers[w] != nil { return }  // the gesture belongs to the top sheet
+        guard !state.isCoveredByPresentation(v) else { return }  // R160
         // R150: the delegate and the flag are those of the controller `present` named, also while
         // the adaptive delegate's replacement shows in its place.
         let owner = record.adaptiveOriginal ?? v
