@@ -138,7 +138,7 @@ struct SheetDetentTests {
         pad.send(.dragSheet(receiver: "B", detent: "small"), events: []) { _ in }
     }
 
-    @Test("R111/R49/R161: sheetPresentationController.delegate is the presentation controller's one delegate: hasDelegate alone hears a swipe down, and has no should-dismiss answer to be asked")
+    @Test("R111/R49/R161: the sheet's delegate is the presentation controller's one delegate: hasDelegate alone hears a swipe down, unasked")
     func sheetDelegateHearsDismissal() {
         var w = sheet { $0.hasDelegate = true }
         let r = w.perform(.interactiveDismiss(receiver: "B", completes: true))
