@@ -97,6 +97,8 @@ extension Engine {
         if chain.contains(where: { state.c($0).presentation?.state != .presented }) {
             throw .uikit(.dismissInProgress(name(record.presenting)))
         }
+        // R160: an alert something else is presented over takes no tap.
+        guard !state.isCoveredByPresentation(r) else { return }
         var handler = Event(r, .alertActionHandler)
         handler.action = actions[i].title
         handler.alertAction = AlertActionTap(index: i, handlerSelf: record.source)

@@ -19,15 +19,33 @@ public struct PresentationDelegate: Sendable, Codable, Equatable {
     /// R150: what `presentationController(_:viewControllerForAdaptivePresentationStyle:)` returns
     /// around the presented controller while the presentation is adapted.
     public var viewControllerForAdaptivePresentationStyle: AdaptiveReplacement?
+    /// R161: whether the delegate implements `presentationControllerWillDismiss(_:)`,
+    /// `presentationControllerDidDismiss(_:)` and `presentationControllerDidAttemptToDismiss(_:)`.
+    /// These return nothing, so there is no answer to give: nil (a set delegate implements every
+    /// method, docs/api.md) or true is implemented, false is not, and UIKit does not call it.
+    public var willDismiss: Bool?
+    public var didDismiss: Bool?
+    public var didAttemptToDismiss: Bool?
     public init(
         shouldDismiss: Bool? = nil, adaptivePresentationStyle: PresentationStyle? = nil,
-        shouldDismissPopover: Bool? = nil, viewControllerForAdaptivePresentationStyle: AdaptiveReplacement? = nil
+        shouldDismissPopover: Bool? = nil, viewControllerForAdaptivePresentationStyle: AdaptiveReplacement? = nil,
+        willDismiss: Bool? = nil, didDismiss: Bool? = nil, didAttemptToDismiss: Bool? = nil
     ) {
         self.shouldDismiss = shouldDismiss
         self.adaptivePresentationStyle = adaptivePresentationStyle
         self.shouldDismissPopover = shouldDismissPopover
         self.viewControllerForAdaptivePresentationStyle = viewControllerForAdaptivePresentationStyle
+        self.willDismiss = willDismiss
+        self.didDismiss = didDismiss
+        self.didAttemptToDismiss = didAttemptToDismiss
     }
+
+    /// R161: UIKit calls an optional delegate method only when the delegate responds to it
+    /// (`responds(to:)`): the should-dismiss questions when an answer is given, the void ones
+    /// unless the client said the delegate leaves them out.
+    public var implementsWillDismiss: Bool { willDismiss != false }
+    public var implementsDidDismiss: Bool { didDismiss != false }
+    public var implementsDidAttemptToDismiss: Bool { didAttemptToDismiss != false }
 }
 
 /// R150: the controller an adaptive delegate builds to show in place of the presented one, as

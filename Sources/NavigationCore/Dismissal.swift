@@ -88,6 +88,7 @@ extension Engine {
             record.style.isUserDismissible, profile.hasSheetGestures || record.style == .popover
         else { return }
         if let w = state.c(v).presentedID, state.controllers[w] != nil { return }  // the gesture belongs to the top sheet
+        guard !state.isCoveredByPresentation(v) else { return }  // R160
         // R150: the delegate and the flag are those of the controller `present` named, also while
         // the adaptive delegate's replacement shows in its place.
         let owner = record.adaptiveOriginal ?? v
@@ -107,9 +108,10 @@ extension Engine {
         // flag's name there.
         if profile.popoverDismissalUsesPopoverDelegate {
             if vc.isModalInPresentation { return }
-            if let delegate {
+            // R161: asked only when the delegate implements it (gives an answer).
+            if let answer = delegate?.shouldDismissPopover {
                 emit(Event(owner, .popoverPresentationControllerShouldDismissPopover))
-                if delegate.shouldDismissPopover == false { return }
+                if answer == false { return }
             }
             try startDismissal(
                 chain: presentationChain(from: v), presenter: record.presenting, animated: true,
@@ -119,23 +121,28 @@ extension Engine {
             return
         }
         // R49: blocked when the controller is modal in presentation (the delegate is not asked) or by the delegate.
+        // R161: each delegate method is called only when the delegate implements it.
         if isModalInPresentation(owner) {
-            if delegate != nil { emit(Event(owner, .presentationControllerDidAttemptToDismiss)) }
+            if delegate?.implementsDidAttemptToDismiss == true { emit(Event(owner, .presentationControllerDidAttemptToDismiss)) }
             return
         }
         if let delegate {
             // R153: a popover delegate that still implements the deprecated method is asked it instead.
             let legacy = record.style == .popover && delegate.shouldDismissPopover != nil
-            emit(Event(owner, legacy ? .popoverPresentationControllerShouldDismissPopover : .presentationControllerShouldDismiss))
-            if (legacy ? delegate.shouldDismissPopover : delegate.shouldDismiss) == false {
-                emit(Event(owner, .presentationControllerDidAttemptToDismiss))
-                return
+            // R161: a delegate that gives no answer does not implement the question, and UIKit
+            // dismisses as if it had answered true.
+            if let answer = legacy ? delegate.shouldDismissPopover : delegate.shouldDismiss {
+                emit(Event(owner, legacy ? .popoverPresentationControllerShouldDismissPopover : .presentationControllerShouldDismiss))
+                if answer == false {
+                    if delegate.implementsDidAttemptToDismiss { emit(Event(owner, .presentationControllerDidAttemptToDismiss)) }
+                    return
+                }
             }
-            emit(Event(owner, .presentationControllerWillDismiss))
+            if delegate.implementsWillDismiss { emit(Event(owner, .presentationControllerWillDismiss)) }
         }
         try startDismissal(
             chain: presentationChain(from: v), presenter: record.presenting, animated: true,
-            postFinish: (delegate != nil ? [Event(owner, .presentationControllerDidDismiss)] : []) + cancelAction,
+            postFinish: (delegate?.implementsDidDismiss == true ? [Event(owner, .presentationControllerDidDismiss)] : []) + cancelAction,
             operation: .interactiveDismiss)
         runLastNow(completes: completes)
     }

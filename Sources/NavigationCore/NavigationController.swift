@@ -150,7 +150,8 @@ extension Engine {
     mutating func interactivePop(_ nav: ControllerID, completes: Bool, gesture: PopGesture = .edge) throws(Refusal) {
         if gesture == .content && !profile.hasContentPopGesture { return }
         let stack = state.c(nav).viewControllers
-        guard stack.count > 1, !isNavigationTransitionRunning(nav) else { return }
+        // R160: the swipe starts on the top controller's view; covered, the touch never reaches it.
+        guard stack.count > 1, !isNavigationTransitionRunning(nav), let top = stack.last, !state.isCoveredByPresentation(top) else { return }
         try popTo(nav, target: stack[stack.count - 2], animated: true, operation: .interactivePop)
         runLastNow(completes: completes)
     }

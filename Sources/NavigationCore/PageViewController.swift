@@ -71,9 +71,9 @@ extension Engine {
         }
         let current = p.viewControllers
         // R130: without a data source UIKit disables gesture navigation; nothing can turn either
-        // while the pages are off screen or still changing.
+        // while the pages are off screen or still changing. R160: nor while a presentation covers them.
         guard let source = p.pageDataSource, let first = current.first, let last = current.last,
-            p.viewInWindow, !current.contains(where: { isTransitioning(page: $0) })
+            p.viewInWindow, !current.contains(where: { isTransitioning(page: $0) }), current.contains(where: { !state.isCoveredByPresentation($0) })
         else { return }
         let settings = p.page ?? PageState(transitionStyle: .scroll, spineLocation: nil, isDoubleSided: false)
         // R130: one page, or two (a mid spine or double-sided pages, R94), each asked of the data

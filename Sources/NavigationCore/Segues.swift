@@ -15,6 +15,8 @@ extension Engine {
         // R98 "Custom": a declared class's `perform()` replaces the kind's, whatever the kind.
         let performs = segue.kind == .custom ? (segue.customPerforms ?? .present) : segue.customPerforms
         if askFirst {
+            // R160: a user's tap on the control reaches it only when no presentation covers it.
+            guard !state.isCoveredByPresentation(source) else { return }
             var e = Event(source, .shouldPerformSegue)
             e.segue = .init(identifier: segue.identifier, source: source, destination: nil)
             emit(e)

@@ -170,6 +170,8 @@ extension Engine {
         } else {
             throw .input(.invalid("tapTab needs index or viewController.", field: "index"))
         }
+        // R160: a tab bar covered by a presentation takes no tap; the dimming view does.
+        guard !state.isCoveredByPresentation(tab) else { return }
         if let delegate = t.tabBarDelegate {
             emit(Event(target, .tabBarControllerShouldSelect))
             if delegate.shouldSelect == false { return }
@@ -262,6 +264,8 @@ extension Engine {
             throw .input(
                 .invalid("\(id) is not in customizableViewControllers: the Edit sheet cannot move it from position \(index).", field: "viewControllers"))
         }
+        // R160: the Edit button is on the More list; covered, it takes no tap.
+        guard !state.isCoveredByPresentation(more) else { return }
         let delegate = t.tabBarDelegate != nil
         let bar = { (tabs: [ControllerID]) in Array(tabs.prefix(firstMore)) }
         let changed = bar(order) != bar(old)

@@ -62,7 +62,8 @@ struct AdaptivePopoverServiceTests {
         #expect(kept["session"]?["controllers"]?["Nav"]?["presentedViewController"]?.string == "Menu")
         let gone = h.send("POST", "/v1/sessions/s/controllers/Menu/interactiveDismiss", #"{"tappedView": "Nav"}"#)
         #expect(gone.status == 200, "\(gone)")
-        #expect(gone["events"]?.array?.first?["callback"]?.string == "presentationControllerShouldDismiss")
+        // R161: `{}` gives no should-dismiss answer, so it is not asked; it is told.
+        #expect(gone["events"]?.array?.first?["callback"]?.string == "presentationControllerWillDismiss")
         #expect(gone["session"]?["controllers"]?["Nav"]?["presentedViewController"] == .null)
         try h.restart()
         #expect(h.send("GET", "/v1/sessions/s?version=2")["controllers"]?["Nav"]?["presentedViewController"]?.string == "Menu")

@@ -77,7 +77,7 @@ struct PopoverTapTests {
 
     @Test("R153 exhaustive: iOS 12 asks popoverPresentationControllerShouldDismissPopover and tells …DidDismissPopover")
     func iOS12PopoverDelegate() {
-        var w = popover(delegate: PresentationDelegate(shouldDismiss: false), iOS: .iOS12)
+        var w = popover(delegate: PresentationDelegate(shouldDismiss: false, shouldDismissPopover: true), iOS: .iOS12)
         w.send(
             tap(on: "A"),
             events: [
@@ -121,7 +121,9 @@ struct PopoverTapTests {
         // A swipe on a sheet never asks the popover method.
         var sheet = Window(root: vc("A"))
         sheet.perform(
-            Op.present("A", vc("B") { $0.presentationDelegate = PresentationDelegate(shouldDismissPopover: false) }, .pageSheet))
+            Op.present(
+                "A", vc("B") { $0.presentationDelegate = PresentationDelegate(shouldDismiss: true, shouldDismissPopover: false) },
+                .pageSheet))
         #expect(names(sheet.perform(.interactiveDismiss(receiver: "B", completes: true))).first == "B.presentationControllerShouldDismiss")
     }
 }

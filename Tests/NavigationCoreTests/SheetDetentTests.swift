@@ -138,13 +138,13 @@ struct SheetDetentTests {
         pad.send(.dragSheet(receiver: "B", detent: "small"), events: []) { _ in }
     }
 
-    @Test("R111/R49: sheetPresentationController.delegate is the presentation controller's one delegate: hasDelegate alone hears a swipe down")
+    @Test("R111/R49/R161: the sheet's delegate is the presentation controller's one delegate: hasDelegate alone hears a swipe down, unasked")
     func sheetDelegateHearsDismissal() {
         var w = sheet { $0.hasDelegate = true }
         let r = w.perform(.interactiveDismiss(receiver: "B", completes: true))
         #expect(
             names(r) == [
-                "B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss", "B.viewWillDisappear",
+                "B.presentationControllerWillDismiss", "B.viewWillDisappear",
                 "B.viewDidDisappear", "B.presentationControllerDidDismiss",
             ])
         #expect(w.presented("A") == nil)
@@ -207,10 +207,11 @@ struct SheetDetentTests {
             $0.selectedDetentIdentifier = "large"
         }
         let r = w.perform(.interactiveDismiss(receiver: "B", completes: true))
-        // The sheet's delegate is the presentation controller's (R49): it is asked and told.
+        // The sheet's delegate is the presentation controller's (R49): it is told (R161: it
+        // gives no should-dismiss answer, so it is not asked).
         #expect(
             names(r) == [
-                "B.presentationControllerShouldDismiss", "B.presentationControllerWillDismiss", "B.viewWillDisappear",
+                "B.presentationControllerWillDismiss", "B.viewWillDisappear",
                 "B.viewDidDisappear", "B.presentationControllerDidDismiss",
             ])
         #expect(w.presented("A") == nil)

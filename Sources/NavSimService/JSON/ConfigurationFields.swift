@@ -68,6 +68,10 @@ enum ConfigurationFields {
                 // R150, R153: listed only when given, so delegates that never set them reply as before.
                 if let v = d.shouldDismissPopover { w.member("shouldDismissPopover", v) }
                 if let v = d.viewControllerForAdaptivePresentationStyle { w.member("viewControllerForAdaptivePresentationStyle", v.rawValue) }
+                // R161: listed only when given, as above.
+                if let v = d.willDismiss { w.member("willDismiss", v) }
+                if let v = d.didDismiss { w.member("didDismiss", v) }
+                if let v = d.didAttemptToDismiss { w.member("didAttemptToDismiss", v) }
                 w.closeObject()
             }),
         .optional(
@@ -369,15 +373,21 @@ extension BodyReader {
     }
 
     /// `{"shouldDismiss"?, "adaptivePresentationStyle"?, "shouldDismissPopover"?,
-    /// "viewControllerForAdaptivePresentationStyle"?}` (R47–R52, R150, R153).
+    /// "viewControllerForAdaptivePresentationStyle"?, "willDismiss"?, "didDismiss"?,
+    /// "didAttemptToDismiss"?}` (R47–R52, R150, R153, R161).
     func presentationDelegate(_ key: String) throws(Problem) -> PresentationDelegate? {
-        let members = ["shouldDismiss", "adaptivePresentationStyle", "shouldDismissPopover", "viewControllerForAdaptivePresentationStyle"]
+        let members = [
+            "shouldDismiss", "adaptivePresentationStyle", "shouldDismissPopover", "viewControllerForAdaptivePresentationStyle",
+            "willDismiss", "didDismiss", "didAttemptToDismiss",
+        ]
         guard let d = try object(key, allowed: members) else { return nil }
         return PresentationDelegate(
             shouldDismiss: try d.bool("shouldDismiss"),
             adaptivePresentationStyle: try d.enumValue("adaptivePresentationStyle", PresentationStyle.self),
             shouldDismissPopover: try d.bool("shouldDismissPopover"),
-            viewControllerForAdaptivePresentationStyle: try d.enumValue("viewControllerForAdaptivePresentationStyle", AdaptiveReplacement.self))
+            viewControllerForAdaptivePresentationStyle: try d.enumValue("viewControllerForAdaptivePresentationStyle", AdaptiveReplacement.self),
+            willDismiss: try d.bool("willDismiss"), didDismiss: try d.bool("didDismiss"),
+            didAttemptToDismiss: try d.bool("didAttemptToDismiss"))
     }
 
     /// `{"passthroughViews"?: [id]}` (R152): the controllers whose views take taps outside the popover.
