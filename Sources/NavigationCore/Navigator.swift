@@ -36,6 +36,7 @@ public enum Navigator {
             let pendingCount = engine.pending.count
             let releasedCount = engine.released.count
             let invalidatedCount = engine.propertiesInvalidated.count
+            let awaitingCount = engine.splitCallsAwaitingLoad.count
             do throws(Refusal) {
                 try engine.execute(command)
                 // A write to a controller the session lacks is the engine's bug, not the client's:
@@ -48,6 +49,7 @@ public enum Navigator {
                 engine.pending.removeLast(engine.pending.count - pendingCount)
                 engine.released.removeLast(engine.released.count - releasedCount)
                 engine.propertiesInvalidated.removeLast(engine.propertiesInvalidated.count - invalidatedCount)
+                engine.splitCallsAwaitingLoad.removeLast(engine.splitCallsAwaitingLoad.count - awaitingCount)
                 engine.journal.reject(entry, error)
             }
         }
@@ -130,6 +132,9 @@ struct Engine {
     /// R119: controllers `setNeedsUpdateProperties()` invalidated this turn, each with the entry
     /// of the first call, whose reply gets the `updateProperties` of the turn's layout pass.
     var propertiesInvalidated: [(id: ControllerID, entry: Journal.Index)] = []
+    /// R170: a split's delegate questions and the moves of its collapse or expansion, held until
+    /// the split's view has loaded (UIKit asks them as it lays its view out), with their entry.
+    var splitCallsAwaitingLoad: [(split: ControllerID, entry: Journal.Index, events: [Event])] = []
 
     init(state: SessionState) { self.state = state }
 
