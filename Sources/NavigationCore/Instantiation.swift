@@ -101,6 +101,12 @@ extension Engine {
                 selectTab(id, tabs[index])
             }
         case .splitViewController:
+            if let style = spec.splitStyle, style.isColumnStyle {
+                try requireColumnSplits("A column-style split view controller (style \(style.rawValue))", field: "style")
+            }
+            if spec.configuration.values.displayModeButtonVisibility != nil {
+                try requireColumnSplits("displayModeButtonVisibility", field: "displayModeButtonVisibility")
+            }
             var split = SplitState(
                 style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
                 secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
@@ -139,9 +145,12 @@ extension Engine {
                                 field: "inspector"))
                     }
                     if column == .supplementary && split.style == .doubleColumn {
-                        // R90: the supplementary column exists only in tripleColumn style; UIKit ignores
-                        // the controller, so it is created but joins no hierarchy.
-                        _ = try resolve(ref)
+                        // R90, R173: the supplementary column exists only in tripleColumn style; UIKit
+                        // ignores the controller, so it is created but joins no hierarchy, and the
+                        // reply says so.
+                        if let ignored = try resolve(ref) {
+                            journal[journal.current].result.warnings.append(.supplementaryColumnIgnored(split: name(id), name(ignored)))
+                        }
                         continue
                     }
                     if case .existing(let e) = ref { try requireDetached(e) }

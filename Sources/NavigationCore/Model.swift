@@ -176,6 +176,9 @@ public struct Profile: Sendable, Equatable {
     public var hasContentPopGesture: Bool { release == .iOS26 }
     /// R125: the split view's inspector column exists from iOS 26 on.
     public var hasInspectorColumn: Bool { release == .iOS26 }
+    /// R172: column-style split view controllers (`init(style:)`, `show(_:)`/`hide(_:)`, the
+    /// compact column, `displayModeButtonVisibility`) exist from iOS 14 on.
+    public var hasColumnSplits: Bool { release != .iOS12 }
     /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
     public var hasSheetGestures: Bool { release != .iOS12 }
     /// R153: before iOS 13 a tap outside a popover asks the popover delegate's own methods

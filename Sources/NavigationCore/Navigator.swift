@@ -267,6 +267,9 @@ struct Engine {
             let c = try existing(id)
             if patch.sets("actions") { try checkAlertActions(patch.values.actions, kind: c.kind) }
             try checkContainerProperties(patch, kind: c.kind)
+            if patch.values.displayModeButtonVisibility != nil && patch.sets("displayModeButtonVisibility") {
+                try requireColumnSplits("displayModeButtonVisibility", field: "displayModeButtonVisibility")
+            }
             update(id, patch)
         case .setTraits(let traits): setTraits(traits)
         case .completeTransition(let id):

@@ -304,6 +304,7 @@ extension Engine {
     mutating func showColumn(_ split: ControllerID, _ column: SplitState.Column, hiding: Bool) throws(Refusal) {
         guard let s = state.c(split).split else { return }
         let method = hiding ? "hide(_:)" : "show(_:)"
+        try requireColumnSplits(method)
         guard s.style.isColumnStyle else {
             throw .input(
                 .invalid(
@@ -367,5 +368,15 @@ extension Engine {
             TransitionPlan(
                 operation: hiding ? .hideColumn : .showColumn, from: nil, to: nil, animated: true, order: .navigation,
                 before: before))
+    }
+
+    /// R172: the column-style API is iOS 14's. A session reproducing an earlier release refuses it
+    /// as the other release-gated APIs are (422 naming options.iOS), nothing changed.
+    func requireColumnSplits(_ api: String, field: String? = nil) throws(Refusal) {
+        guard !profile.hasColumnSplits else { return }
+        throw .input(
+            .invalid(
+                "\(api) exists from iOS 14 on; this session reproduces iOS \(state.options.iOS.rawValue) (options.iOS, R172).",
+                field: field))
     }
 }
