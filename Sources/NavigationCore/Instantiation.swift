@@ -55,6 +55,7 @@ extension Engine {
         try checkAlertActions(spec.configuration.values.actions, kind: spec.kind)
         var c = Controller(id: id, kind: spec.kind, className: spec.className)
         c.configuration = spec.configuration.applied(to: c.configuration)
+        c.configuration.splitDelegate = nil  // R174: the split keeps it (below)
         c.storyboard = spec.storyboard
         c.segues = spec.segues ?? []
         c.alertState?.preferredStyle = spec.preferredStyle
@@ -131,8 +132,10 @@ extension Engine {
                 split.primary = try attach(list[0])
                 if list.count == 2 { split.secondary = try attach(list[1]) }
             }
+            if split.style.isColumnStyle { split.topColumnForCollapsing = spec.topColumnForCollapsing }
+            // R174: the spec's `splitDelegate` property (specs stored before it give the fields above).
+            if spec.configuration.sets("splitDelegate") { split.setDelegate(spec.configuration.values.splitDelegate) }
             if split.style.isColumnStyle {
-                split.topColumnForCollapsing = spec.topColumnForCollapsing
                 for (column, ref) in [
                     (SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),
                     (.secondary, spec.secondary), (.inspector, spec.inspector),

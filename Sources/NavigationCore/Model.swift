@@ -281,7 +281,7 @@ public struct SplitState: Sendable, Equatable {
     }
     /// `UISplitViewController.Column`, the columns navsim models with a navigation controller (R90);
     /// `.inspector` exists from iOS 26 on (R125); the `.compact` column is ``compact`` (R123).
-    public enum Column: String, Sendable, CaseIterable {
+    public enum Column: String, Sendable, CaseIterable, Codable {
         case primary, supplementary, secondary, inspector
     }
     /// `UISplitViewController.DisplayMode` as `displayMode` reports it (never `automatic`, R121).
@@ -343,6 +343,16 @@ public struct SplitState: Sendable, Equatable {
         self.secondary = secondary
         self.collapseSecondaryOntoPrimary = collapseSecondaryOntoPrimary
         self.isCollapsed = isCollapsed
+    }
+
+    /// R174: the delegate a spec or a PATCH sets (nil: none): its presence and its answers. A
+    /// classic split never asks for the top column (R90), so it keeps no answer for it.
+    public mutating func setDelegate(_ d: SplitDelegate?) {
+        hasDelegate = d != nil
+        collapseSecondaryOntoPrimary = d?.collapseSecondaryOntoPrimary
+        topColumnForCollapsing = style.isColumnStyle ? d?.topColumnForCollapsing : nil
+        delegateShows = d?.show
+        delegateShowsDetail = d?.showDetail
     }
 
     /// R121: the display mode of an expanded column-style split: what `show(_:)`/`hide(_:)` left,

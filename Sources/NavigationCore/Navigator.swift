@@ -342,6 +342,12 @@ struct Engine {
         var c = state.c(id)
         let old = c.configuration
         c.configuration = p.applied(to: old)
+        // R174: a split's delegate is kept with its columns, where collapsing reads it.
+        if p.sets("splitDelegate") {
+            let delegate = c.configuration.splitDelegate
+            c.splitState?.setDelegate(delegate)
+            c.configuration.splitDelegate = nil
+        }
         let overrides = c.traitOverrides
         c.traitOverrides = old.traitOverrides
         self[changing: id] = c

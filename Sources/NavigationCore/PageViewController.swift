@@ -164,6 +164,7 @@ extension Engine {
             ("pageDelegate", .pageViewController, v.pageDelegate != nil),
             ("customizableViewControllers", .tabBarController, v.customizableViewControllers != nil),
             ("displayModeButtonVisibility", .splitViewController, v.displayModeButtonVisibility != nil),
+            ("splitDelegate", .splitViewController, v.splitDelegate != nil),
         ]
         for (name, owner, given) in owners where given && patch.sets(name) && kind != owner {
             throw .input(.invalid("\(name) is a property of \(owner.uikitClass); a \(kind.uikitClass) has none.", field: name))
