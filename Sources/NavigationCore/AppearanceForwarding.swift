@@ -88,10 +88,7 @@ extension Engine {
         let tree = forwardingTree(id)
         for x in tree { self[changing: x].manualAppearanceAnimated = animated }
         if isAppearing {
-            for x in tree where !state.c(x).isViewLoaded {
-                self[changing: x].isViewLoaded = true
-                emit(Event(x, .viewDidLoad))
-            }
+            for x in tree where !state.c(x).isViewLoaded { loadView(x, in: journal.current) }
             for x in tree where state.controllers[x] != nil {
                 self[changing: x].appearance = .appearing
                 emit(Event(x, .viewWillAppear, animated: animated))

@@ -66,6 +66,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Split view controllers: `displayModeButtonVisibility` (R124); nil is UIKit's `automatic`.
     /// Recorded, not simulated (navsim draws no navigation bar).
     public var displayModeButtonVisibility: SplitState.DisplayModeButtonVisibility?
+    /// Split view controllers: the delegate a spec or a PATCH sets (R174). Applying the spec or
+    /// the patch moves it into the split's ``SplitState``, so a controller never holds it here.
+    public var splitDelegate: SplitDelegate?
     /// Code the class runs in its view lifecycle methods (``CallbackCode``).
     public var on = CallbackCode()
     /// Alert controllers only: `actions`, each added with `addAction(_:)` (R103, R104).
@@ -103,6 +106,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field("sheetPresentationController", \.sheetPresentationController),
         Field("popoverPresentationController", \.popoverPresentationController),
         Field("displayModeButtonVisibility", \.displayModeButtonVisibility),
+        Field("splitDelegate", \.splitDelegate),
         Field(unencoded: "on", \.on),
         Field(unencoded: "actions", \.actions),
     ]

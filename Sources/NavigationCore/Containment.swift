@@ -84,8 +84,7 @@ extension Engine {
         if joinStartingTransition(parent: parent, before: before) { return }
         if !state.settledViewsInWindow.contains(child) && !state.c(child).isViewLoaded && state.c(parent).isViewLoaded {
             // Inserting a view needs it loaded even off screen (R31).
-            self[changing: child].isViewLoaded = true
-            emit(Event(child, .viewDidLoad))
+            loadView(child, in: journal.current)
         }
         enqueue(TransitionPlan(operation: .addSubview, from: nil, to: child, animated: false, order: .navigation, before: before))
     }
@@ -106,10 +105,7 @@ extension Engine {
         starting[f].appearing.formUnion(joining)
         starting[f].joined += joining
         starting[f].postFinish += adaptSplitsInWindow()  // R91/R92, as enqueue(_:) does
-        for id in joining where !state.c(id).isViewLoaded {
-            self[changing: id].isViewLoaded = true
-            emit(Event(id, .viewDidLoad))
-        }
+        for id in joining where !state.c(id).isViewLoaded { loadView(id, in: journal.current) }
         return true
     }
 

@@ -92,3 +92,25 @@ public struct TabBarDelegate: Sendable, Codable, Equatable {
     public var shouldSelect: Bool?
     public init(shouldSelect: Bool? = nil) { self.shouldSelect = shouldSelect }
 }
+
+/// A `UISplitViewControllerDelegate` as a spec or a PATCH gives it (R174): each answer is the one
+/// the delegate's method returns, nil when it does not implement it (R91, R122). The core keeps
+/// it with the split's columns (``SplitState/setDelegate(_:)``), where collapsing reads it.
+public struct SplitDelegate: Sendable, Codable, Equatable {
+    /// Classic: `splitViewController(_:collapseSecondary:onto:)`.
+    public var collapseSecondaryOntoPrimary: Bool?
+    /// Column style: `splitViewController(_:topColumnForCollapsingToProposedTopColumn:)`.
+    public var topColumnForCollapsing: SplitState.Column?
+    /// Classic: `splitViewController(_:show:sender:)` and `(_:showDetail:sender:)`.
+    public var show: Bool?
+    public var showDetail: Bool?
+    public init(
+        collapseSecondaryOntoPrimary: Bool? = nil, topColumnForCollapsing: SplitState.Column? = nil, show: Bool? = nil,
+        showDetail: Bool? = nil
+    ) {
+        self.collapseSecondaryOntoPrimary = collapseSecondaryOntoPrimary
+        self.topColumnForCollapsing = topColumnForCollapsing
+        self.show = show
+        self.showDetail = showDetail
+    }
+}

@@ -136,6 +136,16 @@ extension Diagnostic {
             code: nil, slug: "unwind-destination-not-found", severity: .warning, name: nil,
             message: "The unwind from \(source) found no destination: none of the controllers asked implements \(action) (asked: \(list)). Nothing happens.")
     }
+    /// R173: navsim's own (UIKit logs nothing): Apple's reference for
+    /// `UISplitViewController.Column.supplementary` says the column "only takes effect" when the
+    /// style is `tripleColumn`, so a double-column split ignores the controller given for it.
+    static func supplementaryColumnIgnored(split: String, _ v: String) -> Diagnostic {
+        Diagnostic(
+            code: nil, slug: "supplementary-column-ignored", severity: .warning, name: nil,
+            message:
+                "\(split) is doubleColumn: UIKit ignores the controller set for its supplementary column (the column only takes effect in tripleColumn style), so \(v) joins no hierarchy."
+        )
+    }
     /// D13 (R76).
     static func pushDuplicate(nav: String, _ v: String, legacy: Bool) -> Diagnostic {
         exception(

@@ -55,6 +55,7 @@ extension Engine {
         try checkAlertActions(spec.configuration.values.actions, kind: spec.kind)
         var c = Controller(id: id, kind: spec.kind, className: spec.className)
         c.configuration = spec.configuration.applied(to: c.configuration)
+        c.configuration.splitDelegate = nil  // R174: the split keeps it (below)
         c.storyboard = spec.storyboard
         c.segues = spec.segues ?? []
         c.alertState?.preferredStyle = spec.preferredStyle
@@ -109,6 +110,12 @@ extension Engine {
                 selectTab(id, tabs[index])
             }
         case .splitViewController:
+            if let style = spec.splitStyle, style.isColumnStyle {
+                try requireColumnSplits("A column-style split view controller (style \(style.rawValue))", field: "style")
+            }
+            if spec.configuration.values.displayModeButtonVisibility != nil {
+                try requireColumnSplits("displayModeButtonVisibility", field: "displayModeButtonVisibility")
+            }
             var split = SplitState(
                 style: spec.splitStyle ?? .unspecified, primary: nil, supplementary: nil,
                 secondary: nil, collapseSecondaryOntoPrimary: spec.collapseSecondaryOntoPrimary,
@@ -133,8 +140,10 @@ extension Engine {
                 split.primary = try attach(list[0])
                 if list.count == 2 { split.secondary = try attach(list[1]) }
             }
+            if split.style.isColumnStyle { split.topColumnForCollapsing = spec.topColumnForCollapsing }
+            // R174: the spec's `splitDelegate` property (specs stored before it give the fields above).
+            if spec.configuration.sets("splitDelegate") { split.setDelegate(spec.configuration.values.splitDelegate) }
             if split.style.isColumnStyle {
-                split.topColumnForCollapsing = spec.topColumnForCollapsing
                 for (column, ref) in [
                     (SplitState.Column.primary, spec.primary), (.supplementary, spec.supplementary),
                     (.secondary, spec.secondary), (.inspector, spec.inspector),
@@ -147,9 +156,12 @@ extension Engine {
                                 field: "inspector"))
                     }
                     if column == .supplementary && split.style == .doubleColumn {
-                        // R90: the supplementary column exists only in tripleColumn style; UIKit ignores
-                        // the controller, so it is created but joins no hierarchy.
-                        _ = try resolve(ref)
+                        // R90, R173: the supplementary column exists only in tripleColumn style; UIKit
+                        // ignores the controller, so it is created but joins no hierarchy, and the
+                        // reply says so.
+                        if let ignored = try resolve(ref) {
+                            journal[journal.current].result.warnings.append(.supplementaryColumnIgnored(split: name(id), name(ignored)))
+                        }
                         continue
                     }
                     if case .existing(let e) = ref { try requireDetached(e) }

@@ -176,6 +176,9 @@ public struct Profile: Sendable, Equatable {
     public var hasContentPopGesture: Bool { release == .iOS26 }
     /// R125: the split view's inspector column exists from iOS 26 on.
     public var hasInspectorColumn: Bool { release == .iOS26 }
+    /// R172: column-style split view controllers (`init(style:)`, `show(_:)`/`hide(_:)`, the
+    /// compact column, `displayModeButtonVisibility`) exist from iOS 14 on.
+    public var hasColumnSplits: Bool { release != .iOS12 }
     /// R51, §19: sheets can be swiped away and the adaptive delegate is asked from iOS 13 on.
     public var hasSheetGestures: Bool { release != .iOS12 }
     /// R153: before iOS 13 a tap outside a popover asks the popover delegate's own methods
@@ -278,7 +281,7 @@ public struct SplitState: Sendable, Equatable {
     }
     /// `UISplitViewController.Column`, the columns navsim models with a navigation controller (R90);
     /// `.inspector` exists from iOS 26 on (R125); the `.compact` column is ``compact`` (R123).
-    public enum Column: String, Sendable, CaseIterable {
+    public enum Column: String, Sendable, CaseIterable, Codable {
         case primary, supplementary, secondary, inspector
     }
     /// `UISplitViewController.DisplayMode` as `displayMode` reports it (never `automatic`, R121).
@@ -340,6 +343,16 @@ public struct SplitState: Sendable, Equatable {
         self.secondary = secondary
         self.collapseSecondaryOntoPrimary = collapseSecondaryOntoPrimary
         self.isCollapsed = isCollapsed
+    }
+
+    /// R174: the delegate a spec or a PATCH sets (nil: none): its presence and its answers. A
+    /// classic split never asks for the top column (R90), so it keeps no answer for it.
+    public mutating func setDelegate(_ d: SplitDelegate?) {
+        hasDelegate = d != nil
+        collapseSecondaryOntoPrimary = d?.collapseSecondaryOntoPrimary
+        topColumnForCollapsing = style.isColumnStyle ? d?.topColumnForCollapsing : nil
+        delegateShows = d?.show
+        delegateShowsDetail = d?.showDetail
     }
 
     /// R121: the display mode of an expanded column-style split: what `show(_:)`/`hide(_:)` left,

@@ -36,6 +36,7 @@ public enum Navigator {
             let pendingCount = engine.pending.count
             let releasedCount = engine.released.count
             let invalidatedCount = engine.propertiesInvalidated.count
+            let awaitingCount = engine.splitCallsAwaitingLoad.count
             do throws(Refusal) {
                 try engine.execute(command)
                 // A write to a controller the session lacks is the engine's bug, not the client's:
@@ -48,6 +49,7 @@ public enum Navigator {
                 engine.pending.removeLast(engine.pending.count - pendingCount)
                 engine.released.removeLast(engine.released.count - releasedCount)
                 engine.propertiesInvalidated.removeLast(engine.propertiesInvalidated.count - invalidatedCount)
+                engine.splitCallsAwaitingLoad.removeLast(engine.splitCallsAwaitingLoad.count - awaitingCount)
                 engine.journal.reject(entry, error)
             }
         }
@@ -130,6 +132,9 @@ struct Engine {
     /// R119: controllers `setNeedsUpdateProperties()` invalidated this turn, each with the entry
     /// of the first call, whose reply gets the `updateProperties` of the turn's layout pass.
     var propertiesInvalidated: [(id: ControllerID, entry: Journal.Index)] = []
+    /// R170: a split's delegate questions and the moves of its collapse or expansion, held until
+    /// the split's view has loaded (UIKit asks them as it lays its view out), with their entry.
+    var splitCallsAwaitingLoad: [(split: ControllerID, entry: Journal.Index, events: [Event])] = []
 
     init(state: SessionState) { self.state = state }
 
@@ -262,6 +267,9 @@ struct Engine {
             let c = try existing(id)
             if patch.sets("actions") { try checkAlertActions(patch.values.actions, kind: c.kind) }
             try checkContainerProperties(patch, kind: c.kind)
+            if patch.values.displayModeButtonVisibility != nil && patch.sets("displayModeButtonVisibility") {
+                try requireColumnSplits("displayModeButtonVisibility", field: "displayModeButtonVisibility")
+            }
             update(id, patch)
         case .setTraits(let traits): setTraits(traits)
         case .completeTransition(let id):
@@ -334,6 +342,12 @@ struct Engine {
         var c = state.c(id)
         let old = c.configuration
         c.configuration = p.applied(to: old)
+        // R174: a split's delegate is kept with its columns, where collapsing reads it.
+        if p.sets("splitDelegate") {
+            let delegate = c.configuration.splitDelegate
+            c.splitState?.setDelegate(delegate)
+            c.configuration.splitDelegate = nil
+        }
         let overrides = c.traitOverrides
         c.traitOverrides = old.traitOverrides
         self[changing: id] = c

@@ -5,19 +5,26 @@ extension Engine {
     /// R91: a split collapses when its width becomes compact, or when it enters a window in compact width.
     /// Its delegate is asked first (classic: `primaryViewController(forCollapsing:)`, then
     /// `collapseSecondary(_:onto:)` when there is a secondary; column style:
-    /// `topColumnForCollapsingToProposedTopColumn`). Returns the calls made once the change is on
-    /// screen (column style: `splitViewControllerDidCollapse`) [order INF].
+    /// `topColumnForCollapsingToProposedTopColumn`), as the split lays its view out: after its
+    /// `viewDidLoad` (R170). Column style: each controller that moves to the primary column's
+    /// navigation controller gets `willMove(toParent:)` then, and `didMove(toParent:)` once the
+    /// change is on screen (R171). Returns the calls made once the change is on screen (those
+    /// `didMove`s, then column style's `splitViewControllerDidCollapse`) [order INF].
     mutating func collapse(_ split: ControllerID) -> [Event] {
         guard let s = state.c(split).split else { return [] }
         let delegate = s.hasDelegate
         if s.style.isColumnStyle {
-            if delegate { emit(Event(split, .splitViewControllerTopColumnForCollapsing)) }
-            collapseColumns(split)
-            return delegate ? [Event(split, .splitViewControllerDidCollapse)] : []
+            let moves = collapseColumns(split)
+            var now = delegate ? [Event(split, .splitViewControllerTopColumnForCollapsing)] : []
+            now += moves.map { .move($0.id, .willMoveToParent, parent: $0.parent) }
+            duringLayout(of: split, now)
+            return moves.map { .move($0.id, .didMoveToParent, parent: $0.parent) }
+                + (delegate ? [Event(split, .splitViewControllerDidCollapse)] : [])
         }
         if delegate {
-            emit(Event(split, .splitViewControllerPrimaryForCollapsing))
-            if s.secondary != nil { emit(Event(split, .splitViewControllerCollapseSecondary)) }
+            var asked = [Event(split, .splitViewControllerPrimaryForCollapsing)]
+            if s.secondary != nil { asked.append(Event(split, .splitViewControllerCollapseSecondary)) }
+            duringLayout(of: split, asked)
         }
         collapseClassic(split)
         return []
@@ -26,39 +33,66 @@ extension Engine {
     /// R92: a split expands when the width becomes regular; the delegate is asked as for
     /// collapsing (classic: `primaryViewController(forExpanding:)`, `separateSecondary(from:)`;
     /// column style: `displayModeForExpandingToProposedDisplayMode`, then
-    /// `splitViewControllerDidExpand` once on screen).
+    /// `splitViewControllerDidExpand` once on screen), and the controllers that go back to their
+    /// columns get their containment calls as for collapsing (R170, R171).
     mutating func expand(_ split: ControllerID) -> [Event] {
         guard let s = state.c(split).split else { return [] }
         let delegate = s.hasDelegate
         if s.style.isColumnStyle {
-            if delegate { emit(Event(split, .splitViewControllerDisplayModeForExpanding)) }
-            expandColumns(split)
-            return delegate ? [Event(split, .splitViewControllerDidExpand)] : []
+            let moves = expandColumns(split)
+            var now = delegate ? [Event(split, .splitViewControllerDisplayModeForExpanding)] : []
+            now += moves.map { .move($0.id, .willMoveToParent, parent: $0.parent) }
+            duringLayout(of: split, now)
+            return moves.map { .move($0.id, .didMoveToParent, parent: $0.parent) }
+                + (delegate ? [Event(split, .splitViewControllerDidExpand)] : [])
         }
         if delegate {
-            emit(Event(split, .splitViewControllerPrimaryForExpanding))
-            emit(Event(split, .splitViewControllerSeparateSecondary))
+            duringLayout(of: split, [Event(split, .splitViewControllerPrimaryForExpanding), Event(split, .splitViewControllerSeparateSecondary)])
         }
         expandClassic(split)
         return []
+    }
+
+    /// R170: UIKit collapses and expands a split as it lays out the split's view, so its delegate
+    /// is asked (and the controllers it moves told) after the split's `viewDidLoad`: at once when
+    /// the view is loaded, else when the transition that brings it on screen loads it.
+    mutating func duringLayout(of split: ControllerID, _ events: [Event]) {
+        guard !events.isEmpty else { return }
+        if state.c(split).isViewLoaded {
+            for e in events { emit(e) }
+        } else {
+            splitCallsAwaitingLoad.append((split: split, entry: journal.current, events: events))
+        }
+    }
+
+    /// Loads a controller's view: `viewDidLoad`, then what a split held until its view loaded (R170).
+    mutating func loadView(_ id: ControllerID, in entry: Journal.Index) {
+        self[changing: id].isViewLoaded = true
+        emit(Event(id, .viewDidLoad), in: entry)
+        guard !splitCallsAwaitingLoad.isEmpty else { return }
+        let held = splitCallsAwaitingLoad.filter { $0.split == id }
+        splitCallsAwaitingLoad.removeAll { $0.split == id }
+        for (_, heldEntry, events) in held { for e in events { emit(e, in: heldEntry) } }
     }
 
     /// R91 (column style): the columns merge into the primary column's navigation controller, up
     /// to the top column: UIKit proposes `.secondary` and the delegate's
     /// `topColumnForCollapsingToProposedTopColumn` may answer another column. The stacks of the
     /// merged columns are appended in column order (primary, supplementary, secondary); columns
-    /// after the top one keep their stacks, off screen. No containment callbacks are reported for
-    /// the move (as for the classic collapse); appearance follows from what is on screen.
-    mutating func collapseColumns(_ split: ControllerID) {
-        guard var s = state.c(split).split else { return }
+    /// after the top one keep their stacks, off screen. Returns the controllers that changed parent
+    /// with their new parent, in stack order (R171); appearance follows from what is on screen.
+    @discardableResult
+    mutating func collapseColumns(_ split: ControllerID) -> [(id: ControllerID, parent: ControllerID)] {
+        guard var s = state.c(split).split else { return [] }
         s.isCollapsed = true
         s.collapsedSupplementary = []
         s.collapsedSecondary = []
         // R123: with a compact column the split shows it instead; the other columns keep their stacks.
         guard s.compact == nil, let primary = s.primaryNavigation else {
             self[changing: split].splitState = s
-            return
+            return []
         }
+        var moves: [(id: ControllerID, parent: ControllerID)] = []
         let top = s.topColumnForCollapsing ?? .secondary
         let merged: [SplitState.Column] =
             switch top {
@@ -74,26 +108,31 @@ extension Engine {
                 self[changing: id].parent = primary
                 self[changing: primary].children.append(id)
                 self[changing: primary].navigationStack?.viewControllers.append(id)
+                moves.append((id, primary))
             }
             self[changing: nav].navigationStack?.viewControllers = []
             if column == .supplementary { s.collapsedSupplementary = entries } else { s.collapsedSecondary = entries }
         }
         self[changing: split].splitState = s
+        return moves
     }
 
     /// R92 (column style): the primary column's stack is separated again: from the first
     /// controller that came from the supplementary column on, entries go back to that column, and
     /// from the first that came from the secondary column on (controllers pushed on top of them
-    /// while collapsed included), to the secondary column.
-    mutating func expandColumns(_ split: ControllerID) {
-        guard var s = state.c(split).split else { return }
+    /// while collapsed included), to the secondary column. Returns the controllers that changed
+    /// parent with their new parent, in stack order (R171).
+    @discardableResult
+    mutating func expandColumns(_ split: ControllerID) -> [(id: ControllerID, parent: ControllerID)] {
+        guard var s = state.c(split).split else { return [] }
         s.isCollapsed = false
         let fromSupplementary = Set(s.collapsedSupplementary)
         let fromSecondary = Set(s.collapsedSecondary)
         s.collapsedSupplementary = []
         s.collapsedSecondary = []
         self[changing: split].splitState = s
-        guard let primary = s.primaryNavigation else { return }
+        guard let primary = s.primaryNavigation else { return [] }
+        var moves: [(id: ControllerID, parent: ControllerID)] = []
         let stack = state.c(primary).viewControllers
         let secondaryStart = stack.firstIndex { fromSecondary.contains($0) }
         let supplementaryStart = stack.firstIndex { fromSupplementary.contains($0) }.flatMap { i in
@@ -109,10 +148,12 @@ extension Engine {
                 self[changing: id].parent = nav
                 self[changing: nav].children.append(id)
                 self[changing: nav].navigationStack?.viewControllers.append(id)
+                moves.append((id, nav))
             }
         }
         let kept = supplementaryStart ?? secondaryStart ?? stack.count
         self[changing: primary].navigationStack?.viewControllers = Array(stack[..<kept])
+        return moves
     }
 
     /// R91 (classic): by default a navigation primary pushes the secondary as one entry
@@ -263,6 +304,7 @@ extension Engine {
     mutating func showColumn(_ split: ControllerID, _ column: SplitState.Column, hiding: Bool) throws(Refusal) {
         guard let s = state.c(split).split else { return }
         let method = hiding ? "hide(_:)" : "show(_:)"
+        try requireColumnSplits(method)
         guard s.style.isColumnStyle else {
             throw .input(
                 .invalid(
@@ -326,5 +368,15 @@ extension Engine {
             TransitionPlan(
                 operation: hiding ? .hideColumn : .showColumn, from: nil, to: nil, animated: true, order: .navigation,
                 before: before))
+    }
+
+    /// R172: the column-style API is iOS 14's. A session reproducing an earlier release refuses it
+    /// as the other release-gated APIs are (422 naming options.iOS), nothing changed.
+    func requireColumnSplits(_ api: String, field: String? = nil) throws(Refusal) {
+        guard !profile.hasColumnSplits else { return }
+        throw .input(
+            .invalid(
+                "\(api) exists from iOS 14 on; this session reproduces iOS \(state.options.iOS.rawValue) (options.iOS, R172).",
+                field: field))
     }
 }

@@ -235,6 +235,11 @@ extension Engine {
             }
         }
         orderTransitions()
+        // R170: a split whose view did not load this turn (its transition waits, R81) is asked
+        // all the same, in the entry that changed it.
+        let unasked = splitCallsAwaitingLoad
+        splitCallsAwaitingLoad = []
+        for (_, entry, events) in unasked { for e in events { emit(e, in: entry) } }
     }
 
     /// Running transitions first, then the queued ones in their order (GET …/transitions).
@@ -345,10 +350,7 @@ extension Engine {
         }
         // R71: a child whose view a loading parent adds joins this transition (Containment.swift).
         starting.append(StartingTransition(appearing: Set(t.appearing)))
-        for id in t.appearing where !state.c(id).isViewLoaded {
-            self[changing: id].isViewLoaded = true
-            emit(Event(id, .viewDidLoad), in: entry)
-        }
+        for id in t.appearing where !state.c(id).isViewLoaded { loadView(id, in: entry) }
         if let joined = starting.popLast(), !joined.joined.isEmpty {
             let window = state.settledViewsInWindow
             let rank = Dictionary(window.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
@@ -455,10 +457,7 @@ extension Engine {
         for id in manualLeaving { self[changing: id].viewInWindow = false }
         let returning = returningAll.filter { !manualReturning.contains($0) }
         let leaving = leavingAll.filter { !manualLeaving.contains($0) }
-        for id in returning where !state.c(id).isViewLoaded {
-            self[changing: id].isViewLoaded = true
-            emit(Event(id, .viewDidLoad), in: entry)
-        }
+        for id in returning where !state.c(id).isViewLoaded { loadView(id, in: entry) }
         cancelCallbacks(
             returning: returning, manualBack: manualBack, leaving: leaving, stillLeaving: stillLeaving, animated: animated,
             in: entry, order: order)

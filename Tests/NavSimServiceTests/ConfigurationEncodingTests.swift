@@ -84,6 +84,7 @@ struct ConfigurationEncodingTests {
         c.allowedChildrenForUnwinding = ["b", "a"]
         c.prefersStatusBarHidden = true
         c.displayModeButtonVisibility = .never
+        c.splitDelegate = SplitDelegate(collapseSecondaryOntoPrimary: true, topColumnForCollapsing: .primary, show: false, showDetail: true)
         c.shouldAutomaticallyForwardAppearanceMethods = false
         c.registersForTraitChanges = [.verticalSizeClass, .horizontalSizeClass]
         c.sheetPresentationController = SheetSettings(

@@ -83,13 +83,16 @@ struct ColumnSplitTests {
     func collapseShowsSecondaryOnTop() {
         var w = expandedDouble()
         let r = w.perform(.setTraits(iPadCompactWidth))
-        // D moves but stays on screen (no callbacks, R36); P is covered; the secondary wrapper leaves.
+        // D moves to the primary column (R171: willMove/didMove) but stays on screen (no appearance
+        // callbacks, R36); P is covered; the secondary wrapper leaves.
         #expect(
             r.events == [
+                moveEvent("D", .willMoveToParent, parent: "S.primary"),
                 appearanceEvent("P", .viewWillDisappear, animated: false),
                 appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
                 appearanceEvent("P", .viewDidDisappear, animated: false),
                 appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
+                moveEvent("D", .didMoveToParent, parent: "S.primary"),
             ])
         #expect(w["S"].split?.isCollapsed == true)
         #expect(w.stack("S.primary") == ["P", "D"] && w["S.primary"].children == ["P", "D"])
@@ -131,6 +134,8 @@ struct ColumnSplitTests {
         let r = w.perform(.setTraits(iPadCompactWidth))
         #expect(
             r.events == [
+                moveEvent("M", .willMoveToParent, parent: "S.primary"),
+                moveEvent("D", .willMoveToParent, parent: "S.primary"),
                 appearanceEvent("P", .viewWillDisappear, animated: false),
                 appearanceEvent("S.supplementary", .viewWillDisappear, animated: false),
                 appearanceEvent("M", .viewWillDisappear, animated: false),
@@ -139,6 +144,8 @@ struct ColumnSplitTests {
                 appearanceEvent("S.supplementary", .viewDidDisappear, animated: false),
                 appearanceEvent("M", .viewDidDisappear, animated: false),
                 appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
+                moveEvent("M", .didMoveToParent, parent: "S.primary"),
+                moveEvent("D", .didMoveToParent, parent: "S.primary"),
             ])
         #expect(w.stack("S.primary") == ["P", "M", "D"])
         #expect(w["M"].parent == "S.primary" && w["D"].parent == "S.primary")
@@ -153,6 +160,7 @@ struct ColumnSplitTests {
         let r2 = s.perform(.setTraits(iPadCompactWidth))
         #expect(
             r2.events == [
+                moveEvent("M", .willMoveToParent, parent: "S.primary"),
                 appearanceEvent("P", .viewWillDisappear, animated: false),
                 appearanceEvent("S.supplementary", .viewWillDisappear, animated: false),
                 appearanceEvent("S.secondary", .viewWillDisappear, animated: false),
@@ -161,6 +169,7 @@ struct ColumnSplitTests {
                 appearanceEvent("S.supplementary", .viewDidDisappear, animated: false),
                 appearanceEvent("S.secondary", .viewDidDisappear, animated: false),
                 appearanceEvent("D", .viewDidDisappear, animated: false),
+                moveEvent("M", .didMoveToParent, parent: "S.primary"),
             ])
         #expect(s.stack("S.primary") == ["P", "M"] && s.stack("S.secondary") == ["D"])
         #expect(s.state.visibleViewController == "M")
@@ -173,10 +182,13 @@ struct ColumnSplitTests {
         var w = Window(root: nil)
         let r = w.perform(.setRoot(columnSplit("S", primary: vc("P"), secondary: vc("D")), animated: false))
         let order = ["S", "S.primary", "D"]
+        // R170/R171: D's move onto the primary column is told once the split's view has loaded.
         #expect(
-            r.events == order.map { Event($0, .viewDidLoad) }
+            r.events == [Event("S", .viewDidLoad), moveEvent("D", .willMoveToParent, parent: "S.primary")]
+                + order.dropFirst().map { Event($0, .viewDidLoad) }
                 + order.flatMap { willAppear($0, animated: false) }
-                + order.map { appearanceEvent($0, .viewDidAppear, animated: false) })
+                + order.map { appearanceEvent($0, .viewDidAppear, animated: false) }
+                + [moveEvent("D", .didMoveToParent, parent: "S.primary")])
         #expect(w["S"].split?.isCollapsed == true)
         #expect(w.stack("S.primary") == ["P", "D"])
         #expect(!w["P"].isViewLoaded, "P is under D: never loaded")
@@ -213,10 +225,12 @@ struct ColumnSplitTests {
         w.perform(.setTraits(iPadCompactWidth))
         let r = w.perform(.setTraits(iPadRegular))
         #expect(
-            r.events == willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
-                appearanceEvent("P", .viewDidAppear, animated: false),
-                appearanceEvent("S.secondary", .viewDidAppear, animated: false),
-            ])
+            r.events == [moveEvent("D", .willMoveToParent, parent: "S.secondary")] + willAppear("P", animated: false)
+                + willAppear("S.secondary", animated: false) + [
+                    appearanceEvent("P", .viewDidAppear, animated: false),
+                    appearanceEvent("S.secondary", .viewDidAppear, animated: false),
+                    moveEvent("D", .didMoveToParent, parent: "S.secondary"),
+                ])
         #expect(w["S"].split?.isCollapsed == false)
         #expect(w.stack("S.primary") == ["P"] && w["S.primary"].children == ["P"])
         #expect(w.stack("S.secondary") == ["D"] && w["D"].parent == "S.secondary")
@@ -234,9 +248,12 @@ struct ColumnSplitTests {
         #expect(w.stack("S.primary") == ["P", "D", "X"])
         let r = w.perform(.setTraits(iPadRegular))
         #expect(
-            r.events == willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
+            r.events == [
+                moveEvent("D", .willMoveToParent, parent: "S.secondary"), moveEvent("X", .willMoveToParent, parent: "S.secondary"),
+            ] + willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
                 appearanceEvent("P", .viewDidAppear, animated: false),
                 appearanceEvent("S.secondary", .viewDidAppear, animated: false),
+                moveEvent("D", .didMoveToParent, parent: "S.secondary"), moveEvent("X", .didMoveToParent, parent: "S.secondary"),
             ])
         #expect(w.stack("S.primary") == ["P"])
         #expect(w.stack("S.secondary") == ["D", "X"] && w["X"].parent == "S.secondary")
@@ -393,10 +410,12 @@ struct ColumnSplitTests {
         // A wider window: D2 goes back with the secondary column, on top of the column's D.
         let e = w.perform(.setTraits(iPadRegular))
         #expect(
-            e.events == [Event("S.secondary", .viewDidLoad)] + willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
-                appearanceEvent("P", .viewDidAppear, animated: false),
-                appearanceEvent("S.secondary", .viewDidAppear, animated: false),
-            ])
+            e.events == [moveEvent("D2", .willMoveToParent, parent: "S.secondary"), Event("S.secondary", .viewDidLoad)]
+                + willAppear("P", animated: false) + willAppear("S.secondary", animated: false) + [
+                    appearanceEvent("P", .viewDidAppear, animated: false),
+                    appearanceEvent("S.secondary", .viewDidAppear, animated: false),
+                    moveEvent("D2", .didMoveToParent, parent: "S.secondary"),
+                ])
         #expect(w.stack("S.primary") == ["P"])
         #expect(w.stack("S.secondary") == ["D", "D2"] && w["D2"].parent == "S.secondary")
         #expect(!w["D"].isViewLoaded, "D was never on screen")

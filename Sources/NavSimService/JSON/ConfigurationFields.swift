@@ -170,6 +170,21 @@ enum ConfigurationFields {
             "displayModeButtonVisibility", \.displayModeButtonVisibility, .delegates,
             read: { r, k throws(Problem) in try r.enumValue(k, SplitState.DisplayModeButtonVisibility.self) },
             reply: { w, k, c in if let v = c.displayModeButtonVisibility { w.member(k, v.rawValue) } }),
+        // R174: the split's delegate, in a spec or a PATCH (null: none). The core keeps it with the
+        // split's columns, so a controller's configuration never holds it and its reply lists it
+        // no more than before; this member is written for a configuration that holds one.
+        .optional(
+            "splitDelegate", \.splitDelegate, .delegates, read: { r, k throws(Problem) in try r.splitDelegate(k) },
+            reply: { w, k, c in
+                guard let d = c.splitDelegate else { return }
+                w.key(k)
+                w.openObject()
+                if let v = d.collapseSecondaryOntoPrimary { w.member("collapseSecondaryOntoPrimary", v) }
+                if let v = d.topColumnForCollapsing { w.member("topColumnForCollapsing", v.rawValue) }
+                if let v = d.show { w.member("show", v) }
+                if let v = d.showDetail { w.member("showDetail", v) }
+                w.closeObject()
+            }),
         .optional(
             "preferredContentSize", \.preferredContentSize, .delegates,
             read: { r, k throws(Problem) in try r.size(k) },
@@ -409,6 +424,28 @@ extension BodyReader {
             throw Problem.invalidField(d.name("interactionController"), "interactionController names the interaction controller; it cannot be empty.")
         }
         return NavigationDelegate(animationController: try d.transitioningDelegate("animationController"), interactionController: interaction)
+    }
+
+    /// `{"collapseSecondaryOntoPrimary"?, "topColumnForCollapsing"?, "show"?, "showDetail"?}`: a
+    /// split view controller's delegate (R90–R92, R122, R174). Classic splits ask the first and
+    /// `show`, `showDetail`; column-style splits the second; neither the other.
+    func splitDelegate(_ key: String) throws(Problem) -> SplitDelegate? {
+        guard let d = try object(key, allowed: ["collapseSecondaryOntoPrimary", "topColumnForCollapsing", "show", "showDetail"]) else {
+            return nil
+        }
+        var delegate = SplitDelegate(collapseSecondaryOntoPrimary: try d.bool("collapseSecondaryOntoPrimary"))
+        if let top = try d.string("topColumnForCollapsing") {
+            // R125: the inspector is never the collapsed interface's top column.
+            let allowed = ["primary", "supplementary", "secondary"]
+            guard allowed.contains(top), let column = SplitState.Column(rawValue: top) else {
+                let name = d.name("topColumnForCollapsing")
+                throw Problem.invalidField(name, "'\(top)' is not a valid \(name). Allowed: \(allowed.joined(separator: ", ")).", allowed: allowed)
+            }
+            delegate.topColumnForCollapsing = column
+        }
+        delegate.show = try d.bool("show")
+        delegate.showDetail = try d.bool("showDetail")
+        return delegate
     }
 
     /// `{"shouldSelect"?: bool}` (R87).

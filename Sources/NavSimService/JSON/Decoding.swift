@@ -17,7 +17,7 @@ struct Decoder {
     static let specFields =
         ["id", "kind", "class"] + ConfigurationFields.names + [
             "viewControllers", "selectedIndex", "primary", "supplementary", "secondary", "compact", "inspector", "style",
-            "splitDelegate", "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
+            "transitionStyle", "spineLocation", "isDoubleSided", "children", "preferredStyle",
             "storyboard", "identifier",
         ]
 
@@ -90,23 +90,6 @@ struct Decoder {
         if r.has("compact") { spec.compact = try ref(r.raw("compact"), path: r.name("compact"), depth: depth + 1) }
         if r.has("inspector") { spec.inspector = try ref(r.raw("inspector"), path: r.name("inspector"), depth: depth + 1) }
         if let v = try r.enumValue("style", SplitState.Style.self) { spec.splitStyle = v }
-        if let d = try r.object("splitDelegate", allowed: ["collapseSecondaryOntoPrimary", "topColumnForCollapsing", "show", "showDetail"]) {
-            // R90: classic splits ask the first (and `show`, `showDetail`, R122), column-style
-            // splits the second; neither the other.
-            spec.collapseSecondaryOntoPrimary = try d.bool("collapseSecondaryOntoPrimary")
-            if let top = try d.string("topColumnForCollapsing") {
-                // R125: the inspector is never the collapsed interface's top column.
-                let allowed = ["primary", "supplementary", "secondary"]
-                guard allowed.contains(top), let column = SplitState.Column(rawValue: top) else {
-                    let name = d.name("topColumnForCollapsing")
-                    throw Problem.invalidField(name, "'\(top)' is not a valid \(name). Allowed: \(allowed.joined(separator: ", ")).", allowed: allowed)
-                }
-                spec.topColumnForCollapsing = column
-            }
-            spec.splitDelegateShow = try d.bool("show")
-            spec.splitDelegateShowDetail = try d.bool("showDetail")
-            spec.hasSplitDelegate = true
-        }
         if let v = try r.enumValue("transitionStyle", PageState.Style.self) { spec.pageTransitionStyle = v }
         if let v = try r.enumValue("spineLocation", PageState.SpineLocation.self) { spec.spineLocation = v }
         if let v = try r.bool("isDoubleSided") { spec.isDoubleSided = v }
