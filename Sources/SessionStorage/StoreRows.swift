@@ -84,7 +84,8 @@ package enum StoreDialect: Sendable {
 
 /// The statements both stores run unchanged apart from their dialect, built once per dialect
 /// (SQLite's statement cache is keyed by the text, so the text must not be rebuilt per call).
-package struct StoreStatements: Sendable {
+/// A class, so that handing the set to a write retains one object, not each of its strings.
+package final class StoreStatements: Sendable {
     package let upsertController: String
     /// A controller row's `body` and `format` only (``SessionCommit/linksUnchanged``).
     package let updateControllerBody: String
