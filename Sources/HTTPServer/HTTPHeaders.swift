@@ -75,8 +75,11 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     }
 
     /// ASCII case-insensitive comparison without allocating lowercased copies.
+    /// Names of different lengths, most of a lookup's candidates, are told apart by their counts
+    /// alone (native strings store it), before any byte is compared.
     static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8) { x, y in
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.utf8.elementsEqual(b.utf8) { x, y in
             x == y || (x ^ y == 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
         }
     }

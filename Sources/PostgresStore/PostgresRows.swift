@@ -1,5 +1,5 @@
 public import PostgreSQL
-package import SessionStorage
+public import SessionStorage
 
 // PostgreSQL's wrapper as the connection, rows and values the shared statements of
 // SessionStorage (`StoreRows.swift`) read and write through.
@@ -7,11 +7,11 @@ package import SessionStorage
 extension PostgresValue: StoreValue {}
 
 extension PostgreSQL.Row: StoreRow {
-    package func integer(_ column: String) -> Int64? { int(column) }
+    @usableFromInline package func integer(_ column: String) -> Int64? { int(column) }
 }
 
 extension PostgreSQL.Connection: StoreConnection {
-    package static let statements = StoreStatements(dialect: .postgres)
-    package func write(_ sql: String, _ bindings: [PostgresValue]) throws { try run(sql, bindings) }
-    package func writeCountingRows(_ sql: String, _ bindings: [PostgresValue]) throws -> Int { try run(sql, bindings) }
+    @usableFromInline package static let statements = StoreStatements(dialect: .postgres)
+    @usableFromInline package func write(_ sql: String, _ bindings: [PostgresValue]) throws { try run(sql, bindings) }
+    @usableFromInline package func writeCountingRows(_ sql: String, _ bindings: [PostgresValue]) throws -> Int { try run(sql, bindings) }
 }

@@ -5,18 +5,18 @@ public import SessionStorage
 // (`StoreRows.swift`) read and write through.
 
 extension SQLiteValue: StoreValue {
-    package static func bytes(_ value: [UInt8]) -> SQLiteValue { .blob(value) }
+    @usableFromInline package static func bytes(_ value: [UInt8]) -> SQLiteValue { .blob(value) }
 }
 
 extension SQLite.Row: StoreRow {
-    package func integer(_ column: String) -> Int64? { int(column) }
-    package func bytes(_ column: String) -> [UInt8]? { blob(column) }
+    @usableFromInline package func integer(_ column: String) -> Int64? { int(column) }
+    @usableFromInline package func bytes(_ column: String) -> [UInt8]? { blob(column) }
 }
 
 extension SQLite.Connection: StoreConnection {
-    package static let statements = StoreStatements(dialect: .sqlite)
-    package func write(_ sql: String, _ bindings: [SQLiteValue]) throws { try run(sql, bindings) }
-    package func writeCountingRows(_ sql: String, _ bindings: [SQLiteValue]) throws -> Int {
+    @usableFromInline package static let statements = StoreStatements(dialect: .sqlite)
+    @usableFromInline package func write(_ sql: String, _ bindings: [SQLiteValue]) throws { try run(sql, bindings) }
+    @usableFromInline package func writeCountingRows(_ sql: String, _ bindings: [SQLiteValue]) throws -> Int {
         try run(sql, bindings)
         return changes
     }

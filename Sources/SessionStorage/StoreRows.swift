@@ -6,7 +6,7 @@
 
 /// A value a statement is given for one parameter, in either database's wrapper. The enum cases
 /// of `SQLiteValue` and `PostgresValue` satisfy the requirements of the same name (SE-0280).
-package protocol StoreValue {
+@usableFromInline package protocol StoreValue {
     static var null: Self { get }
     static func integer(_ value: Int64) -> Self
     static func text(_ value: String) -> Self
@@ -16,13 +16,13 @@ package protocol StoreValue {
 
 extension StoreValue {
     /// `.text(value)`, or `.null` for nil.
-    package static func optionalText(_ value: String?) -> Self { value.map { .text($0) } ?? .null }
+    @inlinable package static func optionalText(_ value: String?) -> Self { value.map { .text($0) } ?? .null }
     /// `.integer(value)`, or `.null` for nil.
-    package static func optionalInteger(_ value: Int?) -> Self { value.map { .integer(Int64($0)) } ?? .null }
+    @inlinable package static func optionalInteger(_ value: Int?) -> Self { value.map { .integer(Int64($0)) } ?? .null }
 }
 
 /// One result row, read by column name, in either database's wrapper.
-package protocol StoreRow {
+@usableFromInline package protocol StoreRow {
     func text(_ column: String) -> String?
     /// The column as an integer; nil for NULL or a value of another type.
     func integer(_ column: String) -> Int64?
@@ -46,7 +46,7 @@ extension StoreRow {
 
 /// A connection either store reads and writes rows through: statements with numbered
 /// parameters, rows copied out.
-package protocol StoreConnection: AnyObject {
+@usableFromInline package protocol StoreConnection: AnyObject {
     associatedtype Value: StoreValue
     associatedtype ResultRow: StoreRow
     /// The shared statements, in this database's dialect (built once per dialect).
@@ -84,15 +84,16 @@ package enum StoreDialect: Sendable {
 
 /// The statements both stores run unchanged apart from their dialect, built once per dialect
 /// (SQLite's statement cache is keyed by the text, so the text must not be rebuilt per call).
-package struct StoreStatements: Sendable {
-    package let upsertController: String
+/// A class, so that handing the set to a write retains one object, not each of its strings.
+@usableFromInline package final class StoreStatements: Sendable {
+    @usableFromInline package let upsertController: String
     /// A controller row's `body` and `format` only (``SessionCommit/linksUnchanged``).
-    package let updateControllerBody: String
-    package let deleteController: String
-    package let insertHistory: String
+    @usableFromInline package let updateControllerBody: String
+    @usableFromInline package let deleteController: String
+    @usableFromInline package let insertHistory: String
     /// An entry's checkpoint, written after the entry (``SessionCommit/checkpoint(session:createdAt:version:text:)``):
     /// never over one, and only while the session is the one created at the given time.
-    package let updateCheckpoint: String
+    @usableFromInline package let updateCheckpoint: String
     package let upsertStoryboard: String
     package let deleteStoryboard: String
     /// Adds one to `storyboard_revision` (migration 0006), in every storyboard-changing transaction.
@@ -171,7 +172,7 @@ extension SessionRow {
 
     /// `id, version, created_at, state, format`: the parameters of each store's own session
     /// upsert (its version check differs), in this order.
-    package func parameters<V: StoreValue>() -> [V] {
+    @inlinable package func parameters<V: StoreValue>() -> [V] {
         [.text(id), .integer(Int64(version)), .text(createdAt), .text(state), .integer(Int64(format))]
     }
 }
@@ -185,7 +186,7 @@ extension ControllerRow {
     }
 
     /// The parameters of ``StoreStatements/upsertController`` for this controller of `session`.
-    package func parameters<V: StoreValue>(session: String) -> [V] {
+    @inlinable package func parameters<V: StoreValue>(session: String) -> [V] {
         [
             .text(session), .text(id), .optionalText(parent), .optionalText(presenting), .optionalText(presented),
             .text(body), .integer(Int64(format)),
@@ -193,7 +194,7 @@ extension ControllerRow {
     }
 
     /// The parameters of ``StoreStatements/updateControllerBody`` for this controller of `session`.
-    package func bodyParameters<V: StoreValue>(session: String) -> [V] {
+    @inlinable package func bodyParameters<V: StoreValue>(session: String) -> [V] {
         [.text(session), .text(id), .text(body), .integer(Int64(format))]
     }
 }
@@ -210,7 +211,7 @@ extension HistoryRow {
     }
 
     /// The parameters of ``StoreStatements/insertHistory`` for this entry of `session`.
-    package func parameters<V: StoreValue>(session: String) -> [V] {
+    @inlinable package func parameters<V: StoreValue>(session: String) -> [V] {
         [
             .text(session), .integer(Int64(version)), .text(at), .text(method), .text(path), .optionalText(body),
             .text(command), .text(result), .integer(Int64(format)), .optionalText(changes), .optionalText(checkpoint),
@@ -229,7 +230,7 @@ extension StoredStoryboard {
     }
 
     /// The parameters of ``StoreStatements/upsertStoryboard``.
-    package func parameters<V: StoreValue>() -> [V] {
+    @inlinable package func parameters<V: StoreValue>() -> [V] {
         [.text(name), .bytes(xml), .optionalText(customSegues), .optionalText(classes), .text(updatedAt)]
     }
 }
@@ -241,7 +242,7 @@ extension StoreConnection {
     /// `commit.history`, in that order (``SessionCommit``); the session row is the store's own.
     /// A controller in `commit.linksUnchanged` has its body updated in place, and is upserted
     /// only if no row was there to update.
-    package func writeChildren(of commit: SessionCommit) throws {
+    @inlinable package func writeChildren(of commit: SessionCommit) throws {
         let id = commit.session.id, sql = Self.statements
         for controller in commit.deletedControllers {
             try write(sql.deleteController, [.text(id), .text(controller)])
@@ -260,7 +261,7 @@ extension StoreConnection {
     }
 
     /// Writes ``SessionCommit/laterCheckpoint`` into its entry (``StoreStatements/updateCheckpoint``).
-    package func writeLaterCheckpoint(of commit: SessionCommit) throws {
+    @inlinable package func writeLaterCheckpoint(of commit: SessionCommit) throws {
         guard let later = commit.laterCheckpoint else { return }
         try write(
             Self.statements.updateCheckpoint,

@@ -15,8 +15,9 @@ typealias WriteReply = HTTPResponse
 typealias SessionWrites = WritePipeline<PendingWork, WriteReply, WriteWaiter>
 
 /// What preparing an applied version needs (``NavSimService/prepareVersion(_:)``): the request
-/// and the turn's outcome, from which its rows, representation and reply are built.
-struct PendingWork: Sendable {
+/// and the turn's outcome, from which its rows, representation and reply are built. A class:
+/// the pipeline hands it from state to state, and each hand-over is then one retain.
+final class PendingWork: Sendable {
     let request: HTTPRequest
     let body: JSON
     let created: Bool
@@ -25,6 +26,19 @@ struct PendingWork: Sendable {
     let outcome: Navigator.TurnResult
     /// When it was applied (`history.at`).
     let at: String
+
+    init(
+        request: HTTPRequest, body: JSON, created: Bool, turn: Bool, commands: [Command],
+        outcome: Navigator.TurnResult, at: String
+    ) {
+        self.request = request
+        self.body = body
+        self.created = created
+        self.turn = turn
+        self.commands = commands
+        self.outcome = outcome
+        self.at = at
+    }
 }
 
 /// A write's client: the deferred reply of its request, answered with the reply or a problem.

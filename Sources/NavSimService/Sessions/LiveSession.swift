@@ -97,13 +97,22 @@ struct LiveSession {
 }
 
 /// What preparing one applied version starts from (``SessionWriter/prepare(_:as:first:)``): the
-/// machine's job, with the session's identity and the version before it resolved.
-struct PrepareJob: Sendable {
+/// machine's job, with the session's identity and the version before it resolved. A class:
+/// the preparer passes it through several calls, and each is then one retain.
+final class PrepareJob: Sendable {
     let job: SessionWrites.Job
     let sid: String
     let createdAt: String
     let previousState: SessionState
     let previousEncoding: EncodedSession?
+
+    init(job: SessionWrites.Job, sid: String, createdAt: String, previousState: SessionState, previousEncoding: EncodedSession?) {
+        self.job = job
+        self.sid = sid
+        self.createdAt = createdAt
+        self.previousState = previousState
+        self.previousEncoding = previousEncoding
+    }
 }
 
 extension LiveSession {
@@ -205,10 +214,10 @@ final class SessionBox: Sendable {
     func withSession<T>(_ body: (inout LiveSession) throws(Problem) -> T) throws(Problem) -> T {
         let id = self.id
         return try withLock { slot -> Result<T, Problem> in
-            guard var live = slot else { return .failure(Problem.unknownSession(id)) }
-            // Moved out, so `live` holds the only reference to the session's buffers and `body`
-            // writes them in place (a copy would duplicate each buffer on its first write).
-            slot = nil
+            // Moved out (not copied), so `live` holds the only reference to the session's buffers
+            // and `body` writes them in place (a copy would duplicate each buffer on its first
+            // write, and retain every one of them on the way).
+            guard var live = slot.take() else { return .failure(Problem.unknownSession(id)) }
             defer { slot = live }
             do throws(Problem) { return .success(try body(&live)) } catch { return .failure(error) }
         }.get()
@@ -219,8 +228,7 @@ final class SessionBox: Sendable {
     /// argument to drop the session's state afterwards, as the two-argument `inMemory` does.
     func writing<T>(_ body: (inout LiveSession, inout Bool) -> T) -> T? {
         inMemory { slot, reload -> T? in
-            guard var live = slot else { return nil }
-            slot = nil
+            guard var live = slot.take() else { return nil }
             defer { slot = live }
             return body(&live, &reload)
         }
