@@ -18,7 +18,7 @@ struct AppearanceForwardingTests {
     }
 
     /// A window showing `A` and the manual container `C[K]` created beside it, not yet on screen.
-    func windowWithManualContainer(code: CallbackCode = CallbackCode(), options: Options = Options()) -> Window {
+    func windowWithManualContainer(code: CallbackCode = CallbackCode(), options: Options = Options(iOS: .iOS17)) -> Window {
         var w = Window(root: vc("A"), options: options)
         let spec: ControllerSpec
         if case .new(let s) = manualContainer("C", children: [vc("K")], on: code) { spec = s } else { fatalError() }
