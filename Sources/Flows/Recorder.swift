@@ -180,6 +180,21 @@ public struct Recorder: Sendable {
         }
     }
 
+    /// `members` of a kept creation body with `options.iOS` set to `release` when the body left it
+    /// to the default: the flow then replays on the release the session was recorded on, whatever
+    /// `IOSRelease.default` is when it is played (docs/ios-profiles.md).
+    static func namingRelease(_ members: [(String, JSON)], _ release: JSON?) -> [(String, JSON)] {
+        guard let release, !release.isNull else { return members }
+        var members = members
+        let at = members.firstIndex { $0.0 == "options" }
+        var options = at.flatMap { members[$0].1.object } ?? []
+        if let given = options.first(where: { $0.0 == "iOS" }), !given.1.isNull { return members }
+        options.removeAll { $0.0 == "iOS" }
+        options.insert(("iOS", release), at: 0)
+        if let at { members[at].1 = .object(options) } else { members.insert(("options", .object(options)), at: 0) }
+        return members
+    }
+
     /// Step 1: the creation, expecting the recorded window, controllers, events and — when the
     /// root's lifecycle code warned (D7…) — the same warnings. `sent` is the body entry 0 kept:
     /// sent again with its `id` replaced; without one the body is rebuilt from `initial`.
@@ -188,7 +203,7 @@ public struct Recorder: Sendable {
         var body: [(String, JSON)] = [id]
         let controllers = initial["controllers"] ?? .object([])
         if let sent = sent?.object {
-            body += sent.filter { $0.0 != "id" }
+            body += Self.namingRelease(sent.filter { $0.0 != "id" }, initial["options"]?["iOS"])
         } else {
             if let t = initial["traits"] { body.append(("traits", t)) }
             if let o = initial["options"] { body.append(("options", o)) }

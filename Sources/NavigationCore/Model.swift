@@ -109,6 +109,11 @@ public enum IOSRelease: String, Sendable, CaseIterable {
     /// iOS 26: the iOS 18 profile plus `updateProperties()` (R118, R119) and the content
     /// swipe back (R120), docs/ios-profiles.md.
     case iOS26 = "26"
+
+    /// The release a session reproduces when its client names none: the newest profile that is
+    /// complete for what navsim expresses (docs/ios-profiles.md). Every other default follows from
+    /// this one; stored sessions name their release, so changing it changes new sessions only.
+    public static let `default`: IOSRelease = .iOS26
 }
 
 /// How animated transitions finish (docs/api.md "Transitions").
@@ -140,7 +145,7 @@ public struct Options: Sendable, Equatable {
     /// (Layout.swift). Default false, so that sessions without it keep their event lists.
     public var layoutCallbacks: Bool
     public init(
-        iOS: IOSRelease = .iOS17, transitions: TransitionMode = .immediate,
+        iOS: IOSRelease = .default, transitions: TransitionMode = .immediate,
         navTransitionPolicy: NavigationTransitionPolicy = .queue, release: ReleasePolicy = .manual,
         layoutCallbacks: Bool = false
     ) {

@@ -17,7 +17,7 @@ enum ExploreCommand {
 
     static let flags: [Flags.Flag] = [
         .init(name: "idiom", env: nil, defaultValue: "phone", help: "phone or pad: the window's traits"),
-        .init(name: "iOS", env: nil, defaultValue: "17", help: "the iOS profile: 12, 17, 18 or 26 (docs/ios-profiles.md)"),
+        .init(name: "iOS", env: nil, defaultValue: IOSRelease.default.rawValue, help: "the iOS profile: 12, 17, 18 or 26 (docs/ios-profiles.md)"),
         .init(name: "max-states", env: nil, defaultValue: "10000", help: "stop after this many distinct states"),
         .init(name: "max-depth", env: nil, defaultValue: "30", help: "explore at most this many steps from the entry"),
         .init(

@@ -180,7 +180,7 @@ struct RecordTests {
     @Test func aRecordedRootWithLifecycleCodeReplaysFromTheKeptBody() throws {
         let original = try InProcessTarget(migrationsDirectory: Checkout.migrations)
         let sent = """
-            {"id": "code", "options": {"transitions": "immediate"},
+            {"id": "code", "options": {"iOS": "17", "transitions": "immediate"},
              "root": {"id": "P", "on": {"viewDidLoad": [{"operation": "addChild", "viewController": {"id": "C"}},
                                                       {"operation": "addSubview", "viewController": "C"}]}}}
             """

@@ -20,7 +20,9 @@ struct AlertActionServiceTests {
 
     func session() throws -> ServiceHarness {
         let h = try ServiceHarness()
-        let created = h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}"#)
+        let created = h.send(
+            "POST", "/v1/sessions",
+            #"{"id": "s", "options": {"iOS": "17"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}"#)
         #expect(created.status == 201, "\(created)")
         let presented = h.send("POST", "/v1/sessions/s/controllers/home/present", Self.alert)
         #expect(presented.status == 200, "\(presented)")

@@ -13,7 +13,7 @@ struct AppearanceForwardingServiceTests {
 
     @Test func containerForwardsByHandThroughTheRoutes() throws {
         let h = try ServiceHarness()
-        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "home"}}"#).status == 201)
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "options": {"iOS": "17"}, "root": {"id": "home"}}"#).status == 201)
         let made = h.send(
             "POST", "/v1/sessions/s/controllers",
             #"{"id": "box", "shouldAutomaticallyForwardAppearanceMethods": false, "children": [{"id": "child"}]}"#)
@@ -84,7 +84,7 @@ struct AppearanceForwardingServiceTests {
 
     @Test func badBodiesAreRefusedAndChangeNothing() throws {
         let h = try ServiceHarness()
-        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "home"}}"#).status == 201)
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "options": {"iOS": "17"}, "root": {"id": "home"}}"#).status == 201)
         let before = h.send("GET", "/v1/sessions/s")
         for body in ["{}", #"{"isAppearing": "yes"}"#, #"{"isAppearing": null}"#, #"{"isAppearing": true, "extra": 1}"#] {
             let r = h.send("POST", "/v1/sessions/s/controllers/home/beginAppearanceTransition", body)
@@ -100,7 +100,7 @@ struct AppearanceForwardingServiceTests {
 
     @Test func containerCodeForwardsInsideOneTurn() throws {
         let h = try ServiceHarness()
-        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"id": "home"}}"#).status == 201)
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "s", "options": {"iOS": "17"}, "root": {"id": "home"}}"#).status == 201)
         let shown = h.send(
             "POST", "/v1/sessions/s/controllers/home/present",
             #"""

@@ -165,7 +165,7 @@ extension FidelityRoundTwoTests {
         let s = h.send(
             "POST", "/v1/sessions",
             """
-            {"id": "launch", "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}
+            {"id": "launch", "options": {"iOS": "17"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "home"}]}}
             """)
         #expect(s.status == 201)
         let events = (s["events"]?.array ?? []).map { "\($0["controller"]?.string ?? "").\($0["callback"]?.string ?? "")" }

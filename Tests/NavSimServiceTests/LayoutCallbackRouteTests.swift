@@ -16,7 +16,7 @@ import HTTPServer
 
     @Test func theOptionReportsLayoutPassesInRepliesAndHistoryAndSurvivesARestart() throws {
         let h = try ServiceHarness()
-        let created = h.makeSession("l", options: #"{"layoutCallbacks": true}"#)
+        let created = h.makeSession("l", options: #"{"iOS": "17", "layoutCallbacks": true}"#)
         #expect(created["options"]?["layoutCallbacks"]?.bool == true)
         #expect(
             Self.events(created["events"]) == [
@@ -51,7 +51,7 @@ import HTTPServer
         #expect(!Self.events(created["events"]).contains { $0.hasSuffix("LayoutSubviews") })
         let push = h.ok("POST", "/v1/sessions/d/controllers/nav/push", #"{"viewController": {"id": "b"}}"#)
         #expect(!Self.events(push["events"]).contains { $0.hasSuffix("LayoutSubviews") })
-        let off = h.makeSession("f", options: #"{"layoutCallbacks": false}"#)
+        let off = h.makeSession("f", options: #"{"iOS": "17", "layoutCallbacks": false}"#)
         #expect(off["options"]?["layoutCallbacks"] == nil)
         #expect(Self.events(off["events"]) == Self.events(created["events"]))
     }

@@ -127,10 +127,11 @@ final class ServiceHarness {
         return ServiceReply(status: response.status, headers: response.headers, body: response.body)
     }
 
-    /// Creates a session whose window's root is the navigation controller `nav` holding `home`.
+    /// Creates a session whose window's root is the navigation controller `nav` holding `home`;
+    /// on iOS 17 unless `options` says otherwise, the release the tests using it were written for.
     @discardableResult
     func makeSession(
-        _ id: String, options: String = #"{"transitions": "immediate"}"#,
+        _ id: String, options: String = #"{"iOS": "17", "transitions": "immediate"}"#,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> ServiceReply {
         let reply = send(

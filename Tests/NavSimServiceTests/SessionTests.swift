@@ -53,7 +53,7 @@ struct SessionTests {
         #expect(!id.isEmpty)
         #expect(r.headers["location"] == "/v1/sessions/\(id)")
         #expect(r["traits"]?["userInterfaceIdiom"]?.string == "phone")
-        #expect(r["options"]?["iOS"]?.string == "17" && r["options"]?["transitions"]?.string == "immediate")
+        #expect(r["options"]?["iOS"]?.string == "26" && r["options"]?["transitions"]?.string == "immediate", "the default release")
         #expect(h.send("POST", "/v1/sessions").status == 201, "an empty body is an empty object")
 
         // A controller outside any hierarchy.

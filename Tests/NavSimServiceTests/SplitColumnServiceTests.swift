@@ -147,7 +147,7 @@ struct SplitColumnServiceTests {
         let spec =
             #"{"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {}, "#
             + #""primary": {"id": "m"}, "secondary": {"id": "d"}, "inspector": {"id": "info"}}"#
-        let old = h.send("POST", "/v1/sessions", #"{"id": "old", "traits": {"userInterfaceIdiom": "pad"}, "root": \#(spec)}"#)
+        let old = h.send("POST", "/v1/sessions", #"{"id": "old", "options": {"iOS": "17"}, "traits": {"userInterfaceIdiom": "pad"}, "root": \#(spec)}"#)
         #expect(old.status == 422 && old["field"]?.string?.hasSuffix("inspector") == true, "\(old)")
         let made = h.send("POST", "/v1/sessions", #"{"id": "new", "options": {"iOS": "26"}, "traits": {"userInterfaceIdiom": "pad"}, "root": \#(spec)}"#)
         #expect(made.status == 201, "\(made)")

@@ -43,7 +43,7 @@ struct AddSubviewDuringLoadTests {
 
     @Test("R71: the same at session creation (makeSessionReporting), as a new session reports it")
     func sessionCreation() throws {
-        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(), root: parent()).get()
+        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(iOS: .iOS17), root: parent()).get()
         #expect(
             names(made.result) == [
                 "P.viewDidLoad", "C.willMoveToParent(P)", "C.viewDidLoad",
@@ -95,7 +95,7 @@ struct AddSubviewDuringLoadTests {
                 ]
             ])
         }
-        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(), root: p).get()
+        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(iOS: .iOS17), root: p).get()
         #expect(
             names(made.result) == [
                 "P.viewDidLoad", "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
@@ -125,7 +125,7 @@ struct AddSubviewDuringLoadTests {
                 ]
             ])
         }
-        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(), root: p).get()
+        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(iOS: .iOS17), root: p).get()
         #expect(
             names(made.result) == [
                 "P.viewDidLoad", "N.willMoveToParent(P)", "N.viewDidLoad", "T.viewDidLoad",

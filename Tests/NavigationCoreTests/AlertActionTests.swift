@@ -28,7 +28,7 @@ struct AlertActionTests {
     }
 
     /// A presents the alert (settled, over full screen: A stays on screen).
-    func presented(_ options: Options = Options(), handler: [Command] = []) -> Window {
+    func presented(_ options: Options = Options(iOS: .iOS17), handler: [Command] = []) -> Window {
         var w = Window(root: vc("A"), options: options)
         w.perform(Op.present("A", alert(handler: handler), animated: false))
         return w

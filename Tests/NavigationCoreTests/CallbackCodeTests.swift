@@ -54,7 +54,7 @@ struct CallbackCodeTests {
             $0.nextTransitionNumber += 1
         }
         #expect(r.warnings.map(\.code) == ["D7"])
-        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(), root: root).get()
+        let made = try Navigator.makeSessionReporting(traits: .phonePortrait, options: Options(iOS: .iOS17), root: root).get()
         #expect(made.result.warnings == r.warnings)
         #expect(made.result.events == r.events)
         expectSameState(w.state, made.state, "creation and setRoot differ", sourceLocation: #_sourceLocation)

@@ -3,8 +3,8 @@ import NavigationCore
 
 /// Release.swift: what holds a controller, the explicit release and the `automatic` policy.
 @Suite struct ControllerLifetimeTests {
-    let automatic = Options(release: .automatic)
-    let automaticManualTransitions = Options(transitions: .manual, release: .automatic)
+    let automatic = Options(iOS: .iOS17, release: .automatic)
+    let automaticManualTransitions = Options(iOS: .iOS17, transitions: .manual, release: .automatic)
 
     /// What `command` would drop, asked of the pure core before the exhaustive send.
     func releasedBy(_ command: Command, _ w: Window) -> [ControllerID] {

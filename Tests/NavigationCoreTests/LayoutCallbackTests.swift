@@ -7,7 +7,7 @@ import NavigationCore
 /// only with `options.layoutCallbacks`, and the state change is the one without it.
 @Suite("layout callbacks (R114–R117)")
 struct LayoutCallbackTests {
-    let on = Options(layoutCallbacks: true)
+    let on = Options(iOS: .iOS17, layoutCallbacks: true)
 
     func launch(_ root: ControllerRef, _ options: Options) -> (state: SessionState, events: [String])? {
         guard case .success(let made) = Navigator.makeSessionReporting(traits: .phonePortrait, options: options, root: root) else {
@@ -28,7 +28,7 @@ struct LayoutCallbackTests {
                 "N.viewDidAppear", "A.viewDidAppear",
             ])
         // The option changes what is reported, nothing of the state.
-        var off = try #require(launch(nav("N", vc("A")), Options())).state
+        var off = try #require(launch(nav("N", vc("A")), Options(iOS: .iOS17))).state
         off.options.layoutCallbacks = true
         expectSameState(off, made.state, "the option changes no controller", sourceLocation: #_sourceLocation)
     }

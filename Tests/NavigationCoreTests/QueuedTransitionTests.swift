@@ -9,7 +9,7 @@ struct QueuedTransitionTests {
     /// m is presented full screen over it (t3) and completed, p2's push waits behind t2, m is
     /// dismissed and that dismissal completed.
     func trial(_ release: ReleasePolicy) -> (Window, dismissal: String) {
-        var w = Window(root: nav("nav", vc("home")), options: Options(transitions: .manual, release: release))
+        var w = Window(root: nav("nav", vc("home")), options: Options(iOS: .iOS17, transitions: .manual, release: release))
         w.perform(Op.push("nav", vc("p1")))
         w.perform(Op.present("home", vc("m"), .fullScreen))
         let queued = w.perform(Op.push("nav", vc("p2"))).transition
@@ -57,7 +57,7 @@ struct QueuedTransitionTests {
     /// p2 on screen and p1 off it, so its own tick only ends the containment (R73).
     @Test("a dismissal that uncovers a navigation controller with a push queued shows its new top, balanced")
     func dismissalWithPushQueued() {
-        var w = Window(root: nav("nav", vc("home")), options: Options(transitions: .manual, release: .manual))
+        var w = Window(root: nav("nav", vc("home")), options: Options(iOS: .iOS17, transitions: .manual, release: .manual))
         var balance = AppearanceBalance()
         var all: [String] = []
         func step(_ command: Command, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -102,7 +102,7 @@ struct QueuedTransitionTests {
 
     @Test("the R38 state machine refuses a viewDidAppear without viewWillAppear, and one twice")
     func balanceMachineCatches() {
-        let state = SessionState(traits: .phonePortrait, options: Options())
+        let state = SessionState(traits: .phonePortrait, options: Options(iOS: .iOS17))
         var fresh = AppearanceBalance()
         #expect(fresh.feed([Event("p2", .viewDidAppear, animated: true)], before: state) == ["p2.viewDidAppear while disappeared"])
         var twice = AppearanceBalance()
@@ -125,7 +125,7 @@ struct QueuedTransitionTests {
 struct TransitionLeftoverTests {
     @Test("automatic: releasing a container drops what only it holds; a child the client also holds stays, parentless")
     func releasedParentLeavesNoLink() {
-        var w = Window(root: nav("N", vc("A")), options: Options(release: .automatic))
+        var w = Window(root: nav("N", vc("A")), options: Options(iOS: .iOS17, release: .automatic))
         w.perform(
             .createController(
                 {
@@ -186,7 +186,7 @@ struct TransitionLeftoverTests {
 extension TransitionLeftoverTests {
     @Test("a navigation transition holds its navigation controller until it ends, queued or running (R81)")
     func transitionHoldsItsNavigationController() {
-        var w = Window(root: vc("R"), options: Options(transitions: .manual, release: .manual))
+        var w = Window(root: vc("R"), options: Options(iOS: .iOS17, transitions: .manual, release: .manual))
         w.perform(
             .createController(
                 {

@@ -16,7 +16,7 @@ func manualContainer(_ id: ControllerID, children: [ControllerRef], on code: Cal
 
 /// A window showing `A` and the manual container `C[K]` (``manualContainer(_:children:on:)``)
 /// created beside it, not yet on screen.
-func windowWithManualContainer(code: CallbackCode = CallbackCode(), options: Options = Options()) -> Window {
+func windowWithManualContainer(code: CallbackCode = CallbackCode(), options: Options = Options(iOS: .iOS17)) -> Window {
     var w = Window(root: vc("A"), options: options)
     guard case .new(let spec) = manualContainer("C", children: [vc("K")], on: code) else { fatalError("make returns a new spec") }
     w.perform(.createController(spec))

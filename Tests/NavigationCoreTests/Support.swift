@@ -214,11 +214,13 @@ func expectGroups(_ actual: [String], _ groups: [[String]], sourceLocation: Sour
 // MARK: - A window under test
 
 /// One session: applies commands and checks that each is accepted or refused as the test says.
+/// Without `options` it reproduces iOS 17, the release these tests were written for, whatever
+/// `IOSRelease.default` is.
 struct Window {
     var state: SessionState
 
     init(
-        root: ControllerRef?, traits: Traits = .phonePortrait, options: Options = Options(),
+        root: ControllerRef?, traits: Traits = .phonePortrait, options: Options = Options(iOS: .iOS17),
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         switch Navigator.makeSession(traits: traits, options: options, root: root) {

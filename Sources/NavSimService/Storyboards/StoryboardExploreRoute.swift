@@ -39,7 +39,7 @@ extension StoryboardCatalog {
         guard let idiom = Traits.Idiom(rawValue: idiomName) else {
             throw Problem.invalidField("idiom", "idiom is phone or pad.", allowed: Traits.Idiom.allCases.map(\.rawValue))
         }
-        let release = try r.string("iOS") ?? "17"
+        let release = try r.string("iOS") ?? IOSRelease.default.rawValue
         guard let iOS = IOSRelease(rawValue: release) else {
             throw Problem.invalidField("iOS", "iOS is 12, 17, 18 or 26.", allowed: IOSRelease.allCases.map(\.rawValue))
         }

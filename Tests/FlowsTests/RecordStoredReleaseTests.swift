@@ -1,0 +1,48 @@
+@testable import Flows
+import Foundation
+import HTTPServer
+import JSONValues
+import NavSimService
+import SQLiteStore
+import Testing
+
+/// `navsim record` on a session a previous release stored (Tests/Fixtures/Databases/main.sqlite,
+/// whose `nav` and `tabs` were created without `options`, so on that release's default, iOS 17):
+/// the flow names the session's release, so it replays as recorded whatever the default is now.
+@Suite("Recording a session stored before the default release changed")
+struct RecordStoredReleaseTests {
+    /// A service on a copy of a fixture database, driven in process as `InProcessTarget` is.
+    final class FixtureTarget: FlowTarget {
+        let service: NavSimService
+        let folder: URL
+
+        init(_ fixture: String) throws {
+            let fm = FileManager.default
+            folder = fm.temporaryDirectory.appendingPathComponent("navsim-record-\(UUID().uuidString)")
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("\(fixture).sqlite").path
+            try fm.copyItem(atPath: Checkout.root.appendingPathComponent("Tests/Fixtures/Databases/\(fixture).sqlite").path, toPath: path)
+            service = try NavSimService(
+                store: SessionStore(path: path, migrationsDirectory: Checkout.migrations), openAPI: Array("openapi: 3.1.0\n".utf8))
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        func send(_ request: HTTPRequest) throws(FlowTargetError) -> HTTPResponse {
+            var r = request
+            (r.path, r.query) = InProcessTarget.split(request.path)
+            return service.handle(r)
+        }
+    }
+
+    @Test(arguments: ["nav", "tabs"])
+    func aRecordedFlowReplaysOnTheReleaseTheSessionWasCreatedOn(session: String) throws {
+        let stored = try FixtureTarget("main")
+        let recorded = try Recorder().record(session: session, on: stored)
+        let creation = recorded["steps"]?.array?.first { $0["do"]?.string == "POST /v1/sessions" }
+        #expect(creation?["body"]?["options"]?["iOS"]?.string == "17", "\(PrettyJSON.text(recorded).prefix(600))")
+        let flow = try #require(try flows(PrettyJSON.text(recorded), file: "\(session).json").first)
+        let result = FlowRunner().play(flow, on: try InProcessTarget(migrationsDirectory: Checkout.migrations))
+        #expect(result.passed, "\(result.line)")
+    }
+}
