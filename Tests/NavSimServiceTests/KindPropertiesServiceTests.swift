@@ -16,6 +16,7 @@ struct KindPropertiesServiceTests {
         "pageDelegate": "{}",
         "customizableViewControllers": "[]",
         "displayModeButtonVisibility": #""always""#,
+        "splitDelegate": "{}",
     ]
 
     @Test func aKindOnlyPropertyIsRefusedOnEveryOtherKindInASpecAndAPatch() throws {
