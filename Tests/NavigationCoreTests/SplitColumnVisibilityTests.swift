@@ -8,7 +8,7 @@ struct SplitColumnVisibilityTests {
     /// iPad, regular width: S{P | D} (or S{P | M | D}) with a delegate, expanded; `configure`
     /// sets what else the test's split has.
     func expanded(
-        _ style: SplitState.Style = .doubleColumn, delegate: Bool = true, options: Options = Options(),
+        _ style: SplitState.Style = .doubleColumn, delegate: Bool = true, options: Options = Options(iOS: .iOS17),
         _ configure: (inout ControllerSpec) -> Void = { _ in }
     ) -> Window {
         Window(
