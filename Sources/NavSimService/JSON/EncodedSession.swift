@@ -62,6 +62,12 @@ struct EncodedSession: Sendable {
         var reuse = ReuseCheck(
             old: previous != nil ? previousState : nil, new: state,
             changed: changedControllers.map(Set.init))
+        // ``ReuseCheck/affected`` as positions in `previous` when it is short (a push affects
+        // three controllers): each controller is then checked by comparing integers, not its id
+        // with each affected one. An id and its position in `previous` name each other.
+        let affectedAt: [Int]? = previous.flatMap { previous in
+            reuse.affected.flatMap { $0.count <= 8 ? $0.compactMap { previous.index[$0] } : nil }
+        }
         // How many leading ids `order` shares with `previous.order`, position by position.
         var sharedPrefix = 0
         // Previous positions [from, to) whose pieces are copied, still to be written: neighbours
@@ -98,7 +104,7 @@ struct EncodedSession: Sendable {
             // the controller, so a retitle, or a push on a deep stack, costs a copy per
             // untouched piece. It is in `state`: `previous` shows it, and the turn
             // did not change it (dropping it would be a change).
-            if let p = oldPosition, reuse.isUnaffected(cid) {
+            if let p = oldPosition, affectedAt.map({ !$0.contains(p) }) ?? reuse.isUnaffected(cid) {
                 order.append(cid)
                 reused += 1
                 if let r = run, r.upperBound == p {
@@ -235,9 +241,6 @@ struct EncodedSession: Sendable {
         /// one) without `old` or `changed`, when the traits or running transitions differ, or
         /// when what is below a changed controller is not all in `children` (a tab bar's).
         let affected: Set<String>?
-        /// ``affected`` as a list when it is short (a push affects three controllers): comparing
-        /// each id with a few costs less than hashing it, once per controller of the session.
-        private let fewAffected: [String]?
 
         init(old: SessionState?, new: SessionState, changed: Set<String>? = nil) {
             self.old = old
@@ -246,14 +249,11 @@ struct EncodedSession: Sendable {
             sameWindow = old?.traits == new.traits
             sameTransitions = old?.transitions == new.transitions
             affected = Self.affected(old: old, new: new, changed: changed, sameWindow: sameWindow, sameTransitions: sameTransitions)
-            fewAffected = affected.flatMap { $0.count <= 8 ? Array($0) : nil }
         }
 
         /// Known unaffected: ``affected`` is known and does not hold `id`.
         func isUnaffected(_ id: String) -> Bool {
-            if let fewAffected { return !fewAffected.contains(id) }
-            guard let affected else { return false }
-            return !affected.contains(id)
+            affected.map { !$0.contains(id) } ?? false
         }
 
         private static func affected(
