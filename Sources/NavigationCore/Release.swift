@@ -65,11 +65,13 @@ extension Controller {
     /// Whether ``heldControllers`` contains `id`, without building that list: a navigation
     /// controller deep in pushes holds hundreds, and the release pass asks this of every
     /// controller of the session for each controller it checks.
+    /// Lists are searched from the end: what a turn asks about is most often the top of a stack
+    /// (the controller just pushed, or the one it covers).
     public func holds(_ id: ControllerID) -> Bool {
-        if presentedID == id || children.contains(id) { return true }
+        if presentedID == id || children.reversed().contains(id) { return true }
         switch container {
         case .plain, .alert: return false
-        case .navigation(let s): return s.viewControllers.contains(id)
+        case .navigation(let s): return s.viewControllers.reversed().contains(id)
         case .tabs(let t): return t.moreNavigationController == id || t.viewControllers.contains(id)
         case .split(let s):
             return s.primary == id || s.supplementary == id || s.secondary == id || s.primaryNavigation == id
@@ -106,9 +108,9 @@ extension Controller {
         }
         if let presented = presentedID { out.append(presented) }
         // What it let go of in one list and still holds in another (a child that stays in the
-        // stack) keeps this holder.
+        // stack) keeps this holder. Each id once: a popped controller leaves two lists.
         var seen = Set<ControllerID>()
-        return out.filter { !now.holds($0) && seen.insert($0).inserted }
+        return out.filter { seen.insert($0).inserted && !now.holds($0) }
     }
 }
 
