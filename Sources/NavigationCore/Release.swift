@@ -61,6 +61,57 @@ extension Controller {
         var seen = Set<ControllerID>()
         return out.filter { seen.insert($0).inserted }
     }
+
+    /// Whether ``heldControllers`` contains `id`, without building that list: a navigation
+    /// controller deep in pushes holds hundreds, and the release pass asks this of every
+    /// controller of the session for each controller it checks.
+    /// Lists are searched from the end: what a turn asks about is most often the top of a stack
+    /// (the controller just pushed, or the one it covers).
+    public func holds(_ id: ControllerID) -> Bool {
+        if presentedID == id || children.reversed().contains(id) { return true }
+        switch container {
+        case .plain, .alert: return false
+        case .navigation(let s): return s.viewControllers.reversed().contains(id)
+        case .tabs(let t): return t.moreNavigationController == id || t.viewControllers.contains(id)
+        case .split(let s):
+            return s.primary == id || s.supplementary == id || s.secondary == id || s.primaryNavigation == id
+                || s.supplementaryNavigation == id || s.secondaryNavigation == id || s.compact == id
+                || s.inspector == id || s.inspectorNavigation == id || s.collapsedSupplementary.contains(id)
+                || s.collapsedSecondary.contains(id)
+        case .pages(let p): return p.viewControllers.contains(id)
+        }
+    }
+
+    /// What `self` (a controller before a turn) held and `now` (the same controller after it, nil
+    /// when it left the session) no longer holds: the only controllers whose last holder the
+    /// turn can have taken away through this one. Each list is compared as a whole first: a push
+    /// only appends to a navigation controller's lists and a pop only shortens them, so neither
+    /// pays for the hundreds of controllers a deep stack keeps.
+    func letGo(becoming now: Controller?) -> [ControllerID] {
+        guard let now else { return heldControllers }
+        if now == self { return [] }
+        var out: [ControllerID] = []
+        func lost(_ before: [ControllerID], _ after: [ControllerID]) {
+            if after.count >= before.count, after.starts(with: before) { return }
+            if before.count > after.count, before.starts(with: after) {
+                out += before[after.count...]
+                return
+            }
+            out += before.filter { !after.contains($0) }
+        }
+        lost(children, now.children)
+        switch (container, now.container) {
+        case (.navigation(let a), .navigation(let b)): lost(a.viewControllers, b.viewControllers)
+        case (.pages(let a), .pages(let b)): lost(a.viewControllers, b.viewControllers)
+        case (.plain, .plain), (.alert, .alert): break
+        default: out += heldControllers
+        }
+        if let presented = presentedID { out.append(presented) }
+        // What it let go of in one list and still holds in another (a child that stays in the
+        // stack) keeps this holder. Each id once: a popped controller leaves two lists.
+        var seen = Set<ControllerID>()
+        return out.filter { seen.insert($0).inserted && !now.holds($0) }
+    }
 }
 
 extension SessionState {
@@ -76,13 +127,26 @@ extension SessionState {
         var out: [Holder] = []
         if rootViewController == id { out.append(.window) }
         var holding: [ControllerID] = []
-        for (other, c) in controllers where other != id && c.heldControllers.contains(id) {
+        for (other, c) in controllers where other != id && c.holds(id) {
             holding.append(other)
         }
         out += holding.sorted().map(Holder.controller)
         for t in transitions where t.involves(id) { out.append(.transition(t.record.id)) }
         if target.isHeldByClient { out.append(.client) }
         return out
+    }
+
+    /// Whether anything holds `id` (``holders(of:)`` is not empty). Where a holder usually is
+    /// (the window, the client, its parent, its presenter, a transition) is asked first, so a
+    /// controller still in its container costs no walk over the session.
+    func isHeld(_ id: ControllerID) -> Bool {
+        guard let c = controllers[id] else { return false }
+        if rootViewController == id || c.isHeldByClient { return true }
+        if let p = c.parent, p != id, controllers[p]?.holds(id) == true { return true }
+        if let p = c.presentation?.presenting, p != id, controllers[p]?.holds(id) == true { return true }
+        if transitions.contains(where: { $0.involves(id) }) { return true }
+        for (other, o) in controllers where other != id && o.holds(id) { return true }
+        return false
     }
 
     /// `id` and what only it holds, transitively (the controllers a release of `id` drops), in
@@ -178,16 +242,19 @@ extension Engine {
 
     /// `automatic` sessions, at the end of a turn: every controller that nothing holds any more
     /// is dropped with what only it holds. The candidates are the controllers the turn changed
-    /// and those they held when the turn began (`before`): a controller loses its last holder
-    /// only through a change to that holder, to itself, or to the window or a transition, which
-    /// change the controllers they hold too. So the pass costs what the turn changed, not what
-    /// the session holds.
+    /// and those they held when the turn began (`before`) and no longer hold: a controller loses
+    /// its last holder only through a change to that holder, to itself, or to the window or a
+    /// transition, which change the controllers they hold too. So the pass costs what the turn
+    /// changed, not what the session holds (a push on a stack of hundreds lets go of nothing).
     mutating func releaseUnheld(before: SessionState) {
         guard state.options.release == .automatic, !touched.isEmpty else { return }
         var candidates = touched
-        for id in touched { candidates.formUnion(before.controllers[id]?.heldControllers ?? []) }
+        for id in touched {
+            guard let was = before.controllers[id] else { continue }
+            candidates.formUnion(was.letGo(becoming: state.controllers[id]))
+        }
         if let root = before.rootViewController { candidates.insert(root) }
-        for id in candidates.sorted() where state.controllers[id] != nil && state.holders(of: id).isEmpty {
+        for id in candidates.sorted() where state.controllers[id] != nil && !state.isHeld(id) {
             dropReleased(state.releasableTree(id))
         }
     }

@@ -60,6 +60,35 @@ import Testing
         #expect(s.state.viewsInWindow == ["nav", "c299"] || s.state.viewsInWindow == ["c299", "nav"])
     }
 
+    /// With automatic release a pop drops the popped controller, so each version's order is the
+    /// last one's plus or minus its last id: the pieces are found by position and the index is
+    /// carried over. Every controller's piece must still be found by id, and equal its encoding.
+    @Test func pushPopPairsThatReleaseOnADeepStackKeepEveryPieceFindable() throws {
+        let h = try ServiceHarness(limits: Limits(navigationStackDepth: 400, specWidth: 400))
+        let children = (0..<300).map { #"{"id": "c\#($0)"}"# }.joined(separator: ",")
+        h.ok(
+            "POST", "/v1/sessions",
+            #"{"id": "a", "options": {"iOS": "17", "release": "automatic"}, "root": {"id": "nav", "kind": "navigationController", "viewControllers": [\#(children)]}}"#,
+            status: 201)
+        h.send("GET", "/v1/sessions/a")
+        for i in 0..<3 {
+            h.ok("POST", "/v1/sessions/a/controllers/nav/push", #"{"viewController": {"id": "p\#(i)"}, "animated": false}"#)
+            try expectFresh(h, "a", "push \(i)")
+            #expect(h.send("GET", "/v1/sessions/a/controllers/p\(i)").status == 200)
+            h.ok("POST", "/v1/sessions/a/controllers/nav/pop", #"{"animated": false}"#)
+            try expectFresh(h, "a", "pop \(i)")
+            #expect(h.send("GET", "/v1/sessions/a/controllers/p\(i)").status == 404, "released by the pop")
+        }
+        let s = try live(h, "a")
+        let encoded = try #require(s.encoded)
+        #expect(encoded.order == s.state.order)
+        #expect(encoded.index.count == s.state.controllers.count)
+        for id in s.state.order {
+            let c = try #require(s.state.controllers[id])
+            #expect(encoded.piece(id).map(Array.init) == Encode.controller(c, in: s.state), "piece \(id)")
+        }
+    }
+
     /// The stack-depth limit still holds when only the changed controllers are checked.
     @Test func aPushPastTheStackLimitOnADeepStackIsRefused() throws {
         let h = try ServiceHarness(limits: Limits(navigationStackDepth: 300, specWidth: 400))

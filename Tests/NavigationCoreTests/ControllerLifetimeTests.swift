@@ -94,6 +94,23 @@ import NavigationCore
         #expect(releasedBy(Op.push("N", vc("B"), animated: false), w).isEmpty)
     }
 
+    @Test("automatic on a deep stack: a push drops nothing, popTo drops exactly what left the stack, a reorder nothing")
+    func deepStackReleasesWhatLeft() {
+        let options = Options(iOS: .iOS17, release: .automatic)
+        let stack = (0..<40).map { "c\($0)" }
+        let w = Window(root: .new({ var s = ControllerSpec(id: "N", kind: .navigationController); s.viewControllers = stack.map { vc($0) }; return s }()), options: options)
+        // A push lengthens N's lists: nothing N held before is let go.
+        #expect(releasedBy(Op.push("N", vc("top"), animated: false), w).isEmpty)
+        // popTo shortens them: what it cut off goes, and nothing else (the pass drops in id order).
+        #expect(releasedBy(Op.popTo("N", "c9", animated: false), w).sorted() == stack[10...].sorted())
+        // The same controllers in another order: lists that are neither longer nor shorter, nothing let go.
+        let reordered = Op.setViewControllers("N", stack.reversed().map { .existing($0) }, animated: false)
+        #expect(releasedBy(reordered, w).isEmpty)
+        // Leaving some out of the new order drops exactly those.
+        let fewer = Op.setViewControllers("N", (stack[..<5] + stack[30...]).map { .existing($0) }, animated: false)
+        #expect(releasedBy(fewer, w).sorted() == stack[5..<30].sorted())
+    }
+
     @Test("manual (the default): pops and dismissals drop nothing; the controllers stay detached")
     func manualReleasesNothing() {
         var w = Window(root: nav("N", vc("A"), vc("B")))

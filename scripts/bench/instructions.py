@@ -60,6 +60,10 @@ READ_OPS = ["get", "echo", "raw get"]
 PUSH_BODY = {"viewController": {"id": "pushed", "title": "Pushed"}}
 SEGUE_BODY = {"identifier": "showMessage"}
 ROW_BYTES = 512
+# --depth: the shallow stack it is compared with, and the profile its sessions run (explicit, so
+# that the figures do not move with the server's default).
+DEPTH_SHALLOW = 10
+DEPTH_IOS = "26"
 # Counts that do not depend on the run: Swift's hashing seeded the same in every process (the
 # order of dictionaries, hence of the work done over them), one locale and time zone.
 # Counts that do not depend on the CPU either: glibc picks its memcpy, memset and string routines
@@ -205,6 +209,53 @@ def navsim_run(args, work, counts, tag):
     return total_instructions(out), body
 
 
+def depth_run(args, work, pairs, tag):
+    """navsim under callgrind with two sessions, each a navigation controller DEPTH_SHALLOW and
+    args.depth controllers deep: pairs[depth] push+pop pairs on each. A pair leaves the stack as
+    it found it (automatic release drops the popped controller), so every pair meets the same
+    stack. Returns the instructions."""
+    folder = os.path.join(work, f"depth-{tag}")
+    os.makedirs(folder)
+    out, log_path = os.path.join(folder, "callgrind.out"), os.path.join(folder, "server.log")
+    deep = args.depth
+    # The limits of docs/limits.md let a stack one above the deep one through: its spec lists
+    # every child, and a push goes one deeper.
+    env = dict(measured_env(args), NAVSIM_DB=os.path.join(folder, "db.sqlite"),
+               NAVSIM_PORT="0", NAVSIM_HOST="127.0.0.1",
+               NAVSIM_MAX_STACK_DEPTH=str(max(64, deep + 1)), NAVSIM_MAX_SPEC_WIDTH=str(max(256, deep)),
+               NAVSIM_MAX_CONTROLLERS=str(max(1000, deep + 2)),
+               NAVSIM_MIGRATIONS=os.environ.get("NAVSIM_MIGRATIONS", os.path.join(REPO, "migrations")))
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(callgrind(out, [args.navsim, "serve"]), env=env, stdout=log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    RUNNING.append(proc)
+    port = wait_for_port(log_path, proc, r'"url":"http://127\.0\.0\.1:(\d+)"', "navsim")
+    c = Client(port)
+    depths = (DEPTH_SHALLOW, deep)
+    for d in depths:
+        c.call("POST", "/v1/sessions", {"id": f"deep{d}", "root": nav_spec(d),
+                                        "options": {"iOS": DEPTH_IOS, "release": "automatic"}})
+    for d in depths:
+        for _ in range(pairs[d]):
+            c.call("POST", f"/v1/sessions/deep{d}/controllers/nav/push", PUSH_BODY)
+            c.call("POST", f"/v1/sessions/deep{d}/controllers/nav/pop", {})
+    c.close()
+    stop(proc, "navsim")
+    return total_instructions(out)
+
+
+def measure_depth(args, work, round_, per):
+    """Marginal instructions of one push+pop pair at each depth, into `per`."""
+    n1, n2 = args.n1, args.n2
+    depths = (DEPTH_SHALLOW, args.depth)
+    base = depth_run(args, work, {d: n1 for d in depths}, f"{round_}-base")
+    for d in depths:
+        more = depth_run(args, work, {e: n2 if e == d else n1 for e in depths}, f"{round_}-{d}")
+        per[f"depth {d}"] = (more - base) / (n2 - n1)
+        print(f"  round {round_ + 1}: navsim push+pop at depth {d:<4} {per[f'depth {d}']:>12,.0f} Ir/pair",
+              file=sys.stderr, flush=True)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -262,6 +313,10 @@ def naive_run(args, work, count, tag):
     return total_instructions(out)
 
 
+def depth_keys(depth):
+    return [f"depth {DEPTH_SHALLOW}", f"depth {depth}"] if depth else []
+
+
 def counts_of(args, more=None):
     """Requests of each operation in one run: N1 (or N2 for `more`), reads READ_FACTOR times as
     many, so that each run's background work, spread over fewer instructions per read, stays
@@ -275,6 +330,9 @@ def counts_of(args, more=None):
 def measure_once(args, work, round_):
     """One round: every marginal figure, in Ir per request."""
     per = {}
+    if args.depth_only:
+        measure_depth(args, work, round_, per)
+        return per
 
     def marginal(op, more, base):
         per[op] = (more - base) / (counts_of(args, op)[op] - counts_of(args)[op])
@@ -291,6 +349,8 @@ def measure_once(args, work, round_):
     per["commit"] = (naive_run(args, work, n2, f"{round_}-n2") - naive_run(args, work, n1, f"{round_}-n1")) / (n2 - n1)
     print(f"  round {round_ + 1}: naive   commit       {per['commit']:>12,.0f} Ir/commit", file=sys.stderr, flush=True)
     per["_get_bytes"] = len(session_bytes)
+    if args.depth:
+        measure_depth(args, work, round_, per)
     return per
 
 
@@ -334,6 +394,8 @@ def measure(args):
         fail(f"{args.navsim} is not there: run `swift build -c release` first")
     if args.n2 <= args.n1 or args.n1 < 1:
         fail("need 1 <= N1 < N2")
+    if args.depth and args.depth <= DEPTH_SHALLOW:
+        fail(f"--depth must be above {DEPTH_SHALLOW}")
     work = tempfile.mkdtemp(prefix="navsim-instructions-")
     try:
         compile_floors(args, work)
@@ -348,11 +410,12 @@ def measure(args):
         else:
             shutil.rmtree(work, ignore_errors=True)
     figures = {}
-    for key in NAVSIM_OPS + ["echo", "raw get", "commit"]:
+    keys = [] if args.depth_only else NAVSIM_OPS + ["echo", "raw get", "commit"]
+    for key in keys + depth_keys(args.depth):
         values = [r[key] for r in rounds]
         figures[key] = {"median": sorted(values)[len(values) // 2], "min": min(values), "max": max(values)}
     return {"n1": args.n1, "n2": args.n2, "read_factor": args.read_factor, "rounds": args.repeat, "seconds": round(seconds, 1),
-            "get_bytes": rounds[0]["_get_bytes"], "figures": figures,
+            "get_bytes": rounds[0].get("_get_bytes", 0), "figures": figures, "depth": args.depth,
             "valgrind": tool_version(["valgrind", "--version"]),
             "swift": tool_version(["swift", "--version"]), "cpu": cpu_model(),
             "glibc_routines": "this CPU's" if args.native_cpu else "baseline (GLIBC_TUNABLES)",
@@ -375,6 +438,20 @@ def print_table(m):
     routines = m.get("glibc_routines", "baseline (GLIBC_TUNABLES)")
     print(f"marginal instructions per request: N1={m['n1']} N2={m['n2']} (reads x{m['read_factor']}), {m['rounds']} round(s), "
           f"{m['seconds']} s; {m['valgrind']}, {m['machine']}, glibc routines: {routines}")
+    if all(op in f for op in NAVSIM_OPS):
+        print_operations(m)
+    deep = m.get("depth", 0)
+    if deep:
+        shallow, far = f[f"depth {DEPTH_SHALLOW}"], f[f"depth {deep}"]
+        print(f"push+pop pairs on one navigation controller (iOS {DEPTH_IOS}, automatic release, full replies), not gated:")
+        print(f"  {f'depth {DEPTH_SHALLOW}':<42} {shallow['median']:>14,.0f} {'':>13} {'':>7}  {spread(shallow):>6.2f}%")
+        print(f"  {f'depth {deep}':<42} {far['median']:>14,.0f} {'':>13} {far['median'] / shallow['median']:>6.2f}x  "
+              f"{spread(far):>6.2f}%")
+        print(f"  (Ir per pair; ratio: depth {deep} / depth {DEPTH_SHALLOW})")
+
+
+def print_operations(m):
+    f = m["figures"]
     print(f"{'operation':<44} {'navsim Ir/req':>14} {'floor Ir/req':>13} {'ratio':>7}  {'spread':>7}")
     labels = {"push": "push, 10-controller session, durable",
               "pop": "pop, 10-controller session, durable",
@@ -522,10 +599,19 @@ def main():
     ap.add_argument("--native-cpu", action="store_true",
                     help="let glibc pick its routines for this CPU (counts then differ between CPUs; not for --check)")
     ap.add_argument("--keep", action="store_true", help="keep the callgrind output files")
+    ap.add_argument("--depth", type=int, default=0, metavar="N",
+                    help=f"also count a push+pop pair on a navigation controller N deep and {DEPTH_SHALLOW} deep, "
+                         "and print their ratio (not gated; 0, the default: not measured)")
+    ap.add_argument("--depth-only", action="store_true",
+                    help="measure only those pairs (--depth, 500 unless given); not with --check or --update")
     args = ap.parse_args()
 
     if args.self_test:
         sys.exit(self_test(args.self_test))
+    if args.depth_only:
+        if args.check or args.update or args.self_test is not None:
+            fail("--depth-only measures no gated operation: not with --check, --update or --self-test")
+        args.depth = args.depth or 500
     if args.from_:
         with open(args.from_) as fh:
             m = json.load(fh)

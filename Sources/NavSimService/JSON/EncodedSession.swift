@@ -13,8 +13,13 @@ struct EncodedSession: Sendable {
     let version: Int
     /// The whole Session object, byte-identical to `Encode.session(…).bytes`.
     let body: [UInt8]
-    /// Where each controller's object lies in ``body``, by id.
-    let pieces: [String: Range<Int>]
+    /// The controllers in ``body``'s order (the session's order), and where each one's object
+    /// lies in ``body``, by position: the next version finds the pieces of a session whose
+    /// order it shares by position, without hashing an id per controller.
+    let order: [String]
+    let ranges: [Range<Int>]
+    /// Each id's position in ``order``.
+    let index: [String: Int]
     /// The entity tag of this version, quoted (`"3"`), computed once.
     let etag: String
     /// How many controller pieces were copied from the previous version instead of encoded.
@@ -49,43 +54,87 @@ struct EncodedSession: Sendable {
             reusing: previous, previousState: previousState, changed: changedControllers)
         w.key("controllers")
         w.openObject()
-        var pieces: [String: Range<Int>] = [:]
-        pieces.reserveCapacity(state.controllers.count)
+        var order: [String] = []
+        order.reserveCapacity(state.order.count)
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(state.order.count)
         var changed: [String] = []
         var reuse = ReuseCheck(
             old: previous != nil ? previousState : nil, new: state,
             changed: changedControllers.map(Set.init))
+        // ``ReuseCheck/affected`` as positions in `previous` when it is short (a push affects
+        // three controllers): each controller is then checked by comparing integers, not its id
+        // with each affected one. An id and its position in `previous` name each other.
+        let affectedAt: [Int]? = previous.flatMap { previous in
+            reuse.affected.flatMap { $0.count <= 8 ? $0.compactMap { previous.index[$0] } : nil }
+        }
+        // How many leading ids `order` shares with `previous.order`, position by position.
+        var sharedPrefix = 0
+        // Previous positions [from, to) whose pieces are copied, still to be written: neighbours
+        // in both orders are copied as one span, the keys and commas between them included.
+        var run: Range<Int>? = nil
+        func flush() {
+            guard let previous, let r = run else { return }
+            w.key(previous.order[r.lowerBound])
+            let start = w.bytes.count
+            let span = previous.ranges[r.lowerBound].lowerBound..<previous.ranges[r.upperBound - 1].upperBound
+            w.raw(previous.body[span])
+            let shift = start - span.lowerBound
+            for p in r {
+                let old = previous.ranges[p]
+                ranges.append((old.lowerBound + shift)..<(old.upperBound + shift))
+            }
+            run = nil
+        }
         var reused = 0
         for cid in state.order {
+            // Where `previous` has this controller's piece: at the same position while the
+            // orders agree (a push only appends), else by id.
+            let position = order.count
+            var oldPosition: Int? = nil
+            if let previous {
+                if sharedPrefix == position, position < previous.order.count, previous.order[position] == cid {
+                    sharedPrefix += 1
+                    oldPosition = position
+                } else {
+                    oldPosition = previous.index[cid]
+                }
+            }
             // Known unaffected (``ReuseCheck/affected``): its bytes are copied without reading
             // the controller, so a retitle, or a push on a deep stack, costs a copy per
             // untouched piece. It is in `state`: `previous` shows it, and the turn
             // did not change it (dropping it would be a change).
-            if let previous, let affected = reuse.affected, !affected.contains(cid), let old = previous.pieces[cid] {
-                w.key(cid)
-                let start = w.bytes.count
-                w.raw(previous.body[old])
-                pieces[cid] = start..<w.bytes.count
+            if let p = oldPosition, affectedAt.map({ !$0.contains(p) }) ?? reuse.isUnaffected(cid) {
+                order.append(cid)
                 reused += 1
+                if let r = run, r.upperBound == p {
+                    run = r.lowerBound..<(p + 1)
+                } else {
+                    flush()
+                    run = p..<(p + 1)
+                }
                 continue
             }
             guard let index = state.controllers.index(forKey: cid) else { continue }
+            flush()
             let c = state.controllers[index].value
+            order.append(cid)
             w.key(c.id)
             let start = w.bytes.count
-            if let previous, let old = previous.pieces[c.id], reuse.unchanged(c) {
-                w.raw(previous.body[old])
+            if let previous, let p = oldPosition, reuse.unchanged(c) {
+                w.raw(previous.body[previous.ranges[p]])
                 reused += 1
             } else {
                 Encode.controller(c, in: state, into: &w)
-                if let previous, let old = previous.pieces[c.id], previous.body[old].elementsEqual(w.bytes[start...]) {
+                if let previous, let p = oldPosition, previous.body[previous.ranges[p]].elementsEqual(w.bytes[start...]) {
                     // Unchanged: not reported to a minimal reply.
                 } else {
                     changed.append(c.id)
                 }
             }
-            pieces[c.id] = start..<w.bytes.count
+            ranges.append(start..<w.bytes.count)
         }
+        flush()
         w.closeObject()
         w.closeObject()
         assert(
@@ -93,9 +142,27 @@ struct EncodedSession: Sendable {
             "a reused controller piece or head differs from its full encoding")
         return (
             EncodedSession(
-                version: version, body: w.bytes, pieces: pieces, etag: "\"\(version)\"", reusedPieces: reused,
-                head: head), changed
+                version: version, body: w.bytes, order: order, ranges: ranges,
+                index: Self.index(of: order, sharing: previous, prefix: sharedPrefix),
+                etag: "\"\(version)\"", reusedPieces: reused, head: head),
+            changed
         )
+    }
+
+    /// The positions of `order`'s ids, from `previous`'s when the two orders share all but a
+    /// few ids at the end (`prefix` leading ids alike): a push appends one, a pop that releases
+    /// drops the last; so a deep stack's ids are not hashed again at every version.
+    static func index(of order: [String], sharing previous: EncodedSession?, prefix: Int) -> [String: Int] {
+        if let previous, prefix > order.count / 2 || prefix > previous.order.count / 2 {
+            var index = previous.index
+            for p in prefix..<previous.order.count { index[previous.order[p]] = nil }
+            for p in prefix..<order.count { index[order[p]] = p }
+            return index
+        }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(order.count)
+        for (p, id) in order.enumerated() { index[id] = p }
+        return index
     }
 
     /// Where the Session members before `controllers` lie in ``body`` (``Encode/sessionHead(id:version:createdAt:state:)``),
@@ -184,6 +251,11 @@ struct EncodedSession: Sendable {
             affected = Self.affected(old: old, new: new, changed: changed, sameWindow: sameWindow, sameTransitions: sameTransitions)
         }
 
+        /// Known unaffected: ``affected`` is known and does not hold `id`.
+        func isUnaffected(_ id: String) -> Bool {
+            affected.map { !$0.contains(id) } ?? false
+        }
+
         private static func affected(
             old: SessionState?, new: SessionState, changed: Set<String>?,
             sameWindow: Bool, sameTransitions: Bool
@@ -269,13 +341,13 @@ struct EncodedSession: Sendable {
     }
 
     /// The controller `id`'s object, or nil when the session has none of that id.
-    func piece(_ id: String) -> ArraySlice<UInt8>? { pieces[id].map { body[$0] } }
+    func piece(_ id: String) -> ArraySlice<UInt8>? { index[id].map { body[ranges[$0]] } }
 
     /// The Session of a `Prefer: return=minimal` reply: `id`, `version`, the `window` of
     /// `state` (the state this encoding shows), the `controllers` in `changed` (from this
     /// encoding's bytes) and `removed`, the ids of the controllers that left the session.
     func minimal(id: String, state: SessionState, changed: [String], removed: [String]) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + changed.reduce(0) { $0 + (pieces[$1]?.count ?? 0) + $1.utf8.count + 4 })
+        var w = JSONWriter(capacity: 256 + changed.reduce(0) { $0 + (piece($1)?.count ?? 0) + $1.utf8.count + 4 })
         w.openObject()
         w.member("id", id)
         w.member("version", version)

@@ -91,8 +91,10 @@ extension EncodedSession {
         Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state, into: &head)
         var out = head.bytes
         out.append(contentsOf: #","controllers":{"#.utf8)
-        var pieces: [String: Range<Int>] = [:]
-        pieces.reserveCapacity(state.controllers.count)
+        var order: [String] = []
+        var ranges: [Range<Int>] = []
+        order.reserveCapacity(state.controllers.count)
+        ranges.reserveCapacity(state.controllers.count)
         // `id` or one of its ancestors is in `touched` (walked without building the chain).
         func chainTouched(_ id: String) -> Bool {
             var current: String? = id
@@ -112,15 +114,18 @@ extension EncodedSession {
             JSON.writeString(cid, into: &out)
             out.append(UInt8(ascii: ":"))
             let start = out.count
-            if let old = base.encoded.pieces[cid], !chainTouched(cid) {
-                out.append(contentsOf: base.encoded.body[old])
+            if let p = base.encoded.index[cid], !chainTouched(cid) {
+                out.append(contentsOf: base.encoded.body[base.encoded.ranges[p]])
             } else {
                 out.append(contentsOf: Encode.controller(c, in: state))
             }
-            pieces[cid] = start..<out.count
+            order.append(cid)
+            ranges.append(start..<out.count)
         }
         out.append(contentsOf: "}}".utf8)
-        return EncodedSession(version: version, body: out, pieces: pieces, etag: "\"\(version)\"")
+        return EncodedSession(
+            version: version, body: out, order: order, ranges: ranges,
+            index: EncodedSession.index(of: order, sharing: nil, prefix: 0), etag: "\"\(version)\"")
     }
 }
 
