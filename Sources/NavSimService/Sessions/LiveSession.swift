@@ -324,7 +324,24 @@ final class SessionRegistry: Sendable {
         var reserved: Set<String> = []
     }
 
-    private let boxes = Mutex(Boxes())
+    /// One part of the registry, under its own lock.
+    private final class Shard: Sendable {
+        let boxes = Mutex(Boxes())
+    }
+
+    /// The registry in parts, an id always in the same one: every request looks its session up
+    /// here, and with one lock the handler threads queued on it (and spun) whenever the thread
+    /// holding it was descheduled; with many, two requests meet only on the same part.
+    private let shards: [Shard] = (0..<16).map { _ in Shard() }
+
+    /// The part that holds `id`.
+    private func shard(_ id: String) -> Shard {
+        // Not `hashValue`: its seed differs per process, which is fine, but FNV-1a over the bytes
+        // is cheaper than SipHash for ids this short.
+        var h: UInt32 = 2_166_136_261
+        for b in id.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return shards[Int(h % UInt32(shards.count))]
+    }
     private let order = Mutex(LoadOrder())
     /// Reads a session from the store by id (nil: no such row).
     let loader: @Sendable (String) throws -> LiveSession?
@@ -381,19 +398,19 @@ final class SessionRegistry: Sendable {
     /// - Throws: the storage problem when the store cannot be read (503 while its database is
     ///   unreachable): the session may exist, so the answer is not 404.
     func find(_ id: String) throws(Problem) -> SessionBox? {
-        if let box = boxes.withLock({ $0.byID[id] }) { return box }
+        if let box = shard(id).boxes.withLock({ $0.byID[id] }) { return box }
         guard findsUnregistered else { return nil }
         let found: LiveSession?
         do { found = try loader(id) } catch { throw Problem.storage(error, "The session could not be loaded", access: .read) }
         guard let found else { return nil }
-        return add(found) ?? boxes.withLock { $0.byID[id] }
+        return add(found) ?? shard(id).boxes.withLock { $0.byID[id] }
     }
 
     /// Takes `id` for a creation whose commit is being written: no other creation may take it
     /// until ``add(_:reserved:)`` or ``unreserve(_:)``, and no route sees a session under it yet.
     /// - Returns: false when a session or another creation holds the id.
     func reserve(_ id: String) -> Bool {
-        boxes.withLock { boxes in
+        shard(id).boxes.withLock { boxes in
             guard boxes.byID[id] == nil, !boxes.reserved.contains(id) else { return false }
             boxes.reserved.insert(id)
             return true
@@ -402,14 +419,14 @@ final class SessionRegistry: Sendable {
 
     /// Gives up a reservation whose creation was not stored.
     func unreserve(_ id: String) {
-        _ = boxes.withLock { $0.reserved.remove(id) }
+        _ = shard(id).boxes.withLock { $0.reserved.remove(id) }
     }
 
     /// Registers a new session, in memory; nil when the id is taken. `reserved`: the id was
     /// taken by ``reserve(_:)`` for this session, whose creation is now durable.
     func add(_ session: LiveSession, reserved: Bool = false) -> SessionBox? {
         let box = SessionBox(id: session.id, loaded: session, registry: self)
-        let added = boxes.withLock { boxes -> Bool in
+        let added = shard(session.id).boxes.withLock { boxes -> Bool in
             guard boxes.byID[session.id] == nil, reserved == boxes.reserved.contains(session.id) else { return false }
             boxes.reserved.remove(session.id)
             boxes.byID[session.id] = box
@@ -423,15 +440,16 @@ final class SessionRegistry: Sendable {
 
     /// Registers the stored sessions at start-up by id, none loaded; ids already present are skipped.
     func register(ids: [String]) {
-        boxes.withLock { boxes in
-            boxes.byID.reserveCapacity(ids.count)
-            for id in ids where boxes.byID[id] == nil { boxes.byID[id] = SessionBox(id: id, loaded: nil, registry: self) }
+        for id in ids {
+            shard(id).boxes.withLock { boxes in
+                if boxes.byID[id] == nil { boxes.byID[id] = SessionBox(id: id, loaded: nil, registry: self) }
+            }
         }
     }
 
     /// Forgets a session (after its deletion).
     func remove(_ id: String) {
-        _ = boxes.withLock { $0.byID.removeValue(forKey: id) }
+        _ = shard(id).boxes.withLock { $0.byID.removeValue(forKey: id) }
     }
 
     /// Notes that `id`'s state came into memory, then evicts idle sessions while over budget.
@@ -473,5 +491,5 @@ final class SessionRegistry: Sendable {
     }
 
     /// Sessions known (in memory or not).
-    var count: Int { boxes.withLock { $0.byID.count } }
+    var count: Int { shards.reduce(0) { $0 + $1.boxes.withLock { $0.byID.count } } }
 }
