@@ -98,7 +98,11 @@ import NavigationCore
     func deepStackReleasesWhatLeft() {
         let options = Options(iOS: .iOS17, release: .automatic)
         let stack = (0..<40).map { "c\($0)" }
-        let w = Window(root: .new({ var s = ControllerSpec(id: "N", kind: .navigationController); s.viewControllers = stack.map { vc($0) }; return s }()), options: options)
+        let w = Window(
+            root: .new(
+                {
+                    var s = ControllerSpec(id: "N", kind: .navigationController); s.viewControllers = stack.map { vc($0) }; return s
+                }()), options: options)
         // A push lengthens N's lists: nothing N held before is let go.
         #expect(releasedBy(Op.push("N", vc("top"), animated: false), w).isEmpty)
         // popTo shortens them: what it cut off goes, and nothing else (the pass drops in id order).

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// R165: the More navigation controller's root is the More list, and a re-tap of the More item
 /// pops back to it.

@@ -1,5 +1,5 @@
 import Testing
-@testable import NavigationCore
+import NavigationCore
 
 /// R166: a controller whose view was out of the window during a trait change is told of it when
 /// its view comes back.
@@ -76,7 +76,10 @@ struct TraitCatchUpTests {
             let r = w.perform(Op.pop("N", animated: false))
             let expected =
                 release == .iOS12
-                ? ["X.willMoveToParent(nil)", "X.viewWillDisappear", "R.viewWillAppear", "R.traitCollectionDidChange", "X.viewDidDisappear", "R.viewDidAppear", "X.didMoveToParent(nil)"]
+                ? [
+                    "X.willMoveToParent(nil)", "X.viewWillDisappear", "R.viewWillAppear", "R.traitCollectionDidChange", "X.viewDidDisappear", "R.viewDidAppear",
+                    "X.didMoveToParent(nil)",
+                ]
                 : [
                     "X.willMoveToParent(nil)", "X.viewWillDisappear", "R.viewWillAppear", "R.traitCollectionDidChange", "R.traitChangeHandler",
                     "R.viewIsAppearing", "X.viewDidDisappear", "R.viewDidAppear", "X.didMoveToParent(nil)",

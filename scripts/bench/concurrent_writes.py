@@ -87,15 +87,13 @@ def main():
     per = a.connections * (a.n2 - a.n1)
     print(f"{'build':<12} {'Ir/PATCH':>12} " + " ".join(f"{k + '/PATCH':>24}" for k in COUNTED))
     for spec in a.binaries:
-            name, _, rest = spec.partition("=")
-            binary, _, migrations = rest.partition(":")
-            runs = [run(os.path.abspath(binary), migrations or own_migrations, a.connections, n,
-                        os.path.join(work, f"{name}-{n}")) for n in (a.n1, a.n2)]
-            ir = (I.total_instructions(runs[1]) - I.total_instructions(runs[0])) / per
-            counted = [(calls(runs[1], pat) - calls(runs[0], pat)) / per for pat in COUNTED.values()]
-            print(f"{name:<12} {ir:>12,.0f} " + " ".join(f"{c:>24,.1f}" for c in counted), flush=True)
-    finally:
-        I.stop_all() if hasattr(I, "stop_all") else None
+        name, _, rest = spec.partition("=")
+        binary, _, migrations = rest.partition(":")
+        runs = [run(os.path.abspath(binary), migrations or own_migrations, a.connections, n,
+                    os.path.join(work, f"{name}-{n}")) for n in (a.n1, a.n2)]
+        ir = (I.total_instructions(runs[1]) - I.total_instructions(runs[0])) / per
+        counted = [(calls(runs[1], pat) - calls(runs[0], pat)) / per for pat in COUNTED.values()]
+        print(f"{name:<12} {ir:>12,.0f} " + " ".join(f"{c:>24,.1f}" for c in counted), flush=True)
 
 
 if __name__ == "__main__":
