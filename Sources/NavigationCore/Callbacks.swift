@@ -229,6 +229,7 @@ extension Engine {
             defer { journal.focus = saved }
             let snapshot = state, pendingCount = pending.count, result = journal[entry].result, startingSnapshot = starting
             let coordinatorsSnapshot = coordinators  // R143: a refused call's registrations go with it
+            let startedBeforeGesture = self.startedBeforeGesture
             do throws(Refusal) {
                 var command = call.command.replacingReceiver(CallbackCode.selfReceiver, with: id)
                 if command.needsSegueDestination { command = try segueDestination(for: command) }
@@ -239,7 +240,8 @@ extension Engine {
                 journal[entry].result.created = result.created
                 if !reportsTransitions { journal[entry].result.transition = result.transition }
             } catch {
-                if case .uikit(let d) = error, d.severity == .warning {
+                // A gesture that started earlier transitions cannot be undone alone (Navigator.run).
+                if case .uikit(let d) = error, d.severity == .warning, self.startedBeforeGesture == startedBeforeGesture {
                     state = snapshot
                     pending.removeLast(pending.count - pendingCount)
                     starting = startingSnapshot

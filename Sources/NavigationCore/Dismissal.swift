@@ -162,7 +162,7 @@ extension Engine {
 
     /// Interactive transitions end within their request: start, then finish or cancel.
     mutating func runLastNow(completes: Bool) {
-        guard var item = pending.popLast() else { return }
+        guard var item = takeGestureTransition() else { return }
         start(&item.running, in: item.entry)
         if completes { finish(&item.running, in: item.entry) } else { cancel(&item.running, in: item.entry) }
         if item.running.isReported { journal[item.entry].result.transition = item.running.record }

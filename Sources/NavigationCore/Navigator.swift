@@ -37,6 +37,7 @@ public enum Navigator {
             let releasedCount = engine.released.count
             let invalidatedCount = engine.propertiesInvalidated.count
             let awaitingCount = engine.splitCallsAwaitingLoad.count
+            let startedBeforeGesture = engine.startedBeforeGesture
             do throws(Refusal) {
                 try engine.execute(command)
                 // A write to a controller the session lacks is the engine's bug, not the client's:
@@ -45,6 +46,12 @@ public enum Navigator {
                     throw Refusal.input(.invariantViolation(missing))
                 }
             } catch {
+                // A gesture that started the transitions queued before it (``Engine/takeGestureTransition()``)
+                // cannot be undone alone: those belong to earlier commands, so the turn fails whole.
+                if engine.startedBeforeGesture != startedBeforeGesture {
+                    engine.callbacks.failure = error
+                    continue
+                }
                 engine.state = snapshot
                 engine.pending.removeLast(engine.pending.count - pendingCount)
                 engine.released.removeLast(engine.released.count - releasedCount)
@@ -135,6 +142,9 @@ struct Engine {
     /// R170: a split's delegate questions and the moves of its collapse or expansion, held until
     /// the split's view has loaded (UIKit asks them as it lays its view out), with their entry.
     var splitCallsAwaitingLoad: [(split: ControllerID, entry: Journal.Index, events: [Event])] = []
+    /// How many times a user's gesture started the transitions queued before it this turn
+    /// (``takeGestureTransition()``): a command that did cannot be rolled back alone.
+    var startedBeforeGesture = 0
 
     init(state: SessionState) { self.state = state }
 

@@ -119,7 +119,7 @@ extension Engine {
                 operation: .turnPage, from: first, to: incoming.first, animated: true,
                 order: settings.transitionStyle == .scroll ? .pageScroll : .tab, before: before))
         // Interactive: the turn starts and ends within the request (as R83's swipe back does).
-        guard var item = pending.popLast() else { return }
+        guard var item = takeGestureTransition() else { return }
         start(&item.running, in: item.entry)
         if completes {
             finish(&item.running, in: item.entry)

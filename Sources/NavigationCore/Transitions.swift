@@ -211,6 +211,33 @@ extension Engine {
     /// End of the turn: start every queued transition, finish the ones that end now (§0.3). A
     /// navigation transition whose navigation controller is still animating waits its turn (R81).
     mutating func endTurn() {
+        startPending()
+        orderTransitions()
+        // R170: a split whose view did not load this turn (its transition waits, R81) is asked
+        // all the same, in the entry that changed it.
+        let unasked = splitCallsAwaitingLoad
+        splitCallsAwaitingLoad = []
+        for (_, entry, events) in unasked { for e in events { emit(e, in: entry) } }
+    }
+
+    /// The transition a user's gesture has just queued (R83, R130, R48), taken to run within its
+    /// operation; those queued before it this turn start first, in their order, as they would at
+    /// the end of the turn before a code call's: otherwise the gesture's transition would act on
+    /// a window that still lacks them, and they would then start from the window of before it
+    /// (docs/uikit-behaviours.md, R83).
+    mutating func takeGestureTransition() -> Pending? {
+        guard let item = pending.popLast() else { return nil }
+        if !pending.isEmpty {
+            startedBeforeGesture += 1
+            startPending()
+            orderTransitions()
+        }
+        return item
+    }
+
+    /// Starts every queued transition, finishes the ones that end now (§0.3); one whose
+    /// navigation controller is still animating waits its turn (R81).
+    private mutating func startPending() {
         // Lifecycle code may queue more while these start (``CallbackCode``): those start too.
         while !pending.isEmpty, callbacks.failure == nil {
             let queued = pending
@@ -234,12 +261,6 @@ extension Engine {
                 if running.isReported && item.reportsTransition { journal[item.entry].result.transition = running.record }
             }
         }
-        orderTransitions()
-        // R170: a split whose view did not load this turn (its transition waits, R81) is asked
-        // all the same, in the entry that changed it.
-        let unasked = splitCallsAwaitingLoad
-        splitCallsAwaitingLoad = []
-        for (_, entry, events) in unasked { for e in events { emit(e, in: entry) } }
     }
 
     /// Running transitions first, then the queued ones in their order (GET …/transitions).
