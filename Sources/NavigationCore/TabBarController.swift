@@ -145,7 +145,7 @@ extension SessionState {
 
 extension Engine {
     /// A user tapping a tab bar item. R87: unlike programmatic selection, the delegate is asked
-    /// `shouldSelect` and told `didSelect` (after the switch's callbacks). R89: tapping the selected
+    /// `shouldSelect` (when it answers, R161) and told `didSelect` (after the switch's callbacks). R89: tapping the selected
     /// tab pops its navigation controller to the root (`didSelect` is told at once, before the
     /// pop's animation) [order INF]. Only items on the bar can be tapped: a tab under More is
     /// reached through the More item.
@@ -172,9 +172,11 @@ extension Engine {
         }
         // R160: a tab bar covered by a presentation takes no tap; the dimming view does.
         guard !state.isCoveredByPresentation(tab) else { return }
-        if let delegate = t.tabBarDelegate {
+        // R161: UIKit asks `tabBarController(_:shouldSelect:)` only when the delegate implements
+        // it (`responds(to:)`); without an answer the tap goes on and nothing is asked.
+        if let answer = t.tabBarDelegate?.shouldSelect {
             emit(Event(target, .tabBarControllerShouldSelect))
-            if delegate.shouldSelect == false { return }
+            if !answer { return }
         }
         let didSelect: [Event] = t.tabBarDelegate != nil ? [Event(target, .tabBarControllerDidSelect)] : []
         let selected = t.selectedViewController
