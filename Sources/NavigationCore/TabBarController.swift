@@ -136,6 +136,14 @@ extension SessionState {
         return first
     }
 
+    /// R165: whether `id` is a tab bar's More list (what ``moreList(_:)`` returns for its tab bar).
+    public func isMoreList(_ id: ControllerID) -> Bool {
+        guard let more = controllers[id]?.parent, controllers[more]?.isMoreNavigationController == true,
+            let tab = controllers[more]?.parent
+        else { return false }
+        return moreList(tab) == id
+    }
+
     /// docs/api.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
     public func selectedIndex(_ tab: ControllerID) -> Int? {
         guard let t = controllers[tab], let s = t.selectedViewController else { return nil }

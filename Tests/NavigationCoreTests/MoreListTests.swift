@@ -189,4 +189,20 @@ struct MoreListTests {
         #expect(w.stack("T.more") == ["T.more.list", "V5"])
         w.checkInvariants()
     }
+
+    @Test("R165: the More list cannot be taken from its More navigation controller: push elsewhere, another stack, a tab, addChild, removeFromParent are invalid input, nothing changed")
+    func moreListStaysInMore() {
+        var w = Window(
+            root: make("Root", .tabBarController) {
+                $0.viewControllers = [tabs("T", sevenTabs), nav("N", vc("A"))]
+            }, options: ios17)
+        #expect(w.sendInvalid(Op.push("N", id("T.more.list"), animated: false))?.field == "viewController")
+        #expect(w.sendInvalid(Op.setViewControllers("N", [id("A"), id("T.more.list")], animated: false))?.field == "viewControllers")
+        #expect(w.sendInvalid(Op.setViewControllers("Root", [id("T"), id("N"), id("T.more.list")], animated: false))?.field == "viewControllers")
+        #expect(w.sendInvalid(.addChild(receiver: "A", viewController: id("T.more.list")))?.field == "viewController")
+        let removed = w.sendInvalid(.removeFromParent(receiver: "T.more.list"))
+        #expect(removed?.kind == .wrongReceiver && removed?.message.contains("More list") == true, "\(String(describing: removed))")
+        #expect(w.stack("T.more") == ["T.more.list"] && w["T.more.list"].parent == "T.more")
+        w.checkInvariants()
+    }
 }
