@@ -72,7 +72,8 @@ extension Engine {
         // R165 [INF]: the More list stays the root of its More navigation controller, which the
         // tab bar controller manages.
         if state.isMoreList(child) {
-            throw .input(.wrongReceiver("\(name(child)) is a tab bar's More list, the root of the More navigation controller its tab bar controller manages; it cannot be removed from it."))
+            throw .input(
+                .wrongReceiver("\(name(child)) is a tab bar's More list, the root of the More navigation controller its tab bar controller manages; it cannot be removed from it."))
         }
         let before = state.settledViewsInWindow
         detachFromParent(child)

@@ -190,7 +190,9 @@ struct MoreListTests {
         w.checkInvariants()
     }
 
-    @Test("R165: the More list cannot be taken from its More navigation controller: push elsewhere, another stack, a tab, addChild, removeFromParent are invalid input, nothing changed")
+    @Test(
+        "R165: the More list cannot be taken from its More navigation controller: push elsewhere, another stack, a tab, addChild, removeFromParent are invalid input, nothing changed"
+    )
     func moreListStaysInMore() {
         var w = Window(
             root: make("Root", .tabBarController) {
