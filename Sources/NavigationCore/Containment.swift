@@ -46,6 +46,10 @@ extension Engine {
         if state.c(child).isMoreNavigationController {
             throw .input(.invalid("\(name(child)) is a tab bar's More navigation controller; it cannot join another container.", field: field))
         }
+        // R165 [INF]: nor may its More list, the root the tab bar controller keeps on that stack.
+        if state.isMoreList(child) {
+            throw .input(.invalid("\(name(child)) is a tab bar's More list, the root of its More navigation controller; it cannot join another container.", field: field))
+        }
     }
 
     /// R69: `willMove(toParent:)` is called for you; `didMove` is not.
@@ -65,6 +69,12 @@ extension Engine {
     mutating func removeFromParent(_ child: ControllerID) throws(Refusal) {
         let c = try existing(child)
         guard c.parent != nil else { return }
+        // R165 [INF]: the More list stays the root of its More navigation controller, which the
+        // tab bar controller manages.
+        if state.isMoreList(child) {
+            throw .input(
+                .wrongReceiver("\(name(child)) is a tab bar's More list, the root of the More navigation controller its tab bar controller manages; it cannot be removed from it."))
+        }
         let before = state.settledViewsInWindow
         detachFromParent(child)
         emit(.move(child, .didMoveToParent, parent: nil))

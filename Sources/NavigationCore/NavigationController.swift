@@ -159,6 +159,15 @@ extension Engine {
     /// R80: `setViewControllers(_:animated:)` on a navigation controller; the new top decides
     /// between a push-style and a pop-style transition.
     mutating func setNavigationStack(_ nav: ControllerID, _ refs: [ControllerRef], animated: Bool) throws(Refusal) {
+        // R165 [INF]: the tab bar controller manages its More navigation controller (Apple's
+        // `moreNavigationController` reference); a new stack would drop the More list from the
+        // root or take tabs off the tab bar, so navsim refuses it as bad input.
+        if state.c(nav).isMoreNavigationController {
+            throw .input(
+                .invalid(
+                    "\(name(nav)) is a tab bar's More navigation controller, which its tab bar controller manages: setViewControllers cannot replace its stack (push, pop, popTo and popToRoot keep the More list at the root).",
+                    field: "viewControllers"))
+        }
         var ids: [ControllerID] = []
         for ref in refs {
             guard let id = try resolve(ref) else { throw .input(.invalid("viewControllers cannot contain null.", field: "viewControllers")) }

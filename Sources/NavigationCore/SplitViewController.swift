@@ -4,8 +4,8 @@
 extension Engine {
     /// R91: a split collapses when its width becomes compact, or when it enters a window in compact width.
     /// Its delegate is asked first (classic: `primaryViewController(forCollapsing:)`, then
-    /// `collapseSecondary(_:onto:)` when there is a secondary; column style:
-    /// `topColumnForCollapsingToProposedTopColumn`), as the split lays its view out: after its
+    /// `collapseSecondary(_:onto:)` when there is a secondary and the delegate answers it; column
+    /// style: `topColumnForCollapsingToProposedTopColumn` when it answers, R161), as the split lays its view out: after its
     /// `viewDidLoad` (R170). Column style: each controller that moves to the primary column's
     /// navigation controller gets `willMove(toParent:)` then, and `didMove(toParent:)` once the
     /// change is on screen (R171). Returns the calls made once the change is on screen (those
@@ -15,7 +15,9 @@ extension Engine {
         let delegate = s.hasDelegate
         if s.style.isColumnStyle {
             let moves = collapseColumns(split)
-            var now = delegate ? [Event(split, .splitViewControllerTopColumnForCollapsing)] : []
+            // R161: a question the delegate gives no answer to is a method it does not implement,
+            // which UIKit does not call (`responds(to:)`); the split proposes `.secondary` itself.
+            var now = delegate && s.topColumnForCollapsing != nil ? [Event(split, .splitViewControllerTopColumnForCollapsing)] : []
             now += moves.map { .move($0.id, .willMoveToParent, parent: $0.parent) }
             duringLayout(of: split, now)
             return moves.map { .move($0.id, .didMoveToParent, parent: $0.parent) }
@@ -23,7 +25,8 @@ extension Engine {
         }
         if delegate {
             var asked = [Event(split, .splitViewControllerPrimaryForCollapsing)]
-            if s.secondary != nil { asked.append(Event(split, .splitViewControllerCollapseSecondary)) }
+            // R161: `collapseSecondary(_:onto:)` is asked only when the delegate answers it.
+            if s.secondary != nil && s.collapseSecondaryOntoPrimary != nil { asked.append(Event(split, .splitViewControllerCollapseSecondary)) }
             duringLayout(of: split, asked)
         }
         collapseClassic(split)

@@ -136,6 +136,14 @@ extension SessionState {
         return first
     }
 
+    /// R165: whether `id` is a tab bar's More list (what ``moreList(_:)`` returns for its tab bar).
+    public func isMoreList(_ id: ControllerID) -> Bool {
+        guard let more = controllers[id]?.parent, controllers[more]?.isMoreNavigationController == true,
+            let tab = controllers[more]?.parent
+        else { return false }
+        return moreList(tab) == id
+    }
+
     /// docs/api.md `selectedIndex`: null (NSNotFound) while the More list itself is selected (R86).
     public func selectedIndex(_ tab: ControllerID) -> Int? {
         guard let t = controllers[tab], let s = t.selectedViewController else { return nil }
@@ -145,7 +153,7 @@ extension SessionState {
 
 extension Engine {
     /// A user tapping a tab bar item. R87: unlike programmatic selection, the delegate is asked
-    /// `shouldSelect` and told `didSelect` (after the switch's callbacks). R89: tapping the selected
+    /// `shouldSelect` (when it answers, R161) and told `didSelect` (after the switch's callbacks). R89: tapping the selected
     /// tab pops its navigation controller to the root (`didSelect` is told at once, before the
     /// pop's animation) [order INF]. Only items on the bar can be tapped: a tab under More is
     /// reached through the More item.
@@ -172,9 +180,11 @@ extension Engine {
         }
         // R160: a tab bar covered by a presentation takes no tap; the dimming view does.
         guard !state.isCoveredByPresentation(tab) else { return }
-        if let delegate = t.tabBarDelegate {
+        // R161: UIKit asks `tabBarController(_:shouldSelect:)` only when the delegate implements
+        // it (`responds(to:)`); without an answer the tap goes on and nothing is asked.
+        if let answer = t.tabBarDelegate?.shouldSelect {
             emit(Event(target, .tabBarControllerShouldSelect))
-            if delegate.shouldSelect == false { return }
+            if !answer { return }
         }
         let didSelect: [Event] = t.tabBarDelegate != nil ? [Event(target, .tabBarControllerDidSelect)] : []
         let selected = t.selectedViewController

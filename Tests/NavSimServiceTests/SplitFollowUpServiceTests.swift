@@ -21,7 +21,7 @@ struct SplitFollowUpServiceTests {
 
     static let double = #"""
         {"id": "s", "options": {"iOS": "17"}, "traits": {"userInterfaceIdiom": "pad"},
-         "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {},
+         "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {"topColumnForCollapsing": "secondary"},
                   "primary": {"id": "list"}, "secondary": {"id": "detail"}}}
         """#
 
@@ -60,7 +60,7 @@ struct SplitFollowUpServiceTests {
             "POST", "/v1/sessions",
             #"""
             {"id": "c", "options": {"iOS": "17"}, "traits": {"userInterfaceIdiom": "phone"},
-             "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {},
+             "root": {"id": "sp", "kind": "splitViewController", "style": "doubleColumn", "splitDelegate": {"topColumnForCollapsing": "secondary"},
                       "primary": {"id": "list"}, "secondary": {"id": "detail"}}}
             """#)
         #expect(column.status == 201, "\(column)")
@@ -74,7 +74,7 @@ struct SplitFollowUpServiceTests {
             "POST", "/v1/sessions",
             #"""
             {"id": "k", "options": {"iOS": "17"}, "traits": {"userInterfaceIdiom": "phone"},
-             "root": {"id": "cs", "kind": "splitViewController", "splitDelegate": {},
+             "root": {"id": "cs", "kind": "splitViewController", "splitDelegate": {"collapseSecondaryOntoPrimary": false},
                       "primary": {"id": "nav", "kind": "navigationController", "viewControllers": [{"id": "m"}]},
                       "secondary": {"id": "d"}}}
             """#)

@@ -436,6 +436,7 @@ struct SplitDelegateTests {
                 $0.primary = vc("P")
                 $0.secondary = vc("D")
                 $0.hasSplitDelegate = true
+                $0.topColumnForCollapsing = .secondary
             }, traits: iPadRegular)
         let collapse = names(w.perform(.setTraits(iPadCompactWidth)))
         #expect(collapse.first == "S.splitViewControllerTopColumnForCollapsing")
@@ -448,6 +449,33 @@ struct SplitDelegateTests {
         #expect(expand.last == "S.splitViewControllerDidExpand")
     }
 
+    @Test("R161/R91: a split delegate without an answer is not asked collapseSecondary…onto: (classic) or topColumnForCollapsing (column style); the split collapses as proposed")
+    func unansweredCollapseQuestionsAreNotAsked() {
+        var classic = Window(
+            root: make("S", .splitViewController) {
+                $0.splitStyle = .unspecified
+                $0.primary = nav("N", vc("M"))
+                $0.secondary = vc("D")
+                $0.hasSplitDelegate = true
+            }, traits: iPadRegular, options: Options(iOS: .iOS17))
+        let classicCollapse = names(classic.perform(.setTraits(iPadCompactWidth)))
+        #expect(
+            classicCollapse == ["S.splitViewControllerPrimaryForCollapsing", "M.viewWillDisappear", "M.viewDidDisappear"],
+            "D is pushed onto N as when the delegate answers false")
+        #expect(classic.stack("N") == ["M", "D"])
+        var columns = Window(
+            root: make("S", .splitViewController) {
+                $0.splitStyle = .doubleColumn
+                $0.primary = vc("P")
+                $0.secondary = vc("D")
+                $0.hasSplitDelegate = true
+            }, traits: iPadRegular, options: Options(iOS: .iOS17))
+        let columnCollapse = names(columns.perform(.setTraits(iPadCompactWidth)))
+        #expect(!columnCollapse.contains("S.splitViewControllerTopColumnForCollapsing"), "\(columnCollapse)")
+        #expect(columnCollapse.last == "S.splitViewControllerDidCollapse", "the void method is still told")
+        #expect(columns.state.visibleViewController == "D", "the proposed .secondary is the top column")
+    }
+
     @Test("R91/R92 (classic): primaryViewController(forCollapsing:) then collapseSecondary…onto:; forExpanding then separateSecondary")
     func classicDelegate() {
         var w = Window(
@@ -456,6 +484,7 @@ struct SplitDelegateTests {
                 $0.primary = nav("N", vc("M"))
                 $0.secondary = vc("D")
                 $0.hasSplitDelegate = true
+                $0.collapseSecondaryOntoPrimary = false
             }, traits: iPadRegular)
         let collapse = names(w.perform(.setTraits(iPadCompactWidth)))
         #expect(

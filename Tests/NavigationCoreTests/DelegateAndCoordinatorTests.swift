@@ -93,7 +93,7 @@ struct DelegateAndCoordinatorTests {
 
     @Test("R87: a user tap asks shouldSelect first and tells didSelect after the switch's callbacks")
     func tapAsksTheDelegate() {
-        var w = delegatedTabs()
+        var w = delegatedTabs(shouldSelect: true)
         let events = withoutIsAppearing(names(w.perform(.tapTab(receiver: "T", index: 1, viewController: nil))))
         #expect(
             events == [
@@ -117,7 +117,7 @@ struct DelegateAndCoordinatorTests {
 
     @Test("R89: tapping the selected tab pops its navigation controller to the root")
     func reselectPopsToRoot() {
-        var w = delegatedTabs()
+        var w = delegatedTabs(shouldSelect: true)
         let r = w.perform(.tapTab(receiver: "T", index: 0, viewController: nil))
         #expect(
             names(r) == [
@@ -132,6 +132,19 @@ struct DelegateAndCoordinatorTests {
         #expect(
             names(w.perform(.tapTab(receiver: "T", index: 0, viewController: nil)))
                 == ["N.tabBarControllerShouldSelect", "N.tabBarControllerDidSelect"])
+    }
+
+    @Test("R161: a tab bar delegate without shouldSelect is not asked; the tap selects and didSelect is told")
+    func tapWithoutShouldSelect() {
+        var w = delegatedTabs()
+        let events = withoutIsAppearing(names(w.perform(.tapTab(receiver: "T", index: 1, viewController: nil))))
+        #expect(!events.contains("C.tabBarControllerShouldSelect"), "\(events)")
+        #expect(events.first == "C.viewDidLoad" && events.last == "C.tabBarControllerDidSelect", "\(events)")
+        #expect(w["T"].selectedViewController == "C")
+        // R89 without shouldSelect: the re-tap pops to the root and tells only didSelect.
+        w.perform(.select(receiver: "T", index: 0, viewController: nil))
+        let retap = names(w.perform(.tapTab(receiver: "T", index: 0, viewController: nil)))
+        #expect(retap.prefix(2) == ["B.willMoveToParent(nil)", "N.tabBarControllerDidSelect"], "\(retap)")
     }
 
     @Test("R88/R89: only items on the bar can be tapped; tabs under More are reached through More")

@@ -82,11 +82,12 @@ struct GestureUnderPresentationTests {
         #expect(w.state["T"]?.selectedViewController == "B")
     }
 
-    @Test("R160/R112: tapTab under an undimmed sheet asks the delegate and selects")
+    @Test("R160/R112: tapTab under an undimmed sheet tells the delegate and selects")
     func tapTabUnderUndimmedSheet() {
         var w = tabsUnderSheet(detents(undimmedUpTo: "medium"))
         let r = w.perform(.tapTab(receiver: "T", index: 1, viewController: nil))
-        #expect(names(r).first == "B.tabBarControllerShouldSelect")
+        // R161: the delegate gives no shouldSelect answer, so it is not asked; it is told didSelect.
+        #expect(names(r).last == "B.tabBarControllerDidSelect" && !names(r).contains("B.tabBarControllerShouldSelect"))
         #expect(w.state["T"]?.selectedViewController == "B")
     }
 

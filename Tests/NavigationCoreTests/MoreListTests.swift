@@ -134,4 +134,77 @@ struct MoreListTests {
         #expect(w.state.visibleViewController == "T.more.list")
         w.checkInvariants()
     }
+
+    @Test("R165: setViewControllers on the More navigation controller is invalid input and changes nothing, whatever the list")
+    func setViewControllersOnMoreIsRefused() {
+        var w = Window(root: tabs("T", sevenTabs), options: ios17)
+        for list: [ControllerRef] in [[], [id("V5")], [id("T.more.list")], [id("T.more.list"), id("V6")], [vc("X")]] {
+            let e = w.sendInvalid(Op.setViewControllers("T.more", list, animated: false))
+            #expect(e?.field == "viewControllers")
+            #expect(e?.message.contains("More navigation controller") == true, "\(String(describing: e))")
+        }
+        // With a tab under More shown above the list, too: the tab stays a tab and the list the root.
+        w.perform(.select(receiver: "T", index: nil, viewController: "V5"))
+        #expect(w.sendInvalid(Op.setViewControllers("T.more", [id("V5")], animated: false))?.field == "viewControllers")
+        #expect(w.sendInvalid(Op.setViewControllers("T.more", [], animated: false))?.field == "viewControllers")
+        #expect(w["T"].viewControllers == (0..<7).map { "V\($0)" })
+        #expect(w.stack("T.more") == ["T.more.list", "V5"])
+        #expect(w["T.more.list"].parent == "T.more")
+        w.checkInvariants()
+    }
+
+    @Test("R165/R79: push, pop, popTo and popToRoot on the More navigation controller keep the More list at the root")
+    func popsKeepTheList() {
+        var w = Window(root: tabs("T", sevenTabs), options: ios17)
+        // Only the list: a pop or a pop to the root pops nothing (UIKit never pops the root).
+        #expect(w.perform(Op.pop("T.more", animated: false)).returned == nil)
+        w.perform(Op.popToRoot("T.more", animated: false))
+        w.perform(Op.popTo("T.more", "T.more.list", animated: false))
+        #expect(w.stack("T.more") == ["T.more.list"])
+        // Code pushes onto the list, then pops back past everything it pushed: the list stays.
+        w.perform(.select(receiver: "T", index: nil, viewController: "V5"))
+        w.perform(Op.push("T.more", vc("D"), animated: false))
+        w.perform(Op.push("T.more", vc("E"), animated: false))
+        #expect(w.stack("T.more") == ["T.more.list", "V5", "D", "E"])
+        #expect(w.perform(Op.pop("T.more", animated: false)).returned == ["E"])
+        #expect(w.perform(Op.popTo("T.more", "T.more.list", animated: false)).returned == ["V5", "D"])
+        #expect(w.stack("T.more") == ["T.more.list"])
+        #expect(w["T.more.list"].parent == "T.more")
+        #expect(w["V5"].parent == "T" && w["D"].parent == nil)
+        #expect(w["T"].viewControllers == (0..<7).map { "V\($0)" })
+        w.checkInvariants()
+        // popToRoot from a pushed tab and a controller above it.
+        w.perform(.select(receiver: "T", index: nil, viewController: "V6"))
+        w.perform(Op.push("T.more", vc("F"), animated: false))
+        #expect(w.perform(Op.popToRoot("T.more", animated: false)).returned == ["V6", "F"])
+        #expect(w.stack("T.more") == ["T.more.list"])
+        #expect(w["T"].selectedViewController == "T.more")
+        #expect(w.state.visibleViewController == "T.more.list")
+        // A popTo naming a controller that is not on the stack is UIKit's exception, as anywhere.
+        _ = w.refuse(Op.popTo("T.more", "V0", animated: false))
+        // The list is never pushed again (it is on the stack) and stays the root.
+        _ = w.refuse(Op.push("T.more", id("T.more.list"), animated: false))
+        #expect(w.stack("T.more") == ["T.more.list"])
+        w.perform(.select(receiver: "T", index: nil, viewController: "V5"))
+        #expect(w.stack("T.more") == ["T.more.list", "V5"])
+        w.checkInvariants()
+    }
+
+    @Test(
+        "R165: the More list cannot be taken from its More navigation controller: push elsewhere, another stack, a tab, addChild, removeFromParent are invalid input, nothing changed"
+    )
+    func moreListStaysInMore() {
+        var w = Window(
+            root: make("Root", .tabBarController) {
+                $0.viewControllers = [tabs("T", sevenTabs), nav("N", vc("A"))]
+            }, options: ios17)
+        #expect(w.sendInvalid(Op.push("N", id("T.more.list"), animated: false))?.field == "viewController")
+        #expect(w.sendInvalid(Op.setViewControllers("N", [id("A"), id("T.more.list")], animated: false))?.field == "viewControllers")
+        #expect(w.sendInvalid(Op.setViewControllers("Root", [id("T"), id("N"), id("T.more.list")], animated: false))?.field == "viewControllers")
+        #expect(w.sendInvalid(.addChild(receiver: "A", viewController: id("T.more.list")))?.field == "viewController")
+        let removed = w.sendInvalid(.removeFromParent(receiver: "T.more.list"))
+        #expect(removed?.kind == .wrongReceiver && removed?.message.contains("More list") == true, "\(String(describing: removed))")
+        #expect(w.stack("T.more") == ["T.more.list"] && w["T.more.list"].parent == "T.more")
+        w.checkInvariants()
+    }
 }

@@ -170,6 +170,7 @@ struct TraitTransitionTests {
                 $0.primary = nav("N", vc("M"))
                 $0.secondary = vc("D")
                 $0.hasSplitDelegate = true
+                $0.collapseSecondaryOntoPrimary = false
             }, traits: padFull)
         let collapse = w.perform(.setTraits(padSlideOver))
         #expect(
