@@ -520,8 +520,7 @@ extension Engine {
             // R2: a controller another container took while the transition ran (a push of it onto
             // another stack) stays where it now is; only the navigation controller's own leave it.
             for id in list where navigation == nil || state.controllers[id]?.parent == navigation {
-                if returnToTabBar(id) { continue }
-                detachFromParent(id)
+                if !returnToTabBar(id) { detachFromParent(id) }
             }
         case .restoreStack(let nav, let stack, let attach):
             // R2: the stack goes back without the controllers that left it meanwhile (taken by
