@@ -151,6 +151,32 @@ import Testing
         #expect(m.committed(b, later: false, .durable) == "none")
     }
 
+    @Test("Commits answered while the preparer works leave its next job the oldest applied version")
+    func answersWhilePreparing() throws {
+        let m = Harness()
+        let (a, preparer) = try #require(m.apply("a"))
+        _ = m.apply("b")
+        _ = m.apply("c")
+        _ = try m.prepared(a, "r-a")
+        let b = try #require(m.nextJob(for: preparer))
+        // 1 is durable while 2 is prepared: 3 is still the next job.
+        #expect(m.committed(a, .durable) == "durable(1, r-a to c-a)")
+        #expect(try m.prepared(b, "r-b") == false)
+        let c = try #require(m.nextJob(for: preparer))
+        #expect(c.number == 3 && c.work == "w-c" && c.followsPending && c.previous != nil)
+        // 2's commit fails while 3 is prepared: 3 goes with it, and its late result queues nothing.
+        #expect(m.committed(b, .failed) == "failed(c-b,c-c)")
+        #expect(try m.prepared(c, "late") == nil)
+        #expect(m.state == "preparing[]")
+        // The next write is built on the committed version 1.
+        #expect(m.apply("d", committed: 1) == nil)
+        let d = try #require(m.nextJob(for: preparer))
+        #expect(d.number == 2 && d.work == "w-d" && !d.followsPending && d.previous == nil)
+        _ = try m.prepared(d, "r-d")
+        #expect(m.nextJob(for: preparer) == nil)
+        #expect(m.state == "committing[2:prepared(r-d)]")
+    }
+
     @Test("A version that cannot be prepared fails with those on top; the preparer keeps its role until it asks for more")
     func preparationFailed() throws {
         let m = Harness()

@@ -126,6 +126,11 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
     /// One of the session's checkpoints is being encoded or stored off the handler threads: the
     /// next one is then encoded with its entry, so they never pile up.
     private(set) var checkpointing = false
+    /// How many of `pending`'s versions, from the oldest, are prepared. The preparer prepares
+    /// them oldest first, a durable one leaves from the front and a failure drops the newest
+    /// ones, so the prepared versions are always a prefix: the next job is found by index, not by
+    /// a walk that would copy every pending version under the session's lock.
+    private(set) var preparedCount = 0
 
     /// Versions applied and not durable, ascending and gapless.
     var pending: [Version] {
@@ -139,10 +144,17 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
     var isIdle: Bool { pending.isEmpty }
 
     /// The version the next write builds on: the last pending one, else the committed one.
-    func headVersion(committed: Int) -> Int { pending.last?.number ?? committed }
+    /// (Read by index, field by field: `pending.last` would copy the whole version.)
+    func headVersion(committed: Int) -> Int {
+        let pending = self.pending
+        return pending.isEmpty ? committed : pending[pending.count - 1].number
+    }
 
     /// The state the next write runs on.
-    func headState(committed: SessionState) -> SessionState { pending.last?.state ?? committed }
+    func headState(committed: SessionState) -> SessionState {
+        let pending = self.pending
+        return pending.isEmpty ? committed : pending[pending.count - 1].state
+    }
 
     /// Applies a decided version (`state`, from the core's turn on the head) on top of the head.
     mutating func apply(_ state: SessionState, work: Work, client: Client, committedVersion: Int) -> ApplyAction {
@@ -176,17 +188,18 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
             return nil
         case .preparing(let pending, let current):
             guard current === preparer else { return nil }
-            for (i, version) in pending.enumerated() {
-                guard case .applied(let work) = version.stage else { continue }
-                var previous: (state: SessionState, encoded: EncodedSession)?
-                if i > 0, case .prepared(let encoded, _, _) = pending[i - 1].stage { previous = (pending[i - 1].state, encoded) }
-                return Job(
-                    token: version.token, number: version.number, state: version.state, work: work,
-                    previous: previous, shell: shell, followsPending: i > 0,
-                    checkpointNow: SessionHistory.keepsCheckpoint(version.number) && checkpointing)
+            let i = preparedCount
+            guard i < pending.count, case .applied(let work) = pending[i].stage else {
+                state = pending.isEmpty ? .idle : .committing(pending: pending)
+                return nil
             }
-            state = pending.isEmpty ? .idle : .committing(pending: pending)
-            return nil
+            var previous: (state: SessionState, encoded: EncodedSession)?
+            if i > 0, case .prepared(let encoded, _, _) = pending[i - 1].stage { previous = (pending[i - 1].state, encoded) }
+            let number = pending[i].number
+            return Job(
+                token: pending[i].token, number: number, state: pending[i].state, work: work,
+                previous: previous, shell: shell, followsPending: i > 0,
+                checkpointNow: SessionHistory.keepsCheckpoint(number) && checkpointing)
         }
     }
 
@@ -197,6 +210,7 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
         let laterCheckpoint = SessionHistory.keepsCheckpoint(job.number) && !job.checkpointNow
         pending[i].stage = .prepared(encoded: encoded, reply: reply, laterCheckpoint: laterCheckpoint)
         state = .preparing(pending: pending, preparer: preparer)
+        preparedCount += 1
         self.shell = shell
         if laterCheckpoint { checkpointing = true }
         return .commit(laterCheckpoint: laterCheckpoint)
@@ -220,6 +234,7 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
             else { return .none }
             var pending = takePending()
             pending.removeFirst()
+            preparedCount -= 1
             replace(pending)
             // Its checkpoint is encoded now that it is durable, and the next one waits for it.
             if laterCheckpoint { checkpointing = true }
@@ -247,19 +262,19 @@ struct WritePipeline<Work: Sendable, Reply: Sendable, Client: Sendable>: Sendabl
         var pending = takePending()
         let dropped = pending[at...].map { $0.client }
         pending.removeSubrange(at...)
+        preparedCount = min(preparedCount, at)
         replace(pending)
         shell = nil
         return dropped
     }
 
     /// Where the applied (not yet prepared) version `token` is while a preparer works, and who
-    /// that preparer is; nil otherwise.
+    /// that preparer is; nil otherwise. Only the oldest applied version is prepared next.
     private func appliedVersion(_ token: CommitToken) -> (index: Int, preparer: CommitToken)? {
-        guard case .preparing(let pending, let preparer) = state,
-            let i = pending.firstIndex(where: { $0.token === token }),
-            case .applied = pending[i].stage
+        guard case .preparing(let pending, let preparer) = state, preparedCount < pending.count,
+            pending[preparedCount].token === token, case .applied = pending[preparedCount].stage
         else { return nil }
-        return (i, preparer)
+        return (preparedCount, preparer)
     }
 
     /// Moves `pending` out of the state, leaving it empty there (the state's shape unchanged), so
