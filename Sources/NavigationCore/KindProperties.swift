@@ -24,6 +24,13 @@ public struct KindProperties: Sendable {
         KindProperties(["customizableViewControllers"], [.tabBarController]),
     ]
 
+    /// Each listed name's place in ``all``: its row, then its position in that row's ``names``.
+    /// Built once, so a patch looks up only the names it sets.
+    static let places: [String: (row: Int, position: Int)] = Dictionary(
+        uniqueKeysWithValues: all.enumerated().flatMap { row, properties in
+            properties.names.enumerated().map { position, name in (name, (row, position)) }
+        })
+
     init(_ names: [String], _ kinds: [ControllerKind]) {
         self.names = names
         self.kinds = kinds

@@ -157,14 +157,16 @@ extension Engine {
     /// a PATCH on a controller of another kind, is refused (specs are checked by the service
     /// against the same table).
     func checkContainerProperties(_ patch: ControllerPatch, kind: ControllerKind) throws(Refusal) {
-        for row in KindProperties.all where !row.kinds.contains(kind) {
-            for name in row.names where patch.sets(name) {
-                guard let field = ControllerConfiguration.field(named: name) else { continue }
-                // A null clears and an empty list is UIKit's default: harmless on any kind, as in a spec.
-                var given = ControllerConfiguration()
-                field.copy(&given, patch.values)
-                if given != ControllerConfiguration() { throw .input(.invalid(row.refusal(name, on: kind), field: name)) }
-            }
+        // Only the names the patch sets are looked up (a run-time PATCH sets one or two); of
+        // several refused, the first in the table's order is reported.
+        let places = patch.fields.compactMap { name in KindProperties.places[name].map { (name, $0) } }
+        for (name, place) in places.sorted(by: { ($0.1.row, $0.1.position) < ($1.1.row, $1.1.position) }) {
+            let row = KindProperties.all[place.row]
+            guard !row.kinds.contains(kind), let field = ControllerConfiguration.field(named: name) else { continue }
+            // A null clears and an empty list is UIKit's default: harmless on any kind, as in a spec.
+            var given = ControllerConfiguration()
+            field.copy(&given, patch.values)
+            if given != ControllerConfiguration() { throw .input(.invalid(row.refusal(name, on: kind), field: name)) }
         }
     }
 }

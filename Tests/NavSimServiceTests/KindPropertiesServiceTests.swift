@@ -61,4 +61,18 @@ struct KindPropertiesServiceTests {
             }
         }
     }
+
+    @Test("A PATCH setting two properties its kind lacks names the first in the table's order, whatever the body's order")
+    func twoRefusedPropertiesInOnePatch() throws {
+        let h = try ServiceHarness()
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "k", "options": {"iOS": "17"}, "root": {"id": "home"}}"#).status == 201)
+        let bodies = [
+            #"{"customizableViewControllers": ["home"], "pageDelegate": {}}"#,
+            #"{"pageDelegate": {}, "customizableViewControllers": ["home"]}"#,
+        ]
+        for body in bodies {
+            let patch = h.send("PATCH", "/v1/sessions/k/controllers/home", body)
+            #expect(patch.status == 422 && patch["field"]?.string == "pageDelegate", "\(body): \(patch)")
+        }
+    }
 }

@@ -304,6 +304,10 @@ enum ConfigurationFields {
     /// The API names, in table order.
     static let names = all.map(\.name)
 
+    /// Is `name` one of ``names``?
+    static func isField(_ name: String) -> Bool { nameSet.contains(name) }
+    private static let nameSet = Set(names)
+
     /// Reads every property `r` gives into a patch. `clears`: a PATCH, where null clears an
     /// optional property; in a spec null gives nothing (UIKit's default, or the scene's value).
     /// A property the body does not name sets nothing whichever row reads it, so only the rows of
