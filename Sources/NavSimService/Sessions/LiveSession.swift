@@ -183,13 +183,14 @@ final class SessionBox: Sendable {
     /// A session that cannot be loaded (the store failed, or holds a row this build cannot read)
     /// is a 503 `storage-error` and nothing changes.
     func withLock<T>(_ body: (inout LiveSession?) -> Result<T, Problem>) -> Result<T, Problem> {
-        let registry = self.registry
+        // `registry` (weak) is read only where it is used, off the common path: each read
+        // retains the registry, which every pool thread shares.
         let id = self.id
         let (result, loadedNow): (Result<T, Problem>, Bool) = slot.withLock { slot in
             var loadedNow = false
             if !slot.loaded {
                 // The service that made the box is gone: nothing can load the session any more.
-                guard let registry else { return (.failure(Problem.unknownSession(id)), false) }
+                guard let registry = self.registry else { return (.failure(Problem.unknownSession(id)), false) }
                 do {
                     slot.session = try registry.loader(id)
                 } catch {
@@ -200,12 +201,12 @@ final class SessionBox: Sendable {
             }
             let resident = slot.session != nil
             let result = body(&slot.session)
-            if resident, slot.session == nil { registry?.resident.subtract(1, ordering: .relaxed) }
+            if resident, slot.session == nil { self.registry?.resident.subtract(1, ordering: .relaxed) }
             publish(slot.session)
             return (result, loadedNow)
         }
         touched.store(true, ordering: .relaxed)
-        if loadedNow { registry?.didLoad(id) }
+        if loadedNow { self.registry?.didLoad(id) }
         return result
     }
 
@@ -248,7 +249,6 @@ final class SessionBox: Sendable {
     /// dropped, if idle, so that its next use reads it from the store again (a copy the store
     /// found stale: another instance wrote the session).
     func inMemory<T>(_ body: (inout LiveSession?, inout Bool) -> T) -> T {
-        let registry = self.registry
         let (result, dropped): (T, Bool) = slot.withLock { slot in
             var reload = false
             let result = body(&slot.session, &reload)
@@ -256,12 +256,12 @@ final class SessionBox: Sendable {
             // A session known to be deleted is read again too (a shared store may hold a new one).
             if reload, slot.loaded, slot.session == nil { slot.loaded = false }
             guard reload, slot.loaded, var session = slot.session, session.isIdle else { return (result, false) }
-            session.replaceEncoding(nil, in: registry)
+            session.replaceEncoding(nil, in: self.registry)
             slot.session = nil
             slot.loaded = false
             return (result, true)
         }
-        if dropped { registry?.resident.subtract(1, ordering: .relaxed) }
+        if dropped { self.registry?.resident.subtract(1, ordering: .relaxed) }
         return result
     }
 
