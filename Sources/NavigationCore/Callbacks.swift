@@ -11,6 +11,21 @@ public struct CallbackCode: Sendable, Equatable {
         case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
         /// R148: a custom container's `unwind(for:towards:)`, which brings the child forward.
         case unwindForTowards
+
+        /// The method whose code runs after `callback`, nil when code cannot be given for it.
+        /// A switch rather than `init(rawValue:)`, which would compare names after every event.
+        init?(_ callback: Event.Callback) {
+            switch callback {
+            case .viewDidLoad: self = .viewDidLoad
+            case .viewWillAppear: self = .viewWillAppear
+            case .viewIsAppearing: self = .viewIsAppearing
+            case .viewDidAppear: self = .viewDidAppear
+            case .viewWillDisappear: self = .viewWillDisappear
+            case .viewDidDisappear: self = .viewDidDisappear
+            case .unwindForTowards: self = .unwindForTowards
+            default: return nil
+            }
+        }
     }
 
     /// One UIKit call in a method's body.
@@ -177,8 +192,9 @@ extension Engine {
     mutating func runCode(after event: Event, in entry: Journal.Index) {
         guard callbacks.failure == nil else { return }
         if event.callback == .alertActionHandler { return runAlertActionHandler(after: event, in: entry) }
-        guard let method = CallbackCode.Method(rawValue: event.callback.rawValue),
-            let calls = state.controllers[event.controller]?.configuration.on.calls[method], !calls.isEmpty
+        // Most controllers run no code: that is asked first, before the event's method is named.
+        guard let code = state.controllers[event.controller]?.configuration.on.calls, !code.isEmpty,
+            let method = CallbackCode.Method(event.callback), let calls = code[method], !calls.isEmpty
         else { return }
         let id = event.controller
         if calls.contains(where: \.once) {

@@ -120,4 +120,15 @@ struct CallbackCodeTests {
         #expect(e.kind == .limitExceeded)
         #expect(e.field == "on.viewDidAppear")
     }
+
+    /// The method whose code runs after an event is the one of the callback's name, for every
+    /// callback: a method added to ``CallbackCode/Method`` without its case in the mapping fails here.
+    @Test func eachMethodFollowsTheCallbackOfItsName() {
+        for callback in Event.Callback.allCases {
+            #expect(CallbackCode.Method(callback) == CallbackCode.Method(rawValue: callback.rawValue), "\(callback)")
+        }
+        for method in CallbackCode.Method.allCases {
+            #expect(Event.Callback(rawValue: method.rawValue).flatMap(CallbackCode.Method.init) == method, "\(method)")
+        }
+    }
 }
