@@ -22,11 +22,14 @@ public struct KindProperties: Sendable {
         KindProperties(["preferredStyle", "actions"], [.alertController]),
         KindProperties(["pageDataSource", "pageDelegate"], [.pageViewController]),
         KindProperties(["customizableViewControllers"], [.tabBarController]),
+        // R82, R87: `delegate` of `UINavigationController` and of `UITabBarController`.
+        KindProperties(["navigationDelegate"], [.navigationController]),
+        KindProperties(["tabBarDelegate"], [.tabBarController]),
     ]
 
     /// Each listed name's place in ``all``: its row, then its position in that row's ``names``.
     /// Built once, so a patch looks up only the names it sets.
-    static let places: [String: (row: Int, position: Int)] = Dictionary(
+    public static let places: [String: (row: Int, position: Int)] = Dictionary(
         uniqueKeysWithValues: all.enumerated().flatMap { row, properties in
             properties.names.enumerated().map { position, name in (name, (row, position)) }
         })

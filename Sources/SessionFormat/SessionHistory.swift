@@ -12,7 +12,7 @@ public import SessionStorage
 /// existed), so a client can tell whether `?version=N&replay=true` may differ from `?version=N`.
 public enum RulesVersion {
     /// The rules this binary runs.
-    public static let current = 9
+    public static let current = 10
 }
 
 /// What one history entry changed, as stored in `history.changes` (persistence format 1):

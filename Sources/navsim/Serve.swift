@@ -115,7 +115,7 @@ enum Serve {
             ) { $0.tabsPerTabBar = $1 },
             row(
                 "max-spec-width", "NAVSIM_MAX_SPEC_WIDTH", d.specWidth,
-                "ControllerSpecs in one array (limit specWidth)"
+                "ControllerSpecs in one array, entries in one list of a controller (limit specWidth)"
             ) { $0.specWidth = $1 },
             row(
                 "max-spec-depth", "NAVSIM_MAX_SPEC_DEPTH", d.specDepth,

@@ -59,7 +59,7 @@ struct ConfigurationFieldsTests {
     @Test func nullClearsInAPatchButNotInASpec() throws {
         let decoder = Decoder(instantiate: { _, _, _, _ throws(Problem) in nil }, budget: SpecBudget(Limits(), existing: 0))
         let body = try JSON.parse(Array(#"{"title": null, "preferredContentSize": [1, 2]}"#.utf8))
-        let patch = try decoder.patch(body)
+        let patch = try decoder.patch(body, kind: .viewController)
         #expect(patch.sets("title") && patch.title == .some(nil))
         #expect(patch.preferredContentSize == .some([1, 2]))
         #expect(!patch.sets("isModalInPresentation"))

@@ -17,6 +17,8 @@ struct KindPropertiesServiceTests {
         "customizableViewControllers": "[]",
         "displayModeButtonVisibility": #""always""#,
         "splitDelegate": "{}",
+        "navigationDelegate": "{}",
+        "tabBarDelegate": "{}",
     ]
 
     @Test func aKindOnlyPropertyIsRefusedOnEveryOtherKindInASpecAndAPatch() throws {
@@ -74,5 +76,21 @@ struct KindPropertiesServiceTests {
             let patch = h.send("PATCH", "/v1/sessions/k/controllers/home", body)
             #expect(patch.status == 422 && patch["field"]?.string == "pageDelegate", "\(body): \(patch)")
         }
+    }
+
+    @Test("R104: an empty list for a property the kind lacks is refused by PATCH as by a spec; null is left out")
+    func anEmptyListOfALackedPropertyIsRefused() throws {
+        let h = try ServiceHarness()
+        #expect(h.send("POST", "/v1/sessions", #"{"id": "k", "options": {"iOS": "17"}, "root": {"id": "home"}}"#).status == 201)
+        let before = h.send("GET", "/v1/sessions/k")
+        let spec = h.send("POST", "/v1/sessions/k/controllers", #"{"id": "x", "actions": []}"#)
+        let patch = h.send("PATCH", "/v1/sessions/k/controllers/home", #"{"actions": []}"#)
+        for reply in [spec, patch] {
+            #expect(reply.status == 422 && reply["field"]?.string == "actions", "\(reply)")
+            #expect(reply["detail"]?.string == "actions is a property of UIAlertController; a UIViewController has none.", "\(reply)")
+        }
+        let after = h.send("GET", "/v1/sessions/k")
+        #expect(after.headers["etag"] == before.headers["etag"] && after.text == before.text)
+        #expect(h.send("PATCH", "/v1/sessions/k/controllers/home", #"{"actions": null}"#).status == 200)
     }
 }

@@ -25,11 +25,16 @@ struct Decoder {
     /// properties on those classes only) given, not null, to a spec whose kind (its own, or its
     /// storyboard scene's) has no such property: a 422, not ignored.
     func checkKindFields(_ r: BodyReader, kind: ControllerKind) throws(Problem) {
-        for row in KindProperties.all where !row.kinds.contains(kind) {
-            for field in row.names {
-                guard let v = r.raw(field), !v.isNull else { continue }
-                throw Problem.invalidField(r.name(field), row.refusal(r.name(field), on: kind))
-            }
+        // The body's own members are looked up, not every name in the table; of several
+        // refused, the first in the table's order is reported.
+        var first: (name: String, row: Int, position: Int)?
+        for (name, value) in r.members where !value.isNull {
+            guard let place = KindProperties.places[name], !KindProperties.all[place.row].kinds.contains(kind) else { continue }
+            if let f = first, (f.row, f.position) <= (place.row, place.position) { continue }
+            first = (name, place.row, place.position)
+        }
+        if let first {
+            throw Problem.invalidField(r.name(first.name), KindProperties.all[first.row].refusal(r.name(first.name), on: kind))
         }
     }
 
@@ -104,9 +109,12 @@ struct Decoder {
     }
 
     /// ControllerSpec fields settable at run time (`PATCH …/controllers/{cid}`).
-    func patch(_ json: JSON) throws(Problem) -> ControllerPatch {
+    /// `kind`: the patched controller's, when it exists; a property it lacks is refused as in
+    /// a spec (``checkKindFields(_:kind:)``): any value but null, an empty list too.
+    func patch(_ json: JSON, kind: ControllerKind?) throws(Problem) -> ControllerPatch {
         let r = try BodyReader(json, allowed: ConfigurationFields.names)
         var p = ControllerPatch()
+        if let kind { try checkKindFields(r, kind: kind) }
         try checkEntries(r)
         try ConfigurationFields.read(r, into: &p, clears: true, decoder: self)
         return p

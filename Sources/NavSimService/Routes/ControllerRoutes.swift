@@ -36,7 +36,9 @@ extension NavSimService {
 
     /// `PATCH /v1/sessions/{sid}/controllers/{cid}`: a ControllerPatch.
     func updateController(_ req: HTTPRequest, _ sid: String, _ cid: String) throws(Problem) -> HTTPResponse {
-        try mutate(req, sid) { body, _, decoder throws(Problem) in [.updateController(cid, try decoder.patch(body))] }
+        try mutate(req, sid) { body, state, decoder throws(Problem) in
+            [.updateController(cid, try decoder.patch(body, kind: state.controllers[cid]?.kind))]
+        }
     }
 
     /// `POST /v1/sessions/{sid}/controllers/{cid}/{operation}`: one operation of ``Operations``;
