@@ -163,7 +163,8 @@ extension Engine {
         for (name, place) in places.sorted(by: { ($0.1.row, $0.1.position) < ($1.1.row, $1.1.position) }) {
             let row = KindProperties.all[place.row]
             guard !row.kinds.contains(kind), let field = ControllerConfiguration.field(named: name) else { continue }
-            // A null clears and an empty list is UIKit's default: harmless on any kind, as in a spec.
+            // A patch holds a null as the property's default, so a default value is let through
+            // here; the service refuses any value but null before the core sees it.
             var given = ControllerConfiguration()
             field.copy(&given, patch.values)
             if given != ControllerConfiguration() { throw .input(.invalid(row.refusal(name, on: kind), field: name)) }
