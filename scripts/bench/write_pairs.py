@@ -6,14 +6,18 @@ each moves more than the difference.
     python3 scripts/bench/write_pairs.py [--pairs 16] [--seconds 3] \
         BASE=BINARY[:MIGRATIONS] NEW=BINARY[:MIGRATIONS]
 
-Both servers run side by side, each holding 64 ten-controller sessions (bench.py's write set-up).
-Each pair measures both builds, one after the other, the first alternating from pair to pair:
-64 connections PATCHing their own sessions, then 64 connections PATCHing one session (bench.py's
-`patch.lua`, through wrk). Printed: each pair's figures, then per figure the median of NEW / BASE
-over the pairs and the two builds' medians. `MIGRATIONS` is the binary's own migrations folder
-(default: this checkout's), so a build of another commit can be compared.
+Both servers run side by side, each holding 64 ten-controller sessions (bench.py's write set-up),
+on loopback ports the system picks. Each pair measures both builds, one after the other, the first
+alternating from pair to pair: 64 connections PATCHing their own sessions (`own`: writes per
+second and the server's CPU microseconds per write), then 64 connections PATCHing one session
+(`one`: writes per second), with bench.py's `patch.lua` through wrk. Printed: each pair's figures,
+then per figure the median over the pairs of the second build's figure divided by the first's
+(NEW / BASE), beside each build's own median. The two can point different ways: the median of
+the ratios compares each pair measured together, the medians compare the builds' whole runs.
+`MIGRATIONS` is the binary's own migrations folder (default: this checkout's `migrations/`), so a
+build of another commit can be compared.
 
-Needs wrk and release builds. Loopback only.
+Needs wrk (scripts/install-bench-prereqs.sh) and release builds. Loopback only.
 """
 import argparse
 import os
@@ -29,8 +33,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=16)
-    ap.add_argument("--seconds", type=int, default=3)
+    ap.add_argument("--pairs", type=int, default=16, help="pairs of runs (default 16)")
+    ap.add_argument("--seconds", type=int, default=3, help="seconds of each wrk run (default 3)")
     ap.add_argument("builds", nargs=2, metavar="NAME=BINARY[:MIGRATIONS]")
     a = ap.parse_args()
     names, servers = [], {}
