@@ -22,8 +22,9 @@ struct Decoder {
         ]
 
     /// Refuses a field only some kinds take (``KindProperties/all``: UIKit declares those
-    /// properties on those classes only) given, not null, to a spec whose kind (its own, or its
-    /// storyboard scene's) has no such property: a 422, not ignored.
+    /// properties on those classes only) given, not null, to a spec or a PATCH whose kind (the
+    /// spec's own, its storyboard scene's, or the patched controller's) has no such property: a
+    /// 422, not ignored.
     func checkKindFields(_ r: BodyReader, kind: ControllerKind) throws(Problem) {
         // The body's own members are looked up, not every name in the table; of several
         // refused, the first in the table's order is reported.
