@@ -186,6 +186,24 @@ struct RequestLimitTests {
         #expect(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "x", "unwindActions": "# + actions(4) + #", "shouldPerformSegue": "# + segues(4) + "}").status == 201)
     }
 
+    /// A list inside such a map (a page data source's pages, a popover's passthrough views, a
+    /// method's calls) is one of the controller's lists too.
+    @Test func listsInsideAMapAreBoundedBySpecWidth() throws {
+        let h = try ServiceHarness(limits: Limits(specWidth: 4))
+        h.makeSession("s")
+        #expect(h.send("POST", "/v1/sessions/s/controllers", #"{"id": "pages", "kind": "pageViewController"}"#).status == 201)
+        func ids(_ n: Int) -> String { "[" + (0..<n).map { "\"p\($0)\"" }.joined(separator: ",") + "]" }
+        h.expectUnchanged("s") {
+            let pages = h.send("PATCH", "/v1/sessions/s/controllers/pages", #"{"pageDataSource": {"pages": "# + ids(5) + "}}")
+            expectLimit(pages, "specWidth", max: 4)
+            #expect(pages["detail"]?.string?.hasPrefix("pageDataSource.pages has 5 entries") == true, "\(pages)")
+            let views = h.send(
+                "PATCH", "/v1/sessions/s/controllers/home", #"{"popoverPresentationController": {"passthroughViews": "# + ids(5) + "}}")
+            expectLimit(views, "specWidth", max: 4)
+        }
+        #expect(h.send("PATCH", "/v1/sessions/s/controllers/pages", #"{"pageDataSource": {"pages": "# + ids(4) + "}}").status == 200)
+    }
+
     @Test func fiftyThousandChildrenAreRefusedBeforeAnyIsBuilt() throws {
         let h = try ServiceHarness()
         h.makeSession("s")

@@ -121,14 +121,21 @@ struct Decoder {
         return p
     }
 
-    /// Every list or map a configuration field is given (`unwindActions`, `shouldPerformSegue`)
-    /// has at most ``Limits/specWidth`` entries: each is kept with the controller and encoded in
+    /// Every list or map a configuration field is given (`unwindActions`, `shouldPerformSegue`),
+    /// and every list directly inside such a map, has at most ``Limits/specWidth`` entries: each is kept with the controller and encoded in
     /// every reply, and 1 MiB holds 200,000 of them. Checked before any is read, on the members
     /// the body has rather than by looking up every field's name (a PATCH sets one or two).
     func checkEntries(_ r: BodyReader) throws(Problem) {
         for (name, value) in r.members where ConfigurationFields.isField(name) {
             if let items = value.array { try budget.checkEntries(items.count, path: r.name(name)) }
-            if let members = value.object { try budget.checkEntries(members.count, path: r.name(name)) }
+            if let members = value.object {
+                try budget.checkEntries(members.count, path: r.name(name))
+                // A list inside one (`pageDataSource.pages`, `popoverPresentationController.passthroughViews`,
+                // a method's calls in `on`) is kept and encoded the same way.
+                for (key, member) in members {
+                    if let items = member.array { try budget.checkEntries(items.count, path: r.name("\(name).\(key)")) }
+                }
+            }
         }
     }
 
