@@ -122,9 +122,10 @@ struct Decoder {
     }
 
     /// Every list or map a configuration field is given (`unwindActions`, `shouldPerformSegue`),
-    /// and every list directly inside such a map, has at most ``Limits/specWidth`` entries: each is kept with the controller and encoded in
-    /// every reply, and 1 MiB holds 200,000 of them. Checked before any is read, on the members
-    /// the body has rather than by looking up every field's name (a PATCH sets one or two).
+    /// and every list directly inside such a map, has at most ``Limits/specWidth`` entries: each
+    /// is kept with the controller and encoded in every reply, and 1 MiB holds 200,000 of them.
+    /// Checked before any is read, on the members the body has rather than by looking up every
+    /// field's name (a PATCH sets one or two).
     func checkEntries(_ r: BodyReader) throws(Problem) {
         for (name, value) in r.members where ConfigurationFields.isField(name) {
             if let items = value.array { try budget.checkEntries(items.count, path: r.name(name)) }
