@@ -51,7 +51,9 @@ struct Journal {
 
     subscript(_ index: Index) -> Entry {
         get { entries[index] }
-        set { entries[index] = newValue }
+        // In place: with a setter, `journal[i].result.events.append(e)` copied the entry and then
+        // its whole event list (every event retained again) once per event.
+        _modify { yield &entries[index] }
     }
 
     /// R30: a refused or invalid command keeps only its verdict: no events, no transition.
