@@ -90,7 +90,14 @@ public struct SceneInstantiation: Sendable {
         }
         // What the class's code sets, declared for this storyboard, over the scene's attributes.
         if let customClass = scene.customClass, let declared = classes[name]?[customClass] {
-            spec.configuration = spec.configuration.merging(declared)
+            // A property only other kinds have (`KindProperties.all`) cannot be the class's: the
+            // route refuses such a declaration, and one made for a scene since re-uploaded as
+            // another kind is left out here.
+            let fitting = declared.fields.filter { field in
+                KindProperties.places[field].map { KindProperties.all[$0.row].kinds.contains(spec.kind) } ?? true
+            }
+            spec.configuration = spec.configuration.merging(
+                fitting.count == declared.fields.count ? declared : ControllerPatch(values: declared.values, fields: fitting))
         }
 
         func child(_ segue: Segue) throws(E) -> ControllerRef? {

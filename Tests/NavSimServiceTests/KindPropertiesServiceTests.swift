@@ -1,6 +1,7 @@
 import HTTPServer
 import JSONValues
 import NavigationCore
+import TestSupport
 import Testing
 
 /// ``KindProperties/all`` is the one table of properties only some kinds have: both ways a client
@@ -92,5 +93,37 @@ struct KindPropertiesServiceTests {
         let after = h.send("GET", "/v1/sessions/k")
         #expect(after.headers["etag"] == before.headers["etag"] && after.text == before.text)
         #expect(h.send("PATCH", "/v1/sessions/k/controllers/home", #"{"actions": null}"#).status == 200)
+    }
+
+    @Test("R82: a class declaration cannot give a property its scenes' kind lacks; one left from an earlier upload is not applied")
+    func classDeclarationsFollowTheScenesKind() throws {
+        let h = try ServiceHarness()
+        #expect(h.send("PUT", "/v1/storyboards/Probe", StoryboardXML.home(), contentType: "application/xml").status == 201)
+        let refused = h.send("PUT", "/v1/storyboards/Probe/classes", #"{"HomeViewController": {"navigationDelegate": {}}}"#)
+        #expect(refused.status == 422 && refused["field"]?.string == "HomeViewController.navigationDelegate", "\(refused)")
+        #expect(
+            refused["detail"]?.string
+                == "navigationDelegate is a property of UINavigationController; a UIViewController has none. Scene vc1 is of class HomeViewController.",
+            "\(refused)")
+        #expect(h.send("PUT", "/v1/storyboards/Probe/classes", #"{"HomeViewController": {"navigationDelegate": null}}"#).status == 200)
+
+        // Declared while the class's scene was a navigation controller, then the scene uploaded again as a view controller.
+        let navigation = StoryboardXML.document(
+            initial: "vc1",
+            scenes: [
+                """
+                <scene sceneID="sc1"><objects>
+                <navigationController storyboardIdentifier="Home" id="vc1" customClass="HomeViewController" sceneMemberID="viewController"/>
+                </objects></scene>
+                """
+            ])
+        #expect(h.send("PUT", "/v1/storyboards/Probe", navigation, contentType: "application/xml").status == 200)
+        let declared = h.send(
+            "PUT", "/v1/storyboards/Probe/classes", #"{"HomeViewController": {"navigationDelegate": {}, "title": "Home"}}"#)
+        #expect(declared.status == 200, "\(declared)")
+        #expect(h.send("PUT", "/v1/storyboards/Probe", StoryboardXML.home(), contentType: "application/xml").status == 200)
+        let session = h.send("POST", "/v1/sessions", #"{"id": "s", "root": {"storyboard": "Probe"}}"#)
+        #expect(session.status == 201, "\(session)")
+        #expect(!session.text.contains("navigationDelegate") && session.text.contains(#""title":"Home""#), "\(session.text)")
     }
 }

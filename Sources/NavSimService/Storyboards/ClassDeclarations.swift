@@ -1,5 +1,6 @@
 import JSONValues
 import NavigationCore
+import Storyboards
 
 /// What a storyboard's view controller classes do, as a client declares it with
 /// `PUT /v1/storyboards/{name}/classes` (docs/storyboards.md "Class declarations"): per `customClass`, the
@@ -45,6 +46,21 @@ struct ClassDeclarations: Sendable {
             out.given[customClass] = value
         }
         return out
+    }
+
+    /// Refuses a declared property that a scene of the class in `storyboard` cannot have: one only
+    /// other kinds have (``KindProperties/all``), as a spec of that scene's kind would be refused.
+    /// - Throws: 422 `invalid-body` naming `<Class>.<field>` and the scene.
+    func check(against storyboard: Storyboard) throws(Problem) {
+        for scene in storyboard.scenes {
+            guard let customClass = scene.customClass, let declared = byClass[customClass] else { continue }
+            let lacked = declared.fields.compactMap { field in
+                KindProperties.places[field].flatMap { KindProperties.all[$0.row].kinds.contains(scene.kind) ? nil : (field, $0) }
+            }
+            guard let (field, place) = lacked.min(by: { ($0.1.row, $0.1.position) < ($1.1.row, $1.1.position) }) else { continue }
+            let refusal = KindProperties.all[place.row].refusal(field, on: scene.kind)
+            throw Problem.invalidField("\(customClass).\(field)", "\(refusal) Scene \(scene.id) is of class \(customClass).")
+        }
     }
 
     /// Reads the stored column back.

@@ -369,11 +369,12 @@ final class StoryboardCatalog: Sendable {
         }
         let classes = try ClassDeclarations.decode(body, limits: serviceLimits)
         return deferredWrite { [self] () throws(Problem) -> HTTPResponse in
-            let row = withContents { contents -> StoredStoryboard? in
-                guard contents.library[name] != nil, let xml = contents.xml[name] else { return nil }
-                return contents.stored(name, xml: xml, classes: classes)
+            let found = withContents { contents -> (StoredStoryboard, Storyboard)? in
+                guard let storyboard = contents.library[name], let xml = contents.xml[name] else { return nil }
+                return (contents.stored(name, xml: xml, classes: classes), storyboard)
             }
-            guard let row else { throw Self.unknownStoryboard(name) }
+            guard let (row, storyboard) = found else { throw Self.unknownStoryboard(name) }
+            try classes.check(against: storyboard)
             do { try store.putStoryboard(row) } catch { throw Self.storageFailure(error) }
             let snapshot = withContents { contents in
                 contents.classes[name] = classes
