@@ -256,6 +256,14 @@ public struct Controller: Sendable, Equatable, CustomReflectable {
         set { configuration[keyPath: keyPath] = newValue }
     }
 
+    /// Changes several members through one copy of the box: each member's own accessor copies
+    /// every member into a new box, so code that sets a few at once sets them here.
+    mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = box.fields
+        body(&fields)
+        box = Box(fields)
+    }
+
     public init(id: ControllerID, kind: ControllerKind, className: String? = nil, title: String? = nil) {
         var configuration = ControllerConfiguration()
         configuration.title = title

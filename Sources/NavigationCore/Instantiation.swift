@@ -54,17 +54,19 @@ extension Engine {
         let id = try newID(spec.id, suffixWhenTaken: spec.appendsSuffixWhenTaken, separator: spec.suffixSeparator)
         try checkAlertActions(spec.configuration.values.actions, kind: spec.kind)
         var c = Controller(id: id, kind: spec.kind, className: spec.className)
-        c.configuration = spec.configuration.applied(to: c.configuration)
-        c.configuration.splitDelegate = nil  // R174: the split keeps it (below)
-        c.storyboard = spec.storyboard
-        c.segues = spec.segues ?? []
-        c.alertState?.preferredStyle = spec.preferredStyle
-        // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
-        // UIModalPresentationPopover" (the D10 action-sheet text).
-        if spec.kind == .alertController && spec.preferredStyle == .actionSheet
-            && !spec.configuration.sets("modalPresentationStyle")
-        {
-            c.modalPresentationStyle = .popover
+        c.change { c in
+            c.configuration = spec.configuration.applied(to: c.configuration)
+            c.configuration.splitDelegate = nil  // R174: the split keeps it (below)
+            c.storyboard = spec.storyboard
+            c.segues = spec.segues ?? []
+            if case .alert = c.container { c.container = .alert(AlertState(preferredStyle: spec.preferredStyle)) }
+            // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
+            // UIModalPresentationPopover" (the D10 action-sheet text).
+            if spec.kind == .alertController && spec.preferredStyle == .actionSheet
+                && !spec.configuration.sets("modalPresentationStyle")
+            {
+                c.configuration.modalPresentationStyle = .popover
+            }
         }
         insert(c)
 

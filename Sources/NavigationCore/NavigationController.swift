@@ -81,10 +81,14 @@ extension Engine {
         let old = stack.last
         detachFromParent(v)  // R76 [INF]: a controller with another parent is moved.
         emit(.move(v, .willMoveToParent, parent: nav))
-        self[changing: nav].children.append(v)
-        self[changing: nav].navigationStack?.viewControllers.append(v)
-        self[changing: v].parent = nav
-        self[changing: v].isMovingToParent = true
+        change(nav) { nav in
+            nav.children.append(v)
+            if case .navigation(var stack) = nav.container {
+                stack.viewControllers.append(v)
+                nav.container = .navigation(stack)
+            }
+        }
+        change(v) { ($0.parent, $0.isMovingToParent) = (nav, true) }
         enqueue(
             TransitionPlan(
                 operation: .push, from: old, to: v, animated: animated, order: .navigation, before: before,

@@ -185,6 +185,12 @@ struct Engine {
         }
     }
 
+    /// Changes several members of a stored controller at once (``Controller/change(_:)``), as
+    /// `self[changing: id]` does one.
+    mutating func change(_ id: ControllerID, _ body: (inout Controller.Fields) -> Void) {
+        self[changing: id].change(body)
+    }
+
     /// Records a callback in the entry of the command being executed.
     mutating func emit(_ e: Event) { emit(e, in: journal.current) }
 

@@ -396,8 +396,7 @@ extension Engine {
                 for id in t.appearing {
                     // R114: read before the flag is set; only a session that reports layout asks.
                     let entering = state.options.layoutCallbacks && !state.c(id).viewInWindow
-                    self[changing: id].appearance = .appearing
-                    self[changing: id].viewInWindow = true
+                    change(id) { ($0.appearance, $0.viewInWindow) = (.appearing, true) }
                     emit(Event(id, .viewWillAppear, animated: animated), in: entry)
                     catchUpTraits(id, in: entry)  // R166
                     if state.options.profile.emitsViewIsAppearing { emit(Event(id, .viewIsAppearing, animated: animated), in: entry) }
@@ -435,8 +434,7 @@ extension Engine {
                 }
             } else {
                 for id in t.disappearing where state.controllers[id]?.appearance == .disappearing {
-                    self[changing: id].appearance = .disappeared
-                    self[changing: id].viewInWindow = false
+                    change(id) { ($0.appearance, $0.viewInWindow) = (.disappeared, false) }
                     emit(Event(id, .viewDidDisappear, animated: animated), in: entry)
                 }
             }
