@@ -4,7 +4,8 @@
 ///
 /// The one table of them: the service refuses a row's field in a ControllerSpec of another kind
 /// (`Decoder.checkKindFields`), the engine one in a PATCH (``Engine/checkContainerProperties(_:kind:)``),
-/// and openapi.yaml's `NewController` states the same table.
+/// the storyboard routes one in a class declaration (`ClassDeclarations.check`), each through
+/// ``firstLacked(_:by:)``; and openapi.yaml's `NewController` states the same table.
 public struct KindProperties: Sendable {
     /// The API names of the properties.
     public let names: [String]
@@ -33,6 +34,25 @@ public struct KindProperties: Sendable {
         uniqueKeysWithValues: all.enumerated().flatMap { row, properties in
             properties.names.enumerated().map { position, name in (name, (row, position)) }
         })
+
+    /// Whether `kind`'s class declares the property `name`: true for a name the table does not
+    /// list (a property of every kind).
+    public static func declares(_ kind: ControllerKind, _ name: String) -> Bool {
+        places[name].map { all[$0.row].kinds.contains(kind) } ?? true
+    }
+
+    /// Of `names`, the first in the table's order (row, then position in the row) that `kind`
+    /// lacks, with its row for ``refusal(_:on:)``; nil when `kind` declares them all. Only the
+    /// given names are looked up, so the cost follows the request, not the table.
+    public static func firstLacked(_ names: some Sequence<String>, by kind: ControllerKind) -> (name: String, row: KindProperties)? {
+        var first: (name: String, row: Int, position: Int)?
+        for name in names {
+            guard let place = places[name], !all[place.row].kinds.contains(kind) else { continue }
+            if let f = first, (f.row, f.position) <= (place.row, place.position) { continue }
+            first = (name, place.row, place.position)
+        }
+        return first.map { ($0.name, all[$0.row]) }
+    }
 
     init(_ names: [String], _ kinds: [ControllerKind]) {
         self.names = names

@@ -157,17 +157,16 @@ extension Engine {
     /// a PATCH on a controller of another kind, is refused (specs are checked by the service
     /// against the same table).
     func checkContainerProperties(_ patch: ControllerPatch, kind: ControllerKind) throws(Refusal) {
-        // Only the names the patch sets are looked up (a run-time PATCH sets one or two); of
-        // several refused, the first in the table's order is reported.
-        let places = patch.fields.compactMap { name in KindProperties.places[name].map { (name, $0) } }
-        for (name, place) in places.sorted(by: { ($0.1.row, $0.1.position) < ($1.1.row, $1.1.position) }) {
-            let row = KindProperties.all[place.row]
-            guard !row.kinds.contains(kind), let field = ControllerConfiguration.field(named: name) else { continue }
-            // A patch holds a null as the property's default, so a default value is let through
-            // here; the service refuses any value but null before the core sees it.
-            var given = ControllerConfiguration()
-            field.copy(&given, patch.values)
-            if given != ControllerConfiguration() { throw .input(.invalid(row.refusal(name, on: kind), field: name)) }
+        // A patch holds a null as the property's default, so a default value is let through
+        // here; the service refuses any value but null before the core sees it.
+        let given = patch.fields.lazy.filter { name in
+            guard !KindProperties.declares(kind, name), let field = ControllerConfiguration.field(named: name) else { return false }
+            var value = ControllerConfiguration()
+            field.copy(&value, patch.values)
+            return value != ControllerConfiguration()
+        }
+        if let (name, row) = KindProperties.firstLacked(given, by: kind) {
+            throw .input(.invalid(row.refusal(name, on: kind), field: name))
         }
     }
 }

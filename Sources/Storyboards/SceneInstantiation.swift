@@ -93,9 +93,7 @@ public struct SceneInstantiation: Sendable {
             // A property only other kinds have (`KindProperties.all`) cannot be the class's: the
             // route refuses such a declaration, and one made for a scene since re-uploaded as
             // another kind is left out here.
-            let fitting = declared.fields.filter { field in
-                KindProperties.places[field].map { KindProperties.all[$0.row].kinds.contains(spec.kind) } ?? true
-            }
+            let fitting = declared.fields.filter { KindProperties.declares(spec.kind, $0) }
             spec.configuration = spec.configuration.merging(
                 fitting.count == declared.fields.count ? declared : ControllerPatch(values: declared.values, fields: fitting))
         }

@@ -8,7 +8,7 @@ import NavSimService
 
 /// The release a session reproduces when its client names none (`IOSRelease.default`,
 /// docs/ios-profiles.md), and the release a session stored before that default changed keeps.
-@Suite("The default iOS profile")
+@Suite("The default iOS profile (R18, R118)")
 struct DefaultIOSReleaseTests {
     /// The callbacks of a reply as `controller.callback` strings.
     static func events(_ reply: JSON?) -> [String] {

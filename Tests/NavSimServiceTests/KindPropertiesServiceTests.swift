@@ -65,7 +65,7 @@ struct KindPropertiesServiceTests {
         }
     }
 
-    @Test("A PATCH setting two properties its kind lacks names the first in the table's order, whatever the body's order")
+    @Test("R103, R124, R130, R132: a PATCH setting two properties its kind lacks names the first in the table's order, whatever the body's order")
     func twoRefusedPropertiesInOnePatch() throws {
         let h = try ServiceHarness()
         #expect(h.send("POST", "/v1/sessions", #"{"id": "k", "options": {"iOS": "17"}, "root": {"id": "home"}}"#).status == 201)

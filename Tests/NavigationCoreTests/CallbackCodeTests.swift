@@ -123,7 +123,8 @@ struct CallbackCodeTests {
 
     /// The method whose code runs after an event is the one of the callback's name, for every
     /// callback: a method added to ``CallbackCode/Method`` without its case in the mapping fails here.
-    @Test func eachMethodFollowsTheCallbackOfItsName() {
+    @Test("R32: each method's code runs after the callback of its name")
+    func eachMethodFollowsTheCallbackOfItsName() {
         for callback in Event.Callback.allCases {
             #expect(CallbackCode.Method(callback) == CallbackCode.Method(rawValue: callback.rawValue), "\(callback)")
         }

@@ -26,16 +26,9 @@ struct Decoder {
     /// spec's own, its storyboard scene's, or the patched controller's) has no such property: a
     /// 422, not ignored.
     func checkKindFields(_ r: BodyReader, kind: ControllerKind) throws(Problem) {
-        // The body's own members are looked up, not every name in the table; of several
-        // refused, the first in the table's order is reported.
-        var first: (name: String, row: Int, position: Int)?
-        for (name, value) in r.members where !value.isNull {
-            guard let place = KindProperties.places[name], !KindProperties.all[place.row].kinds.contains(kind) else { continue }
-            if let f = first, (f.row, f.position) <= (place.row, place.position) { continue }
-            first = (name, place.row, place.position)
-        }
-        if let first {
-            throw Problem.invalidField(r.name(first.name), KindProperties.all[first.row].refusal(r.name(first.name), on: kind))
+        let given = r.members.lazy.filter { !$0.1.isNull }.map(\.0)
+        if let (name, row) = KindProperties.firstLacked(given, by: kind) {
+            throw Problem.invalidField(r.name(name), row.refusal(r.name(name), on: kind))
         }
     }
 

@@ -54,11 +54,8 @@ struct ClassDeclarations: Sendable {
     func check(against storyboard: Storyboard) throws(Problem) {
         for scene in storyboard.scenes {
             guard let customClass = scene.customClass, let declared = byClass[customClass] else { continue }
-            let lacked = declared.fields.compactMap { field in
-                KindProperties.places[field].flatMap { KindProperties.all[$0.row].kinds.contains(scene.kind) ? nil : (field, $0) }
-            }
-            guard let (field, place) = lacked.min(by: { ($0.1.row, $0.1.position) < ($1.1.row, $1.1.position) }) else { continue }
-            let refusal = KindProperties.all[place.row].refusal(field, on: scene.kind)
+            guard let (field, row) = KindProperties.firstLacked(declared.fields, by: scene.kind) else { continue }
+            let refusal = row.refusal(field, on: scene.kind)
             throw Problem.invalidField("\(customClass).\(field)", "\(refusal) Scene \(scene.id) is of class \(customClass).")
         }
     }
