@@ -30,32 +30,40 @@ struct GestureAfterPresentInTurnTests {
     }
 
     let presentSheet = Op.present("d1", vc("sh"), .pageSheet)
-    /// What the presentation of `sh` from d1 (by nav, R20) does, whatever the swipe does.
-    func sheetPresented(_ s: inout SessionState) {
+    /// What the presentation of the page sheet `sh` from `source` (by `presenter`, the context
+    /// that presents it, R20) does, whatever the gesture does.
+    func sheetPresented(_ s: inout SessionState, by presenter: ControllerID = "nav", from source: ControllerID = "d1") {
         s.create("sh") {
             $0.modalPresentationStyle = .pageSheet
-            $0.presentation = presentationRecord("nav", source: "d1", requested: .pageSheet)
+            $0.presentation = presentationRecord(presenter, source: source, requested: .pageSheet)
         }
         s.appeared("sh")
-        s.modify("nav") { $0.presentedID = "sh" }
+        s.modify(presenter) { $0.presentedID = "sh" }
         s.nextTransitionNumber += 1
     }
-    let presentEvents = ["sh.viewDidLoad", "sh.viewWillAppear", "sh.viewIsAppearing", "sh.viewDidAppear", "d1.completion"]
+    /// What the completed swipe back from d1 to list does, whatever the presentation does.
+    func swipedBack(_ s: inout SessionState) {
+        s.setStack("nav", ["list"])
+        s.modify("nav") { $0.children = ["list"] }
+        s.modify("d1") { $0.parent = nil }
+        s.disappeared("d1")
+        s.appeared("list")
+    }
+    /// The presentation's callbacks, ending with the completion of `present` called on `source`.
+    func presentEvents(from source: String = "d1") -> [String] {
+        ["sh.viewDidLoad", "sh.viewWillAppear", "sh.viewIsAppearing", "sh.viewDidAppear", "\(source).completion"]
+    }
 
     @Test("R83/R27 exhaustive: present, then a completed swipe back in the same turn: both happen, as with a code pop")
     func presentThenSwipeBack() {
         var w = stack()
         let outcomes = w.sendTurn([presentSheet, .interactivePop(receiver: "nav", completes: true)]) {
             sheetPresented(&$0)
-            $0.setStack("nav", ["list"])
-            $0.modify("nav") { $0.children = ["list"] }
-            $0.modify("d1") { $0.parent = nil }
-            $0.disappeared("d1")
-            $0.appeared("list")
+            swipedBack(&$0)
             $0.nextTransitionNumber += 1
         }
         let events = eventsOf(outcomes)
-        #expect(events[0] == presentEvents)
+        #expect(events[0] == presentEvents())
         #expect(
             events[1] == [
                 "d1.willMoveToParent(nil)", "list.viewDidLoad", "d1.viewWillDisappear", "list.viewWillAppear",
@@ -80,7 +88,7 @@ struct GestureAfterPresentInTurnTests {
             $0.nextTransitionNumber += 1
         }
         let events = eventsOf(outcomes)
-        #expect(events[0] == presentEvents)
+        #expect(events[0] == presentEvents())
         #expect(
             events[1] == [
                 "d1.willMoveToParent(nil)", "list.viewDidLoad", "d1.viewWillDisappear", "list.viewWillAppear",
@@ -112,11 +120,7 @@ struct GestureAfterPresentInTurnTests {
                     id: "t2", operation: .present, fromViewController: "nav", toViewController: "sh",
                     presentationStyle: .pageSheet, transitionStyle: .coverVertical, animated: true,
                     duration: 0.5, animator: nil, containerView: ["sh"], state: .inProgress))
-            $0.setStack("nav", ["list"])
-            $0.modify("nav") { $0.children = ["list"] }
-            $0.modify("d1") { $0.parent = nil }
-            $0.disappeared("d1")
-            $0.appeared("list")
+            swipedBack(&$0)
             $0.nextTransitionNumber += 2
         }
         let events = eventsOf(outcomes)
@@ -179,24 +183,17 @@ struct GestureAfterPresentInTurnTests {
     func presentThenTurnPage() {
         var w = book()
         let outcomes = w.sendTurn([Op.present("p1", vc("sh"), .pageSheet), .turnPage(receiver: "PV", direction: .forward, completes: true)]) {
-            $0.create("sh") {
-                $0.modalPresentationStyle = .pageSheet
-                $0.presentation = presentationRecord("PV", source: "p1", requested: .pageSheet)
-            }
-            $0.appeared("sh")
-            $0.modify("PV") {
-                $0.presentedID = "sh"
-                $0.children = ["p2"]
-            }
+            sheetPresented(&$0, by: "PV", from: "p1")
+            $0.modify("PV") { $0.children = ["p2"] }
             $0.setPages("PV", ["p2"])
             $0.modify("p1") { $0.parent = nil }
             $0.modify("p2") { $0.parent = "PV" }
             $0.disappeared("p1")
             $0.appeared("p2")
-            $0.nextTransitionNumber += 2
+            $0.nextTransitionNumber += 1
         }
         let events = eventsOf(outcomes)
-        #expect(events[0] == ["sh.viewDidLoad", "sh.viewWillAppear", "sh.viewIsAppearing", "sh.viewDidAppear", "p1.completion"])
+        #expect(events[0] == presentEvents(from: "p1"))
         #expect(
             events[1] == [
                 "p2.willMoveToParent(PV)", "p2.viewDidLoad", "p2.viewWillAppear", "p2.viewIsAppearing", "p1.viewWillDisappear",
@@ -212,17 +209,12 @@ struct GestureAfterPresentInTurnTests {
     func presentThenCancelledTurnPage() {
         var w = book()
         let outcomes = w.sendTurn([Op.present("p1", vc("sh"), .pageSheet), .turnPage(receiver: "PV", direction: .forward, completes: false)]) {
-            $0.create("sh") {
-                $0.modalPresentationStyle = .pageSheet
-                $0.presentation = presentationRecord("PV", source: "p1", requested: .pageSheet)
-            }
-            $0.appeared("sh")
-            $0.modify("PV") { $0.presentedID = "sh" }
+            sheetPresented(&$0, by: "PV", from: "p1")
             $0.modify("p2") { $0.isViewLoaded = true }
-            $0.nextTransitionNumber += 2
+            $0.nextTransitionNumber += 1
         }
         let events = eventsOf(outcomes)
-        #expect(events[0] == ["sh.viewDidLoad", "sh.viewWillAppear", "sh.viewIsAppearing", "sh.viewDidAppear", "p1.completion"])
+        #expect(events[0] == presentEvents(from: "p1"))
         #expect(
             events[1] == [
                 "p2.willMoveToParent(PV)", "p2.viewDidLoad", "p2.viewWillAppear", "p2.viewIsAppearing", "p1.viewWillDisappear",
