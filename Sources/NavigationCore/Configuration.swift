@@ -111,6 +111,16 @@ public struct ControllerConfiguration: Sendable, Equatable {
         Field(unencoded: "actions", \.actions),
     ]
 
+    /// Calls `body` with each entry of ``fields``'s index and its value here, in table order;
+    /// the configuration is copied once for all of them, where ``Field/storedValue(_:)`` copies it
+    /// once a call.
+    public func forEachStoredValue<E: Error>(_ body: (Int, Field.StoredValue) throws(E) -> Void) throws(E) {
+        try withUnsafePointer(to: self) { (p) throws(E) in
+            let address = UnsafeRawPointer(p)
+            for i in Self.fields.indices { try body(i, Self.fields[i].storedAt(address)) }
+        }
+    }
+
     /// The entry of ``fields`` named `name`, or nil.
     public static func field(named name: String) -> Field? { fieldIndex[name].map { fields[$0] } }
 
@@ -131,11 +141,17 @@ public struct ControllerConfiguration: Sendable, Equatable {
         let keyPath: any PartialKeyPath<ControllerConfiguration> & Sendable
         let copy: @Sendable (inout ControllerConfiguration, ControllerConfiguration) -> Void
         let decode: @Sendable (inout ControllerConfiguration, KeyedDecodingContainer<FieldKey>) throws -> Bool
-        /// The field's value in `configuration` by its shape, for a writer of JSON bytes (the
-        /// service's stored rows): the one way a configuration is written.
-        public let storedValue: @Sendable (_ configuration: ControllerConfiguration) -> StoredValue
+        /// The field's value by its shape, read from a configuration's address (so that writing
+        /// every field copies the configuration once, not once a field).
+        let storedAt: @Sendable (UnsafeRawPointer) -> StoredValue
         /// False for a field ``storedValue`` leaves out (``StoredValue/unencoded``).
         public let isEncoded: Bool
+
+        /// The field's value in `configuration` by its shape, for a writer of JSON bytes (the
+        /// service's stored rows); ``ControllerConfiguration/forEachStoredValue(_:)`` gives every field's.
+        public func storedValue(_ configuration: ControllerConfiguration) -> StoredValue {
+            withUnsafePointer(to: configuration) { storedAt(UnsafeRawPointer($0)) }
+        }
 
         /// A field's value by the shape a JSON writer needs.
         public enum StoredValue {
@@ -147,6 +163,10 @@ public struct ControllerConfiguration: Sendable, Equatable {
             case string(String)
             /// A flag.
             case bool(Bool)
+            /// A list of strings, or of enumerations' raw values: a JSON array of strings.
+            case strings([String])
+            /// Flags by name: a JSON object, its keys sorted.
+            case flags([String: Bool])
             /// Any other value, written as its `Encodable` conformance (declared in this module) says.
             case value(any Encodable)
         }
@@ -166,13 +186,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
             // needs) cost more per field than the rest of a stored controller row together.
             // A key path with no fixed offset (none in the table) is applied as a key path.
             if let offset = MemoryLayout<ControllerConfiguration>.offset(of: keyPath) {
-                storedValue = { configuration in
-                    withUnsafePointer(to: configuration) {
-                        stored(UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: T.self).pointee)
-                    }
-                }
+                storedAt = { stored($0.advanced(by: offset).assumingMemoryBound(to: T.self).pointee) }
             } else {
-                storedValue = { stored($0[keyPath: keyPath]) }
+                storedAt = { stored($0.assumingMemoryBound(to: ControllerConfiguration.self).pointee[keyPath: keyPath]) }
             }
         }
 
@@ -215,6 +231,22 @@ public struct ControllerConfiguration: Sendable, Equatable {
             self.init(
                 name, keyPath, isEncoded: true,
                 decode: Self.decoder(name, keyPath), stored: { .string($0.rawValue) })
+        }
+
+        /// A list of strings.
+        init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, [String]> & Sendable) {
+            self.init(name, keyPath, isEncoded: true, decode: Self.decoder(name, keyPath), stored: { .strings($0) })
+        }
+
+        /// A list of enumerations stored as their raw values, as their `Codable` conformance writes them.
+        init<T: RawRepresentable & Codable & Equatable & Sendable>(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, [T]> & Sendable)
+        where T.RawValue == String {
+            self.init(name, keyPath, isEncoded: true, decode: Self.decoder(name, keyPath), stored: { .strings($0.map(\.rawValue)) })
+        }
+
+        /// Flags by name.
+        init(_ name: String, _ keyPath: any WritableKeyPath<ControllerConfiguration, [String: Bool]> & Sendable) {
+            self.init(name, keyPath, isEncoded: true, decode: Self.decoder(name, keyPath), stored: { .flags($0) })
         }
 
         /// Any other optional: its payload through its `Codable` conformance, omitted (or null) when nil.

@@ -84,6 +84,18 @@ struct StoredBytes {
         out.append(UInt8(ascii: "]"))
     }
 
+    /// Flags by name, their keys sorted.
+    mutating func flags(_ flags: [String: Bool]) {
+        out.append(UInt8(ascii: "{"))
+        for (i, key) in flags.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            bool(flags[key]!)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     mutating func array<T: StoredBytesWritable>(_ list: [T]) throws {
         out.append(UInt8(ascii: "["))
         for (i, item) in list.enumerated() {
@@ -110,17 +122,7 @@ struct StoredBytes {
     /// `[String: Bool]`, `[Double]`) are told apart by metatype and written here directly.
     mutating func encoded<T: Encodable>(_ value: T) throws {
         if T.self == [String].self { return strings(unsafeBitCast(value, to: [String].self)) }
-        if T.self == [String: Bool].self {
-            let flags = unsafeBitCast(value, to: [String: Bool].self)
-            out.append(UInt8(ascii: "{"))
-            for (i, key) in flags.keys.sorted().enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                bool(flags[key]!)
-            }
-            return out.append(UInt8(ascii: "}"))
-        }
+        if T.self == [String: Bool].self { return flags(unsafeBitCast(value, to: [String: Bool].self)) }
         if T.self == [Double].self {
             out.append(UInt8(ascii: "["))
             for (i, d) in unsafeBitCast(value, to: [Double].self).enumerated() {
@@ -250,7 +252,7 @@ extension StoredConfiguration {
     func writeMembers(to w: inout StoredBytes, nilAsNull: Bool) throws {
         let fields = ControllerConfiguration.fields
         if present.count == Self.everyField.count {
-            for i in fields.indices { try Self.write(fields[i].storedValue(values), i, nilAsNull, &w) }
+            try values.forEachStoredValue { (i, value) throws in try Self.write(value, i, nilAsNull, &w) }
         } else if !present.isEmpty {
             // A patch or spec names a few fields: those, in table order, without a lookup per field.
             for i in present.compactMap({ Self.fieldIndex[$0] }).sorted() { try Self.write(fields[i].storedValue(values), i, nilAsNull, &w) }
@@ -273,6 +275,8 @@ extension StoredConfiguration {
         case .absent: if nilAsNull { w.key(bytes: fieldKeys[i]); w.null() }
         case .string(let s): w.key(bytes: fieldKeys[i]); w.string(s)
         case .bool(let b): w.key(bytes: fieldKeys[i]); w.bool(b)
+        case .strings(let list): w.key(bytes: fieldKeys[i]); w.strings(list)
+        case .flags(let flags): w.key(bytes: fieldKeys[i]); w.flags(flags)
         case .value(let v): w.key(bytes: fieldKeys[i]); try w.encoded(v)
         }
     }
