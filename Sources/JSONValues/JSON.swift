@@ -50,10 +50,24 @@ extension JSON {
     public var bytes: [UInt8] {
         var w = JSONWriter()
         w.value(self)
-        return w.bytes
+        return w.finish()
     }
     /// Compact text (``bytes`` as UTF-8).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether `byte` stands for itself in a JSON string (RFC 8259 §7): not a quote, a
+    /// backslash or a control character.
+    @inlinable public static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    /// Whether every byte of `bytes` stands for itself in a JSON string (``isPlain(_:)-(UInt8)``):
+    /// a loop over the buffer, not `contains(where:)` over a UTF-8 view, which a request log line
+    /// paid for three times per request.
+    @inlinable public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where !isPlain(byte) { return false }
+        return true
+    }
 
     /// Appends `s` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control
     /// characters escaped, everything else as its UTF-8 bytes. Text with nothing to escape (the
@@ -62,9 +76,7 @@ extension JSON {
         out.append(UInt8(ascii: "\""))
         var text = s
         let plain = text.withUTF8 { bytes in
-            // A loop over the buffer (not `contains(where:)` over the UTF-8 view, which a request
-            // log line pays for three times per request), then one copy.
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            guard isPlain(bytes) else { return false }
             out.append(contentsOf: bytes)
             return true
         }

@@ -9,15 +9,77 @@
 /// Its members are inlinable: the reply encoders in other modules call them once per value, and
 /// a call across the module boundary would cost about as much as the small step it makes.
 public struct JSONWriter: Sendable {
-    /// The text so far.
-    public var bytes: [UInt8]
+    // The text lives in `storage`'s first `length` bytes; the rest is room, zeroed. Each step
+    // writes its bytes through one pointer into that room (one uniqueness check a step), where
+    // `Array.append` paid a uniqueness and a capacity check a byte and a call a copy: about half
+    // of a reply's encoding.
+    @usableFromInline var storage: [UInt8]
+    @usableFromInline var length = 0
     /// A value was just written: the next member or element needs a comma first.
     @usableFromInline var comma = false
 
     /// An empty text with room for `capacity` bytes.
     @inlinable public init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: Swift.max(capacity, 16))
+    }
+
+    /// The text so far (a copy; ``finish()`` hands over the text without one).
+    @inlinable public var bytes: [UInt8] { Array(storage[..<length]) }
+
+    /// How many bytes are written so far.
+    @inlinable public var count: Int { length }
+
+    /// The bytes written from offset `start` on.
+    @inlinable public func written(from start: Int) -> ArraySlice<UInt8> { storage[start..<length] }
+
+    /// The text, with the writer done.
+    @inlinable public consuming func finish() -> [UInt8] {
+        storage.removeSubrange(length...)
+        return storage
+    }
+
+    /// Makes room for at least `needed` bytes in all, doubling.
+    @usableFromInline @inline(never) mutating func grow(to needed: Int) {
+        var size = storage.count * 2
+        while size < needed { size *= 2 }
+        storage.append(contentsOf: repeatElement(0, count: size - storage.count))
+    }
+
+    /// Writes `n` bytes by `body`, given where they go, after a comma when `separated` and one is due.
+    @inlinable @inline(__always) mutating func write(_ n: Int, separated: Bool = true, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        let comma = separated && self.comma
+        let total = n + (comma ? 1 : 0)
+        if length + total > storage.count { grow(to: length + total) }
+        let at = length
+        storage.withUnsafeMutableBufferPointer { buffer in
+            var p = buffer.baseAddress! + at
+            if comma {
+                p.pointee = UInt8(ascii: ",")
+                p += 1
+            }
+            body(p)
+        }
+        length += total
+    }
+
+    /// Writes `text` as it is, after a comma when one is due and `separated`.
+    @inlinable @inline(__always) mutating func write(_ text: UnsafeBufferPointer<UInt8>, separated: Bool = true) {
+        write(text.count, separated: separated) { p in
+            if let base = text.baseAddress { p.update(from: base, count: text.count) }
+        }
+    }
+
+    /// Writes `text` as it is, after a comma when one is due and `separated`.
+    @inlinable @inline(__always) mutating func write(_ text: StaticString, separated: Bool = true) {
+        write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), separated: separated)
+    }
+
+    /// Writes `text`'s bytes as they are.
+    @inlinable mutating func write<Bytes: Collection<UInt8>>(_ text: Bytes, separated: Bool) {
+        if text.withContiguousStorageIfAvailable({ write($0, separated: separated) }) == nil {
+            let copy = Array(text)
+            copy.withUnsafeBufferPointer { write($0, separated: separated) }
+        }
     }
 
     /// A member name written once as its JSON text and a colon (`"title":`), for names that are
@@ -34,35 +96,29 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    @inlinable mutating func separate() {
-        if comma { bytes.append(UInt8(ascii: ",")) }
-    }
-
     // MARK: Containers
 
     /// Starts an object (`{`); end it with ``closeObject()``.
     @inlinable public mutating func openObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
+        write(1) { $0.pointee = UInt8(ascii: "{") }
         comma = false
     }
 
     /// Ends the innermost open object (`}`).
     @inlinable public mutating func closeObject() {
-        bytes.append(UInt8(ascii: "}"))
+        write(1, separated: false) { $0.pointee = UInt8(ascii: "}") }
         comma = true
     }
 
     /// Starts an array (`[`); end it with ``closeArray()``.
     @inlinable public mutating func openArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
+        write(1) { $0.pointee = UInt8(ascii: "[") }
         comma = false
     }
 
     /// Ends the innermost open array (`]`).
     @inlinable public mutating func closeArray() {
-        bytes.append(UInt8(ascii: "]"))
+        write(1, separated: false) { $0.pointee = UInt8(ascii: "]") }
         comma = true
     }
 
@@ -72,31 +128,29 @@ public struct JSONWriter: Sendable {
     // Always inlined: the reply encoders name most members this way, and its debug check kept the
     // optimizer from inlining it into them once they were in another module.
     @inlinable @inline(__always) public mutating func key(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { text in
-            assert(
-                !text.contains { $0 < 0x20 || $0 >= 0x80 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") },
-                "a literal member name needs escaping")
-            bytes.append(contentsOf: text)
+        let n = name.utf8CodeUnitCount
+        assert(
+            !UnsafeBufferPointer(start: name.utf8Start, count: n).contains { !JSON.isPlain($0) || $0 >= 0x80 },
+            "a literal member name needs escaping")
+        write(n + 3) { p in
+            p.pointee = UInt8(ascii: "\"")
+            (p + 1).update(from: name.utf8Start, count: n)
+            p[n + 1] = UInt8(ascii: "\"")
+            p[n + 2] = UInt8(ascii: ":")
         }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
         comma = false
     }
 
-    /// A member name from data (a controller id, a segue identifier): escaped.
+    /// A member name, escaped by ``JSON/writeString(_:into:)``.
     @inlinable public mutating func key(_ name: String) {
-        separate()
-        JSON.writeString(name, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        string(name)
+        write(1, separated: false) { $0.pointee = UInt8(ascii: ":") }
         comma = false
     }
 
     /// A member name encoded beforehand.
     @inlinable public mutating func key(_ name: Key) {
-        separate()
-        bytes.append(contentsOf: name.text)
+        name.text.withUnsafeBufferPointer { write($0) }
         comma = false
     }
 
@@ -104,22 +158,34 @@ public struct JSONWriter: Sendable {
 
     /// `null`.
     @inlinable public mutating func null() {
-        separate()
-        bytes.append(contentsOf: "null".utf8)
+        write("null")
         comma = true
     }
 
     /// `true` or `false`.
     @inlinable public mutating func bool(_ b: Bool) {
-        separate()
-        if b { bytes.append(contentsOf: "true".utf8) } else { bytes.append(contentsOf: "false".utf8) }
+        write(b ? "true" : "false")
         comma = true
     }
 
-    /// A string, escaped by ``JSON/writeString(_:into:)``.
+    /// A string, escaped by ``JSON/writeString(_:into:)``: text with nothing to escape (the
+    /// usual id or title) in one copy, other text through that function.
     @inlinable public mutating func string(_ s: String) {
-        separate()
-        JSON.writeString(s, into: &bytes)
+        var text = s
+        let plain = text.withUTF8 { bytes in
+            guard JSON.isPlain(bytes) else { return false }
+            write(bytes.count + 2) { p in
+                p.pointee = UInt8(ascii: "\"")
+                if let base = bytes.baseAddress { (p + 1).update(from: base, count: bytes.count) }
+                p[bytes.count + 1] = UInt8(ascii: "\"")
+            }
+            return true
+        }
+        if !plain {
+            var escaped: [UInt8] = []
+            JSON.writeString(s, into: &escaped)
+            escaped.withUnsafeBufferPointer { write($0) }
+        }
         comma = true
     }
 
@@ -130,15 +196,24 @@ public struct JSONWriter: Sendable {
 
     /// An integer in decimal, without a `String` in between.
     @inlinable public mutating func int(_ i: Int) {
-        separate()
-        if i < 0 { bytes.append(UInt8(ascii: "-")) }
         var rest = i.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        var digits = 1
+        var scale: UInt = 10
+        while rest >= scale, digits < 19 {
+            digits += 1
+            scale &*= 10
+        }
+        if digits == 19 && rest >= scale { digits = 20 }
+        let sign = i < 0 ? 1 : 0
+        write(digits + sign) { p in
+            if sign == 1 { p.pointee = UInt8(ascii: "-") }
+            var at = digits + sign - 1
+            repeat {
+                p[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                at -= 1
+            } while rest > 0
+        }
         comma = true
     }
 
@@ -154,8 +229,7 @@ public struct JSONWriter: Sendable {
         if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
             int(Int(n))
         } else if n.isFinite {
-            separate()
-            bytes.append(contentsOf: "\(n)".utf8)
+            write("\(n)".utf8, separated: true)
             comma = true
         } else {
             null()
@@ -172,8 +246,7 @@ public struct JSONWriter: Sendable {
 
     /// A value already encoded (a cached piece), copied as it is.
     @inlinable public mutating func raw<Bytes: Collection<UInt8>>(_ text: Bytes) {
-        separate()
-        bytes.append(contentsOf: text)
+        write(text, separated: true)
         comma = true
     }
 
@@ -181,7 +254,7 @@ public struct JSONWriter: Sendable {
     /// changes): no comma placed before it. `endsWithValue`: the text ends with a whole value,
     /// so what follows needs a comma; false when it ends open (after `{` or a member name).
     @inlinable public mutating func splice<Bytes: Collection<UInt8>>(_ text: Bytes, endsWithValue: Bool) {
-        bytes.append(contentsOf: text)
+        write(text, separated: false)
         comma = endsWithValue
     }
 
@@ -189,8 +262,7 @@ public struct JSONWriter: Sendable {
     @inlinable public mutating func rawMembers(ofObject text: [UInt8]) {
         precondition(text.first == UInt8(ascii: "{") && text.last == UInt8(ascii: "}"), "not an object's text")
         guard text.count > 2 else { return }
-        separate()
-        bytes.append(contentsOf: text[1..<(text.count - 1)])
+        write(text[1..<(text.count - 1)], separated: true)
         comma = true
     }
 

@@ -353,4 +353,24 @@ import TestSupport
             #expect((try? JSON.parse(tree.bytes)) == tree)
         }
     }
+
+    @Test("A writer that outgrows its room many times over writes what the tree serialiser writes, and finish() hands over exactly that text")
+    func writerGrowth() {
+        var g = Seeded(seed: 5)
+        var members: [(String, JSON)] = []
+        for i in 0..<2_000 {
+            let value: JSON = i % 3 == 0 ? .string(Self.text(&g)) : i % 3 == 1 ? .number(Double(i) - 1000) : .array([.bool(i % 2 == 0), .null])
+            members.append((Self.text(&g), value))
+        }
+        let tree = JSON.object(members)
+        var w = JSONWriter(capacity: 1)
+        w.value(tree)
+        let start = w.count
+        w.splice(#","tail":1"#.utf8, endsWithValue: true)
+        #expect(Array(w.written(from: start)) == Array(#","tail":1"#.utf8))
+        var expected = LegacyJSON.bytes(tree)
+        expected.append(contentsOf: #","tail":1"#.utf8)
+        #expect(w.bytes == expected)
+        #expect(w.finish() == expected)
+    }
 }

@@ -76,7 +76,7 @@ struct EncodedSession: Sendable {
         func flush() {
             guard let previous, let r = run else { return }
             w.key(previous.order[r.lowerBound])
-            let start = w.bytes.count
+            let start = w.count
             let span = previous.ranges[r.lowerBound].lowerBound..<previous.ranges[r.upperBound - 1].upperBound
             w.raw(previous.body[span])
             let shift = start - span.lowerBound
@@ -120,29 +120,30 @@ struct EncodedSession: Sendable {
             let c = state.controllers[index].value
             order.append(cid)
             w.key(c.id)
-            let start = w.bytes.count
+            let start = w.count
             if let previous, let p = oldPosition, reuse.unchanged(c) {
                 w.raw(previous.body[previous.ranges[p]])
                 reused += 1
             } else {
                 Encode.controller(c, in: state, into: &w)
-                if let previous, let p = oldPosition, previous.body[previous.ranges[p]].elementsEqual(w.bytes[start...]) {
+                if let previous, let p = oldPosition, previous.body[previous.ranges[p]].elementsEqual(w.written(from: start)) {
                     // Unchanged: not reported to a minimal reply.
                 } else {
                     changed.append(c.id)
                 }
             }
-            ranges.append(start..<w.bytes.count)
+            ranges.append(start..<w.count)
         }
         flush()
         w.closeObject()
         w.closeObject()
+        let body = w.finish()
         assert(
-            previous == nil || w.bytes == Encode.session(id: id, version: version, createdAt: createdAt, state: state),
+            previous == nil || body == Encode.session(id: id, version: version, createdAt: createdAt, state: state),
             "a reused controller piece or head differs from its full encoding")
         return (
             EncodedSession(
-                version: version, body: w.bytes, order: order, ranges: ranges,
+                version: version, body: body, order: order, ranges: ranges,
                 index: Self.index(of: order, sharing: previous, prefix: sharedPrefix),
                 etag: "\"\(version)\"", reusedPieces: reused, head: head),
             changed
@@ -188,15 +189,15 @@ struct EncodedSession: Sendable {
                 old.createdAt == createdAt, sameHead(previousState, state, changed: changed)
             {
                 w.splice(previous.body[..<old.version.lowerBound], endsWithValue: false)
-                let start = w.bytes.count
+                let start = w.count
                 w.int(version)
-                let digits = start..<w.bytes.count
+                let digits = start..<w.count
                 w.splice(previous.body[old.version.upperBound..<old.end], endsWithValue: true)
-                return Head(id: id, createdAt: createdAt, version: digits, end: w.bytes.count, reused: true)
+                return Head(id: id, createdAt: createdAt, version: digits, end: w.count, reused: true)
             }
             w.openObject()
             let digits = Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state, into: &w)
-            return Head(id: id, createdAt: createdAt, version: digits, end: w.bytes.count)
+            return Head(id: id, createdAt: createdAt, version: digits, end: w.count)
         }
 
         /// Whether the head members (traits, options, window) of `new` equal `old`'s, given the
@@ -363,6 +364,6 @@ struct EncodedSession: Sendable {
         w.closeObject()
         w.member("removed", removed)
         w.closeObject()
-        return w.bytes
+        return w.finish()
     }
 }

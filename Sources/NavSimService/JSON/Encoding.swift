@@ -97,7 +97,7 @@ enum Encode {
     static func controller(_ c: Controller, in s: SessionState) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         controller(c, in: s, into: &w)
-        return w.bytes
+        return w.finish()
     }
 
     /// A Traits object: `{"userInterfaceIdiom", "horizontalSizeClass", "verticalSizeClass"}`.
@@ -136,7 +136,7 @@ enum Encode {
         w.openObject()
         sessionMembers(id: id, version: version, createdAt: createdAt, state: s, into: &w)
         w.closeObject()
-        return w.bytes
+        return w.finish()
     }
 
     /// A new session's 201 body: the Session with the `events` of installing its root and, when
@@ -154,7 +154,7 @@ enum Encode {
         w.rawMembers(ofObject: session)
         w.rawMembers(ofObject: result)
         w.closeObject()
-        return w.bytes
+        return w.finish()
     }
 
     /// What installing a new session's root reported, as an object: `events` and, when its
@@ -170,7 +170,7 @@ enum Encode {
             self.warnings(warnings, into: &w)
         }
         w.closeObject()
-        return w.bytes
+        return w.finish()
     }
 
     /// The Session's members, into an open object.
@@ -187,7 +187,7 @@ enum Encode {
     }
 
     /// The Session members before `controllers`, in reply order, into an open object.
-    /// - Returns: where the digits of `version` lie in `w.bytes`.
+    /// - Returns: where the digits of `version` lie in the text `w` holds.
     @discardableResult
     static func sessionHead(
         id: String, version: Int, createdAt: String, state s: SessionState,
@@ -195,9 +195,9 @@ enum Encode {
     ) -> Range<Int> {
         w.member("id", id)
         w.key("version")
-        let start = w.bytes.count
+        let start = w.count
         w.int(version)
-        let digits = start..<w.bytes.count
+        let digits = start..<w.count
         w.member("createdAt", createdAt)
         w.key("traits")
         traits(s.traits, into: &w)
@@ -307,7 +307,7 @@ enum Encode {
         w.openArray()
         for t in records { transition(t, into: &w) }
         w.closeArray()
-        return w.bytes
+        return w.finish()
     }
 
     /// A warning UIKit only logs while the call goes on (D21): a problem object without `status`,
@@ -364,7 +364,7 @@ enum Encode {
             }
         }
         if turn { w.closeArray() } else if outcomes.isEmpty { w.null() }
-        return w.bytes
+        return w.finish()
     }
 
     /// A mutation's 200 body: `{"version", <the result's members> or "results", "released"?,
@@ -388,6 +388,6 @@ enum Encode {
         w.key("session")
         w.raw(session)
         w.closeObject()
-        return w.bytes
+        return w.finish()
     }
 }

@@ -88,7 +88,7 @@ extension NavSimService {
             w.key("transitions")
             w.raw(Encode.transitions(live.state.transitions.map(\.record)))
             w.closeObject()
-            return Self.json(200, bytes: w.bytes, etag: "\"\(live.version)\"")
+            return Self.json(200, bytes: w.finish(), etag: "\"\(live.version)\"")
         }
     }
 

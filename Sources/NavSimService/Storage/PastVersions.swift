@@ -89,7 +89,7 @@ extension EncodedSession {
         var head = JSONWriter(capacity: base.encoded.body.count + 512)
         head.openObject()
         Encode.sessionHead(id: id, version: version, createdAt: createdAt, state: state, into: &head)
-        var out = head.bytes
+        var out = head.finish()
         out.append(contentsOf: #","controllers":{"#.utf8)
         var order: [String] = []
         var ranges: [Range<Int>] = []
