@@ -242,12 +242,9 @@ public enum Persistence {
     static func commandText(_ commands: [Command], resolvedSegues: [Command]) throws -> String {
         var w = StoredBytes(capacity: 256)
         func list(_ commands: [Command]) throws {
-            w.out.append(UInt8(ascii: "["))
-            for (i, c) in commands.enumerated() {
-                if i > 0 { w.out.append(UInt8(ascii: ",")) }
-                try StoredCommands.write(c, to: &w)
-            }
-            w.out.append(UInt8(ascii: "]"))
+            w.openArray()
+            for c in commands { try StoredCommands.write(c, to: &w) }
+            w.closeArray()
         }
         if resolvedSegues.isEmpty {
             try list(commands)
@@ -257,7 +254,7 @@ public enum Persistence {
             w.key("segueDestinations"); try list(resolvedSegues)
             w.close()
         }
-        return String(decoding: w.out, as: UTF8.self)
+        return String(decoding: w.finish(), as: UTF8.self)
     }
 
     /// The commands of a history entry, to replay it.

@@ -231,10 +231,8 @@ struct StoredArguments {
 
 extension StoredBytes {
     /// Starts `{"<operation>":{`; ``StoredCommands/write(_:to:)`` closes both.
-    /// Always the first member of the command's object, so no comma comes before it.
     fileprivate mutating func begin(_ operation: StoredOperation) {
-        string(operation.rawValue)
-        out.append(UInt8(ascii: ":"))
+        key(operation.rawValue)
         open()
     }
     fileprivate mutating func receiver(_ r: ControllerID) { text("receiver", r) }

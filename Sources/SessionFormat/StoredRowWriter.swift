@@ -20,122 +20,91 @@ protocol StoredBytesWritable {
     func write(to w: inout StoredBytes) throws
 }
 
-/// A stored row's bytes being written. Commas are placed by looking at the last byte: right
-/// after `{` or `[` a member or element is the first; no value ends with either.
+/// A stored row's bytes being written, by the service's one JSON byte writer (``JSONWriter``:
+/// its commas, its spelling of strings and numbers), with the stored format's own rules on top:
+/// a non-finite `Double` is an error, dictionaries are written with sorted keys.
 struct StoredBytes {
-    var out: [UInt8]
+    var w: JSONWriter
 
     init(capacity: Int = 512) {
-        out = []
-        out.reserveCapacity(capacity)
+        w = JSONWriter(capacity: capacity)
     }
+
+    /// The text, with the writer done.
+    consuming func finish() -> [UInt8] { w.finish() }
 
     /// Starts an object; end it with ``close()``.
-    mutating func open() { out.append(UInt8(ascii: "{")) }
-    mutating func close() { out.append(UInt8(ascii: "}")) }
+    mutating func open() { w.openObject() }
+    mutating func close() { w.closeObject() }
+    /// Starts an array; end it with ``closeArray()``.
+    mutating func openArray() { w.openArray() }
+    mutating func closeArray() { w.closeArray() }
 
-    /// Starts the member `name` (a Swift identifier: no escaping needed), after a comma unless first.
-    mutating func key(_ name: StaticString) {
-        separate(after: UInt8(ascii: "{"))
-        out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
-    }
+    /// Starts the member `name` (a Swift identifier: no escaping needed).
+    mutating func key(_ name: StaticString) { w.key(name) }
+
+    /// Starts the member `name`, escaped.
+    mutating func key(_ name: String) { w.key(name) }
 
     /// Starts a member whose `"name":` is already encoded.
-    mutating func key(bytes: [UInt8]) {
-        separate(after: UInt8(ascii: "{"))
-        out.append(contentsOf: bytes)
-    }
+    mutating func key(_ name: JSONWriter.Key) { w.key(name) }
 
-    private mutating func separate(after opening: UInt8) {
-        if out.last != opening { out.append(UInt8(ascii: ",")) }
-    }
+    mutating func string(_ s: String) { w.string(s) }
+    mutating func bool(_ b: Bool) { w.bool(b) }
+    mutating func null() { w.null() }
+    mutating func int(_ v: Int) { w.int(v) }
 
-    mutating func string(_ s: String) { JSON.writeString(s, into: &out) }
-    // From static strings: an array literal here would be allocated on every call.
-    mutating func bool(_ b: Bool) { (b ? "true" as StaticString : "false").withUTF8Buffer { out.append(contentsOf: $0) } }
-    mutating func null() { ("null" as StaticString).withUTF8Buffer { out.append(contentsOf: $0) } }
-
-    mutating func int(_ v: Int) {
-        if v >= 0 && v < 10 { out.append(UInt8(ascii: "0") + UInt8(v)); return }
-        out.append(contentsOf: String(v).utf8)
-    }
-
-    /// As ``StoredWriter/writeDouble(_:path:)`` writes it.
+    /// As ``StoredWriter/writeDouble(_:path:)`` writes it: ``JSONWriter/number(_:)``'s spelling.
     mutating func double(_ d: Double) throws {
         guard d.isFinite else {
             throw EncodingError.invalidValue(d, .init(codingPath: [], debugDescription: "Unable to encode Double.\(d) directly in JSON."))
         }
-        if d == d.rounded(), abs(d) < 1e15 {
-            int(Int(d))
-        } else {
-            out.append(contentsOf: "\(d)".utf8)
-        }
+        w.number(d)
     }
 
-    mutating func strings(_ list: [String]) {
-        out.append(UInt8(ascii: "["))
-        for (i, s) in list.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.writeString(s, into: &out)
-        }
-        out.append(UInt8(ascii: "]"))
-    }
+    mutating func strings(_ list: [String]) { w.strings(list) }
 
     /// Flags by name, their keys sorted.
     mutating func flags(_ flags: [String: Bool]) {
-        out.append(UInt8(ascii: "{"))
-        for (i, key) in flags.keys.sorted().enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.writeString(key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            bool(flags[key]!)
+        w.openObject()
+        for key in flags.keys.sorted() {
+            w.key(key)
+            w.bool(flags[key]!)
         }
-        out.append(UInt8(ascii: "}"))
+        w.closeObject()
     }
 
     mutating func array<T: StoredBytesWritable>(_ list: [T]) throws {
-        out.append(UInt8(ascii: "["))
-        for (i, item) in list.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            try item.write(to: &self)
-        }
-        out.append(UInt8(ascii: "]"))
+        w.openArray()
+        for item in list { try item.write(to: &self) }
+        w.closeArray()
     }
 
     /// A `[String: V]` with its keys sorted, so equal values give equal bytes.
     mutating func sorted<V: StoredBytesWritable>(_ dictionary: [String: V]) throws {
-        out.append(UInt8(ascii: "{"))
-        for (i, key) in dictionary.keys.sorted().enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.writeString(key, into: &out)
-            out.append(UInt8(ascii: ":"))
+        w.openObject()
+        for key in dictionary.keys.sorted() {
+            w.key(key)
             try dictionary[key]!.write(to: &self)
         }
-        out.append(UInt8(ascii: "}"))
+        w.closeObject()
     }
 
     /// A core value of a configuration field through its `Encodable` conformance (declared in
-    /// NavigationCore), in place, by ``StoredCodec``'s encoder. The common shapes (`[String]`,
+    /// NavigationCore), by ``StoredCodec``'s encoder. The common shapes (`[String]`,
     /// `[String: Bool]`, `[Double]`) are told apart by metatype and written here directly.
     mutating func encoded<T: Encodable>(_ value: T) throws {
         if T.self == [String].self { return strings(unsafeBitCast(value, to: [String].self)) }
         if T.self == [String: Bool].self { return flags(unsafeBitCast(value, to: [String: Bool].self)) }
         if T.self == [Double].self {
-            out.append(UInt8(ascii: "["))
-            for (i, d) in unsafeBitCast(value, to: [Double].self).enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                try double(d)
-            }
-            return out.append(UInt8(ascii: "]"))
+            w.openArray()
+            for d in unsafeBitCast(value, to: [Double].self) { try double(d) }
+            return w.closeArray()
         }
-        let writer = StoredWriter(out: out)
-        out = []
-        defer { swap(&out, &writer.out) }
+        let writer = StoredWriter()
         try writer.writeValue(value, level: 0, encoder: nil)
         writer.closeAll()
+        w.raw(writer.out)
     }
 
     // Optional members, left out when nil (`encodeIfPresent`).
@@ -153,7 +122,7 @@ extension StoredCodec {
     static func row<T: StoredBytesWritable>(_ value: T) throws -> [UInt8] {
         var w = StoredBytes()
         try value.write(to: &w)
-        return w.out
+        return w.finish()
     }
 
     /// `value` as JSON text, by ``row(_:)``.
@@ -272,24 +241,19 @@ extension StoredConfiguration {
     ) throws {
         switch value {
         case .unencoded: break
-        case .absent: if nilAsNull { w.key(bytes: fieldKeys[i]); w.null() }
-        case .string(let s): w.key(bytes: fieldKeys[i]); w.string(s)
-        case .bool(let b): w.key(bytes: fieldKeys[i]); w.bool(b)
-        case .strings(let list): w.key(bytes: fieldKeys[i]); w.strings(list)
-        case .flags(let flags): w.key(bytes: fieldKeys[i]); w.flags(flags)
-        case .value(let v): w.key(bytes: fieldKeys[i]); try w.encoded(v)
+        case .absent: if nilAsNull { w.key(fieldKeys[i]); w.null() }
+        case .string(let s): w.key(fieldKeys[i]); w.string(s)
+        case .bool(let b): w.key(fieldKeys[i]); w.bool(b)
+        case .strings(let list): w.key(fieldKeys[i]); w.strings(list)
+        case .flags(let flags): w.key(fieldKeys[i]); w.flags(flags)
+        case .value(let v): w.key(fieldKeys[i]); try w.encoded(v)
         }
     }
 
     /// Each field's position in the core's table, by name.
     static let fieldIndex = Dictionary(uniqueKeysWithValues: ControllerConfiguration.fields.enumerated().map { ($1.name, $0) })
     /// Each field's `"name":`, in table order, encoded once.
-    static let fieldKeys: [[UInt8]] = ControllerConfiguration.fields.map { field in
-        var out: [UInt8] = []
-        JSON.writeString(field.name, into: &out)
-        out.append(UInt8(ascii: ":"))
-        return out
-    }
+    static let fieldKeys: [JSONWriter.Key] = ControllerConfiguration.fields.map { JSONWriter.Key($0.name) }
 }
 
 /// A list (`history.command`, a method's calls in `on`), element by element.

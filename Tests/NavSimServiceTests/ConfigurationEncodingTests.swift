@@ -54,7 +54,7 @@ struct ConfigurationEncodingTests {
         let present = (names ?? StoredConfiguration.everyField).subtracting(ControllerConfiguration.fields.filter { !$0.isEncoded }.map(\.name))
         try StoredConfiguration(values: value, present: present).writeMembers(to: &w, nilAsNull: nilAsNull)
         w.close()
-        return w.out
+        return w.finish()
     }
 
     /// Every field away from UIKit's default (checked by ``everyFieldDiffersFromTheDefault()``).
