@@ -196,6 +196,15 @@ class Report:
         print(f"{figure:<52} {ours:>10.1f}{unit:>2} {anchor:>10.1f}{unit:>2} {ratio:>7.2f}x  ({target}){spread}", flush=True)
 
 
+def build_spec(spec):
+    """A build named on the command line as `NAME=BINARY[:MIGRATIONS]`: (name, the binary's absolute
+    path, its migrations folder, by default this checkout's `migrations/`), so that a build of
+    another commit can be compared with its own schema."""
+    name, _, rest = spec.partition("=")
+    binary, _, migrations = rest.partition(":")
+    return name, os.path.abspath(binary), migrations or os.path.join(os.path.dirname(os.path.dirname(HERE)), "migrations")
+
+
 def make_nav_session(client, sid, depth):
     """A session whose window root is a navigation controller with `depth` children; controllers c0…"""
     vcs = [{"id": f"c{i}", "title": f"Screen {i}"} for i in range(depth)]

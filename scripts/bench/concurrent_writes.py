@@ -24,6 +24,7 @@ import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402  (build_spec)
 import instructions as I  # noqa: E402  (the shared server, client and stop helpers)
 
 COUNTED = {"swift_retain": r"swift_retain \[", "metadata lookups": r"swift_getCanonicalPrespecializedGenericMetadata \["}
@@ -82,14 +83,12 @@ def main():
     ap.add_argument("--n2", type=int, default=60)
     ap.add_argument("binaries", nargs="+", metavar="NAME=BINARY[:MIGRATIONS]")
     a = ap.parse_args()
-    own_migrations = os.path.join(I.REPO, "migrations")
     work = tempfile.mkdtemp(prefix="navsim-concurrent-")
     per = a.connections * (a.n2 - a.n1)
     print(f"{'build':<12} {'Ir/PATCH':>12} " + " ".join(f"{k + '/PATCH':>24}" for k in COUNTED))
     for spec in a.binaries:
-        name, _, rest = spec.partition("=")
-        binary, _, migrations = rest.partition(":")
-        runs = [run(os.path.abspath(binary), migrations or own_migrations, a.connections, n,
+        name, binary, migrations = bench.build_spec(spec)
+        runs = [run(binary, migrations, a.connections, n,
                     os.path.join(work, f"{name}-{n}")) for n in (a.n1, a.n2)]
         ir = (I.total_instructions(runs[1]) - I.total_instructions(runs[0])) / per
         counted = [(calls(runs[1], pat) - calls(runs[0], pat)) / per for pat in COUNTED.values()]

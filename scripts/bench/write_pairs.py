@@ -28,8 +28,6 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (the server, client and wrk helpers)
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -40,10 +38,9 @@ def main():
     names, servers = [], {}
     try:
         for spec in a.builds:
-            name, _, rest = spec.partition("=")
-            binary, _, migrations = rest.partition(":")
-            os.environ["NAVSIM_MIGRATIONS"] = migrations or os.path.join(REPO, "migrations")
-            server = bench.Navsim(os.path.abspath(binary), tempfile.mkdtemp(prefix=f"navsim-pairs-{name}-"))
+            name, binary, migrations = bench.build_spec(spec)
+            os.environ["NAVSIM_MIGRATIONS"] = migrations
+            server = bench.Navsim(binary, tempfile.mkdtemp(prefix=f"navsim-pairs-{name}-"))
             servers[name] = server
             names.append(name)
             client = bench.Client(server.port)
