@@ -64,7 +64,8 @@ struct BadInputTests {
             #expect(r["field"]?.string == "modalPresentatonStyle", "\(r)")
             #expect(strings(r["allowed"]).contains("modalPresentationStyle"), "\(r)")
 
-            // Inside a turn, the whole turn is refused before anything runs.
+            // Inside a turn, the whole turn is refused before anything runs, and the field is
+            // named from the turn's body: which entry, then where in it.
             r = h.send(
                 "POST", "/v1/sessions/s/turns",
                 """
@@ -72,7 +73,15 @@ struct BadInputTests {
                                 {"controller": "nav", "operation": "present", "viewController": {"id": "m"}, "modalPresentatonStyle": "formSheet"}]}
                 """)
             expectProblem(r, 422, "invalid-body")
-            #expect(r["field"]?.string == "modalPresentatonStyle", "\(r)")
+            #expect(r["field"]?.string == "operations[1].modalPresentatonStyle", "\(r)")
+            r = h.send(
+                "POST", "/v1/sessions/s/turns",
+                """
+                {"operations": [{"controller": "nav", "operation": "push", "viewController": {"id": "p2", "title": 3}}]}
+                """)
+            expectProblem(r, 422, "invalid-body")
+            #expect(r["field"]?.string == "operations[0].viewController.title", "\(r)")
+            #expect(h.ok("GET", "/v1/sessions/s")["controllers"]?["p1"] == nil)
 
             r = h.send("PATCH", "/v1/sessions/s", #"{"trait": {"horizontalSizeClass": "regular"}}"#)
             expectProblem(r, 422, "invalid-body")

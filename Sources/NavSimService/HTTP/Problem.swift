@@ -65,6 +65,15 @@ public struct Problem: Error, Sendable {
             status: 422, slug: "invalid-body", title: "The body is well-formed but invalid", detail: detail,
             field: field, allowed: allowed)
     }
+    /// This problem found in a body nested in a bigger one at `path` (`operations[2]`): its
+    /// `field` named from the outer body's root (`operations[2].viewController.title`; `body`,
+    /// the nested body itself, becomes `path`). Problems naming no field are left as they are.
+    func within(_ path: String) -> Problem {
+        guard let field else { return self }
+        var p = self
+        p.field = field == "body" ? path : field.hasPrefix("[") ? path + field : "\(path).\(field)"
+        return p
+    }
     /// 422 `invalid-query`: a query parameter is repeated, not a value it takes, or out of its
     /// range (``QueryParameters``); `field` names the parameter. Not `invalid-body`: a `GET` has no body.
     static func invalidQuery(_ name: String, _ detail: String) -> Problem {

@@ -73,8 +73,13 @@ extension NavSimService {
                 // from the session as the turn begins (a receiver created earlier in the same
                 // turn has no storyboard yet, and answers 422 in place); the destinations
                 // count against the request's budget like any other spec.
-                let command = try decoder.operation(name, receiver: controller, body: body)
-                commands.append(try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget))
+                // A refusal names the field from the turn's body, so the client knows which entry.
+                do throws(Problem) {
+                    let command = try decoder.operation(name, receiver: controller, body: body)
+                    commands.append(try self.storyboards.resolveSegue(command, in: state, budget: decoder.budget))
+                } catch {
+                    throw error.within("operations[\(i)]")
+                }
             }
             return commands
         }
