@@ -26,7 +26,8 @@ protocol StoredBytesWritable {
 struct StoredBytes {
     var w: JSONWriter
 
-    init(capacity: Int = 512) {
+    /// Room for most controllers' rows (under 1 kB; a row that outgrows it doubles it).
+    init(capacity: Int = 1024) {
         w = JSONWriter(capacity: capacity)
     }
 
@@ -220,16 +221,18 @@ extension StoredConfiguration {
     /// its entry of the core's table, in table order, then lifecycle code.
     func writeMembers(to w: inout StoredBytes, nilAsNull: Bool) throws {
         let fields = ControllerConfiguration.fields
-        if present.count == Self.everyField.count {
+        // A controller's configuration has every field (its names are not looked up one by one).
+        let every = present.count == Self.everyField.count
+        if every {
             try values.forEachStoredValue { (i, value) throws in try Self.write(value, i, nilAsNull, &w) }
         } else if !present.isEmpty {
             // A patch or spec names a few fields: those, in table order, without a lookup per field.
             for i in present.compactMap({ Self.fieldIndex[$0] }).sorted() { try Self.write(fields[i].storedValue(values), i, nilAsNull, &w) }
         }
-        if present.contains("on") && (nilAsNull || !values.on.isEmpty) {
+        if (nilAsNull || !values.on.isEmpty) && (every || present.contains("on")) {
             w.key("on"); try w.sorted(StoredCall.stored(values.on))
         }
-        if present.contains("actions") && (nilAsNull || !values.actions.isEmpty) {
+        if (nilAsNull || !values.actions.isEmpty) && (every || present.contains("actions")) {
             w.key("actions"); try w.array(values.actions.map(StoredAlertAction.init))
         }
     }

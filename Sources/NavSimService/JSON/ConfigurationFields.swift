@@ -313,8 +313,13 @@ enum ConfigurationFields {
     /// A property the body does not name sets nothing whichever row reads it, so only the rows of
     /// the members given run (a PATCH of a title reads one, not sixteen).
     static func read(_ r: BodyReader, into patch: inout ControllerPatch, clears: Bool, decoder: Decoder) throws(Problem) {
-        for f in all where r.has(f.name) { try f.read(r, &patch, clears, decoder) }
+        // The body's members are looked up in the table, not each row in the body; read in the
+        // table's order, so that of several invalid values the same one is reported.
+        for i in r.members.compactMap({ position[$0.0] }).sorted() { try all[i].read(r, &patch, clears, decoder) }
     }
+
+    /// Each row's position in ``all``, by name.
+    static let position = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.name, $0) })
 
     /// Writes the reply members of one section into an open object, in table order; absent
     /// values are left out.
