@@ -368,6 +368,17 @@ import TestSupport
         let start = w.count
         w.splice(#","tail":1"#.utf8, endsWithValue: true)
         #expect(Array(w.written(from: start)) == Array(#","tail":1"#.utf8))
+        // The comparison a cached piece is checked with: equal, one byte off anywhere, or a length off.
+        let whole = w.bytes
+        #expect(w.written(from: 0, equal: whole[...]))
+        #expect(w.written(from: 5, equal: whole[5...]))
+        for at in [0, 7, 8, 9, whole.count / 2, whole.count - 9, whole.count - 1] {
+            var off = whole
+            off[at] ^= 1
+            #expect(!w.written(from: 0, equal: off[...]), "\(at)")
+        }
+        #expect(!w.written(from: 0, equal: whole.dropLast()))
+        #expect(!w.written(from: 1, equal: whole[...]))
         var expected = LegacyJSON.bytes(tree)
         expected.append(contentsOf: #","tail":1"#.utf8)
         #expect(w.bytes == expected)

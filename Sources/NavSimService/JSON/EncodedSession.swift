@@ -126,7 +126,7 @@ struct EncodedSession: Sendable {
                 reused += 1
             } else {
                 Encode.controller(c, in: state, into: &w)
-                if let previous, let p = oldPosition, previous.body[previous.ranges[p]].elementsEqual(w.written(from: start)) {
+                if let previous, let p = oldPosition, w.written(from: start, equal: previous.body[previous.ranges[p]]) {
                     // Unchanged: not reported to a minimal reply.
                 } else {
                     changed.append(c.id)
