@@ -418,4 +418,28 @@ struct SessionTests {
         expectProblem(h.send("GET", "/nothing"), 404, "not-found")
         expectProblem(h.send("GET", "/v1/sessions/s/nothing"), 404, "not-found")
     }
+
+    /// A session id is its bytes, as the database keys it: `é` and `e` with a combining accent
+    /// (one string to Swift's `==`) name two sessions, whichever part of the registry their
+    /// bytes fall in; one never answers for the other, before or after a restart.
+    @Test func canonicallyEquivalentSessionIdsAreTwoSessions() throws {
+        let h = try ServiceHarness()
+        let prefixes = (0..<16).map { "r" + String(UnicodeScalar(UInt8(65 + $0))) }
+        for p in prefixes {
+            #expect(h.send("POST", "/v1/sessions", #"{"id": "\#(p)\u00e9", "root": {"id": "one"}}"#).status == 201)
+            expectProblem(h.send("GET", "/v1/sessions/\(p)e\u{301}"), 404, "unknown-session")
+            #expect(h.send("POST", "/v1/sessions", #"{"id": "\#(p)e\u0301", "root": {"id": "two"}}"#).status == 201)
+        }
+        for round in 0..<2 {
+            for p in prefixes {
+                let composed = h.ok("GET", "/v1/sessions/\(p)\u{e9}")
+                let decomposed = h.ok("GET", "/v1/sessions/\(p)e\u{301}")
+                #expect(composed["id"]?.string.map { Array($0.utf8) } == Array("\(p)\u{e9}".utf8), "\(p)")
+                #expect(composed["controllers"]?["one"] != nil && composed["controllers"]?["two"] == nil, "\(p)")
+                #expect(decomposed["id"]?.string.map { Array($0.utf8) } == Array("\(p)e\u{301}".utf8), "\(p)")
+                #expect(decomposed["controllers"]?["two"] != nil && decomposed["controllers"]?["one"] == nil, "\(p)")
+            }
+            if round == 0 { try h.restart() }
+        }
+    }
 }

@@ -319,9 +319,23 @@ final class SessionRegistry: Sendable {
 
     /// The sessions by id, and the ids of creations whose commit is not yet durable.
     private struct Boxes {
-        var byID: [String: SessionBox] = [:]
+        var byID: [SessionKey: SessionBox] = [:]
         /// Taken by ``reserve(_:)``: not a session yet (404 to every route), but not free for another creation.
-        var reserved: Set<String> = []
+        var reserved: Set<SessionKey> = []
+    }
+
+    /// A session id as the stores compare it: by its UTF-8 bytes (SQLite's and PostgreSQL's text
+    /// keys). Swift's `String` compares by canonical equivalence, under which `é` and `e` with a
+    /// combining accent are one id: the registry would find one session under the other's id,
+    /// in the part the bytes of the first chose, while the database keeps two.
+    struct SessionKey: Hashable, Sendable {
+        let id: String
+        init(_ id: String) { self.id = id }
+        static func == (a: SessionKey, b: SessionKey) -> Bool { a.id.utf8.elementsEqual(b.id.utf8) }
+        func hash(into hasher: inout Hasher) {
+            var bytes = id
+            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// One part of the registry, under its own lock.
@@ -398,12 +412,12 @@ final class SessionRegistry: Sendable {
     /// - Throws: the storage problem when the store cannot be read (503 while its database is
     ///   unreachable): the session may exist, so the answer is not 404.
     func find(_ id: String) throws(Problem) -> SessionBox? {
-        if let box = shard(id).boxes.withLock({ $0.byID[id] }) { return box }
+        if let box = shard(id).boxes.withLock({ $0.byID[SessionKey(id)] }) { return box }
         guard findsUnregistered else { return nil }
         let found: LiveSession?
         do { found = try loader(id) } catch { throw Problem.storage(error, "The session could not be loaded", access: .read) }
         guard let found else { return nil }
-        return add(found) ?? shard(id).boxes.withLock { $0.byID[id] }
+        return add(found) ?? shard(id).boxes.withLock { $0.byID[SessionKey(id)] }
     }
 
     /// Takes `id` for a creation whose commit is being written: no other creation may take it
@@ -411,15 +425,16 @@ final class SessionRegistry: Sendable {
     /// - Returns: false when a session or another creation holds the id.
     func reserve(_ id: String) -> Bool {
         shard(id).boxes.withLock { boxes in
-            guard boxes.byID[id] == nil, !boxes.reserved.contains(id) else { return false }
-            boxes.reserved.insert(id)
+            let key = SessionKey(id)
+            guard boxes.byID[key] == nil, !boxes.reserved.contains(key) else { return false }
+            boxes.reserved.insert(key)
             return true
         }
     }
 
     /// Gives up a reservation whose creation was not stored.
     func unreserve(_ id: String) {
-        _ = shard(id).boxes.withLock { $0.reserved.remove(id) }
+        _ = shard(id).boxes.withLock { $0.reserved.remove(SessionKey(id)) }
     }
 
     /// Registers a new session, in memory; nil when the id is taken. `reserved`: the id was
@@ -427,9 +442,10 @@ final class SessionRegistry: Sendable {
     func add(_ session: LiveSession, reserved: Bool = false) -> SessionBox? {
         let box = SessionBox(id: session.id, loaded: session, registry: self)
         let added = shard(session.id).boxes.withLock { boxes -> Bool in
-            guard boxes.byID[session.id] == nil, reserved == boxes.reserved.contains(session.id) else { return false }
-            boxes.reserved.remove(session.id)
-            boxes.byID[session.id] = box
+            let key = SessionKey(session.id)
+            guard boxes.byID[key] == nil, reserved == boxes.reserved.contains(key) else { return false }
+            boxes.reserved.remove(key)
+            boxes.byID[key] = box
             return true
         }
         guard added else { return nil }
@@ -442,14 +458,14 @@ final class SessionRegistry: Sendable {
     func register(ids: [String]) {
         for id in ids {
             shard(id).boxes.withLock { boxes in
-                if boxes.byID[id] == nil { boxes.byID[id] = SessionBox(id: id, loaded: nil, registry: self) }
+                if boxes.byID[SessionKey(id)] == nil { boxes.byID[SessionKey(id)] = SessionBox(id: id, loaded: nil, registry: self) }
             }
         }
     }
 
     /// Forgets a session (after its deletion).
     func remove(_ id: String) {
-        _ = shard(id).boxes.withLock { $0.byID.removeValue(forKey: id) }
+        _ = shard(id).boxes.withLock { $0.byID.removeValue(forKey: SessionKey(id)) }
     }
 
     /// Notes that `id`'s state came into memory, then evicts idle sessions while over budget.

@@ -30,6 +30,18 @@ final class PastVersions: Sendable {
         let session: String
         let createdAt: String
         let checkpoint: Int
+
+        // The session id by its bytes, as the registry (`SessionRegistry.SessionKey`) and the
+        // stores compare it, not by canonical equivalence.
+        static func == (a: Key, b: Key) -> Bool {
+            a.checkpoint == b.checkpoint && a.createdAt == b.createdAt && a.session.utf8.elementsEqual(b.session.utf8)
+        }
+        func hash(into hasher: inout Hasher) {
+            var bytes = session
+            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(createdAt)
+            hasher.combine(checkpoint)
+        }
     }
 
     static let capacity = 32
