@@ -59,7 +59,7 @@ extension Engine {
             c.configuration.splitDelegate = nil  // R174: the split keeps it (below)
             c.storyboard = spec.storyboard
             c.segues = spec.segues ?? []
-            if case .alert = c.container { c.container = .alert(AlertState(preferredStyle: spec.preferredStyle)) }
+            c.container.alertState?.preferredStyle = spec.preferredStyle
             // UIKit: "The modalPresentationStyle of a UIAlertController with this style is
             // UIModalPresentationPopover" (the D10 action-sheet text).
             if spec.kind == .alertController && spec.preferredStyle == .actionSheet

@@ -497,27 +497,53 @@ public struct AlertState: Sendable, Equatable {
 }
 
 /// The kind-specific state by kind: a view is nil on the other kinds, and setting it there
-/// changes nothing (write `c.navigationStack?.viewControllers.append(v)`).
-extension Controller {
+/// changes nothing (write `c.navigationStack?.viewControllers.append(v)`). Declared once here, on
+/// the container, so that code changing a controller's members together
+/// (``Controller/change(_:)``) reads and writes them the same way.
+extension Container {
     public var navigationStack: NavigationStack? {
-        get { if case .navigation(let s) = container { s } else { nil } }
-        set { if let newValue, case .navigation = container { container = .navigation(newValue) } }
+        get { if case .navigation(let s) = self { s } else { nil } }
+        set { if let newValue, case .navigation = self { self = .navigation(newValue) } }
     }
     public var tabState: TabState? {
-        get { if case .tabs(let s) = container { s } else { nil } }
-        set { if let newValue, case .tabs = container { container = .tabs(newValue) } }
+        get { if case .tabs(let s) = self { s } else { nil } }
+        set { if let newValue, case .tabs = self { self = .tabs(newValue) } }
     }
     public var splitState: SplitState? {
-        get { if case .split(let s) = container { s } else { nil } }
-        set { if let newValue, case .split = container { container = .split(newValue) } }
+        get { if case .split(let s) = self { s } else { nil } }
+        set { if let newValue, case .split = self { self = .split(newValue) } }
     }
     public var pageContainer: PageContainer? {
-        get { if case .pages(let s) = container { s } else { nil } }
-        set { if let newValue, case .pages = container { container = .pages(newValue) } }
+        get { if case .pages(let s) = self { s } else { nil } }
+        set { if let newValue, case .pages = self { self = .pages(newValue) } }
     }
     public var alertState: AlertState? {
-        get { if case .alert(let s) = container { s } else { nil } }
-        set { if let newValue, case .alert = container { container = .alert(newValue) } }
+        get { if case .alert(let s) = self { s } else { nil } }
+        set { if let newValue, case .alert = self { self = .alert(newValue) } }
+    }
+}
+
+/// The container's views (above) on the controller itself.
+extension Controller {
+    public var navigationStack: NavigationStack? {
+        get { container.navigationStack }
+        set { container.navigationStack = newValue }
+    }
+    public var tabState: TabState? {
+        get { container.tabState }
+        set { container.tabState = newValue }
+    }
+    public var splitState: SplitState? {
+        get { container.splitState }
+        set { container.splitState = newValue }
+    }
+    public var pageContainer: PageContainer? {
+        get { container.pageContainer }
+        set { container.pageContainer = newValue }
+    }
+    public var alertState: AlertState? {
+        get { container.alertState }
+        set { container.alertState = newValue }
     }
 
     /// Navigation stack, tab list or current pages (`viewControllers`); empty for other kinds.

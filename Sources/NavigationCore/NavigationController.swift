@@ -83,10 +83,7 @@ extension Engine {
         emit(.move(v, .willMoveToParent, parent: nav))
         change(nav) { nav in
             nav.children.append(v)
-            if case .navigation(var stack) = nav.container {
-                stack.viewControllers.append(v)
-                nav.container = .navigation(stack)
-            }
+            nav.container.navigationStack?.viewControllers.append(v)
         }
         change(v) { ($0.parent, $0.isMovingToParent) = (nav, true) }
         enqueue(
