@@ -125,7 +125,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public static func field(named name: String) -> Field? { fieldIndex[name].map { fields[$0] } }
 
     /// Each field's position in ``fields``, by name.
-    static let fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+    public static let fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
 
     /// One client-settable property: its API name and how to copy, store and read it.
     ///

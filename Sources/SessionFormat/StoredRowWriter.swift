@@ -227,7 +227,7 @@ extension StoredConfiguration {
             try values.forEachStoredValue { (i, value) throws in try Self.write(value, i, nilAsNull, &w) }
         } else if !present.isEmpty {
             // A patch or spec names a few fields: those, in table order, without a lookup per field.
-            for i in present.compactMap({ Self.fieldIndex[$0] }).sorted() { try Self.write(fields[i].storedValue(values), i, nilAsNull, &w) }
+            for i in present.compactMap({ ControllerConfiguration.fieldIndex[$0] }).sorted() { try Self.write(fields[i].storedValue(values), i, nilAsNull, &w) }
         }
         if (nilAsNull || !values.on.isEmpty) && (every || present.contains("on")) {
             w.key("on"); try w.sorted(StoredCall.stored(values.on))
@@ -253,8 +253,6 @@ extension StoredConfiguration {
         }
     }
 
-    /// Each field's position in the core's table, by name.
-    static let fieldIndex = Dictionary(uniqueKeysWithValues: ControllerConfiguration.fields.enumerated().map { ($1.name, $0) })
     /// Each field's `"name":`, in table order, encoded once.
     static let fieldKeys: [JSONWriter.Key] = ControllerConfiguration.fields.map { JSONWriter.Key($0.name) }
 }

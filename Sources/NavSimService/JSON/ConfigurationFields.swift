@@ -305,8 +305,7 @@ enum ConfigurationFields {
     static let names = all.map(\.name)
 
     /// Is `name` one of ``names``?
-    static func isField(_ name: String) -> Bool { nameSet.contains(name) }
-    private static let nameSet = Set(names)
+    static func isField(_ name: String) -> Bool { position[name] != nil }
 
     /// Reads every property `r` gives into a patch. `clears`: a PATCH, where null clears an
     /// optional property; in a spec null gives nothing (UIKit's default, or the scene's value).

@@ -324,20 +324,6 @@ final class SessionRegistry: Sendable {
         var reserved: Set<SessionKey> = []
     }
 
-    /// A session id as the stores compare it: by its UTF-8 bytes (SQLite's and PostgreSQL's text
-    /// keys). Swift's `String` compares by canonical equivalence, under which `é` and `e` with a
-    /// combining accent are one id: the registry would find one session under the other's id,
-    /// in the part the bytes of the first chose, while the database keeps two.
-    struct SessionKey: Hashable, Sendable {
-        let id: String
-        init(_ id: String) { self.id = id }
-        static func == (a: SessionKey, b: SessionKey) -> Bool { a.id.utf8.elementsEqual(b.id.utf8) }
-        func hash(into hasher: inout Hasher) {
-            var bytes = id
-            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
-    }
-
     /// One part of the registry, under its own lock.
     private final class Shard: Sendable {
         let boxes = Mutex(Boxes())
@@ -508,4 +494,18 @@ final class SessionRegistry: Sendable {
 
     /// Sessions known (in memory or not).
     var count: Int { shards.reduce(0) { $0 + $1.boxes.withLock { $0.byID.count } } }
+}
+
+/// A session id as the stores compare it: by its UTF-8 bytes (SQLite's and PostgreSQL's text
+/// keys). Swift's `String` compares by canonical equivalence, under which `é` and `e` with a
+/// combining accent are one id: a map keyed by `String` would find one session under the other's
+/// id while the database keeps two. The registry and the past-version cache key sessions by it.
+struct SessionKey: Hashable, Sendable {
+    let id: String
+    init(_ id: String) { self.id = id }
+    static func == (a: SessionKey, b: SessionKey) -> Bool { a.id.utf8.elementsEqual(b.id.utf8) }
+    func hash(into hasher: inout Hasher) {
+        var bytes = id
+        bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }

@@ -27,20 +27,15 @@ final class PastVersions: Sendable {
     }
 
     struct Key: Hashable, Sendable {
-        let session: String
+        /// By its bytes, as the registry and the stores compare it.
+        let session: SessionKey
         let createdAt: String
         let checkpoint: Int
 
-        // The session id by its bytes, as the registry (`SessionRegistry.SessionKey`) and the
-        // stores compare it, not by canonical equivalence.
-        static func == (a: Key, b: Key) -> Bool {
-            a.checkpoint == b.checkpoint && a.createdAt == b.createdAt && a.session.utf8.elementsEqual(b.session.utf8)
-        }
-        func hash(into hasher: inout Hasher) {
-            var bytes = session
-            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            hasher.combine(createdAt)
-            hasher.combine(checkpoint)
+        init(session: String, createdAt: String, checkpoint: Int) {
+            self.session = SessionKey(session)
+            self.createdAt = createdAt
+            self.checkpoint = checkpoint
         }
     }
 
